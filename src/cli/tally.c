@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tally.c - the `tally` command: dispatch to subcommands.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef TALLY_VERSION
+#define TALLY_VERSION "0.1.0"
+#endif
+
+struct subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct subcommand commands[] = {
+    {"annotate", cmd_annotate, "function table, call trees and annotated source of a profile"},
+    {"merge", cmd_merge, "add profiles together into one file"},
+    {"diff", cmd_diff, "subtract one profile from another"},
+};
+
+static void usage(FILE *fp)
+{
+    fprintf(fp, "usage: tally [--version] [--help] COMMAND [ARGS]\n\n"
+                "tally reads callgrind and cachegrind profiles (plain, gzip or zstd)\n"
+                "and explains where the cost goes.\n\n"
+                "Commands:\n");
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(fp, "\nRun 'tally COMMAND --help' for the options of one command.\n"
+                "Documentation: docs/ in the source tree.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        if (argc > 2 && strcmp(cmd, "help") == 0) {
+            for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+                if (!strcmp(argv[2], commands[i].name)) {
+                    char *av[] = {argv[2], "--help", NULL};
+                    return commands[i].run(2, av);
+                }
+        }
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("tally %s\n", TALLY_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (!strcmp(cmd, commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    cli_errorf("'%s' is not a tally command; see 'tally --help'", cmd);
+    return 2;
+}

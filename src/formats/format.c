@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "format.h"
+#include "../io/outfile.h"
+
+#include <string.h>
+
+static int line_starts(const char *data, size_t len, const char *word)
+{
+    size_t wl = strlen(word);
+    const char *p = data, *end = data + len;
+    while (p < end) {
+        if ((size_t)(end - p) >= wl && memcmp(p, word, wl) == 0)
+            return 1;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    return 0;
+}
+
+enum profile_format format_detect(const char *data, size_t len)
+{
+    static const char magic[] = "# callgrind format";
+    if (len >= sizeof(magic) - 1 && memcmp(data, magic, sizeof(magic) - 1) == 0)
+        return PROFILE_FORMAT_CALLGRIND;
+    /* Callgrind-only header and body keys. */
+    static const char *const cg_keys[] = {"version:", "creator:", "positions:", "fn=(",
+                                          "calls=",   "ob=",      "cfn=",       "part:",
+                                          "pid:",     "thread:",  "event:",     "totals:"};
+    for (size_t i = 0; i < sizeof(cg_keys) / sizeof(cg_keys[0]); i++)
+        if (line_starts(data, len, cg_keys[i]))
+            return PROFILE_FORMAT_CALLGRIND;
+    if (line_starts(data, len, "events:") || line_starts(data, len, "desc:") ||
+        line_starts(data, len, "cmd:"))
+        return PROFILE_FORMAT_CACHEGRIND;
+    return PROFILE_FORMAT_UNKNOWN;
+}
+
+const char *format_name(enum profile_format f)
+{
+    switch (f) {
+    case PROFILE_FORMAT_CALLGRIND:
+        return "callgrind";
+    case PROFILE_FORMAT_CACHEGRIND:
+        return "cachegrind";
+    default:
+        return "unknown";
+    }
+}
+
+enum profile_format format_from_name(const char *name)
+{
+    if (strcmp(name, "callgrind") == 0)
+        return PROFILE_FORMAT_CALLGRIND;
+    if (strcmp(name, "cachegrind") == 0)
+        return PROFILE_FORMAT_CACHEGRIND;
+    return PROFILE_FORMAT_UNKNOWN;
+}
+
+struct profile *profile_read(const char *path, const struct read_options *opt,
+                             struct tally_error *err)
+{
+    static const struct read_options defaults;
+    if (!opt)
+        opt = &defaults;
+    struct input in;
+    if (input_open(&in, path, err))
+        return NULL;
+    const char *head;
+    size_t hlen;
+    if (input_peek(&in, 4096, &head, &hlen, err)) {
+        input_close(&in);
+        return NULL;
+    }
+    enum profile_format f = format_detect(head, hlen);
+    if (f == PROFILE_FORMAT_UNKNOWN) {
+        tally_error_set(err, path, hlen ? 1 : 0, "%s",
+                        hlen ? "not a callgrind or cachegrind profile (no 'events:' line "
+                               "in the first 4 KiB)"
+                             : "empty file, not a profile");
+        input_close(&in);
+        return NULL;
+    }
+    struct profile *p = profile_new();
+    p->path = xstrdup(path);
+    p->format = f;
+    int rc = f == PROFILE_FORMAT_CALLGRIND ? callgrind_read(&in, p, opt, err)
+                                           : cachegrind_read(&in, p, opt, err);
+    input_close(&in);
+    if (rc == 0 && opt->merge_parts)
+        rc = profile_merge_parts(p, err);
+    if (rc) {
+        profile_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+int profile_write(const struct profile *p, enum profile_format f, const char *path,
+                  struct tally_error *err)
+{
+    struct outfile of;
+    if (outfile_open(&of, path, err))
+        return -1;
+    int rc = f == PROFILE_FORMAT_CACHEGRIND ? cachegrind_write(p, of.fp, err)
+                                            : callgrind_write(p, of.fp, err);
+    if (rc) {
+        outfile_abort(&of);
+        return -1;
+    }
+    return outfile_commit(&of, err);
+}

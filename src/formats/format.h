@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * format.h - reading any supported profile file into the model, and the
+ * per-format entry points.
+ *
+ * profile_read() opens a file (plain, gzip or zstd; "-" for stdin),
+ * recognises its format from the content (never from the name) and
+ * returns a new profile, or NULL with `err` set ("FILE:LINE: message").
+ * Non-fatal findings (a `summary:` that does not match the costs, clamped
+ * negative costs, ...) are left in profile->warnings for the caller to
+ * print.
+ *
+ * Writers produce text on a stdio stream; use io/outfile.h to write a
+ * file atomically. They return 0, or -1 with err when the profile cannot
+ * be expressed in that format (or the stream reports an error).
+ */
+#ifndef TALLY_FORMAT_H
+#define TALLY_FORMAT_H
+
+#include <stdio.h>
+
+#include "../io/input.h"
+#include "../model/profile.h"
+
+struct read_options {
+    int merge_parts; /* fold all parts into one (events must agree) */
+    int drop_addr;   /* forget instruction addresses: line-level costs only */
+    int drop_jumps;  /* do not keep jump records */
+};
+
+/* Guess the format from the first bytes of (decompressed) content. */
+enum profile_format format_detect(const char *data, size_t len);
+const char *format_name(enum profile_format f);
+/* "callgrind" or "cachegrind" -> enum; UNKNOWN otherwise. */
+enum profile_format format_from_name(const char *name);
+
+struct profile *profile_read(const char *path, const struct read_options *opt,
+                             struct tally_error *err);
+
+/* Read from an already opened input into `p` (which must be fresh). */
+int callgrind_read(struct input *in, struct profile *p, const struct read_options *opt,
+                   struct tally_error *err);
+int cachegrind_read(struct input *in, struct profile *p, const struct read_options *opt,
+                    struct tally_error *err);
+
+/* Write every part, with name and position compression. */
+int callgrind_write(const struct profile *p, FILE *fp, struct tally_error *err);
+/*
+ * Write the cachegrind format: one part only (merge first), line-level
+ * self costs per (file, function); calls and jumps have no place in it.
+ */
+int cachegrind_write(const struct profile *p, FILE *fp, struct tally_error *err);
+
+/* Write `p` in format `f` to `path` ("-" = stdout) atomically. */
+int profile_write(const struct profile *p, enum profile_format f, const char *path,
+                  struct tally_error *err);
+
+#endif

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#define RAW_CHUNK (256 * 1024)
+#define BUF_CHUNK (1024 * 1024)
+
+static int is_gzip(const unsigned char *p, size_t n)
+{
+    return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+static int is_zstd(const unsigned char *p, size_t n)
+{
+    return n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd;
+}
+
+static void init_common(struct input *in, const char *name)
+{
+    memset(in, 0, sizeof(*in));
+    in->fd = -1;
+    in->path = xstrdup(name);
+}
+
+static int start_codec(struct input *in, struct tally_error *err)
+{
+    if (in->kind == INPUT_GZIP) {
+        z_stream *z = xcalloc(1, sizeof(*z));
+        if (inflateInit2(z, 15 + 32) != Z_OK) {
+            free(z);
+            return tally_error_set(err, in->path, 0, "cannot start gzip decompression");
+        }
+        in->codec = z;
+    } else if (in->kind == INPUT_ZSTD) {
+        ZSTD_DCtx *z = ZSTD_createDCtx();
+        if (!z)
+            return tally_error_set(err, in->path, 0, "cannot start zstd decompression");
+        in->codec = z;
+    }
+    return 0;
+}
+
+/* Read more raw bytes from fd (or take them from memory). 0 ok, -1 error. */
+static int fill_raw(struct input *in, struct tally_error *err)
+{
+    if (in->raw_pos > 0) {
+        memmove(in->raw, in->raw + in->raw_pos, in->raw_len - in->raw_pos);
+        in->raw_len -= in->raw_pos;
+        in->raw_pos = 0;
+    }
+    if (in->fd < 0) {
+        in->eof = 1; /* memory input: everything is already in raw */
+        return 0;
+    }
+    if (in->raw_cap - in->raw_len < RAW_CHUNK / 2) {
+        in->raw_cap = in->raw_len + RAW_CHUNK;
+        in->raw = xrealloc(in->raw, in->raw_cap);
+    }
+    for (;;) {
+        ssize_t r = read(in->fd, in->raw + in->raw_len, in->raw_cap - in->raw_len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return tally_error_set(err, in->path, in->lineno, "read error: %s", strerror(errno));
+        if (r == 0)
+            in->eof = 1;
+        in->raw_len += (size_t)r;
+        return 0;
+    }
+}
+
+static void make_room(struct input *in, size_t want)
+{
+    if (in->pos > 0 && in->pos == in->buf_len) {
+        in->pos = in->buf_len = 0;
+    } else if (in->pos > 0 && in->buf_cap - in->buf_len < want) {
+        memmove(in->buf, in->buf + in->pos, in->buf_len - in->pos);
+        in->buf_len -= in->pos;
+        in->pos = 0;
+    }
+    if (in->buf_cap - in->buf_len < want) {
+        in->buf_cap = in->buf_len + (want > BUF_CHUNK ? want : BUF_CHUNK);
+        in->buf = xrealloc(in->buf, in->buf_cap);
+    }
+}
+
+/*
+ * Append more decoded bytes to buf. Returns 1 if bytes were added, 0 at
+ * the end of the input, -1 on error.
+ */
+static int fill_buf(struct input *in, struct tally_error *err)
+{
+    make_room(in, BUF_CHUNK / 2);
+    for (;;) {
+        if (in->raw_pos == in->raw_len) {
+            if (in->eof)
+                break;
+            if (fill_raw(in, err))
+                return -1;
+            if (in->raw_pos == in->raw_len && in->eof)
+                break;
+        }
+        size_t avail = in->raw_len - in->raw_pos;
+        unsigned char *src = in->raw + in->raw_pos;
+        size_t room = in->buf_cap - in->buf_len;
+        size_t produced = 0, consumed = 0;
+        if (in->kind == INPUT_STREAM) {
+            size_t n = avail < room ? avail : room;
+            memcpy(in->buf + in->buf_len, src, n);
+            produced = consumed = n;
+        } else if (in->kind == INPUT_GZIP) {
+            z_stream *z = in->codec;
+            if (in->codec_done) {
+                /* another gzip member follows (concatenated .gz files) */
+                if (!is_gzip(src, avail) && !(avail < 2 && !in->eof))
+                    return tally_error_set(err, in->path, in->lineno,
+                                           "trailing garbage after gzip data");
+                if (avail < 2) {
+                    if (fill_raw(in, err))
+                        return -1;
+                    continue;
+                }
+                inflateReset(z);
+                in->codec_done = 0;
+            }
+            z->next_in = src;
+            z->avail_in = (uInt)(avail > UINT32_MAX ? UINT32_MAX : avail);
+            z->next_out = (unsigned char *)in->buf + in->buf_len;
+            z->avail_out = (uInt)(room > UINT32_MAX ? UINT32_MAX : room);
+            int rc = inflate(z, Z_NO_FLUSH);
+            if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+                return tally_error_set(err, in->path, in->lineno, "corrupt gzip data%s%s",
+                                       z->msg ? ": " : "", z->msg ? z->msg : "");
+            consumed = (size_t)(z->next_in - src);
+            produced = (size_t)((char *)z->next_out - (in->buf + in->buf_len));
+            if (rc == Z_STREAM_END)
+                in->codec_done = 1;
+        } else {
+            ZSTD_inBuffer ib = {src, avail, 0};
+            ZSTD_outBuffer ob = {in->buf + in->buf_len, room, 0};
+            size_t rc = ZSTD_decompressStream(in->codec, &ob, &ib);
+            if (ZSTD_isError(rc))
+                return tally_error_set(err, in->path, in->lineno, "corrupt zstd data: %s",
+                                       ZSTD_getErrorName(rc));
+            consumed = ib.pos;
+            produced = ob.pos;
+            in->codec_done = rc == 0;
+        }
+        in->raw_pos += consumed;
+        in->buf_len += produced;
+        if (produced)
+            return 1;
+        if (!consumed && in->raw_pos == in->raw_len && in->eof)
+            break;
+        if (!consumed && !produced && in->fd < 0 && in->eof)
+            break;
+    }
+    if (in->kind == INPUT_GZIP && !in->codec_done)
+        return tally_error_set(err, in->path, in->lineno, "truncated gzip data");
+    if (in->kind == INPUT_ZSTD && !in->codec_done)
+        return tally_error_set(err, in->path, in->lineno, "truncated zstd data");
+    return 0;
+}
+
+static int setup_stream(struct input *in, const unsigned char *head, size_t n,
+                        struct tally_error *err)
+{
+    if (is_gzip(head, n))
+        in->kind = INPUT_GZIP;
+    else if (is_zstd(head, n))
+        in->kind = INPUT_ZSTD;
+    return start_codec(in, err);
+}
+
+int input_open_mem(struct input *in, const char *name, const void *data, size_t size,
+                   struct tally_error *err)
+{
+    init_common(in, name);
+    in->kind = INPUT_MEM;
+    in->data = data;
+    in->size = size;
+    if (is_gzip(data, size) || is_zstd(data, size)) {
+        in->raw = xmalloc(size ? size : 1);
+        memcpy(in->raw, data, size);
+        in->raw_len = in->raw_cap = size;
+        in->eof = 1;
+        in->data = NULL;
+        if (setup_stream(in, data, size, err)) {
+            input_close(in);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int input_open(struct input *in, const char *path, struct tally_error *err)
+{
+    init_common(in, path);
+    int fd = strcmp(path, "-") == 0 ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        tally_error_set(err, path, 0, "cannot open: %s", strerror(errno));
+        input_close(in);
+        return -1;
+    }
+    in->fd = fd;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        tally_error_set(err, path, 0, "is a directory, not a profile");
+        input_close(in);
+        return -1;
+    }
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m != MAP_FAILED) {
+            madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+            const unsigned char *u = m;
+            if (!is_gzip(u, (size_t)st.st_size) && !is_zstd(u, (size_t)st.st_size)) {
+                in->kind = INPUT_MAP;
+                in->data = m;
+                in->size = (size_t)st.st_size;
+                return 0;
+            }
+            munmap(m, (size_t)st.st_size);
+        }
+    }
+    /* stream: read the first bytes to decide between plain and compressed */
+    in->kind = INPUT_STREAM;
+    while (in->raw_len < 4 && !in->eof)
+        if (fill_raw(in, err)) {
+            input_close(in);
+            return -1;
+        }
+    if (setup_stream(in, in->raw, in->raw_len, err)) {
+        input_close(in);
+        return -1;
+    }
+    return 0;
+}
+
+int input_peek(struct input *in, size_t want, const char **data, size_t *len,
+               struct tally_error *err)
+{
+    if (in->kind == INPUT_MAP || (in->kind == INPUT_MEM && in->data)) {
+        *data = in->data;
+        *len = in->size < want ? in->size : want;
+        return 0;
+    }
+    while (in->buf_len - in->pos < want) {
+        int r = fill_buf(in, err);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+    }
+    *data = in->buf ? in->buf + in->pos : "";
+    size_t have = in->buf_len - in->pos;
+    *len = have < want ? have : want;
+    return 0;
+}
+
+int input_getline(struct input *in, const char **line, size_t *len, struct tally_error *err)
+{
+    if (in->kind == INPUT_MAP || (in->kind == INPUT_MEM && in->data)) {
+        if (in->pos >= in->size)
+            return 0;
+        const char *s = in->data + in->pos;
+        size_t left = in->size - in->pos;
+        const char *nl = memchr(s, '\n', left);
+        size_t n = nl ? (size_t)(nl - s) : left;
+        in->pos += nl ? n + 1 : n;
+        if (n && s[n - 1] == '\r')
+            n--;
+        *line = s;
+        *len = n;
+        in->lineno++;
+        return 1;
+    }
+    size_t scanned = 0; /* bytes after pos known to hold no newline */
+    for (;;) {
+        char *s = in->buf + in->pos;
+        size_t left = in->buf_len - in->pos;
+        char *nl = left > scanned ? memchr(s + scanned, '\n', left - scanned) : NULL;
+        if (!nl) {
+            scanned = left;
+            /* fill_buf keeps the unread bytes, so `scanned` stays valid */
+            int r = fill_buf(in, err);
+            if (r < 0)
+                return -1;
+            if (r > 0)
+                continue;
+            if (!left)
+                return 0; /* end of input */
+        }
+        s = in->buf + in->pos;
+        size_t n = nl ? (size_t)(nl - s) : left;
+        in->pos += nl ? n + 1 : n;
+        if (n && s[n - 1] == '\r')
+            n--;
+        *line = s;
+        *len = n;
+        in->lineno++;
+        return 1;
+    }
+}
+
+const char *input_compression(const struct input *in)
+{
+    return in->kind == INPUT_GZIP ? "gzip" : in->kind == INPUT_ZSTD ? "zstd" : NULL;
+}
+
+void input_close(struct input *in)
+{
+    if (in->kind == INPUT_MAP && in->data)
+        munmap((void *)in->data, in->size);
+    if (in->fd >= 0)
+        close(in->fd);
+    if (in->codec) {
+        if (in->kind == INPUT_GZIP) {
+            inflateEnd(in->codec);
+            free(in->codec);
+        } else {
+            ZSTD_freeDCtx(in->codec);
+        }
+    }
+    free(in->buf);
+    free(in->raw);
+    free(in->path);
+    memset(in, 0, sizeof(*in));
+    in->fd = -1;
+}

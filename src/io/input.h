@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * input.h - reading profile files line by line.
+ *
+ * input_open() takes a path ("-" is standard input). Plain files are
+ * mapped into memory; gzip and zstd files (recognised by their magic
+ * bytes, not by their name) and pipes are streamed through a buffer, so a
+ * compressed file is never held whole in memory. Lines are handed out
+ * without their "\n" and without a trailing "\r" (CRLF files read like LF
+ * files). A line pointer stays valid until the next input_getline().
+ *
+ * Errors (unreadable file, corrupt compressed data) fill `err` with the
+ * file name and the line number reached.
+ */
+#ifndef TALLY_INPUT_H
+#define TALLY_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/error.h"
+
+enum input_kind { INPUT_MAP, INPUT_MEM, INPUT_STREAM, INPUT_GZIP, INPUT_ZSTD };
+
+struct input {
+    char *path;           /* name used in messages */
+    enum input_kind kind;
+    int fd;               /* -1 when none */
+    const char *data;     /* INPUT_MAP/INPUT_MEM: the whole content */
+    size_t size;          /* its size */
+    size_t pos;           /* next unread byte of data, or of buf */
+    char *buf;            /* streamed content (decompressed) */
+    size_t buf_len, buf_cap;
+    unsigned char *raw;   /* compressed bytes read from fd */
+    size_t raw_len, raw_pos, raw_cap;
+    void *codec;          /* z_stream or ZSTD_DCtx */
+    int codec_done;       /* gzip: stream end reached, maybe another member follows */
+    int eof;              /* no more bytes from the source */
+    unsigned long lineno; /* number of the line last returned */
+};
+
+/* Open a file ("-" = stdin). Returns 0, or -1 with err. */
+int input_open(struct input *in, const char *path, struct tally_error *err);
+
+/*
+ * Read from memory (not copied; must outlive the input). Compressed data
+ * is recognised here too. `name` is used in messages.
+ */
+int input_open_mem(struct input *in, const char *name, const void *data, size_t size,
+                   struct tally_error *err);
+
+/*
+ * Next line: returns 1 and sets line and len, 0 at the end of input, or -1
+ * with err on a read or decompression error.
+ */
+int input_getline(struct input *in, const char **line, size_t *len, struct tally_error *err);
+
+/*
+ * Look at up to `want` bytes of the (decompressed) start of the input
+ * without consuming it; only valid before the first input_getline().
+ * Returns 0 and sets data and len (len may be smaller at end of file), or -1.
+ */
+int input_peek(struct input *in, size_t want, const char **data, size_t *len,
+               struct tally_error *err);
+
+/* Was the input compressed? ("gzip", "zstd" or NULL) */
+const char *input_compression(const struct input *in);
+
+void input_close(struct input *in);
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "outfile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int outfile_open(struct outfile *of, const char *path, struct tally_error *err)
+{
+    memset(of, 0, sizeof(*of));
+    if (!path || strcmp(path, "-") == 0) {
+        of->fp = stdout;
+        return 0;
+    }
+    of->path = xstrdup(path);
+    of->tmp = xasprintf("%s.tmpXXXXXX", path);
+    int fd = mkstemp(of->tmp);
+    if (fd < 0) {
+        tally_error_set(err, path, 0, "cannot create output file: %s", strerror(errno));
+        free(of->tmp);
+        free(of->path);
+        memset(of, 0, sizeof(*of));
+        return -1;
+    }
+    /* mkstemp uses 0600; give the file the usual umask-based mode */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    of->fp = fdopen(fd, "w");
+    if (!of->fp) {
+        close(fd);
+        unlink(of->tmp);
+        tally_error_set(err, path, 0, "cannot open output file: %s", strerror(errno));
+        free(of->tmp);
+        free(of->path);
+        memset(of, 0, sizeof(*of));
+        return -1;
+    }
+    return 0;
+}
+
+int outfile_commit(struct outfile *of, struct tally_error *err)
+{
+    if (!of->path) {
+        if (fflush(of->fp) != 0 || ferror(of->fp))
+            return tally_error_set(err, "(stdout)", 0, "write error: %s", strerror(errno));
+        return 0;
+    }
+    int bad = ferror(of->fp);
+    int e = errno;
+    if (fclose(of->fp) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    of->fp = NULL;
+    if (!bad && rename(of->tmp, of->path) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        tally_error_set(err, of->path, 0, "cannot write output file: %s", strerror(e));
+        unlink(of->tmp);
+    }
+    free(of->tmp);
+    free(of->path);
+    memset(of, 0, sizeof(*of));
+    return bad ? -1 : 0;
+}
+
+void outfile_abort(struct outfile *of)
+{
+    if (of->path) {
+        if (of->fp)
+            fclose(of->fp);
+        unlink(of->tmp);
+        free(of->tmp);
+        free(of->path);
+    } else if (of->fp) {
+        fflush(of->fp);
+    }
+    memset(of, 0, sizeof(*of));
+}

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "eventset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static void trim(const char **s, size_t *len)
+{
+    while (*len && is_space(**s)) {
+        (*s)++;
+        (*len)--;
+    }
+    while (*len && (is_space((*s)[*len - 1]) || (*s)[*len - 1] == '\r'))
+        (*len)--;
+}
+
+void eventset_init(struct eventset *es)
+{
+    memset(es, 0, sizeof(*es));
+}
+
+void event_expr_release(struct event_expr *e)
+{
+    free(e->terms);
+    e->terms = NULL;
+    e->nterms = 0;
+}
+
+void eventset_release(struct eventset *es)
+{
+    for (size_t i = 0; i < es->n; i++) {
+        free(es->names[i]);
+        free(es->long_names[i]);
+    }
+    free(es->names);
+    free(es->long_names);
+    for (size_t i = 0; i < es->nderived; i++) {
+        free(es->derived[i].name);
+        free(es->derived[i].long_name);
+        free(es->derived[i].formula);
+        event_expr_release(&es->derived[i].expr);
+    }
+    free(es->derived);
+    strlist_release(&es->pending_names);
+    strlist_release(&es->pending_long);
+    memset(es, 0, sizeof(*es));
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+void eventset_copy(struct eventset *dst, const struct eventset *src)
+{
+    eventset_init(dst);
+    dst->n = src->n;
+    dst->names = xcalloc(src->n, sizeof(char *));
+    dst->long_names = xcalloc(src->n, sizeof(char *));
+    for (size_t i = 0; i < src->n; i++) {
+        dst->names[i] = xstrdup(src->names[i]);
+        dst->long_names[i] = dup_or_null(src->long_names[i]);
+    }
+    dst->nderived = dst->derived_cap = src->nderived;
+    dst->derived = xcalloc(src->nderived, sizeof(*dst->derived));
+    for (size_t i = 0; i < src->nderived; i++) {
+        const struct derived_event *s = &src->derived[i];
+        struct derived_event *d = &dst->derived[i];
+        d->name = xstrdup(s->name);
+        d->long_name = dup_or_null(s->long_name);
+        d->formula = dup_or_null(s->formula);
+        d->expr.nterms = s->expr.nterms;
+        d->expr.terms = xcalloc(s->expr.nterms, sizeof(*d->expr.terms));
+        memcpy(d->expr.terms, s->expr.terms, s->expr.nterms * sizeof(*d->expr.terms));
+    }
+    for (size_t i = 0; i < src->pending_names.n; i++) {
+        strlist_push(&dst->pending_names, src->pending_names.items[i]);
+        strlist_push(&dst->pending_long, src->pending_long.items[i]);
+    }
+}
+
+static int valid_name(const char *s, size_t len)
+{
+    if (!len)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (is_space(s[i]) || s[i] == '=' || s[i] == ':' || s[i] == '+' || s[i] == '*')
+            return 0;
+    return 1;
+}
+
+int eventset_define(struct eventset *es, const char *text, size_t len, struct tally_error *err)
+{
+    trim(&text, &len);
+    const char *colon = memchr(text, ':', len);
+    const char *eq = memchr(text, '=', len);
+    if (eq && colon && colon < eq)
+        eq = NULL; /* '=' inside the long name */
+    size_t name_end = eq ? (size_t)(eq - text) : colon ? (size_t)(colon - text) : len;
+    const char *name = text;
+    size_t nlen = name_end;
+    trim(&name, &nlen);
+    if (!valid_name(name, nlen))
+        return tally_error_set(err, NULL, 0, "bad event name in 'event:' line");
+    char *long_name = NULL;
+    if (colon) {
+        const char *l = colon + 1;
+        size_t llen = len - (size_t)(l - text);
+        trim(&l, &llen);
+        if (llen)
+            long_name = xstrndup(l, llen);
+    }
+    char *nm = xstrndup(name, nlen);
+    if (eq) {
+        const char *f = eq + 1;
+        size_t flen = (colon ? (size_t)(colon - f) : len - (size_t)(f - text));
+        trim(&f, &flen);
+        if (!flen) {
+            free(nm);
+            free(long_name);
+            return tally_error_set(err, NULL, 0, "empty formula for event '%.*s'", (int)nlen,
+                                   name);
+        }
+        for (size_t i = 0; i < es->nderived; i++)
+            if (strcmp(es->derived[i].name, nm) == 0) {
+                free(nm);
+                free(long_name);
+                return tally_error_set(err, NULL, 0, "event '%.*s' defined twice", (int)nlen,
+                                       name);
+            }
+        es->derived = xgrow(es->derived, &es->derived_cap, es->nderived + 1, sizeof(*es->derived));
+        struct derived_event *d = &es->derived[es->nderived++];
+        memset(d, 0, sizeof(*d));
+        d->name = nm;
+        d->long_name = long_name;
+        d->formula = xstrndup(f, flen);
+        return 0;
+    }
+    /* plain long-name definition of a (base) event */
+    strlist_push(&es->pending_names, nm);
+    strlist_push(&es->pending_long, long_name ? long_name : "");
+    free(nm);
+    free(long_name);
+    return 0;
+}
+
+int eventset_set_base(struct eventset *es, const char *text, size_t len, struct tally_error *err)
+{
+    if (es->n)
+        return tally_error_set(err, NULL, 0, "second 'events:' line in the same part");
+    const char *p = text, *end = text + len;
+    size_t cap = 0;
+    while (p < end) {
+        while (p < end && (is_space(*p) || *p == '\r'))
+            p++;
+        const char *w = p;
+        while (p < end && !is_space(*p) && *p != '\r')
+            p++;
+        if (p == w)
+            break;
+        if (!valid_name(w, (size_t)(p - w)))
+            return tally_error_set(err, NULL, 0, "bad event name '%.*s'", (int)(p - w), w);
+        for (size_t i = 0; i < es->n; i++)
+            if (strlen(es->names[i]) == (size_t)(p - w) && !memcmp(es->names[i], w, (size_t)(p - w)))
+                return tally_error_set(err, NULL, 0, "event '%.*s' listed twice", (int)(p - w), w);
+        es->names = xgrow(es->names, &cap, es->n + 1, sizeof(char *));
+        es->long_names = xrealloc(es->long_names, cap * sizeof(char *));
+        es->names[es->n] = xstrndup(w, (size_t)(p - w));
+        es->long_names[es->n] = NULL;
+        es->n++;
+    }
+    if (!es->n)
+        return tally_error_set(err, NULL, 0, "'events:' line names no event");
+    return 0;
+}
+
+int eventset_index(const struct eventset *es, const char *name)
+{
+    for (size_t i = 0; i < es->n; i++)
+        if (strcmp(es->names[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static int derived_index(const struct eventset *es, const char *name, size_t len)
+{
+    for (size_t i = 0; i < es->nderived; i++)
+        if (strlen(es->derived[i].name) == len && !memcmp(es->derived[i].name, name, len))
+            return (int)i;
+    return -1;
+}
+
+static void expr_add(struct event_expr *e, int64_t factor, size_t event)
+{
+    for (size_t i = 0; i < e->nterms; i++)
+        if (e->terms[i].event == event) {
+            e->terms[i].factor += factor;
+            return;
+        }
+    e->terms = xrealloc(e->terms, (e->nterms + 1) * sizeof(*e->terms));
+    e->terms[e->nterms].factor = factor;
+    e->terms[e->nterms].event = event;
+    e->nterms++;
+}
+
+/* Expand derived event `d` into base terms, times `mult`; depth guards loops. */
+static int expand(const struct eventset *es, size_t d, int64_t mult, struct event_expr *out,
+                  int depth, struct tally_error *err)
+{
+    const struct derived_event *de = &es->derived[d];
+    if (depth > (int)es->nderived)
+        return tally_error_set(err, NULL, 0, "event '%s' is defined in terms of itself", de->name);
+    const char *p = de->formula, *end = p + strlen(p);
+    for (;;) {
+        while (p < end && is_space(*p))
+            p++;
+        int64_t factor = 1;
+        if (p < end && *p >= '0' && *p <= '9') {
+            factor = 0;
+            while (p < end && *p >= '0' && *p <= '9') {
+                if (factor > (INT64_MAX - 9) / 10)
+                    return tally_error_set(err, NULL, 0, "factor too large in event '%s'",
+                                           de->name);
+                factor = factor * 10 + (*p++ - '0');
+            }
+            while (p < end && is_space(*p))
+                p++;
+            if (p < end && *p == '*')
+                p++;
+            while (p < end && is_space(*p))
+                p++;
+        }
+        const char *w = p;
+        while (p < end && !is_space(*p) && *p != '+' && *p != '*')
+            p++;
+        if (p == w)
+            return tally_error_set(err, NULL, 0, "bad formula '%s' for event '%s'", de->formula,
+                                   de->name);
+        size_t wl = (size_t)(p - w);
+        int base = -1;
+        for (size_t i = 0; i < es->n; i++)
+            if (strlen(es->names[i]) == wl && !memcmp(es->names[i], w, wl))
+                base = (int)i;
+        int64_t f;
+        if (__builtin_mul_overflow(factor, mult, &f))
+            return tally_error_set(err, NULL, 0, "factor too large in event '%s'", de->name);
+        if (base >= 0) {
+            expr_add(out, f, (size_t)base);
+        } else {
+            int sub = derived_index(es, w, wl);
+            if (sub < 0)
+                return tally_error_set(err, NULL, 0, "event '%s' uses unknown event '%.*s'",
+                                       de->name, (int)wl, w);
+            if (expand(es, (size_t)sub, f, out, depth + 1, err))
+                return -1;
+        }
+        while (p < end && is_space(*p))
+            p++;
+        if (p == end)
+            return 0;
+        if (*p != '+')
+            return tally_error_set(err, NULL, 0, "bad formula '%s' for event '%s'", de->formula,
+                                   de->name);
+        p++;
+    }
+}
+
+int eventset_finish(struct eventset *es, struct tally_error *err)
+{
+    for (size_t i = 0; i < es->pending_names.n; i++) {
+        int b = eventset_index(es, es->pending_names.items[i]);
+        const char *ln = es->pending_long.items[i];
+        if (b >= 0 && ln[0]) {
+            free(es->long_names[b]);
+            es->long_names[b] = xstrdup(ln);
+        }
+    }
+    for (size_t i = 0; i < es->nderived; i++) {
+        struct derived_event *d = &es->derived[i];
+        if (eventset_index(es, d->name) >= 0)
+            return tally_error_set(err, NULL, 0, "derived event '%s' is also a base event",
+                                   d->name);
+        event_expr_release(&d->expr);
+        if (expand(es, i, 1, &d->expr, 0, err))
+            return -1;
+    }
+    return 0;
+}
+
+int eventset_same(const struct eventset *a, const struct eventset *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (strcmp(a->names[i], b->names[i]) != 0)
+            return 0;
+    return 1;
+}
+
+int eventset_lookup(const struct eventset *es, const char *name, struct event_expr *out)
+{
+    memset(out, 0, sizeof(*out));
+    int b = eventset_index(es, name);
+    if (b >= 0) {
+        expr_add(out, 1, (size_t)b);
+        return 0;
+    }
+    int d = derived_index(es, name, strlen(name));
+    if (d < 0)
+        return -1;
+    const struct event_expr *e = &es->derived[d].expr;
+    for (size_t i = 0; i < e->nterms; i++)
+        expr_add(out, e->terms[i].factor, e->terms[i].event);
+    return 0;
+}
+
+int event_expr_eval(const struct event_expr *e, const uint64_t *costs, int is_signed,
+                    int64_t *out)
+{
+    int64_t sum = 0;
+    for (size_t i = 0; i < e->nterms; i++) {
+        uint64_t c = costs[e->terms[i].event];
+        int64_t v, t;
+        if (is_signed)
+            v = (int64_t)c;
+        else if (c > INT64_MAX)
+            return -1;
+        else
+            v = (int64_t)c;
+        if (__builtin_mul_overflow(v, e->terms[i].factor, &t) ||
+            __builtin_add_overflow(sum, t, &sum))
+            return -1;
+    }
+    *out = sum;
+    return 0;
+}
+
+char *eventset_join(const struct eventset *es)
+{
+    size_t len = 1;
+    for (size_t i = 0; i < es->n; i++)
+        len += strlen(es->names[i]) + 1;
+    char *s = xmalloc(len), *p = s;
+    for (size_t i = 0; i < es->n; i++) {
+        if (i)
+            *p++ = ' ';
+        size_t l = strlen(es->names[i]);
+        memcpy(p, es->names[i], l);
+        p += l;
+    }
+    *p = '\0';
+    return s;
+}

@@ -1,0 +1,435 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "profile.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Record layouts (64-bit words). */
+enum { COST_KEY = 4, CALL_KEY = 5, CALL_HDR = 5, JUMP_KEY = 9, JUMP_VAL = 2 };
+
+static uint64_t pack2(uint32_t hi, uint32_t lo)
+{
+    return (uint64_t)hi << 32 | lo;
+}
+
+struct profile *profile_new(void)
+{
+    struct profile *p = xcalloc(1, sizeof(*p));
+    strtab_init(&p->names);
+    rectab_init(&p->funcs, 2, 0);
+    return p;
+}
+
+static void part_free(struct part *pt)
+{
+    free(pt->cmd);
+    free(pt->timerange);
+    strlist_release(&pt->desc);
+    eventset_release(&pt->events);
+    free(pt->summary);
+    free(pt->totals);
+    rectab_release(&pt->costs);
+    rectab_release(&pt->calls);
+    rectab_release(&pt->jumps);
+    free(pt);
+}
+
+void profile_free(struct profile *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->nparts; i++)
+        part_free(p->parts[i]);
+    free(p->parts);
+    free(p->path);
+    free(p->creator);
+    strtab_release(&p->names);
+    rectab_release(&p->funcs);
+    strlist_release(&p->warnings);
+    free(p);
+}
+
+uint32_t profile_function(struct profile *p, uint32_t obj, uint32_t file, uint32_t name)
+{
+    uint64_t key[2] = {pack2(obj, file), name};
+    return (uint32_t)rectab_get_index(&p->funcs, key, NULL);
+}
+
+size_t profile_nfunctions(const struct profile *p)
+{
+    return p->funcs.count;
+}
+
+struct function profile_function_at(const struct profile *p, uint32_t fn)
+{
+    const uint64_t *k = rectab_at(&p->funcs, fn);
+    struct function f = {(uint32_t)(k[0] >> 32), (uint32_t)k[0], (uint32_t)k[1]};
+    return f;
+}
+
+struct part *profile_add_part(struct profile *p)
+{
+    struct part *pt = xcalloc(1, sizeof(*pt));
+    pt->positions = POS_LINE;
+    eventset_init(&pt->events);
+    rectab_init(&pt->costs, COST_KEY, 0);
+    rectab_init(&pt->calls, CALL_KEY, CALL_HDR);
+    rectab_init(&pt->jumps, JUMP_KEY, JUMP_VAL);
+    p->parts = xgrow(p->parts, &p->parts_cap, p->nparts + 1, sizeof(*p->parts));
+    p->parts[p->nparts++] = pt;
+    return pt;
+}
+
+void profile_warn(struct profile *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char buf[1024];
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    strlist_push(&p->warnings, buf);
+}
+
+int cost_add(uint64_t *dst, const uint64_t *src, size_t n, int is_signed)
+{
+    int bad = 0;
+    if (is_signed) {
+        for (size_t i = 0; i < n; i++) {
+            int64_t r;
+            bad |= __builtin_add_overflow((int64_t)dst[i], (int64_t)src[i], &r);
+            dst[i] = (uint64_t)r;
+        }
+    } else {
+        for (size_t i = 0; i < n; i++)
+            bad |= __builtin_add_overflow(dst[i], src[i], &dst[i]);
+    }
+    return bad ? -1 : 0;
+}
+
+int cost_sub_signed(uint64_t *dst, const uint64_t *src, size_t n)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t r;
+        bad |= __builtin_sub_overflow((int64_t)dst[i], (int64_t)src[i], &r);
+        dst[i] = (uint64_t)r;
+    }
+    return bad ? -1 : 0;
+}
+
+/* Value words depend on the event count, fixed once the first record exists. */
+static void shape(struct part *pt)
+{
+    size_t n = pt->events.n;
+    if (!pt->costs.count)
+        pt->costs.val_words = n;
+    if (!pt->calls.count)
+        pt->calls.val_words = CALL_HDR + n;
+}
+
+int part_add_cost(struct profile *p, struct part *pt, uint32_t fn, const struct position *pos,
+                  const uint64_t *cost, size_t n)
+{
+    shape(pt);
+    uint64_t key[COST_KEY] = {pack2(fn, pos->file), pos->line, pos->addr, pos->bb};
+    uint64_t *v = rectab_get(&pt->costs, key, NULL);
+    if (n > pt->costs.val_words)
+        n = pt->costs.val_words;
+    return cost_add(v, cost, n, p->signed_costs);
+}
+
+int part_add_call(struct profile *p, struct part *pt, uint32_t caller, const struct position *site,
+                  uint32_t callee, const struct position *target, uint64_t count,
+                  const uint64_t *cost, size_t n)
+{
+    shape(pt);
+    uint64_t key[CALL_KEY] = {pack2(caller, callee), site->file, site->line, site->addr,
+                              site->bb};
+    int created;
+    uint64_t *v = rectab_get(&pt->calls, key, &created);
+    if (created) {
+        v[1] = target->file;
+        v[2] = target->line;
+        v[3] = target->addr;
+        v[4] = target->bb;
+    }
+    int bad = cost_add(&v[0], &count, 1, p->signed_costs);
+    if (n > pt->calls.val_words - CALL_HDR)
+        n = pt->calls.val_words - CALL_HDR;
+    bad |= cost_add(v + CALL_HDR, cost, n, p->signed_costs);
+    return bad;
+}
+
+int part_add_jump(struct profile *p, struct part *pt, uint32_t fn, const struct position *src,
+                  uint32_t target_fn, const struct position *target, int conditional,
+                  uint64_t executed, uint64_t taken)
+{
+    uint64_t key[JUMP_KEY] = {pack2(fn, src->file),        src->line,    src->addr,
+                              src->bb,                     pack2(target_fn, target->file),
+                              target->line,                target->addr, target->bb,
+                              (uint64_t)(conditional != 0)};
+    uint64_t *v = rectab_get(&pt->jumps, key, NULL);
+    uint64_t add[2] = {executed, taken};
+    return cost_add(v, add, 2, p->signed_costs);
+}
+
+void part_cost_get(const struct part *pt, size_t i, struct cost_rec *out)
+{
+    uint64_t *r = rectab_at(&pt->costs, i);
+    out->fn = (uint32_t)(r[0] >> 32);
+    out->pos.file = (uint32_t)r[0];
+    out->pos.line = r[1];
+    out->pos.addr = r[2];
+    out->pos.bb = r[3];
+    out->cost = r + COST_KEY;
+}
+
+void part_call_get(const struct part *pt, size_t i, struct call_rec *out)
+{
+    uint64_t *r = rectab_at(&pt->calls, i);
+    out->caller = (uint32_t)(r[0] >> 32);
+    out->callee = (uint32_t)r[0];
+    out->site.file = (uint32_t)r[1];
+    out->site.line = r[2];
+    out->site.addr = r[3];
+    out->site.bb = r[4];
+    uint64_t *v = r + CALL_KEY;
+    out->count = &v[0];
+    out->target.file = (uint32_t)v[1];
+    out->target.line = v[2];
+    out->target.addr = v[3];
+    out->target.bb = v[4];
+    out->cost = v + CALL_HDR;
+}
+
+void part_jump_get(const struct part *pt, size_t i, struct jump_rec *out)
+{
+    uint64_t *r = rectab_at(&pt->jumps, i);
+    out->fn = (uint32_t)(r[0] >> 32);
+    out->src.file = (uint32_t)r[0];
+    out->src.line = r[1];
+    out->src.addr = r[2];
+    out->src.bb = r[3];
+    out->target_fn = (uint32_t)(r[4] >> 32);
+    out->target.file = (uint32_t)r[4];
+    out->target.line = r[5];
+    out->target.addr = r[6];
+    out->target.bb = r[7];
+    out->conditional = (int)r[8];
+    out->executed = &r[JUMP_KEY];
+    out->taken = &r[JUMP_KEY + 1];
+}
+
+int part_self_total(const struct profile *p, const struct part *pt, uint64_t *out)
+{
+    size_t n = pt->events.n;
+    memset(out, 0, n * sizeof(*out));
+    int bad = 0;
+    for (size_t i = 0; i < pt->costs.count; i++)
+        bad |= cost_add(out, rectab_val(&pt->costs, i), n, p->signed_costs);
+    return bad ? -1 : 0;
+}
+
+static void fmt_cost(char *buf, size_t size, uint64_t v, int is_signed)
+{
+    if (is_signed)
+        snprintf(buf, size, "%" PRId64, (int64_t)v);
+    else
+        snprintf(buf, size, "%" PRIu64, v);
+}
+
+int part_check_totals(struct profile *p, struct part *pt)
+{
+    size_t n = pt->events.n;
+    if (!n || (!pt->summary && !pt->totals))
+        return 0;
+    uint64_t *sum = xcalloc(n, sizeof(*sum));
+    int mismatches = 0;
+    const char *file = p->path ? p->path : "(input)";
+    if (part_self_total(p, pt, sum)) {
+        profile_warn(p, "%s: the self costs overflow 64 bits; totals not checked", file);
+        free(sum);
+        return 1;
+    }
+    const char *what[2] = {"summary", "totals"};
+    const uint64_t *given[2] = {pt->summary, pt->totals};
+    unsigned long where[2] = {pt->summary_line, pt->totals_line};
+    for (int k = 0; k < 2; k++) {
+        if (!given[k])
+            continue;
+        for (size_t e = 0; e < n; e++) {
+            if (given[k][e] == sum[e])
+                continue;
+            char a[32], b[32], loc[64] = "";
+            fmt_cost(a, sizeof(a), given[k][e], p->signed_costs);
+            fmt_cost(b, sizeof(b), sum[e], p->signed_costs);
+            if (where[k])
+                snprintf(loc, sizeof(loc), ":%lu", where[k]);
+            profile_warn(p, "%s%s: '%s:' line gives %s = %s, but the costs add up to %s", file,
+                         loc, what[k], pt->events.names[e], a, b);
+            mismatches++;
+        }
+    }
+    free(sum);
+    return mismatches;
+}
+
+/* Map a function of profile sp into profile dp. */
+static uint32_t map_fn(struct profile *dp, const struct profile *sp, uint32_t fn)
+{
+    if (dp == sp)
+        return fn;
+    struct function f = profile_function_at(sp, fn);
+    const struct strtab *st = &sp->names;
+    return profile_function(
+        dp, strtab_intern(&dp->names, strtab_str(st, f.obj), strtab_len(st, f.obj)),
+        strtab_intern(&dp->names, strtab_str(st, f.file), strtab_len(st, f.file)),
+        strtab_intern(&dp->names, strtab_str(st, f.name), strtab_len(st, f.name)));
+}
+
+static uint32_t map_name(struct profile *dp, const struct profile *sp, uint32_t id)
+{
+    if (dp == sp)
+        return id;
+    return strtab_intern(&dp->names, strtab_str(&sp->names, id), strtab_len(&sp->names, id));
+}
+
+static struct position map_pos(struct profile *dp, const struct profile *sp,
+                               const struct position *pos)
+{
+    struct position r = *pos;
+    r.file = map_name(dp, sp, pos->file);
+    return r;
+}
+
+static void permute(const uint64_t *src, const size_t *map, size_t n, uint64_t *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[map[i]] = src[i];
+}
+
+int part_accumulate(struct profile *dp, struct part *dst, const struct profile *sp,
+                    const struct part *src, struct tally_error *err)
+{
+    size_t n = src->events.n;
+    if (dst->events.n == 0 && dst->costs.count == 0 && dst->calls.count == 0) {
+        eventset_release(&dst->events);
+        eventset_copy(&dst->events, &src->events);
+        dst->positions = src->positions;
+    }
+    if (dst->events.n != n)
+        goto mismatch;
+    size_t *map = xcalloc(n ? n : 1, sizeof(*map));
+    for (size_t i = 0; i < n; i++) {
+        int j = eventset_index(&dst->events, src->events.names[i]);
+        if (j < 0) {
+            free(map);
+            goto mismatch;
+        }
+        map[i] = (size_t)j;
+    }
+    dst->positions |= src->positions;
+    if (!dst->cmd && src->cmd)
+        dst->cmd = xstrdup(src->cmd);
+    if (!dst->desc.n)
+        for (size_t i = 0; i < src->desc.n; i++)
+            strlist_push(&dst->desc, src->desc.items[i]);
+    int bad = 0;
+    uint64_t *tmp = xcalloc(n ? n : 1, sizeof(*tmp));
+    const uint64_t *from[2] = {src->summary, src->totals};
+    uint64_t **to[2] = {&dst->summary, &dst->totals};
+    for (int k = 0; k < 2; k++) {
+        if (!from[k]) {
+            /* a stated total that does not cover every part is dropped */
+            free(*to[k]);
+            *to[k] = NULL;
+            continue;
+        }
+        permute(from[k], map, n, tmp);
+        if (!*to[k] && dst != src) {
+            /* only keep a stated total if every accumulated part had one */
+            if (dst->costs.count || dst->calls.count)
+                continue;
+            *to[k] = xcalloc(n ? n : 1, sizeof(uint64_t));
+        }
+        if (*to[k])
+            bad |= cost_add(*to[k], tmp, n, dp->signed_costs);
+    }
+    for (size_t i = 0; i < src->costs.count && !bad; i++) {
+        struct cost_rec c;
+        part_cost_get(src, i, &c);
+        permute(c.cost, map, n, tmp);
+        struct position pos = map_pos(dp, sp, &c.pos);
+        bad |= part_add_cost(dp, dst, map_fn(dp, sp, c.fn), &pos, tmp, n);
+    }
+    for (size_t i = 0; i < src->calls.count && !bad; i++) {
+        struct call_rec c;
+        part_call_get(src, i, &c);
+        permute(c.cost, map, n, tmp);
+        struct position site = map_pos(dp, sp, &c.site), target = map_pos(dp, sp, &c.target);
+        bad |= part_add_call(dp, dst, map_fn(dp, sp, c.caller), &site, map_fn(dp, sp, c.callee),
+                             &target, *c.count, tmp, n);
+    }
+    for (size_t i = 0; i < src->jumps.count && !bad; i++) {
+        struct jump_rec j;
+        part_jump_get(src, i, &j);
+        struct position s = map_pos(dp, sp, &j.src), t = map_pos(dp, sp, &j.target);
+        bad |= part_add_jump(dp, dst, map_fn(dp, sp, j.fn), &s, map_fn(dp, sp, j.target_fn), &t,
+                             j.conditional, *j.executed, *j.taken);
+    }
+    free(tmp);
+    free(map);
+    if (bad)
+        return tally_error_set(err, sp->path, 0, "costs overflow 64 bits when added together");
+    return 0;
+mismatch:;
+    char *a = eventset_join(&dst->events), *b = eventset_join(&src->events);
+    tally_error_set(err, sp->path, 0, "events differ: '%s' versus '%s'", a, b);
+    free(a);
+    free(b);
+    return -1;
+}
+
+int profile_merge_parts(struct profile *p, struct tally_error *err)
+{
+    if (p->nparts <= 1)
+        return 0;
+    struct part *dst = p->parts[0];
+    for (size_t i = 1; i < p->nparts; i++) {
+        if (part_accumulate(p, dst, p, p->parts[i], err))
+            return -1;
+    }
+    for (size_t i = 1; i < p->nparts; i++)
+        part_free(p->parts[i]);
+    p->nparts = 1;
+    return 0;
+}
+
+int profile_make_signed(struct profile *p, struct tally_error *err)
+{
+    if (p->signed_costs)
+        return 0;
+    for (size_t k = 0; k < p->nparts; k++) {
+        struct part *pt = p->parts[k];
+        struct rectab *tabs[3] = {&pt->costs, &pt->calls, &pt->jumps};
+        for (int t = 0; t < 3; t++)
+            for (size_t i = 0; i < tabs[t]->count; i++) {
+                const uint64_t *v = rectab_val(tabs[t], i);
+                for (size_t w = 0; w < tabs[t]->val_words; w++)
+                    if (v[w] > INT64_MAX && !(t == 1 && w >= 1 && w < CALL_HDR))
+                        return tally_error_set(err, p->path, 0,
+                                               "a count above 2^63-1 cannot be mixed with "
+                                               "negative counts");
+            }
+        size_t n = pt->events.n;
+        for (size_t e = 0; e < n; e++)
+            if ((pt->summary && pt->summary[e] > INT64_MAX) ||
+                (pt->totals && pt->totals[e] > INT64_MAX))
+                return tally_error_set(err, p->path, 0,
+                                       "a total above 2^63-1 cannot be mixed with negative counts");
+    }
+    p->signed_costs = 1;
+    return 0;
+}

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * profile.h - the profile model: one in-memory form for every format.
+ *
+ * A `struct profile` owns:
+ *   - `names`: the interned object, file and function names;
+ *   - `funcs`: the functions, each identified by (object, file, name) ids
+ *     and numbered in first-seen order;
+ *   - one or more `struct part` (a dump of one process/thread/time range),
+ *     each with its own event set, metadata and cost data.
+ *
+ * Cost data of a part lives in three record tables (see rectab.h):
+ *   - costs: self cost at a position (function, source file, line,
+ *     instruction address, basic block); the source file differs from the
+ *     function's file for inlined code (`fi=`/`fe=`);
+ *   - calls: (caller, call-site position, callee) -> call count, the
+ *     callee's entry position, and the inclusive cost of those calls;
+ *   - jumps: (source position, target position, conditional?) ->
+ *     executed and taken counts.
+ * Use the accessors below rather than poking at the packed records.
+ *
+ * Costs are unsigned 64-bit counters. Additions are checked: an overflow
+ * makes the adding function return -1 (the caller reports it), it never
+ * wraps. A profile whose `signed_costs` is set (the result of a diff, or a
+ * file with negative counts) holds two's complement int64 values instead,
+ * also with checked arithmetic.
+ *
+ * Memory grows with the number of distinct cost centres, not with the
+ * size of the file that was read.
+ */
+#ifndef TALLY_PROFILE_H
+#define TALLY_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "eventset.h"
+#include "rectab.h"
+#include "strtab.h"
+
+enum profile_format {
+    PROFILE_FORMAT_UNKNOWN = 0,
+    PROFILE_FORMAT_CALLGRIND,
+    PROFILE_FORMAT_CACHEGRIND,
+};
+
+/* Which subpositions cost lines carry (`positions:`). */
+enum {
+    POS_INSTR = 1, /* instruction address */
+    POS_BB = 2,    /* basic block number */
+    POS_LINE = 4,  /* source line */
+};
+
+struct function {
+    uint32_t obj;  /* object name id (0 = unknown/empty) */
+    uint32_t file; /* file name id of the function (`fl=`) */
+    uint32_t name; /* function name id */
+};
+
+/* A position inside a function's code. */
+struct position {
+    uint32_t file; /* source file id (the function's file, or an fi=/fe= file) */
+    uint64_t line;
+    uint64_t addr;
+    uint64_t bb;
+};
+
+/* One self-cost record, as returned by part_cost_get(). */
+struct cost_rec {
+    uint32_t fn; /* function index */
+    struct position pos;
+    uint64_t *cost; /* events.n values, writable */
+};
+
+struct call_rec {
+    uint32_t caller, callee; /* function indices */
+    struct position site;    /* call site in the caller */
+    struct position target;  /* callee entry (file is the callee's file) */
+    uint64_t *count;         /* number of calls, writable */
+    uint64_t *cost;          /* inclusive cost of the calls, events.n values */
+};
+
+struct jump_rec {
+    uint32_t fn; /* source function */
+    struct position src;
+    uint32_t target_fn;
+    struct position target;
+    int conditional; /* jcnd= (1) or jump= (0) */
+    uint64_t *executed; /* times the jump instruction ran (jcnd) / was taken (jump) */
+    uint64_t *taken;    /* times it was taken */
+};
+
+struct part {
+    int has_pid, has_thread, has_part;
+    uint64_t pid, thread, part_no;
+    char *cmd;            /* `cmd:` value, NULL when absent */
+    struct strlist desc;  /* `desc:` values ("I1 cache: ...") */
+    char *timerange;      /* unused by most formats; NULL */
+    unsigned positions;   /* POS_* bits; POS_LINE when absent */
+    struct eventset events;
+    uint64_t *summary;    /* [events.n] or NULL: `summary:` value */
+    uint64_t *totals;     /* [events.n] or NULL: `totals:` value */
+    unsigned long summary_line, totals_line; /* where they were read (0 = unknown) */
+    struct rectab costs;  /* self costs */
+    struct rectab calls;  /* call arcs */
+    struct rectab jumps;  /* jumps */
+};
+
+struct profile {
+    char *path;                 /* file it was read from, or NULL */
+    enum profile_format format; /* format it was read from */
+    char *creator;              /* `creator:` value, or NULL */
+    int version;                /* `version:` value, 0 when absent */
+    int signed_costs;           /* costs are int64 (diff results) */
+    struct strtab names;
+    struct rectab funcs;        /* key: obj<<32|file, name; index = function id */
+    size_t nparts, parts_cap;
+    struct part **parts;
+    struct strlist warnings;    /* non-fatal problems found while reading */
+};
+
+struct profile *profile_new(void);
+void profile_free(struct profile *p);
+
+/* Intern a name (object, file or function). */
+static inline uint32_t profile_intern(struct profile *p, const char *s, size_t len)
+{
+    return strtab_intern(&p->names, s, len);
+}
+static inline const char *profile_str(const struct profile *p, uint32_t id)
+{
+    return strtab_str(&p->names, id);
+}
+
+/* The index of function (obj, file, name), creating it if new. */
+uint32_t profile_function(struct profile *p, uint32_t obj, uint32_t file, uint32_t name);
+size_t profile_nfunctions(const struct profile *p);
+struct function profile_function_at(const struct profile *p, uint32_t fn);
+
+/* Append a new empty part (positions POS_LINE, no events yet). */
+struct part *profile_add_part(struct profile *p);
+
+/* Record a warning (printf-style); the command-line layer prints them. */
+void profile_warn(struct profile *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Add `n` costs (n <= events.n; missing ones count as 0) at a position of
+ * function fn. Returns 0, or -1 when a sum would overflow.
+ */
+int part_add_cost(struct profile *p, struct part *pt, uint32_t fn, const struct position *pos,
+                  const uint64_t *cost, size_t n);
+
+/* Add a call arc. Returns 0, or -1 on overflow. */
+int part_add_call(struct profile *p, struct part *pt, uint32_t caller, const struct position *site,
+                  uint32_t callee, const struct position *target, uint64_t count,
+                  const uint64_t *cost, size_t n);
+
+/* Add a jump. Returns 0, or -1 on overflow. */
+int part_add_jump(struct profile *p, struct part *pt, uint32_t fn, const struct position *src,
+                  uint32_t target_fn, const struct position *target, int conditional,
+                  uint64_t executed, uint64_t taken);
+
+/* Number of records, and record i unpacked (pointers stay valid). */
+static inline size_t part_ncosts(const struct part *pt)
+{
+    return pt->costs.count;
+}
+static inline size_t part_ncalls(const struct part *pt)
+{
+    return pt->calls.count;
+}
+static inline size_t part_njumps(const struct part *pt)
+{
+    return pt->jumps.count;
+}
+void part_cost_get(const struct part *pt, size_t i, struct cost_rec *out);
+void part_call_get(const struct part *pt, size_t i, struct call_rec *out);
+void part_jump_get(const struct part *pt, size_t i, struct jump_rec *out);
+
+/* Checked addition of vectors: dst[i] += src[i]. Returns 0 or -1. */
+int cost_add(uint64_t *dst, const uint64_t *src, size_t n, int is_signed);
+/* Checked dst[i] -= src[i] for signed vectors. Returns 0 or -1. */
+int cost_sub_signed(uint64_t *dst, const uint64_t *src, size_t n);
+
+/*
+ * Sum of all self costs of a part into out[events.n]. Returns 0 or -1 on
+ * overflow.
+ */
+int part_self_total(const struct profile *p, const struct part *pt, uint64_t *out);
+
+/*
+ * Compare `summary:` and `totals:` with the sum of the self costs and add
+ * a warning naming the file, the event and both numbers for each mismatch.
+ * Returns the number of mismatches.
+ */
+int part_check_totals(struct profile *p, struct part *pt);
+
+/*
+ * Add everything of part `src` (of profile `sp`) into part `dst` of profile
+ * `dp` (which may be the same profile). Events are matched by name: `src`
+ * must have exactly the same set of base events as `dst` (any order), else
+ * -1 with a message naming both lists. If `dst` has no events yet, it
+ * takes those of `src`. Metadata (cmd, desc) of dst is kept, or copied when
+ * dst has none. Summary/totals are summed when both have them.
+ * Returns 0, or -1 with err (overflow or event mismatch).
+ */
+int part_accumulate(struct profile *dp, struct part *dst, const struct profile *sp,
+                    const struct part *src, struct tally_error *err);
+
+/*
+ * Fold every part into part 0 (all parts must have the same events).
+ * Returns 0 or -1 with err.
+ */
+int profile_merge_parts(struct profile *p, struct tally_error *err);
+
+/* Make a profile signed (int64 costs). Fails (-1) if a value exceeds INT64_MAX. */
+int profile_make_signed(struct profile *p, struct tally_error *err);
+
+#endif

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "rectab.h"
+#include "error.h"
+#include "hash.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK_RECS ((size_t)1 << RECTAB_BLOCK_SHIFT)
+
+void rectab_init(struct rectab *t, size_t key_words, size_t val_words)
+{
+    memset(t, 0, sizeof(*t));
+    t->key_words = key_words;
+    t->val_words = val_words;
+}
+
+void rectab_release(struct rectab *t)
+{
+    for (size_t i = 0; i < t->nblocks; i++)
+        free(t->blocks[i]);
+    free(t->blocks);
+    free(t->slots);
+    free(t->hashes);
+    size_t k = t->key_words, v = t->val_words;
+    memset(t, 0, sizeof(*t));
+    t->key_words = k;
+    t->val_words = v;
+}
+
+void rectab_clear(struct rectab *t)
+{
+    size_t k = t->key_words, v = t->val_words;
+    rectab_release(t);
+    rectab_init(t, k, v);
+}
+
+static void resize(struct rectab *t)
+{
+    size_t nslots = t->nslots ? t->nslots * 2 : 1024;
+    uint32_t *slots = xcalloc(nslots, sizeof(*slots));
+    uint32_t *hashes = xmalloc(nslots * sizeof(*hashes));
+    for (size_t r = 0; r < t->count; r++) {
+        uint64_t h = hash_words(rectab_at(t, r), t->key_words);
+        size_t i = h & (nslots - 1);
+        while (slots[i])
+            i = (i + 1) & (nslots - 1);
+        slots[i] = (uint32_t)r + 1;
+        hashes[i] = (uint32_t)(h >> 32);
+    }
+    free(t->slots);
+    free(t->hashes);
+    t->slots = slots;
+    t->hashes = hashes;
+    t->nslots = nslots;
+}
+
+static size_t probe(const struct rectab *t, const uint64_t *key, uint64_t h)
+{
+    size_t mask = t->nslots - 1, i = h & mask;
+    uint32_t hi = (uint32_t)(h >> 32);
+    size_t kb = t->key_words * sizeof(uint64_t);
+    for (;;) {
+        uint32_t v = t->slots[i];
+        if (!v)
+            return i;
+        if (t->hashes[i] == hi && memcmp(rectab_at(t, v - 1), key, kb) == 0)
+            return i;
+        i = (i + 1) & mask;
+    }
+}
+
+uint64_t *rectab_find(const struct rectab *t, const uint64_t *key)
+{
+    if (!t->nslots)
+        return NULL;
+    size_t i = probe(t, key, hash_words(key, t->key_words));
+    return t->slots[i] ? rectab_val(t, t->slots[i] - 1) : NULL;
+}
+
+size_t rectab_get_index(struct rectab *t, const uint64_t *key, int *created)
+{
+    if (!t->nslots)
+        resize(t);
+    uint64_t h = hash_words(key, t->key_words);
+    size_t i = probe(t, key, h);
+    if (t->slots[i]) {
+        if (created)
+            *created = 0;
+        return t->slots[i] - 1;
+    }
+    if (t->count >= UINT32_MAX - 1)
+        abort(); /* 4 billion distinct cost centres exceed any real profile */
+    size_t r = t->count;
+    size_t words = t->key_words + t->val_words;
+    if ((r >> RECTAB_BLOCK_SHIFT) >= t->nblocks) {
+        t->blocks = xgrow(t->blocks, &t->blocks_cap, t->nblocks + 1, sizeof(*t->blocks));
+        t->blocks[t->nblocks++] = xmalloc(BLOCK_RECS * words * sizeof(uint64_t));
+    }
+    uint64_t *rec = rectab_at(t, r);
+    memcpy(rec, key, t->key_words * sizeof(uint64_t));
+    memset(rec + t->key_words, 0, t->val_words * sizeof(uint64_t));
+    t->count++;
+    t->slots[i] = (uint32_t)r + 1;
+    t->hashes[i] = (uint32_t)(h >> 32);
+    if (created)
+        *created = 1;
+    if (t->count * 4 > t->nslots * 3)
+        resize(t);
+    return r;
+}
+
+uint64_t *rectab_get(struct rectab *t, const uint64_t *key, int *created)
+{
+    return rectab_val(t, rectab_get_index(t, key, created));
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rectab.h - a hash table of fixed-size records made of 64-bit words.
+ *
+ * A record is `key_words` words of key followed by `val_words` words of
+ * value. Records are kept in insertion order in fixed-size blocks, so a
+ * record's address never changes once created, and iterating 0..count-1
+ * visits records in the order they were first seen (which makes every
+ * writer and report deterministic). Values of a new record start as zero.
+ *
+ * Memory: (key_words + val_words) * 8 bytes per record plus 8 bytes of
+ * index, grows with the number of distinct keys only.
+ */
+#ifndef TALLY_RECTAB_H
+#define TALLY_RECTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RECTAB_BLOCK_SHIFT 12 /* 4096 records per block */
+
+struct rectab {
+    size_t key_words, val_words;
+    size_t count;        /* number of records */
+    uint64_t **blocks;   /* record storage */
+    size_t nblocks, blocks_cap;
+    uint32_t *slots;     /* open addressing: record index + 1, 0 = empty */
+    uint32_t *hashes;    /* upper hash bits per slot, to skip most key compares */
+    size_t nslots;       /* power of two, or 0 before the first insert */
+};
+
+void rectab_init(struct rectab *t, size_t key_words, size_t val_words);
+void rectab_release(struct rectab *t);
+
+/* Pointer to the record with index i (0 <= i < count); its key comes first. */
+static inline uint64_t *rectab_at(const struct rectab *t, size_t i)
+{
+    return t->blocks[i >> RECTAB_BLOCK_SHIFT] +
+           (i & ((1u << RECTAB_BLOCK_SHIFT) - 1)) * (t->key_words + t->val_words);
+}
+
+/* Value words of the record with index i. */
+static inline uint64_t *rectab_val(const struct rectab *t, size_t i)
+{
+    return rectab_at(t, i) + t->key_words;
+}
+
+/*
+ * Find the record with this key, creating it (values zero) when absent.
+ * Returns a pointer to its value words. If `created` is not NULL it is set
+ * to 1 for a new record, else 0.
+ */
+uint64_t *rectab_get(struct rectab *t, const uint64_t *key, int *created);
+
+/* Like rectab_get, but returns the record's index. */
+size_t rectab_get_index(struct rectab *t, const uint64_t *key, int *created);
+
+/* Find without creating: value words or NULL. */
+uint64_t *rectab_find(const struct rectab *t, const uint64_t *key);
+
+/* Remove every record (keeps the shape). */
+void rectab_clear(struct rectab *t);
+
+#endif

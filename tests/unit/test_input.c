@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for io/input: line splitting, CRLF, gzip/zstd streaming. */
+#include "testutil.h"
+
+#include <zlib.h>
+#include <zstd.h>
+
+/* Build a text of n numbered lines (CRLF ends when crlf). */
+static char *make_text(size_t n, int crlf, size_t *len)
+{
+    size_t cap = n * 32 + 1;
+    char *s = malloc(cap), *p = s;
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "line %zu%s", i, crlf ? "\r\n" : "\n");
+    *len = (size_t)(p - s);
+    return s;
+}
+
+static unsigned char *gzip_data(const char *src, size_t len, size_t *out_len)
+{
+    z_stream z;
+    memset(&z, 0, sizeof(z));
+    assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    size_t cap = deflateBound(&z, len) + 64;
+    unsigned char *out = malloc(cap);
+    z.next_in = (unsigned char *)src;
+    z.avail_in = (uInt)len;
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+    *out_len = z.total_out;
+    deflateEnd(&z);
+    return out;
+}
+
+/* Read all lines, checking they are "line I" in order. */
+static void expect_lines(struct input *in, size_t n)
+{
+    struct tally_error err;
+    const char *line;
+    size_t len, i = 0;
+    int rc;
+    char want[32];
+    while ((rc = input_getline(in, &line, &len, &err)) == 1) {
+        int wl = sprintf(want, "line %zu", i);
+        assert_int_equal(len, (size_t)wl);
+        assert_memory_equal(line, want, len);
+        i++;
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(i, n);
+}
+
+static void test_mem_lines(void **state)
+{
+    size_t len;
+    char *text = make_text(1000, 0, &len);
+    struct input in;
+    struct tally_error err;
+    assert_int_equal(input_open_mem(&in, "m", text, len, &err), 0);
+    expect_lines(&in, 1000);
+    input_close(&in);
+    free(text);
+}
+
+static void test_crlf_and_no_final_newline(void **state)
+{
+    const char *text = "a\r\nb\r\n\r\nlast";
+    struct input in;
+    struct tally_error err;
+    const char *line;
+    size_t len;
+    assert_int_equal(input_open_mem(&in, "m", text, strlen(text), &err), 0);
+    assert_int_equal(input_getline(&in, &line, &len, &err), 1);
+    assert_int_equal(len, 1);
+    assert_int_equal(input_getline(&in, &line, &len, &err), 1);
+    assert_int_equal(input_getline(&in, &line, &len, &err), 1);
+    assert_int_equal(len, 0);
+    assert_int_equal(input_getline(&in, &line, &len, &err), 1);
+    assert_int_equal(len, 4);
+    assert_memory_equal(line, "last", 4);
+    assert_int_equal(in.lineno, 4);
+    assert_int_equal(input_getline(&in, &line, &len, &err), 0);
+    input_close(&in);
+}
+
+static void test_gzip_file_streamed(void **state)
+{
+    size_t len, glen;
+    char *text = make_text(300000, 1, &len); /* several MB: many buffer refills */
+    unsigned char *gz = gzip_data(text, len, &glen);
+    char *path = test_tmpfile(gz, glen);
+    struct input in;
+    struct tally_error err;
+    assert_int_equal(input_open(&in, path, &err), 0);
+    assert_string_equal(input_compression(&in), "gzip");
+    const char *head;
+    size_t hlen;
+    assert_int_equal(input_peek(&in, 7, &head, &hlen, &err), 0);
+    assert_int_equal(hlen, 7);
+    assert_memory_equal(head, "line 0\r", 7);
+    expect_lines(&in, 300000);
+    input_close(&in);
+    unlink(path);
+    free(path);
+    free(gz);
+    free(text);
+}
+
+static void test_gzip_concatenated_members(void **state)
+{
+    size_t l1, l2, g1, g2;
+    char *t1 = make_text(10, 0, &l1);
+    unsigned char *a = gzip_data(t1, l1, &g1);
+    /* second member continues the numbering */
+    char *t2 = malloc(64);
+    l2 = (size_t)sprintf(t2, "line 10\nline 11\n");
+    unsigned char *b = gzip_data(t2, l2, &g2);
+    unsigned char *both = malloc(g1 + g2);
+    memcpy(both, a, g1);
+    memcpy(both + g1, b, g2);
+    struct input in;
+    struct tally_error err;
+    assert_int_equal(input_open_mem(&in, "m", both, g1 + g2, &err), 0);
+    expect_lines(&in, 12);
+    input_close(&in);
+    free(t1), free(t2), free(a), free(b), free(both);
+}
+
+static void test_truncated_gzip_is_an_error(void **state)
+{
+    size_t len, glen;
+    char *text = make_text(5000, 0, &len);
+    unsigned char *gz = gzip_data(text, len, &glen);
+    struct input in;
+    struct tally_error err;
+    assert_int_equal(input_open_mem(&in, "cut.gz", gz, glen / 2, &err), 0);
+    const char *line;
+    size_t l;
+    int rc;
+    while ((rc = input_getline(&in, &line, &l, &err)) == 1)
+        ;
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(err.msg, "gzip"));
+    assert_string_equal(err.file, "cut.gz");
+    input_close(&in);
+    free(text);
+    free(gz);
+}
+
+static void test_zstd_file(void **state)
+{
+    size_t len;
+    char *text = make_text(200000, 0, &len);
+    size_t cap = ZSTD_compressBound(len);
+    void *z = malloc(cap);
+    size_t zlen = ZSTD_compress(z, cap, text, len, 3);
+    assert_false(ZSTD_isError(zlen));
+    char *path = test_tmpfile(z, zlen);
+    struct input in;
+    struct tally_error err;
+    assert_int_equal(input_open(&in, path, &err), 0);
+    assert_string_equal(input_compression(&in), "zstd");
+    expect_lines(&in, 200000);
+    input_close(&in);
+    unlink(path);
+    free(path);
+    free(z);
+    free(text);
+}
+
+static void test_plain_file_mapped(void **state)
+{
+    size_t len;
+    char *text = make_text(5000, 0, &len);
+    char *path = test_tmpfile(text, len);
+    struct input in;
+    struct tally_error err;
+    assert_int_equal(input_open(&in, path, &err), 0);
+    assert_null(input_compression(&in));
+    expect_lines(&in, 5000);
+    input_close(&in);
+    unlink(path);
+    free(path);
+    free(text);
+}
+
+static void test_missing_file(void **state)
+{
+    struct input in;
+    struct tally_error err;
+    assert_int_equal(input_open(&in, "/nonexistent/tally", &err), -1);
+    assert_string_equal(err.file, "/nonexistent/tally");
+    assert_non_null(strstr(err.msg, "cannot open"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mem_lines),
+        cmocka_unit_test(test_crlf_and_no_final_newline),
+        cmocka_unit_test(test_gzip_file_streamed),
+        cmocka_unit_test(test_gzip_concatenated_members),
+        cmocka_unit_test(test_truncated_gzip_is_an_error),
+        cmocka_unit_test(test_zstd_file),
+        cmocka_unit_test(test_plain_file_mapped),
+        cmocka_unit_test(test_missing_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
