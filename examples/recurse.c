@@ -13,8 +13,7 @@ static unsigned long leaf(unsigned long x)
 
 static unsigned long fib(unsigned n)
 {
-    if (n < 2)
-        return leaf(n);
+    if (n < 2) return leaf(n);
     return fib(n - 1) + fib(n - 2);
 }
 
@@ -22,15 +21,13 @@ static int is_odd(unsigned n);
 
 static int is_even(unsigned n)
 {
-    if (n == 0)
-        return 1;
+    if (n == 0) return 1;
     return is_odd(n - 1);
 }
 
 static int is_odd(unsigned n)
 {
-    if (n == 0)
-        return 0;
+    if (n == 0) return 0;
     return is_even(n - 1);
 }
 

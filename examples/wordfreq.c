@@ -61,8 +61,7 @@ static int by_count(const void *a, const void *b)
 {
     const struct entry *x = *(const struct entry *const *)a;
     const struct entry *y = *(const struct entry *const *)b;
-    if (x->count != y->count)
-        return x->count < y->count ? 1 : -1;
+    if (x->count != y->count) return x->count < y->count ? 1 : -1;
     return strcmp(x->word, y->word);
 }
 

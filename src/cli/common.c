@@ -32,12 +32,9 @@ const char *cli_optval(int argc, char **argv, int *i, const char *name, int *mis
 {
     const char *a = argv[*i];
     size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
+    if (strncmp(a, name, n) != 0) return NULL;
+    if (a[n] == '=') return a + n + 1;
+    if (a[n] != '\0') return NULL;
     if (*i + 1 >= argc) {
         *missing = 1;
         return NULL;

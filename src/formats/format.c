@@ -9,11 +9,9 @@ static int line_starts(const char *data, size_t len, const char *word)
     size_t wl = strlen(word);
     const char *p = data, *end = data + len;
     while (p < end) {
-        if ((size_t)(end - p) >= wl && memcmp(p, word, wl) == 0)
-            return 1;
+        if ((size_t)(end - p) >= wl && memcmp(p, word, wl) == 0) return 1;
         const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl)
-            break;
+        if (!nl) break;
         p = nl + 1;
     }
     return 0;
@@ -29,8 +27,7 @@ enum profile_format format_detect(const char *data, size_t len)
                                           "calls=",   "ob=",      "cfn=",       "part:",
                                           "pid:",     "thread:",  "event:",     "totals:"};
     for (size_t i = 0; i < sizeof(cg_keys) / sizeof(cg_keys[0]); i++)
-        if (line_starts(data, len, cg_keys[i]))
-            return PROFILE_FORMAT_CALLGRIND;
+        if (line_starts(data, len, cg_keys[i])) return PROFILE_FORMAT_CALLGRIND;
     if (line_starts(data, len, "events:") || line_starts(data, len, "desc:") ||
         line_starts(data, len, "cmd:"))
         return PROFILE_FORMAT_CACHEGRIND;
@@ -51,10 +48,8 @@ const char *format_name(enum profile_format f)
 
 enum profile_format format_from_name(const char *name)
 {
-    if (strcmp(name, "callgrind") == 0)
-        return PROFILE_FORMAT_CALLGRIND;
-    if (strcmp(name, "cachegrind") == 0)
-        return PROFILE_FORMAT_CACHEGRIND;
+    if (strcmp(name, "callgrind") == 0) return PROFILE_FORMAT_CALLGRIND;
+    if (strcmp(name, "cachegrind") == 0) return PROFILE_FORMAT_CACHEGRIND;
     return PROFILE_FORMAT_UNKNOWN;
 }
 
@@ -62,11 +57,9 @@ struct profile *profile_read(const char *path, const struct read_options *opt,
                              struct tally_error *err)
 {
     static const struct read_options defaults;
-    if (!opt)
-        opt = &defaults;
+    if (!opt) opt = &defaults;
     struct input in;
-    if (input_open(&in, path, err))
-        return NULL;
+    if (input_open(&in, path, err)) return NULL;
     const char *head;
     size_t hlen;
     if (input_peek(&in, 4096, &head, &hlen, err)) {
@@ -88,8 +81,7 @@ struct profile *profile_read(const char *path, const struct read_options *opt,
     int rc = f == PROFILE_FORMAT_CALLGRIND ? callgrind_read(&in, p, opt, err)
                                            : cachegrind_read(&in, p, opt, err);
     input_close(&in);
-    if (rc == 0 && opt->merge_parts)
-        rc = profile_merge_parts(p, err);
+    if (rc == 0 && opt->merge_parts) rc = profile_merge_parts(p, err);
     if (rc) {
         profile_free(p);
         return NULL;
@@ -101,8 +93,7 @@ int profile_write(const struct profile *p, enum profile_format f, const char *pa
                   struct tally_error *err)
 {
     struct outfile of;
-    if (outfile_open(&of, path, err))
-        return -1;
+    if (outfile_open(&of, path, err)) return -1;
     int rc = f == PROFILE_FORMAT_CACHEGRIND ? cachegrind_write(p, of.fp, err)
                                             : callgrind_write(p, of.fp, err);
     if (rc) {

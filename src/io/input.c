@@ -42,8 +42,7 @@ static int start_codec(struct input *in, struct tally_error *err)
         in->codec = z;
     } else if (in->kind == INPUT_ZSTD) {
         ZSTD_DCtx *z = ZSTD_createDCtx();
-        if (!z)
-            return tally_error_set(err, in->path, 0, "cannot start zstd decompression");
+        if (!z) return tally_error_set(err, in->path, 0, "cannot start zstd decompression");
         in->codec = z;
     }
     return 0;
@@ -67,12 +66,10 @@ static int fill_raw(struct input *in, struct tally_error *err)
     }
     for (;;) {
         ssize_t r = read(in->fd, in->raw + in->raw_len, in->raw_cap - in->raw_len);
-        if (r < 0 && errno == EINTR)
-            continue;
+        if (r < 0 && errno == EINTR) continue;
         if (r < 0)
             return tally_error_set(err, in->path, in->lineno, "read error: %s", strerror(errno));
-        if (r == 0)
-            in->eof = 1;
+        if (r == 0) in->eof = 1;
         in->raw_len += (size_t)r;
         return 0;
     }
@@ -102,12 +99,9 @@ static int fill_buf(struct input *in, struct tally_error *err)
     make_room(in, BUF_CHUNK / 2);
     for (;;) {
         if (in->raw_pos == in->raw_len) {
-            if (in->eof)
-                break;
-            if (fill_raw(in, err))
-                return -1;
-            if (in->raw_pos == in->raw_len && in->eof)
-                break;
+            if (in->eof) break;
+            if (fill_raw(in, err)) return -1;
+            if (in->raw_pos == in->raw_len && in->eof) break;
         }
         size_t avail = in->raw_len - in->raw_pos;
         unsigned char *src = in->raw + in->raw_pos;
@@ -125,8 +119,7 @@ static int fill_buf(struct input *in, struct tally_error *err)
                     return tally_error_set(err, in->path, in->lineno,
                                            "trailing garbage after gzip data");
                 if (avail < 2) {
-                    if (fill_raw(in, err))
-                        return -1;
+                    if (fill_raw(in, err)) return -1;
                     continue;
                 }
                 inflateReset(z);
@@ -142,8 +135,7 @@ static int fill_buf(struct input *in, struct tally_error *err)
                                        z->msg ? ": " : "", z->msg ? z->msg : "");
             consumed = (size_t)(z->next_in - src);
             produced = (size_t)((char *)z->next_out - (in->buf + in->buf_len));
-            if (rc == Z_STREAM_END)
-                in->codec_done = 1;
+            if (rc == Z_STREAM_END) in->codec_done = 1;
         } else {
             ZSTD_inBuffer ib = {src, avail, 0};
             ZSTD_outBuffer ob = {in->buf + in->buf_len, room, 0};
@@ -157,12 +149,9 @@ static int fill_buf(struct input *in, struct tally_error *err)
         }
         in->raw_pos += consumed;
         in->buf_len += produced;
-        if (produced)
-            return 1;
-        if (!consumed && in->raw_pos == in->raw_len && in->eof)
-            break;
-        if (!consumed && !produced && in->fd < 0 && in->eof)
-            break;
+        if (produced) return 1;
+        if (!consumed && in->raw_pos == in->raw_len && in->eof) break;
+        if (!consumed && !produced && in->fd < 0 && in->eof) break;
     }
     if (in->kind == INPUT_GZIP && !in->codec_done)
         return tally_error_set(err, in->path, in->lineno, "truncated gzip data");
@@ -256,10 +245,8 @@ int input_peek(struct input *in, size_t want, const char **data, size_t *len,
     }
     while (in->buf_len - in->pos < want) {
         int r = fill_buf(in, err);
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            break;
+        if (r < 0) return -1;
+        if (r == 0) break;
     }
     *data = in->buf ? in->buf + in->pos : "";
     size_t have = in->buf_len - in->pos;
@@ -270,15 +257,13 @@ int input_peek(struct input *in, size_t want, const char **data, size_t *len,
 int input_getline(struct input *in, const char **line, size_t *len, struct tally_error *err)
 {
     if (in->kind == INPUT_MAP || (in->kind == INPUT_MEM && in->data)) {
-        if (in->pos >= in->size)
-            return 0;
+        if (in->pos >= in->size) return 0;
         const char *s = in->data + in->pos;
         size_t left = in->size - in->pos;
         const char *nl = memchr(s, '\n', left);
         size_t n = nl ? (size_t)(nl - s) : left;
         in->pos += nl ? n + 1 : n;
-        if (n && s[n - 1] == '\r')
-            n--;
+        if (n && s[n - 1] == '\r') n--;
         *line = s;
         *len = n;
         in->lineno++;
@@ -293,18 +278,14 @@ int input_getline(struct input *in, const char **line, size_t *len, struct tally
             scanned = left;
             /* fill_buf keeps the unread bytes, so `scanned` stays valid */
             int r = fill_buf(in, err);
-            if (r < 0)
-                return -1;
-            if (r > 0)
-                continue;
-            if (!left)
-                return 0; /* end of input */
+            if (r < 0) return -1;
+            if (r > 0) continue;
+            if (!left) return 0; /* end of input */
         }
         s = in->buf + in->pos;
         size_t n = nl ? (size_t)(nl - s) : left;
         in->pos += nl ? n + 1 : n;
-        if (n && s[n - 1] == '\r')
-            n--;
+        if (n && s[n - 1] == '\r') n--;
         *line = s;
         *len = n;
         in->lineno++;
@@ -319,10 +300,8 @@ const char *input_compression(const struct input *in)
 
 void input_close(struct input *in)
 {
-    if (in->kind == INPUT_MAP && in->data)
-        munmap((void *)in->data, in->size);
-    if (in->fd >= 0)
-        close(in->fd);
+    if (in->kind == INPUT_MAP && in->data) munmap((void *)in->data, in->size);
+    if (in->fd >= 0) close(in->fd);
     if (in->codec) {
         if (in->kind == INPUT_GZIP) {
             inflateEnd(in->codec);

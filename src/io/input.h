@@ -23,15 +23,15 @@
 enum input_kind { INPUT_MAP, INPUT_MEM, INPUT_STREAM, INPUT_GZIP, INPUT_ZSTD };
 
 struct input {
-    char *path;           /* name used in messages */
+    char *path; /* name used in messages */
     enum input_kind kind;
-    int fd;               /* -1 when none */
-    const char *data;     /* INPUT_MAP/INPUT_MEM: the whole content */
-    size_t size;          /* its size */
-    size_t pos;           /* next unread byte of data, or of buf */
-    char *buf;            /* streamed content (decompressed) */
+    int fd;           /* -1 when none */
+    const char *data; /* INPUT_MAP/INPUT_MEM: the whole content */
+    size_t size;      /* its size */
+    size_t pos;       /* next unread byte of data, or of buf */
+    char *buf;        /* streamed content (decompressed) */
     size_t buf_len, buf_cap;
-    unsigned char *raw;   /* compressed bytes read from fd */
+    unsigned char *raw; /* compressed bytes read from fd */
     size_t raw_len, raw_pos, raw_cap;
     void *codec;          /* z_stream or ZSTD_DCtx */
     int codec_done;       /* gzip: stream end reached, maybe another member follows */

@@ -72,8 +72,7 @@ int outfile_commit(struct outfile *of, struct tally_error *err)
 void outfile_abort(struct outfile *of)
 {
     if (of->path) {
-        if (of->fp)
-            fclose(of->fp);
+        if (of->fp) fclose(of->fp);
         unlink(of->tmp);
         free(of->tmp);
         free(of->path);

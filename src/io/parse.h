@@ -44,13 +44,11 @@ static inline int parse_u64(const char **p, const char *end, uint64_t *out)
                 x = (c | 0x20) - 'a' + 10;
             else
                 break;
-            if (v >> 60)
-                over = 1;
+            if (v >> 60) over = 1;
             v = v << 4 | x;
             d++;
         }
-        if (d == s + 2)
-            return PARSE_NONE;
+        if (d == s + 2) return PARSE_NONE;
         *p = d;
         *out = v;
         return over ? PARSE_OVERFLOW : PARSE_OK;
@@ -58,13 +56,11 @@ static inline int parse_u64(const char **p, const char *end, uint64_t *out)
     const char *d = s;
     while (d < end && (unsigned)(*d - '0') < 10) {
         unsigned x = (unsigned)(*d - '0');
-        if (v > (UINT64_MAX - x) / 10)
-            over = 1;
+        if (v > (UINT64_MAX - x) / 10) over = 1;
         v = v * 10 + x;
         d++;
     }
-    if (d == s)
-        return PARSE_NONE;
+    if (d == s) return PARSE_NONE;
     *p = d;
     *out = v;
     return over ? PARSE_OVERFLOW : PARSE_OK;
@@ -85,11 +81,9 @@ static inline int parse_i64(const char **p, const char *end, int64_t *out)
     uint64_t v;
     const char *q = s;
     int rc = parse_u64(&q, end, &v);
-    if (rc == PARSE_NONE)
-        return PARSE_NONE;
+    if (rc == PARSE_NONE) return PARSE_NONE;
     *p = q;
-    if (rc == PARSE_OVERFLOW || v > (uint64_t)INT64_MAX + (uint64_t)neg)
-        return PARSE_OVERFLOW;
+    if (rc == PARSE_OVERFLOW || v > (uint64_t)INT64_MAX + (uint64_t)neg) return PARSE_OVERFLOW;
     *out = neg ? (int64_t)(0 - v) : (int64_t)v;
     return PARSE_OK;
 }

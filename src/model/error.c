@@ -5,19 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-int tally_error_vset(struct tally_error *err, const char *file, unsigned long line,
-                     const char *fmt, va_list ap)
+int tally_error_vset(struct tally_error *err, const char *file, unsigned long line, const char *fmt,
+                     va_list ap)
 {
-    if (!err)
-        return -1;
+    if (!err) return -1;
     snprintf(err->file, sizeof(err->file), "%s", file ? file : "");
     err->line = line;
     vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
     return -1;
 }
 
-int tally_error_set(struct tally_error *err, const char *file, unsigned long line,
-                    const char *fmt, ...)
+int tally_error_set(struct tally_error *err, const char *file, unsigned long line, const char *fmt,
+                    ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -28,8 +27,7 @@ int tally_error_set(struct tally_error *err, const char *file, unsigned long lin
 
 void tally_error_clear(struct tally_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof(*err));
+    if (err) memset(err, 0, sizeof(*err));
 }
 
 const char *tally_error_format(const struct tally_error *err, char *buf, size_t size)
@@ -69,12 +67,10 @@ void *xrealloc(void *p, size_t n)
 
 void *xgrow(void *p, size_t *cap, size_t need, size_t size)
 {
-    if (need <= *cap)
-        return p;
+    if (need <= *cap) return p;
     size_t c = *cap ? *cap : 8;
     while (c < need) {
-        if (c > ((size_t)-1 / 2) / size)
-            oom((size_t)-1);
+        if (c > ((size_t)-1 / 2) / size) oom((size_t)-1);
         c *= 2;
     }
     p = xrealloc(p, c * size);
@@ -101,8 +97,7 @@ char *xasprintf(const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        n = 0;
+    if (n < 0) n = 0;
     char *s = xmalloc((size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(s, (size_t)n + 1, fmt, ap);

@@ -18,8 +18,8 @@
 #include <stddef.h>
 
 struct tally_error {
-    char msg[512];   /* what is wrong, without a trailing newline */
-    char file[1024]; /* input file name, or "" when no file is involved */
+    char msg[512];      /* what is wrong, without a trailing newline */
+    char file[1024];    /* input file name, or "" when no file is involved */
     unsigned long line; /* 1-based line number, or 0 when not known */
 };
 
@@ -27,10 +27,10 @@ struct tally_error {
  * Fill `err` (which may be NULL) and return -1, so callers can write
  * `return tally_error_set(err, path, line, "bad %s", x);`.
  */
-int tally_error_set(struct tally_error *err, const char *file, unsigned long line,
-                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-int tally_error_vset(struct tally_error *err, const char *file, unsigned long line,
-                     const char *fmt, va_list ap);
+int tally_error_set(struct tally_error *err, const char *file, unsigned long line, const char *fmt,
+                    ...) __attribute__((format(printf, 4, 5)));
+int tally_error_vset(struct tally_error *err, const char *file, unsigned long line, const char *fmt,
+                     va_list ap);
 
 /* Reset to "no error". */
 void tally_error_clear(struct tally_error *err);

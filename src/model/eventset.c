@@ -86,11 +86,9 @@ void eventset_copy(struct eventset *dst, const struct eventset *src)
 
 static int valid_name(const char *s, size_t len)
 {
-    if (!len)
-        return 0;
+    if (!len) return 0;
     for (size_t i = 0; i < len; i++)
-        if (is_space(s[i]) || s[i] == '=' || s[i] == ':' || s[i] == '+' || s[i] == '*')
-            return 0;
+        if (is_space(s[i]) || s[i] == '=' || s[i] == ':' || s[i] == '+' || s[i] == '*') return 0;
     return 1;
 }
 
@@ -99,8 +97,7 @@ int eventset_define(struct eventset *es, const char *text, size_t len, struct ta
     trim(&text, &len);
     const char *colon = memchr(text, ':', len);
     const char *eq = memchr(text, '=', len);
-    if (eq && colon && colon < eq)
-        eq = NULL; /* '=' inside the long name */
+    if (eq && colon && colon < eq) eq = NULL; /* '=' inside the long name */
     size_t name_end = eq ? (size_t)(eq - text) : colon ? (size_t)(colon - text) : len;
     const char *name = text;
     size_t nlen = name_end;
@@ -112,8 +109,7 @@ int eventset_define(struct eventset *es, const char *text, size_t len, struct ta
         const char *l = colon + 1;
         size_t llen = len - (size_t)(l - text);
         trim(&l, &llen);
-        if (llen)
-            long_name = xstrndup(l, llen);
+        if (llen) long_name = xstrndup(l, llen);
     }
     char *nm = xstrndup(name, nlen);
     if (eq) {
@@ -123,15 +119,13 @@ int eventset_define(struct eventset *es, const char *text, size_t len, struct ta
         if (!flen) {
             free(nm);
             free(long_name);
-            return tally_error_set(err, NULL, 0, "empty formula for event '%.*s'", (int)nlen,
-                                   name);
+            return tally_error_set(err, NULL, 0, "empty formula for event '%.*s'", (int)nlen, name);
         }
         for (size_t i = 0; i < es->nderived; i++)
             if (strcmp(es->derived[i].name, nm) == 0) {
                 free(nm);
                 free(long_name);
-                return tally_error_set(err, NULL, 0, "event '%.*s' defined twice", (int)nlen,
-                                       name);
+                return tally_error_set(err, NULL, 0, "event '%.*s' defined twice", (int)nlen, name);
             }
         es->derived = xgrow(es->derived, &es->derived_cap, es->nderived + 1, sizeof(*es->derived));
         struct derived_event *d = &es->derived[es->nderived++];
@@ -151,8 +145,7 @@ int eventset_define(struct eventset *es, const char *text, size_t len, struct ta
 
 int eventset_set_base(struct eventset *es, const char *text, size_t len, struct tally_error *err)
 {
-    if (es->n)
-        return tally_error_set(err, NULL, 0, "second 'events:' line in the same part");
+    if (es->n) return tally_error_set(err, NULL, 0, "second 'events:' line in the same part");
     const char *p = text, *end = text + len;
     size_t cap = 0;
     while (p < end) {
@@ -161,12 +154,12 @@ int eventset_set_base(struct eventset *es, const char *text, size_t len, struct 
         const char *w = p;
         while (p < end && !is_space(*p) && *p != '\r')
             p++;
-        if (p == w)
-            break;
+        if (p == w) break;
         if (!valid_name(w, (size_t)(p - w)))
             return tally_error_set(err, NULL, 0, "bad event name '%.*s'", (int)(p - w), w);
         for (size_t i = 0; i < es->n; i++)
-            if (strlen(es->names[i]) == (size_t)(p - w) && !memcmp(es->names[i], w, (size_t)(p - w)))
+            if (strlen(es->names[i]) == (size_t)(p - w) &&
+                !memcmp(es->names[i], w, (size_t)(p - w)))
                 return tally_error_set(err, NULL, 0, "event '%.*s' listed twice", (int)(p - w), w);
         es->names = xgrow(es->names, &cap, es->n + 1, sizeof(char *));
         es->long_names = xrealloc(es->long_names, cap * sizeof(char *));
@@ -174,16 +167,14 @@ int eventset_set_base(struct eventset *es, const char *text, size_t len, struct 
         es->long_names[es->n] = NULL;
         es->n++;
     }
-    if (!es->n)
-        return tally_error_set(err, NULL, 0, "'events:' line names no event");
+    if (!es->n) return tally_error_set(err, NULL, 0, "'events:' line names no event");
     return 0;
 }
 
 int eventset_index(const struct eventset *es, const char *name)
 {
     for (size_t i = 0; i < es->n; i++)
-        if (strcmp(es->names[i], name) == 0)
-            return (int)i;
+        if (strcmp(es->names[i], name) == 0) return (int)i;
     return -1;
 }
 
@@ -230,8 +221,7 @@ static int expand(const struct eventset *es, size_t d, int64_t mult, struct even
             }
             while (p < end && is_space(*p))
                 p++;
-            if (p < end && *p == '*')
-                p++;
+            if (p < end && *p == '*') p++;
             while (p < end && is_space(*p))
                 p++;
         }
@@ -244,8 +234,7 @@ static int expand(const struct eventset *es, size_t d, int64_t mult, struct even
         size_t wl = (size_t)(p - w);
         int base = -1;
         for (size_t i = 0; i < es->n; i++)
-            if (strlen(es->names[i]) == wl && !memcmp(es->names[i], w, wl))
-                base = (int)i;
+            if (strlen(es->names[i]) == wl && !memcmp(es->names[i], w, wl)) base = (int)i;
         int64_t f;
         if (__builtin_mul_overflow(factor, mult, &f))
             return tally_error_set(err, NULL, 0, "factor too large in event '%s'", de->name);
@@ -256,13 +245,11 @@ static int expand(const struct eventset *es, size_t d, int64_t mult, struct even
             if (sub < 0)
                 return tally_error_set(err, NULL, 0, "event '%s' uses unknown event '%.*s'",
                                        de->name, (int)wl, w);
-            if (expand(es, (size_t)sub, f, out, depth + 1, err))
-                return -1;
+            if (expand(es, (size_t)sub, f, out, depth + 1, err)) return -1;
         }
         while (p < end && is_space(*p))
             p++;
-        if (p == end)
-            return 0;
+        if (p == end) return 0;
         if (*p != '+')
             return tally_error_set(err, NULL, 0, "bad formula '%s' for event '%s'", de->formula,
                                    de->name);
@@ -286,19 +273,16 @@ int eventset_finish(struct eventset *es, struct tally_error *err)
             return tally_error_set(err, NULL, 0, "derived event '%s' is also a base event",
                                    d->name);
         event_expr_release(&d->expr);
-        if (expand(es, i, 1, &d->expr, 0, err))
-            return -1;
+        if (expand(es, i, 1, &d->expr, 0, err)) return -1;
     }
     return 0;
 }
 
 int eventset_same(const struct eventset *a, const struct eventset *b)
 {
-    if (a->n != b->n)
-        return 0;
+    if (a->n != b->n) return 0;
     for (size_t i = 0; i < a->n; i++)
-        if (strcmp(a->names[i], b->names[i]) != 0)
-            return 0;
+        if (strcmp(a->names[i], b->names[i]) != 0) return 0;
     return 1;
 }
 
@@ -311,16 +295,14 @@ int eventset_lookup(const struct eventset *es, const char *name, struct event_ex
         return 0;
     }
     int d = derived_index(es, name, strlen(name));
-    if (d < 0)
-        return -1;
+    if (d < 0) return -1;
     const struct event_expr *e = &es->derived[d].expr;
     for (size_t i = 0; i < e->nterms; i++)
         expr_add(out, e->terms[i].factor, e->terms[i].event);
     return 0;
 }
 
-int event_expr_eval(const struct event_expr *e, const uint64_t *costs, int is_signed,
-                    int64_t *out)
+int event_expr_eval(const struct event_expr *e, const uint64_t *costs, int is_signed, int64_t *out)
 {
     int64_t sum = 0;
     for (size_t i = 0; i < e->nterms; i++) {
@@ -347,8 +329,7 @@ char *eventset_join(const struct eventset *es)
         len += strlen(es->names[i]) + 1;
     char *s = xmalloc(len), *p = s;
     for (size_t i = 0; i < es->n; i++) {
-        if (i)
-            *p++ = ' ';
+        if (i) *p++ = ' ';
         size_t l = strlen(es->names[i]);
         memcpy(p, es->names[i], l);
         p += l;

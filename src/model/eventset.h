@@ -34,15 +34,15 @@ struct event_expr {
 
 struct derived_event {
     char *name;
-    char *long_name;      /* NULL when none */
-    char *formula;        /* the text after '=', trimmed */
+    char *long_name;        /* NULL when none */
+    char *formula;          /* the text after '=', trimmed */
     struct event_expr expr; /* filled by eventset_finish() */
 };
 
 struct eventset {
-    size_t n;                /* number of base events */
-    char **names;            /* [n] short names */
-    char **long_names;       /* [n] long names, entries NULL when none */
+    size_t n;          /* number of base events */
+    char **names;      /* [n] short names */
+    char **long_names; /* [n] long names, entries NULL when none */
     size_t nderived, derived_cap;
     struct derived_event *derived;
     /* long names given by `event:` lines for base events seen later */
@@ -84,8 +84,7 @@ void event_expr_release(struct event_expr *e);
  * Evaluate an expression on a cost vector. With is_signed the costs are
  * read as two's complement int64. Returns 0, or -1 on overflow.
  */
-int event_expr_eval(const struct event_expr *e, const uint64_t *costs, int is_signed,
-                    int64_t *out);
+int event_expr_eval(const struct event_expr *e, const uint64_t *costs, int is_signed, int64_t *out);
 
 /* All base names joined by single spaces (caller frees). */
 char *eventset_join(const struct eventset *es);

@@ -38,8 +38,7 @@ static void part_free(struct part *pt)
 
 void profile_free(struct profile *p)
 {
-    if (!p)
-        return;
+    if (!p) return;
     for (size_t i = 0; i < p->nparts; i++)
         part_free(p->parts[i]);
     free(p->parts);
@@ -123,10 +122,8 @@ int cost_sub_signed(uint64_t *dst, const uint64_t *src, size_t n)
 static void shape(struct part *pt)
 {
     size_t n = pt->events.n;
-    if (!pt->costs.count)
-        pt->costs.val_words = n;
-    if (!pt->calls.count)
-        pt->calls.val_words = CALL_HDR + n;
+    if (!pt->costs.count) pt->costs.val_words = n;
+    if (!pt->calls.count) pt->calls.val_words = CALL_HDR + n;
 }
 
 int part_add_cost(struct profile *p, struct part *pt, uint32_t fn, const struct position *pos,
@@ -135,8 +132,7 @@ int part_add_cost(struct profile *p, struct part *pt, uint32_t fn, const struct 
     shape(pt);
     uint64_t key[COST_KEY] = {pack2(fn, pos->file), pos->line, pos->addr, pos->bb};
     uint64_t *v = rectab_get(&pt->costs, key, NULL);
-    if (n > pt->costs.val_words)
-        n = pt->costs.val_words;
+    if (n > pt->costs.val_words) n = pt->costs.val_words;
     return cost_add(v, cost, n, p->signed_costs);
 }
 
@@ -145,8 +141,7 @@ int part_add_call(struct profile *p, struct part *pt, uint32_t caller, const str
                   const uint64_t *cost, size_t n)
 {
     shape(pt);
-    uint64_t key[CALL_KEY] = {pack2(caller, callee), site->file, site->line, site->addr,
-                              site->bb};
+    uint64_t key[CALL_KEY] = {pack2(caller, callee), site->file, site->line, site->addr, site->bb};
     int created;
     uint64_t *v = rectab_get(&pt->calls, key, &created);
     if (created) {
@@ -156,8 +151,7 @@ int part_add_call(struct profile *p, struct part *pt, uint32_t caller, const str
         v[4] = target->bb;
     }
     int bad = cost_add(&v[0], &count, 1, p->signed_costs);
-    if (n > pt->calls.val_words - CALL_HDR)
-        n = pt->calls.val_words - CALL_HDR;
+    if (n > pt->calls.val_words - CALL_HDR) n = pt->calls.val_words - CALL_HDR;
     bad |= cost_add(v + CALL_HDR, cost, n, p->signed_costs);
     return bad;
 }
@@ -166,10 +160,10 @@ int part_add_jump(struct profile *p, struct part *pt, uint32_t fn, const struct 
                   uint32_t target_fn, const struct position *target, int conditional,
                   uint64_t executed, uint64_t taken)
 {
-    uint64_t key[JUMP_KEY] = {pack2(fn, src->file),        src->line,    src->addr,
-                              src->bb,                     pack2(target_fn, target->file),
-                              target->line,                target->addr, target->bb,
-                              (uint64_t)(conditional != 0)};
+    uint64_t key[JUMP_KEY] = {
+        pack2(fn, src->file),           src->line,    src->addr,    src->bb,
+        pack2(target_fn, target->file), target->line, target->addr, target->bb,
+        (uint64_t)(conditional != 0)};
     uint64_t *v = rectab_get(&pt->jumps, key, NULL);
     uint64_t add[2] = {executed, taken};
     return cost_add(v, add, 2, p->signed_costs);
@@ -243,8 +237,7 @@ static void fmt_cost(char *buf, size_t size, uint64_t v, int is_signed)
 int part_check_totals(struct profile *p, struct part *pt)
 {
     size_t n = pt->events.n;
-    if (!n || (!pt->summary && !pt->totals))
-        return 0;
+    if (!n || (!pt->summary && !pt->totals)) return 0;
     uint64_t *sum = xcalloc(n, sizeof(*sum));
     int mismatches = 0;
     const char *file = p->path ? p->path : "(input)";
@@ -257,18 +250,15 @@ int part_check_totals(struct profile *p, struct part *pt)
     const uint64_t *given[2] = {pt->summary, pt->totals};
     unsigned long where[2] = {pt->summary_line, pt->totals_line};
     for (int k = 0; k < 2; k++) {
-        if (!given[k])
-            continue;
+        if (!given[k]) continue;
         for (size_t e = 0; e < n; e++) {
-            if (given[k][e] == sum[e])
-                continue;
+            if (given[k][e] == sum[e]) continue;
             char a[32], b[32], loc[64] = "";
             fmt_cost(a, sizeof(a), given[k][e], p->signed_costs);
             fmt_cost(b, sizeof(b), sum[e], p->signed_costs);
-            if (where[k])
-                snprintf(loc, sizeof(loc), ":%lu", where[k]);
-            profile_warn(p, "%s%s: '%s:' line gives %s = %s, but the costs add up to %s", file,
-                         loc, what[k], pt->events.names[e], a, b);
+            if (where[k]) snprintf(loc, sizeof(loc), ":%lu", where[k]);
+            profile_warn(p, "%s%s: '%s:' line gives %s = %s, but the costs add up to %s", file, loc,
+                         what[k], pt->events.names[e], a, b);
             mismatches++;
         }
     }
@@ -279,8 +269,7 @@ int part_check_totals(struct profile *p, struct part *pt)
 /* Map a function of profile sp into profile dp. */
 static uint32_t map_fn(struct profile *dp, const struct profile *sp, uint32_t fn)
 {
-    if (dp == sp)
-        return fn;
+    if (dp == sp) return fn;
     struct function f = profile_function_at(sp, fn);
     const struct strtab *st = &sp->names;
     return profile_function(
@@ -291,8 +280,7 @@ static uint32_t map_fn(struct profile *dp, const struct profile *sp, uint32_t fn
 
 static uint32_t map_name(struct profile *dp, const struct profile *sp, uint32_t id)
 {
-    if (dp == sp)
-        return id;
+    if (dp == sp) return id;
     return strtab_intern(&dp->names, strtab_str(&sp->names, id), strtab_len(&sp->names, id));
 }
 
@@ -319,8 +307,7 @@ int part_accumulate(struct profile *dp, struct part *dst, const struct profile *
         eventset_copy(&dst->events, &src->events);
         dst->positions = src->positions;
     }
-    if (dst->events.n != n)
-        goto mismatch;
+    if (dst->events.n != n) goto mismatch;
     size_t *map = xcalloc(n ? n : 1, sizeof(*map));
     for (size_t i = 0; i < n; i++) {
         int j = eventset_index(&dst->events, src->events.names[i]);
@@ -331,8 +318,7 @@ int part_accumulate(struct profile *dp, struct part *dst, const struct profile *
         map[i] = (size_t)j;
     }
     dst->positions |= src->positions;
-    if (!dst->cmd && src->cmd)
-        dst->cmd = xstrdup(src->cmd);
+    if (!dst->cmd && src->cmd) dst->cmd = xstrdup(src->cmd);
     if (!dst->desc.n)
         for (size_t i = 0; i < src->desc.n; i++)
             strlist_push(&dst->desc, src->desc.items[i]);
@@ -350,12 +336,10 @@ int part_accumulate(struct profile *dp, struct part *dst, const struct profile *
         permute(from[k], map, n, tmp);
         if (!*to[k] && dst != src) {
             /* only keep a stated total if every accumulated part had one */
-            if (dst->costs.count || dst->calls.count)
-                continue;
+            if (dst->costs.count || dst->calls.count) continue;
             *to[k] = xcalloc(n ? n : 1, sizeof(uint64_t));
         }
-        if (*to[k])
-            bad |= cost_add(*to[k], tmp, n, dp->signed_costs);
+        if (*to[k]) bad |= cost_add(*to[k], tmp, n, dp->signed_costs);
     }
     for (size_t i = 0; i < src->costs.count && !bad; i++) {
         struct cost_rec c;
@@ -381,8 +365,7 @@ int part_accumulate(struct profile *dp, struct part *dst, const struct profile *
     }
     free(tmp);
     free(map);
-    if (bad)
-        return tally_error_set(err, sp->path, 0, "costs overflow 64 bits when added together");
+    if (bad) return tally_error_set(err, sp->path, 0, "costs overflow 64 bits when added together");
     return 0;
 mismatch:;
     char *a = eventset_join(&dst->events), *b = eventset_join(&src->events);
@@ -394,12 +377,10 @@ mismatch:;
 
 int profile_merge_parts(struct profile *p, struct tally_error *err)
 {
-    if (p->nparts <= 1)
-        return 0;
+    if (p->nparts <= 1) return 0;
     struct part *dst = p->parts[0];
     for (size_t i = 1; i < p->nparts; i++) {
-        if (part_accumulate(p, dst, p, p->parts[i], err))
-            return -1;
+        if (part_accumulate(p, dst, p, p->parts[i], err)) return -1;
     }
     for (size_t i = 1; i < p->nparts; i++)
         part_free(p->parts[i]);
@@ -409,8 +390,7 @@ int profile_merge_parts(struct profile *p, struct tally_error *err)
 
 int profile_make_signed(struct profile *p, struct tally_error *err)
 {
-    if (p->signed_costs)
-        return 0;
+    if (p->signed_costs) return 0;
     for (size_t k = 0; k < p->nparts; k++) {
         struct part *pt = p->parts[k];
         struct rectab *tabs[3] = {&pt->costs, &pt->calls, &pt->jumps};

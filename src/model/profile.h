@@ -86,7 +86,7 @@ struct jump_rec {
     struct position src;
     uint32_t target_fn;
     struct position target;
-    int conditional; /* jcnd= (1) or jump= (0) */
+    int conditional;    /* jcnd= (1) or jump= (0) */
     uint64_t *executed; /* times the jump instruction ran (jcnd) / was taken (jump) */
     uint64_t *taken;    /* times it was taken */
 };
@@ -94,17 +94,17 @@ struct jump_rec {
 struct part {
     int has_pid, has_thread, has_part;
     uint64_t pid, thread, part_no;
-    char *cmd;            /* `cmd:` value, NULL when absent */
-    struct strlist desc;  /* `desc:` values ("I1 cache: ...") */
-    char *timerange;      /* unused by most formats; NULL */
-    unsigned positions;   /* POS_* bits; POS_LINE when absent */
+    char *cmd;           /* `cmd:` value, NULL when absent */
+    struct strlist desc; /* `desc:` values ("I1 cache: ...") */
+    char *timerange;     /* unused by most formats; NULL */
+    unsigned positions;  /* POS_* bits; POS_LINE when absent */
     struct eventset events;
-    uint64_t *summary;    /* [events.n] or NULL: `summary:` value */
-    uint64_t *totals;     /* [events.n] or NULL: `totals:` value */
+    uint64_t *summary;                       /* [events.n] or NULL: `summary:` value */
+    uint64_t *totals;                        /* [events.n] or NULL: `totals:` value */
     unsigned long summary_line, totals_line; /* where they were read (0 = unknown) */
-    struct rectab costs;  /* self costs */
-    struct rectab calls;  /* call arcs */
-    struct rectab jumps;  /* jumps */
+    struct rectab costs;                     /* self costs */
+    struct rectab calls;                     /* call arcs */
+    struct rectab jumps;                     /* jumps */
 };
 
 struct profile {
@@ -114,10 +114,10 @@ struct profile {
     int version;                /* `version:` value, 0 when absent */
     int signed_costs;           /* costs are int64 (diff results) */
     struct strtab names;
-    struct rectab funcs;        /* key: obj<<32|file, name; index = function id */
+    struct rectab funcs; /* key: obj<<32|file, name; index = function id */
     size_t nparts, parts_cap;
     struct part **parts;
-    struct strlist warnings;    /* non-fatal problems found while reading */
+    struct strlist warnings; /* non-fatal problems found while reading */
 };
 
 struct profile *profile_new(void);

@@ -62,31 +62,26 @@ static size_t probe(const struct rectab *t, const uint64_t *key, uint64_t h)
     size_t kb = t->key_words * sizeof(uint64_t);
     for (;;) {
         uint32_t v = t->slots[i];
-        if (!v)
-            return i;
-        if (t->hashes[i] == hi && memcmp(rectab_at(t, v - 1), key, kb) == 0)
-            return i;
+        if (!v) return i;
+        if (t->hashes[i] == hi && memcmp(rectab_at(t, v - 1), key, kb) == 0) return i;
         i = (i + 1) & mask;
     }
 }
 
 uint64_t *rectab_find(const struct rectab *t, const uint64_t *key)
 {
-    if (!t->nslots)
-        return NULL;
+    if (!t->nslots) return NULL;
     size_t i = probe(t, key, hash_words(key, t->key_words));
     return t->slots[i] ? rectab_val(t, t->slots[i] - 1) : NULL;
 }
 
 size_t rectab_get_index(struct rectab *t, const uint64_t *key, int *created)
 {
-    if (!t->nslots)
-        resize(t);
+    if (!t->nslots) resize(t);
     uint64_t h = hash_words(key, t->key_words);
     size_t i = probe(t, key, h);
     if (t->slots[i]) {
-        if (created)
-            *created = 0;
+        if (created) *created = 0;
         return t->slots[i] - 1;
     }
     if (t->count >= UINT32_MAX - 1)
@@ -103,10 +98,8 @@ size_t rectab_get_index(struct rectab *t, const uint64_t *key, int *created)
     t->count++;
     t->slots[i] = (uint32_t)r + 1;
     t->hashes[i] = (uint32_t)(h >> 32);
-    if (created)
-        *created = 1;
-    if (t->count * 4 > t->nslots * 3)
-        resize(t);
+    if (created) *created = 1;
+    if (t->count * 4 > t->nslots * 3) resize(t);
     return r;
 }
 

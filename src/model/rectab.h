@@ -21,12 +21,12 @@
 
 struct rectab {
     size_t key_words, val_words;
-    size_t count;        /* number of records */
-    uint64_t **blocks;   /* record storage */
+    size_t count;      /* number of records */
+    uint64_t **blocks; /* record storage */
     size_t nblocks, blocks_cap;
-    uint32_t *slots;     /* open addressing: record index + 1, 0 = empty */
-    uint32_t *hashes;    /* upper hash bits per slot, to skip most key compares */
-    size_t nslots;       /* power of two, or 0 before the first insert */
+    uint32_t *slots;  /* open addressing: record index + 1, 0 = empty */
+    uint32_t *hashes; /* upper hash bits per slot, to skip most key compares */
+    size_t nslots;    /* power of two, or 0 before the first insert */
 };
 
 void rectab_init(struct rectab *t, size_t key_words, size_t val_words);

@@ -64,10 +64,8 @@ static size_t lookup(const struct strtab *t, const char *s, size_t len, uint64_t
     size_t i = h & (t->nslots - 1);
     for (;;) {
         uint32_t v = t->slots[i];
-        if (!v)
-            return i;
-        if (t->lens[v - 1] == len && memcmp(t->strs[v - 1], s, len) == 0)
-            return i;
+        if (!v) return i;
+        if (t->lens[v - 1] == len && memcmp(t->strs[v - 1], s, len) == 0) return i;
         i = (i + 1) & (t->nslots - 1);
     }
 }
@@ -82,8 +80,7 @@ uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
 {
     uint64_t h = hash_bytes(s, len);
     size_t i = lookup(t, s, len, h);
-    if (t->slots[i])
-        return t->slots[i] - 1;
+    if (t->slots[i]) return t->slots[i] - 1;
     if (len > UINT32_MAX || t->n >= UINT32_MAX - 1)
         abort(); /* more than 4 billion names: not a real profile */
     size_t cap = t->cap;
@@ -94,7 +91,6 @@ uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
     t->strs[id] = arena_copy(t, s, len);
     t->lens[id] = (uint32_t)len;
     t->slots[i] = id + 1;
-    if (t->n * 2 > t->nslots)
-        rehash(t);
+    if (t->n * 2 > t->nslots) rehash(t);
     return id;
 }

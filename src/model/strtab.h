@@ -14,14 +14,14 @@
 #include <stdint.h>
 
 struct strtab {
-    char **strs;      /* id -> string */
-    uint32_t *lens;   /* id -> length */
-    size_t n, cap;    /* number of ids in use, allocated ids */
-    uint32_t *slots;  /* open-addressing table of id+1 (0 = empty) */
-    size_t nslots;    /* power of two */
-    char *arena;      /* current block that strings are copied into */
+    char **strs;     /* id -> string */
+    uint32_t *lens;  /* id -> length */
+    size_t n, cap;   /* number of ids in use, allocated ids */
+    uint32_t *slots; /* open-addressing table of id+1 (0 = empty) */
+    size_t nslots;   /* power of two */
+    char *arena;     /* current block that strings are copied into */
     size_t arena_used, arena_size;
-    char **blocks;    /* all arena blocks, for freeing */
+    char **blocks; /* all arena blocks, for freeing */
     size_t nblocks, blocks_cap;
 };
 

@@ -25,8 +25,7 @@ static inline struct profile *test_read_string(const char *text, const struct re
     struct tally_error err;
     struct input in;
     tally_error_clear(&err);
-    if (input_open_mem(&in, "test", text, strlen(text), &err))
-        return NULL;
+    if (input_open_mem(&in, "test", text, strlen(text), &err)) return NULL;
     enum profile_format f = format_detect(text, strlen(text));
     struct profile *p = profile_new();
     p->path = xstrdup("test");
@@ -35,10 +34,8 @@ static inline struct profile *test_read_string(const char *text, const struct re
     int rc = f == PROFILE_FORMAT_CACHEGRIND ? cachegrind_read(&in, p, opt ? opt : &defaults, &err)
                                             : callgrind_read(&in, p, opt ? opt : &defaults, &err);
     input_close(&in);
-    if (rc == 0 && opt && opt->merge_parts)
-        rc = profile_merge_parts(p, &err);
-    if (err_out)
-        *err_out = err;
+    if (rc == 0 && opt && opt->merge_parts) rc = profile_merge_parts(p, &err);
+    if (err_out) *err_out = err;
     if (rc) {
         profile_free(p);
         return NULL;
