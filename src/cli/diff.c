@@ -1,11 +1,170 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Placeholder until the diff command lands. */
+/*
+ * diff.c - `tally diff [options] FILE1 FILE2`: FILE2 minus FILE1 as a
+ * cachegrind-format profile with signed counts.
+ */
 #include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../analysis/diff.h"
+#include "../analysis/rename.h"
+#include "../formats/format.h"
+
+struct diff_cli {
+    const char *by;
+    const char *mod_filename, *mod_funcname;
+    const char *output;
+    const char *files[2];
+    int nfiles;
+};
+
+static void usage(FILE *fp)
+{
+    fputs("usage: tally diff [options] FILE1 FILE2\n"
+          "\n"
+          "Subtract profile FILE1 from profile FILE2 and write the difference as a\n"
+          "cachegrind-format profile with signed counts (positive: FILE2 costs more).\n"
+          "Either input may be a callgrind or cachegrind file (plain, gzip or zstd,\n"
+          "'-' for standard input); only self costs are compared, all parts of a\n"
+          "callgrind file are added together, and both files must count the same\n"
+          "events (in any order; FILE1's order is kept).\n"
+          "\n"
+          "Options:\n"
+          "  --by=function        one total per (file, function), at line 0, as cg_diff\n"
+          "                       does (the default)\n"
+          "  --by=line            keep source lines: one count per (file, function, line)\n"
+          "  --mod-filename=s/REGEX/REPL/[g][i]\n"
+          "                       rewrite every file name of both inputs before matching\n"
+          "                       them up (e.g. to drop differing build directories)\n"
+          "  --mod-funcname=s/REGEX/REPL/[g][i]\n"
+          "                       rewrite every function name the same way\n"
+          "  -o FILE, --output=FILE\n"
+          "                       write to FILE (replaced atomically) instead of stdout\n"
+          "  -h, --help           show this help\n"
+          "\n"
+          "REGEX is Perl-compatible (PCRE2). In REPL, \\1..\\9, $N and ${N} insert\n"
+          "capture groups; write \\/ for a slash in REGEX or REPL. Flag g replaces every\n"
+          "match instead of the first, i ignores case.\n"
+          "\n"
+          "Example:\n"
+          "  tally diff --mod-filename='s/\\/build-[a-z]+\\//\\//' old.out new.out > d.out\n"
+          "  tally annotate d.out\n"
+          "\n"
+          "Exit status: 0 on success, 1 for bad or unreadable input, 2 for bad usage.\n",
+          fp);
+}
+
+/* Returns 0 to go on, or the exit status to return (with 0 mapped to -1). */
+static int parse_args(int argc, char **argv, struct diff_cli *o)
+{
+    int only_files = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        int missing = 0;
+        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
+            if (o->nfiles == 2) {
+                cli_errorf("diff: too many files ('%s'); give exactly two", a);
+                return 2;
+            }
+            o->files[o->nfiles++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_files = 1;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return -1;
+        } else if ((v = cli_optval(argc, argv, &i, "--by", &missing))) {
+            o->by = v;
+        } else if ((v = cli_optval(argc, argv, &i, "--mod-filename", &missing))) {
+            o->mod_filename = v;
+        } else if ((v = cli_optval(argc, argv, &i, "--mod-funcname", &missing))) {
+            o->mod_funcname = v;
+        } else if ((v = cli_optval(argc, argv, &i, "--output", &missing)) ||
+                   (v = cli_optval(argc, argv, &i, "-o", &missing))) {
+            o->output = v;
+        } else if (!strncmp(a, "-o", 2) && a[2]) {
+            o->output = a + 2;
+        } else if (!missing) {
+            cli_errorf("diff: unknown option '%s'; see 'tally diff --help'", a);
+            return 2;
+        }
+        if (missing) {
+            cli_errorf("diff: option '%s' needs a value", a);
+            return 2;
+        }
+    }
+    if (o->nfiles != 2) {
+        cli_errorf("diff: give exactly two profiles, FILE1 and FILE2; see 'tally diff --help'");
+        return 2;
+    }
+    if (o->output && !*o->output) {
+        cli_errorf("diff: empty output file name");
+        return 2;
+    }
+    return 0;
+}
 
 int cmd_diff(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    cli_errorf("diff: not built yet");
-    return 1;
+    struct diff_cli o = {0};
+    int st = parse_args(argc, argv, &o);
+    if (st) return st < 0 ? 0 : st;
+
+    struct diff_options dopt = {0};
+    if (!o.by || !strcmp(o.by, "function"))
+        dopt.by = DIFF_BY_FUNCTION;
+    else if (!strcmp(o.by, "line"))
+        dopt.by = DIFF_BY_LINE;
+    else {
+        cli_errorf("diff: --by takes 'function' or 'line', not '%s'", o.by);
+        return 2;
+    }
+    struct tally_error err;
+    tally_error_clear(&err);
+    struct rename *mfl = NULL, *mfn = NULL;
+    struct profile *in[2] = {NULL, NULL}, *d = NULL;
+    struct read_options ropt = {.merge_parts = 1, .drop_addr = 1, .drop_jumps = 1};
+    int status = 2;
+    if (o.mod_filename && !(mfl = rename_compile(o.mod_filename, &err))) {
+        cli_errorf("diff: --mod-filename: %s", err.msg);
+        goto out;
+    }
+    if (o.mod_funcname && !(mfn = rename_compile(o.mod_funcname, &err))) {
+        cli_errorf("diff: --mod-funcname: %s", err.msg);
+        goto out;
+    }
+    dopt.mod_filename = mfl;
+    dopt.mod_funcname = mfn;
+    dopt.label_old = o.files[0];
+    dopt.label_new = o.files[1];
+
+    status = 1;
+    for (int k = 0; k < 2; k++) {
+        in[k] = profile_read(o.files[k], &ropt, &err);
+        if (!in[k]) {
+            cli_error(&err);
+            goto out;
+        }
+        cli_warnings(in[k]);
+    }
+    d = diff_profiles(in[0], in[1], &dopt, &err);
+    if (!d) {
+        cli_error(&err);
+        goto out;
+    }
+    if (profile_write(d, PROFILE_FORMAT_CACHEGRIND, o.output ? o.output : "-", &err)) {
+        cli_error(&err);
+        goto out;
+    }
+    status = 0;
+out:
+    profile_free(d);
+    profile_free(in[0]);
+    profile_free(in[1]);
+    rename_free(mfl);
+    rename_free(mfn);
+    return status;
 }
