@@ -93,16 +93,22 @@ void profile_warn(struct profile *p, const char *fmt, ...)
 
 int cost_add(uint64_t *dst, const uint64_t *src, size_t n, int is_signed)
 {
+    /* on overflow the element keeps its old value: a count never wraps */
     int bad = 0;
     if (is_signed) {
         for (size_t i = 0; i < n; i++) {
             int64_t r;
-            bad |= __builtin_add_overflow((int64_t)dst[i], (int64_t)src[i], &r);
-            dst[i] = (uint64_t)r;
+            int o = __builtin_add_overflow((int64_t)dst[i], (int64_t)src[i], &r);
+            dst[i] = o ? dst[i] : (uint64_t)r;
+            bad |= o;
         }
     } else {
-        for (size_t i = 0; i < n; i++)
-            bad |= __builtin_add_overflow(dst[i], src[i], &dst[i]);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r;
+            int o = __builtin_add_overflow(dst[i], src[i], &r);
+            dst[i] = o ? dst[i] : r;
+            bad |= o;
+        }
     }
     return bad ? -1 : 0;
 }
@@ -112,8 +118,9 @@ int cost_sub_signed(uint64_t *dst, const uint64_t *src, size_t n)
     int bad = 0;
     for (size_t i = 0; i < n; i++) {
         int64_t r;
-        bad |= __builtin_sub_overflow((int64_t)dst[i], (int64_t)src[i], &r);
-        dst[i] = (uint64_t)r;
+        int o = __builtin_sub_overflow((int64_t)dst[i], (int64_t)src[i], &r);
+        dst[i] = o ? dst[i] : (uint64_t)r;
+        bad |= o;
     }
     return bad ? -1 : 0;
 }
