@@ -23,11 +23,17 @@ enum profile_format format_detect(const char *data, size_t len)
     if (len >= sizeof(magic) - 1 && memcmp(data, magic, sizeof(magic) - 1) == 0)
         return PROFILE_FORMAT_CALLGRIND;
     /* Callgrind-only header and body keys. */
-    static const char *const cg_keys[] = {"version:", "creator:", "positions:", "fn=(",
-                                          "calls=",   "ob=",      "cfn=",       "part:",
-                                          "pid:",     "thread:",  "event:",     "totals:"};
+    static const char *const cg_keys[] = {
+        "version:", "creator:", "positions:", "calls=", "ob=",    "cfn=",
+        "part:",    "pid:",     "thread:",    "event:", "totals:"};
     for (size_t i = 0; i < sizeof(cg_keys) / sizeof(cg_keys[0]); i++)
         if (line_starts(data, len, cg_keys[i])) return PROFILE_FORMAT_CALLGRIND;
+    /* "fn=(12)" is callgrind name compression; cachegrind has "fn=(below main)" */
+    char key[] = "fn=(0";
+    for (char d = '0'; d <= '9'; d++) {
+        key[4] = d;
+        if (line_starts(data, len, key)) return PROFILE_FORMAT_CALLGRIND;
+    }
     if (line_starts(data, len, "events:") || line_starts(data, len, "desc:") ||
         line_starts(data, len, "cmd:"))
         return PROFILE_FORMAT_CACHEGRIND;
