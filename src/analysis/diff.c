@@ -167,6 +167,69 @@ static int add_side(struct profile *r, struct part *rpt, struct diff_side *s,
     return rc;
 }
 
+/* Sort key of one record of the unsorted result. */
+struct diff_item {
+    const char *file, *name, *src; /* function's file and name, source file */
+    uint64_t line;
+    size_t rec;
+};
+
+static int item_cmp(const void *a, const void *b)
+{
+    const struct diff_item *x = a, *y = b;
+    int c = strcmp(x->file, y->file);
+    if (!c) c = strcmp(x->name, y->name);
+    if (!c) c = strcmp(x->src, y->src);
+    if (!c) c = (x->line > y->line) - (x->line < y->line);
+    return c;
+}
+
+/*
+ * A copy of `u` (one signed part) whose functions and records come in
+ * name order, so that output does not depend on input order.
+ */
+static struct profile *sorted_copy(const struct profile *u)
+{
+    const struct part *up = u->parts[0];
+    size_t nrec = part_ncosts(up), n = up->events.n;
+    struct diff_item *items = xmalloc((nrec ? nrec : 1) * sizeof(*items));
+    for (size_t i = 0; i < nrec; i++) {
+        struct cost_rec c;
+        part_cost_get(up, i, &c);
+        struct function f = profile_function_at(u, c.fn);
+        items[i].file = profile_str(u, f.file);
+        items[i].name = profile_str(u, f.name);
+        items[i].src = profile_str(u, c.pos.file);
+        items[i].line = c.pos.line;
+        items[i].rec = i;
+    }
+    qsort(items, nrec, sizeof(*items), item_cmp);
+
+    struct profile *r = profile_new();
+    r->signed_costs = 1;
+    r->format = u->format;
+    struct part *pt = profile_add_part(r);
+    eventset_release(&pt->events);
+    eventset_copy(&pt->events, &up->events);
+    pt->positions = up->positions;
+    pt->cmd = up->cmd ? xstrdup(up->cmd) : NULL;
+    for (size_t i = 0; i < up->desc.n; i++)
+        strlist_push(&pt->desc, up->desc.items[i]);
+    for (size_t i = 0; i < nrec; i++) {
+        struct cost_rec c;
+        part_cost_get(up, items[i].rec, &c);
+        uint32_t file = profile_intern(r, items[i].file, strlen(items[i].file));
+        uint32_t fn =
+            profile_function(r, 0, file, profile_intern(r, items[i].name, strlen(items[i].name)));
+        struct position pos = {profile_intern(r, items[i].src, strlen(items[i].src)), items[i].line,
+                               0, 0};
+        /* every key is new, so this is a copy and cannot overflow */
+        part_add_cost(r, pt, fn, &pos, c.cost, n);
+    }
+    free(items);
+    return r;
+}
+
 struct profile *diff_profiles(const struct profile *old, const struct profile *new_,
                               const struct diff_options *opt, struct tally_error *err)
 {
@@ -217,5 +280,9 @@ struct profile *diff_profiles(const struct profile *old, const struct profile *n
         profile_free(r);
         return NULL;
     }
-    return r;
+    struct profile *sorted = sorted_copy(r);
+    sorted->parts[0]->summary = rpt->summary;
+    rpt->summary = NULL;
+    profile_free(r);
+    return sorted;
 }

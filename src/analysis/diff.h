@@ -15,8 +15,9 @@
  *     code (callgrind `fi=`/`fe=`).
  * A centre present in only one input still appears (with its cost or its
  * negated cost); a centre present in both with equal costs appears with
- * zeros. Records come in first-seen order: those of NEW, then those only
- * in OLD.
+ * zeros. Functions and records come sorted by file name, function name,
+ * source file name and line (as the 3.21+ cg_diff sorts its output), so
+ * the result does not depend on the order of the inputs.
  *
  * Events are matched by name: both inputs must have the same set of base
  * events, in any order; the result uses OLD's order (and OLD's derived

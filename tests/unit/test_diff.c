@@ -113,6 +113,15 @@ static void test_by_function(void **state)
     expect2(d, "b.c", "h", 0, 4, 4);
     assert_int_equal(part_ncosts(pt), 4);
     expect_summary(d, 17 - 25, 7 - 6);
+    /* sorted by file, then function name */
+    static const char *const order[][2] = {
+        {"a.c", "f"}, {"a.c", "main"}, {"b.c", "g"}, {"b.c", "h"}};
+    assert_int_equal(profile_nfunctions(d), 4);
+    for (uint32_t i = 0; i < 4; i++) {
+        struct function f = profile_function_at(d, i);
+        assert_string_equal(profile_str(d, f.file), order[i][0]);
+        assert_string_equal(profile_str(d, f.name), order[i][1]);
+    }
     assert_int_equal(pt->desc.n, 1);
     assert_string_equal(pt->desc.items[0], "Files compared:   test; test");
     assert_string_equal(pt->cmd, "./prog 1; ./prog 2");
