@@ -1,18 +1,1183 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Placeholder until the callgrind reader/writer lands. */
+/*
+ * callgrind.c - the callgrind profile format: reader and writer.
+ *
+ * The reader is a line-driven state machine that dispatches on the first
+ * byte of each line. Cost lines (the overwhelming majority of any real
+ * file) are parsed straight out of the mapped input without finding the
+ * end of the line first. See docs/internals/callgrind.md for the design,
+ * the choices made for other producers, and the speed tricks.
+ */
 #include "format.h"
+#include "../io/parse.h"
+#include "../model/hash.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Name compression: compressed id -> interned name id, one map per kind.  */
+
+enum { NAME_OB, NAME_FL, NAME_FN, NAME_KINDS };
+static const char *const kind_word[NAME_KINDS] = {"object", "file", "function"};
+
+struct idmap {
+    uint64_t *keys;
+    uint32_t *vals; /* name id + 1, 0 = empty slot */
+    size_t n, cap;  /* cap: power of two or 0 */
+};
+
+static void idmap_release(struct idmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof(*m));
+}
+
+static size_t idmap_slot(const struct idmap *m, uint64_t key)
+{
+    size_t mask = m->cap - 1, i = hash_mix64(key) & mask;
+    while (m->vals[i] && m->keys[i] != key)
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* Name id for a compressed id, or UINT32_MAX when undefined. */
+static uint32_t idmap_get(const struct idmap *m, uint64_t key)
+{
+    if (!m->cap) return UINT32_MAX;
+    size_t i = idmap_slot(m, key);
+    return m->vals[i] ? m->vals[i] - 1 : UINT32_MAX;
+}
+
+static void idmap_put(struct idmap *m, uint64_t key, uint32_t val)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        struct idmap g = {0};
+        g.cap = m->cap ? m->cap * 2 : 256;
+        g.keys = xmalloc(g.cap * sizeof(*g.keys));
+        g.vals = xcalloc(g.cap, sizeof(*g.vals));
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->vals[i]) {
+                size_t j = idmap_slot(&g, m->keys[i]);
+                g.keys[j] = m->keys[i];
+                g.vals[j] = m->vals[i];
+                g.n++;
+            }
+        idmap_release(m);
+        *m = g;
+    }
+    size_t i = idmap_slot(m, key);
+    if (!m->vals[i]) m->n++;
+    m->keys[i] = key;
+    m->vals[i] = val + 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reader state.                                                            */
+
+/* Subposition kinds, the index into position vectors. */
+enum { SP_ADDR, SP_BB, SP_LINE, SP_KINDS };
+
+enum { PEND_NONE, PEND_CALL, PEND_JUMP };
+
+struct rd {
+    struct input *in;
+    struct profile *p;
+    struct part *pt; /* current part, NULL between parts */
+    const struct read_options *opt;
+    struct tally_error *err;
+    const char *path;
+    unsigned long lineno;
+    struct idmap names[NAME_KINDS];
+
+    int body;   /* the current part's `events:` line was seen */
+    size_t nev; /* number of base events of the current part */
+    unsigned npos;
+    unsigned char poskind[SP_KINDS];
+    uint64_t last[SP_KINDS]; /* last cost line's subpositions */
+
+    /* cost context */
+    uint32_t ob, fl, src; /* object, function file, current source file */
+    uint32_t fnname, fn;
+    int have_fn, fn_dirty;
+    /* call target context (until the next calls=) */
+    uint32_t cob, cfile, cfn;
+    int have_cob, have_cfile, have_cfn;
+    /* jump target context (until the next jump) */
+    uint32_t jfile, jfn;
+    int have_jfile, have_jfn;
+
+    int pending; /* PEND_*: what the next position line belongs to */
+    unsigned long pending_line;
+    uint64_t call_count;
+    uint32_t callee;
+    struct position target;
+    uint32_t jtarget_fn;
+    int jcond;
+    uint64_t jexec, jtaken;
+
+    uint64_t *cost; /* [nev] scratch */
+    size_t cost_cap;
+    unsigned long nneg; /* negative costs clamped */
+    int warned_rcalls;
+
+    char *pend_text[2]; /* summary:/totals: seen before events: */
+    unsigned long pend_line[2];
+};
+
+static int fail(struct rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct rd *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tally_error_vset(r->err, r->path, r->lineno, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Quote at most 40 bytes of a line in messages. */
+#define SHOW(s, n) (int)((n) > 40 ? 40 : (n)), (s)
+
+static inline int is_eol(const char *s, const char *end)
+{
+    return s >= end || *s == '\n' || *s == '\r';
+}
+
+static inline int is_sep(const char *s, const char *end)
+{
+    return s >= end || *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r';
+}
+
+static inline void skip_sp(const char **ps, const char *end)
+{
+    const char *s = *ps;
+    while (s < end && (*s == ' ' || *s == '\t'))
+        s++;
+    *ps = s;
+}
+
+/*
+ * Unsigned number, decimal or 0x-hex. Fast path for up to 19 decimal
+ * digits (which cannot overflow); longer ones go through parse_u64.
+ */
+static inline int scan_num(const char **ps, const char *end, uint64_t *out)
+{
+    const char *s = *ps;
+    unsigned d;
+    if (s >= end || (d = (unsigned)(unsigned char)*s - '0') > 9) return PARSE_NONE;
+    if (d == 0 && s + 1 < end && (s[1] | 0x20) == 'x') return parse_u64(ps, end, out);
+    uint64_t v = d;
+    const char *q = s + 1;
+    while (q < end && (d = (unsigned)(unsigned char)*q - '0') <= 9) {
+        v = v * 10 + d;
+        q++;
+    }
+    if (q - s > 19) return parse_u64(ps, end, out);
+    *ps = q;
+    *out = v;
+    return PARSE_OK;
+}
+
+/* One subposition relative to `base`. Returns 0 or -1 with the error set. */
+static inline int scan_subpos(struct rd *r, const char **ps, const char *end, uint64_t base,
+                              uint64_t *out)
+{
+    const char *s = *ps;
+    uint64_t v;
+    int rc;
+    char c = *s;
+    if (c == '*') {
+        *out = base;
+        *ps = s + 1;
+        return 0;
+    }
+    if (c == '+' || c == '-') {
+        s++;
+        rc = scan_num(&s, end, &v);
+        if (rc == PARSE_NONE) return fail(r, "expected a number after '%c' in a position", c);
+        if (rc == PARSE_OVERFLOW) return fail(r, "position does not fit in 64 bits");
+        if (c == '+') {
+            if (__builtin_add_overflow(base, v, out))
+                return fail(r, "position does not fit in 64 bits");
+        } else {
+            if (v > base)
+                return fail(r, "relative position -%" PRIu64 " goes below zero (from %" PRIu64 ")",
+                            v, base);
+            *out = base - v;
+        }
+        *ps = s;
+        return 0;
+    }
+    rc = scan_num(&s, end, &v);
+    if (rc == PARSE_NONE) return fail(r, "expected a position, found '%c'", c);
+    if (rc == PARSE_OVERFLOW) return fail(r, "position does not fit in 64 bits");
+    *out = v;
+    *ps = s;
+    return 0;
+}
+
+/*
+ * The subpositions at *ps into pos[SP_KINDS] (kinds not listed in
+ * `positions:` are 0), relative to r->last. Does not update r->last.
+ */
+static inline int scan_position(struct rd *r, const char **ps, const char *end,
+                                uint64_t pos[SP_KINDS])
+{
+    const char *s = *ps;
+    pos[SP_ADDR] = pos[SP_BB] = pos[SP_LINE] = 0;
+    for (unsigned i = 0; i < r->npos; i++) {
+        unsigned k = r->poskind[i];
+        skip_sp(&s, end);
+        if (is_eol(s, end))
+            return fail(r, "expected %u position%s, found %u", r->npos, r->npos > 1 ? "s" : "", i);
+        if (scan_subpos(r, &s, end, r->last[k], &pos[k])) return -1;
+        if (!is_sep(s, end)) return fail(r, "unexpected character '%c' in a position", *s);
+    }
+    *ps = s;
+    return 0;
+}
+
+static inline void make_pos(const struct rd *r, const uint64_t v[SP_KINDS], uint32_t file,
+                            struct position *pos)
+{
+    pos->file = file;
+    pos->line = v[SP_LINE];
+    pos->addr = r->opt->drop_addr ? 0 : v[SP_ADDR];
+    pos->bb = v[SP_BB];
+}
+
+static int resolve_fn(struct rd *r)
+{
+    if (!r->have_fn) return fail(r, "cost line before any 'fn=' line");
+    r->fn = profile_function(r->p, r->ob, r->fl, r->fnname);
+    r->fn_dirty = 0;
+    return 0;
+}
+
+/*
+ * A cost line (or the line after calls=/jump=): subpositions then costs.
+ * Parses from s up to the end of the line ('\n' or end) and returns the
+ * position of that end in *next.
+ */
+static int cost_line(struct rd *r, const char *s, const char *end, const char **next)
+{
+    if (!r->body) return fail(r, "cost line before the 'events:' line");
+    uint64_t pos[SP_KINDS];
+    if (scan_position(r, &s, end, pos)) return -1;
+    size_t n = 0, nev = r->nev;
+    uint64_t *cost = r->cost;
+    for (;;) {
+        while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
+            s++;
+        if (s >= end || *s == '\n') break;
+        uint64_t v;
+        int neg = 0;
+        if (*s == '-') {
+            neg = 1;
+            s++;
+        }
+        int rc = scan_num(&s, end, &v);
+        if (rc != PARSE_OK) {
+            if (rc == PARSE_OVERFLOW) return fail(r, "cost does not fit in 64 bits");
+            return fail(r, "expected a cost, found '%c'", s < end ? *s : ' ');
+        }
+        if (!is_sep(s, end)) return fail(r, "unexpected character '%c' in a cost", *s);
+        if (n == nev) {
+            size_t total = n + 1;
+            for (;;) {
+                while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
+                    s++;
+                if (s >= end || *s == '\n') break;
+                total++;
+                while (s < end && !is_sep(s, end))
+                    s++;
+            }
+            return fail(r, "too many costs (%zu) for %zu event%s", total, nev, nev == 1 ? "" : "s");
+        }
+        if (neg && v) {
+            r->nneg++;
+            v = 0;
+        }
+        cost[n++] = v;
+    }
+    *next = s;
+    if (r->fn_dirty && resolve_fn(r)) return -1;
+
+    struct position p;
+    make_pos(r, pos, r->src, &p);
+    r->last[SP_ADDR] = pos[SP_ADDR];
+    r->last[SP_BB] = pos[SP_BB];
+    r->last[SP_LINE] = pos[SP_LINE];
+    if (r->pending == PEND_NONE) {
+        if (n && part_add_cost(r->p, r->pt, r->fn, &p, cost, n))
+            return fail(r, "costs overflow 64 bits when added up");
+        return 0;
+    }
+    if (r->pending == PEND_CALL) {
+        r->pending = PEND_NONE;
+        if (part_add_call(r->p, r->pt, r->fn, &p, r->callee, &r->target, r->call_count, cost, n))
+            return fail(r, "call costs overflow 64 bits when added up");
+        return 0;
+    }
+    /* the source position of a jump; costs here (not written by Callgrind) are self costs */
+    r->pending = PEND_NONE;
+    int zero = 1;
+    for (size_t i = 0; i < n; i++)
+        zero &= cost[i] == 0;
+    if (!zero && part_add_cost(r->p, r->pt, r->fn, &p, cost, n))
+        return fail(r, "costs overflow 64 bits when added up");
+    if (!r->opt->drop_jumps && part_add_jump(r->p, r->pt, r->fn, &p, r->jtarget_fn, &r->target,
+                                             r->jcond, r->jexec, r->jtaken))
+        return fail(r, "jump counts overflow 64 bits when added up");
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Header and context lines (given without the line end).                   */
+
+static void trim(const char **s, size_t *len)
+{
+    while (*len && parse_is_space(**s)) {
+        (*s)++;
+        (*len)--;
+    }
+    while (*len && (parse_is_space((*s)[*len - 1]) || (*s)[*len - 1] == '\r'))
+        (*len)--;
+}
+
+/* `(id) name`, `(id)` or `name` -> interned name id. */
+static int name_value(struct rd *r, int kind, const char *v, size_t len, uint32_t *out)
+{
+    trim(&v, &len);
+    if (len >= 2 && v[0] == '(' && (unsigned)(v[1] - '0') < 10) {
+        const char *s = v + 1, *end = v + len;
+        uint64_t id;
+        int rc = scan_num(&s, end, &id);
+        if (rc == PARSE_OVERFLOW) return fail(r, "compressed %s id too large", kind_word[kind]);
+        if (rc == PARSE_OK && s < end && *s == ')') {
+            s++;
+            skip_sp(&s, end);
+            if (s == end) {
+                uint32_t nid = idmap_get(&r->names[kind], id);
+                if (nid == UINT32_MAX)
+                    return fail(r, "undefined compressed %s id (%" PRIu64 ")", kind_word[kind], id);
+                *out = nid;
+                return 0;
+            }
+            *out = profile_intern(r->p, s, (size_t)(end - s));
+            idmap_put(&r->names[kind], id, *out);
+            return 0;
+        }
+        /* not a compressed form, e.g. "(anonymous namespace)::f": a plain name */
+    }
+    *out = profile_intern(r->p, v, len);
+    return 0;
+}
+
+static void reset_context(struct rd *r)
+{
+    r->ob = r->fl = r->src = r->fnname = r->fn = 0;
+    r->have_fn = r->fn_dirty = 0;
+    r->have_cob = r->have_cfile = r->have_cfn = 0;
+    r->have_jfile = r->have_jfn = 0;
+    r->pending = PEND_NONE;
+    memset(r->last, 0, sizeof(r->last));
+}
+
+static int finish_part(struct rd *r)
+{
+    if (!r->pt) return 0;
+    if (r->pending) {
+        r->lineno = r->pending_line;
+        return fail(r, "'%s' line is not followed by a position line",
+                    r->pending == PEND_CALL ? "calls=" : "jump=");
+    }
+    if (!r->body) return fail(r, "part has no 'events:' line");
+    part_check_totals(r->p, r->pt);
+    r->pt = NULL;
+    r->body = 0;
+    return 0;
+}
+
+/* The part that a header line belongs to (starting a new one after a body). */
+static int header_part(struct rd *r)
+{
+    if (r->pt && r->body && finish_part(r)) return -1;
+    if (r->pt) return 0;
+    struct part *prev = r->p->nparts ? r->p->parts[r->p->nparts - 1] : NULL;
+    struct part *pt = profile_add_part(r->p);
+    if (prev) {
+        /* Callgrind's --combine-dumps writes pid:/cmd: only for the first part */
+        pt->has_pid = prev->has_pid;
+        pt->pid = prev->pid;
+        pt->has_thread = prev->has_thread;
+        pt->thread = prev->thread;
+        if (prev->cmd) pt->cmd = xstrdup(prev->cmd);
+    }
+    r->pt = pt;
+    r->body = 0;
+    r->npos = 1;
+    r->poskind[0] = SP_LINE;
+    reset_context(r);
+    return 0;
+}
+
+static int parse_costs_text(struct rd *r, const char *what, const char *v, size_t len,
+                            uint64_t **out)
+{
+    const char *s = v, *end = v + len;
+    uint64_t *c = xcalloc(r->nev ? r->nev : 1, sizeof(*c));
+    size_t n = 0;
+    for (;;) {
+        skip_sp(&s, end);
+        if (s >= end) break;
+        uint64_t x;
+        int neg = 0;
+        if (*s == '-') {
+            neg = 1;
+            s++;
+        }
+        int rc = scan_num(&s, end, &x);
+        if (rc != PARSE_OK || !is_sep(s, end)) {
+            free(c);
+            return fail(r,
+                        rc == PARSE_OVERFLOW ? "'%s:' value does not fit in 64 bits"
+                                             : "expected a number in the '%s:' line",
+                        what);
+        }
+        if (n == r->nev) {
+            free(c);
+            return fail(r, "too many values in the '%s:' line for %zu events", what, r->nev);
+        }
+        if (neg && x) {
+            r->nneg++;
+            x = 0;
+        }
+        c[n++] = x;
+    }
+    free(*out);
+    *out = c;
+    return 0;
+}
+
+/* summary: / totals: (k = 0 / 1) */
+static int total_line(struct rd *r, int k, const char *v, size_t len)
+{
+    static const char *const what[2] = {"summary", "totals"};
+    if (!r->body) {
+        if (header_part(r)) return -1;
+        free(r->pend_text[k]);
+        r->pend_text[k] = xstrndup(v, len);
+        r->pend_line[k] = r->lineno;
+        return 0;
+    }
+    uint64_t **dst = k ? &r->pt->totals : &r->pt->summary;
+    if (parse_costs_text(r, what[k], v, len, dst)) return -1;
+    if (k)
+        r->pt->totals_line = r->lineno;
+    else
+        r->pt->summary_line = r->lineno;
+    return 0;
+}
+
+static int eventset_fail(struct rd *r, const char *what)
+{
+    char msg[sizeof(r->err->msg)];
+    snprintf(msg, sizeof(msg), "%s", r->err ? r->err->msg : "bad event definition");
+    return fail(r, "%s: %s", what, msg);
+}
+
+static int events_line(struct rd *r, const char *v, size_t len)
+{
+    if (header_part(r)) return -1;
+    struct part *pt = r->pt;
+    if (eventset_set_base(&pt->events, v, len, r->err)) return eventset_fail(r, "'events:'");
+    if (eventset_finish(&pt->events, r->err)) return eventset_fail(r, "'events:'");
+    r->nev = pt->events.n;
+    if (r->nev > r->cost_cap) {
+        free(r->cost);
+        r->cost_cap = r->nev;
+        r->cost = xcalloc(r->cost_cap, sizeof(*r->cost));
+    }
+    r->body = 1;
+    unsigned long here = r->lineno;
+    for (int k = 0; k < 2; k++)
+        if (r->pend_text[k]) {
+            r->lineno = r->pend_line[k];
+            int rc = total_line(r, k, r->pend_text[k], strlen(r->pend_text[k]));
+            free(r->pend_text[k]);
+            r->pend_text[k] = NULL;
+            if (rc) return -1;
+        }
+    r->lineno = here;
+    return 0;
+}
+
+static int positions_line(struct rd *r, const char *v, size_t len)
+{
+    if (header_part(r)) return -1;
+    const char *s = v, *end = v + len;
+    unsigned n = 0, bits = 0;
+    for (;;) {
+        skip_sp(&s, end);
+        if (s >= end) break;
+        const char *w = s;
+        while (s < end && !parse_is_space(*s))
+            s++;
+        size_t wl = (size_t)(s - w);
+        unsigned k, bit;
+        if (wl == 5 && !memcmp(w, "instr", 5)) {
+            k = SP_ADDR;
+            bit = POS_INSTR;
+        } else if (wl == 4 && !memcmp(w, "addr", 4)) {
+            k = SP_ADDR;
+            bit = POS_INSTR;
+        } else if (wl == 4 && !memcmp(w, "line", 4)) {
+            k = SP_LINE;
+            bit = POS_LINE;
+        } else if (wl == 2 && !memcmp(w, "bb", 2)) {
+            k = SP_BB;
+            bit = POS_BB;
+        } else {
+            return fail(r, "unknown position kind '%.*s' (expected instr, bb or line)",
+                        SHOW(w, wl));
+        }
+        if (bits & bit) return fail(r, "position kind '%.*s' given twice", SHOW(w, wl));
+        bits |= bit;
+        r->poskind[n++] = (unsigned char)k;
+    }
+    if (!n) return fail(r, "'positions:' line names no position kind");
+    r->npos = n;
+    r->pt->positions = bits;
+    return 0;
+}
+
+static int number_value(struct rd *r, const char *what, const char *v, size_t len, uint64_t *out)
+{
+    trim(&v, &len);
+    const char *s = v, *end = v + len;
+    int rc = scan_num(&s, end, out);
+    if (rc != PARSE_OK || s != end)
+        return fail(r,
+                    rc == PARSE_OVERFLOW ? "'%s:' value does not fit in 64 bits"
+                                         : "expected a number after '%s:'",
+                    what);
+    return 0;
+}
+
+/* Header lines: `key: value`. Returns 1 if the key is not known. */
+static int header_line(struct rd *r, const char *line, size_t len)
+{
+    const char *colon = memchr(line, ':', len);
+    size_t kl = (size_t)(colon - line);
+    const char *v = colon + 1;
+    size_t vl = len - kl - 1;
+#define KEY(s) (kl == sizeof(s) - 1 && !memcmp(line, s, sizeof(s) - 1))
+    if (KEY("events")) return events_line(r, v, vl);
+    if (KEY("summary")) return total_line(r, 0, v, vl);
+    if (KEY("totals")) return total_line(r, 1, v, vl);
+    if (KEY("version")) {
+        uint64_t ver;
+        if (r->pt && r->body && finish_part(r)) return -1;
+        if (number_value(r, "version", v, vl, &ver)) return -1;
+        if (ver >= 2)
+            return fail(r, "callgrind format version %" PRIu64 " is not supported (only 1)", ver);
+        r->p->version = (int)ver;
+        return 0;
+    }
+    if (KEY("creator")) {
+        if (r->pt && r->body && finish_part(r)) return -1;
+        trim(&v, &vl);
+        free(r->p->creator);
+        r->p->creator = xstrndup(v, vl);
+        return 0;
+    }
+    if (KEY("pid") || KEY("thread") || KEY("part")) {
+        uint64_t x;
+        if (header_part(r) || number_value(r,
+                                           KEY("pid")    ? "pid"
+                                           : KEY("part") ? "part"
+                                                         : "thread",
+                                           v, vl, &x))
+            return -1;
+        if (KEY("pid")) {
+            r->pt->has_pid = 1;
+            r->pt->pid = x;
+        } else if (KEY("thread")) {
+            r->pt->has_thread = 1;
+            r->pt->thread = x;
+        } else {
+            r->pt->has_part = 1;
+            r->pt->part_no = x;
+        }
+        return 0;
+    }
+    if (KEY("cmd")) {
+        if (header_part(r)) return -1;
+        trim(&v, &vl);
+        free(r->pt->cmd);
+        r->pt->cmd = xstrndup(v, vl);
+        return 0;
+    }
+    if (KEY("desc")) {
+        if (header_part(r)) return -1;
+        trim(&v, &vl);
+        char *d = xstrndup(v, vl);
+        strlist_push(&r->pt->desc, d);
+        free(d);
+        return 0;
+    }
+    if (KEY("positions")) return positions_line(r, v, vl);
+    if (KEY("event")) {
+        if (header_part(r)) return -1;
+        if (eventset_define(&r->pt->events, v, vl, r->err)) return eventset_fail(r, "'event:'");
+        return 0;
+    }
+#undef KEY
+    return 1;
+}
+
+/* `cost_context=name` lines and calls/jumps; `eq` points at the '='. */
+static int spec_line(struct rd *r, const char *line, size_t len, const char *eq)
+{
+    size_t kl = (size_t)(eq - line);
+    const char *v = eq + 1;
+    size_t vl = len - kl - 1;
+    const char *k = line;
+    if (!r->body) return fail(r, "'%.*s=' line before the 'events:' line", SHOW(k, kl));
+    if (r->pending)
+        return fail(r, "expected the position line of the '%s' on line %lu, found '%.*s='",
+                    r->pending == PEND_CALL ? "calls=" : "jump=", r->pending_line, SHOW(k, kl));
+    uint32_t id;
+    if (kl == 2) {
+        if (k[0] == 'f' && k[1] == 'n') {
+            if (name_value(r, NAME_FN, v, vl, &id)) return -1;
+            r->fnname = id;
+            r->have_fn = 1;
+            r->src = r->fl;
+            r->fn = profile_function(r->p, r->ob, r->fl, id);
+            r->fn_dirty = 0;
+            return 0;
+        }
+        if (k[0] == 'f' && (k[1] == 'l' || k[1] == 'i' || k[1] == 'e')) {
+            if (name_value(r, NAME_FL, v, vl, &id)) return -1;
+            r->src = id;
+            if (k[1] == 'l') {
+                r->fl = id;
+                r->fn_dirty = r->have_fn;
+            }
+            return 0;
+        }
+        if (k[0] == 'o' && k[1] == 'b') {
+            if (name_value(r, NAME_OB, v, vl, &id)) return -1;
+            r->ob = id;
+            r->fn_dirty = r->have_fn;
+            return 0;
+        }
+    } else if (kl == 3) {
+        if (k[0] == 'c' && k[1] == 'o' && k[2] == 'b') {
+            r->have_cob = 1;
+            return name_value(r, NAME_OB, v, vl, &r->cob);
+        }
+        if (k[0] == 'c' && k[1] == 'f' && (k[2] == 'i' || k[2] == 'l')) {
+            r->have_cfile = 1;
+            return name_value(r, NAME_FL, v, vl, &r->cfile);
+        }
+        if (k[0] == 'c' && k[1] == 'f' && k[2] == 'n') {
+            r->have_cfn = 1;
+            return name_value(r, NAME_FN, v, vl, &r->cfn);
+        }
+        if (k[0] == 'j' && k[1] == 'f' && k[2] == 'i') {
+            r->have_jfile = 1;
+            return name_value(r, NAME_FL, v, vl, &r->jfile);
+        }
+        if (k[0] == 'j' && k[1] == 'f' && k[2] == 'n') {
+            r->have_jfn = 1;
+            return name_value(r, NAME_FN, v, vl, &r->jfn);
+        }
+    }
+    int is_calls = kl == 5 && !memcmp(k, "calls", 5);
+    int is_rcalls = kl == 6 && !memcmp(k, "rcalls", 6);
+    int is_jump = kl == 4 && !memcmp(k, "jump", 4);
+    int is_jcnd = kl == 4 && !memcmp(k, "jcnd", 4);
+    if (!is_calls && !is_rcalls && !is_jump && !is_jcnd)
+        return fail(r, "unknown line type '%.*s='", SHOW(k, kl));
+    if (r->fn_dirty || !r->have_fn) {
+        if (resolve_fn(r)) return -1;
+    }
+    const char *s = v, *end = v + vl;
+    uint64_t a, b = 0;
+    skip_sp(&s, end);
+    int rc = scan_num(&s, end, &a);
+    if (rc != PARSE_OK)
+        return fail(r,
+                    rc == PARSE_OVERFLOW ? "count after '%.*s=' does not fit in 64 bits"
+                                         : "expected a number after '%.*s='",
+                    SHOW(k, kl));
+    int slash = 0;
+    if (is_jcnd) {
+        if (s < end && *s == '/') {
+            slash = 1;
+            s++;
+        } else {
+            skip_sp(&s, end);
+        }
+        rc = scan_num(&s, end, &b);
+        if (rc != PARSE_OK)
+            return fail(r, rc == PARSE_OVERFLOW ? "count after 'jcnd=' does not fit in 64 bits"
+                                                : "expected two counts after 'jcnd=' "
+                                                  "(TAKEN/EXECUTED or EXECUTED TAKEN)");
+    }
+    if (!is_sep(s, end))
+        return fail(r, "unexpected character '%c' after the count of '%.*s='", *s, SHOW(k, kl));
+    uint64_t tpos[SP_KINDS];
+    if (scan_position(r, &s, end, tpos)) return -1;
+    /* anything after the target (xdebug writes an extra field) is ignored */
+    r->pending_line = r->lineno;
+    if (is_calls || is_rcalls) {
+        if (is_rcalls && !r->warned_rcalls) {
+            r->warned_rcalls = 1;
+            profile_warn(r->p, "%s:%lu: deprecated 'rcalls=' line read as 'calls='", r->path,
+                         r->lineno);
+        }
+        if (!r->have_cfn) return fail(r, "'calls=' line without a preceding 'cfn=' line");
+        uint32_t cfile = r->have_cfile ? r->cfile : r->src;
+        r->callee = profile_function(r->p, r->have_cob ? r->cob : r->ob, cfile, r->cfn);
+        make_pos(r, tpos, cfile, &r->target);
+        r->call_count = a;
+        r->have_cob = r->have_cfile = r->have_cfn = 0;
+        r->pending = PEND_CALL;
+        return 0;
+    }
+    uint32_t tfile = r->have_jfile ? r->jfile : r->src;
+    r->jtarget_fn = r->have_jfn
+                        ? profile_function(r->p, r->ob, r->have_jfile ? r->jfile : r->fl, r->jfn)
+                        : r->fn;
+    make_pos(r, tpos, tfile, &r->target);
+    r->jcond = is_jcnd;
+    if (!is_jcnd) {
+        r->jexec = r->jtaken = a;
+    } else if (slash) {
+        r->jtaken = a; /* Callgrind: jcnd=FOLLOWED/EXECUTED */
+        r->jexec = b;
+    } else {
+        r->jexec = a; /* the spec's grammar: jcnd=EXECUTED TAKEN */
+        r->jtaken = b;
+    }
+    r->have_jfile = r->have_jfn = 0;
+    r->pending = PEND_JUMP;
+    return 0;
+}
+
+/* Everything that is not a cost line. `line` has no line end. */
+static int other_line(struct rd *r, const char *line, size_t len)
+{
+    while (len && (line[len - 1] == '\r' || parse_is_space(line[len - 1])))
+        len--;
+    if (!len || line[0] == '#') return 0;
+    if (line[0] == ' ' || line[0] == '\t') {
+        const char *s = line;
+        skip_sp(&s, line + len);
+        return fail(r, "unexpected indented line '%.*s'", SHOW(s, len - (size_t)(s - line)));
+    }
+    if (len >= 4 && !memcmp(line, "====", 4)) {
+        /* xdebug: "==== NEW PROFILING FILE ====" between appended runs */
+        return r->pt && r->body ? finish_part(r) : 0;
+    }
+    /* the key ends at the first '=' or ':' */
+    const char *s = line, *end = line + len;
+    int spaced = 0;
+    while (s < end && *s != '=' && *s != ':') {
+        spaced |= *s == ' ' || *s == '\t';
+        s++;
+    }
+    if (s < end && *s == '=' && !spaced) return spec_line(r, line, len, s);
+    if (s < end && *s == ':') {
+        int rc = header_line(r, line, len);
+        if (rc <= 0) return rc;
+        /* KCachegrind's "arch:", "timeframe (BB):" and the like */
+        profile_warn(r->p, "%s:%lu: ignoring unknown header line '%.*s'", r->path, r->lineno,
+                     SHOW(line, len));
+        return 0;
+    }
+    return fail(r, "unknown line '%.*s'", SHOW(line, len));
+}
+
+static inline int is_cost_start(char c)
+{
+    return (unsigned)(c - '0') < 10 || c == '+' || c == '-' || c == '*';
+}
+
+static int read_all(struct rd *r)
+{
+    struct input *in = r->in;
+    if (in->kind == INPUT_MAP || (in->kind == INPUT_MEM && in->data)) {
+        /* Fast path: parse the mapped bytes in place. */
+        const char *data = in->data, *end = data + in->size;
+        const char *s = data + in->pos;
+        while (s < end) {
+            r->lineno++;
+            const char *eol;
+            if (is_cost_start(*s)) {
+                if (cost_line(r, s, end, &eol)) return -1;
+            } else {
+                eol = memchr(s, '\n', (size_t)(end - s));
+                if (!eol) eol = end;
+                if (other_line(r, s, (size_t)(eol - s))) return -1;
+            }
+            s = eol < end ? eol + 1 : end;
+        }
+        in->pos = in->size;
+        in->lineno = r->lineno;
+        return 0;
+    }
+    for (;;) {
+        const char *line;
+        size_t len;
+        int rc = input_getline(in, &line, &len, r->err);
+        if (rc < 0) return -1;
+        if (rc == 0) return 0;
+        r->lineno = in->lineno;
+        const char *eol;
+        if (len && is_cost_start(line[0])) {
+            if (cost_line(r, line, line + len, &eol)) return -1;
+        } else if (other_line(r, line, len)) {
+            return -1;
+        }
+    }
+}
 
 int callgrind_read(struct input *in, struct profile *p, const struct read_options *opt,
                    struct tally_error *err)
 {
-    (void)p;
-    (void)opt;
-    return tally_error_set(err, in->path, 0, "callgrind reader not built yet");
+    static const struct read_options defaults;
+    struct rd r;
+    memset(&r, 0, sizeof(r));
+    r.in = in;
+    r.p = p;
+    r.opt = opt ? opt : &defaults;
+    r.err = err;
+    r.path = in->path ? in->path : "(input)";
+    r.lineno = in->lineno;
+    p->format = PROFILE_FORMAT_CALLGRIND;
+    int rc = read_all(&r);
+    if (!rc) rc = finish_part(&r);
+    if (!rc && !p->nparts) rc = fail(&r, "no 'events:' line: not a callgrind profile");
+    if (!rc && r.nneg)
+        profile_warn(p, "%s: %lu negative cost%s clamped to 0", r.path, r.nneg,
+                     r.nneg == 1 ? "" : "s");
+    for (int k = 0; k < NAME_KINDS; k++)
+        idmap_release(&r.names[k]);
+    free(r.pend_text[0]);
+    free(r.pend_text[1]);
+    free(r.cost);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writer.                                                                  */
+
+struct wr {
+    const struct profile *p;
+    const struct part *pt;
+    FILE *fp;
+    uint32_t *ids[NAME_KINDS]; /* name id -> compressed id (0 = not yet written) */
+    uint32_t next_id[NAME_KINDS];
+    unsigned npos;
+    unsigned char poskind[SP_KINDS];
+    uint64_t last[SP_KINDS];
+    uint32_t src; /* current source file */
+};
+
+static void put_name(struct wr *w, const char *key, int kind, uint32_t name)
+{
+    const char *s = profile_str(w->p, name);
+    if (!s[0]) {
+        fprintf(w->fp, "%s=\n", key);
+        return;
+    }
+    uint32_t *id = &w->ids[kind][name];
+    if (*id) {
+        fprintf(w->fp, "%s=(%" PRIu32 ")\n", key, *id);
+        return;
+    }
+    *id = ++w->next_id[kind];
+    fprintf(w->fp, "%s=(%" PRIu32 ") %s\n", key, *id, s);
+}
+
+static void put_position(struct wr *w, const struct position *pos, int update)
+{
+    uint64_t v[SP_KINDS] = {pos->addr, pos->bb, pos->line};
+    for (unsigned i = 0; i < w->npos; i++) {
+        unsigned k = w->poskind[i];
+        uint64_t cur = v[k], last = w->last[k];
+        if (i) fputc(' ', w->fp);
+        if (last && cur == last)
+            fputc('*', w->fp);
+        else if (last && cur > last && cur - last < 100)
+            fprintf(w->fp, "+%" PRIu64, cur - last);
+        else if (last && cur < last && last - cur < 100)
+            fprintf(w->fp, "-%" PRIu64, last - cur);
+        else if (k == SP_LINE)
+            fprintf(w->fp, "%" PRIu64, cur);
+        else
+            fprintf(w->fp, "0x%" PRIx64, cur);
+        if (update) w->last[k] = cur;
+    }
+}
+
+static void put_costs(struct wr *w, const uint64_t *c, size_t n)
+{
+    while (n > 1 && c[n - 1] == 0)
+        n--;
+    for (size_t i = 0; i < n; i++) {
+        if (w->p->signed_costs)
+            fprintf(w->fp, " %" PRId64, (int64_t)c[i]);
+        else
+            fprintf(w->fp, " %" PRIu64, c[i]);
+    }
+    fputc('\n', w->fp);
+}
+
+static void put_cost_line(struct wr *w, const char *key, const uint64_t *c, size_t n)
+{
+    fputs(key, w->fp);
+    put_costs(w, c, n);
+}
+
+/* Switch the current source file with fi=/fe= when needed. */
+static void put_src(struct wr *w, uint32_t file, uint32_t fn_file)
+{
+    if (file == w->src) return;
+    put_name(w, file == fn_file ? "fe" : "fi", NAME_FL, file);
+    w->src = file;
+}
+
+/* Sorting record indices: by function, then position. */
+struct item {
+    uint32_t fn;
+    uint32_t kind; /* 0 cost, 1 call, 2 jump */
+    uint64_t addr, line, bb;
+    uint32_t file;
+    size_t idx;
+};
+
+static const struct profile *sort_profile;
+
+static int item_cmp(const void *pa, const void *pb)
+{
+    const struct item *a = pa, *b = pb;
+    if (a->fn != b->fn) {
+        struct function fa = profile_function_at(sort_profile, a->fn);
+        struct function fb = profile_function_at(sort_profile, b->fn);
+        if (fa.obj != fb.obj) return fa.obj < fb.obj ? -1 : 1;
+        if (fa.file != fb.file) return fa.file < fb.file ? -1 : 1;
+        return a->fn < b->fn ? -1 : 1;
+    }
+    if (a->addr != b->addr) return a->addr < b->addr ? -1 : 1;
+    if (a->line != b->line) return a->line < b->line ? -1 : 1;
+    if (a->bb != b->bb) return a->bb < b->bb ? -1 : 1;
+    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+    if (a->file != b->file) return a->file < b->file ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static void fill_item(struct item *it, uint32_t fn, uint32_t kind, const struct position *pos,
+                      size_t idx)
+{
+    it->fn = fn;
+    it->kind = kind;
+    it->addr = pos->addr;
+    it->line = pos->line;
+    it->bb = pos->bb;
+    it->file = pos->file;
+    it->idx = idx;
+}
+
+static void write_event_lines(struct wr *w, const struct eventset *es)
+{
+    for (size_t i = 0; i < es->n; i++)
+        if (es->long_names[i]) fprintf(w->fp, "event: %s : %s\n", es->names[i], es->long_names[i]);
+    for (size_t i = 0; i < es->nderived; i++) {
+        const struct derived_event *d = &es->derived[i];
+        fprintf(w->fp, "event: %s = %s", d->name, d->formula ? d->formula : "0");
+        if (d->long_name) fprintf(w->fp, " : %s", d->long_name);
+        fputc('\n', w->fp);
+    }
+    char *names = eventset_join(es);
+    fprintf(w->fp, "events: %s\n", names);
+    free(names);
+}
+
+static int write_part(struct wr *w, const struct part *pt, struct tally_error *err)
+{
+    const struct profile *p = w->p;
+    FILE *fp = w->fp;
+    size_t nev = pt->events.n;
+    if (!nev) return tally_error_set(err, NULL, 0, "cannot write a part without events");
+    size_t nc = part_ncosts(pt), nk = part_ncalls(pt), nj = part_njumps(pt);
+
+    unsigned bits = pt->positions;
+    struct item *items = xmalloc((nc + nk + nj + 1) * sizeof(*items));
+    size_t ni = 0;
+    for (size_t i = 0; i < nc; i++) {
+        struct cost_rec c;
+        part_cost_get(pt, i, &c);
+        fill_item(&items[ni++], c.fn, 0, &c.pos, i);
+    }
+    for (size_t i = 0; i < nk; i++) {
+        struct call_rec c;
+        part_call_get(pt, i, &c);
+        fill_item(&items[ni++], c.caller, 1, &c.site, i);
+        bits |= (c.target.addr ? POS_INSTR : 0) | (c.target.bb ? POS_BB : 0);
+    }
+    for (size_t i = 0; i < nj; i++) {
+        struct jump_rec j;
+        part_jump_get(pt, i, &j);
+        fill_item(&items[ni++], j.fn, 2, &j.src, i);
+        bits |= (j.target.addr ? POS_INSTR : 0) | (j.target.bb ? POS_BB : 0);
+    }
+    for (size_t i = 0; i < ni; i++)
+        bits |= (items[i].addr ? POS_INSTR : 0) | (items[i].bb ? POS_BB : 0) |
+                (items[i].line ? POS_LINE : 0);
+    if (!bits) bits = POS_LINE;
+    sort_profile = p;
+    qsort(items, ni, sizeof(*items), item_cmp);
+
+    if (pt->has_pid) fprintf(fp, "pid: %" PRIu64 "\n", pt->pid);
+    if (pt->cmd) fprintf(fp, "cmd: %s\n", pt->cmd);
+    if (pt->has_part) fprintf(fp, "part: %" PRIu64 "\n", pt->part_no);
+    if (pt->has_thread) fprintf(fp, "thread: %" PRIu64 "\n", pt->thread);
+    for (size_t i = 0; i < pt->desc.n; i++)
+        fprintf(fp, "desc: %s\n", pt->desc.items[i]);
+    w->npos = 0;
+    fputs("\npositions:", fp);
+    if (bits & POS_INSTR) {
+        fputs(" instr", fp);
+        w->poskind[w->npos++] = SP_ADDR;
+    }
+    if (bits & POS_BB) {
+        fputs(" bb", fp);
+        w->poskind[w->npos++] = SP_BB;
+    }
+    if (bits & POS_LINE) {
+        fputs(" line", fp);
+        w->poskind[w->npos++] = SP_LINE;
+    }
+    fputc('\n', fp);
+    write_event_lines(w, &pt->events);
+    if (pt->summary) put_cost_line(w, "summary:", pt->summary, nev);
+    fputc('\n', fp);
+
+    memset(w->last, 0, sizeof(w->last));
+    int have_fn = 0;
+    uint32_t cur_fn = 0, cur_ob = 0, cur_fl = 0;
+    for (size_t i = 0; i < ni; i++) {
+        const struct item *it = &items[i];
+        struct function f = profile_function_at(p, it->fn);
+        if (!have_fn || it->fn != cur_fn) {
+            fputc('\n', fp);
+            if (!have_fn || f.obj != cur_ob) {
+                put_name(w, "ob", NAME_OB, f.obj);
+                put_name(w, "fl", NAME_FL, f.file);
+            } else if (f.file != cur_fl) {
+                put_name(w, "fl", NAME_FL, f.file);
+            }
+            put_name(w, "fn", NAME_FN, f.name);
+            have_fn = 1;
+            cur_fn = it->fn;
+            cur_ob = f.obj;
+            cur_fl = f.file;
+            w->src = f.file;
+        }
+        if (it->kind == 0) {
+            struct cost_rec c;
+            part_cost_get(pt, it->idx, &c);
+            put_src(w, c.pos.file, f.file);
+            put_position(w, &c.pos, 1);
+            put_costs(w, c.cost, nev);
+        } else if (it->kind == 1) {
+            struct call_rec c;
+            part_call_get(pt, it->idx, &c);
+            put_src(w, c.site.file, f.file);
+            struct function cf = profile_function_at(p, c.callee);
+            if (cf.obj != f.obj) put_name(w, "cob", NAME_OB, cf.obj);
+            if (cf.file != w->src) put_name(w, "cfi", NAME_FL, cf.file);
+            put_name(w, "cfn", NAME_FN, cf.name);
+            if (p->signed_costs)
+                fprintf(fp, "calls=%" PRId64 " ", (int64_t)*c.count);
+            else
+                fprintf(fp, "calls=%" PRIu64 " ", *c.count);
+            put_position(w, &c.target, 0);
+            fputc('\n', fp);
+            put_position(w, &c.site, 1);
+            put_costs(w, c.cost, nev);
+        } else {
+            struct jump_rec j;
+            part_jump_get(pt, it->idx, &j);
+            put_src(w, j.src.file, f.file);
+            int need_jfn = j.target_fn != it->fn;
+            int need_jfi = j.target.file != w->src;
+            if (need_jfn) {
+                /* the reader takes the target function's file from jfi= (or fl=) */
+                struct function tf = profile_function_at(p, j.target_fn);
+                if (tf.file != f.file) need_jfi = 1;
+            }
+            if (need_jfi) put_name(w, "jfi", NAME_FL, j.target.file);
+            if (need_jfn) put_name(w, "jfn", NAME_FN, profile_function_at(p, j.target_fn).name);
+            if (j.conditional)
+                fprintf(fp, "jcnd=%" PRIu64 "/%" PRIu64 " ", *j.taken, *j.executed);
+            else
+                fprintf(fp, "jump=%" PRIu64 " ", *j.taken);
+            put_position(w, &j.target, 0);
+            fputc('\n', fp);
+            put_position(w, &j.src, 1);
+            fputc('\n', fp);
+        }
+    }
+    free(items);
+
+    fputc('\n', fp);
+    if (pt->totals) {
+        put_cost_line(w, "totals:", pt->totals, nev);
+    } else {
+        uint64_t *sum = xcalloc(nev, sizeof(*sum));
+        if (part_self_total(p, pt, sum) == 0) put_cost_line(w, "totals:", sum, nev);
+        free(sum);
+    }
+    return 0;
 }
 
 int callgrind_write(const struct profile *p, FILE *fp, struct tally_error *err)
 {
-    (void)p;
-    (void)fp;
-    return tally_error_set(err, NULL, 0, "callgrind writer not built yet");
+    if (!p->nparts) return tally_error_set(err, NULL, 0, "the profile has no data to write");
+    struct wr w;
+    memset(&w, 0, sizeof(w));
+    w.p = p;
+    w.fp = fp;
+    size_t nnames = p->names.n ? p->names.n : 1;
+    for (int k = 0; k < NAME_KINDS; k++)
+        w.ids[k] = xcalloc(nnames, sizeof(uint32_t));
+    fputs("# callgrind format\nversion: 1\n", fp);
+    fprintf(fp, "creator: %s\n", p->creator ? p->creator : "tally");
+    int rc = 0;
+    for (size_t i = 0; i < p->nparts && !rc; i++) {
+        if (i) fputc('\n', fp);
+        /* name ids restart with every part, as KCachegrind forgets them there */
+        for (int k = 0; k < NAME_KINDS; k++) {
+            memset(w.ids[k], 0, nnames * sizeof(uint32_t));
+            w.next_id[k] = 0;
+        }
+        w.pt = p->parts[i];
+        rc = write_part(&w, p->parts[i], err);
+    }
+    for (int k = 0; k < NAME_KINDS; k++)
+        free(w.ids[k]);
+    if (!rc && (fflush(fp) != 0 || ferror(fp)))
+        rc = tally_error_set(err, NULL, 0, "write error while writing the callgrind profile");
+    return rc;
 }
