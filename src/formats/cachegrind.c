@@ -124,11 +124,7 @@ static int parse_counts(struct cg_reader *r, const char *s, const char *end, uin
                 return cg_fail(r, "count '%.*s' does not fit in 64 bits",
                                (int)(s - tok > 40 ? 40 : s - tok), tok);
         }
-        if (s < end && !parse_is_space(*s)) {
-            while (s < end && !parse_is_space(*s))
-                s++;
-            goto bad;
-        }
+        if (s < end && !parse_is_space(*s)) goto bad;
         if (k == max)
             return cg_fail(r, "too many counts: %zu event%s but more counts on the line", max,
                            max == 1 ? "" : "s");
@@ -141,7 +137,9 @@ static int parse_counts(struct cg_reader *r, const char *s, const char *end, uin
         }
         out[k++] = v;
         continue;
-    bad:;
+    bad:
+        while (s < end && !parse_is_space(*s))
+            s++;
         char buf[64];
         excerpt(buf, sizeof(buf), tok, (size_t)(s - tok));
         return cg_fail(r, "bad count '%s'", buf);
@@ -451,6 +449,9 @@ int cachegrind_write(const struct profile *p, FILE *fp, struct tally_error *err)
     rectab_init(&groups, 1, 0);
     struct cg_item *items = xmalloc((nrec ? nrec : 1) * sizeof(*items));
     size_t ni = 0;
+    uint64_t last_key = UINT64_MAX; /* no file/name pair has two UINT32_MAX ids */
+    size_t last_group = 0;
+    int sorted = 1;
     for (size_t f = 0; f < nfn; f++) {
         struct function fun = profile_function_at(p, (uint32_t)f);
         for (int pass = 0; pass < 2; pass++) {
@@ -459,17 +460,21 @@ int cachegrind_write(const struct profile *p, FILE *fp, struct tally_error *err)
                 part_cost_get(pt, order[j], &c);
                 if ((c.pos.file == fun.file) != (pass == 0)) continue;
                 uint64_t key = (uint64_t)c.pos.file << 32 | fun.name;
-                size_t g = rectab_get_index(&groups, &key, NULL);
-                items[ni].group = (uint32_t)g;
+                if (key != last_key) {
+                    last_group = rectab_get_index(&groups, &key, NULL);
+                    last_key = key;
+                }
+                items[ni].group = (uint32_t)last_group;
                 items[ni].line = c.pos.line;
                 items[ni].rec = order[j];
+                if (ni && sorted && item_cmp(&items[ni - 1], &items[ni]) > 0) sorted = 0;
                 ni++;
             }
         }
     }
     free(start);
     free(order);
-    qsort(items, ni, sizeof(*items), item_cmp);
+    if (!sorted) qsort(items, ni, sizeof(*items), item_cmp);
 
     for (size_t i = 0; i < pt->desc.n; i++)
         fprintf(fp, "desc: %s\n", pt->desc.items[i]);
