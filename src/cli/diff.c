@@ -77,6 +77,10 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
             usage(stdout);
             return -1;
         } else if ((v = cli_optval(argc, argv, &i, "--by", &missing))) {
+            if (strcmp(v, "function") != 0 && strcmp(v, "line") != 0) {
+                cli_errorf("diff: --by takes 'function' or 'line', not '%s'", v);
+                return 2;
+            }
             o->by = v;
         } else if ((v = cli_optval(argc, argv, &i, "--mod-filename", &missing))) {
             o->mod_filename = v;
@@ -114,14 +118,7 @@ int cmd_diff(int argc, char **argv)
     if (st) return st < 0 ? 0 : st;
 
     struct diff_options dopt = {0};
-    if (!o.by || !strcmp(o.by, "function"))
-        dopt.by = DIFF_BY_FUNCTION;
-    else if (!strcmp(o.by, "line"))
-        dopt.by = DIFF_BY_LINE;
-    else {
-        cli_errorf("diff: --by takes 'function' or 'line', not '%s'", o.by);
-        return 2;
-    }
+    dopt.by = o.by && !strcmp(o.by, "line") ? DIFF_BY_LINE : DIFF_BY_FUNCTION;
     struct tally_error err;
     tally_error_clear(&err);
     struct rename *mfl = NULL, *mfn = NULL;
