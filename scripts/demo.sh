@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `make demo`: profile a small program and show what tally makes of it.
+#
+# make demo first installs what is missing (scripts/install-deps.sh) and
+# builds build/tally and examples/. This script then
+#   1. runs examples/wordfreq under Valgrind's Callgrind,
+#   2. shows the function table (self cost), then inclusive costs,
+#   3. shows who calls whom (call tree),
+#   4. shows the source of wordfreq.c with the cost of every line,
+#   5. reads the same profile compressed with gzip,
+#   6. profiles the program with Cachegrind at two input sizes and shows
+#      what changed with tally diff.
+# Everything is written to a temporary folder that is removed at the end.
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+TALLY=$ROOT/build/tally
+EX=$ROOT/examples
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/tally-demo.XXXXXX") || exit 1
+trap 'rm -rf "$WORK"' EXIT INT TERM
+
+die() { echo "demo: $*" >&2; exit 1; }
+[ -x "$TALLY" ] || die "build/tally is missing: run 'make demo' (it builds first)"
+[ -x "$EX/wordfreq" ] || die "examples/wordfreq is missing: run 'make demo'"
+command -v valgrind >/dev/null || die "valgrind is missing: run 'sh scripts/install-deps.sh'"
+
+step() {
+    printf '\n\n'
+    printf '%s\n' "################################################################################"
+    printf '## %s\n' "$1"
+    printf '%s\n' "################################################################################"
+    shift
+    for line in "$@"; do printf '   %s\n' "$line"; done
+    echo
+}
+
+# say CMD...: print the command as a user would type it
+say() { printf '$ %s\n' "$*" | sed "s|$WORK/|\$DEMO/|g; s|$TALLY|tally|g"; }
+# show CMD...: print the command, then run it
+show() {
+    say "$@"
+    "$@" || die "'$*' failed"
+}
+# keep FILE CMD...: print the command, then run it with its output in FILE
+keep() {
+    out=$1
+    shift
+    say "$@"
+    "$@" >"$out" || die "'$*' failed"
+}
+
+# Work from examples/ so tally shortens file names relative to it and finds
+# the sources; $DEMO in the printed commands stands for the temporary folder.
+cd "$EX" || exit 1
+
+step "1. Profile a program with Callgrind" \
+    "wordfreq counts the words of 5000 generated ones with a hash table and" \
+    "sorts them. Callgrind runs it on a simulated CPU and counts every" \
+    "instruction executed (Ir), per source line and per call."
+say valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.out" ./wordfreq 5000
+valgrind -q --tool=callgrind --callgrind-out-file="$WORK/callgrind.out" ./wordfreq 5000 \
+    >"$WORK/wordfreq.txt" 2>"$WORK/valgrind.log" || { cat "$WORK/valgrind.log"; die "valgrind failed"; }
+echo "wrote \$DEMO/callgrind.out ($(wc -c <"$WORK/callgrind.out") bytes; the program's own output went to a file)"
+
+step "2. Where do the instructions go? (self cost per function)" \
+    "Each row: instructions executed in that function itself (not in the" \
+    "functions it calls), its share of the program total, then FILE:FUNCTION" \
+    "and the binary it lives in. Rows stop once 99% of the total is shown."
+show "$TALLY" annotate --auto=no "$WORK/callgrind.out"
+
+step "3. Inclusive cost (a function plus everything it calls)" \
+    "With --inclusive=yes each row counts the calls too: main is 100%, and" \
+    "qsort includes its comparison function by_count."
+show "$TALLY" annotate --auto=no --inclusive=yes "$WORK/callgrind.out"
+
+step "4. Who calls whom" \
+    "--tree=caller lists above each function (marked *) the functions that" \
+    "call it (marked <), with the cost of those calls and how many there were." \
+    "Only the start of the output is shown here."
+keep "$WORK/tree.txt" "$TALLY" annotate --auto=no --tree=caller "$WORK/callgrind.out"
+head -n 45 "$WORK/tree.txt"
+echo "[... $(wc -l <"$WORK/tree.txt") lines in all]"
+
+step "5. The source, line by line" \
+    "By default tally annotate also prints every source file it can find" \
+    "with the cost of each line ('.' = nothing happened there). Here only" \
+    "the part about wordfreq.c is shown."
+keep "$WORK/annotated.txt" "$TALLY" annotate "$WORK/callgrind.out"
+awk '/^-- .*wordfreq\.c/ { on = 1 } on { print; if (++n >= 70) exit }' "$WORK/annotated.txt"
+echo "[... $(wc -l <"$WORK/annotated.txt") lines in all]"
+
+step "6. Compressed profiles" \
+    "Profiles compress well. tally reads gzip and zstd files directly," \
+    "recognised by their content, not their name."
+gzip -9 -c "$WORK/callgrind.out" >"$WORK/callgrind.out.gz"
+echo "\$DEMO/callgrind.out.gz: $(wc -c <"$WORK/callgrind.out.gz") bytes"
+show "$TALLY" annotate --auto=no --threshold=50 "$WORK/callgrind.out.gz"
+
+step "7. What changed between two runs?" \
+    "Cachegrind profiles of wordfreq with 5000 and then 20000 words;" \
+    "tally diff subtracts the first from the second (per function) and" \
+    "tally annotate shows where the extra instructions went."
+say valgrind --tool=cachegrind --cachegrind-out-file="$WORK/small.out" ./wordfreq 5000
+say valgrind --tool=cachegrind --cachegrind-out-file="$WORK/big.out" ./wordfreq 20000
+for run in small:5000 big:20000; do
+    valgrind -q --tool=cachegrind --cachegrind-out-file="$WORK/${run%:*}.out" ./wordfreq "${run#*:}" \
+        >/dev/null 2>>"$WORK/valgrind.log" || { cat "$WORK/valgrind.log"; die "valgrind failed"; }
+done
+show "$TALLY" diff -o "$WORK/change.out" "$WORK/small.out" "$WORK/big.out"
+show "$TALLY" annotate --show=Ir --auto=no "$WORK/change.out"
+
+step "Done" \
+    "Next: 'tally annotate --help', and docs/tally.md for every command."
