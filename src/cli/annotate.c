@@ -1,11 +1,378 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Placeholder until the annotate command lands. */
+/*
+ * annotate.c - `tally annotate`: the function table, call trees and
+ * annotated source of one or more profiles (callgrind_annotate and
+ * cg_annotate in one command). Options are parsed here; the report is
+ * src/report/annotate.c.
+ */
 #include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../formats/format.h"
+#include "../report/annotate.h"
+
+static void usage(FILE *fp)
+{
+    fputs("usage: tally annotate [OPTIONS] PROFILE... [--] [SOURCE...]\n"
+          "\n"
+          "Print the program totals, the functions that cost the most, and the\n"
+          "source files of those functions with a count beside every line.\n"
+          "Callgrind and cachegrind profiles are recognised by their content (plain,\n"
+          "gzip or zstd); several profiles with the same events are added together.\n"
+          "A callgrind profile is shown as callgrind_annotate shows it, a cachegrind\n"
+          "profile as cg_annotate (Valgrind 3.19) does.\n"
+          "\n"
+          "Arguments: the first argument is always a profile. Later arguments are\n"
+          "profiles when their content is one, source files to annotate otherwise;\n"
+          "every argument after \"--\" is a source file.\n"
+          "\n"
+          "Options (defaults in brackets):\n"
+          "  --show=EV,...          events to show, base or derived [all base events]\n"
+          "  --sort=EV[:PCT],...    sort by these events; PCT sets a threshold per event\n"
+          "                         and replaces --threshold [the shown order]\n"
+          "  --threshold=PCT        callgrind: stop listing functions once they add up\n"
+          "                         to PCT% of the first sort event [99];\n"
+          "                         cachegrind: list functions having at least PCT% of\n"
+          "                         it [0.1]\n"
+          "  --show-percs=yes|no    show a percentage after each count [yes]\n"
+          "  --inclusive=yes|no     inclusive costs (callees included), with recursion\n"
+          "                         and <cycle N> entries for mutual recursion [no]\n"
+          "  --tree=none|caller|calling|both\n"
+          "                         list each function's callers (<) and/or callees (>)\n"
+          "                         with call counts [none]\n"
+          "  --auto=yes|no          annotate the source of every listed function [yes]\n"
+          "  --context=N            lines shown around each line with a count [8]\n"
+          "  -I DIR, --include=DIR  look for source files in DIR too (repeatable;\n"
+          "                         -IDIR and -I=DIR work as well)\n"
+          "  --mod-filename=s/RE/REPL/[gi]  rename source files before grouping\n"
+          "  --mod-funcname=s/RE/REPL/[gi]  rename functions before grouping\n"
+          "  -h, --help             show this help\n"
+          "\n"
+          "See docs/tally-annotate.md for the differences from the Valgrind tools.\n",
+          fp);
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+    fputs("tally: annotate: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\ntry 'tally annotate --help'\n", stderr);
+    return 2;
+}
+
+/* "yes"/"no" -> 1/0, else -1 */
+static int yes_no(const char *v)
+{
+    if (!strcmp(v, "yes")) return 1;
+    if (!strcmp(v, "no")) return 0;
+    return -1;
+}
+
+/*
+ * A percentage as the Valgrind tools take it: digits and dots with an
+ * optional '%'. Sets *text (malloc'd, without the '%') and returns 0, or -1.
+ */
+static int parse_pct(const char *v, char **text)
+{
+    size_t n = strlen(v);
+    if (n && v[n - 1] == '%') n--;
+    if (!n) return -1;
+    int dots = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] == '.')
+            dots++;
+        else if (v[i] < '0' || v[i] > '9')
+            return -1;
+    }
+    if (dots > 1 || (n == 1 && dots)) return -1;
+    *text = xstrndup(v, n);
+    double d = strtod(*text, NULL);
+    if (d < 0 || d > 100) {
+        free(*text);
+        return -1;
+    }
+    return 0;
+}
+
+static void split_commas(struct strlist *l, const char *v)
+{
+    strlist_release(l);
+    const char *s = v;
+    for (;;) {
+        const char *c = strchr(s, ',');
+        size_t n = c ? (size_t)(c - s) : strlen(s);
+        if (n) {
+            char *item = xstrndup(s, n);
+            strlist_push(l, item);
+            free(item);
+        }
+        if (!c) break;
+        s = c + 1;
+    }
+}
+
+static int parse_sort(struct annotate_options *o, const char *v)
+{
+    struct strlist items = {0};
+    split_commas(&items, v);
+    strlist_release(&o->sort);
+    strlist_release(&o->sort_thresh);
+    o->sort_has_thresholds = 0;
+    int rc = 0;
+    for (size_t i = 0; i < items.n && !rc; i++) {
+        char *it = items.items[i];
+        char *colon = strrchr(it, ':');
+        char *t = NULL;
+        if (colon && parse_pct(colon + 1, &t) == 0) {
+            /* the event name ends at the first ':' */
+            char *first = strchr(it, ':');
+            char *name = xstrndup(it, (size_t)(first - it));
+            strlist_push(&o->sort, name);
+            strlist_push(&o->sort_thresh, t);
+            o->sort_has_thresholds = 1;
+            free(name);
+            free(t);
+        } else if (colon) {
+            rc = -1;
+        } else {
+            strlist_push(&o->sort, it);
+            strlist_push(&o->sort_thresh, "");
+        }
+    }
+    strlist_release(&items);
+    return rc;
+}
+
+static void add_include(struct annotate_options *o, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (n && dir[n - 1] == '/') n--;
+    char *d = xstrndup(dir, n);
+    strlist_pushf(&o->include_dirs, "%s/", d);
+    free(d);
+}
+
+/* Does the file's content look like a profile we can read? */
+static int looks_like_profile(const char *path)
+{
+    struct input in;
+    struct tally_error err;
+    const char *data;
+    size_t len;
+    if (!strcmp(path, "-")) return 1;
+    if (access(path, R_OK) != 0) return 0;
+    if (input_open(&in, path, &err)) return 0;
+    int yes = input_peek(&in, 4096, &data, &len, &err) == 0 &&
+              format_detect(data, len) != PROFILE_FORMAT_UNKNOWN;
+    input_close(&in);
+    return yes;
+}
+
+static int source_found(const struct annotate_options *o, const char *name)
+{
+    if (access(name, R_OK) == 0) return 1;
+    for (size_t i = 0; i < o->include_dirs.n; i++) {
+        char *p = xasprintf("%s%s", o->include_dirs.items[i], name);
+        int ok = access(p, R_OK) == 0;
+        free(p);
+        if (ok) return 1;
+    }
+    return 0;
+}
 
 int cmd_annotate(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    cli_errorf("annotate: not built yet");
-    return 1;
+    struct annotate_options o;
+    annotate_options_init(&o);
+    struct strlist positional = {0}, after_dashes = {0};
+    const char *mod_file = NULL, *mod_fn = NULL;
+    char *thr_text = NULL;
+    int rc = 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v;
+        int missing = 0;
+        if (!strcmp(a, "--")) {
+            for (i++; i < argc; i++)
+                strlist_push(&after_dashes, argv[i]);
+            break;
+        }
+        if (a[0] != '-' || !strcmp(a, "-")) {
+            strlist_push(&positional, a);
+            continue;
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            rc = 0;
+            goto out;
+        }
+        if ((v = cli_optval(argc, argv, &i, "--show", &missing))) {
+            split_commas(&o.show, v);
+            if (!o.show.n) {
+                rc = bad_usage("--show needs at least one event", "");
+                goto out;
+            }
+        } else if ((v = cli_optval(argc, argv, &i, "--sort", &missing))) {
+            if (parse_sort(&o, v) || !o.sort.n) {
+                rc = bad_usage("bad --sort value '%s' (EVENT[:PERCENT],...)", v);
+                goto out;
+            }
+        } else if ((v = cli_optval(argc, argv, &i, "--threshold", &missing))) {
+            free(thr_text);
+            thr_text = NULL;
+            if (parse_pct(v, &thr_text)) {
+                rc = bad_usage("bad --threshold value '%s' (a percentage, 0 to 100)", v);
+                goto out;
+            }
+            o.threshold = thr_text;
+        } else if ((v = cli_optval(argc, argv, &i, "--show-percs", &missing))) {
+            if ((o.show_percs = yes_no(v)) < 0) {
+                rc = bad_usage("--show-percs takes yes or no, not '%s'", v);
+                goto out;
+            }
+        } else if ((v = cli_optval(argc, argv, &i, "--inclusive", &missing))) {
+            if ((o.inclusive = yes_no(v)) < 0) {
+                rc = bad_usage("--inclusive takes yes or no, not '%s'", v);
+                goto out;
+            }
+        } else if ((v = cli_optval(argc, argv, &i, "--auto", &missing))) {
+            if ((o.auto_annotate = yes_no(v)) < 0) {
+                rc = bad_usage("--auto takes yes or no, not '%s'", v);
+                goto out;
+            }
+        } else if ((v = cli_optval(argc, argv, &i, "--tree", &missing))) {
+            if (!strcmp(v, "none")) {
+                o.tree_caller = o.tree_calling = 0;
+            } else if (!strcmp(v, "caller")) {
+                o.tree_caller = 1;
+                o.tree_calling = 0;
+            } else if (!strcmp(v, "calling")) {
+                o.tree_caller = 0;
+                o.tree_calling = 1;
+            } else if (!strcmp(v, "both")) {
+                o.tree_caller = o.tree_calling = 1;
+            } else {
+                rc = bad_usage("--tree takes none, caller, calling or both, not '%s'", v);
+                goto out;
+            }
+        } else if ((v = cli_optval(argc, argv, &i, "--context", &missing))) {
+            char *end;
+            errno = 0;
+            long n = strtol(v, &end, 10);
+            if (!*v || *end || n < 0 || errno || n > 1000000) {
+                rc = bad_usage("bad --context value '%s' (a number of lines)", v);
+                goto out;
+            }
+            o.context = n;
+        } else if ((v = cli_optval(argc, argv, &i, "--include", &missing))) {
+            add_include(&o, v);
+        } else if ((v = cli_optval(argc, argv, &i, "--mod-filename", &missing))) {
+            mod_file = v;
+        } else if ((v = cli_optval(argc, argv, &i, "--mod-funcname", &missing))) {
+            mod_fn = v;
+        } else if (!strncmp(a, "-I", 2)) {
+            if (a[2] == '=')
+                add_include(&o, a + 3);
+            else if (a[2])
+                add_include(&o, a + 2);
+            else if (i + 1 < argc)
+                add_include(&o, argv[++i]);
+            else
+                missing = 1;
+        } else {
+            rc = bad_usage("unknown option '%s'", a);
+            goto out;
+        }
+        if (missing) {
+            rc = bad_usage("option '%s' needs a value", a);
+            goto out;
+        }
+    }
+    (void)mod_file;
+    (void)mod_fn;
+    if (!positional.n) {
+        rc = bad_usage("no profile given%s", "");
+        goto out;
+    }
+    /* profiles, then source files */
+    strlist_push(&o.inputs, positional.items[0]);
+    for (size_t k = 1; k < positional.n; k++) {
+        if (looks_like_profile(positional.items[k]))
+            strlist_push(&o.inputs, positional.items[k]);
+        else
+            strlist_push(&o.user_files, positional.items[k]);
+    }
+    for (size_t k = 0; k < after_dashes.n; k++)
+        strlist_push(&o.user_files, after_dashes.items[k]);
+    rc = 1;
+    for (size_t k = 0; k < o.user_files.n; k++)
+        if (!source_found(&o, o.user_files.items[k])) {
+            cli_errorf("%s: source file not found (looked in the current directory%s)",
+                       o.user_files.items[k], o.include_dirs.n ? " and the -I directories" : "");
+            goto out;
+        }
+
+    struct read_options ro = {1, 1, 1};
+    struct tally_error err;
+    tally_error_clear(&err);
+    struct profile *p = NULL;
+    for (size_t k = 0; k < o.inputs.n; k++) {
+        struct profile *q = profile_read(o.inputs.items[k], &ro, &err);
+        if (!q) {
+            cli_error(&err);
+            profile_free(p);
+            goto out;
+        }
+        cli_warnings(q);
+        if (!p) {
+            p = q;
+            continue;
+        }
+        int bad = 0;
+        if (q->nparts) {
+            if (q->signed_costs && !p->signed_costs) bad = profile_make_signed(p, &err);
+            if (!bad && p->signed_costs && !q->signed_costs) bad = profile_make_signed(q, &err);
+            if (!bad && !p->nparts) profile_add_part(p);
+            if (!bad) bad = part_accumulate(p, p->parts[0], q, q->parts[0], &err);
+        }
+        profile_free(q);
+        if (bad) {
+            if (!err.file[0]) snprintf(err.file, sizeof(err.file), "%s", o.inputs.items[k]);
+            cli_error(&err);
+            profile_free(p);
+            goto out;
+        }
+    }
+    if (annotate_check_events(p, &o, &err)) {
+        fputs("tally: annotate: ", stderr);
+        fprintf(stderr, "%s\n", err.msg);
+        profile_free(p);
+        rc = 2;
+        goto out;
+    }
+    char cwd[4096];
+    char *prefix = NULL;
+    if (getcwd(cwd, sizeof(cwd))) prefix = xasprintf("%s/", strcmp(cwd, "/") ? cwd : "");
+    o.cwd = prefix;
+    static char obuf[1 << 16];
+    setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+    if (annotate_report(stdout, p, &o, &err)) {
+        fflush(stdout);
+        cli_error(&err);
+        rc = 1;
+    } else {
+        rc = 0;
+    }
+    free(prefix);
+    profile_free(p);
+out:
+    free(thr_text);
+    strlist_release(&positional);
+    strlist_release(&after_dashes);
+    annotate_options_release(&o);
+    return rc;
 }

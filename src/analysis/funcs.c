@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "funcs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void canon_reserve(struct func_table *ft, uint32_t id)
+{
+    if (id < ft->ncanon) return;
+    size_t n = ft->ncanon, cap = n ? n : 16;
+    while (cap <= id)
+        cap *= 2;
+    ft->canon = xrealloc(ft->canon, cap * sizeof(*ft->canon));
+    for (size_t i = n; i < cap; i++)
+        ft->canon[i] = UINT32_MAX;
+    ft->ncanon = cap;
+}
+
+uint32_t func_canon_file(struct func_table *ft, uint32_t file)
+{
+    canon_reserve(ft, file);
+    if (ft->canon[file] != UINT32_MAX) return ft->canon[file];
+    uint32_t id = file;
+    const char *strip = ft->strip;
+    if (strip && *strip) {
+        const char *s = profile_str(ft->p, file);
+        size_t n = strlen(strip);
+        if (strncmp(s, strip, n) == 0) {
+            id = profile_intern(ft->p, s + n, strlen(s + n));
+            canon_reserve(ft, id);
+            ft->canon[id] = id; /* a stripped name is final */
+        }
+    }
+    ft->canon[file] = id;
+    return id;
+}
+
+static int add_i64(int64_t *dst, const int64_t *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (__builtin_add_overflow(dst[i], src[i], &dst[i])) return -1;
+    return 0;
+}
+
+static uint32_t record_ndef(const struct func_table *ft, const uint64_t *cost, int all_defined)
+{
+    if (all_defined) return (uint32_t)ft->nbase;
+    size_t k = ft->nbase;
+    while (k > 0 && cost[k - 1] == 0)
+        k--;
+    return (uint32_t)k;
+}
+
+static int eval_cols(const struct func_options *opt, const uint64_t *cost, int is_signed,
+                     int64_t *out)
+{
+    for (size_t c = 0; c < opt->ncols; c++)
+        if (event_expr_eval(&opt->cols[c], cost, is_signed, &out[c])) return -1;
+    return 0;
+}
+
+static void max_into(uint64_t *slot, uint32_t ndef)
+{
+    if (*slot < ndef) *slot = ndef;
+}
+
+int func_table_build(struct func_table *ft, struct profile *p, const struct func_options *opt,
+                     struct tally_error *err)
+{
+    memset(ft, 0, sizeof(*ft));
+    ft->p = p;
+    ft->ncols = opt->ncols;
+    ft->strip = opt->strip;
+    size_t nc = opt->ncols;
+    rectab_init(&ft->rows, 1, 3 + nc);
+    rectab_init(&ft->arcs, 1, 2 + nc);
+    rectab_init(&ft->lines, 2, 1 + nc);
+    rectab_init(&ft->line_calls, 3, 2 + nc);
+    ft->col_min_event = xmalloc((nc ? nc : 1) * sizeof(uint32_t));
+    for (size_t c = 0; c < nc; c++) {
+        uint32_t m = UINT32_MAX;
+        for (size_t t = 0; t < opt->cols[c].nterms; t++)
+            if (opt->cols[c].terms[t].event < m) m = (uint32_t)opt->cols[c].terms[t].event;
+        ft->col_min_event[c] = m;
+    }
+    if (p->nparts == 0) return 0;
+    struct part *pt = p->parts[0];
+    ft->nbase = pt->events.n;
+    int is_signed = p->signed_costs;
+    size_t nfn = profile_nfunctions(p);
+    char *seen = xcalloc(nfn ? nfn : 1, 1);
+    int64_t *tmp = xmalloc((nc ? nc : 1) * sizeof(int64_t));
+    int rc = 0;
+    const char *what = "cost";
+
+    for (size_t i = 0; i < part_ncosts(pt) && !rc; i++) {
+        struct cost_rec cr;
+        part_cost_get(pt, i, &cr);
+        struct function fn = profile_function_at(p, cr.fn);
+        seen[cr.fn] = 1;
+        uint32_t file = func_canon_file(ft, cr.pos.file);
+        uint64_t key = (uint64_t)file << 32 | fn.name;
+        uint32_t nd = record_ndef(ft, cr.cost, opt->all_defined);
+        if (eval_cols(opt, cr.cost, is_signed, tmp)) {
+            rc = -1;
+            break;
+        }
+        uint64_t *v = rectab_get(&ft->rows, &key, NULL);
+        max_into(&v[0], nd);
+        if (file == func_canon_file(ft, fn.file)) v[1] = (uint64_t)fn.obj + 1;
+        v[2] |= FUNC_ROW_LISTED;
+        rc = add_i64((int64_t *)(v + 3), tmp, nc);
+        if (opt->want_lines && !rc) {
+            uint64_t lk[2] = {file, cr.pos.line};
+            uint64_t *lv = rectab_get(&ft->lines, lk, NULL);
+            max_into(&lv[0], nd);
+            rc = add_i64((int64_t *)(lv + 1), tmp, nc);
+        }
+    }
+    for (size_t i = 0; i < part_ncalls(pt) && !rc; i++) {
+        struct call_rec cl;
+        part_call_get(pt, i, &cl);
+        what = "call";
+        struct function caller = profile_function_at(p, cl.caller);
+        struct function callee = profile_function_at(p, cl.callee);
+        seen[cl.caller] = 1;
+        seen[cl.callee] = 1;
+        uint32_t sfile = func_canon_file(ft, cl.site.file);
+        uint32_t cfile = func_canon_file(ft, callee.file);
+        uint64_t ck = (uint64_t)sfile << 32 | caller.name;
+        uint64_t ek = (uint64_t)cfile << 32 | callee.name;
+        size_t cr_i = rectab_get_index(&ft->rows, &ck, NULL);
+        uint64_t *cv = rectab_val(&ft->rows, cr_i);
+        cv[2] |= FUNC_ROW_LISTED;
+        if (sfile == func_canon_file(ft, caller.file)) cv[1] = (uint64_t)caller.obj + 1;
+        size_t ce_i = rectab_get_index(&ft->rows, &ek, NULL);
+        rectab_val(&ft->rows, ce_i)[2] |= FUNC_ROW_CALLEE;
+        uint32_t nd = record_ndef(ft, cl.cost, opt->all_defined);
+        if (eval_cols(opt, cl.cost, is_signed, tmp)) {
+            rc = -1;
+            break;
+        }
+        uint64_t ak = (uint64_t)cr_i << 32 | ce_i;
+        uint64_t *av = rectab_get(&ft->arcs, &ak, NULL);
+        if (__builtin_add_overflow(av[0], *cl.count, &av[0])) rc = -1;
+        max_into(&av[1], nd);
+        if (!rc) rc = add_i64((int64_t *)(av + 2), tmp, nc);
+        if (opt->want_lines && !rc) {
+            uint64_t lk[3] = {sfile, cl.site.line, ak};
+            uint64_t *lv = rectab_get(&ft->line_calls, lk, NULL);
+            if (__builtin_add_overflow(lv[0], *cl.count, &lv[0])) rc = -1;
+            max_into(&lv[1], nd);
+            if (!rc) rc = add_i64((int64_t *)(lv + 2), tmp, nc);
+        }
+    }
+    /* functions with neither costs nor calls still get their (empty) row */
+    for (size_t f = 0; f < nfn && !rc; f++) {
+        if (seen[f]) continue;
+        struct function fn = profile_function_at(p, (uint32_t)f);
+        uint64_t key = (uint64_t)func_canon_file(ft, fn.file) << 32 | fn.name;
+        uint64_t *v = rectab_get(&ft->rows, &key, NULL);
+        v[1] = (uint64_t)fn.obj + 1;
+        v[2] |= FUNC_ROW_LISTED;
+    }
+    free(seen);
+    free(tmp);
+    if (rc) {
+        func_table_release(ft);
+        return tally_error_set(err, p->path, 0, "%s sum too large for a 64-bit signed count", what);
+    }
+    return 0;
+}
+
+void func_table_release(struct func_table *ft)
+{
+    rectab_release(&ft->rows);
+    rectab_release(&ft->arcs);
+    rectab_release(&ft->lines);
+    rectab_release(&ft->line_calls);
+    free(ft->col_min_event);
+    free(ft->canon);
+    memset(ft, 0, sizeof(*ft));
+}
+
+char *func_row_display(const struct func_table *ft, size_t r)
+{
+    return xasprintf("%s:%s", profile_str(ft->p, func_row_file(ft, r)),
+                     profile_str(ft->p, func_row_name(ft, r)));
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * funcs.h - a profile aggregated the way the annotate tools see it.
+ *
+ * A row is callgrind_annotate's "FILE:FUNCTION": the source file of the
+ * cost (the fl=, fi= or fe= file, so inlined code gets its own row) and
+ * the function name; the object is only shown. Row costs, call arcs
+ * between rows, per-line costs and per-line calls are summed over every
+ * record of part 0 (merge the parts first).
+ *
+ * Costs are kept per *column*: any list of event expressions (the base
+ * events, or derived ones like `Sum = Ir + Dr`), as int64 values with
+ * checked sums. Next to each sum sits an `ndef` count: how many leading
+ * base events were present on the cost lines summed. The callgrind format
+ * lets a writer drop trailing zero counts, and callgrind_annotate prints
+ * "." (not "0") for a count no cost line gave; a column is "defined" when
+ * one of its base events is below ndef. For the cachegrind format every
+ * count is written, so ndef is always the number of events.
+ *
+ * File names are made canonical first: `strip` (e.g. the current directory
+ * with a trailing '/') is removed from the front of each file name, so
+ * "/home/me/t.c" and "t.c" become one row. The canonical names are
+ * interned in the profile's string table (so the profile is modified).
+ *
+ * Memory: records grow with the number of distinct rows, arcs and
+ * (file, line) pairs; everything is owned by the table.
+ */
+#ifndef TALLY_FUNCS_H
+#define TALLY_FUNCS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/profile.h"
+#include "../model/rectab.h"
+
+struct func_options {
+    size_t ncols;
+    const struct event_expr *cols; /* [ncols] */
+    const char *strip;             /* prefix removed from file names, or NULL */
+    int want_lines;                /* also collect per-line costs and calls */
+    int all_defined;               /* every base event counts as present (cachegrind) */
+};
+
+/*
+ * Row record values (see func_row_*): [0] ndef, [1] object id + 1 when the
+ * row's file is its function's own file (0 = no object known), [2] flags,
+ * then ncols self costs. Row keys: file << 32 | name.
+ */
+enum { FUNC_ROW_LISTED = 1, FUNC_ROW_CALLEE = 2 };
+
+struct func_table {
+    struct profile *p;
+    size_t ncols, nbase;
+    uint32_t *col_min_event;  /* [ncols] smallest base event a column uses */
+    struct rectab rows;       /* (file << 32 | name) -> ndef, obj+1, flags, self[ncols] */
+    struct rectab arcs;       /* (caller << 32 | callee) -> count, ndef, cost[ncols] */
+    struct rectab lines;      /* (file, line) -> ndef, cost[ncols] */
+    struct rectab line_calls; /* (file, line, caller << 32 | callee) -> count, ndef, cost[ncols] */
+    uint32_t *canon;          /* file id -> canonical file id (UINT32_MAX = not yet) */
+    size_t ncanon;
+    const char *strip; /* prefix removed from file names */
+};
+
+/* Build the table from part 0. Returns 0, or -1 with err on overflow. */
+int func_table_build(struct func_table *ft, struct profile *p, const struct func_options *opt,
+                     struct tally_error *err);
+void func_table_release(struct func_table *ft);
+
+/* The canonical id of a file name id. */
+uint32_t func_canon_file(struct func_table *ft, uint32_t file);
+
+static inline size_t func_nrows(const struct func_table *ft)
+{
+    return ft->rows.count;
+}
+static inline uint32_t func_row_file(const struct func_table *ft, size_t r)
+{
+    return (uint32_t)(rectab_at(&ft->rows, r)[0] >> 32);
+}
+static inline uint32_t func_row_name(const struct func_table *ft, size_t r)
+{
+    return (uint32_t)rectab_at(&ft->rows, r)[0];
+}
+static inline uint32_t func_row_ndef(const struct func_table *ft, size_t r)
+{
+    return (uint32_t)rectab_val(&ft->rows, r)[0];
+}
+/* Object id + 1, or 0 when the row has no object of its own. */
+static inline uint64_t func_row_obj(const struct func_table *ft, size_t r)
+{
+    return rectab_val(&ft->rows, r)[1];
+}
+static inline uint64_t func_row_flags(const struct func_table *ft, size_t r)
+{
+    return rectab_val(&ft->rows, r)[2];
+}
+static inline const int64_t *func_row_self(const struct func_table *ft, size_t r)
+{
+    return (const int64_t *)(rectab_val(&ft->rows, r) + 3);
+}
+
+/* Arc accessors. */
+static inline uint32_t func_arc_caller(const struct func_table *ft, size_t a)
+{
+    return (uint32_t)(rectab_at(&ft->arcs, a)[0] >> 32);
+}
+static inline uint32_t func_arc_callee(const struct func_table *ft, size_t a)
+{
+    return (uint32_t)rectab_at(&ft->arcs, a)[0];
+}
+static inline uint64_t func_arc_count(const struct func_table *ft, size_t a)
+{
+    return rectab_val(&ft->arcs, a)[0];
+}
+static inline uint32_t func_arc_ndef(const struct func_table *ft, size_t a)
+{
+    return (uint32_t)rectab_val(&ft->arcs, a)[1];
+}
+static inline const int64_t *func_arc_cost(const struct func_table *ft, size_t a)
+{
+    return (const int64_t *)(rectab_val(&ft->arcs, a) + 2);
+}
+
+/* Is column c defined for a cost whose ndef is `ndef`? */
+static inline int func_col_defined(const struct func_table *ft, size_t c, uint32_t ndef)
+{
+    return ft->col_min_event[c] < ndef;
+}
+
+/* "file:name" of row r (caller frees). */
+char *func_row_display(const struct func_table *ft, size_t r);
+
+#endif

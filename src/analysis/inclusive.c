@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "inclusive.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int add_vec(int64_t *dst, const int64_t *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (__builtin_add_overflow(dst[i], src[i], &dst[i])) return -1;
+    return 0;
+}
+
+static uint32_t max32(uint32_t a, uint32_t b)
+{
+    return a > b ? a : b;
+}
+
+/*
+ * Tarjan's algorithm with an explicit stack. comp[v] receives the
+ * component number of every node; returns the number of components.
+ */
+static size_t scc(size_t n, const size_t *start, const uint32_t *adj, uint32_t *comp)
+{
+    const uint32_t UNSEEN = UINT32_MAX;
+    uint32_t *index = xmalloc((n ? n : 1) * sizeof(*index));
+    uint32_t *low = xmalloc((n ? n : 1) * sizeof(*low));
+    uint32_t *stack = xmalloc((n ? n : 1) * sizeof(*stack)); /* Tarjan's node stack */
+    char *onstack = xcalloc(n ? n : 1, 1);
+    uint32_t *cs_node = xmalloc((n ? n : 1) * sizeof(*cs_node)); /* the walk */
+    size_t *cs_edge = xmalloc((n ? n : 1) * sizeof(*cs_edge));
+    size_t sp = 0, next = 0, ncomp = 0;
+    for (size_t v = 0; v < n; v++)
+        index[v] = UNSEEN;
+    for (size_t root = 0; root < n; root++) {
+        if (index[root] != UNSEEN) continue;
+        size_t depth = 0;
+        cs_node[depth] = (uint32_t)root;
+        cs_edge[depth] = start[root];
+        index[root] = low[root] = (uint32_t)next++;
+        stack[sp++] = (uint32_t)root;
+        onstack[root] = 1;
+        depth = 1;
+        while (depth) {
+            uint32_t v = cs_node[depth - 1];
+            if (cs_edge[depth - 1] < start[v + 1]) {
+                uint32_t w = adj[cs_edge[depth - 1]++];
+                if (index[w] == UNSEEN) {
+                    index[w] = low[w] = (uint32_t)next++;
+                    stack[sp++] = w;
+                    onstack[w] = 1;
+                    cs_node[depth] = w;
+                    cs_edge[depth] = start[w];
+                    depth++;
+                } else if (onstack[w] && index[w] < low[v]) {
+                    low[v] = index[w];
+                }
+                continue;
+            }
+            /* v is finished */
+            if (low[v] == index[v]) {
+                uint32_t w;
+                do {
+                    w = stack[--sp];
+                    onstack[w] = 0;
+                    comp[w] = (uint32_t)ncomp;
+                } while (w != v);
+                ncomp++;
+            }
+            depth--;
+            if (depth) {
+                uint32_t u = cs_node[depth - 1];
+                if (low[v] < low[u]) low[u] = low[v];
+            }
+        }
+    }
+    free(index);
+    free(low);
+    free(stack);
+    free(onstack);
+    free(cs_node);
+    free(cs_edge);
+    return ncomp;
+}
+
+int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally_error *err)
+{
+    size_t n = g->nnodes, nc = g->ncols, na = g->narcs;
+    memset(r, 0, sizeof(*r));
+    r->nnodes = n;
+    r->ncols = nc;
+    r->cycle = xcalloc(n ? n : 1, sizeof(*r->cycle));
+    r->incl = xcalloc(n * nc > 0 ? n * nc : 1, sizeof(*r->incl));
+    r->ndef = xcalloc(n ? n : 1, sizeof(*r->ndef));
+
+    /* adjacency (callees of each node) */
+    size_t *start = xcalloc(n + 1, sizeof(*start));
+    for (size_t a = 0; a < na; a++)
+        start[g->from[a] + 1]++;
+    for (size_t v = 0; v < n; v++)
+        start[v + 1] += start[v];
+    uint32_t *adj = xmalloc((na ? na : 1) * sizeof(*adj));
+    size_t *fill = xmalloc((n + 1) * sizeof(*fill));
+    memcpy(fill, start, (n + 1) * sizeof(*fill));
+    for (size_t a = 0; a < na; a++)
+        adj[fill[g->from[a]]++] = g->to[a];
+    free(fill);
+
+    uint32_t *comp = xmalloc((n ? n : 1) * sizeof(*comp));
+    size_t ncomp = scc(n, start, adj, comp);
+    free(adj);
+    free(start);
+
+    /* component sizes; components of two or more nodes are cycles */
+    uint32_t *size = xcalloc(ncomp ? ncomp : 1, sizeof(*size));
+    for (size_t v = 0; v < n; v++)
+        size[comp[v]]++;
+    uint32_t *cycno = xcalloc(ncomp ? ncomp : 1, sizeof(*cycno)); /* comp -> cycle number */
+    size_t ncyc = 0;
+    for (size_t v = 0; v < n; v++) /* numbered by smallest member */
+        if (size[comp[v]] > 1 && cycno[comp[v]] == 0) cycno[comp[v]] = (uint32_t)++ncyc;
+    r->ncycles = ncyc;
+    r->cycle_incl = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(int64_t));
+    r->cycle_self = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(int64_t));
+    r->cycle_ndef = xcalloc(ncyc ? ncyc : 1, sizeof(uint32_t));
+    r->cycle_start = xcalloc(ncyc + 1, sizeof(size_t));
+    r->members = xmalloc((n ? n : 1) * sizeof(uint32_t));
+    for (size_t v = 0; v < n; v++) {
+        r->cycle[v] = cycno[comp[v]];
+        if (r->cycle[v]) r->cycle_start[r->cycle[v]]++;
+    }
+    for (size_t c = 0; c < ncyc; c++)
+        r->cycle_start[c + 1] += r->cycle_start[c];
+    {
+        size_t *pos = xmalloc((ncyc + 1) * sizeof(*pos));
+        memcpy(pos, r->cycle_start, (ncyc + 1) * sizeof(*pos));
+        for (size_t v = 0; v < n; v++)
+            if (r->cycle[v]) r->members[pos[r->cycle[v] - 1]++] = (uint32_t)v;
+        free(pos);
+    }
+
+    /* incoming (not from itself / not from inside its cycle) */
+    int rc = 0;
+    char *called = xcalloc(n ? n : 1, 1);
+    char *cyc_entered = xcalloc(ncyc ? ncyc : 1, 1);
+    int64_t *in = xcalloc(n * nc > 0 ? n * nc : 1, sizeof(int64_t));
+    uint32_t *in_ndef = xcalloc(n ? n : 1, sizeof(uint32_t));
+    int64_t *out = xcalloc(n * nc > 0 ? n * nc : 1, sizeof(int64_t)); /* leaving calls */
+    uint32_t *out_ndef = xcalloc(n ? n : 1, sizeof(uint32_t));
+    int64_t *cyc_in = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(int64_t));
+    for (size_t a = 0; a < na && !rc; a++) {
+        uint32_t f = g->from[a], t = g->to[a];
+        uint32_t d = g->arc_ndef ? g->arc_ndef[a] : (uint32_t)nc;
+        const int64_t *c = g->cost + a * nc;
+        if (f == t) continue;
+        int inside = r->cycle[f] && r->cycle[f] == r->cycle[t];
+        if (inside) continue;
+        called[t] = 1;
+        rc |= add_vec(in + (size_t)t * nc, c, nc);
+        in_ndef[t] = max32(in_ndef[t], d);
+        rc |= add_vec(out + (size_t)f * nc, c, nc);
+        out_ndef[f] = max32(out_ndef[f], d);
+        if (r->cycle[t]) {
+            size_t cy = r->cycle[t] - 1;
+            cyc_entered[cy] = 1;
+            rc |= add_vec(cyc_in + cy * nc, c, nc);
+            r->cycle_ndef[cy] = max32(r->cycle_ndef[cy], d);
+        }
+    }
+    for (size_t v = 0; v < n && !rc; v++) {
+        int64_t *dst = r->incl + v * nc;
+        const int64_t *self = g->self + v * nc;
+        uint32_t sd = g->self_ndef ? g->self_ndef[v] : (uint32_t)nc;
+        if (r->cycle[v]) {
+            size_t cy = r->cycle[v] - 1;
+            memcpy(dst, self, nc * sizeof(int64_t));
+            rc |= add_vec(dst, out + v * nc, nc);
+            r->ndef[v] = max32(sd, out_ndef[v]);
+            rc |= add_vec(r->cycle_self + cy * nc, self, nc);
+            if (!cyc_entered[cy]) {
+                rc |= add_vec(r->cycle_incl + cy * nc, dst, nc);
+                r->cycle_ndef[cy] = max32(r->cycle_ndef[cy], r->ndef[v]);
+            }
+        } else if (called[v]) {
+            memcpy(dst, in + v * nc, nc * sizeof(int64_t));
+            r->ndef[v] = in_ndef[v];
+        } else {
+            memcpy(dst, self, nc * sizeof(int64_t));
+            rc |= add_vec(dst, out + v * nc, nc);
+            r->ndef[v] = max32(sd, out_ndef[v]);
+        }
+    }
+    for (size_t cy = 0; cy < ncyc && !rc; cy++)
+        if (cyc_entered[cy])
+            memcpy(r->cycle_incl + cy * nc, cyc_in + cy * nc, nc * sizeof(int64_t));
+    free(called);
+    free(cyc_entered);
+    free(in);
+    free(in_ndef);
+    free(out);
+    free(out_ndef);
+    free(cyc_in);
+    free(comp);
+    free(size);
+    free(cycno);
+    if (rc) {
+        incl_result_release(r);
+        return tally_error_set(err, NULL, 0, "inclusive cost too large (overflow)");
+    }
+    return 0;
+}
+
+void incl_result_release(struct incl_result *r)
+{
+    free(r->cycle);
+    free(r->incl);
+    free(r->ndef);
+    free(r->cycle_incl);
+    free(r->cycle_self);
+    free(r->cycle_ndef);
+    free(r->cycle_start);
+    free(r->members);
+    memset(r, 0, sizeof(*r));
+}

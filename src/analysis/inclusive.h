@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * inclusive.h - inclusive costs of the nodes of a call graph, right under
+ * recursion.
+ *
+ * The graph: `nnodes` nodes (functions) with a self cost each, and arcs
+ * (caller -> callee) carrying the inclusive cost of those calls as the
+ * profiler measured it. Costs are vectors of `ncols` int64 values.
+ *
+ * The rule (see docs/internals/annotate.md):
+ *   - the strongly connected components are found with an iterative
+ *     Tarjan walk (no recursion, so deep graphs cannot overflow the stack);
+ *   - a node outside any recursion gets callgrind_annotate's value: the sum
+ *     of the costs of the calls into it if anything calls it, else its self
+ *     cost plus the costs of the calls it makes;
+ *   - a node whose component is itself with a self-call: the same, but
+ *     ignoring the self-calls (they are already inside the outer call);
+ *   - a component of several nodes is a cycle (KCachegrind's `<cycle N>`):
+ *     the cycle's inclusive cost is the sum of the calls entering it from
+ *     outside, or when nothing outside calls it, the members' self costs
+ *     plus the calls leaving it; each member's inclusive cost is its self
+ *     cost plus its calls to nodes outside the cycle.
+ * Calls into a non-recursive node (or into a cycle from outside) never
+ * nest, so with consistent input no inclusive cost exceeds the total.
+ *
+ * Cycles are numbered 1.. in the order of their smallest member node.
+ * Each cost may come with a "defined" count (how many leading base events
+ * were recorded, see funcs.h); the result's is the largest of the costs
+ * that were summed.
+ */
+#ifndef TALLY_INCLUSIVE_H
+#define TALLY_INCLUSIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/error.h"
+
+struct incl_graph {
+    size_t nnodes, ncols;
+    const int64_t *self;       /* [nnodes * ncols] */
+    const uint32_t *self_ndef; /* [nnodes] or NULL */
+    size_t narcs;
+    const uint32_t *from, *to; /* [narcs] node indices */
+    const int64_t *cost;       /* [narcs * ncols] */
+    const uint32_t *arc_ndef;  /* [narcs] or NULL */
+};
+
+struct incl_result {
+    size_t nnodes, ncols, ncycles;
+    uint32_t *cycle;      /* [nnodes]: 0, or the node's 1-based cycle number */
+    int64_t *incl;        /* [nnodes * ncols] */
+    uint32_t *ndef;       /* [nnodes] */
+    int64_t *cycle_incl;  /* [ncycles * ncols] */
+    int64_t *cycle_self;  /* [ncycles * ncols]: the members' self costs summed */
+    uint32_t *cycle_ndef; /* [ncycles] */
+    size_t *cycle_start;  /* [ncycles + 1]: members of cycle c (0-based) are */
+    uint32_t *members;    /*   members[cycle_start[c] .. cycle_start[c + 1]) ascending */
+};
+
+/* Compute everything. Returns 0, or -1 with err when a sum overflows. */
+int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally_error *err);
+void incl_result_release(struct incl_result *r);
+
+#endif

@@ -1,0 +1,1070 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "annotate.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../analysis/funcs.h"
+#include "../analysis/inclusive.h"
+#include "textfmt.h"
+
+#define RULE "--------------------------------------------------------------------------------\n"
+#define ATS "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
+#define DASHES40 "----------------------------------------"
+
+void annotate_options_init(struct annotate_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->show_percs = 1;
+    o->auto_annotate = 1;
+    o->context = 8;
+}
+
+void annotate_options_release(struct annotate_options *o)
+{
+    strlist_release(&o->show);
+    strlist_release(&o->sort);
+    strlist_release(&o->sort_thresh);
+    strlist_release(&o->include_dirs);
+    strlist_release(&o->user_files);
+    strlist_release(&o->inputs);
+}
+
+int annotate_check_events(const struct profile *p, const struct annotate_options *o,
+                          struct tally_error *err)
+{
+    if (p->nparts == 0) return 0;
+    const struct eventset *es = &p->parts[0]->events;
+    const struct strlist *lists[2] = {&o->show, &o->sort};
+    const char *what[2] = {"--show", "--sort"};
+    for (int l = 0; l < 2; l++)
+        for (size_t i = 0; i < lists[l]->n; i++) {
+            struct event_expr e;
+            if (eventset_lookup(es, lists[l]->items[i], &e))
+                return tally_error_set(err, NULL, 0, "%s event '%s' did not appear in input",
+                                       what[l], lists[l]->items[i]);
+            event_expr_release(&e);
+        }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ state */
+
+struct entry {
+    int is_cycle;
+    uint32_t idx; /* row index, or 0-based cycle index */
+    const int64_t *v;
+    uint32_t ndef;
+    char *name;
+};
+
+/* A caller/callee line of a tree or a call from a source line. */
+struct varc {
+    uint32_t other; /* row at the other end */
+    uint32_t caller;
+    uint64_t count;
+    uint32_t ndef;
+    const int64_t *cost;
+    const int64_t *order; /* cost used for sorting */
+    uint32_t order_ndef;
+};
+
+struct rep {
+    FILE *out;
+    struct profile *p;
+    struct part *pt;
+    const struct annotate_options *o;
+    int cg; /* cachegrind layout and rules */
+    size_t nbase, ncols;
+    struct event_expr *cols;
+    char **colnames;
+    size_t nshow, nsort;
+    size_t *show, *sort;
+    double *thr;
+    char **thr_text;
+    int filter_on;
+    struct func_table ft;
+    int have_ft;
+    struct incl_result ir;
+    int have_ir;
+    int64_t *summary;
+    uint32_t summary_ndef;
+    int summary_calculated;
+    struct entry *ent;
+    size_t nent;
+    char **rowname; /* [nrows] display names (with a cycle tag when inclusive) */
+    size_t *fnw;    /* function table widths */
+    /* tree adjacency (arc indices by callee and by caller) */
+    size_t *in_start, *in_arcs, *out_start, *out_arcs;
+    /* printed rows' files */
+    char *file_printed; /* [string table size] */
+    size_t nfile_printed;
+    /* sorted per-line data */
+    size_t *lsorted, *csorted;
+    int64_t *printed;
+    uint32_t printed_ndef;
+};
+
+static int defined(const struct rep *r, size_t c, uint32_t ndef)
+{
+    return func_col_defined(&r->ft, c, ndef);
+}
+
+/* -------------------------------------------------------------- printing */
+
+static void widths_init(const struct rep *r, size_t *w)
+{
+    for (size_t c = 0; c < r->ncols; c++)
+        w[c] = strlen(r->colnames[c]);
+}
+
+static void widths_add(const struct rep *r, size_t *w, const int64_t *v, uint32_t ndef)
+{
+    for (size_t c = 0; c < r->ncols; c++)
+        if (defined(r, c, ndef)) {
+            size_t x = textfmt_count_width(v[c], r->o->show_percs);
+            if (x > w[c]) w[c] = x;
+        }
+}
+
+static void print_cc(const struct rep *r, const int64_t *v, uint32_t ndef, const size_t *w)
+{
+    for (size_t i = 0; i < r->nshow; i++) {
+        size_t c = r->show[i];
+        char buf[TEXTFMT_CELL_MAX + 256];
+        int d = v && defined(r, c, ndef);
+        int64_t total = defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
+        size_t width = w[c] < 200 ? w[c] : 200;
+        textfmt_cell(buf, sizeof(buf), d ? v[c] : 0, d, total, r->o->show_percs, width);
+        fputs(buf, r->out);
+    }
+}
+
+static void print_events(const struct rep *r, const size_t *w)
+{
+    for (size_t i = 0; i < r->nshow; i++) {
+        size_t c = r->show[i];
+        size_t n = strlen(r->colnames[c]);
+        fputs(r->colnames[c], r->out);
+        textfmt_repeat(r->out, ' ', w[c] > n ? w[c] - n : 0);
+        putc(' ', r->out);
+    }
+}
+
+/* -1 when a sorts before b (bigger first, by the sort events in order). */
+static int cmp_costs(const struct rep *r, const int64_t *a, uint32_t nda, const int64_t *b,
+                     uint32_t ndb)
+{
+    for (size_t i = 0; i < r->nsort; i++) {
+        size_t c = r->sort[i];
+        int64_t x = a && defined(r, c, nda) ? a[c] : -1;
+        int64_t y = b && defined(r, c, ndb) ? b[c] : -1;
+        if (r->cg) {
+            uint64_t ux = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+            uint64_t uy = y < 0 ? (uint64_t)0 - (uint64_t)y : (uint64_t)y;
+            if (ux != uy) return ux > uy ? -1 : 1;
+        } else if (x != y) {
+            return x > y ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
+static int cmp_entries(const void *pa, const void *pb, void *ctx)
+{
+    const struct rep *r = ctx;
+    const struct entry *a = pa, *b = pb;
+    int c = cmp_costs(r, a->v, a->ndef, b->v, b->ndef);
+    return c ? c : strcmp(a->name, b->name);
+}
+
+static int cmp_varcs(const void *pa, const void *pb, void *ctx)
+{
+    const struct rep *r = ctx;
+    const struct varc *a = pa, *b = pb;
+    int c = cmp_costs(r, a->order, a->order_ndef, b->order, b->order_ndef);
+    if (c) return c;
+    c = strcmp(r->rowname[a->other], r->rowname[b->other]);
+    if (c) return c;
+    return strcmp(r->rowname[a->caller], r->rowname[b->caller]);
+}
+
+/* ------------------------------------------------------------ setup */
+
+static int add_column(struct rep *r, const char *name, size_t *out)
+{
+    for (size_t c = 0; c < r->ncols; c++)
+        if (!strcmp(r->colnames[c], name)) {
+            *out = c;
+            return 0;
+        }
+    struct event_expr e;
+    if (eventset_lookup(&r->pt->events, name, &e)) return -1;
+    r->cols = xrealloc(r->cols, (r->ncols + 1) * sizeof(*r->cols));
+    r->colnames = xrealloc(r->colnames, (r->ncols + 1) * sizeof(*r->colnames));
+    r->cols[r->ncols] = e;
+    r->colnames[r->ncols] = xstrdup(name);
+    *out = r->ncols++;
+    return 0;
+}
+
+static int setup_columns(struct rep *r, struct tally_error *err)
+{
+    const struct eventset *es = &r->pt->events;
+    const struct annotate_options *o = r->o;
+    r->nbase = es->n;
+    for (size_t i = 0; i < es->n; i++) {
+        size_t c;
+        if (add_column(r, es->names[i], &c))
+            return tally_error_set(err, NULL, 0, "event '%s' cannot be looked up", es->names[i]);
+    }
+    r->nshow = o->show.n ? o->show.n : es->n;
+    r->show = xmalloc((r->nshow ? r->nshow : 1) * sizeof(size_t));
+    for (size_t i = 0; i < r->nshow; i++) {
+        if (!o->show.n) {
+            r->show[i] = i;
+        } else if (add_column(r, o->show.items[i], &r->show[i])) {
+            return tally_error_set(err, NULL, 0, "--show event '%s' did not appear in input",
+                                   o->show.items[i]);
+        }
+    }
+    r->nsort = o->sort.n ? o->sort.n : es->n;
+    r->sort = xmalloc((r->nsort ? r->nsort : 1) * sizeof(size_t));
+    r->thr = xcalloc(r->nsort ? r->nsort : 1, sizeof(double));
+    r->thr_text = xcalloc(r->nsort ? r->nsort : 1, sizeof(char *));
+    for (size_t i = 0; i < r->nsort; i++) {
+        if (!o->sort.n) {
+            r->sort[i] = i;
+        } else if (add_column(r, o->sort.items[i], &r->sort[i])) {
+            return tally_error_set(err, NULL, 0, "--sort event '%s' did not appear in input",
+                                   o->sort.items[i]);
+        }
+    }
+    /* thresholds, as each original sets them up */
+    for (size_t i = 0; i < r->nsort; i++) {
+        const char *t;
+        if (o->sort_has_thresholds) {
+            t = i < o->sort_thresh.n && o->sort_thresh.items[i][0] ? o->sort_thresh.items[i] : "0";
+        } else if (i == 0) {
+            t = o->threshold ? o->threshold : r->cg ? "0.1" : "99";
+        } else {
+            t = r->cg ? "100" : "0";
+        }
+        r->thr_text[i] = xstrdup(t);
+        r->thr[i] = strtod(t, NULL);
+    }
+    if (r->cg)
+        r->filter_on = 1;
+    else
+        r->filter_on = o->sort_has_thresholds || r->nsort == 0 || r->thr[0] < 100;
+    return 0;
+}
+
+static int eval_base(struct rep *r, const uint64_t *base, int64_t *out)
+{
+    for (size_t c = 0; c < r->ncols; c++)
+        if (event_expr_eval(&r->cols[c], base, r->p->signed_costs, &out[c])) return -1;
+    return 0;
+}
+
+static int base_is_zero(const struct rep *r, const uint64_t *v)
+{
+    for (size_t i = 0; i < r->nbase; i++)
+        if (r->p->signed_costs ? (int64_t)v[i] > 0 : v[i] > 0) return 0;
+    return 1;
+}
+
+static int setup_summary(struct rep *r, struct tally_error *err)
+{
+    r->summary = xcalloc(r->ncols ? r->ncols : 1, sizeof(int64_t));
+    const uint64_t *base = NULL;
+    if (r->pt->summary && (r->cg || !base_is_zero(r, r->pt->summary)))
+        base = r->pt->summary;
+    else if (!r->cg && r->pt->totals && !base_is_zero(r, r->pt->totals))
+        base = r->pt->totals;
+    if (base) {
+        r->summary_ndef = (uint32_t)r->nbase;
+        if (eval_base(r, base, r->summary))
+            return tally_error_set(err, r->p->path, 0, "summary too large");
+        return 0;
+    }
+    /* neither: the sum of the self costs */
+    r->summary_calculated = !r->cg;
+    for (size_t i = 0; i < func_nrows(&r->ft); i++) {
+        const int64_t *s = func_row_self(&r->ft, i);
+        for (size_t c = 0; c < r->ncols; c++)
+            if (__builtin_add_overflow(r->summary[c], s[c], &r->summary[c]))
+                return tally_error_set(err, r->p->path, 0, "total cost too large");
+        if (func_row_ndef(&r->ft, i) > r->summary_ndef) r->summary_ndef = func_row_ndef(&r->ft, i);
+    }
+    return 0;
+}
+
+static int setup_entries(struct rep *r, struct tally_error *err)
+{
+    struct func_table *ft = &r->ft;
+    size_t nrows = func_nrows(ft);
+    if (r->o->inclusive) {
+        size_t na = ft->arcs.count, nc = r->ncols;
+        uint32_t *from = xmalloc((na ? na : 1) * sizeof(uint32_t));
+        uint32_t *to = xmalloc((na ? na : 1) * sizeof(uint32_t));
+        uint32_t *and = xmalloc((na ? na : 1) * sizeof(uint32_t));
+        int64_t *cost = xmalloc((na * nc > 0 ? na * nc : 1) * sizeof(int64_t));
+        int64_t *self = xmalloc((nrows * nc > 0 ? nrows * nc : 1) * sizeof(int64_t));
+        uint32_t *snd = xmalloc((nrows ? nrows : 1) * sizeof(uint32_t));
+        for (size_t a = 0; a < na; a++) {
+            from[a] = func_arc_caller(ft, a);
+            to[a] = func_arc_callee(ft, a);
+            and[a] = func_arc_ndef(ft, a);
+            memcpy(cost + a * nc, func_arc_cost(ft, a), nc * sizeof(int64_t));
+        }
+        for (size_t i = 0; i < nrows; i++) {
+            memcpy(self + i * nc, func_row_self(ft, i), nc * sizeof(int64_t));
+            snd[i] = func_row_ndef(ft, i);
+        }
+        struct incl_graph g = {nrows, nc, self, snd, na, from, to, cost, and};
+        int rc = incl_compute(&g, &r->ir, err);
+        free(from);
+        free(to);
+        free(and);
+        free(cost);
+        free(self);
+        free(snd);
+        if (rc) return -1;
+        r->have_ir = 1;
+    }
+    r->rowname = xcalloc(nrows ? nrows : 1, sizeof(char *));
+    for (size_t i = 0; i < nrows; i++) {
+        char *n = func_row_display(ft, i);
+        if (r->have_ir && r->ir.cycle[i]) {
+            char *t = xasprintf("%s <cycle %u>", n, r->ir.cycle[i]);
+            free(n);
+            n = t;
+        }
+        r->rowname[i] = n;
+    }
+    size_t ncyc = r->have_ir ? r->ir.ncycles : 0;
+    r->ent = xmalloc((nrows + ncyc + 1) * sizeof(*r->ent));
+    for (size_t i = 0; i < nrows; i++) {
+        uint64_t fl = func_row_flags(ft, i);
+        if (!(fl & FUNC_ROW_LISTED) && !(r->o->inclusive && (fl & FUNC_ROW_CALLEE))) continue;
+        struct entry *e = &r->ent[r->nent++];
+        e->is_cycle = 0;
+        e->idx = (uint32_t)i;
+        e->name = r->rowname[i];
+        if (r->have_ir) {
+            e->v = r->ir.incl + i * r->ncols;
+            e->ndef = r->ir.ndef[i];
+        } else {
+            e->v = func_row_self(ft, i);
+            e->ndef = func_row_ndef(ft, i);
+        }
+    }
+    for (size_t c = 0; c < ncyc; c++) {
+        struct entry *e = &r->ent[r->nent++];
+        e->is_cycle = 1;
+        e->idx = (uint32_t)c;
+        e->name = xasprintf("<cycle %zu>", c + 1);
+        e->v = r->ir.cycle_incl + c * r->ncols;
+        e->ndef = r->ir.cycle_ndef[c];
+    }
+    return 0;
+}
+
+/* CSR lists of arc indices by callee (in) and by caller (out). */
+static void setup_adjacency(struct rep *r)
+{
+    size_t n = func_nrows(&r->ft), na = r->ft.arcs.count;
+    r->in_start = xcalloc(n + 1, sizeof(size_t));
+    r->out_start = xcalloc(n + 1, sizeof(size_t));
+    r->in_arcs = xmalloc((na ? na : 1) * sizeof(size_t));
+    r->out_arcs = xmalloc((na ? na : 1) * sizeof(size_t));
+    for (size_t a = 0; a < na; a++) {
+        r->in_start[func_arc_callee(&r->ft, a) + 1]++;
+        r->out_start[func_arc_caller(&r->ft, a) + 1]++;
+    }
+    for (size_t i = 0; i < n; i++) {
+        r->in_start[i + 1] += r->in_start[i];
+        r->out_start[i + 1] += r->out_start[i];
+    }
+    size_t *fi = xmalloc((n + 1) * sizeof(size_t)), *fo = xmalloc((n + 1) * sizeof(size_t));
+    memcpy(fi, r->in_start, (n + 1) * sizeof(size_t));
+    memcpy(fo, r->out_start, (n + 1) * sizeof(size_t));
+    for (size_t a = 0; a < na; a++) {
+        r->in_arcs[fi[func_arc_callee(&r->ft, a)]++] = a;
+        r->out_arcs[fo[func_arc_caller(&r->ft, a)]++] = a;
+    }
+    free(fi);
+    free(fo);
+}
+
+/* --------------------------------------------------------------- header */
+
+static void print_header(struct rep *r)
+{
+    FILE *out = r->out;
+    const struct annotate_options *o = r->o;
+    struct part *pt = r->pt;
+    fputs(RULE, out);
+    if (r->cg) {
+        for (size_t i = 0; i < pt->desc.n; i++)
+            fprintf(out, "%s\n", pt->desc.items[i]);
+        fprintf(out, "Command:          %s\n", pt->cmd ? pt->cmd : "");
+        fprintf(out, "Data file:        %s\n", o->inputs.n ? o->inputs.items[0] : "");
+        for (size_t i = 1; i < o->inputs.n; i++)
+            fprintf(out, "                  %s\n", o->inputs.items[i]);
+    } else {
+        fprintf(out, "Profile data file%s '%s'", o->inputs.n > 1 ? "s" : "",
+                o->inputs.n ? o->inputs.items[0] : "");
+        for (size_t i = 1; i < o->inputs.n; i++)
+            fprintf(out, ", '%s'", o->inputs.items[i]);
+        if (r->p->creator && r->p->creator[0]) fprintf(out, " (creator: %s)", r->p->creator);
+        fputs("\n" RULE, out);
+        for (size_t i = 0; i < pt->desc.n; i++)
+            if (strncmp(pt->desc.items[i], "Option:", 7) != 0)
+                fprintf(out, "%s\n", pt->desc.items[i]);
+        fprintf(out, "Profiled target:  %s", pt->cmd && pt->cmd[0] ? pt->cmd : "(unknown)");
+        if (pt->has_pid) {
+            fprintf(out, " (PID %llu", (unsigned long long)pt->pid);
+            if (pt->has_part) fprintf(out, ", part %llu", (unsigned long long)pt->part_no);
+            if (pt->has_thread) fprintf(out, ", thread %llu", (unsigned long long)pt->thread);
+            putc(')', out);
+        }
+        putc('\n', out);
+    }
+    fputs("Events recorded: ", out);
+    for (size_t i = 0; i < r->nbase; i++)
+        fprintf(out, " %s", r->colnames[i]);
+    fputs("\nEvents shown:    ", out);
+    for (size_t i = 0; i < r->nshow; i++)
+        fprintf(out, " %s", r->colnames[r->show[i]]);
+    fputs("\nEvent sort order:", out);
+    for (size_t i = 0; i < r->nsort; i++)
+        fprintf(out, " %s", r->colnames[r->sort[i]]);
+    fputs("\nThresholds:      ", out);
+    for (size_t i = 0; i < r->nsort; i++)
+        fprintf(out, " %s", r->thr_text[i]);
+    fprintf(out, "\nInclude dirs:     %s\n", o->include_dirs.n ? o->include_dirs.items[0] : "");
+    for (size_t i = 1; i < o->include_dirs.n; i++)
+        fprintf(out, "                  %s\n", o->include_dirs.items[i]);
+    fprintf(out, "User annotated:   %s\n", o->user_files.n ? o->user_files.items[0] : "");
+    for (size_t i = 1; i < o->user_files.n; i++)
+        fprintf(out, "                  %s\n", o->user_files.items[i]);
+    fprintf(out, "Auto-annotation:  %s\n\n", o->auto_annotate ? "on" : "off");
+}
+
+/* ------------------------------------------------------ function table */
+
+static void print_varcs(struct rep *r, struct varc *v, size_t n, const char *mark)
+{
+    qsort_r(v, n, sizeof(*v), cmp_varcs, r);
+    char num[32];
+    for (size_t i = 0; i < n; i++) {
+        print_cc(r, v[i].cost, v[i].ndef, r->fnw);
+        fprintf(r->out, "%s%s (%sx)", mark, r->rowname[v[i].other],
+                textfmt_commify((int64_t)v[i].count, num));
+        uint64_t obj = func_row_obj(&r->ft, v[i].other);
+        if (obj) fprintf(r->out, " [%s]", profile_str(r->p, (uint32_t)(obj - 1)));
+        putc('\n', r->out);
+    }
+}
+
+static void fill_varc(const struct rep *r, struct varc *v, size_t a, uint32_t other)
+{
+    v->other = other;
+    v->caller = func_arc_caller(&r->ft, a);
+    v->count = func_arc_count(&r->ft, a);
+    v->ndef = v->order_ndef = func_arc_ndef(&r->ft, a);
+    v->cost = v->order = func_arc_cost(&r->ft, a);
+}
+
+/* Tree lines of a row: callers (dir 0) or callees (dir 1). */
+static void print_row_tree(struct rep *r, uint32_t row, int dir)
+{
+    size_t *start = dir ? r->out_start : r->in_start;
+    size_t *arcs = dir ? r->out_arcs : r->in_arcs;
+    size_t n = start[row + 1] - start[row];
+    struct varc *v = xmalloc((n ? n : 1) * sizeof(*v));
+    for (size_t k = 0; k < n; k++) {
+        size_t a = arcs[start[row] + k];
+        fill_varc(r, &v[k], a, dir ? func_arc_callee(&r->ft, a) : func_arc_caller(&r->ft, a));
+    }
+    print_varcs(r, v, n, dir ? " >   " : " < ");
+    free(v);
+}
+
+/* Tree lines of a cycle: calls entering it (dir 0) or leaving it (dir 1), per row outside. */
+static void print_cycle_tree(struct rep *r, size_t cy, int dir)
+{
+    size_t nc = r->ncols;
+    struct rectab agg;
+    rectab_init(&agg, 1, 2 + nc);
+    size_t *start = dir ? r->out_start : r->in_start;
+    size_t *arcs = dir ? r->out_arcs : r->in_arcs;
+    for (size_t m = r->ir.cycle_start[cy]; m < r->ir.cycle_start[cy + 1]; m++) {
+        uint32_t row = r->ir.members[m];
+        for (size_t k = start[row]; k < start[row + 1]; k++) {
+            size_t a = arcs[k];
+            uint32_t other = dir ? func_arc_callee(&r->ft, a) : func_arc_caller(&r->ft, a);
+            if (r->ir.cycle[other] == cy + 1) continue;
+            uint64_t key = other;
+            uint64_t *val = rectab_get(&agg, &key, NULL);
+            val[0] += func_arc_count(&r->ft, a);
+            if (val[1] < func_arc_ndef(&r->ft, a)) val[1] = func_arc_ndef(&r->ft, a);
+            const int64_t *c = func_arc_cost(&r->ft, a);
+            int64_t *d = (int64_t *)(val + 2);
+            for (size_t i = 0; i < nc; i++)
+                d[i] = (int64_t)((uint64_t)d[i] + (uint64_t)c[i]);
+        }
+    }
+    struct varc *v = xmalloc((agg.count ? agg.count : 1) * sizeof(*v));
+    for (size_t k = 0; k < agg.count; k++) {
+        uint64_t *val = rectab_val(&agg, k);
+        v[k].other = v[k].caller = (uint32_t)rectab_at(&agg, k)[0];
+        v[k].count = val[0];
+        v[k].ndef = v[k].order_ndef = (uint32_t)val[1];
+        v[k].cost = v[k].order = (const int64_t *)(val + 2);
+    }
+    print_varcs(r, v, agg.count, dir ? " >   " : " < ");
+    free(v);
+    rectab_release(&agg);
+}
+
+static void print_function_table(struct rep *r)
+{
+    FILE *out = r->out;
+    const struct annotate_options *o = r->o;
+    size_t nc = r->ncols;
+    size_t *sw = xmalloc((nc ? nc : 1) * sizeof(size_t));
+    widths_init(r, sw);
+    widths_add(r, sw, r->summary, r->summary_ndef);
+    r->fnw = xmalloc((nc ? nc : 1) * sizeof(size_t));
+    widths_init(r, r->fnw);
+    for (size_t i = 0; i < r->nent; i++)
+        widths_add(r, r->fnw, r->ent[i].v, r->ent[i].ndef);
+
+    fputs(RULE, out);
+    print_events(r, sw);
+    fputs("\n" RULE, out);
+    print_cc(r, r->summary, r->summary_ndef, sw);
+    fputs(" PROGRAM TOTALS", out);
+    if (r->summary_calculated) fputs(" (calculated)", out);
+    fputs("\n\n", out);
+    free(sw);
+
+    fputs(RULE, out);
+    print_events(r, r->fnw);
+    fputs(" file:function\n" RULE, out);
+
+    qsort_r(r->ent, r->nent, sizeof(*r->ent), cmp_entries, r);
+    int tree = o->tree_caller || o->tree_calling;
+    if (tree) setup_adjacency(r);
+    int64_t *curr = xcalloc(r->nsort ? r->nsort : 1, sizeof(int64_t));
+    for (size_t k = 0; k < r->nent; k++) {
+        struct entry *e = &r->ent[k];
+        if (r->cg) {
+            int any = 0;
+            for (size_t i = 0; i < r->nsort; i++) {
+                size_t c = r->sort[i];
+                int64_t fv = defined(r, c, e->ndef) ? e->v[c] : 0;
+                int64_t sv = defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
+                double prop = textfmt_percent(fv, sv);
+                if (prop < 0) prop = -prop;
+                if (prop >= r->thr[i]) any = 1;
+            }
+            if (!any) break;
+        } else if (r->filter_on) {
+            int all = 1;
+            for (size_t i = 0; i < r->nsort; i++) {
+                size_t c = r->sort[i];
+                int sdef = defined(r, c, r->summary_ndef) && r->summary[c] > 0;
+                double prop = textfmt_percent(curr[i], sdef ? r->summary[c] : 1);
+                if (!(prop >= r->thr[i])) all = 0;
+            }
+            if (all) break;
+        }
+        int show_tree = tree && strcmp(e->name, "???:???") != 0;
+        if (tree) putc('\n', out);
+        if (show_tree && o->tree_caller) {
+            if (e->is_cycle)
+                print_cycle_tree(r, e->idx, 0);
+            else
+                print_row_tree(r, e->idx, 0);
+        }
+        print_cc(r, e->v, e->ndef, r->fnw);
+        if (tree) fputs(" * ", out);
+        fprintf(out, " %s", e->name);
+        if (!e->is_cycle) {
+            uint64_t obj = func_row_obj(&r->ft, e->idx);
+            if (obj && profile_str(r->p, (uint32_t)(obj - 1))[0])
+                fprintf(out, " [%s]", profile_str(r->p, (uint32_t)(obj - 1)));
+        }
+        putc('\n', out);
+        if (show_tree && o->tree_calling) {
+            if (e->is_cycle)
+                print_cycle_tree(r, e->idx, 1);
+            else
+                print_row_tree(r, e->idx, 1);
+        }
+        if (!e->is_cycle) {
+            uint32_t f = func_row_file(&r->ft, e->idx);
+            if (!r->file_printed[f]) {
+                r->file_printed[f] = 1;
+                r->nfile_printed++;
+            }
+        }
+        for (size_t i = 0; i < r->nsort; i++) {
+            size_t c = r->sort[i];
+            if (!defined(r, c, e->ndef)) continue;
+            if (!r->cg && o->inclusive)
+                curr[i] = (int64_t)((uint64_t)r->summary[c] - (uint64_t)e->v[c]);
+            else if (__builtin_add_overflow(curr[i], e->v[c], &curr[i]))
+                curr[i] = e->v[c] < 0 ? INT64_MIN : INT64_MAX;
+        }
+    }
+    free(curr);
+    putc('\n', out);
+}
+
+/* ------------------------------------------------------ source annotation */
+
+static int cmp_line_keys(const void *pa, const void *pb, void *ctx)
+{
+    const struct rectab *t = ctx;
+    const uint64_t *a = rectab_at(t, *(const size_t *)pa), *b = rectab_at(t, *(const size_t *)pb);
+    for (int i = 0; i < 2; i++)
+        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+static size_t *sorted_index(const struct rectab *t)
+{
+    size_t *ix = xmalloc((t->count ? t->count : 1) * sizeof(size_t));
+    for (size_t i = 0; i < t->count; i++)
+        ix[i] = i;
+    qsort_r(ix, t->count, sizeof(size_t), cmp_line_keys, (void *)t);
+    return ix;
+}
+
+/* [*lo, *hi) of the entries of file f in a sorted index. */
+static void file_range(const struct rectab *t, const size_t *ix, uint64_t f, size_t *lo, size_t *hi)
+{
+    size_t a = 0, b = t->count;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (rectab_at(t, ix[m])[0] < f)
+            a = m + 1;
+        else
+            b = m;
+    }
+    *lo = a;
+    b = t->count;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (rectab_at(t, ix[m])[0] <= f)
+            a = m + 1;
+        else
+            b = m;
+    }
+    *hi = a;
+}
+
+struct annfile {
+    const char *name;
+    int user;
+};
+
+static int cmp_annfiles(const void *pa, const void *pb)
+{
+    const struct annfile *a = pa, *b = pb;
+    int c = strcmp(a->name, b->name);
+    return c ? c : b->user - a->user;
+}
+
+static int cmp_strs(const void *pa, const void *pb)
+{
+    return strcmp(*(char *const *)pa, *(char *const *)pb);
+}
+
+/* Whole file into memory; NULL when it cannot be read. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    size_t cap = 65536, n = 0;
+    char *buf = xmalloc(cap);
+    for (;;) {
+        if (n == cap) buf = xrealloc(buf, cap *= 2);
+        size_t got = fread(buf + n, 1, cap - n, fp);
+        n += got;
+        if (got == 0) break;
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static void warn_newer(struct rep *r, const char *name)
+{
+    fprintf(r->out,
+            ATS
+            "@@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@\n" ATS
+            "@ Source file '%s' is more recent than input file '%s'.\n"
+            "@ Annotations may not be correct.\n" ATS "\n",
+            name, r->o->inputs.n ? r->o->inputs.items[0] : "");
+}
+
+static void warn_past_end(struct rep *r, const char *name, int newer)
+{
+    FILE *out = r->out;
+    fputs(ATS
+          "@@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@\n" ATS
+          "@@\n",
+          out);
+    fprintf(out, "@@ Information recorded about lines past the end of '%s'.\n", name);
+    fputs("@@\n@@ Probable cause and solution:\n", out);
+    size_t n = strlen(name);
+    if (newer) {
+        fprintf(out, "@@ cause:    '%s' has changed since information was gathered.\n", name);
+        fputs("@@           If so, a warning will have already been issued about this.\n"
+              "@@ solution: Recompile program and rerun under \"valgrind --cachesim=yes\" to \n"
+              "@@           gather new information.\n",
+              out);
+    } else if (n >= 2 && !strcmp(name + n - 2, ".h")) {
+        fputs("@@ cause:    bug in the Valgrind's debug info reader that screws up with .h\n"
+              "@@           files sometimes\n"
+              "@@ solution: none, sorry\n",
+              out);
+    } else {
+        fputs("@@ cause:    not sure, sorry\n", out);
+    }
+    fputs("@@\n" ATS, out);
+}
+
+static int sum_into(int64_t *dst, const int64_t *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (__builtin_add_overflow(dst[i], src[i], &dst[i])) return -1;
+    return 0;
+}
+
+static const int64_t *line_cost(const struct rep *r, size_t rec, uint32_t *ndef)
+{
+    const uint64_t *v = rectab_val(&r->ft.lines, rec);
+    *ndef = (uint32_t)v[0];
+    return (const int64_t *)(v + 1);
+}
+
+static uint64_t line_no(const struct rep *r, size_t rec)
+{
+    return rectab_at(&r->ft.lines, rec)[1];
+}
+
+/* Calls made from line `line` of file f: entries [*cp, ...) of csorted. */
+static void print_line_calls(struct rep *r, uint64_t line, size_t *cp, size_t cend, const size_t *w)
+{
+    const struct rectab *t = &r->ft.line_calls;
+    while (*cp < cend && rectab_at(t, r->csorted[*cp])[1] < line)
+        (*cp)++;
+    size_t n = 0;
+    while (*cp + n < cend && rectab_at(t, r->csorted[*cp + n])[1] == line)
+        n++;
+    if (!n) return;
+    struct varc *v = xmalloc(n * sizeof(*v));
+    for (size_t k = 0; k < n; k++) {
+        size_t rec = r->csorted[*cp + k];
+        uint64_t ak = rectab_at(t, rec)[2];
+        const uint64_t *val = rectab_val(t, rec);
+        v[k].caller = (uint32_t)(ak >> 32);
+        v[k].other = (uint32_t)ak;
+        v[k].count = val[0];
+        v[k].ndef = (uint32_t)val[1];
+        v[k].cost = (const int64_t *)(val + 2);
+        /* ordered by the whole arc's cost, as callgrind_annotate orders them */
+        const uint64_t *av = rectab_find(&r->ft.arcs, &ak);
+        v[k].order = av ? (const int64_t *)(av + 2) : v[k].cost;
+        v[k].order_ndef = av ? (uint32_t)av[1] : v[k].ndef;
+    }
+    qsort_r(v, n, sizeof(*v), cmp_varcs, r);
+    char num[32];
+    for (size_t k = 0; k < n; k++) {
+        print_cc(r, v[k].cost, v[k].ndef, w);
+        fprintf(r->out, " => %s (%sx)\n", r->rowname[v[k].other],
+                textfmt_commify((int64_t)v[k].count, num));
+    }
+    free(v);
+    *cp += n;
+}
+
+static int annotate_one(struct rep *r, const char *name, int user, struct strlist *unfound,
+                        int *did)
+{
+    FILE *out = r->out;
+    const struct annotate_options *o = r->o;
+    char *data = NULL, *opened = NULL, *shown = NULL;
+    size_t len = 0;
+    for (size_t d = 0; d <= o->include_dirs.n && !data; d++) {
+        const char *dir = d ? o->include_dirs.items[d - 1] : "";
+        char *path = xasprintf("%s%s", dir, name);
+        data = slurp(path, &len);
+        if (data) {
+            opened = path;
+            shown = d ? xasprintf("%s + %s", dir, name) : xstrdup(name);
+        } else {
+            free(path);
+        }
+    }
+    if (!data) {
+        strlist_push(unfound, name);
+        return 0;
+    }
+    fputs(RULE, out);
+    fprintf(out, "-- %s-annotated source: %s\n", user ? "User" : "Auto", shown);
+    fputs(RULE, out);
+    uint32_t fid = strtab_find(&r->p->names, name, strlen(name));
+    size_t lo = 0, hi = 0, clo = 0, chi = 0;
+    if (fid != UINT32_MAX) {
+        file_range(&r->ft.lines, r->lsorted, fid, &lo, &hi);
+        file_range(&r->ft.line_calls, r->csorted, fid, &clo, &chi);
+    }
+    if (lo == hi) {
+        fprintf(out, "  No information has been collected for %s\n\n", name);
+        free(data);
+        free(opened);
+        free(shown);
+        return 0;
+    }
+    *did = 1;
+    int newer = 0;
+    struct stat ss, ds;
+    if (o->inputs.n && strcmp(o->inputs.items[0], "-") != 0 && stat(opened, &ss) == 0 &&
+        stat(o->inputs.items[0], &ds) == 0 && ss.st_mtime > ds.st_mtime) {
+        newer = 1;
+        warn_newer(r, name);
+    }
+    size_t nc = r->ncols;
+    size_t *w = xmalloc((nc ? nc : 1) * sizeof(size_t));
+    widths_init(r, w);
+    for (size_t k = lo; k < hi; k++) {
+        uint32_t nd;
+        const int64_t *v = line_cost(r, r->lsorted[k], &nd);
+        widths_add(r, w, v, nd);
+    }
+    print_events(r, w);
+    fputs("\n\n", out);
+
+    /* source lines */
+    size_t nlines = 0, cap = 1024;
+    size_t *ls = xmalloc(cap * sizeof(size_t));
+    for (size_t i = 0; i < len;) {
+        if (nlines + 1 >= cap) ls = xrealloc(ls, (cap *= 2) * sizeof(size_t));
+        ls[nlines++] = i;
+        const char *nl = memchr(data + i, '\n', len - i);
+        i = nl ? (size_t)(nl - data) + 1 : len;
+    }
+    ls[nlines] = len;
+
+    size_t k = lo, line0 = SIZE_MAX;
+    if (line_no(r, r->lsorted[k]) == 0) line0 = r->lsorted[k++];
+    int rc = 0;
+    if (k < hi) {
+        long long ctx = o->context;
+        size_t cur = 0, cp = clo;
+        size_t j = k;
+        int first = 1;
+        while (j < hi) {
+            long long low = (long long)line_no(r, r->lsorted[j]) - ctx;
+            while (j + 1 < hi && (long long)line_no(r, r->lsorted[j]) + 2 * ctx >=
+                                     (long long)line_no(r, r->lsorted[j + 1]))
+                j++;
+            long long high = (long long)line_no(r, r->lsorted[j]) + ctx;
+            j++;
+            if (first && low < 1) low = 1;
+            first = 0;
+            while ((long long)cur < low - 1 && cur < nlines)
+                cur++;
+            if (low != 1) fprintf(out, "-- line %lld " DASHES40 "\n", low);
+            int got = 0;
+            while ((long long)cur < high) {
+                if (cur >= nlines) {
+                    got = 0;
+                    break;
+                }
+                cur++;
+                got = 1;
+                if (k < hi && line_no(r, r->lsorted[k]) == cur) {
+                    uint32_t nd;
+                    const int64_t *v = line_cost(r, r->lsorted[k], &nd);
+                    print_cc(r, v, nd, w);
+                    if (sum_into(r->printed, v, nc)) rc = -1;
+                    if (nd > r->printed_ndef) r->printed_ndef = nd;
+                    k++;
+                } else {
+                    print_cc(r, NULL, 0, w);
+                }
+                putc(' ', out);
+                fwrite(data + ls[cur - 1], 1, ls[cur] - ls[cur - 1], out);
+                print_line_calls(r, cur, &cp, chi, w);
+            }
+            if (!got) break;
+            fprintf(out, "-- line %lld " DASHES40 "\n", high);
+        }
+    }
+    if (k < hi) {
+        for (; k < hi; k++) {
+            uint32_t nd;
+            const int64_t *v = line_cost(r, r->lsorted[k], &nd);
+            print_cc(r, v, nd, w);
+            fprintf(out, " <bogus line %llu>\n", (unsigned long long)line_no(r, r->lsorted[k]));
+        }
+        putc('\n', out);
+        warn_past_end(r, name, newer);
+    }
+    putc('\n', out);
+    if (line0 != SIZE_MAX) {
+        uint32_t nd;
+        const int64_t *v = line_cost(r, line0, &nd);
+        print_cc(r, v, nd, w);
+        fprintf(out, " <counts for unidentified lines in %s>\n\n", name);
+    }
+    free(ls);
+    free(w);
+    free(data);
+    free(opened);
+    free(shown);
+    return rc;
+}
+
+static int annotate_sources(struct rep *r, struct tally_error *err)
+{
+    const struct annotate_options *o = r->o;
+    FILE *out = r->out;
+    size_t nf = 0;
+    struct annfile *files = xmalloc((o->user_files.n + r->nfile_printed + 1) * sizeof(*files));
+    for (size_t i = 0; i < o->user_files.n; i++)
+        files[nf++] = (struct annfile){o->user_files.items[i], 1};
+    if (o->auto_annotate)
+        for (size_t f = 0; f < r->p->names.n; f++)
+            if (r->file_printed[f] && strcmp(profile_str(r->p, (uint32_t)f), "???") != 0)
+                files[nf++] = (struct annfile){profile_str(r->p, (uint32_t)f), 0};
+    qsort(files, nf, sizeof(*files), cmp_annfiles);
+    r->lsorted = sorted_index(&r->ft.lines);
+    r->csorted = sorted_index(&r->ft.line_calls);
+    r->printed = xcalloc(r->ncols ? r->ncols : 1, sizeof(int64_t));
+    struct strlist unfound = {0};
+    int did = 0, rc = 0;
+    for (size_t i = 0; i < nf && !rc; i++) {
+        if (i && !strcmp(files[i].name, files[i - 1].name)) continue;
+        rc = annotate_one(r, files[i].name, files[i].user, &unfound, &did);
+    }
+    free(files);
+    if (rc) {
+        strlist_release(&unfound);
+        return tally_error_set(err, NULL, 0, "annotated cost too large");
+    }
+    if (unfound.n) {
+        qsort(unfound.items, unfound.n, sizeof(char *), cmp_strs);
+        fputs(RULE "The following files chosen for auto-annotation could not be found:\n" RULE,
+              out);
+        for (size_t i = 0; i < unfound.n; i++)
+            fprintf(out, "  %s\n", unfound.items[i]);
+        putc('\n', out);
+    }
+    strlist_release(&unfound);
+    if (did) {
+        if (!r->cg) {
+            /* profiles whose self costs do not add up (e.g. xtree memory): show 100% */
+            for (size_t c = 0; c < r->ncols; c++) {
+                int64_t s = defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
+                int64_t pv = defined(r, c, r->printed_ndef) ? r->printed[c] : 0;
+                if (s == 0 || pv > s) r->summary[c] = pv;
+            }
+        }
+        size_t *w = xmalloc((r->ncols ? r->ncols : 1) * sizeof(size_t));
+        widths_init(r, w);
+        widths_add(r, w, r->printed, r->printed_ndef);
+        fputs(RULE, out);
+        print_events(r, w);
+        fputs("\n" RULE, out);
+        print_cc(r, r->printed, r->printed_ndef, w);
+        fputs(" events annotated\n\n", out);
+        free(w);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ main */
+
+static void rep_release(struct rep *r)
+{
+    for (size_t c = 0; c < r->ncols; c++) {
+        event_expr_release(&r->cols[c]);
+        free(r->colnames[c]);
+    }
+    free(r->cols);
+    free(r->colnames);
+    free(r->show);
+    free(r->sort);
+    free(r->thr);
+    if (r->thr_text)
+        for (size_t i = 0; i < r->nsort; i++)
+            free(r->thr_text[i]);
+    free(r->thr_text);
+    for (size_t i = 0; i < r->nent; i++)
+        if (r->ent[i].is_cycle) free(r->ent[i].name);
+    free(r->ent);
+    if (r->rowname)
+        for (size_t i = 0; i < func_nrows(&r->ft); i++)
+            free(r->rowname[i]);
+    free(r->rowname);
+    if (r->have_ir) incl_result_release(&r->ir);
+    if (r->have_ft) func_table_release(&r->ft);
+    free(r->summary);
+    free(r->fnw);
+    free(r->in_start);
+    free(r->in_arcs);
+    free(r->out_start);
+    free(r->out_arcs);
+    free(r->file_printed);
+    free(r->lsorted);
+    free(r->csorted);
+    free(r->printed);
+}
+
+int annotate_report(FILE *out, struct profile *p, const struct annotate_options *o,
+                    struct tally_error *err)
+{
+    if (p->nparts == 0) return tally_error_set(err, p->path, 0, "profile has no data");
+    struct rep r;
+    memset(&r, 0, sizeof(r));
+    r.out = out;
+    r.p = p;
+    r.pt = p->parts[0];
+    r.o = o;
+    r.cg = p->format == PROFILE_FORMAT_CACHEGRIND;
+    int rc = -1;
+    if (setup_columns(&r, err)) goto done;
+    struct func_options fo = {r.ncols, r.cols, r.cg ? NULL : o->cwd,
+                              o->auto_annotate || o->user_files.n, r.cg};
+    if (func_table_build(&r.ft, p, &fo, err)) goto done;
+    r.have_ft = 1;
+    if (setup_summary(&r, err) || setup_entries(&r, err)) goto done;
+    r.file_printed = xcalloc(p->names.n + 1, 1);
+    print_header(&r);
+    print_function_table(&r);
+    if (annotate_sources(&r, err)) goto done;
+    if (fflush(out) || ferror(out)) {
+        tally_error_set(err, NULL, 0, "error writing the report");
+        goto done;
+    }
+    rc = 0;
+done:
+    rep_release(&r);
+    return rc;
+}

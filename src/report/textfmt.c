@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "textfmt.h"
+
+#include <string.h>
+
+char *textfmt_commify(int64_t v, char *buf)
+{
+    char digits[24];
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    size_t nd = 0;
+    do {
+        digits[nd++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    char *o = buf;
+    if (v < 0) *o++ = '-';
+    for (size_t i = 0; i < nd; i++) {
+        size_t left = nd - i; /* digits still to write, this one included */
+        *o++ = digits[nd - 1 - i];
+        if (left > 1 && (left - 1) % 3 == 0) *o++ = ',';
+    }
+    *o = '\0';
+    return buf;
+}
+
+size_t textfmt_plain_len(int64_t v)
+{
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    size_t n = v < 0 ? 1 : 0;
+    do {
+        n++;
+        u /= 10;
+    } while (u);
+    return n;
+}
+
+size_t textfmt_count_width(int64_t v, int show_percs)
+{
+    size_t len = textfmt_plain_len(v);
+    return len + (len - 1) / 3 + (show_percs ? 9 : 0);
+}
+
+double textfmt_percent(int64_t v, int64_t total)
+{
+    if (total == 0) return 0.0;
+    int64_t prod;
+    double num;
+    if (__builtin_mul_overflow(v, (int64_t)100, &prod))
+        num = (double)v * 100.0;
+    else
+        num = (double)prod;
+    return num / (double)total;
+}
+
+char *textfmt_percent_text(double pct, char *buf, size_t size)
+{
+    if (-9.995 < pct && pct < 99.995)
+        snprintf(buf, size, " (%5.2f%%)", pct);
+    else
+        snprintf(buf, size, " (%5.1f%%)", pct);
+    return buf;
+}
+
+size_t textfmt_cell(char *buf, size_t size, int64_t v, int defined, int64_t total, int show_percs,
+                    size_t width)
+{
+    char text[TEXTFMT_CELL_MAX];
+    size_t n;
+    if (defined)
+        textfmt_commify(v, text);
+    else
+        strcpy(text, ".");
+    n = strlen(text);
+    if (show_percs) {
+        if (defined && v != 0)
+            textfmt_percent_text(textfmt_percent(v, total), text + n, sizeof(text) - n);
+        else
+            snprintf(text + n, sizeof(text) - n, "%9s", "");
+        n = strlen(text);
+    }
+    size_t pad = width > n ? width - n : 0;
+    if (pad + n + 2 > size) { /* never with the documented buffer size */
+        pad = 0;
+        if (n + 2 > size) n = size > 2 ? size - 2 : 0;
+    }
+    memset(buf, ' ', pad);
+    memcpy(buf + pad, text, n);
+    buf[pad + n] = ' ';
+    buf[pad + n + 1] = '\0';
+    return pad + n + 1;
+}
+
+void textfmt_repeat(FILE *fp, int c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        putc(c, fp);
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * textfmt.h - number, percentage and column formatting for the text
+ * reports (annotate), laid out the way callgrind_annotate and cg_annotate
+ * 3.19 lay them out so that their output can be compared column by column.
+ *
+ * A "cell" is one event column of a cost row: the count with thousands
+ * separators, then (when percentages are on) " (12.34%)" of a total, all
+ * right-aligned to the column width and followed by one space. A count
+ * that was never recorded prints ".", and a zero or "." count gets nine
+ * spaces instead of a percentage.
+ *
+ * Column widths follow the originals' rule: the width of the event name,
+ * or for each defined count len + (len - 1) / 3 (+ 9 with percentages),
+ * where len is the number of characters of the plain number including a
+ * minus sign. All functions are pure; buffers are caller-provided.
+ */
+#ifndef TALLY_TEXTFMT_H
+#define TALLY_TEXTFMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Enough for any int64 with separators and a percentage. */
+#define TEXTFMT_CELL_MAX 64
+
+/* Write v with a comma every three digits ("-1,234,567"); returns buf (>= 32 bytes). */
+char *textfmt_commify(int64_t v, char *buf);
+
+/* Characters of v printed plainly ("-1234" is 5). */
+size_t textfmt_plain_len(int64_t v);
+
+/* Width a defined count needs in a column (see the rule above). */
+size_t textfmt_count_width(int64_t v, int show_percs);
+
+/*
+ * v as a percentage of total, as the originals compute it (the product
+ * v * 100 first, in floating point only when it does not fit an integer);
+ * 0 when total is 0.
+ */
+double textfmt_percent(int64_t v, int64_t total);
+
+/*
+ * The percentage text " (12.34%)": two decimals when -9.995 < pct < 99.995,
+ * else one ("(100.0%)", "(-12.5%)"). Returns buf.
+ */
+char *textfmt_percent_text(double pct, char *buf, size_t size);
+
+/*
+ * One cell, right-aligned to `width`, followed by one space, into buf
+ * (TEXTFMT_CELL_MAX + width bytes are enough). `defined` = 0 prints ".".
+ * Returns the number of characters written.
+ */
+size_t textfmt_cell(char *buf, size_t size, int64_t v, int defined, int64_t total, int show_percs,
+                    size_t width);
+
+/* Write `n` copies of character c. */
+void textfmt_repeat(FILE *fp, int c, size_t n);
+
+#endif
