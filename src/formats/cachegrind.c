@@ -219,6 +219,7 @@ static int header_line(struct cg_reader *r, const char *s, size_t len)
         return 0;
     }
     if (parse_prefix(s, len, "events:", 7)) {
+        if (check_no_nul(r, s, len)) return -1;
         struct tally_error e;
         if (eventset_set_base(&r->pt->events, s + 7, len - 7, &e)) return cg_relay(r, &e);
         r->have_events = 1;
@@ -301,6 +302,9 @@ int cachegrind_read(struct input *in, struct profile *p, const struct read_optio
             break;
         }
         if (g == 0) break;
+        /* stray carriage returns end a line too (names keep no '\r') */
+        while (len && s[len - 1] == '\r')
+            len--;
         /* the hot path first: a count line in the body */
         if (r.state == CG_BODY && len && is_digit(*s)) {
             if (count_line(&r, s, s + len)) {

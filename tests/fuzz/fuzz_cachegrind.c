@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libFuzzer harness for the cachegrind reader and writer: read the input;
+ * when it is accepted, write it to memory, read that back, and check that
+ * nothing was lost (same totals, same number of records, and writing the
+ * re-read profile gives the same text).
+ */
+#include "formats/format.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct profile *read_mem(const uint8_t *data, size_t size)
+{
+    struct tally_error err;
+    struct input in;
+    if (input_open_mem(&in, "fuzz", data, size, &err)) return NULL;
+    struct profile *p = profile_new();
+    p->path = xstrdup("fuzz");
+    int rc = cachegrind_read(&in, p, NULL, &err);
+    input_close(&in);
+    if (rc) {
+        /* a failure always says where, and what */
+        if (!err.msg[0] || strcmp(err.file, "fuzz") != 0) abort();
+        profile_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static char *write_mem(const struct profile *p, size_t *len)
+{
+    char *buf = NULL;
+    FILE *fp = open_memstream(&buf, len);
+    if (!fp) abort();
+    struct tally_error err;
+    int rc = cachegrind_write(p, fp, &err);
+    fclose(fp);
+    if (rc) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct profile *p = read_mem(data, size);
+    if (!p) return 0;
+    size_t n = p->parts[0]->events.n;
+    uint64_t *t1 = calloc(n, sizeof(uint64_t)), *t2 = calloc(n, sizeof(uint64_t));
+    size_t len = 0;
+    char *text = write_mem(p, &len);
+    if (!text) {
+        /* the only reason to refuse: the grand total overflows */
+        if (part_self_total(p, p->parts[0], t1) == 0) abort();
+        goto out;
+    }
+    struct profile *q = read_mem((const uint8_t *)text, len);
+    if (!q) abort();            /* the writer's output must be readable */
+    if (q->warnings.n) abort(); /* and its summary right */
+    if (q->parts[0]->events.n != n) abort();
+    if (part_ncosts(q->parts[0]) != part_ncosts(p->parts[0])) abort();
+    if (part_self_total(p, p->parts[0], t1) || part_self_total(q, q->parts[0], t2)) abort();
+    if (memcmp(t1, t2, n * sizeof(uint64_t)) != 0) abort();
+    size_t len2 = 0;
+    char *text2 = write_mem(q, &len2);
+    if (!text2 || len2 != len || memcmp(text, text2, len) != 0) abort();
+    free(text2);
+    profile_free(q);
+    free(text);
+out:
+    free(t1);
+    free(t2);
+    profile_free(p);
+    return 0;
+}
