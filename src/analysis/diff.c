@@ -2,10 +2,11 @@
 /*
  * diff.c - NEW minus OLD, per function or per line (see diff.h).
  *
- * The result is built by adding every self-cost record of NEW and then
- * the negated records of OLD into one signed part, keyed by the renamed
- * names. Renamed names are cached per input name id, so each distinct
- * name goes through PCRE2 once.
+ * The result is built by adding the negated self-cost records of OLD and
+ * then those of NEW into one signed part, keyed by the renamed names, and
+ * copied in sorted order at the end. Renamed names are cached per input
+ * name id (and functions per input function), so each distinct name goes
+ * through PCRE2 once.
  */
 #include "diff.h"
 
@@ -14,15 +15,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What one input contributes, with its caches. */
+/* What one input contributes, with its caches (valid during diff_add). */
 struct diff_side {
     const struct profile *p;
-    const struct part *pt; /* NULL when the profile has no part */
+    const struct part *pt;
     const char *label;
     int negate;        /* 1 for OLD */
     size_t *ev_map;    /* input event index -> result event index */
     uint32_t *file_id; /* input name id -> result id as a file name (UINT32_MAX: not yet) */
     uint32_t *func_id; /* input name id -> result id as a function name */
+    uint32_t *fn_id;   /* input function -> result function */
+};
+
+struct diff {
+    struct diff_options opt;
+    struct profile *r; /* the result so far, unsorted */
+    struct part *rpt;
+    int have_events;
+    char *events_label; /* input that gave the events */
+    int added[2];       /* DIFF_OLD, DIFF_NEW */
+    char *label[2], *cmd[2];
 };
 
 static void side_release(struct diff_side *s)
@@ -30,6 +42,7 @@ static void side_release(struct diff_side *s)
     free(s->ev_map);
     free(s->file_id);
     free(s->func_id);
+    free(s->fn_id);
 }
 
 /* Result id of input name `id`, renamed by `rn` when given. */
@@ -56,19 +69,10 @@ static int map_name(struct profile *r, struct diff_side *s, uint32_t id, uint32_
     return 0;
 }
 
-static int check_parts(const struct profile *p, const char *label, struct tally_error *err)
+/* Build ev_map of `s` against the result's events. */
+static int match_events(struct diff *d, struct diff_side *s, struct tally_error *err)
 {
-    if (p->nparts > 1)
-        return tally_error_set(err, label, 0,
-                               "has %zu parts; diff needs them merged into one first", p->nparts);
-    return 0;
-}
-
-/* Build ev_map of `s` against the result's events `es`. */
-static int match_events(struct diff_side *s, const struct eventset *es, const char *other_label,
-                        struct tally_error *err)
-{
-    const struct eventset *mine = &s->pt->events;
+    const struct eventset *es = &d->rpt->events, *mine = &s->pt->events;
     size_t n = es->n;
     s->ev_map = xcalloc(n ? n : 1, sizeof(*s->ev_map));
     char *used = xcalloc(n ? n : 1, 1);
@@ -85,8 +89,9 @@ static int match_events(struct diff_side *s, const struct eventset *es, const ch
     free(used);
     if (ok) return 0;
     char *a = eventset_join(es), *b = eventset_join(mine);
-    tally_error_set(err, NULL, 0, "the events differ: '%s' in %s versus '%s' in %s", a, other_label,
-                    b, s->label);
+    tally_error_set(err, NULL, 0, "the events differ: '%s' in %s versus '%s' in %s",
+                    s->negate ? b : a, s->negate ? s->label : d->events_label, s->negate ? a : b,
+                    s->negate ? d->events_label : s->label);
     free(a);
     free(b);
     return -1;
@@ -110,38 +115,53 @@ static int signed_term(const struct diff_side *s, uint64_t v, int64_t *out)
     return 0;
 }
 
-static int add_side(struct profile *r, struct part *rpt, struct diff_side *s,
-                    const struct diff_options *opt, struct tally_error *err)
+/* Result function of input function `fn` (renamed, cached). */
+static int map_fn(struct diff *d, struct diff_side *s, uint32_t fn, uint32_t *out,
+                  struct tally_error *err)
 {
-    if (!s->pt) return 0;
+    if (s->fn_id[fn] != UINT32_MAX) {
+        *out = s->fn_id[fn];
+        return 0;
+    }
+    struct function f = profile_function_at(s->p, fn);
+    uint32_t file, name;
+    if (map_name(d->r, s, f.file, s->file_id, d->opt.mod_filename, &file, err) ||
+        map_name(d->r, s, f.name, s->func_id, d->opt.mod_funcname, &name, err))
+        return -1;
+    *out = s->fn_id[fn] = profile_function(d->r, 0, file, name);
+    return 0;
+}
+
+static int add_costs(struct diff *d, struct diff_side *s, struct tally_error *err)
+{
+    struct part *rpt = d->rpt;
     size_t n = rpt->events.n;
-    size_t nnames = s->p->names.n;
+    size_t nnames = s->p->names.n, nfns = profile_nfunctions(s->p);
     s->file_id = xmalloc((nnames ? nnames : 1) * sizeof(uint32_t));
     s->func_id = xmalloc((nnames ? nnames : 1) * sizeof(uint32_t));
+    s->fn_id = xmalloc((nfns ? nfns : 1) * sizeof(uint32_t));
     memset(s->file_id, 0xff, nnames * sizeof(uint32_t));
     memset(s->func_id, 0xff, nnames * sizeof(uint32_t));
+    memset(s->fn_id, 0xff, nfns * sizeof(uint32_t));
     uint64_t *tmp = xcalloc(n ? n : 1, sizeof(*tmp));
     int rc = 0;
     for (size_t i = 0; i < part_ncosts(s->pt) && rc == 0; i++) {
         struct cost_rec c;
         part_cost_get(s->pt, i, &c);
-        struct function f = profile_function_at(s->p, c.fn);
-        uint32_t file, name;
-        struct position pos = {0, 0, 0, 0};
-        if (map_name(r, s, f.file, s->file_id, opt->mod_filename, &file, err) ||
-            map_name(r, s, f.name, s->func_id, opt->mod_funcname, &name, err)) {
+        uint32_t fn;
+        if (map_fn(d, s, c.fn, &fn, err)) {
             rc = -1;
             break;
         }
-        pos.file = file;
-        if (opt->by == DIFF_BY_LINE) {
-            if (map_name(r, s, c.pos.file, s->file_id, opt->mod_filename, &pos.file, err)) {
+        struct function f = profile_function_at(d->r, fn);
+        struct position pos = {f.file, 0, 0, 0};
+        if (d->opt.by == DIFF_BY_LINE) {
+            if (map_name(d->r, s, c.pos.file, s->file_id, d->opt.mod_filename, &pos.file, err)) {
                 rc = -1;
                 break;
             }
             pos.line = c.pos.line;
         }
-        uint32_t fn = profile_function(r, 0, file, name);
         for (size_t e = 0; e < n; e++) {
             int64_t x;
             if (signed_term(s, c.cost[e], &x)) {
@@ -153,17 +173,66 @@ static int add_side(struct profile *r, struct part *rpt, struct diff_side *s,
                 rc = tally_error_set(err, s->label, 0,
                                      "cost %s of event %s in function '%s' does not fit a "
                                      "signed 64-bit difference",
-                                     v, s->pt->events.names[e], profile_str(s->p, f.name));
+                                     v, s->pt->events.names[e],
+                                     profile_str(s->p, profile_function_at(s->p, c.fn).name));
                 break;
             }
             tmp[s->ev_map[e]] = (uint64_t)x;
         }
-        if (rc == 0 && part_add_cost(r, rpt, fn, &pos, tmp, n))
+        if (rc == 0 && part_add_cost(d->r, rpt, fn, &pos, tmp, n))
             rc = tally_error_set(err, s->label, 0,
                                  "the difference for function '%s' overflows 64 bits",
-                                 profile_str(r, name));
+                                 profile_str(d->r, f.name));
     }
     free(tmp);
+    return rc;
+}
+
+struct diff *diff_new(const struct diff_options *opt)
+{
+    struct diff *d = xcalloc(1, sizeof(*d));
+    if (opt) d->opt = *opt;
+    d->opt.label_old = d->opt.label_new = NULL; /* copied below, not borrowed */
+    if (opt && opt->label_old) d->label[DIFF_OLD] = xstrdup(opt->label_old);
+    if (opt && opt->label_new) d->label[DIFF_NEW] = xstrdup(opt->label_new);
+    d->r = profile_new();
+    d->r->signed_costs = 1;
+    d->r->format = PROFILE_FORMAT_CACHEGRIND;
+    d->rpt = profile_add_part(d->r);
+    d->rpt->positions = POS_LINE;
+    return d;
+}
+
+int diff_add(struct diff *d, const struct profile *p, enum diff_which which,
+             struct tally_error *err)
+{
+    if (which != DIFF_OLD && which != DIFF_NEW)
+        return tally_error_set(err, NULL, 0, "diff_add: bad side %d", (int)which);
+    if (d->added[which])
+        return tally_error_set(err, NULL, 0, "diff_add: the %s profile was already added",
+                               which == DIFF_OLD ? "old" : "new");
+    if (!d->label[which])
+        d->label[which] = xstrdup(p->path ? p->path : which == DIFF_OLD ? "(old)" : "(new)");
+    struct diff_side s = {0};
+    s.p = p;
+    s.label = d->label[which];
+    s.negate = which == DIFF_OLD;
+    if (p->nparts > 1)
+        return tally_error_set(err, s.label, 0,
+                               "has %zu parts; diff needs them merged into one first", p->nparts);
+    d->added[which] = 1;
+    s.pt = p->nparts ? p->parts[0] : NULL;
+    if (!s.pt) return 0;
+    if (s.pt->cmd) d->cmd[which] = xstrdup(s.pt->cmd);
+    if (!d->have_events) {
+        eventset_release(&d->rpt->events);
+        eventset_copy(&d->rpt->events, &s.pt->events);
+        d->events_label = xstrdup(s.label);
+        d->have_events = 1;
+    }
+    int rc = match_events(d, &s, err);
+    if (rc == 0) rc = add_costs(d, &s, err);
+    side_release(&s);
     return rc;
 }
 
@@ -230,59 +299,52 @@ static struct profile *sorted_copy(const struct profile *u)
     return r;
 }
 
+struct profile *diff_finish(struct diff *d, struct tally_error *err)
+{
+    const char *lo = d->label[DIFF_OLD] ? d->label[DIFF_OLD] : "(old)";
+    const char *ln = d->label[DIFF_NEW] ? d->label[DIFF_NEW] : "(new)";
+    if (!d->have_events) {
+        tally_error_set(err, NULL, 0, "neither %s nor %s holds any event", lo, ln);
+        return NULL;
+    }
+    struct part *rpt = d->rpt;
+    size_t n = rpt->events.n;
+    uint64_t *summary = xcalloc(n ? n : 1, sizeof(uint64_t));
+    if (part_self_total(d->r, rpt, summary)) {
+        free(summary);
+        tally_error_set(err, NULL, 0, "the total difference of %s and %s overflows 64 bits", lo,
+                        ln);
+        return NULL;
+    }
+    free(rpt->cmd);
+    rpt->cmd = xasprintf("%s; %s", d->cmd[DIFF_OLD] ? d->cmd[DIFF_OLD] : "",
+                         d->cmd[DIFF_NEW] ? d->cmd[DIFF_NEW] : "");
+    strlist_release(&rpt->desc);
+    strlist_pushf(&rpt->desc, "Files compared:   %s; %s", lo, ln);
+    struct profile *sorted = sorted_copy(d->r);
+    sorted->parts[0]->summary = summary;
+    return sorted;
+}
+
+void diff_free(struct diff *d)
+{
+    if (!d) return;
+    profile_free(d->r);
+    free(d->events_label);
+    for (int i = 0; i < 2; i++) {
+        free(d->label[i]);
+        free(d->cmd[i]);
+    }
+    free(d);
+}
+
 struct profile *diff_profiles(const struct profile *old, const struct profile *new_,
                               const struct diff_options *opt, struct tally_error *err)
 {
-    static const struct diff_options defaults;
-    if (!opt) opt = &defaults;
-    struct diff_side so = {0}, sn = {0};
-    so.p = old;
-    so.label = opt->label_old ? opt->label_old : old->path ? old->path : "(old)";
-    so.negate = 1;
-    sn.p = new_;
-    sn.label = opt->label_new ? opt->label_new : new_->path ? new_->path : "(new)";
-    if (check_parts(old, so.label, err) || check_parts(new_, sn.label, err)) return NULL;
-    so.pt = old->nparts ? old->parts[0] : NULL;
-    sn.pt = new_->nparts ? new_->parts[0] : NULL;
-    const struct part *first = so.pt ? so.pt : sn.pt;
-    if (!first) {
-        tally_error_set(err, NULL, 0, "neither %s nor %s holds any event", so.label, sn.label);
-        return NULL;
-    }
-
-    struct profile *r = profile_new();
-    r->signed_costs = 1;
-    r->format = PROFILE_FORMAT_CACHEGRIND;
-    struct part *rpt = profile_add_part(r);
-    eventset_release(&rpt->events);
-    eventset_copy(&rpt->events, &first->events);
-    rpt->positions = POS_LINE;
-    strlist_pushf(&rpt->desc, "Files compared:   %s; %s", so.label, sn.label);
-    rpt->cmd = xasprintf("%s; %s", so.pt && so.pt->cmd ? so.pt->cmd : "",
-                         sn.pt && sn.pt->cmd ? sn.pt->cmd : "");
-
-    int rc = 0;
-    if (so.pt) rc = match_events(&so, &rpt->events, sn.label, err);
-    if (rc == 0 && sn.pt) rc = match_events(&sn, &rpt->events, so.label, err);
-    if (rc == 0) rc = add_side(r, rpt, &sn, opt, err);
-    if (rc == 0) rc = add_side(r, rpt, &so, opt, err);
-    if (rc == 0) {
-        size_t n = rpt->events.n;
-        rpt->summary = xcalloc(n ? n : 1, sizeof(uint64_t));
-        if (part_self_total(r, rpt, rpt->summary))
-            rc =
-                tally_error_set(err, NULL, 0, "the total difference of %s and %s overflows 64 bits",
-                                so.label, sn.label);
-    }
-    side_release(&so);
-    side_release(&sn);
-    if (rc) {
-        profile_free(r);
-        return NULL;
-    }
-    struct profile *sorted = sorted_copy(r);
-    sorted->parts[0]->summary = rpt->summary;
-    rpt->summary = NULL;
-    profile_free(r);
-    return sorted;
+    struct diff *d = diff_new(opt);
+    struct profile *r = NULL;
+    if (diff_add(d, old, DIFF_OLD, err) == 0 && diff_add(d, new_, DIFF_NEW, err) == 0)
+        r = diff_finish(d, err);
+    diff_free(d);
+    return r;
 }

@@ -50,7 +50,33 @@ struct diff_options {
     const char *label_old, *label_new;
 };
 
+/* NEW minus OLD in one call. Returns a new profile, or NULL with err. */
 struct profile *diff_profiles(const struct profile *old, const struct profile *new_,
                               const struct diff_options *opt, struct tally_error *err);
+
+/*
+ * The same in steps, so that a caller can free each input as soon as it
+ * has been added (peak memory: one input plus the result):
+ *
+ *   struct diff *d = diff_new(&opt);
+ *   diff_add(d, old, DIFF_OLD, &err);   then profile_free(old)
+ *   diff_add(d, new, DIFF_NEW, &err);   then profile_free(new)
+ *   struct profile *result = diff_finish(d, &err);
+ *   diff_free(d);
+ *
+ * The first profile added (with a part) gives the event order, so add OLD
+ * first for the documented order. diff_add() does not keep `p`; it copies
+ * what it needs. It fails (-1 with err) when p has several parts, when
+ * its events do not match, when a value does not fit, or when a side is
+ * added twice; the diff should then be freed. diff_finish() returns the
+ * result (owned by the caller) or NULL with err; call it once.
+ */
+enum diff_which { DIFF_OLD = 0, DIFF_NEW = 1 };
+struct diff;
+struct diff *diff_new(const struct diff_options *opt);
+int diff_add(struct diff *d, const struct profile *p, enum diff_which which,
+             struct tally_error *err);
+struct profile *diff_finish(struct diff *d, struct tally_error *err);
+void diff_free(struct diff *d);
 
 #endif

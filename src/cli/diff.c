@@ -122,7 +122,8 @@ int cmd_diff(int argc, char **argv)
     struct tally_error err;
     tally_error_clear(&err);
     struct rename *mfl = NULL, *mfn = NULL;
-    struct profile *in[2] = {NULL, NULL}, *d = NULL;
+    struct profile *in = NULL, *d = NULL;
+    struct diff *dd = NULL;
     struct read_options ropt = {.merge_parts = 1, .drop_addr = 1, .drop_jumps = 1};
     int status = 2;
     if (o.mod_filename && !(mfl = rename_compile(o.mod_filename, &err))) {
@@ -139,19 +140,29 @@ int cmd_diff(int argc, char **argv)
     dopt.label_new = o.files[1];
 
     status = 1;
+    /* one input in memory at a time: add it, then free it */
+    dd = diff_new(&dopt);
     for (int k = 0; k < 2; k++) {
-        in[k] = profile_read(o.files[k], &ropt, &err);
-        if (!in[k]) {
+        in = profile_read(o.files[k], &ropt, &err);
+        if (!in) {
             cli_error(&err);
             goto out;
         }
-        cli_warnings(in[k]);
+        cli_warnings(in);
+        if (diff_add(dd, in, k == 0 ? DIFF_OLD : DIFF_NEW, &err)) {
+            cli_error(&err);
+            goto out;
+        }
+        profile_free(in);
+        in = NULL;
     }
-    d = diff_profiles(in[0], in[1], &dopt, &err);
+    d = diff_finish(dd, &err);
     if (!d) {
         cli_error(&err);
         goto out;
     }
+    diff_free(dd);
+    dd = NULL;
     if (profile_write(d, PROFILE_FORMAT_CACHEGRIND, o.output ? o.output : "-", &err)) {
         cli_error(&err);
         goto out;
@@ -159,8 +170,8 @@ int cmd_diff(int argc, char **argv)
     status = 0;
 out:
     profile_free(d);
-    profile_free(in[0]);
-    profile_free(in[1]);
+    profile_free(in);
+    diff_free(dd);
     rename_free(mfl);
     rename_free(mfn);
     return status;

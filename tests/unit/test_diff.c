@@ -421,11 +421,11 @@ static void test_renames(void **state)
     opt.mod_filename = NULL;
     opt.mod_funcname = bad;
     opt.label_old = "first.out";
-    opt.label_new = "second.out"; /* NEW is read first */
+    opt.label_new = "second.out"; /* OLD is added first */
     tally_error_clear(&err);
     d = diff_profiles(cp, cp, &opt, &err);
     if (!d) {
-        assert_string_equal(err.file, "second.out");
+        assert_string_equal(err.file, "first.out");
         assert_non_null(strstr(err.msg, "failed on"));
     }
     profile_free(d);
@@ -435,6 +435,62 @@ static void test_renames(void **state)
     profile_free(n);
 }
 
+static void test_steps(void **state)
+{
+    (void)state;
+    struct tally_error err;
+    /* each input freed right after it is added: the result keeps nothing of it */
+    struct diff_options opt = {.by = DIFF_BY_LINE, .label_old = "o", .label_new = "n"};
+    struct diff *d = diff_new(&opt);
+    struct profile *o = read_ok(OLD);
+    assert_int_equal(diff_add(d, o, DIFF_OLD, &err), 0);
+    profile_free(o);
+    struct profile *n = read_ok(NEW);
+    assert_int_equal(diff_add(d, n, DIFF_NEW, &err), 0);
+    /* a side cannot be added twice */
+    tally_error_clear(&err);
+    assert_int_equal(diff_add(d, n, DIFF_NEW, &err), -1);
+    assert_non_null(strstr(err.msg, "already added"));
+    profile_free(n);
+    struct profile *r = diff_finish(d, &err);
+    assert_non_null(r);
+    diff_free(d);
+    expect2(r, "a.c", "main", 2, -5, -1);
+    expect2(r, "b.c", "h", 9, 4, 4);
+    expect_summary(r, -8, 1);
+    assert_string_equal(r->parts[0]->desc.items[0], "Files compared:   o; n");
+    assert_string_equal(r->parts[0]->cmd, "./prog 1; ./prog 2");
+    profile_free(r);
+
+    /* NEW added first: its event order is used, the numbers are the same */
+    static const char swapped[] = "cmd: x\nevents: Dr Ir\nfl=a.c\nfn=main\n1 2 12\n"
+                                  "summary: 2 12\n";
+    d = diff_new(NULL);
+    n = read_ok(swapped);
+    o = read_ok(OLD);
+    assert_int_equal(diff_add(d, n, DIFF_NEW, &err), 0);
+    assert_int_equal(diff_add(d, o, DIFF_OLD, &err), 0);
+    r = diff_finish(d, &err);
+    assert_non_null(r);
+    assert_string_equal(r->parts[0]->events.names[0], "Dr");
+    expect2(r, "a.c", "main", 0, 2 - 3, 12 - 15);
+    profile_free(r);
+    diff_free(d);
+    /* an event mismatch names OLD first even when NEW came first */
+    static const char other[] = "cmd: x\nevents: Ir Dw\nfl=a.c\nfn=main\n1 1 1\nsummary: 1 1\n";
+    struct profile *w = read_ok(other);
+    struct diff_options lab = {.label_old = "OLDF", .label_new = "NEWF"};
+    d = diff_new(&lab);
+    assert_int_equal(diff_add(d, w, DIFF_NEW, &err), 0);
+    tally_error_clear(&err);
+    assert_int_equal(diff_add(d, o, DIFF_OLD, &err), -1);
+    assert_non_null(strstr(err.msg, "'Ir Dr' in OLDF versus 'Ir Dw' in NEWF"));
+    diff_free(d);
+    profile_free(w);
+    profile_free(n);
+    profile_free(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -442,7 +498,7 @@ int main(void)
         cmocka_unit_test(test_self_is_zero),   cmocka_unit_test(test_event_order),
         cmocka_unit_test(test_event_mismatch), cmocka_unit_test(test_overflow),
         cmocka_unit_test(test_inlined_files),  cmocka_unit_test(test_parts),
-        cmocka_unit_test(test_renames),
+        cmocka_unit_test(test_renames),        cmocka_unit_test(test_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
