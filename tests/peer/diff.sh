@@ -215,3 +215,14 @@ elif grep -q "events differ" "$TMP/mix.err"; then
 else
     not_ok "different event sets are refused (message)"; diag <"$TMP/mix.err"
 fi
+
+# tally annotate reads a difference with negative counts: its PROGRAM
+# TOTALS line is the one cg_annotate prints for the same file.
+"$TALLY" diff "$B" "$A" >"$TMP/neg.out"
+cg_annotate "$TMP/neg.out" 2>&1 | grep 'PROGRAM TOTALS' >"$TMP/neg.cg"
+"$TALLY" annotate "$TMP/neg.out" 2>&1 | grep 'PROGRAM TOTALS' >"$TMP/neg.t"
+if grep -q -- '^-[1-9]' "$TMP/neg.cg"; then
+    same_text "tally annotate shows the negative totals as cg_annotate" "$TMP/neg.cg" "$TMP/neg.t"
+else
+    not_ok "cg_annotate shows negative totals"; diag <"$TMP/neg.cg"
+fi
