@@ -1,0 +1,160 @@
+#!/bin/sh
+# Peer test: tally annotate against callgrind_annotate / cg_annotate 3.19
+# on real profiles of examples/ (tests/peer/profiles.sh). The function rows
+# (names and costs) of both outputs are parsed and compared.
+#
+# Deliberate differences, handled here and listed in docs/tally-annotate.md:
+#  - tally strips the current directory from every file name; callgrind_annotate
+#    forgets it for cfi= names. Oracle names are normalised the same way, and
+#    the oracle's duplicate "/cwd/f.c:fn" rows (which only --inclusive=yes makes)
+#    are folded into "f.c:fn".
+#  - ties: cg_annotate leaves them in hash order, tally orders them by name, so
+#    cachegrind rows (and tree lines) are compared as sets; callgrind rows in order.
+#  - --inclusive=yes: rows of recursive functions (a cycle in the oracle's own
+#    call graph) differ on purpose; for them we check they never exceed the
+#    total. Every other row must be equal.
+#  - multi-part files (cgparts.*): callgrind_annotate uses the last part's
+#    summary; tally sums all parts, so we check tally's total against the sum
+#    of every summary: line instead.
+. "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/peer/profiles.sh"
+
+if ! command -v callgrind_annotate >/dev/null || ! command -v cg_annotate >/dev/null; then
+    echo "ok 1 - # SKIP oracles not installed"; exit 0
+fi
+make_profiles || { not_ok "make_profiles"; exit 1; }
+cd "$ROOT/examples" || exit 1
+CWD=$(pwd)
+
+# parse.pl MODE CWD < report: rows | tree
+cat >"$TMP/parse.pl" <<'PERL'
+use strict; use warnings;
+my ($mode, $cwd) = @ARGV;
+my $num = qr/(?:-?[\d,]+|\.)/;
+sub norm { my $n = shift; $n =~ s/^\Q$cwd\E\///; return $n; }
+sub costs { my $c = shift; $c =~ s/,//g; $c =~ s/\s+/ /g; $c =~ s/^ | $//g; return $c; }
+my $state = 0; my ($cur, %edge, %row, @order, @pending);
+sub add_edge { my ($k, $c, $cnt) = @_; my $e = $edge{$k} //= [0, []]; $e->[0] += $cnt;
+    my @c = split / /, $c; $e->[1][$_] = ($e->[1][$_] // 0) + ($c[$_] eq '.' ? 0 : $c[$_]) for 0 .. $#c; }
+while (my $l = <STDIN>) {
+    chomp $l;
+    if ($state == 0) { $state = 1 if $l =~ / file:function$/; next; }
+    if ($state == 1) { $state = 2; next; }    # the rule under the header
+    last if $mode eq 'rows' && $l eq '';
+    last if $l =~ /^-{80}$/;
+    next if $l eq '';
+    $l =~ s/ \(\s*-?[\d.]+%\)//g;
+    if ($mode eq 'rows') {
+        $l =~ /^\s*($num(?:\s+$num)*)\s+(\S.*)$/ or die "bad row: $l\n";
+        my ($c, $n) = (costs($1), $2);
+        $n =~ s/ \[[^\]]*\]$//; $n =~ s/ <cycle \d+>$//; $n = norm($n);
+        if (exists $row{$n}) { $row{$n} .= " | $c"; } else { $row{$n} = $c; push @order, $n; }
+    } else {
+        if ($l =~ /^\s*($num(?:\s+$num)*)\s+\*\s+(\S.*)$/) {
+            $cur = $2; $cur =~ s/ \[[^\]]*\]$//; $cur =~ s/ <cycle \d+>$//; $cur = norm($cur);
+            for my $p (@pending) { my ($c, $n, $cnt) = @$p; add_edge("< $n -> $cur", $c, $cnt); }
+            @pending = ();
+        } elsif ($l =~ /^\s*($num(?:\s+$num)*)\s+([<>])\s+(.*) \(([\d,]+)x\)(?: \[[^\]]*\])?$/) {
+            my ($c, $dir, $n, $cnt) = (costs($1), $2, $3, $4);
+            $n =~ s/ <cycle \d+>$//; $n = norm($n); $cnt =~ s/,//g;
+            if ($dir eq '>') { add_edge("> $cur -> $n", $c, $cnt); } else { push @pending, [$c, $n, $cnt]; }
+        }
+    }
+}
+if ($mode eq 'rows') { print "$_\t$row{$_}\n" for @order; }
+else { print "$_\t$edge{$_}[0]\t@{$edge{$_}[1]}\n" for sort keys %edge; }
+PERL
+parse() { perl "$TMP/parse.pl" "$1" "$CWD"; }
+
+# compare NAME KIND(ordered|sets) ORACLE_OUT TALLY_OUT
+compare_rows() {
+    parse rows <"$3" >"$TMP/o.rows"; parse rows <"$4" >"$TMP/t.rows"
+    if [ "$2" = sets ]; then sort -o "$TMP/o.rows" "$TMP/o.rows"; sort -o "$TMP/t.rows" "$TMP/t.rows"; fi
+    if [ ! -s "$TMP/o.rows" ]; then not_ok "$1 (no rows parsed)"; return; fi
+    same_text "$1" "$TMP/o.rows" "$TMP/t.rows"
+}
+
+CG_FILES="cg.recurse cg.wordfreq cgx.wordfreq cgx.recurse cgx.matrix"
+CACHE_FILES="cache.wordfreq cache.wordfreq2 cache.matrix cache.recurse"
+
+for f in $CG_FILES; do
+    in="$PROF/$f.out"
+    for opts in "" "--threshold=100" "--show=Ir --sort=Ir" "--threshold=100 --show-percs=no"; do
+        callgrind_annotate $opts "$in" >"$TMP/o.txt" 2>/dev/null
+        "$TALLY" annotate $opts "$in" >"$TMP/t.txt" 2>"$TMP/t.err"
+        compare_rows "callgrind $f ${opts:-default}" ordered "$TMP/o.txt" "$TMP/t.txt"
+    done
+    case $f in cgx.*)
+        callgrind_annotate --sort=Dr "$in" >"$TMP/o.txt" 2>/dev/null
+        "$TALLY" annotate --sort=Dr "$in" >"$TMP/t.txt" 2>/dev/null
+        compare_rows "callgrind $f --sort=Dr" ordered "$TMP/o.txt" "$TMP/t.txt" ;;
+    esac
+
+    # trees: every call edge (caller -> callee, count, costs) as the oracle's
+    # '>' lines give them; tally's '<' lines must give the same edges
+    callgrind_annotate --tree=both --threshold=100 --auto=no "$in" >"$TMP/o.txt" 2>/dev/null
+    "$TALLY" annotate --tree=both --threshold=100 --auto=no "$in" >"$TMP/t.txt" 2>/dev/null
+    parse tree <"$TMP/o.txt" | grep '^>' >"$TMP/o.edges"
+    parse tree <"$TMP/t.txt" >"$TMP/t.all"
+    grep '^>' "$TMP/t.all" >"$TMP/t.edges"
+    same_text "callgrind $f --tree=both callee edges" "$TMP/o.edges" "$TMP/t.edges"
+    sed 's/^>/</' "$TMP/t.edges" >"$TMP/t.edges2"
+    grep '^<' "$TMP/t.all" >"$TMP/t.in"
+    same_text "callgrind $f --tree=both caller lines match callee lines" "$TMP/t.edges2" "$TMP/t.in"
+
+    # inclusive: equal outside recursion, never above the total inside it
+    total=$(grep -m1 '^summary:' "$in" | awk '{print $2}')
+    callgrind_annotate --inclusive=yes --threshold=100 --auto=no "$in" >"$TMP/o.txt" 2>/dev/null
+    "$TALLY" annotate --inclusive=yes --threshold=100 --auto=no "$in" >"$TMP/t.txt" 2>/dev/null
+    parse rows <"$TMP/o.txt" >"$TMP/o.rows"; parse rows <"$TMP/t.txt" >"$TMP/t.rows"
+    # the oracle's own call graph, for finding recursive functions
+    awk -F'\t' '{split($1, a, " -> "); sub(/^> /, "", a[1]); print a[1] "\t" a[2]}' "$TMP/o.edges" >"$TMP/graph"
+    if perl -e '
+        my ($graph, $orows, $trows, $total) = @ARGV;
+        my %adj; open my $g, "<", $graph or die; while (<$g>) { chomp; my ($a, $b) = split /\t/; push @{$adj{$a}}, $b; }
+        sub rec { my $s = shift; my %seen; my @st = @{$adj{$s} // []};
+            while (@st) { my $n = pop @st; return 1 if $n eq $s; next if $seen{$n}++; push @st, @{$adj{$n} // []}; } 0 }
+        my %o; open my $o, "<", $orows or die; while (<$o>) { chomp; my ($n, $c) = split /\t/; $o{$n} = $c; }
+        my ($bad, $checked, $recursive) = (0, 0, 0);
+        open my $t, "<", $trows or die;
+        while (<$t>) { chomp; my ($n, $c) = split /\t/;
+            next if $n =~ /^<cycle \d+>$/ && ++$recursive;
+            my ($first) = split / /, $c;
+            if (rec($n)) { $recursive++; if ($first ne "." && $first > $total) { print "# $n: $first > total $total\n"; $bad++; } next; }
+            my @ok = split / \| /, ($o{$n} // "");
+            # a "/cwd/f.c:fn" duplicate folded by the parser: either value or their sum
+            if (@ok == 2) { my @a = split / /, $ok[0]; my @b = split / /, $ok[1];
+                push @ok, join " ", map { ($a[$_] eq "." ? 0 : $a[$_]) + ($b[$_] // 0) } 0 .. $#a; }
+            $checked++;
+            next if grep { $_ eq $c } @ok;
+            print "# $n: tally $c, oracle ", ($o{$n} // "none"), "\n"; $bad++;
+        }
+        print "# checked $checked rows, $recursive recursive\n";
+        exit($bad || !$checked ? 1 : 0);
+    ' "$TMP/graph" "$TMP/o.rows" "$TMP/t.rows" "$total" >"$TMP/incl.log" 2>&1; then
+        ok "callgrind $f --inclusive=yes (non-recursive equal, recursive <= total): $(tail -n 1 "$TMP/incl.log" | sed "s/^# //")"
+    else
+        not_ok "callgrind $f --inclusive=yes"; head -n 40 "$TMP/incl.log" | diag
+    fi
+done
+
+for f in $CACHE_FILES; do
+    in="$PROF/$f.out"
+    for opts in "" "--threshold=0" "--show=Ir --sort=Ir" "--sort=Dr" "--sort=DLmr:1,Ir" "--show-percs=no"; do
+        cg_annotate $opts "$in" >"$TMP/o.txt" 2>/dev/null
+        "$TALLY" annotate $opts "$in" >"$TMP/t.txt" 2>"$TMP/t.err"
+        compare_rows "cachegrind $f ${opts:-default}" sets "$TMP/o.txt" "$TMP/t.txt"
+    done
+done
+
+# several parts: the total is the sum of every part's summary
+in="$PROF/cgparts.recurse.out"
+want=$(awk '/^summary:/ {s += $2} END {print s}' "$in")
+got=$("$TALLY" annotate --auto=no "$in" | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
+if [ "$want" = "$got" ]; then ok "cgparts: total is the sum of all parts ($want)"; else
+    not_ok "cgparts: total $got, want $want"; fi
+# ... and the rows add up to it (exclusive costs, everything listed)
+sum=$("$TALLY" annotate --auto=no --threshold=100 --show-percs=no "$in" >"$TMP/t.txt"; parse rows <"$TMP/t.txt" |
+    awk -F'\t' '{split($2, c, " "); s += c[1]} END {print s}')
+if [ "$sum" = "$want" ]; then ok "cgparts: rows add up to the total"; else
+    not_ok "cgparts: rows add up to $sum, want $want"; fi
