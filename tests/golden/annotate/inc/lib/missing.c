@@ -1,0 +1,4 @@
+int helper(int x)
+{
+    return x + 1;
+}
