@@ -37,25 +37,28 @@ command -v valgrind >/dev/null || die "valgrind is missing; run 'sh scripts/inst
 failures=0
 
 # run_once OUT CMD... : run CMD (stdout to OUT) and set WALL (seconds, from
-# the nanosecond clock), RSS (peak resident KiB) and RC.
+# the nanosecond clock), CPU (user + system seconds), RSS (peak resident
+# KiB) and RC.
 run_once() {
     out=$1
     shift
     t0=$(date +%s%N)
-    "$TIME" -f '%M' -o "$TMP/time" "$@" >"$out" 2>"$TMP/stderr"
+    "$TIME" -f '%M %U %S' -o "$TMP/time" "$@" >"$out" 2>"$TMP/stderr"
     RC=$?
     t1=$(date +%s%N)
     WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-    RSS=$(tail -n 1 "$TMP/time")
-    case $RSS in '' | *[!0-9]*) RSS=0 ;; esac
+    # shellcheck disable=SC2046 # three numbers, split on purpose
+    set -- $(tail -n 1 "$TMP/time")
+    RSS=${1:-0} CPU=$(awk -v u="${2:-0}" -v s="${3:-0}" 'BEGIN { printf "%.2f", u + s }')
+    case $RSS in *[!0-9]*) RSS=0 ;; esac
 }
 
-# measure RUNS OUT CMD... : best wall time of RUNS runs (and the largest
-# peak memory seen); a failing run is reported and counted.
+# measure RUNS OUT CMD... : best wall time and best CPU time of RUNS runs
+# (and the largest peak memory seen); a failing run is reported and counted.
 measure() {
     n=$1
     shift
-    best="" maxrss=0
+    best="" bestcpu="" maxrss=0
     i=0
     while [ "$i" -lt "$n" ]; do
         run_once "$@"
@@ -64,16 +67,19 @@ measure() {
             echo "bench: '$*' failed (exit $RC):" >&2
             head -n 5 "$TMP/stderr" >&2
             failures=$((failures + 1))
-            WALL="" RSS=""
+            WALL="" CPU="" RSS=""
             return 1
         fi
         if [ -z "$best" ] || awk -v a="$WALL" -v b="$best" 'BEGIN { exit !(a < b) }'; then
             best=$WALL
         fi
+        if [ -z "$bestcpu" ] || awk -v a="$CPU" -v b="$bestcpu" 'BEGIN { exit !(a < b) }'; then
+            bestcpu=$CPU
+        fi
         [ "$RSS" -gt "$maxrss" ] && maxrss=$RSS
         i=$((i + 1))
     done
-    WALL=$best RSS=$maxrss
+    WALL=$best CPU=$bestcpu RSS=$maxrss
     return 0
 }
 
@@ -85,14 +91,16 @@ row() {
         printf '  %-22s %9s\n' "$1" "FAILED"
         return
     fi
-    awk -v l="$1" -v b="$2" -v w="$WALL" -v r="$RSS" 'BEGIN {
-        mb = b / 1e6; rmb = r / 1024
-        printf "  %-22s %9.3f %10.1f %10.1f %9.3f\n", l, w, (w > 0 ? mb / w : 0), rmb, rmb / mb
+    awk -v l="$1" -v b="$2" -v w="$WALL" -v c="$CPU" -v r="$RSS" 'BEGIN {
+        mb = b / 1e6; rmb = r * 1024 / 1e6
+        printf "  %-20s %8.3f %8.1f %7.2f %8.1f %8.1f %8.3f\n", l, w, (w > 0 ? mb / w : 0),
+            c, (c > 0 ? mb / c : 0), rmb, rmb / mb
     }'
 }
 
 header() {
-    printf '  %-22s %9s %10s %10s %9s\n' "tool" "wall s" "MB/s" "peak MB" "RSS/size"
+    printf '  %-20s %8s %8s %7s %8s %8s %8s\n' "tool" "wall s" "MB/s" "cpu s" "MB/cpu-s" \
+        "peak MB" "RSS/size"
 }
 
 # ok_or_miss COND_AWK_EXPR : "met" or "MISSED"
@@ -108,8 +116,8 @@ echo "tally: best of $RUNS runs; Valgrind tools: one run. MB = 10^6 bytes."
 echo
 echo "== tally annotate vs callgrind_annotate (callgrind, --dump-instr=yes"
 echo "   --collect-jumps=yes --cache-sim=yes)"
-lin=""      # "bytes seconds" pairs of tally, for the linearity check
-last_ratio="" last_speed="" last_rss_ratio="" last_size=""
+lin=""      # "bytes cpu-seconds" pairs of tally, for the linearity check
+last_ratio="" last_wall_ratio="" last_speed="" last_cpu_speed="" last_rss_ratio="" last_size=""
 for mb in $SIZES; do
     f=$(sh bench/make-profile.sh callgrind "$mb") || die "cannot make the $mb MB profile"
     bytes=$(filesize "$f")
@@ -119,10 +127,11 @@ for mb in $SIZES; do
     header
     measure "$RUNS" "$TMP/tally.out" "$TALLY" annotate "$f"
     row "tally annotate" "$bytes"
-    t_wall=$WALL t_rss=$RSS
+    t_wall=$WALL t_cpu=$CPU t_rss=$RSS
     if [ -n "$t_wall" ]; then
-        lin="$lin $bytes $t_wall"
+        lin="$lin $bytes $t_cpu"
         last_speed=$(awk -v b="$bytes" -v w="$t_wall" 'BEGIN { printf "%.1f", b / 1e6 / w }')
+        last_cpu_speed=$(awk -v b="$bytes" -v w="$t_cpu" 'BEGIN { printf "%.1f", (w > 0 ? b / 1e6 / w : 0) }')
         last_rss_ratio=$(awk -v b="$bytes" -v r="$t_rss" 'BEGIN { printf "%.3f", r * 1024 / b }')
         last_size=$mb
     fi
@@ -130,20 +139,22 @@ for mb in $SIZES; do
         measure 1 "$TMP/peer.out" callgrind_annotate "$f"
         row "callgrind_annotate" "$bytes"
         if [ -n "$WALL" ] && [ -n "$t_wall" ]; then
-            last_ratio=$(awk -v a="$WALL" -v b="$t_wall" 'BEGIN { printf "%.0f", a / b }')
-            echo "  throughput ratio tally / callgrind_annotate: ${last_ratio}x"
+            last_wall_ratio=$(awk -v a="$WALL" -v b="$t_wall" 'BEGIN { printf "%.0f", a / b }')
+            last_ratio=$(awk -v a="$CPU" -v b="$t_cpu" 'BEGIN { printf "%.0f", (b > 0 ? a / b : 0) }')
+            echo "  throughput ratio tally / callgrind_annotate: ${last_wall_ratio}x (wall)," \
+                "${last_ratio}x (cpu)"
         fi
     fi
 done
 
 if [ -n "$lin" ]; then
     echo
-    echo "-- time per MB of tally annotate (linear growth keeps it flat)"
+    echo "-- CPU time per MB of tally annotate (linear growth keeps it flat)"
     # shellcheck disable=SC2086
     set -- $lin
     first=""
     while [ $# -ge 2 ]; do
-        spm=$(awk -v b="$1" -v w="$2" 'BEGIN { printf "%.3f", w * 1000 / (b / 1e6) }')
+        spm=$(awk -v b="$1" -v w="$2" 'BEGIN { printf "%.2f", w * 1000 / (b / 1e6) }')
         printf '  %7.1f MB: %s ms/MB\n' "$(awk -v b="$1" 'BEGIN { print b / 1e6 }')" "$spm"
         [ -z "$first" ] && first=$spm
         lastspm=$spm
@@ -154,7 +165,6 @@ if [ -n "$lin" ]; then
 fi
 
 # --------------------------------------------------------------- cachegrind
-cg_ratio=""
 mb=""
 for mb in $SIZES; do :; done # the largest (last) size
 if [ -n "$mb" ]; then
@@ -168,13 +178,14 @@ if [ -n "$mb" ]; then
     header
     measure "$RUNS" "$TMP/tally.out" "$TALLY" annotate "$f"
     row "tally annotate" "$bytes"
-    t_wall=$WALL
+    t_wall=$WALL t_cpu=$CPU
     if [ "$PEER" != no ]; then
         measure 1 "$TMP/peer.out" cg_annotate "$f"
         row "cg_annotate" "$bytes"
         if [ -n "$WALL" ] && [ -n "$t_wall" ]; then
-            cg_ratio=$(awk -v a="$WALL" -v b="$t_wall" 'BEGIN { printf "%.0f", a / b }')
-            echo "  throughput ratio tally / cg_annotate: ${cg_ratio}x"
+            echo "  throughput ratio tally / cg_annotate:" \
+                "$(awk -v a="$WALL" -v b="$t_wall" 'BEGIN { printf "%.0f", a / b }')x (wall)," \
+                "$(awk -v a="$CPU" -v b="$t_cpu" 'BEGIN { printf "%.0f", (b > 0 ? a / b : 0) }')x (cpu)"
         fi
     fi
 
@@ -184,34 +195,35 @@ if [ -n "$mb" ]; then
         header
         measure "$RUNS" "$TMP/tally.out" "$TALLY" merge -o "$TMP/merged.tally" "$f" "$f"
         row "tally merge" $((bytes * 2))
-        t_wall=$WALL
+        t_wall=$WALL t_cpu=$CPU
         if [ "$PEER" != no ]; then
             measure 1 "$TMP/peer.out" cg_merge -o "$TMP/merged.cg" "$f" "$f"
             row "cg_merge" $((bytes * 2))
             if [ -n "$WALL" ] && [ -n "$t_wall" ]; then
-                echo "  throughput ratio tally / cg_merge: $(awk -v a="$WALL" -v b="$t_wall" \
-                    'BEGIN { printf "%.1f", a / b }')x"
+                echo "  throughput ratio tally / cg_merge:" \
+                    "$(awk -v a="$WALL" -v b="$t_wall" 'BEGIN { printf "%.1f", a / b }')x (wall)," \
+                    "$(awk -v a="$CPU" -v b="$t_cpu" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')x (cpu)"
             fi
         fi
     fi
 fi
 
 # ------------------------------------------------------------------ targets
+# Judged on CPU time: tally is single-threaded, and on a shared machine the
+# wall time also counts the time spent waiting for a free core.
 echo
-echo "== targets (callgrind, largest size: ${last_size:-?} MB)"
-if [ -n "$last_speed" ]; then
-    printf '  %-44s %-10s %s\n' ">= 400 MB/s on one core" "$last_speed" \
-        "$(verdict "$last_speed >= 400")"
-    printf '  %-44s %-10s %s\n' "peak memory <= 1/4 of the file size" "$last_rss_ratio" \
-        "$(verdict "$last_rss_ratio <= 0.25")"
+echo "== targets (callgrind, largest size: ${last_size:-?} MB; speeds from CPU time)"
+target() { printf '  %-46s %-24s %s\n' "$1" "$2" "$(verdict "$3")"; }
+if [ -n "$last_cpu_speed" ]; then
+    target ">= 400 MB/s on one core" "$last_cpu_speed (wall: $last_speed)" "$last_cpu_speed >= 400"
+    target "peak memory <= 1/4 of the file size" "$last_rss_ratio" "$last_rss_ratio <= 0.25"
 fi
 if [ -n "$last_ratio" ]; then
-    printf '  %-44s %-10s %s\n' ">= 100x the throughput of callgrind_annotate" "${last_ratio}x" \
-        "$(verdict "$last_ratio >= 100")"
+    target ">= 100x the throughput of callgrind_annotate" "${last_ratio}x (wall: ${last_wall_ratio}x)" \
+        "$last_ratio >= 100"
 fi
 if [ -n "${growth:-}" ]; then
-    printf '  %-44s %-10s %s\n' "linear: ms/MB grows by at most 25%" "$growth" \
-        "$(verdict "$growth <= 1.25")"
+    target "linear: ms/MB grows by at most 25%" "$growth" "$growth <= 1.25"
 fi
 if [ "$failures" != 0 ]; then
     echo "bench: $failures command(s) failed" >&2
