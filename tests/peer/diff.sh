@@ -226,3 +226,35 @@ if grep -q -- '^-[1-9]' "$TMP/neg.cg"; then
 else
     not_ok "cg_annotate shows negative totals"; diag <"$TMP/neg.cg"
 fi
+
+# Callgrind inputs against callgrind_annotate 3.19: its file:function table
+# (all functions, self cost) is keyed by the file of each cost line, which
+# is what --by=line keeps; so per (file, function) the sums of
+# `tally diff --by=line R W` must equal W's table minus R's (nonzero ones).
+if command -v callgrind_annotate >/dev/null 2>&1; then
+    ca() {
+        callgrind_annotate --threshold=100 --auto=no "$1" 2>/dev/null | awk '
+        /file:function/ { on = 1; getline; next }
+        on && NF { n = $1; gsub(",", "", n)
+                   sub(/^ *[-0-9,]+ +\([^)]*\) +/, ""); sub(/ \[[^]]*\]$/, "")
+                   s[$0] += n }
+        END { for (k in s) print k "\t" s[k] }'
+    }
+    ca "$PROF/cg.recurse.out" >"$TMP/r.ca"
+    ca "$PROF/cg.wordfreq.out" >"$TMP/w.ca"
+    awk -F'\t' 'FNR == NR { d[$1] -= $2; next } { d[$1] += $2 }
+        END { for (k in d) if (d[k] != 0) printf "%s\t%.0f\n", k, d[k] }' \
+        "$TMP/r.ca" "$TMP/w.ca" | LC_ALL=C sort >"$TMP/ca.want"
+    "$TALLY" diff --by=line "$PROF/cg.recurse.out" "$PROF/cg.wordfreq.out" | awk '
+        /^fl=/ { fl = substr($0, 4); next }
+        /^fn=/ { fn = substr($0, 4); next }
+        /^-?[0-9]/ { s[fl ":" fn] += $2 }
+        END { for (k in s) if (s[k] != 0) printf "%s\t%.0f\n", k, s[k] }' |
+        LC_ALL=C sort >"$TMP/ca.got"
+    if [ "$(wc -l <"$TMP/ca.want")" -gt 20 ]; then
+        same_text "callgrind inputs: per (file, function) as callgrind_annotate" \
+            "$TMP/ca.want" "$TMP/ca.got"
+    else
+        not_ok "callgrind_annotate gave too few functions"; head "$TMP/ca.want" | diag
+    fi
+fi
