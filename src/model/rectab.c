@@ -55,15 +55,26 @@ static void resize(struct rectab *t)
     t->nslots = nslots;
 }
 
+static inline int key_equal(const uint64_t *a, const uint64_t *b, size_t n)
+{
+    size_t k = 0;
+    while (k < n && a[k] == b[k])
+        k++;
+    return k == n;
+}
+
 static size_t probe(const struct rectab *t, const uint64_t *key, uint64_t h)
 {
     size_t mask = t->nslots - 1, i = h & mask;
     uint32_t hi = (uint32_t)(h >> 32);
-    size_t kb = t->key_words * sizeof(uint64_t);
+    size_t kw = t->key_words;
     for (;;) {
         uint32_t v = t->slots[i];
         if (!v) return i;
-        if (t->hashes[i] == hi && memcmp(rectab_at(t, v - 1), key, kb) == 0) return i;
+        if (t->hashes[i] == hi) {
+            /* keys are a few words: compare inline rather than call memcmp */
+            if (key_equal(rectab_at(t, v - 1), key, kw)) return i;
+        }
         i = (i + 1) & mask;
     }
 }
@@ -77,12 +88,23 @@ uint64_t *rectab_find(const struct rectab *t, const uint64_t *key)
 
 size_t rectab_get_index(struct rectab *t, const uint64_t *key, int *created)
 {
+    size_t i = rectab_hint_index(t, key);
+    if (i != SIZE_MAX) {
+        if (created) *created = 0;
+        return i;
+    }
+    return rectab_lookup(t, key, created);
+}
+
+size_t rectab_lookup(struct rectab *t, const uint64_t *key, int *created)
+{
     if (!t->nslots) resize(t);
     uint64_t h = hash_words(key, t->key_words);
     size_t i = probe(t, key, h);
     if (t->slots[i]) {
         if (created) *created = 0;
-        return t->slots[i] - 1;
+        t->hint = t->slots[i] - 1;
+        return t->hint;
     }
     if (t->count >= UINT32_MAX - 1)
         abort(); /* 4 billion distinct cost centres exceed any real profile */
@@ -98,12 +120,8 @@ size_t rectab_get_index(struct rectab *t, const uint64_t *key, int *created)
     t->count++;
     t->slots[i] = (uint32_t)r + 1;
     t->hashes[i] = (uint32_t)(h >> 32);
+    t->hint = r;
     if (created) *created = 1;
     if (t->count * 4 > t->nslots * 3) resize(t);
     return r;
-}
-
-uint64_t *rectab_get(struct rectab *t, const uint64_t *key, int *created)
-{
-    return rectab_val(t, rectab_get_index(t, key, created));
 }

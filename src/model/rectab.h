@@ -27,6 +27,7 @@ struct rectab {
     uint32_t *slots;  /* open addressing: record index + 1, 0 = empty */
     uint32_t *hashes; /* upper hash bits per slot, to skip most key compares */
     size_t nslots;    /* power of two, or 0 before the first insert */
+    size_t hint;      /* record found last: lookups often ask for it or the next one */
 };
 
 void rectab_init(struct rectab *t, size_t key_words, size_t val_words);
@@ -50,10 +51,48 @@ static inline uint64_t *rectab_val(const struct rectab *t, size_t i)
  * Returns a pointer to its value words. If `created` is not NULL it is set
  * to 1 for a new record, else 0.
  */
-uint64_t *rectab_get(struct rectab *t, const uint64_t *key, int *created);
+static inline uint64_t *rectab_get(struct rectab *t, const uint64_t *key, int *created);
 
 /* Like rectab_get, but returns the record's index. */
 size_t rectab_get_index(struct rectab *t, const uint64_t *key, int *created);
+
+/*
+ * rectab_get_index() without the check of the last record found (used by
+ * the inline fast path below).
+ */
+size_t rectab_lookup(struct rectab *t, const uint64_t *key, int *created);
+
+/*
+ * Index of the record found last or of the one after it if either has this
+ * key (a file read in order, or line-level aggregation, hits them without
+ * hashing), else SIZE_MAX.
+ */
+static inline size_t rectab_hint_index(struct rectab *t, const uint64_t *key)
+{
+    size_t kw = t->key_words;
+    for (size_t h = t->hint + 1, k = 0; k < 2; k++, h--) {
+        if (h >= t->count) continue;
+        const uint64_t *rec = rectab_at(t, h);
+        uint64_t diff = 0;
+        for (size_t w = 0; w < kw; w++)
+            diff |= rec[w] ^ key[w];
+        if (!diff) {
+            t->hint = h;
+            return h;
+        }
+    }
+    return SIZE_MAX;
+}
+
+static inline uint64_t *rectab_get(struct rectab *t, const uint64_t *key, int *created)
+{
+    size_t i = rectab_hint_index(t, key);
+    if (i != SIZE_MAX) {
+        if (created) *created = 0;
+        return rectab_val(t, i);
+    }
+    return rectab_val(t, rectab_lookup(t, key, created));
+}
 
 /* Find without creating: value words or NULL. */
 uint64_t *rectab_find(const struct rectab *t, const uint64_t *key);
