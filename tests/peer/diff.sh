@@ -233,7 +233,8 @@ fi
 # `tally diff --by=line R W` must equal W's table minus R's (nonzero ones).
 if command -v callgrind_annotate >/dev/null 2>&1; then
     ca() {
-        callgrind_annotate --threshold=100 --auto=no "$1" 2>/dev/null | awk '
+        # (run from $PROF: callgrind_annotate shortens names under its cwd)
+        (cd "$PROF" && callgrind_annotate --threshold=100 --auto=no "$1" 2>/dev/null) | awk '
         /file:function/ { on = 1; getline; next }
         on && NF { n = $1; gsub(",", "", n)
                    sub(/^ *[-0-9,]+ +\([^)]*\) +/, ""); sub(/ \[[^]]*\]$/, "")
