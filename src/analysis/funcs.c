@@ -1,8 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "funcs.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static void map_reserve(uint32_t **map, size_t *n, uint32_t id)
+{
+    if (id < *n) return;
+    size_t old = *n, cap = old ? old : 16;
+    while (cap <= id)
+        cap *= 2;
+    *map = xrealloc(*map, cap * sizeof(**map));
+    for (size_t i = old; i < cap; i++)
+        (*map)[i] = UINT32_MAX;
+    *n = cap;
+}
+
+/* Apply a rename to name id `id`; returns the new id (or id on failure). */
+static uint32_t renamed(struct func_table *ft, const struct rename *rn, uint32_t id)
+{
+    struct tally_error e;
+    char *s = rename_apply(rn, profile_str(ft->p, id), &e);
+    if (!s) {
+        if (!ft->rename_failed) snprintf(ft->err_msg, sizeof(ft->err_msg), "%s", e.msg);
+        ft->rename_failed = 1;
+        return id;
+    }
+    uint32_t r = profile_intern(ft->p, s, strlen(s));
+    free(s);
+    return r;
+}
+
+static uint32_t canon_name(struct func_table *ft, uint32_t name)
+{
+    if (!ft->mod_fn) return name;
+    map_reserve(&ft->fnmap, &ft->nfnmap, name);
+    if (ft->fnmap[name] == UINT32_MAX) ft->fnmap[name] = renamed(ft, ft->mod_fn, name);
+    return ft->fnmap[name];
+}
 
 static void canon_reserve(struct func_table *ft, uint32_t id)
 {
@@ -27,10 +63,11 @@ uint32_t func_canon_file(struct func_table *ft, uint32_t file)
         size_t n = strlen(strip);
         if (strncmp(s, strip, n) == 0) {
             id = profile_intern(ft->p, s + n, strlen(s + n));
-            canon_reserve(ft, id);
-            ft->canon[id] = id; /* a stripped name is final */
         }
     }
+    if (ft->mod_file) id = renamed(ft, ft->mod_file, id);
+    canon_reserve(ft, id);
+    if (id != file) ft->canon[id] = id; /* a final name maps to itself */
     ft->canon[file] = id;
     return id;
 }
@@ -71,6 +108,8 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     ft->p = p;
     ft->ncols = opt->ncols;
     ft->strip = opt->strip;
+    ft->mod_file = opt->mod_file;
+    ft->mod_fn = opt->mod_fn;
     size_t nc = opt->ncols;
     rectab_init(&ft->rows, 1, 3 + nc);
     rectab_init(&ft->arcs, 1, 2 + nc);
@@ -99,7 +138,7 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         struct function fn = profile_function_at(p, cr.fn);
         seen[cr.fn] = 1;
         uint32_t file = func_canon_file(ft, cr.pos.file);
-        uint64_t key = (uint64_t)file << 32 | fn.name;
+        uint64_t key = (uint64_t)file << 32 | canon_name(ft, fn.name);
         uint32_t nd = record_ndef(ft, cr.cost, opt->all_defined);
         if (eval_cols(opt, cr.cost, is_signed, tmp)) {
             rc = -1;
@@ -127,8 +166,8 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         seen[cl.callee] = 1;
         uint32_t sfile = func_canon_file(ft, cl.site.file);
         uint32_t cfile = func_canon_file(ft, callee.file);
-        uint64_t ck = (uint64_t)sfile << 32 | caller.name;
-        uint64_t ek = (uint64_t)cfile << 32 | callee.name;
+        uint64_t ck = (uint64_t)sfile << 32 | canon_name(ft, caller.name);
+        uint64_t ek = (uint64_t)cfile << 32 | canon_name(ft, callee.name);
         size_t cr_i = rectab_get_index(&ft->rows, &ck, NULL);
         uint64_t *cv = rectab_val(&ft->rows, cr_i);
         cv[2] |= FUNC_ROW_LISTED;
@@ -157,13 +196,18 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     for (size_t f = 0; f < nfn && !rc; f++) {
         if (seen[f]) continue;
         struct function fn = profile_function_at(p, (uint32_t)f);
-        uint64_t key = (uint64_t)func_canon_file(ft, fn.file) << 32 | fn.name;
+        uint64_t key = (uint64_t)func_canon_file(ft, fn.file) << 32 | canon_name(ft, fn.name);
         uint64_t *v = rectab_get(&ft->rows, &key, NULL);
         v[1] = (uint64_t)fn.obj + 1;
         v[2] |= FUNC_ROW_LISTED;
     }
     free(seen);
     free(tmp);
+    if (!rc && ft->rename_failed) {
+        tally_error_set(err, NULL, 0, "%s", ft->err_msg);
+        func_table_release(ft);
+        return -1;
+    }
     if (rc) {
         func_table_release(ft);
         return tally_error_set(err, p->path, 0, "%s sum too large for a 64-bit signed count", what);
@@ -179,6 +223,7 @@ void func_table_release(struct func_table *ft)
     rectab_release(&ft->line_calls);
     free(ft->col_min_event);
     free(ft->canon);
+    free(ft->fnmap);
     memset(ft, 0, sizeof(*ft));
 }
 

@@ -21,6 +21,8 @@
  * with a trailing '/') is removed from the front of each file name, so
  * "/home/me/t.c" and "t.c" become one row. The canonical names are
  * interned in the profile's string table (so the profile is modified).
+ * Optional renames (`--mod-filename`, `--mod-funcname`, see rename.h) are
+ * applied next, so that renamed files or functions share one row.
  *
  * Memory: records grow with the number of distinct rows, arcs and
  * (file, line) pairs; everything is owned by the table.
@@ -33,6 +35,7 @@
 
 #include "../model/profile.h"
 #include "../model/rectab.h"
+#include "rename.h"
 
 struct func_options {
     size_t ncols;
@@ -40,6 +43,8 @@ struct func_options {
     const char *strip;             /* prefix removed from file names, or NULL */
     int want_lines;                /* also collect per-line costs and calls */
     int all_defined;               /* every base event counts as present (cachegrind) */
+    const struct rename *mod_file; /* --mod-filename (after `strip`), or NULL */
+    const struct rename *mod_fn;   /* --mod-funcname, or NULL */
 };
 
 /*
@@ -60,6 +65,11 @@ struct func_table {
     uint32_t *canon;          /* file id -> canonical file id (UINT32_MAX = not yet) */
     size_t ncanon;
     const char *strip; /* prefix removed from file names */
+    const struct rename *mod_file, *mod_fn;
+    uint32_t *fnmap; /* function name id -> renamed id (UINT32_MAX = not yet) */
+    size_t nfnmap;
+    int rename_failed; /* a rename gave up (see err_msg) */
+    char err_msg[512];
 };
 
 /* Build the table from part 0. Returns 0, or -1 with err on overflow. */

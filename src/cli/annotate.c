@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../formats/format.h"
+#include "../analysis/rename.h"
 #include "../report/annotate.h"
 
 static void usage(FILE *fp)
@@ -93,6 +94,7 @@ static int parse_pct(const char *v, char **text)
     double d = strtod(*text, NULL);
     if (d < 0 || d > 100) {
         free(*text);
+        *text = NULL;
         return -1;
     }
     return 0;
@@ -172,6 +174,16 @@ static int looks_like_profile(const char *path)
     return yes;
 }
 
+/*
+ * Is argv[*i] the option `name` (with its value in *v)? A missing value
+ * also counts as a match, with *missing set, so the caller reports it.
+ */
+static int option(int argc, char **argv, int *i, const char *name, const char **v, int *missing)
+{
+    *v = cli_optval(argc, argv, i, name, missing);
+    return *v != NULL || *missing;
+}
+
 static int source_found(const struct annotate_options *o, const char *name)
 {
     if (access(name, R_OK) == 0) return 1;
@@ -191,6 +203,7 @@ int cmd_annotate(int argc, char **argv)
     struct strlist positional = {0}, after_dashes = {0};
     const char *mod_file = NULL, *mod_fn = NULL;
     char *thr_text = NULL;
+    struct tally_error err0;
     int rc = 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -210,18 +223,30 @@ int cmd_annotate(int argc, char **argv)
             rc = 0;
             goto out;
         }
-        if ((v = cli_optval(argc, argv, &i, "--show", &missing))) {
+        static const char *const valued[] = {
+            "--show", "--sort",    "--threshold", "--show-percs",   "--inclusive",   "--auto",
+            "--tree", "--context", "--include",   "--mod-filename", "--mod-funcname"};
+        const char *name = NULL;
+        for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]) && !name; k++)
+            if (option(argc, argv, &i, valued[k], &v, &missing)) name = valued[k];
+        if (missing) {
+            rc = bad_usage("option '%s' needs a value", a);
+            goto out;
+        }
+        if (!name) {
+            /* not an option with a value: handled below */
+        } else if (!strcmp(name, "--show")) {
             split_commas(&o.show, v);
             if (!o.show.n) {
-                rc = bad_usage("--show needs at least one event", "");
+                rc = bad_usage("--show needs at least one event%s", "");
                 goto out;
             }
-        } else if ((v = cli_optval(argc, argv, &i, "--sort", &missing))) {
+        } else if (!strcmp(name, "--sort")) {
             if (parse_sort(&o, v) || !o.sort.n) {
                 rc = bad_usage("bad --sort value '%s' (EVENT[:PERCENT],...)", v);
                 goto out;
             }
-        } else if ((v = cli_optval(argc, argv, &i, "--threshold", &missing))) {
+        } else if (!strcmp(name, "--threshold")) {
             free(thr_text);
             thr_text = NULL;
             if (parse_pct(v, &thr_text)) {
@@ -229,22 +254,22 @@ int cmd_annotate(int argc, char **argv)
                 goto out;
             }
             o.threshold = thr_text;
-        } else if ((v = cli_optval(argc, argv, &i, "--show-percs", &missing))) {
+        } else if (!strcmp(name, "--show-percs")) {
             if ((o.show_percs = yes_no(v)) < 0) {
                 rc = bad_usage("--show-percs takes yes or no, not '%s'", v);
                 goto out;
             }
-        } else if ((v = cli_optval(argc, argv, &i, "--inclusive", &missing))) {
+        } else if (!strcmp(name, "--inclusive")) {
             if ((o.inclusive = yes_no(v)) < 0) {
                 rc = bad_usage("--inclusive takes yes or no, not '%s'", v);
                 goto out;
             }
-        } else if ((v = cli_optval(argc, argv, &i, "--auto", &missing))) {
+        } else if (!strcmp(name, "--auto")) {
             if ((o.auto_annotate = yes_no(v)) < 0) {
                 rc = bad_usage("--auto takes yes or no, not '%s'", v);
                 goto out;
             }
-        } else if ((v = cli_optval(argc, argv, &i, "--tree", &missing))) {
+        } else if (!strcmp(name, "--tree")) {
             if (!strcmp(v, "none")) {
                 o.tree_caller = o.tree_calling = 0;
             } else if (!strcmp(v, "caller")) {
@@ -259,7 +284,7 @@ int cmd_annotate(int argc, char **argv)
                 rc = bad_usage("--tree takes none, caller, calling or both, not '%s'", v);
                 goto out;
             }
-        } else if ((v = cli_optval(argc, argv, &i, "--context", &missing))) {
+        } else if (!strcmp(name, "--context")) {
             char *end;
             errno = 0;
             long n = strtol(v, &end, 10);
@@ -268,13 +293,15 @@ int cmd_annotate(int argc, char **argv)
                 goto out;
             }
             o.context = n;
-        } else if ((v = cli_optval(argc, argv, &i, "--include", &missing))) {
+        } else if (!strcmp(name, "--include")) {
             add_include(&o, v);
-        } else if ((v = cli_optval(argc, argv, &i, "--mod-filename", &missing))) {
+        } else if (!strcmp(name, "--mod-filename")) {
             mod_file = v;
-        } else if ((v = cli_optval(argc, argv, &i, "--mod-funcname", &missing))) {
+        } else {
             mod_fn = v;
-        } else if (!strncmp(a, "-I", 2)) {
+        }
+        if (name) continue;
+        if (!strncmp(a, "-I", 2)) {
             if (a[2] == '=')
                 add_include(&o, a + 3);
             else if (a[2])
@@ -292,8 +319,14 @@ int cmd_annotate(int argc, char **argv)
             goto out;
         }
     }
-    (void)mod_file;
-    (void)mod_fn;
+    if (mod_file && !(o.mod_file = rename_compile(mod_file, &err0))) {
+        rc = bad_usage("--mod-filename: %s", err0.msg);
+        goto out;
+    }
+    if (mod_fn && !(o.mod_fn = rename_compile(mod_fn, &err0))) {
+        rc = bad_usage("--mod-funcname: %s", err0.msg);
+        goto out;
+    }
     if (!positional.n) {
         rc = bad_usage("no profile given%s", "");
         goto out;
@@ -370,6 +403,8 @@ int cmd_annotate(int argc, char **argv)
     free(prefix);
     profile_free(p);
 out:
+    if (o.mod_file) rename_free((struct rename *)o.mod_file);
+    if (o.mod_fn) rename_free((struct rename *)o.mod_fn);
     free(thr_text);
     strlist_release(&positional);
     strlist_release(&after_dashes);

@@ -1050,8 +1050,9 @@ int annotate_report(FILE *out, struct profile *p, const struct annotate_options 
     r.cg = p->format == PROFILE_FORMAT_CACHEGRIND;
     int rc = -1;
     if (setup_columns(&r, err)) goto done;
-    struct func_options fo = {r.ncols, r.cols, r.cg ? NULL : o->cwd,
-                              o->auto_annotate || o->user_files.n, r.cg};
+    struct func_options fo = {
+        r.ncols,     r.cols,   r.cg ? NULL : o->cwd, o->auto_annotate || o->user_files.n, r.cg,
+        o->mod_file, o->mod_fn};
     if (func_table_build(&r.ft, p, &fo, err)) goto done;
     r.have_ft = 1;
     if (setup_summary(&r, err) || setup_entries(&r, err)) goto done;

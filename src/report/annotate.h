@@ -23,6 +23,8 @@
 #include "../model/error.h"
 #include "../model/profile.h"
 
+struct rename;
+
 struct annotate_options {
     struct strlist show;        /* --show events; none = every base event */
     struct strlist sort;        /* --sort events (without ":T") */
@@ -32,12 +34,13 @@ struct annotate_options {
     int show_percs;             /* percentages after counts */
     int inclusive;              /* inclusive instead of self costs */
     int tree_caller, tree_calling;
-    int auto_annotate;           /* annotate the files of printed functions */
-    long context;                /* lines of context around annotated lines */
-    struct strlist include_dirs; /* each ends with '/' */
-    struct strlist user_files;   /* source files named by the user */
-    struct strlist inputs;       /* profile file names, for the header */
-    const char *cwd;             /* "DIR/" stripped from file names, or NULL */
+    int auto_annotate;                      /* annotate the files of printed functions */
+    long context;                           /* lines of context around annotated lines */
+    struct strlist include_dirs;            /* each ends with '/' */
+    struct strlist user_files;              /* source files named by the user */
+    struct strlist inputs;                  /* profile file names, for the header */
+    const char *cwd;                        /* "DIR/" stripped from file names, or NULL */
+    const struct rename *mod_file, *mod_fn; /* --mod-filename/--mod-funcname, or NULL */
 };
 
 /* Defaults: percentages, auto-annotation and context 8 on; the rest off. */

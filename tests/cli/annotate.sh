@@ -1,0 +1,100 @@
+#!/bin/sh
+# tally annotate on the command line: --help, bad options (exit 2), bad or
+# missing input (exit 1, "tally: FILE:LINE: message"), source arguments,
+# several profiles, compressed input and derived events.
+. "$(dirname "$0")/../lib.sh"
+G="$ROOT/tests/golden/annotate"
+
+# expect_run NAME WANT_RC STDOUT_PATTERN STDERR_PATTERN ARGS...
+# An empty pattern means "that stream must be empty".
+expect_run() {
+    name=$1 want=$2 outpat=$3 errpat=$4
+    shift 4
+    "$TALLY" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+    rc=$?
+    why=""
+    [ "$rc" = "$want" ] || why="exit code $rc, expected $want"
+    if [ -z "$outpat" ]; then
+        [ -s "$TMP/out" ] && why="$why; unexpected stdout"
+    else
+        grep -Eq -- "$outpat" "$TMP/out" || why="$why; stdout lacks /$outpat/"
+    fi
+    if [ -z "$errpat" ]; then
+        [ -s "$TMP/err" ] && why="$why; unexpected stderr"
+    else
+        grep -Eq -- "$errpat" "$TMP/err" || why="$why; stderr lacks /$errpat/"
+    fi
+    if [ -z "$why" ]; then ok "$name"; else
+        not_ok "$name"
+        { echo "$why"; echo "stdout:"; head -n 20 "$TMP/out"; echo "stderr:"; head -n 20 "$TMP/err"; } | diag
+    fi
+}
+
+cd "$G" || exit 1
+expect_run "--help" 0 '^usage: tally annotate ' '' annotate --help
+expect_run "-h" 0 '--inclusive=yes\|no' '' annotate -h
+expect_run "help annotate" 0 '--tree=none\|caller\|calling\|both' '' help annotate
+for opt in --threshold --context --include --mod-filename; do
+    expect_run "--help documents $opt" 0 "$opt" '' annotate --help
+done
+
+# bad usage: exit 2 with a message
+expect_run "no profile" 2 '' 'no profile given' annotate
+expect_run "unknown option" 2 '' "unknown option '--frob'" annotate --frob g1.out
+expect_run "--threshold out of range" 2 '' 'bad --threshold' annotate --threshold=101 g1.out
+expect_run "--threshold not a number" 2 '' 'bad --threshold' annotate --threshold=abc g1.out
+expect_run "--context negative" 2 '' 'bad --context' annotate --context=-1 g1.out
+expect_run "--tree bad" 2 '' '--tree takes' annotate --tree=up g1.out
+expect_run "--inclusive bad" 2 '' '--inclusive takes yes or no' annotate --inclusive=maybe g1.out
+expect_run "--show-percs bad" 2 '' '--show-percs takes' annotate --show-percs=1 g1.out
+expect_run "--auto bad" 2 '' '--auto takes' annotate --auto=on g1.out
+expect_run "--sort bad threshold" 2 '' 'bad --sort' annotate --sort=Ir:x g1.out
+expect_run "--show without value" 2 '' "option '--show' needs a value" annotate g1.out --show
+expect_run "-I without value" 2 '' "option '-I' needs a value" annotate g1.out -I
+expect_run "--show unknown event" 2 '' "--show event 'Bogus' did not appear in input" \
+    annotate --show=Bogus g1.out
+expect_run "--sort unknown event" 2 '' "--sort event 'Nope' did not appear in input" \
+    annotate --sort=Nope g1.out
+
+# bad input: exit 1 with FILE[:LINE]
+expect_run "missing profile" 1 '' '^tally: no-such\.out' annotate no-such.out
+printf "# callgrind format\nevents: Ir\nfl=a.c\nfn=f\n1 2\nbogus line here\n" >"$TMP/bad.out"
+expect_run "malformed callgrind profile: FILE:LINE" 1 '' "^tally: $TMP/bad.out:6: " annotate "$TMP/bad.out"
+printf 'cmd: x\nevents: Ir\nfl=a.c\nfn=f\n1 2 3\nsummary: 2\n' >"$TMP/bad2.out"
+expect_run "malformed cachegrind profile: FILE:LINE" 1 '' "^tally: $TMP/bad2.out:5: " annotate "$TMP/bad2.out"
+expect_run "source not found" 1 '' 'nothere\.c: source file not found' annotate g1.out -- nothere.c
+cp g1.out "$TMP/g1-copy.out"
+printf 'cmd: x\nevents: Dr\nfl=a.c\nfn=f\n1 2\nsummary: 2\n' >"$TMP/other.out"
+expect_run "profiles with different events" 1 '' '^tally: ' annotate g1.out "$TMP/other.out"
+
+# arguments: later profiles are summed, other files are sources, "--" forces sources
+expect_run "two profiles are summed" 0 '2,000 \(100.0%\) 410 \(100.0%\)  PROGRAM TOTALS' '' \
+    annotate --auto=no g1.out "$TMP/g1-copy.out"
+expect_run "two profiles: header names both" 0 "^Profile data files 'g1.out', '$TMP/g1-copy.out'" '' \
+    annotate --auto=no g1.out "$TMP/g1-copy.out"
+expect_run "a source argument" 0 '^-- User-annotated source: c1.c' '' annotate --auto=no g1.out c1.c
+expect_run "after --, a profile is a source" 0 '^-- User-annotated source: c1.out' '' \
+    annotate --auto=no g1.out -- c1.out
+expect_run "-I DIR (separate argument)" 0 '^-- Auto-annotated source: inc/ \+ lib/missing.c' '' \
+    annotate -I inc g1.out
+expect_run "-IDIR" 0 '^-- Auto-annotated source: inc/ \+ lib/missing.c' '' annotate -Iinc/ g1.out
+expect_run "--include DIR" 0 '^Include dirs:     inc/$' '' annotate --include inc g1.out
+
+# input forms and derived events
+gzip -c g1.out >"$TMP/g1.out.gz"
+expect_run "gzip input" 0 '1,000 \(100.0%\) 205 \(100.0%\)  PROGRAM TOTALS' '' annotate --auto=no "$TMP/g1.out.gz"
+"$TALLY" annotate --auto=no - <g1.out >"$TMP/out" 2>&1
+grep -q 'PROGRAM TOTALS' "$TMP/out" && ok "stdin input has totals" || not_ok "stdin input has totals"
+printf '# callgrind format\nevent: Sum = Ir + 2 Dr\nevents: Ir Dr\nfl=a.c\nfn=f\n1 10 3\nfn=g\n2 1 10\n' >"$TMP/derived.out"
+# Sum: f = 10 + 6 = 16, g = 1 + 20 = 21, so g comes first
+expect_run "derived event in --show/--sort" 0 '^21 \(56.76%\)  a.c:g' '' \
+    annotate --auto=no --show=Sum --sort=Sum "$TMP/derived.out"
+expect_run "no summary: PROGRAM TOTALS (calculated)" 0 'PROGRAM TOTALS \(calculated\)' '' \
+    annotate --auto=no "$TMP/derived.out"
+
+# renames: rows that become equal are summed (sq 300 + sum 107 = 407)
+expect_run "--mod-funcname merges rows" 0 '^407 \(40.70%\) 86 \(41.95%\)  g1.c:math \[/tmp/g1\]' '' \
+    annotate --auto=no --threshold=100 '--mod-funcname=s/^s(q|um)$/math/' g1.out
+expect_run "--mod-filename renames files" 0 '  lib/found.c:helper' '' \
+    annotate --auto=no --threshold=100 '--mod-filename=s/missing/found/' g1.out
+expect_run "--mod-filename bad expression" 2 '' '--mod-filename: ' annotate '--mod-filename=s/(/x/' g1.out
