@@ -68,13 +68,17 @@ step "2. Where do the instructions go? (self cost per function)" \
 show "$TALLY" annotate --auto=no "$WORK/callgrind.out"
 
 step "3. Inclusive cost (a function plus everything it calls)" \
-    "With --inclusive=yes each row counts the calls too: main is 100%, and" \
-    "qsort includes its comparison function by_count."
+    "With --inclusive=yes each row counts the calls too. main is close to" \
+    "100% (the rest is start-up code that runs before it), and qsort" \
+    "includes its comparison function by_count and the strcmp it calls."
 show "$TALLY" annotate --auto=no --inclusive=yes "$WORK/callgrind.out"
 
 step "4. Who calls whom" \
     "--tree=caller lists above each function (marked *) the functions that" \
     "call it (marked <), with the cost of those calls and how many there were." \
+    "msort_with_tmp'2 is glibc's merge sort calling itself: Callgrind names" \
+    "the recursive instances with a suffix, and a caller row of a recursive" \
+    "function adds up every level, so it can exceed 100%." \
     "Only the start of the output is shown here."
 keep "$WORK/tree.txt" "$TALLY" annotate --auto=no --tree=caller "$WORK/callgrind.out"
 head -n 45 "$WORK/tree.txt"
