@@ -124,7 +124,8 @@ struct rd {
     size_t cost_cap;
     unsigned long nneg; /* negative costs clamped */
     int warned_rcalls;
-    char *copy; /* a line copied to end it with '\n' (streams, last line) */
+    int drop_addr; /* opt->drop_addr */
+    char *copy;    /* a line copied to end it with '\n' (streams, last line) */
     size_t copy_cap;
 
     char *pend_text[2]; /* summary:/totals: seen before events: */
@@ -278,7 +279,7 @@ HOT void make_pos(const struct rd *r, const uint64_t v[SP_KINDS], uint32_t file,
 {
     pos->file = file;
     pos->line = v[SP_LINE];
-    pos->addr = r->opt->drop_addr ? 0 : v[SP_ADDR];
+    pos->addr = r->drop_addr ? 0 : v[SP_ADDR];
     pos->bb = v[SP_BB];
 }
 
@@ -395,7 +396,8 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
             s++;
             /* runs of zero costs, common with cache simulation: 4 at a time */
             uint64_t w;
-            if (lim - s >= 8 && n + 4 <= nev && (memcpy(&w, s, 8), w == 0x2030203020302030ULL)) {
+            if (*s == '0' && lim - s >= 8 && n + 4 <= nev &&
+                (memcpy(&w, s, 8), w == 0x2030203020302030ULL)) {
                 cost[n] = cost[n + 1] = cost[n + 2] = cost[n + 3] = 0;
                 n += 4;
                 s += 7;
@@ -446,8 +448,12 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     r->last[SP_BB] = pos[SP_BB];
     r->last[SP_LINE] = pos[SP_LINE];
     if (r->pending == PEND_NONE) {
-        if (n && part_add_cost(r->p, r->pt, r->fn, &p, cost, n))
-            return fail(r, "costs overflow 64 bits when added up");
+        if (!n) return 0;
+        uint64_t *v = part_cost_vector(r->pt, r->fn, &p);
+        int bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad |= __builtin_add_overflow(v[i], cost[i], &v[i]);
+        if (bad) return fail(r, "costs overflow 64 bits when added up");
         return 0;
     }
     if (r->pending == PEND_CALL) {
@@ -1013,6 +1019,7 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     r.in = in;
     r.p = p;
     r.opt = opt ? opt : &defaults;
+    r.drop_addr = r.opt->drop_addr;
     r.err = err;
     r.path = in->path ? in->path : "(input)";
     r.lineno = in->lineno;

@@ -151,6 +151,19 @@ void profile_warn(struct profile *p, const char *fmt, ...) __attribute__((format
 int part_add_cost(struct profile *p, struct part *pt, uint32_t fn, const struct position *pos,
                   const uint64_t *cost, size_t n);
 
+/*
+ * The cost vector (events.n values, zero when new) of the self-cost record
+ * of fn at pos, creating the record. For readers that add costs on their
+ * hot path themselves, with checked additions as part_add_cost() does.
+ * Same record layout as profile.c.
+ */
+static inline uint64_t *part_cost_vector(struct part *pt, uint32_t fn, const struct position *pos)
+{
+    if (!pt->costs.count) pt->costs.val_words = pt->events.n;
+    uint64_t key[4] = {(uint64_t)fn << 32 | pos->file, pos->line, pos->addr, pos->bb};
+    return rectab_get(&pt->costs, key, NULL);
+}
+
 /* Add a call arc. Returns 0, or -1 on overflow. */
 int part_add_call(struct profile *p, struct part *pt, uint32_t caller, const struct position *site,
                   uint32_t callee, const struct position *target, uint64_t count,
