@@ -802,6 +802,11 @@ static void print_line_calls(struct rep *r, uint64_t line, size_t *cp, size_t ce
     *cp += n;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a + b < a ? UINT64_MAX : a + b;
+}
+
 static int annotate_one(struct rep *r, const char *name, int user, struct strlist *unfound,
                         int *did)
 {
@@ -874,24 +879,25 @@ static int annotate_one(struct rep *r, const char *name, int user, struct strlis
     if (line_no(r, r->lsorted[k]) == 0) line0 = r->lsorted[k++];
     int rc = 0;
     if (k < hi) {
-        long long ctx = o->context;
+        uint64_t ctx = (uint64_t)o->context;
         size_t cur = 0, cp = clo;
         size_t j = k;
         int first = 1;
         while (j < hi) {
-            long long low = (long long)line_no(r, r->lsorted[j]) - ctx;
-            while (j + 1 < hi && (long long)line_no(r, r->lsorted[j]) + 2 * ctx >=
-                                     (long long)line_no(r, r->lsorted[j + 1]))
+            uint64_t l0 = line_no(r, r->lsorted[j]);
+            uint64_t low = l0 > ctx ? l0 - ctx : 0;
+            while (j + 1 < hi &&
+                   sat_add(line_no(r, r->lsorted[j]), 2 * ctx) >= line_no(r, r->lsorted[j + 1]))
                 j++;
-            long long high = (long long)line_no(r, r->lsorted[j]) + ctx;
+            uint64_t high = sat_add(line_no(r, r->lsorted[j]), ctx);
             j++;
             if (first && low < 1) low = 1;
             first = 0;
-            while ((long long)cur < low - 1 && cur < nlines)
+            while (cur + 1 < low && cur < nlines)
                 cur++;
-            if (low != 1) fprintf(out, "-- line %lld " DASHES40 "\n", low);
+            if (low != 1) fprintf(out, "-- line %llu " DASHES40 "\n", (unsigned long long)low);
             int got = 0;
-            while ((long long)cur < high) {
+            while (cur < high) {
                 if (cur >= nlines) {
                     got = 0;
                     break;
@@ -913,7 +919,7 @@ static int annotate_one(struct rep *r, const char *name, int user, struct strlis
                 print_line_calls(r, cur, &cp, chi, w);
             }
             if (!got) break;
-            fprintf(out, "-- line %lld " DASHES40 "\n", high);
+            fprintf(out, "-- line %llu " DASHES40 "\n", (unsigned long long)high);
         }
     }
     if (k < hi) {

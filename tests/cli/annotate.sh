@@ -98,3 +98,11 @@ expect_run "--mod-funcname merges rows" 0 '^407 \(40.70%\) 86 \(41.95%\)  g1.c:m
 expect_run "--mod-filename renames files" 0 '  lib/found.c:helper' '' \
     annotate --auto=no --threshold=100 '--mod-filename=s/missing/found/' g1.out
 expect_run "--mod-filename bad expression" 2 '' '--mod-filename: ' annotate '--mod-filename=s/(/x/' g1.out
+
+# line numbers at the top of the 64-bit range are "bogus lines", not a crash
+printf '# callgrind format\nevents: Ir\nfl=c1.c\nfn=f\n3 5\n18446744073709551615 7\n' >"$TMP/huge.out"
+expect_run "huge line numbers" 0 '<bogus line 18446744073709551615>' '' annotate "$TMP/huge.out"
+# a source file without a final newline, binary bytes included
+printf 'a\nb\001\nc' >"$TMP/src.c"
+printf '# callgrind format\nevents: Ir\nfl=%s\nfn=f\n3 5\n' "$TMP/src.c" >"$TMP/src.out"
+expect_run "source without final newline" 0 '^5 \(100.0%\)  c$' '' annotate "$TMP/src.out"
