@@ -306,6 +306,35 @@ static void test_errors(void **state)
     /* NUL bytes in names would be cut short when written */
     static const char nul[] = "cmd: x\nevents: Ir\nfn=a\0b\nsummary: 0\n";
     read_fails_len(nul, sizeof(nul) - 1, 3, "NUL byte");
+    static const char nul2[] = "cmd: x\nevents: Ir\0Dr\nsummary: 0\n";
+    read_fails_len(nul2, sizeof(nul2) - 1, 2, "NUL byte");
+}
+
+/* Stray CRs end a line: names and values never keep them. */
+static void test_stray_cr(void **state)
+{
+    (void)state;
+    struct profile *p = read_ok("desc: d\r\r\ncmd: c\r\r\nevents: Ir\r\r\nfl=f.c\r\r\n"
+                                "fn=g\r\r\n1 2\r\r\nsummary: 2\r\r\n");
+    assert_string_equal(p->parts[0]->desc.items[0], "d");
+    assert_string_equal(p->parts[0]->cmd, "c");
+    assert_int_equal(cost_at(p, "f.c", "g", 1, 0), 2);
+    profile_free(p);
+}
+
+static void test_write_refuses(void **state)
+{
+    (void)state;
+    struct profile *p = profile_new();
+    struct tally_error err;
+    FILE *fp = fopen("/dev/null", "w");
+    assert_int_equal(cachegrind_write(p, fp, &err), -1); /* no part */
+    assert_non_null(strstr(err.msg, "no data"));
+    profile_add_part(p);
+    assert_int_equal(cachegrind_write(p, fp, &err), -1); /* no events */
+    assert_non_null(strstr(err.msg, "no events"));
+    fclose(fp);
+    profile_free(p);
 }
 
 /* Every record of a, looked up in b by names and line, with equal costs. */
@@ -483,6 +512,8 @@ int main(void)
         cmocka_unit_test(test_negative_counts),
         cmocka_unit_test(test_big_unsigned),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_stray_cr),
+        cmocka_unit_test(test_write_refuses),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_round_trip_signed),
         cmocka_unit_test(test_write_layout),
