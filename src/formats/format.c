@@ -34,9 +34,10 @@ enum profile_format format_detect(const char *data, size_t len)
         key[4] = d;
         if (line_starts(data, len, key)) return PROFILE_FORMAT_CALLGRIND;
     }
-    if (line_starts(data, len, "events:") || line_starts(data, len, "desc:") ||
-        line_starts(data, len, "cmd:"))
-        return PROFILE_FORMAT_CACHEGRIND;
+    /* a cachegrind file must have a `cmd:` line; callgrind may omit it */
+    if (line_starts(data, len, "cmd:")) return PROFILE_FORMAT_CACHEGRIND;
+    if (line_starts(data, len, "events:")) return PROFILE_FORMAT_CALLGRIND;
+    if (line_starts(data, len, "desc:")) return PROFILE_FORMAT_CACHEGRIND;
     return PROFILE_FORMAT_UNKNOWN;
 }
 

@@ -487,6 +487,25 @@ static void test_write_from_callgrind_model(void **state)
     profile_free(p);
 }
 
+static enum profile_format detect(const char *s)
+{
+    return format_detect(s, strlen(s));
+}
+
+/* Which files format_detect() sends to the cachegrind reader. */
+static void test_detect(void **state)
+{
+    (void)state;
+    assert_int_equal(detect(file319), PROFILE_FORMAT_CACHEGRIND);
+    assert_int_equal(detect("cmd: x\nevents: Ir\nfn=(below main)\n0 1\nsummary: 1\n"),
+                     PROFILE_FORMAT_CACHEGRIND);
+    assert_int_equal(detect("# c\n\ncmd: x\nevents: Ir\n"), PROFILE_FORMAT_CACHEGRIND);
+    /* callgrind: name compression, or no cmd: (which cachegrind requires) */
+    assert_int_equal(detect("cmd: x\nevents: Ir\nfn=(1) main\n"), PROFILE_FORMAT_CALLGRIND);
+    assert_int_equal(detect("events: Ir\nfn=f\n1 2\n"), PROFILE_FORMAT_CALLGRIND);
+    assert_int_equal(detect("hello\n"), PROFILE_FORMAT_UNKNOWN);
+}
+
 static void test_profile_read_file(void **state)
 {
     (void)state;
@@ -518,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_round_trip_signed),
         cmocka_unit_test(test_write_layout),
         cmocka_unit_test(test_write_from_callgrind_model),
+        cmocka_unit_test(test_detect),
         cmocka_unit_test(test_profile_read_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
