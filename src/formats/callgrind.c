@@ -520,7 +520,8 @@ static int name_value(struct rd *r, int kind, const char *v, size_t len, uint32_
 static void reset_context(struct rd *r)
 {
     r->ob = r->fl = r->src = r->fnname = r->fn = 0;
-    r->have_fn = r->fn_dirty = 0;
+    r->have_fn = 0;
+    r->fn_dirty = 1; /* the first cost line checks for a fn= */
     r->have_cob = r->have_cfile = r->have_cfn = 0;
     r->have_jfile = r->have_jfn = 0;
     r->pending = PEND_NONE;
@@ -807,14 +808,14 @@ static int spec_line(struct rd *r, const char *line, size_t len, const char *eq)
             r->src = id;
             if (k[1] == 'l') {
                 r->fl = id;
-                r->fn_dirty = r->have_fn;
+                r->fn_dirty = 1;
             }
             return 0;
         }
         if (k[0] == 'o' && k[1] == 'b') {
             if (name_value(r, NAME_OB, v, vl, &id)) return -1;
             r->ob = id;
-            r->fn_dirty = r->have_fn;
+            r->fn_dirty = 1;
             return 0;
         }
     } else if (kl == 3) {
@@ -1118,45 +1119,104 @@ static void put_src(struct wr *w, uint32_t file, uint32_t fn_file)
     w->src = file;
 }
 
-/* Sorting record indices: by function, then position. */
+/*
+ * Output order: functions by rank (see write_part), records by position,
+ * ties broken by names: nothing depends on name ids, so writing what was
+ * read back from our own output gives the same text.
+ */
 struct item {
-    uint32_t fn;
+    uint32_t rank; /* of the function */
     uint32_t kind; /* 0 cost, 1 call, 2 jump */
     uint64_t addr, line, bb;
     uint32_t file;
+    uint32_t other; /* rank of the callee or jump target function */
+    uint64_t taddr, tline, tbb;
+    uint32_t tfile, cond;
     size_t idx;
 };
 
-static const struct profile *sort_profile;
-
-static int item_cmp(const void *pa, const void *pb)
+static int name_cmp(const struct profile *p, uint32_t a, uint32_t b)
 {
-    const struct item *a = pa, *b = pb;
-    if (a->fn != b->fn) {
-        struct function fa = profile_function_at(sort_profile, a->fn);
-        struct function fb = profile_function_at(sort_profile, b->fn);
-        if (fa.obj != fb.obj) return fa.obj < fb.obj ? -1 : 1;
-        if (fa.file != fb.file) return fa.file < fb.file ? -1 : 1;
-        return a->fn < b->fn ? -1 : 1;
-    }
-    if (a->addr != b->addr) return a->addr < b->addr ? -1 : 1;
-    if (a->line != b->line) return a->line < b->line ? -1 : 1;
-    if (a->bb != b->bb) return a->bb < b->bb ? -1 : 1;
-    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
-    if (a->file != b->file) return a->file < b->file ? -1 : 1;
-    return a->idx < b->idx ? -1 : a->idx > b->idx;
+    return a == b ? 0 : strcmp(profile_str(p, a), profile_str(p, b));
 }
 
-static void fill_item(struct item *it, uint32_t fn, uint32_t kind, const struct position *pos,
-                      size_t idx)
+static int fn_cmp(const void *pa, const void *pb, void *ctx)
 {
-    it->fn = fn;
+    const struct profile *p = ctx;
+    struct function a = profile_function_at(p, *(const uint32_t *)pa);
+    struct function b = profile_function_at(p, *(const uint32_t *)pb);
+    int c = name_cmp(p, a.obj, b.obj);
+    if (!c) c = name_cmp(p, a.file, b.file);
+    if (!c) c = name_cmp(p, a.name, b.name);
+    return c;
+}
+
+#define CMP(x, y)                                                                                  \
+    do {                                                                                           \
+        if ((x) != (y)) return (x) < (y) ? -1 : 1;                                                 \
+    } while (0)
+
+static int item_cmp(const void *pa, const void *pb, void *ctx)
+{
+    const struct profile *p = ctx;
+    const struct item *a = pa, *b = pb;
+    CMP(a->rank, b->rank);
+    CMP(a->addr, b->addr);
+    CMP(a->line, b->line);
+    CMP(a->bb, b->bb);
+    CMP(a->kind, b->kind);
+    int c = name_cmp(p, a->file, b->file);
+    if (c) return c;
+    CMP(a->other, b->other);
+    CMP(a->cond, b->cond);
+    CMP(a->taddr, b->taddr);
+    CMP(a->tline, b->tline);
+    CMP(a->tbb, b->tbb);
+    c = name_cmp(p, a->tfile, b->tfile);
+    if (c) return c;
+    CMP(a->idx, b->idx);
+    return 0;
+}
+
+static void fill_item(struct item *it, const uint32_t *rank, uint32_t fn, uint32_t kind,
+                      const struct position *pos, size_t idx)
+{
+    memset(it, 0, sizeof(*it));
+    it->rank = rank[fn];
     it->kind = kind;
     it->addr = pos->addr;
     it->line = pos->line;
     it->bb = pos->bb;
     it->file = pos->file;
     it->idx = idx;
+}
+
+static void fill_target(struct item *it, const uint32_t *rank, uint32_t fn,
+                        const struct position *t, int cond)
+{
+    it->other = rank[fn];
+    it->taddr = t->addr;
+    it->tline = t->line;
+    it->tbb = t->bb;
+    it->tfile = t->file;
+    it->cond = (uint32_t)cond;
+}
+
+static uint32_t record_fn(const struct part *pt, const struct item *it)
+{
+    if (it->kind == 0) {
+        struct cost_rec c;
+        part_cost_get(pt, it->idx, &c);
+        return c.fn;
+    }
+    if (it->kind == 1) {
+        struct call_rec c;
+        part_call_get(pt, it->idx, &c);
+        return c.caller;
+    }
+    struct jump_rec j;
+    part_jump_get(pt, it->idx, &j);
+    return j.fn;
 }
 
 static void write_event_lines(struct wr *w, const struct eventset *es)
@@ -1183,31 +1243,67 @@ static int write_part(struct wr *w, const struct part *pt, struct tally_error *e
     size_t nc = part_ncosts(pt), nk = part_ncalls(pt), nj = part_njumps(pt);
 
     unsigned bits = pt->positions;
+    /*
+     * Functions in the order their first record was read (cost records, then
+     * calls, then jumps), others by name after them. Reading our own output
+     * creates records in that same order again, and a file from Callgrind
+     * keeps its block order, which callgrind_annotate's results depend on.
+     */
+    size_t nf = profile_nfunctions(p);
+    uint32_t *rank = xmalloc((nf + 1) * sizeof(*rank));
+    for (size_t i = 0; i < nf; i++)
+        rank[i] = UINT32_MAX;
+    uint32_t next = 0;
+    for (size_t i = 0; i < nc; i++) {
+        struct cost_rec c;
+        part_cost_get(pt, i, &c);
+        if (rank[c.fn] == UINT32_MAX) rank[c.fn] = next++;
+    }
+    for (size_t i = 0; i < nk; i++) {
+        struct call_rec c;
+        part_call_get(pt, i, &c);
+        if (rank[c.caller] == UINT32_MAX) rank[c.caller] = next++;
+    }
+    for (size_t i = 0; i < nj; i++) {
+        struct jump_rec j;
+        part_jump_get(pt, i, &j);
+        if (rank[j.fn] == UINT32_MAX) rank[j.fn] = next++;
+    }
+    uint32_t *order = xmalloc((nf + 1) * sizeof(*order));
+    size_t nrest = 0;
+    for (size_t i = 0; i < nf; i++)
+        if (rank[i] == UINT32_MAX) order[nrest++] = (uint32_t)i;
+    qsort_r(order, nrest, sizeof(*order), fn_cmp, (void *)p);
+    for (size_t i = 0; i < nrest; i++)
+        rank[order[i]] = next++;
+    free(order);
+
     struct item *items = xmalloc((nc + nk + nj + 1) * sizeof(*items));
     size_t ni = 0;
     for (size_t i = 0; i < nc; i++) {
         struct cost_rec c;
         part_cost_get(pt, i, &c);
-        fill_item(&items[ni++], c.fn, 0, &c.pos, i);
+        fill_item(&items[ni++], rank, c.fn, 0, &c.pos, i);
     }
     for (size_t i = 0; i < nk; i++) {
         struct call_rec c;
         part_call_get(pt, i, &c);
-        fill_item(&items[ni++], c.caller, 1, &c.site, i);
+        fill_item(&items[ni], rank, c.caller, 1, &c.site, i);
+        fill_target(&items[ni++], rank, c.callee, &c.target, 0);
         bits |= (c.target.addr ? POS_INSTR : 0) | (c.target.bb ? POS_BB : 0);
     }
     for (size_t i = 0; i < nj; i++) {
         struct jump_rec j;
         part_jump_get(pt, i, &j);
-        fill_item(&items[ni++], j.fn, 2, &j.src, i);
+        fill_item(&items[ni], rank, j.fn, 2, &j.src, i);
+        fill_target(&items[ni++], rank, j.target_fn, &j.target, j.conditional);
         bits |= (j.target.addr ? POS_INSTR : 0) | (j.target.bb ? POS_BB : 0);
     }
     for (size_t i = 0; i < ni; i++)
         bits |= (items[i].addr ? POS_INSTR : 0) | (items[i].bb ? POS_BB : 0) |
                 (items[i].line ? POS_LINE : 0);
     if (!bits) bits = POS_LINE;
-    sort_profile = p;
-    qsort(items, ni, sizeof(*items), item_cmp);
+    qsort_r(items, ni, sizeof(*items), item_cmp, (void *)p);
 
     if (pt->has_pid) fprintf(fp, "pid: %" PRIu64 "\n", pt->pid);
     if (pt->cmd) fprintf(fp, "cmd: %s\n", pt->cmd);
@@ -1239,18 +1335,23 @@ static int write_part(struct wr *w, const struct part *pt, struct tally_error *e
     uint32_t cur_fn = 0, cur_ob = 0, cur_fl = 0;
     for (size_t i = 0; i < ni; i++) {
         const struct item *it = &items[i];
-        struct function f = profile_function_at(p, it->fn);
-        if (!have_fn || it->fn != cur_fn) {
+        uint32_t fn = record_fn(pt, it);
+        struct function f = profile_function_at(p, fn);
+        if (!have_fn || fn != cur_fn) {
             fputc('\n', fp);
+            /*
+             * fl= again also after fi=/fe= of the previous function:
+             * callgrind_annotate names a function after the current file.
+             */
             if (!have_fn || f.obj != cur_ob) {
                 put_name(w, "ob", NAME_OB, f.obj);
                 put_name(w, "fl", NAME_FL, f.file);
-            } else if (f.file != cur_fl) {
+            } else if (f.file != cur_fl || f.file != w->src) {
                 put_name(w, "fl", NAME_FL, f.file);
             }
             put_name(w, "fn", NAME_FN, f.name);
             have_fn = 1;
-            cur_fn = it->fn;
+            cur_fn = fn;
             cur_ob = f.obj;
             cur_fl = f.file;
             w->src = f.file;
@@ -1281,7 +1382,7 @@ static int write_part(struct wr *w, const struct part *pt, struct tally_error *e
             struct jump_rec j;
             part_jump_get(pt, it->idx, &j);
             put_src(w, j.src.file, f.file);
-            int need_jfn = j.target_fn != it->fn;
+            int need_jfn = j.target_fn != fn;
             int need_jfi = j.target.file != w->src;
             if (need_jfn) {
                 /* the reader takes the target function's file from jfi= (or fl=) */
@@ -1301,6 +1402,7 @@ static int write_part(struct wr *w, const struct part *pt, struct tally_error *e
         }
     }
     free(items);
+    free(rank);
 
     fputc('\n', fp);
     if (pt->totals) {
