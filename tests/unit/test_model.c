@@ -157,6 +157,52 @@ static void test_rectab_many(void **state)
     rectab_release(&t);
 }
 
+/* The last-found hint: walking records in order, or asking for the same
+ * one again, must give exactly what a hashed lookup gives. */
+static void test_rectab_hint(void **state)
+{
+    (void)state;
+    struct rectab t;
+    rectab_init(&t, 2, 1);
+    enum { N = 5000 };
+    for (uint64_t i = 0; i < N; i++)
+        *rectab_get(&t, (uint64_t[]){i, i * 11}, NULL) = i + 100;
+    int created;
+    /* in order (the hint's next record), twice over */
+    for (int round = 0; round < 2; round++)
+        for (uint64_t i = 0; i < N; i++) {
+            uint64_t *v = rectab_get(&t, (uint64_t[]){i, i * 11}, &created);
+            assert_int_equal(created, 0);
+            assert_ptr_equal(v, rectab_val(&t, i));
+            assert_int_equal(*v, i + 100);
+        }
+    /* the same record again, then backwards (no hint hit), then jumps */
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(rectab_get_index(&t, (uint64_t[]){7, 77}, &created), 7);
+    for (uint64_t i = N; i-- > 0;)
+        assert_int_equal(*rectab_get(&t, (uint64_t[]){i, i * 11}, NULL), i + 100);
+    for (uint64_t i = 0; i < N; i += 37)
+        assert_int_equal(
+            rectab_get_index(&t, (uint64_t[]){(i * 7) % N, ((i * 7) % N) * 11}, &created),
+            (i * 7) % N);
+    /* keys that differ only in the second word from the hinted record */
+    assert_int_equal(rectab_get_index(&t, (uint64_t[]){8, 88}, NULL), 8);
+    uint64_t *nv = rectab_get(&t, (uint64_t[]){8, 89}, &created);
+    assert_int_equal(created, 1);
+    assert_int_equal(*nv, 0);
+    assert_int_equal(t.count, N + 1);
+    assert_int_equal(rectab_get_index(&t, (uint64_t[]){9, 99}, &created), 9);
+    assert_int_equal(created, 0);
+    /* after clear the hint must not find old records */
+    rectab_clear(&t);
+    assert_int_equal(rectab_get_index(&t, (uint64_t[]){1, 11}, &created), 0);
+    assert_int_equal(created, 1);
+    assert_int_equal(rectab_get_index(&t, (uint64_t[]){0, 0}, &created), 1);
+    assert_int_equal(created, 1);
+    assert_int_equal(*rectab_get(&t, (uint64_t[]){1, 11}, NULL), 0);
+    rectab_release(&t);
+}
+
 /* -------------------------------------------------------------- eventset */
 
 static void set_base(struct eventset *es, const char *names)
@@ -471,6 +517,17 @@ static void test_costs_accumulate_in_order(void **state)
     r.cost[1] = 9;
     part_cost_get(pt, 3, &r);
     assert_int_equal(r.cost[1], 9);
+    /* part_cost_vector gives the same record, and creates new ones zeroed */
+    assert_ptr_equal(part_cost_vector(pt, m, &inl), r.cost);
+    struct position l99 = at(p, "a.c", 99, 0);
+    uint64_t *nv = part_cost_vector(pt, h, &l99);
+    assert_int_equal(part_ncosts(pt), 5);
+    assert_int_equal(nv[0], 0);
+    assert_int_equal(nv[2], 0);
+    part_cost_get(pt, 4, &r);
+    assert_ptr_equal(r.cost, nv);
+    assert_int_equal(r.fn, h);
+    assert_int_equal(r.pos.line, 99);
     uint64_t tot[3];
     assert_int_equal(part_self_total(p, pt, tot), 0);
     assert_int_equal(tot[0], 15 + 7 + 1 + 4);
@@ -976,6 +1033,7 @@ int main(void)
         cmocka_unit_test(test_strtab_many),
         cmocka_unit_test(test_rectab_order_and_values),
         cmocka_unit_test(test_rectab_many),
+        cmocka_unit_test(test_rectab_hint),
         cmocka_unit_test(test_eventset_base),
         cmocka_unit_test(test_eventset_derived),
         cmocka_unit_test(test_eventset_eval_overflow),
