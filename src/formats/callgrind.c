@@ -919,6 +919,7 @@ static int other_line(struct rd *r, const char *line, size_t len)
     while (len && (line[len - 1] == '\r' || parse_is_space(line[len - 1])))
         len--;
     if (!len || line[0] == '#') return 0;
+    if (memchr(line, '\0', len)) return fail(r, "NUL byte in a line: not a text file");
     if (line[0] == ' ' || line[0] == '\t') {
         const char *s = line;
         skip_sp(&s, line + len);
