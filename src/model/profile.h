@@ -205,6 +205,8 @@ int part_self_total(const struct profile *p, const struct part *pt, uint64_t *ou
 /*
  * Compare `summary:` and `totals:` with the sum of the self costs and add
  * a warning naming the file, the event and both numbers for each mismatch.
+ * In a callgrind profile `summary:` may be larger than the sum (the format
+ * allows it and Callgrind does it); only a smaller one is a mismatch there.
  * Returns the number of mismatches.
  */
 int part_check_totals(struct profile *p, struct part *pt);
