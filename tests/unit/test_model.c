@@ -978,6 +978,27 @@ static void test_check_totals(void **state)
                         "prof.out:40: 'totals:' line gives Dr = 6, but the costs add up to 7");
     profile_free(p);
 
+    /* callgrind: summary: may exceed the self costs, totals: may not */
+    p = new_profile("Ir", &pt);
+    p->format = PROFILE_FORMAT_CALLGRIND;
+    p->path = xstrdup("cg.out");
+    f = fn_named(p, "o", "f.c", "f");
+    l1 = at(p, "f.c", 1, 0);
+    assert_int_equal(part_add_cost(p, pt, f, &l1, (uint64_t[]){50}, 1), 0);
+    pt->summary = xcalloc(1, sizeof(uint64_t));
+    pt->summary[0] = 52;
+    pt->totals = xcalloc(1, sizeof(uint64_t));
+    pt->totals[0] = 50;
+    assert_int_equal(part_check_totals(p, pt), 0);
+    pt->totals[0] = 51;
+    pt->summary[0] = 49;
+    assert_int_equal(part_check_totals(p, pt), 2);
+    assert_string_equal(p->warnings.items[0],
+                        "cg.out: 'summary:' line gives Ir = 49, but the costs add up to 50");
+    assert_string_equal(p->warnings.items[1],
+                        "cg.out: 'totals:' line gives Ir = 51, but the costs add up to 50");
+    profile_free(p);
+
     /* signed profiles print signed numbers; unknown line: no ":LINE" */
     p = new_profile("Ir", &pt);
     f = fn_named(p, "o", "f.c", "f");
