@@ -990,6 +990,8 @@ static int read_all(struct rd *r)
             const char *eol;
             if (one_line(r, s, end, &eol)) return -1;
             s = eol + 1;
+            /* give parsed pages back so the mapping does not stay resident */
+            if ((r->lineno & 0xffff) == 0) input_discard_before(in, s);
         }
         if (s < end) {
             r->lineno++;

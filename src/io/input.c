@@ -254,6 +254,21 @@ int input_peek(struct input *in, size_t want, const char **data, size_t *len,
     return 0;
 }
 
+#define DISCARD_STEP ((size_t)8 << 20)
+
+void input_discard_before(struct input *in, const char *upto)
+{
+    if (in->kind != INPUT_MAP || upto < in->data) return;
+    size_t off = (size_t)(upto - in->data);
+    if (off - in->discarded < DISCARD_STEP) return;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t end = off & ~(page - 1);
+    if (end <= in->discarded) return;
+    /* a private read-only file mapping: dropped pages would be re-read from the file */
+    madvise((char *)in->data + in->discarded, end - in->discarded, MADV_DONTNEED);
+    in->discarded = end;
+}
+
 int input_getline(struct input *in, const char **line, size_t *len, struct tally_error *err)
 {
     if (in->kind == INPUT_MAP || (in->kind == INPUT_MEM && in->data)) {
@@ -267,6 +282,7 @@ int input_getline(struct input *in, const char **line, size_t *len, struct tally
         *line = s;
         *len = n;
         in->lineno++;
+        if (in->pos - in->discarded >= DISCARD_STEP) input_discard_before(in, s);
         return 1;
     }
     size_t scanned = 0; /* bytes after pos known to hold no newline */

@@ -37,6 +37,7 @@ struct input {
     int codec_done;       /* gzip: stream end reached, maybe another member follows */
     int eof;              /* no more bytes from the source */
     unsigned long lineno; /* number of the line last returned */
+    size_t discarded;     /* INPUT_MAP: bytes before this were given back to the kernel */
 };
 
 /* Open a file ("-" = stdin). Returns 0, or -1 with err. */
@@ -62,6 +63,16 @@ int input_getline(struct input *in, const char **line, size_t *len, struct tally
  */
 int input_peek(struct input *in, size_t want, const char **data, size_t *len,
                struct tally_error *err);
+
+/*
+ * Tell the input that nothing before `upto` (a pointer into the mapped data)
+ * will be read again. For a mapped file the pages before it are dropped
+ * from the process every few megabytes, so reading a large file does not
+ * keep it all resident (peak memory stays near the model's size, not the
+ * file's). No effect on other kinds of input. input_getline() does this by
+ * itself; readers that parse the mapping in place call it as they go.
+ */
+void input_discard_before(struct input *in, const char *upto);
 
 /* Was the input compressed? ("gzip", "zstd" or NULL) */
 const char *input_compression(const struct input *in);
