@@ -22,3 +22,39 @@ same_text() {
     if diff -u "$2" "$3" >"$TMP/diff.out" 2>&1; then ok "$1"; else
         not_ok "$1"; head -n 80 "$TMP/diff.out" | diag; fi
 }
+
+# run_tally WANT_RC STDOUT_PATTERN STDERR_PATTERN ARGS...
+# Runs "$TALLY ARGS" (in $RUN_DIR when set) with no standard input, keeping
+# its output in $TMP/out and $TMP/err. An empty pattern means that stream
+# must be empty; patterns are extended regexes. Sets $why: empty when the
+# exit code and both streams are as wanted, else what differed.
+run_tally() {
+    want=$1 outpat=$2 errpat=$3
+    shift 3
+    (cd "${RUN_DIR:-.}" && "$TALLY" "$@") >"$TMP/out" 2>"$TMP/err" </dev/null
+    rc=$?
+    why=""
+    [ "$rc" = "$want" ] || why="exit code $rc, expected $want"
+    if [ -z "$outpat" ]; then
+        [ -s "$TMP/out" ] && why="$why; unexpected stdout"
+    else
+        grep -Eq -- "$outpat" "$TMP/out" || why="$why; stdout lacks /$outpat/"
+    fi
+    if [ -z "$errpat" ]; then
+        [ -s "$TMP/err" ] && why="$why; unexpected stderr"
+    else
+        grep -Eq -- "$errpat" "$TMP/err" || why="$why; stderr lacks /$errpat/"
+    fi
+}
+
+# expect_run NAME WANT_RC STDOUT_PATTERN STDERR_PATTERN ARGS...
+# run_tally, then one TAP line; on failure the streams are shown.
+expect_run() {
+    name=$1
+    shift
+    run_tally "$@"
+    if [ -z "$why" ]; then ok "$name"; else
+        not_ok "$name"
+        { echo "$why"; echo "stdout:"; head -n 20 "$TMP/out"; echo "stderr:"; head -n 20 "$TMP/err"; } | diag
+    fi
+}

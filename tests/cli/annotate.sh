@@ -5,30 +5,6 @@
 . "$(dirname "$0")/../lib.sh"
 G="$ROOT/tests/golden/annotate"
 
-# expect_run NAME WANT_RC STDOUT_PATTERN STDERR_PATTERN ARGS...
-# An empty pattern means "that stream must be empty".
-expect_run() {
-    name=$1 want=$2 outpat=$3 errpat=$4
-    shift 4
-    "$TALLY" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
-    rc=$?
-    why=""
-    [ "$rc" = "$want" ] || why="exit code $rc, expected $want"
-    if [ -z "$outpat" ]; then
-        [ -s "$TMP/out" ] && why="$why; unexpected stdout"
-    else
-        grep -Eq -- "$outpat" "$TMP/out" || why="$why; stdout lacks /$outpat/"
-    fi
-    if [ -z "$errpat" ]; then
-        [ -s "$TMP/err" ] && why="$why; unexpected stderr"
-    else
-        grep -Eq -- "$errpat" "$TMP/err" || why="$why; stderr lacks /$errpat/"
-    fi
-    if [ -z "$why" ]; then ok "$name"; else
-        not_ok "$name"
-        { echo "$why"; echo "stdout:"; head -n 20 "$TMP/out"; echo "stderr:"; head -n 20 "$TMP/err"; } | diag
-    fi
-}
 
 cd "$G" || exit 1
 expect_run "--help" 0 '^usage: tally annotate ' '' annotate --help

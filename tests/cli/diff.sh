@@ -3,36 +3,17 @@
 # "tally: FILE[:LINE]: message"), output options, and -o atomicity.
 . "$(dirname "$0")/../lib.sh"
 
-# run WANT_RC STDOUT_PATTERN STDERR_PATTERN ARGS... (in $TMP); empty
-# pattern = that stream must be empty. Sets $why (empty when all is well).
+# run / expect: run_tally / expect_run (tests/lib.sh) for "tally diff", in $TMP.
+RUN_DIR=$TMP
 run() {
     want=$1 outpat=$2 errpat=$3
     shift 3
-    (cd "$TMP" && "$TALLY" diff "$@") >"$TMP/out" 2>"$TMP/err" </dev/null
-    rc=$?
-    why=""
-    [ "$rc" = "$want" ] || why="exit code $rc, expected $want"
-    if [ -z "$outpat" ]; then
-        [ -s "$TMP/out" ] && why="$why; unexpected stdout"
-    else
-        grep -Eq -- "$outpat" "$TMP/out" || why="$why; stdout lacks /$outpat/"
-    fi
-    if [ -z "$errpat" ]; then
-        [ -s "$TMP/err" ] && why="$why; unexpected stderr"
-    else
-        grep -Eq -- "$errpat" "$TMP/err" || why="$why; stderr lacks /$errpat/"
-    fi
+    run_tally "$want" "$outpat" "$errpat" diff "$@"
 }
-
-# expect NAME WANT_RC STDOUT_PATTERN STDERR_PATTERN ARGS...
 expect() {
-    name=$1
-    shift
-    run "$@"
-    if [ -z "$why" ]; then ok "$name"; else
-        not_ok "$name"
-        { echo "$why"; echo "stdout:"; head -n 20 "$TMP/out"; echo "stderr:"; head -n 20 "$TMP/err"; } | diag
-    fi
+    name=$1 want=$2 outpat=$3 errpat=$4
+    shift 4
+    expect_run "$name" "$want" "$outpat" "$errpat" diff "$@"
 }
 
 cat >"$TMP/a.out" <<'EOF'

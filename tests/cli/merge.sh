@@ -5,37 +5,17 @@
 # expected sums are worked out by hand.
 . "$(dirname "$0")/../lib.sh"
 
-# run WANT_RC STDOUT_PATTERN STDERR_PATTERN ARGS... (in $TMP); an empty
-# pattern means that stream must be empty. Sets $why (empty when all is well).
+# run / expect: run_tally / expect_run (tests/lib.sh) for "tally merge", in $TMP.
+RUN_DIR=$TMP
 run() {
     want=$1 outpat=$2 errpat=$3
     shift 3
-    (cd "$TMP" && "$TALLY" merge "$@") >"$TMP/out" 2>"$TMP/err" </dev/null
-    rc=$?
-    why=""
-    [ "$rc" = "$want" ] || why="exit code $rc, expected $want"
-    if [ -z "$outpat" ]; then
-        [ -s "$TMP/out" ] && why="$why; unexpected stdout"
-    else
-        grep -Eq -- "$outpat" "$TMP/out" || why="$why; stdout lacks /$outpat/"
-    fi
-    if [ -z "$errpat" ]; then
-        [ -s "$TMP/err" ] && why="$why; unexpected stderr"
-    else
-        grep -Eq -- "$errpat" "$TMP/err" || why="$why; stderr lacks /$errpat/"
-    fi
+    run_tally "$want" "$outpat" "$errpat" merge "$@"
 }
-
-# expect NAME WANT_RC STDOUT_PATTERN STDERR_PATTERN ARGS...
 expect() {
-    name=$1
-    shift
-    run "$@"
-    if [ -z "$why" ]; then ok "$name"; else
-        not_ok "$name"
-        echo "$why" | diag
-        diag <"$TMP/err"
-    fi
+    name=$1 want=$2 outpat=$3 errpat=$4
+    shift 4
+    expect_run "$name" "$want" "$outpat" "$errpat" merge "$@"
 }
 
 cat >"$TMP/a.out" <<'EOF'
