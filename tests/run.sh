@@ -7,7 +7,7 @@
 # Logs go to build/test-logs/; the logs of failing programs are shown.
 #
 #   tests/run.sh              everything
-#   tests/run.sh unit|asan|scripts|fuzz   one group
+#   tests/run.sh unit|asan|scripts|asan-cli|fuzz   one group
 cd "$(dirname "$0")/.." || exit 1
 LOGS=build/test-logs
 mkdir -p "$LOGS"
@@ -36,7 +36,7 @@ run_one() { # name command...
     fi
 }
 
-groups=${1:-"unit asan scripts fuzz"}
+groups=${1:-"unit asan scripts asan-cli fuzz"}
 for g in $groups; do
     case $g in
     unit) for t in build/tests/test_*; do [ -x "$t" ] && run_one "unit/${t##*/}" "$t"; done ;;
@@ -45,6 +45,9 @@ for g in $groups; do
             # profiles.sh is a library the peer tests source, not a test
             case $t in */profiles.sh) continue ;; esac
             [ -f "$t" ] && run_one "${t#tests/}" sh "$t"; done ;;
+    asan-cli) # the command-line tests again, against the ASan+UBSan build of tally
+        for t in tests/cli/*.sh; do
+            [ -f "$t" ] && run_one "asan-${t#tests/}" env TALLY="$ASAN_TALLY" sh "$t"; done ;;
     fuzz) for t in build/fuzz/fuzz_*; do
             [ -x "$t" ] && run_one "fuzz/${t##*/}" sh tests/fuzz/run-fuzzer.sh "$t" "$FUZZ_SECONDS"; done ;;
     esac
