@@ -42,8 +42,8 @@ for g in $groups; do
     unit) for t in build/tests/test_*; do [ -x "$t" ] && run_one "unit/${t##*/}" "$t"; done ;;
     asan) for t in build/asan/tests/test_*; do [ -x "$t" ] && run_one "asan/${t##*/}" "$t"; done ;;
     scripts) for t in tests/cli/*.sh tests/golden/*.sh tests/peer/*.sh; do
-            # profiles.sh is a library the peer tests source, not a test
-            case $t in */profiles.sh) continue ;; esac
+            # profiles.sh and gmon-profiles.sh are libraries the peer tests source, not tests
+            case $t in */profiles.sh | */gmon-profiles.sh) continue ;; esac
             [ -f "$t" ] && run_one "${t#tests/}" sh "$t"; done ;;
     asan-cli) # the command-line tests again, against the ASan+UBSan build of tally
         for t in tests/cli/*.sh; do
