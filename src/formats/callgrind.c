@@ -84,6 +84,9 @@ enum { SP_ADDR, SP_BB, SP_LINE, SP_KINDS };
 
 enum { PEND_NONE, PEND_CALL, PEND_JUMP };
 
+/* Position layouts that fast_cost_line() handles. */
+enum { FAST_NONE, FAST_LINE, FAST_INSTR_LINE };
+
 struct rd {
     struct input *in;
     struct profile *p;
@@ -125,6 +128,7 @@ struct rd {
     unsigned long nneg; /* negative costs clamped */
     int warned_rcalls;
     int drop_addr; /* opt->drop_addr */
+    int fast;      /* FAST_*: layout for fast_cost_line(), FAST_NONE outside a body */
     char *copy;    /* a line copied to end it with '\n' (streams, last line) */
     size_t copy_cap;
 
@@ -379,14 +383,15 @@ static int too_many_costs(struct rd *r, const char *s, const char *end, size_t n
 }
 
 /*
- * A cost line (or the line after calls=/jump=): subpositions then costs.
- * Parses from s up to the end of the line ('\n' or end) and returns the
- * position of that end in *next.
+ * The general parser of a cost line (or of the line after calls=/jump=):
+ * subpositions into pos, costs into r->cost[0..*pn). Parses from s up to
+ * the end of the line ('\n' before lim) and returns that end in *next.
+ * Every error of a cost line is reported from here.
  */
-static int cost_line(struct rd *r, const char *s, const char *lim, const char **next)
+static int parse_cost_line(struct rd *r, const char *s, const char *lim, uint64_t pos[SP_KINDS],
+                           size_t *pn, const char **next)
 {
     if (!r->body) return fail(r, "cost line before the 'events:' line");
-    uint64_t pos[SP_KINDS];
     if (position_fast(r, &s, lim, pos)) return -1;
     size_t n = 0, nev = r->nev;
     uint64_t *cost = r->cost;
@@ -440,8 +445,118 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
         cost[n++] = v;
     }
     *next = s;
-    if (r->fn_dirty && resolve_fn(r)) return -1;
+    *pn = n;
+    return 0;
+}
 
+/*
+ * The fast cost line parser. Nearly every line of a real file is written
+ * by Callgrind in one shape: subpositions and costs separated by single
+ * spaces, each a short decimal number, maybe after '+', '-' or '*'. For
+ * the part's layout (chosen once per part, see FAST_*) this parses such a
+ * line with the fewest instructions: no loop over subposition kinds, no
+ * 8-byte tricks for numbers that are mostly one or two digits long, and
+ * no bounds checks (the '\n' that ends the line stops every loop).
+ *
+ * Anything else (tabs, CR, hex or very long numbers, negative costs, too
+ * many costs, errors of every kind) makes it give up before it changed
+ * any state; the caller then parses the line again with parse_cost_line(),
+ * which handles everything and reports errors exactly as before.
+ */
+
+/* Digits at s (the first one already in v), up to the first non-digit. */
+HOT const char *fast_digits(const char *s, uint64_t *v)
+{
+    uint64_t x = *v;
+    unsigned d;
+    while ((d = (unsigned)(unsigned char)*s - '0') <= 9) {
+        x = x * 10 + d;
+        s++;
+    }
+    *v = x;
+    return s;
+}
+
+/*
+ * One subposition at s relative to base: "*", "+N", "-N" or "N" (decimal).
+ * Returns its end, or NULL to give up.
+ */
+HOT const char *fast_subpos(const char *s, uint64_t base, uint64_t *out)
+{
+    unsigned c = (unsigned char)*s;
+    if (c == '*') {
+        *out = base;
+        return s + 1;
+    }
+    unsigned sign = c == '+' ? 1 : c == '-' ? 2 : 0;
+    const char *t = s + (sign != 0);
+    uint64_t v = (unsigned)(unsigned char)*t - '0';
+    if (v > 9) return NULL;
+    const char *e = fast_digits(t + 1, &v);
+    /* 19 digits cannot overflow; "0x" ends the digits at the 'x' */
+    if (e - t > 19) return NULL;
+    if (sign == 1) {
+        if (__builtin_add_overflow(base, v, out)) return NULL;
+    } else if (sign == 2) {
+        if (v > base) return NULL;
+        *out = base - v;
+    } else {
+        *out = v;
+    }
+    return e;
+}
+
+/*
+ * Parse a cost line of the part's layout into pos and r->cost[0..*pn).
+ * Returns 0 with the end of the line in *next, or 1 if the line must go
+ * through parse_cost_line() (nothing was changed then).
+ */
+HOT int fast_cost_line(struct rd *r, const char *s, uint64_t pos[SP_KINDS], size_t *pn,
+                       const char **next)
+{
+    pos[SP_ADDR] = pos[SP_BB] = 0;
+    if (r->fast == FAST_INSTR_LINE) {
+        s = fast_subpos(s, r->last[SP_ADDR], &pos[SP_ADDR]);
+        if (!s || *s != ' ') return 1;
+        s++;
+    }
+    s = fast_subpos(s, r->last[SP_LINE], &pos[SP_LINE]);
+    if (!s) return 1;
+    size_t n = 0, nev = r->nev;
+    uint64_t *cost = r->cost;
+    while (*s == ' ') {
+        const char *t = s + 1;
+        uint64_t v = (unsigned)(unsigned char)*t - '0';
+        if (v > 9) {
+            if (*t == '\n') { /* a space before the line end, as Callgrind writes after jumps */
+                s = t;
+                break;
+            }
+            return 1;
+        }
+        s = fast_digits(t + 1, &v);
+        if (s - t > 19 || n == nev) return 1;
+        cost[n++] = v;
+    }
+    if (*s != '\n') return 1;
+    *pn = n;
+    *next = s;
+    return 0;
+}
+
+/*
+ * A cost line (or the line after calls=/jump=): subpositions then costs.
+ * Parses from s up to the end of the line ('\n' before lim) and returns
+ * the position of that end in *next.
+ */
+static int cost_line(struct rd *r, const char *s, const char *lim, const char **next)
+{
+    uint64_t pos[SP_KINDS];
+    size_t n = 0;
+    if (!r->fast || fast_cost_line(r, s, pos, &n, next))
+        if (parse_cost_line(r, s, lim, pos, &n, next)) return -1;
+    uint64_t *cost = r->cost;
+    if (r->fn_dirty && resolve_fn(r)) return -1;
     struct position p;
     make_pos(r, pos, r->src, &p);
     r->last[SP_ADDR] = pos[SP_ADDR];
@@ -540,6 +655,7 @@ static int finish_part(struct rd *r)
     part_check_totals(r->p, r->pt);
     r->pt = NULL;
     r->body = 0;
+    r->fast = FAST_NONE;
     return 0;
 }
 
@@ -560,6 +676,7 @@ static int header_part(struct rd *r)
     }
     r->pt = pt;
     r->body = 0;
+    r->fast = FAST_NONE;
     r->npos = 1;
     r->poskind[0] = SP_LINE;
     reset_context(r);
@@ -644,6 +761,10 @@ static int events_line(struct rd *r, const char *v, size_t len)
         r->cost = xcalloc(r->cost_cap, sizeof(*r->cost));
     }
     r->body = 1;
+    if (r->npos == 1 && r->poskind[0] == SP_LINE)
+        r->fast = FAST_LINE;
+    else if (r->npos == 2 && r->poskind[0] == SP_ADDR && r->poskind[1] == SP_LINE)
+        r->fast = FAST_INSTR_LINE;
     unsigned long here = r->lineno;
     for (int k = 0; k < 2; k++)
         if (r->pend_text[k]) {

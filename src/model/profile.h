@@ -161,7 +161,7 @@ static inline uint64_t *part_cost_vector(struct part *pt, uint32_t fn, const str
 {
     if (!pt->costs.count) pt->costs.val_words = pt->events.n;
     uint64_t key[4] = {(uint64_t)fn << 32 | pos->file, pos->line, pos->addr, pos->bb};
-    return rectab_get(&pt->costs, key, NULL);
+    return rectab_get4(&pt->costs, key); /* cost records have 4 key words */
 }
 
 /* Add a call arc. Returns 0, or -1 on overflow. */

@@ -62,24 +62,29 @@ size_t rectab_get_index(struct rectab *t, const uint64_t *key, int *created);
  */
 size_t rectab_lookup(struct rectab *t, const uint64_t *key, int *created);
 
+/* Does the record with index i have this key? (kw words, i < count) */
+static inline int rectab_key_at(const struct rectab *t, size_t i, const uint64_t *key, size_t kw)
+{
+    const uint64_t *rec = rectab_at(t, i);
+    uint64_t diff = 0;
+    for (size_t w = 0; w < kw; w++)
+        diff |= rec[w] ^ key[w];
+    return !diff;
+}
+
 /*
  * Index of the record found last or of the one after it if either has this
  * key (a file read in order, or line-level aggregation, hits them without
- * hashing), else SIZE_MAX.
+ * hashing), else SIZE_MAX. The last record is tried first: consecutive
+ * cost lines of one source line (instructions dropped) ask for it again.
  */
 static inline size_t rectab_hint_index(struct rectab *t, const uint64_t *key)
 {
-    size_t kw = t->key_words;
-    for (size_t h = t->hint + 1, k = 0; k < 2; k++, h--) {
-        if (h >= t->count) continue;
-        const uint64_t *rec = rectab_at(t, h);
-        uint64_t diff = 0;
-        for (size_t w = 0; w < kw; w++)
-            diff |= rec[w] ^ key[w];
-        if (!diff) {
-            t->hint = h;
-            return h;
-        }
+    size_t kw = t->key_words, h = t->hint;
+    if (h < t->count && rectab_key_at(t, h, key, kw)) return h;
+    if (h + 1 < t->count && rectab_key_at(t, h + 1, key, kw)) {
+        t->hint = h + 1;
+        return h + 1;
     }
     return SIZE_MAX;
 }
@@ -92,6 +97,25 @@ static inline uint64_t *rectab_get(struct rectab *t, const uint64_t *key, int *c
         return rectab_val(t, i);
     }
     return rectab_val(t, rectab_lookup(t, key, created));
+}
+
+/*
+ * rectab_get() for a table whose keys are 4 words (the readers' cost
+ * records). The hint check is unrolled: with the general loop it costs
+ * several times more, and the readers run it once for every cost line.
+ */
+static inline uint64_t *rectab_get4(struct rectab *t, const uint64_t key[4])
+{
+    size_t h = t->hint;
+    for (int k = 0; k < 2; k++, h++) {
+        if (h >= t->count) break;
+        const uint64_t *rec = rectab_at(t, h);
+        if (((rec[0] ^ key[0]) | (rec[1] ^ key[1]) | (rec[2] ^ key[2]) | (rec[3] ^ key[3])) == 0) {
+            t->hint = h;
+            return (uint64_t *)rec + 4;
+        }
+    }
+    return rectab_val(t, rectab_lookup(t, key, NULL));
 }
 
 /* Find without creating: value words or NULL. */
