@@ -47,6 +47,7 @@ struct elf_sym {
      * in the line table: equal pointers mean the same file. */
     const char *file;
     unsigned line;
+    size_t order_; /* private: position before sorting */
 };
 
 struct elf_image_options {
@@ -102,6 +103,15 @@ size_t elf_image_lookup_index(const struct elf_image *img, uint64_t addr);
  * *avail, or returns NULL (and *avail = 0) when addr is outside .text.
  */
 const unsigned char *elf_image_text_at(const struct elf_image *img, uint64_t addr, size_t *avail);
+
+/*
+ * gprof's symtab_finalize on syms[0..n): stable sort by address (function
+ * before non-function, global before static), one symbol per address
+ * (gprof's preference rules), end_addr = next addr - 1 where it is still 0,
+ * symbols whose known range is empty dropped; the last one ends at
+ * text_end - 1. Returns the new count. Used again for the -l table.
+ */
+size_t elf_syms_finalize(struct elf_sym *syms, size_t n, uint64_t text_end);
 
 /*
  * The static-symbol name test of gprof's core_sym_class (section 2.1):
