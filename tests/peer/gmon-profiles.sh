@@ -10,6 +10,7 @@
 #   cycles.gmon        cycles (300 loops, ~0.7 s of samples)
 #   cycles.b.gmon      cycles 100 (a second run, to sum with the first)
 #   cycles-nopie.gmon  cycles-nopie
+#   cycles-moved.gmon  cycles-moved 100
 #   selfrec.gmon       selfrec (fib 24)
 #   selfrec.b.gmon     selfrec 20
 #   selfrec-O2.gmon    selfrec-O2
@@ -19,7 +20,8 @@
 # Programs run in a scratch folder under GPROF, so gmon.out lands there.
 GEX="$ROOT/build/gprof-examples"
 GPROF="$ROOT/build/gprof-profiles"
-GMON_RUNS="cycles:cycles: cycles.b:cycles:100 cycles-nopie:cycles-nopie: selfrec:selfrec:
+GMON_RUNS="cycles:cycles: cycles.b:cycles:100 cycles-nopie:cycles-nopie: cycles-moved:cycles-moved:100
+selfrec:selfrec:
 selfrec.b:selfrec:20 selfrec-O2:selfrec-O2: cs:cs: many:many:300 shapes:shapes:"
 
 make_gmon_profiles() {

@@ -1,0 +1,258 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Differential test of `tally gprof` against GNU gprof 2.40 (/usr/bin/gprof)
+# on real gmon.out files of the programs in examples/gprof/ (built with
+# -pg -g, run once; see tests/peer/gmon-profiles.sh).
+#
+# Each line of the matrix below is one TAP test: both tools run on the SAME
+# executable and profile files, each in its own empty folder, and
+#   - standard output must be byte for byte the same (mode "b": the options
+#     include -b), and so must the exit status; standard error must be empty
+#     for both or non-empty for both (the wording differs: "tally:");
+#   - files the run writes (gmon.sum of -s, FILE-ann of -y) must be the same;
+#     gmon.sum is compared except the 12 spare bytes of its header;
+#   - mode "t" (no -b): tally's output must hold every line of `gprof -b`'s
+#     (the tables) in the same order, but none of gprof's explanatory texts
+#     (tally writes its own).
+#
+# Matrix lines: MODE | PROGRAM | OPTIONS | PROFILES | ENVIRONMENT
+#   PROFILES: names in build/gprof-profiles (default PROGRAM.gmon); "-" runs
+#   with no file names, after copying the program to a.out and its profile
+#   to gmon.out in the run folder. In OPTIONS and ENVIRONMENT, @src is
+#   examples/gprof and @ex the folder of the built examples (cs.map).
+#   A line starting with "#" is skipped.
+. "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/peer/gmon-profiles.sh"
+
+if ! command -v gprof >/dev/null; then
+    echo "1..0 # SKIP gprof is not installed"
+    exit 0
+fi
+if ! make_gmon_profiles >"$TMP/make.log" 2>&1; then
+    not_ok "build and run examples/gprof"
+if "$TALLY" gprof --help 2>&1 | grep -q 'is not a tally command'; then
+    echo "# SKIP the comparisons: this tally has no gprof command yet"
+    exit 0
+fi
+    diag <"$TMP/make.log"
+    exit 1
+fi
+ok "build and run examples/gprof"
+if "$TALLY" gprof --help 2>&1 | grep -q 'is not a tally command'; then
+    echo "# SKIP the comparisons: this tally has no gprof command yet"
+    exit 0
+fi
+
+SRC="$ROOT/examples/gprof"
+
+# subst TEXT: replace @src and @ex
+subst() { printf '%s' "$1" | sed -e "s|@src|$SRC|g" -e "s|@ex|$GEX|g"; }
+
+# run_in DIR TOOL... : run a tool with the current case's options in DIR
+# (created empty), stdout to DIR.out, stderr to DIR.err, exit code to DIR.rc
+run_in() {
+    dir=$1
+    shift
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    if [ "$files" = "-" ]; then
+        cp "$GEX/$prog" "$dir/a.out"
+        cp "$GPROF/$prog.gmon" "$dir/gmon.out"
+        set -- "$@" $opts
+    else
+        set -- "$@" $opts "$GEX/$prog"
+        for f in $files; do set -- "$@" "$GPROF/$f"; done
+    fi
+    # shellcheck disable=SC2086 # env is a list of NAME=VALUE words
+    (cd "$dir" && env $envs "$@") >"$dir.out" 2>"$dir.err" </dev/null
+    echo $? >"$dir.rc"
+}
+
+# same_gmon A B : identical, except bytes 9..20 (the header's spare bytes)
+same_gmon() {
+    cmp -s -n 8 "$1" "$2" && cmp -s -i 20 "$1" "$2"
+}
+
+# gprof's own explanatory texts; tally must not print them
+BLURB_LINES="the percentage of the total running time of the
+This table describes the call tree of the program, and was sorted by
+Each entry in this table consists of several lines.  The line with the"
+
+# in_order EXPECTED ACTUAL : every line of EXPECTED is in ACTUAL, in order
+in_order() {
+    awk 'BEGIN { n = 0; k = 0 }
+         NR == FNR { want[n] = $0; n++; next }
+         k < n && $0 == want[k] { k++ }
+         END { if (k < n) { print "missing from here on: " want[k]; exit 1 } }' "$1" "$2"
+}
+
+compare() {
+    why=""
+    if [ "$mode" = b ]; then run_in "$TMP/g" gprof; else run_in "$TMP/g" gprof -b; fi
+    run_in "$TMP/t" "$TALLY" gprof
+    grc=$(cat "$TMP/g.rc") trc=$(cat "$TMP/t.rc")
+    [ "$grc" = "$trc" ] || why="exit code $trc, gprof's $grc"
+    if [ -s "$TMP/g.err" ] && [ ! -s "$TMP/t.err" ]; then why="$why; no error message"; fi
+    if [ ! -s "$TMP/g.err" ] && [ -s "$TMP/t.err" ]; then why="$why; unexpected standard error"; fi
+    if [ "$mode" = b ]; then
+        cmp -s "$TMP/g.out" "$TMP/t.out" || why="$why; output differs"
+    else
+        grep -v '^			Call graph$' "$TMP/g.out" >"$TMP/g.tables"
+        in_order "$TMP/g.tables" "$TMP/t.out" >"$TMP/order.out" 2>&1 ||
+            why="$why; tables differ: $(cat "$TMP/order.out")"
+        printf '%s\n' "$BLURB_LINES" >"$TMP/blurbs"
+        grep -qFf "$TMP/blurbs" "$TMP/t.out" && why="$why; prints gprof's explanations"
+    fi
+    for f in "$TMP"/g/* "$TMP"/t/*; do
+        [ -e "$f" ] || continue
+        b=${f##*/}
+        case $b in a.out | gmon.out) continue ;; esac
+        other=$TMP/t/$b
+        [ "$f" = "$other" ] && other=$TMP/g/$b
+        if [ ! -e "$other" ]; then
+            why="$why; only one tool wrote $b"
+        elif [ "$b" = gmon.sum ]; then
+            same_gmon "$f" "$other" || why="$why; gmon.sum differs"
+        else
+            cmp -s "$f" "$other" || why="$why; $b differs"
+        fi
+    done
+    why=${why#; }
+}
+
+n_equal=0
+while IFS='|' read -r mode prog opts files envs; do
+    mode=$(echo $mode) prog=$(echo $prog) files=$(echo $files)
+    case $mode in "" | "#"*) continue ;; esac
+    opts=$(subst "$opts") envs=$(subst "$envs")
+    [ -n "$files" ] || files="$prog.gmon"
+    name="$mode $prog $(echo $opts) [$files]${envs:+ with $(echo $envs)}"
+    compare
+    if [ -z "$why" ]; then
+        ok "$name"
+        n_equal=$((n_equal + 1))
+    else
+        not_ok "$name"
+        {
+            echo "$why"
+            if [ "$mode" = b ]; then diff "$TMP/g.out" "$TMP/t.out" | head -n 30; fi
+            echo "gprof stderr:"
+            head -n 5 "$TMP/g.err"
+            echo "tally stderr:"
+            head -n 5 "$TMP/t.err"
+        } | diag
+    fi
+done <<'EOF'
+b | cycles       | -b
+b | cycles       | -b -p
+b | cycles       | -b -q
+b | cycles       | -b -P
+b | cycles       | -b -Q
+b | cycles       | -b -z
+b | cycles       | -b -c
+b | cycles       | -b -a
+b | cycles       | -b -T
+b | cycles       | -b -w60
+b | cycles       | -b -i
+b | cycles       | -b -l
+b | cycles       | -b -l -z
+b | cycles       | -b -C
+b | cycles       | -b -C -z
+b | cycles       | -b -A
+b | cycles       | -b -A -x
+b | cycles       | -b -A -m 1000
+b | cycles       | -b -k ping/pong
+b | cycles       | -b -k cycles.c:main/red
+b | cycles       | -b -n ping
+b | cycles       | -b -N burn
+b | cycles       | -b -e burn
+b | cycles       | -b -E burn
+b | cycles       | -b -f ping
+b | cycles       | -b -F red
+b | cycles       | -b -pburn
+b | cycles       | -b -p:leaf
+b | cycles       | -b -pcycles.c
+b | cycles       | -b -pcycles.c:burn
+b | cycles       | -b -Pleaf
+b | cycles       | -b -Pcycles.c:70
+b | cycles       | -b -qping
+b | cycles       | -b -Qburn
+b | cycles       | -b -qred/green
+b | cycles       | -b -Qping/pong
+b | cycles       | -b -Cburn
+b | cycles       | -b -Zburn
+b | cycles       | -b -Ared
+b | cycles       | -b -Jburn -A
+b | cycles       | -b --function-ordering
+b | cycles       | -b --no-demangle
+b | cycles       | -b          | cycles.gmon cycles.b.gmon
+b | cycles       | -b -l       | cycles.gmon cycles.b.gmon
+b | cycles       | -b -s       | cycles.gmon cycles.b.gmon
+b | cycles       | -b          | -
+b | cycles-nopie | -b
+b | cycles-nopie | -b -l
+b | cycles-nopie | -b -c
+b | cycles-nopie | -b -C
+b | cycles-moved | -b -A -I@src
+b | cycles-moved | -b -A -y -I@src
+b | cycles-moved | -b -A        | | GPROF_PATH=@src
+b | cycles-moved | -b -A
+b | selfrec      | -b
+b | selfrec      | -b -l
+b | selfrec      | -b -z
+b | selfrec      | -b -a
+b | selfrec      | -b -C
+b | selfrec      | -b -A
+b | selfrec      | -b -T
+b | selfrec      | -b -pfib -qfact
+b | selfrec      | -b          | selfrec.gmon selfrec.b.gmon
+b | selfrec      | -b -s       | selfrec.gmon selfrec.b.gmon
+b | selfrec-O2   | -b
+b | selfrec-O2   | -b -l
+b | selfrec-O2   | -b -c
+b | selfrec-O2   | -b -z
+b | cs           | -b
+b | cs           | -b -l
+b | cs           | -b -l -C
+b | cs           | -b -A
+b | cs           | -b -A -L
+b | cs           | -b -L
+b | cs           | -b -a
+b | cs           | -b -z
+b | cs           | -b -T
+b | cs           | -b -y -A
+b | cs           | -b -pcs_util.c
+b | cs           | -b -qcs_util.c:step
+b | cs           | -b -Pcs_main.c:step
+b | cs           | -b -k cs_main.c:main/scale
+b | cs           | -b -Ccs_main.c
+b | cs           | -b -Zscale
+b | cs           | -b -Jcs_util.c -A
+b | cs           | -b -l -pcs_main.c:28
+b | cs           | -b --file-ordering @ex/cs.map
+b | cs           | -b -a --file-ordering @ex/cs.map
+b | cs           | -b --function-ordering
+b | many         | -b
+b | many         | -b -l
+b | many         | -b -z
+b | many         | -b -a
+b | many         | -b -T
+b | many         | -b -c
+b | many         | -b --function-ordering
+b | shapes       | -b
+b | shapes       | -b --demangle
+b | shapes       | -b --demangle=gnu-v3
+b | shapes       | -b --no-demangle
+b | shapes       | -b -T
+b | shapes       | -b -l
+b | shapes       | -b -C
+b | shapes       | -b -p_ZN3geo4growEd
+t | cycles       |
+t | cycles       | -p
+t | cycles       | -q
+t | cycles       | -T
+t | selfrec      |
+t | cs           | -l
+t | shapes       |
+EOF
+echo "# $n_equal cases equal to gprof"
