@@ -511,16 +511,16 @@ HOT const char *fast_subpos(const char *s, uint64_t base, uint64_t *out)
  * Returns 0 with the end of the line in *next, or 1 if the line must go
  * through parse_cost_line() (nothing was changed then).
  */
-HOT int fast_cost_line(struct rd *r, const char *s, uint64_t pos[SP_KINDS], size_t *pn,
-                       const char **next)
+HOT int fast_cost_line(const struct rd *r, const char *s, const uint64_t last[SP_KINDS],
+                       uint64_t pos[SP_KINDS], size_t *pn, const char **next)
 {
     pos[SP_ADDR] = pos[SP_BB] = 0;
     if (r->fast == FAST_INSTR_LINE) {
-        s = fast_subpos(s, r->last[SP_ADDR], &pos[SP_ADDR]);
+        s = fast_subpos(s, last[SP_ADDR], &pos[SP_ADDR]);
         if (!s || *s != ' ') return 1;
         s++;
     }
-    s = fast_subpos(s, r->last[SP_LINE], &pos[SP_LINE]);
+    s = fast_subpos(s, last[SP_LINE], &pos[SP_LINE]);
     if (!s) return 1;
     size_t n = 0, nev = r->nev;
     uint64_t *cost = r->cost;
@@ -553,7 +553,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
 {
     uint64_t pos[SP_KINDS];
     size_t n = 0;
-    if (!r->fast || fast_cost_line(r, s, pos, &n, next))
+    if (!r->fast || fast_cost_line(r, s, r->last, pos, &n, next))
         if (parse_cost_line(r, s, lim, pos, &n, next)) return -1;
     uint64_t *cost = r->cost;
     if (r->fn_dirty && resolve_fn(r)) return -1;
@@ -588,6 +588,57 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
                                              r->jcond, r->jexec, r->jtaken))
         return fail(r, "jump counts overflow 64 bits when added up");
     return 0;
+}
+
+/*
+ * A run of plain cost lines (no call or jump pending, function known) at
+ * s, all in the fast layout, each ending with a '\n' before tail. This is
+ * where nearly all the lines of a file go: the state that every line needs
+ * (last positions, function, file, the cost vector of the previous line)
+ * stays in registers for the whole run instead of being loaded, checked
+ * and stored once per line. Returns the first line it did not take (maybe
+ * s itself; the general path handles it), or NULL with the error set.
+ */
+static const char *cost_run(struct rd *r, const char *s, const char *tail)
+{
+    uint64_t last[SP_KINDS] = {r->last[SP_ADDR], r->last[SP_BB], r->last[SP_LINE]};
+    const int drop_addr = r->drop_addr;
+    struct part *pt = r->pt;
+    uint32_t fn = r->fn, src = r->src;
+    unsigned long lineno = r->lineno;
+    const uint64_t *cost = r->cost;
+    /* the previous line's cost vector: consecutive instructions share a line */
+    uint64_t *vec = NULL, vec_line = 0, vec_addr = 0;
+    while (s < tail) {
+        uint64_t pos[SP_KINDS];
+        size_t n;
+        const char *eol;
+        if (fast_cost_line(r, s, last, pos, &n, &eol)) break;
+        lineno++;
+        last[SP_ADDR] = pos[SP_ADDR];
+        last[SP_LINE] = pos[SP_LINE];
+        s = eol + 1;
+        if (!n) continue;
+        uint64_t addr = drop_addr ? 0 : pos[SP_ADDR];
+        if (!vec || pos[SP_LINE] != vec_line || addr != vec_addr) {
+            struct position p = {.file = src, .line = pos[SP_LINE], .addr = addr, .bb = 0};
+            vec = part_cost_vector(pt, fn, &p);
+            vec_line = pos[SP_LINE];
+            vec_addr = addr;
+        }
+        int bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad |= __builtin_add_overflow(vec[i], cost[i], &vec[i]);
+        if (bad) {
+            r->lineno = lineno;
+            fail(r, "costs overflow 64 bits when added up");
+            return NULL;
+        }
+    }
+    r->last[SP_ADDR] = last[SP_ADDR];
+    r->last[SP_LINE] = last[SP_LINE];
+    r->lineno = lineno;
+    return s;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1106,13 +1157,22 @@ static int read_all(struct rd *r)
         const char *s = data + in->pos, *tail = end;
         while (tail > s && tail[-1] != '\n')
             tail--;
+        const char *kept = s; /* nothing before it was given back yet */
         while (s < tail) {
+            if (r->fast && !r->pending && !r->fn_dirty) {
+                s = cost_run(r, s, tail);
+                if (!s) return -1;
+                if (s >= tail) break;
+            }
             r->lineno++;
             const char *eol;
             if (one_line(r, s, end, &eol)) return -1;
             s = eol + 1;
             /* give parsed pages back so the mapping does not stay resident */
-            if ((r->lineno & 0xffff) == 0) input_discard_before(in, s);
+            if (s - kept >= 1 << 20) {
+                input_discard_before(in, s);
+                kept = s;
+            }
         }
         if (s < end) {
             r->lineno++;
