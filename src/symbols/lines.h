@@ -31,8 +31,24 @@ struct line_row {
 
 /* A function's address range from DWARF, with the name gprof reports. */
 struct line_func {
-    uint64_t lo, hi; /* [lo, hi) */
+    uint64_t lo, hi;  /* [lo, hi) */
+    const char *name; /* interned; may be NULL */
+    bool is_linkage;  /* name is final (linkage name, or a C-family DW_AT_name) */
+    size_t order;     /* DIE order, for ties */
+};
+
+/* Elementary address segments and the innermost function covering each. */
+struct line_fseg {
+    uint64_t start;
+    size_t func; /* index into funcs, or (size_t)-1 */
+};
+
+/* A .text symbol of any kind that can name code (the ELF fallback). */
+struct line_elfsym {
+    uint64_t addr, size;
     const char *name;
+    bool is_func, is_global;
+    size_t order;
 };
 
 struct line_table {
@@ -40,13 +56,16 @@ struct line_table {
     size_t nrows;
     const char **files; /* interned names, each once */
     size_t nfiles;
-    struct line_func *funcs; /* sorted by lo */
+    struct line_func *funcs;
     size_t nfuncs;
+    struct line_fseg *fsegs; /* sorted by start */
+    size_t nfsegs;
+    struct line_elfsym *esyms; /* sorted by (addr, order) */
+    size_t nesyms;
 
     /* private */
-    char *path;
-    void *strings; /* interning pool */
-    size_t nstrings, capstrings;
+    char **pool; /* interning hash set */
+    size_t poolcap, pooln;
 };
 
 /*
@@ -65,12 +84,12 @@ struct src_loc {
 };
 
 /*
- * Look `addr` up: true and *loc filled when a line row covers it (the row
- * with the greatest addr <= `addr` within its sequence), false otherwise.
- * Like gprof, only addresses inside .text of `img` are looked up.
+ * Look `addr` up like gprof's get_src_info: true and *loc filled when a
+ * line row covers it (the row with the greatest addr <= `addr` within its
+ * sequence), a function name is known (innermost DWARF function, else the
+ * nearest .text ELF symbol) and the line is not 0; false otherwise.
  */
-bool line_table_find(const struct line_table *lt, const struct elf_image *img, uint64_t addr,
-                     struct src_loc *loc);
+bool line_table_find(const struct line_table *lt, uint64_t addr, struct src_loc *loc);
 
 /*
  * Fill file/line of every symbol of img from its address (gprof does this
@@ -85,6 +104,8 @@ void line_table_annotate(const struct line_table *lt, struct elf_image *img);
  * name = the function name DWARF gives, file/line set) for every address
  * of .text where (function, file, line) changes, plus the function symbols
  * (annotated), finalised with the same sort/duplicate/end_addr rules.
+ * The names and files of line symbols live in lt: keep lt open while
+ * img->syms is used.
  */
 void line_table_make_line_syms(const struct line_table *lt, struct elf_image *img);
 
