@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * symspec.c - parsing symspecs and turning them into address ranges.
+ */
+#include "symspec.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/error.h"
+
+void symspec_set_init(struct symspec_set *s)
+{
+    memset(s, 0, sizeof(*s));
+}
+
+static void part_release(struct symspec_part *p)
+{
+    free(p->file);
+    free(p->name);
+    memset(p, 0, sizeof(*p));
+}
+
+void symspec_set_release(struct symspec_set *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        part_release(&s->specs[i].left);
+        part_release(&s->specs[i].right);
+        free(s->specs[i].lranges.r);
+        free(s->specs[i].rranges.r);
+    }
+    free(s->specs);
+    for (int t = 0; t < SYMSPEC_NTABLES; t++)
+        free(s->tables[t].r);
+    memset(s, 0, sizeof(*s));
+}
+
+void symspec_parse_part(const char *spec, struct symspec_part *out)
+{
+    memset(out, 0, sizeof(*out));
+    const char *colon = strrchr(spec, ':');
+    const char *rest = spec;
+    if (colon) {
+        if (colon > spec) out->file = xstrndup(spec, (size_t)(colon - spec));
+        rest = colon + 1;
+        if (*rest) {
+            if (isdigit((unsigned char)*rest))
+                out->line = (unsigned)atoi(rest);
+            else
+                out->name = xstrdup(rest);
+        }
+    } else if (*spec) {
+        if (strchr(spec, '.'))
+            out->file = xstrdup(spec);
+        else if (isdigit((unsigned char)*spec))
+            out->line = (unsigned)atoi(spec);
+        else
+            out->name = xstrdup(spec);
+    }
+    out->any = !out->file && !out->name && !out->line;
+}
+
+static const char *base_of(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+bool symspec_part_match(const struct symspec_part *p, const struct symspec_sym *sym)
+{
+    if (p->file) {
+        if (!sym->file || strcmp(p->file, base_of(sym->file)) != 0) return false;
+    }
+    if (p->line && p->line != sym->line) return false;
+    if (p->name && (!sym->name || strcmp(p->name, sym->name) != 0)) return false;
+    /* An empty spec ("" or ":") has no pattern and so matches every symbol,
+     * as gprof's does. */
+    return true;
+}
+
+void symspec_set_add(struct symspec_set *s, const char *spec, enum symspec_table_id t)
+{
+    s->specs = xgrow(s->specs, &s->cap, s->n + 1, sizeof(*s->specs));
+    struct symspec *sp = &s->specs[s->n++];
+    memset(sp, 0, sizeof(*sp));
+    sp->table = t;
+    const char *slash = strchr(spec, '/');
+    if (slash) {
+        char *l = xstrndup(spec, (size_t)(slash - spec));
+        symspec_parse_part(l, &sp->left);
+        free(l);
+        symspec_parse_part(slash + 1, &sp->right);
+        sp->has_right = true;
+    } else {
+        symspec_parse_part(spec, &sp->left);
+    }
+}
+
+static void ranges_push(struct symspec_ranges *r, uint64_t lo, uint64_t hi)
+{
+    r->r = xgrow(r->r, &r->cap, r->n + 1, sizeof(*r->r));
+    r->r[r->n].lo = lo;
+    r->r[r->n].hi = hi;
+    r->n++;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+    const struct symspec_range *x = a, *y = b;
+    if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+    if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
+    return 0;
+}
+
+static void match_into(const struct symspec_part *p, const struct symspec_sym *syms, size_t n,
+                       struct symspec_ranges *out)
+{
+    out->n = 0;
+    size_t prev = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        if (!symspec_part_match(p, &syms[i])) continue;
+        if (prev != (size_t)-1 && prev + 1 == i && out->n)
+            out->r[out->n - 1].hi = syms[i].end_addr;
+        else
+            ranges_push(out, syms[i].addr, syms[i].end_addr);
+        prev = i;
+    }
+}
+
+void symspec_set_resolve(struct symspec_set *s, const struct symspec_sym *syms, size_t n)
+{
+    for (int t = 0; t < SYMSPEC_NTABLES; t++)
+        s->tables[t].n = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        struct symspec *sp = &s->specs[i];
+        match_into(&sp->left, syms, n, &sp->lranges);
+        if (sp->has_right) match_into(&sp->right, syms, n, &sp->rranges);
+        for (size_t k = 0; k < sp->lranges.n; k++)
+            ranges_push(&s->tables[sp->table], sp->lranges.r[k].lo, sp->lranges.r[k].hi);
+    }
+    for (int t = 0; t < SYMSPEC_NTABLES; t++)
+        if (s->tables[t].n > 1)
+            qsort(s->tables[t].r, s->tables[t].n, sizeof(struct symspec_range), cmp_range);
+}
+
+bool symspec_ranges_find(const struct symspec_ranges *r, uint64_t addr)
+{
+    /* Ranges may overlap (several specs): find the last range starting at
+     * or before addr, then look back while ranges could still hold it. */
+    size_t lo = 0, hi = r->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->r[mid].lo <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i > 0; i--) {
+        if (r->r[i - 1].hi >= addr) return true;
+        if (i - 1 == 0) break;
+        /* Ranges from one spec never overlap; a few specs at most do. */
+        if (lo - i > 64) break;
+    }
+    return false;
+}
+
+bool symspec_arc_in(const struct symspec_set *s, enum symspec_table_id t, uint64_t from,
+                    uint64_t to)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        const struct symspec *sp = &s->specs[i];
+        if (sp->table != t || !sp->has_right) continue;
+        if (symspec_ranges_find(&sp->lranges, from) && symspec_ranges_find(&sp->rranges, to))
+            return true;
+    }
+    return false;
+}
+
+bool symspec_arcs_empty(const struct symspec_set *s, enum symspec_table_id t)
+{
+    return s->tables[t].n == 0;
+}
