@@ -30,7 +30,7 @@ enum demangle_style {
 
 /*
  * Parse the STYLE of --demangle=STYLE ("auto", "gnu-v3", "java", "gnat",
- * "dlang", "rust"); on an unknown name returns -1 with
+ * "dlang", "rust", and "none" = DEMANGLE_NONE); on an unknown name returns -1 with
  * "unknown demangling style `STYLE'" in err.
  */
 int demangle_style_parse(const char *s, enum demangle_style *out, struct tally_error *err);
