@@ -173,8 +173,8 @@ static struct gprof_arc *arc_alloc(struct gprof *g)
     return &g->pool[g->pool_n++];
 }
 
-struct gprof_arc *gprof_arc_add(struct gprof *g, struct gprof_sym *parent,
-                                struct gprof_sym *child, uint64_t count)
+struct gprof_arc *gprof_arc_add(struct gprof *g, struct gprof_sym *parent, struct gprof_sym *child,
+                                uint64_t count)
 {
     struct gprof_arc *a = gprof_arc_find(g, parent, child);
     if (a) {
@@ -288,7 +288,7 @@ static void find_cycle(struct dfn *d, struct gprof_sym *child)
         if (child == head) break;
         if (child->cyc_head != child && child->cyc_head == head) break;
     }
-    if (top == 0) return; /* cannot happen with a consistent graph */
+    if (top == 0) return;        /* cannot happen with a consistent graph */
     if (top == d->depth) return; /* a call to the function on top: not a cycle */
     struct gprof_sym *tail;
     for (tail = head; tail->cyc_next; tail = tail->cyc_next)
@@ -412,8 +412,7 @@ static void inherit_flags(struct gprof_sym *child)
             if (child == parent) continue;
             child->print_flag |= parent->print_flag;
             if (child->ncalls != 0)
-                child->fract +=
-                    parent->fract * (((double)a->count) / ((double)child->ncalls));
+                child->fract += parent->fract * (((double)a->count) / ((double)child->ncalls));
         }
     } else {
         head->print_flag = false;

@@ -21,6 +21,7 @@ static const struct subcommand commands[] = {
     {"annotate", cmd_annotate, "function table, call trees and annotated source of a profile"},
     {"merge", cmd_merge, "add profiles together into one file"},
     {"diff", cmd_diff, "subtract one profile from another"},
+    {"gprof", cmd_gprof, "gprof's reports from a -pg program and its gmon.out"},
 };
 
 static void usage(FILE *fp)

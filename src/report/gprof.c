@@ -17,11 +17,7 @@ const char *gprof_display_name(struct gprof_report *r, struct gprof_sym *s)
 {
     if (!s->name) return "";
     if (r->bsd || r->demangle == DEMANGLE_NONE) return s->name;
-#if __has_include("../symbols/demangle.c") /* until the demangler lands */
     if (!s->demangled) s->demangled = demangle_or_copy(s->name, r->demangle, DEMANGLE_DEFAULT);
-#else
-    if (!s->demangled) s->demangled = xstrdup(s->name);
-#endif
     return s->demangled;
 }
 
