@@ -10,6 +10,7 @@
 #   BENCH_RUNS   runs of each tally command, the best is kept (default 3)
 #   BENCH_PEER   "no" skips the (slow) Valgrind tools
 #   BENCH_MERGE  "no" skips tally merge versus cg_merge
+#   BENCH_GPROF  "no" skips tally gprof versus GNU gprof (bench/gprof.sh)
 #
 # For every file it prints wall time, throughput (MB = 10^6 bytes) and peak
 # resident memory of each tool, then the throughput ratio, how time grows
@@ -224,6 +225,13 @@ if [ -n "$last_ratio" ]; then
 fi
 if [ -n "${growth:-}" ]; then
     target "linear: ms/MB grows by at most 25%" "$growth" "$growth <= 1.25"
+fi
+
+# -------------------------------------------------------------------- gprof
+# its own program, timings and targets: see bench/gprof.sh
+if [ "${BENCH_GPROF:-yes}" != no ]; then
+    echo
+    TALLY="$TALLY" BENCH_RUNS="$RUNS" sh bench/gprof.sh || failures=$((failures + 1))
 fi
 if [ "$failures" != 0 ]; then
     echo "bench: $failures command(s) failed" >&2
