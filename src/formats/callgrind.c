@@ -477,8 +477,30 @@ HOT const char *fast_digits(const char *s, uint64_t *v)
     return s;
 }
 
+/* 1 to 16 hex digits at s: their end, or NULL. */
+static inline const char *fast_hex(const char *s, uint64_t *v)
+{
+    uint64_t x = 0;
+    const char *q = s;
+    for (;;) {
+        unsigned c = (unsigned char)*q, d;
+        if (c - '0' < 10)
+            d = c - '0';
+        else if ((c | 0x20) - 'a' < 6)
+            d = (c | 0x20) - 'a' + 10;
+        else
+            break;
+        x = x << 4 | d;
+        q++;
+    }
+    if (q == s || q - s > 16) return NULL;
+    *v = x;
+    return q;
+}
+
 /*
- * One subposition at s relative to base: "*", "+N", "-N" or "N" (decimal).
+ * One subposition at s relative to base: "*", "+N", "-N", "N" (decimal) or
+ * 0xN, after a sign too.
  * Returns its end, or NULL to give up.
  */
 HOT const char *fast_subpos(const char *s, uint64_t base, uint64_t *out)
@@ -493,8 +515,14 @@ HOT const char *fast_subpos(const char *s, uint64_t base, uint64_t *out)
     uint64_t v = (unsigned)(unsigned char)*t - '0';
     if (v > 9) return NULL;
     const char *e = fast_digits(t + 1, &v);
-    /* 19 digits cannot overflow; "0x" ends the digits at the 'x' */
+    /* 19 digits cannot overflow */
     if (e - t > 19) return NULL;
+    /* "0x": an address (the first of a function, call and jump targets) */
+    if ((*e | 0x20) == 'x') {
+        if (e != t + 1 || v) return NULL;
+        e = fast_hex(e + 1, &v);
+        if (!e) return NULL;
+    }
     if (sign == 1) {
         if (__builtin_add_overflow(base, v, out)) return NULL;
     } else if (sign == 2) {
@@ -953,6 +981,145 @@ static int header_line(struct rd *r, const char *line, size_t len)
     return 1;
 }
 
+/* The keys of `key=value` lines. */
+enum {
+    K_FN,
+    K_FL,
+    K_FI,
+    K_FE,
+    K_OB,
+    K_COB,
+    K_CFI,
+    K_CFN,
+    K_JFI,
+    K_JFN,
+    K_CALLS,
+    K_RCALLS,
+    K_JUMP,
+    K_JCND,
+    K_UNKNOWN
+};
+
+static int key_code(const char *k, size_t kl)
+{
+    if (kl == 2) {
+        if (k[0] == 'f' && k[1] == 'n') return K_FN;
+        if (k[0] == 'f' && k[1] == 'l') return K_FL;
+        if (k[0] == 'f' && k[1] == 'i') return K_FI;
+        if (k[0] == 'f' && k[1] == 'e') return K_FE;
+        if (k[0] == 'o' && k[1] == 'b') return K_OB;
+    } else if (kl == 3) {
+        if (k[0] == 'c' && k[1] == 'o' && k[2] == 'b') return K_COB;
+        if (k[0] == 'c' && k[1] == 'f' && (k[2] == 'i' || k[2] == 'l')) return K_CFI;
+        if (k[0] == 'c' && k[1] == 'f' && k[2] == 'n') return K_CFN;
+        if (k[0] == 'j' && k[1] == 'f' && k[2] == 'i') return K_JFI;
+        if (k[0] == 'j' && k[1] == 'f' && k[2] == 'n') return K_JFN;
+    }
+    if (kl == 5 && !memcmp(k, "calls", 5)) return K_CALLS;
+    if (kl == 6 && !memcmp(k, "rcalls", 6)) return K_RCALLS;
+    if (kl == 4 && !memcmp(k, "jump", 4)) return K_JUMP;
+    if (kl == 4 && !memcmp(k, "jcnd", 4)) return K_JCND;
+    return K_UNKNOWN;
+}
+
+/* The name kind that the value of a name key (K_FN..K_JFN) refers to. */
+static int key_name_kind(int key)
+{
+    return key == K_FN || key == K_CFN || key == K_JFN ? NAME_FN
+           : key == K_OB || key == K_COB               ? NAME_OB
+                                                       : NAME_FL;
+}
+
+/* A name key (K_FN..K_JFN) with its interned name id: the context changes. */
+static void set_name(struct rd *r, int key, uint32_t id)
+{
+    switch (key) {
+    case K_FN:
+        r->fnname = id;
+        r->have_fn = 1;
+        r->src = r->fl;
+        r->fn = profile_function(r->p, r->ob, r->fl, id);
+        r->fn_dirty = 0;
+        break;
+    case K_FL:
+        r->src = r->fl = id;
+        r->fn_dirty = 1;
+        break;
+    case K_FI:
+    case K_FE:
+        r->src = id;
+        break;
+    case K_OB:
+        r->ob = id;
+        r->fn_dirty = 1;
+        break;
+    case K_COB:
+        r->have_cob = 1;
+        r->cob = id;
+        break;
+    case K_CFI:
+        r->have_cfile = 1;
+        r->cfile = id;
+        break;
+    case K_CFN:
+        r->have_cfn = 1;
+        r->cfn = id;
+        break;
+    case K_JFI:
+        r->have_jfile = 1;
+        r->jfile = id;
+        break;
+    default: /* K_JFN */
+        r->have_jfn = 1;
+        r->jfn = id;
+        break;
+    }
+}
+
+/*
+ * A calls=/rcalls=/jump=/jcnd= line, parsed: counts a and b (`slash`: b
+ * came after a '/') and the target position. The function is resolved.
+ */
+static int arc_line(struct rd *r, int key, uint64_t a, uint64_t b, int slash,
+                    const uint64_t tpos[SP_KINDS])
+{
+    r->pending_line = r->lineno;
+    if (key == K_CALLS || key == K_RCALLS) {
+        if (key == K_RCALLS && !r->warned_rcalls) {
+            r->warned_rcalls = 1;
+            profile_warn(r->p, "%s:%lu: deprecated 'rcalls=' line read as 'calls='", r->path,
+                         r->lineno);
+        }
+        if (!r->have_cfn) return fail(r, "'calls=' line without a preceding 'cfn=' line");
+        uint32_t cfile = r->have_cfile ? r->cfile : r->src;
+        r->callee = profile_function(r->p, r->have_cob ? r->cob : r->ob, cfile, r->cfn);
+        make_pos(r, tpos, cfile, &r->target);
+        r->call_count = a;
+        r->have_cob = r->have_cfile = r->have_cfn = 0;
+        r->pending = PEND_CALL;
+        return 0;
+    }
+    int is_jcnd = key == K_JCND;
+    uint32_t tfile = r->have_jfile ? r->jfile : r->src;
+    r->jtarget_fn = r->have_jfn
+                        ? profile_function(r->p, r->ob, r->have_jfile ? r->jfile : r->fl, r->jfn)
+                        : r->fn;
+    make_pos(r, tpos, tfile, &r->target);
+    r->jcond = is_jcnd;
+    if (!is_jcnd) {
+        r->jexec = r->jtaken = a;
+    } else if (slash) {
+        r->jtaken = a; /* Callgrind: jcnd=FOLLOWED/EXECUTED */
+        r->jexec = b;
+    } else {
+        r->jexec = a; /* the spec's grammar: jcnd=EXECUTED TAKEN */
+        r->jtaken = b;
+    }
+    r->have_jfile = r->have_jfn = 0;
+    r->pending = PEND_JUMP;
+    return 0;
+}
+
 /* `cost_context=name` lines and calls/jumps; `eq` points at the '='. */
 static int spec_line(struct rd *r, const char *line, size_t len, const char *eq)
 {
@@ -964,60 +1131,15 @@ static int spec_line(struct rd *r, const char *line, size_t len, const char *eq)
     if (r->pending)
         return fail(r, "expected the position line of the '%s' on line %lu, found '%.*s='",
                     r->pending == PEND_CALL ? "calls=" : "jump=", r->pending_line, SHOW(k, kl));
-    uint32_t id;
-    if (kl == 2) {
-        if (k[0] == 'f' && k[1] == 'n') {
-            if (name_value(r, NAME_FN, v, vl, &id)) return -1;
-            r->fnname = id;
-            r->have_fn = 1;
-            r->src = r->fl;
-            r->fn = profile_function(r->p, r->ob, r->fl, id);
-            r->fn_dirty = 0;
-            return 0;
-        }
-        if (k[0] == 'f' && (k[1] == 'l' || k[1] == 'i' || k[1] == 'e')) {
-            if (name_value(r, NAME_FL, v, vl, &id)) return -1;
-            r->src = id;
-            if (k[1] == 'l') {
-                r->fl = id;
-                r->fn_dirty = 1;
-            }
-            return 0;
-        }
-        if (k[0] == 'o' && k[1] == 'b') {
-            if (name_value(r, NAME_OB, v, vl, &id)) return -1;
-            r->ob = id;
-            r->fn_dirty = 1;
-            return 0;
-        }
-    } else if (kl == 3) {
-        if (k[0] == 'c' && k[1] == 'o' && k[2] == 'b') {
-            r->have_cob = 1;
-            return name_value(r, NAME_OB, v, vl, &r->cob);
-        }
-        if (k[0] == 'c' && k[1] == 'f' && (k[2] == 'i' || k[2] == 'l')) {
-            r->have_cfile = 1;
-            return name_value(r, NAME_FL, v, vl, &r->cfile);
-        }
-        if (k[0] == 'c' && k[1] == 'f' && k[2] == 'n') {
-            r->have_cfn = 1;
-            return name_value(r, NAME_FN, v, vl, &r->cfn);
-        }
-        if (k[0] == 'j' && k[1] == 'f' && k[2] == 'i') {
-            r->have_jfile = 1;
-            return name_value(r, NAME_FL, v, vl, &r->jfile);
-        }
-        if (k[0] == 'j' && k[1] == 'f' && k[2] == 'n') {
-            r->have_jfn = 1;
-            return name_value(r, NAME_FN, v, vl, &r->jfn);
-        }
+    int key = key_code(k, kl);
+    if (key == K_UNKNOWN) return fail(r, "unknown line type '%.*s='", SHOW(k, kl));
+    if (key <= K_JFN) {
+        uint32_t id = 0;
+        if (name_value(r, key_name_kind(key), v, vl, &id)) return -1;
+        set_name(r, key, id);
+        return 0;
     }
-    int is_calls = kl == 5 && !memcmp(k, "calls", 5);
-    int is_rcalls = kl == 6 && !memcmp(k, "rcalls", 6);
-    int is_jump = kl == 4 && !memcmp(k, "jump", 4);
-    int is_jcnd = kl == 4 && !memcmp(k, "jcnd", 4);
-    if (!is_calls && !is_rcalls && !is_jump && !is_jcnd)
-        return fail(r, "unknown line type '%.*s='", SHOW(k, kl));
+    int is_jcnd = key == K_JCND;
     if (r->fn_dirty || !r->have_fn) {
         if (resolve_fn(r)) return -1;
     }
@@ -1049,40 +1171,7 @@ static int spec_line(struct rd *r, const char *line, size_t len, const char *eq)
     uint64_t tpos[SP_KINDS];
     if (scan_position(r, &s, end, tpos)) return -1;
     /* anything after the target (xdebug writes an extra field) is ignored */
-    r->pending_line = r->lineno;
-    if (is_calls || is_rcalls) {
-        if (is_rcalls && !r->warned_rcalls) {
-            r->warned_rcalls = 1;
-            profile_warn(r->p, "%s:%lu: deprecated 'rcalls=' line read as 'calls='", r->path,
-                         r->lineno);
-        }
-        if (!r->have_cfn) return fail(r, "'calls=' line without a preceding 'cfn=' line");
-        uint32_t cfile = r->have_cfile ? r->cfile : r->src;
-        r->callee = profile_function(r->p, r->have_cob ? r->cob : r->ob, cfile, r->cfn);
-        make_pos(r, tpos, cfile, &r->target);
-        r->call_count = a;
-        r->have_cob = r->have_cfile = r->have_cfn = 0;
-        r->pending = PEND_CALL;
-        return 0;
-    }
-    uint32_t tfile = r->have_jfile ? r->jfile : r->src;
-    r->jtarget_fn = r->have_jfn
-                        ? profile_function(r->p, r->ob, r->have_jfile ? r->jfile : r->fl, r->jfn)
-                        : r->fn;
-    make_pos(r, tpos, tfile, &r->target);
-    r->jcond = is_jcnd;
-    if (!is_jcnd) {
-        r->jexec = r->jtaken = a;
-    } else if (slash) {
-        r->jtaken = a; /* Callgrind: jcnd=FOLLOWED/EXECUTED */
-        r->jexec = b;
-    } else {
-        r->jexec = a; /* the spec's grammar: jcnd=EXECUTED TAKEN */
-        r->jtaken = b;
-    }
-    r->have_jfile = r->have_jfn = 0;
-    r->pending = PEND_JUMP;
-    return 0;
+    return arc_line(r, key, a, b, slash, tpos);
 }
 
 /* Everything that is not a cost line. `line` has no line end. */
@@ -1125,10 +1214,71 @@ static inline int is_cost_start(char c)
     return (unsigned)(c - '0') < 10 || c == '+' || c == '-' || c == '*';
 }
 
+/*
+ * The common `key=value` lines of a Callgrind file, parsed without finding
+ * the line end first and without the general checks of other_line(): a
+ * name reference "KEY=(N)", and calls=, jump= or jcnd=A/B with a target
+ * in the part's fast layout. They are a fifth of the lines of a file.
+ * Returns 0 (done, the line end in *eol), 1 (give up: other_line() parses
+ * the line again and reports any error; nothing was changed) or -1.
+ */
+static int fast_key_line(struct rd *r, const char *s, const char **eol)
+{
+    if (!r->fast || r->pending) return 1;
+    const char *q = s;
+    while ((unsigned)(*q - 'a') < 26)
+        q++;
+    if (*q != '=') return 1;
+    int key = key_code(s, (size_t)(q - s));
+    const char *v = q + 1, *e;
+    if (key <= K_JFN) {
+        uint64_t id = (unsigned)(unsigned char)v[1] - '0';
+        if (*v != '(' || id > 9) return 1;
+        e = fast_digits(v + 2, &id);
+        if (e - v > 20 || e[0] != ')' || e[1] != '\n') return 1;
+        uint32_t nid = idmap_get(&r->names[key_name_kind(key)], id);
+        if (nid == UINT32_MAX) return 1;
+        set_name(r, key, nid);
+        *eol = e + 1;
+        return 0;
+    }
+    if (key == K_UNKNOWN || key == K_RCALLS || r->fn_dirty || !r->have_fn) return 1;
+    uint64_t a = (unsigned)(unsigned char)*v - '0', b = 0;
+    if (a > 9) return 1;
+    e = fast_digits(v + 1, &a);
+    if (e - v > 19) return 1;
+    if (key == K_JCND) {
+        const char *t = e + 1;
+        b = (unsigned)(unsigned char)*t - '0';
+        if (*e != '/' || b > 9) return 1;
+        e = fast_digits(t + 1, &b);
+        if (e - t > 19) return 1;
+    }
+    if (*e != ' ') return 1;
+    uint64_t tpos[SP_KINDS] = {0, 0, 0};
+    e++;
+    if (r->fast == FAST_INSTR_LINE) {
+        e = fast_subpos(e, r->last[SP_ADDR], &tpos[SP_ADDR]);
+        if (!e || *e != ' ') return 1;
+        e++;
+    }
+    e = fast_subpos(e, r->last[SP_LINE], &tpos[SP_LINE]);
+    if (!e) return 1;
+    if (*e == ' ') e++; /* Callgrind ends these lines with a space */
+    if (*e != '\n') return 1;
+    if (arc_line(r, key, a, b, key == K_JCND, tpos)) return -1;
+    *eol = e;
+    return 0;
+}
+
 /* One line at s, ended by a '\n' before lim; returns that '\n' in *eol. */
 static inline int one_line(struct rd *r, const char *s, const char *lim, const char **eol)
 {
     if (is_cost_start(*s)) return cost_line(r, s, lim, eol);
+    if ((unsigned)(*s - 'a') < 26) {
+        int rc = fast_key_line(r, s, eol);
+        if (rc <= 0) return rc;
+    }
     const char *e = memchr(s, '\n', (size_t)(lim - s));
     *eol = e;
     return other_line(r, s, (size_t)(e - s));
