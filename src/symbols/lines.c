@@ -284,7 +284,7 @@ static void collect_elf_syms(struct line_table *lt, Elf *elf)
     size_t shnum = 0, shstrndx = 0, textndx = 0;
     if (elf_getshdrnum(elf, &shnum) != 0 || elf_getshdrstrndx(elf, &shstrndx) != 0) return;
     Elf_Scn *symscn = NULL;
-    GElf_Shdr symsh;
+    GElf_Shdr symsh = {0};
     for (size_t i = 1; i < shnum; i++) {
         Elf_Scn *scn = elf_getscn(elf, i);
         GElf_Shdr sh;
