@@ -17,6 +17,8 @@
 #   cs.gmon            cs
 #   many.gmon          many 300
 #   shapes.gmon        shapes
+#   cycles.bsd         cycles.gmon rewritten in the old BSD format
+#   cycles.44bsd       cycles.gmon rewritten in the 4.4BSD format
 # Programs run in a scratch folder under GPROF, so gmon.out lands there.
 GEX="$ROOT/build/gprof-examples"
 GPROF="$ROOT/build/gprof-profiles"
@@ -46,5 +48,44 @@ make_gmon_profiles() {
             "$GEX/$prog" $arg >/dev/null && [ -s gmon.out ] && mv gmon.out "$GPROF/$name.gmon"
         ) || { echo "gmon-profiles: running $prog $arg failed" >&2; return 1; }
     done
+    gmon_to_bsd "$GPROF/cycles.gmon" "$GPROF/cycles.bsd" old || return 1
+    gmon_to_bsd "$GPROF/cycles.gmon" "$GPROF/cycles.44bsd" 4.4 || return 1
     touch "$stamp"
+}
+
+# gmon_to_bsd IN OUT old|4.4 : rewrite a GNU-format gmon.out of a 64-bit
+# little-endian program (one histogram, arcs) in a BSD format: low_pc,
+# high_pc, the byte size of header and bins, (4.4BSD: the version 0x51879,
+# the rate, 12 spare bytes), the bins, then arcs with 64-bit counts.
+gmon_to_bsd() {
+    python3 - "$1" "$2" "$3" <<'PY'
+import struct, sys
+src, dst, kind = sys.argv[1:4]
+data = open(src, "rb").read()
+assert data[:4] == b"gmon", "not a GNU gmon.out"
+pos, hist, arcs = 20, None, []
+while pos < len(data):
+    tag = data[pos]
+    pos += 1
+    if tag == 0:
+        low, high, nbins, rate = struct.unpack_from("<QQII", data, pos)
+        pos += 40
+        assert hist is None, "more than one histogram"
+        hist = (low, high, nbins, rate, data[pos:pos + 2 * nbins])
+        pos += 2 * nbins
+    elif tag == 1:
+        arcs.append(struct.unpack_from("<QQI", data, pos))
+        pos += 20
+    else:
+        raise SystemExit("unexpected record tag %d" % tag)
+low, high, nbins, rate, bins = hist
+size = 40 if kind == "4.4" else 20
+out = struct.pack("<QQI", low, high, size + 2 * nbins)
+if kind == "4.4":
+    out += struct.pack("<II", 0x51879, rate) + bytes(12)
+out += bins
+for frm, to, count in arcs:
+    out += struct.pack("<QQQ", frm, to, count)
+open(dst, "wb").write(out)
+PY
 }

@@ -189,6 +189,28 @@ b | cycles       | -b          | cycles.gmon cycles.b.gmon
 b | cycles       | -b -l       | cycles.gmon cycles.b.gmon
 b | cycles       | -b -s       | cycles.gmon cycles.b.gmon
 b | cycles       | -b          | -
+b | cycles       | -b -i       | cycles.gmon cycles.b.gmon
+b | cycles       | -b          | cycles.bsd
+b | cycles       | -b          | cycles.44bsd
+b | cycles       | -b -i       | cycles.bsd
+b | cycles       | -b -i       | cycles.44bsd
+b | cycles       | -b -O bsd   | cycles.44bsd
+b | cycles       | -b -O 4.4bsd | cycles.44bsd
+b | cycles       | -b -O magic
+b | cycles       | -b -O auto  | cycles.bsd
+b | cycles       | -b -O magic | cycles.bsd
+b | cycles       | -b          | cycles.bsd cycles.44bsd
+b | cycles       | -b          | cycles.gmon cycles.bsd
+b | cycles       | -b -s       | cycles.44bsd
+b | cycles       | -b          | cycles.gmon selfrec.gmon
+b | cycles       | -b -l -p
+b | cycles       | -b -l -q
+b | cycles       | -b -l -C
+b | cycles       | -b -l -L
+b | cycles       | -b -D
+b | cycles       | -b --inline-file-names
+b | cycles       | -b -l --inline-file-names
+b | cycles       | -b -A -t 3
 b | cycles-nopie | -b
 b | cycles-nopie | -b -l
 b | cycles-nopie | -b -c
