@@ -534,13 +534,48 @@ HOT const char *fast_subpos(const char *s, uint64_t base, uint64_t *out)
     return e;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * The rest of a cost after its first digit (in *v). Most costs are one
+ * digit; longer ones (counts of a loop) vary in length, so a digit loop
+ * mispredicts its exit: up to 8 more digits are read as one word instead
+ * (see scan_num() for the bit tricks). s + 8 must not pass lim.
+ */
+HOT const char *fast_more_digits(const char *s, const char *lim, uint64_t *v)
+{
+    static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+    if ((unsigned)(unsigned char)*s - '0' > 9) return s; /* one digit */
+    if (lim - s < 8) return fast_digits(s, v);
+    const uint64_t hi = 0xF0F0F0F0F0F0F0F0ULL, zeros = 0x3030303030303030ULL;
+    uint64_t w;
+    memcpy(&w, s, 8);
+    uint64_t nd = ((w & hi) ^ zeros) | (((w + 0x0606060606060606ULL) & hi) ^ zeros);
+    if (!nd) return fast_digits(s, v);                 /* 9 digits or more */
+    unsigned len = (unsigned)__builtin_ctzll(nd) >> 3; /* 1..7 */
+    uint64_t x = (w - zeros) << (64 - 8 * len);
+    x = x * 10 + (x >> 8);
+    x = (((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+         (((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >>
+        32;
+    *v = *v * pow10[len] + x;
+    return s + len;
+}
+#else
+HOT const char *fast_more_digits(const char *s, const char *lim, uint64_t *v)
+{
+    (void)lim;
+    return fast_digits(s, v);
+}
+#endif
+
 /*
  * Parse a cost line of the part's layout into pos and r->cost[0..*pn).
  * Returns 0 with the end of the line in *next, or 1 if the line must go
  * through parse_cost_line() (nothing was changed then).
  */
-HOT int fast_cost_line(const struct rd *r, const char *s, const uint64_t last[SP_KINDS],
-                       uint64_t pos[SP_KINDS], size_t *pn, const char **next)
+HOT int fast_cost_line(const struct rd *r, const char *s, const char *lim,
+                       const uint64_t last[SP_KINDS], uint64_t pos[SP_KINDS], size_t *pn,
+                       const char **next)
 {
     pos[SP_ADDR] = pos[SP_BB] = 0;
     if (r->fast == FAST_INSTR_LINE) {
@@ -562,7 +597,7 @@ HOT int fast_cost_line(const struct rd *r, const char *s, const uint64_t last[SP
             }
             return 1;
         }
-        s = fast_digits(t + 1, &v);
+        s = fast_more_digits(t + 1, lim, &v);
         if (s - t > 19 || n == nev) return 1;
         cost[n++] = v;
     }
@@ -581,7 +616,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
 {
     uint64_t pos[SP_KINDS];
     size_t n = 0;
-    if (!r->fast || fast_cost_line(r, s, r->last, pos, &n, next))
+    if (!r->fast || fast_cost_line(r, s, lim, r->last, pos, &n, next))
         if (parse_cost_line(r, s, lim, pos, &n, next)) return -1;
     uint64_t *cost = r->cost;
     if (r->fn_dirty && resolve_fn(r)) return -1;
@@ -641,7 +676,7 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
         uint64_t pos[SP_KINDS];
         size_t n;
         const char *eol;
-        if (fast_cost_line(r, s, last, pos, &n, &eol)) break;
+        if (fast_cost_line(r, s, tail, last, pos, &n, &eol)) break;
         lineno++;
         last[SP_ADDR] = pos[SP_ADDR];
         last[SP_LINE] = pos[SP_LINE];
