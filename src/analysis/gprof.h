@@ -74,9 +74,9 @@ struct gprof_sym {
     /* --function-ordering / --file-ordering scratch. */
     int nuses;
     bool has_been_placed;
-    struct gprof_sym *next_sym; /* chain while placing */
-    size_t pos;                 /* index in syms */
-    char *demangled;            /* cache for reports */
+    struct gprof_sym *ord_next, *ord_prev; /* chain while placing */
+    size_t pos;                            /* index in syms */
+    char *demangled;                       /* cache for reports */
 };
 
 struct gprof {
@@ -94,8 +94,8 @@ struct gprof {
     double hist_scale;
     unsigned hz;
     uint64_t clip_lo, clip_hi; /* the first histogram's range (for -c) */
-    double total_time; /* ticks, minus FLAT-excluded credit */
-    double print_time; /* sum of prop_self (after assemble) */
+    double total_time;         /* ticks, minus FLAT-excluded credit */
+    double print_time;         /* sum of prop_self (after assemble) */
     bool have_hist, have_arcs, assembled;
     bool line_mode;
 
@@ -129,8 +129,8 @@ void gprof_tally(struct gprof *g, uint64_t from_pc, uint64_t self_pc, uint64_t c
                  const struct symspec_set *s);
 
 /* Find or add the arc parent -> child, adding count (no ncalls change). */
-struct gprof_arc *gprof_arc_add(struct gprof *g, struct gprof_sym *parent,
-                                struct gprof_sym *child, uint64_t count);
+struct gprof_arc *gprof_arc_add(struct gprof *g, struct gprof_sym *parent, struct gprof_sym *child,
+                                uint64_t count);
 struct gprof_arc *gprof_arc_find(const struct gprof *g, const struct gprof_sym *parent,
                                  const struct gprof_sym *child);
 

@@ -264,8 +264,210 @@ int gprof_print_annotated(struct gprof_report *r, struct gprof *g, const struct 
 
 /* ---- --function-ordering ----------------------------------------------- */
 
+static int cmp_arc_count(const void *a, const void *b)
+{
+    const struct gprof_arc *l = a, *r = b;
+    if (l->count > r->count) return -1;
+    if (l->count < r->count) return 1;
+    return 0;
+}
+
+static int cmp_nuses(const void *a, const void *b)
+{
+    const struct gprof_sym *l = a, *r = b;
+    if (l->nuses > r->nuses) return -1;
+    if (l->nuses < r->nuses) return 1;
+    return 0;
+}
+
+/* Chain the functions of the arcs (most called first) so that callers sit
+ * next to callees, then print the chains. `all`: use every arc, and print
+ * the parents of arcs that could not be chained. Arcs left over go to
+ * `unplaced`. */
+static void order_by_arcs(FILE *o, struct gprof_arc **arcs, size_t n, bool all,
+                          struct gprof_arc **unplaced, size_t *nunplaced)
+{
+    unsigned long long total = 0, sum = 0;
+    if (!all)
+        for (size_t i = 0; i < n; i++)
+            total += arcs[i]->count;
+    for (size_t i = 0; i < n; i++) {
+        struct gprof_arc *a = arcs[i];
+        sum += a->count;
+        if (a->ordered) continue;
+        struct gprof_sym *child = a->child, *parent = a->parent;
+        if ((!all && (double)sum / (double)total > 0.99) || child->has_been_placed ||
+            parent->has_been_placed) {
+            unplaced[(*nunplaced)++] = a;
+            continue;
+        }
+        if (parent->ord_next && parent->ord_prev && child->ord_next && child->ord_prev) {
+            unplaced[(*nunplaced)++] = a;
+            continue;
+        }
+        if (!parent->ord_next && !parent->ord_prev) {
+            int nn = 0, np = 0;
+            struct gprof_sym *prev = child, *next = child;
+            while (next->ord_next) {
+                next = next->ord_next;
+                nn++;
+            }
+            while (prev->ord_prev) {
+                prev = prev->ord_prev;
+                np++;
+            }
+            child = nn < np ? next : prev;
+        } else if (!child->ord_next && !child->ord_prev) {
+            int nn = 0, np = 0;
+            struct gprof_sym *prev = parent, *next = parent;
+            while (next->ord_next) {
+                next = next->ord_next;
+                nn++;
+            }
+            while (prev->ord_prev) {
+                prev = prev->ord_prev;
+                np++;
+            }
+            parent = np < nn ? prev : next;
+        } else {
+            unplaced[(*nunplaced)++] = a;
+            continue;
+        }
+        struct gprof_sym *s1 = parent, *s2 = child;
+        if (s1->ord_next)
+            while (s1->ord_next)
+                s1 = s1->ord_next;
+        else
+            while (s1->ord_prev)
+                s1 = s1->ord_prev;
+        if (s2->ord_next)
+            while (s2->ord_next)
+                s2 = s2->ord_next;
+        else
+            while (s2->ord_prev)
+                s2 = s2->ord_prev;
+        if (s1 == child && s2 == parent) {
+            unplaced[(*nunplaced)++] = a;
+            continue;
+        }
+        if (parent->ord_next) {
+            if (!child->ord_next) {
+                parent->ord_prev = child;
+                child->ord_next = parent;
+                a->ordered = 1;
+            }
+        } else if (parent->ord_prev) {
+            if (!child->ord_prev) {
+                parent->ord_next = child;
+                child->ord_prev = parent;
+                a->ordered = 1;
+            }
+        } else {
+            if (child->ord_prev) {
+                parent->ord_prev = child;
+                child->ord_next = parent;
+            } else {
+                parent->ord_next = child;
+                child->ord_prev = parent;
+            }
+            a->ordered = 1;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (arcs[i]->parent->has_been_placed || arcs[i]->child->has_been_placed) continue;
+        struct gprof_sym *s = arcs[i]->parent;
+        if (!s->ord_next && !s->ord_prev) continue;
+        while (s->ord_prev)
+            s = s->ord_prev;
+        for (; s; s = s->ord_next) {
+            s->has_been_placed = true;
+            fprintf(o, "%s\n", s->name);
+        }
+    }
+    if (all)
+        for (size_t i = 0; i < n; i++) {
+            if (arcs[i]->ordered) continue;
+            struct gprof_sym *s = arcs[i]->parent;
+            if (s->has_been_placed) continue;
+            s->has_been_placed = true;
+            fprintf(o, "%s\n", s->name);
+        }
+}
+
 void gprof_print_function_ordering(struct gprof_report *r, struct gprof *g)
 {
-    (void)r;
-    (void)g;
+    FILE *o = r->out;
+    size_t n = g->nsyms, na = g->narcs;
+    struct gprof_sym **unused = xmalloc((n + 1) * sizeof(*unused));
+    struct gprof_sym **used = xmalloc((n + 1) * sizeof(*used));
+    struct gprof_sym **scratch = xmalloc((n + 1) * sizeof(*scratch));
+    struct gprof_arc **high = xmalloc((na + 1) * sizeof(*high));
+    struct gprof_arc **sarcs = xmalloc((2 * na + 1) * sizeof(*sarcs));
+    struct gprof_arc **unplaced = xmalloc((2 * na + 1) * sizeof(*unplaced));
+    size_t nused = 0, nunused = 0, nhigh = 0, nsarcs = 0, nunplaced = 0, scratch_index = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct gprof_sym *s = &g->syms[i];
+        if (s->ncalls == 0) {
+            unused[nunused++] = s;
+            s->has_been_placed = true;
+        } else {
+            used[nused++] = s;
+            s->has_been_placed = false;
+            s->ord_next = s->ord_prev = NULL;
+            s->nuses = 0;
+        }
+    }
+    struct gprof_arc **arcs = g->arcs;
+    gprof_msort((void **)arcs, na, cmp_arc_count);
+    unsigned long long total = 0, sum = 0;
+    for (size_t i = 0; i < na; i++) {
+        total += arcs[i]->count;
+        arcs[i]->ordered = 0;
+    }
+    for (size_t i = 0; i < na; i++) {
+        sum += arcs[i]->count;
+        if ((double)sum / (double)total > 0.90) break;
+        arcs[i]->child->nuses++;
+    }
+    memcpy(scratch, used, nused * sizeof(*scratch));
+    gprof_msort((void **)scratch, nused, cmp_nuses);
+    for (size_t i = 0; i < nused / 80; i++) {
+        struct gprof_sym *s = scratch[i];
+        if (s->nuses == 5) break;
+        for (struct gprof_arc *a = s->children; a; a = a->next_child) {
+            if (a->parent != a->child) sarcs[nsarcs++] = a;
+            a->ordered = 1;
+        }
+        for (struct gprof_arc *a = s->parents; a; a = a->next_parent) {
+            if (a->parent != a->child) sarcs[nsarcs++] = a;
+            a->ordered = 1;
+        }
+        scratch_index = i;
+        s->has_been_placed = true;
+    }
+    for (size_t i = 0; i < nsarcs; i++) {
+        struct gprof_arc *a = sarcs[i];
+        if (a->child->has_been_placed && a->parent->has_been_placed) {
+            high[nhigh++] = a;
+            a->child->has_been_placed = false;
+            a->parent->has_been_placed = false;
+        }
+    }
+    for (size_t i = 0; i < scratch_index; i++)
+        if (scratch[i]->has_been_placed) fprintf(o, "%s\n", scratch[i]->name);
+    gprof_msort((void **)high, nhigh, cmp_arc_count);
+    order_by_arcs(o, high, nhigh, true, unplaced, &nunplaced);
+    order_by_arcs(o, arcs, na, false, unplaced, &nunplaced);
+    nsarcs = 0;
+    order_by_arcs(o, unplaced, nunplaced, true, sarcs, &nsarcs);
+    for (size_t i = 0; i < nused; i++)
+        if (!used[i]->has_been_placed) fprintf(o, "%s\n", used[i]->name);
+    for (size_t i = 0; i < nunused; i++)
+        fprintf(o, "%s\n", unused[i]->name);
+    free(unused);
+    free(used);
+    free(scratch);
+    free(high);
+    free(sarcs);
+    free(unplaced);
 }
