@@ -4,10 +4,8 @@
  * (`tally gprof --callgrind-out=FILE`), so that tally annotate and
  * KCachegrind can show it.
  *
- * One event, `Ticks` (long name "Samples (1/hz s each)"): the histogram
- * samples credited to each symbol, in ticks of the profiling clock, kept as
- * integers by rounding gprof's fractional credit to the nearest tick... see
- * docs/internals/gprof.md for the exact choice.
+ * One event, `Time`, in microseconds (see gprof_callgrind.c for how the
+ * numbers are derived; docs/internals/gprof.md).
  */
 #ifndef TALLY_ANALYSIS_GPROF_CALLGRIND_H
 #define TALLY_ANALYSIS_GPROF_CALLGRIND_H
