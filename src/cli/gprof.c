@@ -285,6 +285,10 @@ int cmd_gprof(int argc, char **argv)
             line_search_path_add(&dirs, optarg);
             break;
         case 'k':
+            if (!strchr(optarg, '/')) {
+                rc = bad_usage("-k needs FROM/TO, not '%s'", optarg);
+                goto out;
+            }
             symspec_set_add(&specs, optarg, SYMSPEC_EXCL_ARCS);
             break;
         case 'l':
@@ -481,6 +485,18 @@ int cmd_gprof(int argc, char **argv)
             printf("\t%lu basic-block count record%s\n", fi->nbb, fi->nbb == 1 ? "" : "s");
         }
     }
+    if (img.nsyms)
+        for (size_t h = 0; h < gm.nhists; h++) {
+            uint64_t lo = img.syms[0].addr, hi = img.syms[img.nsyms - 1].end_addr;
+            if (gm.hists[h].high_pc <= lo || gm.hists[h].low_pc > hi) {
+                cli_errorf("%s: its histogram (0x%llx-0x%llx) lies outside the text of %s "
+                           "(0x%llx-0x%llx): a profile of another program?",
+                           gmons[0], (unsigned long long)gm.hists[h].low_pc,
+                           (unsigned long long)gm.hists[h].high_pc, exe, (unsigned long long)lo,
+                           (unsigned long long)hi);
+                goto cleanup;
+            }
+        }
     for (size_t i = 0; i < gm.warnings.n; i++)
         fprintf(stderr, "tally: warning: %s\n", gm.warnings.items[i]);
 
@@ -524,6 +540,11 @@ int cmd_gprof(int argc, char **argv)
     if (gm.input & GMON_INPUT_BB) gprof_add_bbs(&g, &gm);
     if (gm.input & GMON_INPUT_ARCS) gprof_assemble(&g, &specs, static_calls ? &img : NULL);
 
+    if (callgrind_out && gprof_write_callgrind(&g, &img, exe, callgrind_out, &err)) {
+        cli_error(&err);
+        goto cleanup;
+    }
+
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
     rep.out = stdout;
@@ -566,12 +587,6 @@ int cmd_gprof(int argc, char **argv)
     if (fflush(stdout) != 0) {
         cli_errorf("error writing the report");
         goto cleanup;
-    }
-    if (callgrind_out) {
-        if (gprof_write_callgrind(&g, &img, exe, callgrind_out, &err)) {
-            cli_error(&err);
-            goto cleanup;
-        }
     }
     rc = 0;
 
