@@ -40,8 +40,9 @@ BEGIN {
             if (c == 0 && i % 40 == 39)
                 j = i - 1 - rnd(i < 30 ? i : 30)
             else
-                j = (i + 1 + rnd(60)) % n
-            printf "        x += %s(d - 1);\n", name(j)
+                j = i + 1 + rnd(60)
+            if (j < n)
+                printf "        x += %s(d - 1);\n", name(j)
         }
         printf "    }\n    return x;\n}\n"
     }
