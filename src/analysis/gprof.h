@@ -74,6 +74,7 @@ struct gprof_sym {
     /* --function-ordering / --file-ordering scratch. */
     int nuses;
     bool has_been_placed;
+    bool mapped; /* --file-ordering: this symbol stands for an object file */
     struct gprof_sym *ord_next, *ord_prev; /* chain while placing */
     size_t pos;                            /* index in syms */
     char *demangled;                       /* cache for reports */

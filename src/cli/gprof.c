@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -179,6 +180,62 @@ static struct gmon_arc *sum_arcs(struct gprof *g, size_t *n)
         }
     *n = k;
     return v;
+}
+
+struct map_entry {
+    char *file, *func;
+};
+
+static int cmp_map_func(const void *a, const void *b)
+{
+    const struct map_entry *x = a, *y = b;
+    return strcmp(x->func, y->func);
+}
+
+/* Read an `nm -A`-style map ("file.o:... name" per line; "No symbols in"
+ * lines skipped). Returns the entries sorted by function name, or NULL
+ * with err. */
+static struct map_entry *read_map(const char *path, size_t *n, struct tally_error *err)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        tally_error_set(err, path, 0, "%s", strerror(errno));
+        return NULL;
+    }
+    struct map_entry *v = NULL;
+    size_t cnt = 0, cap = 0;
+    char *line = NULL;
+    size_t lcap = 0;
+    ssize_t len;
+    unsigned long lineno = 0;
+    while ((len = getline(&line, &lcap, fp)) >= 0) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (len == 0 || !strncmp(line, "No symbols in ", 14)) continue;
+        char *colon = strchr(line, ':');
+        char *sp = strrchr(line, ' ');
+        if (!colon || !sp || !sp[1]) {
+            tally_error_set(err, path, lineno, "not a line of `nm -A` output");
+            for (size_t i = 0; i < cnt; i++) {
+                free(v[i].file);
+                free(v[i].func);
+            }
+            free(v);
+            free(line);
+            fclose(fp);
+            return NULL;
+        }
+        v = xgrow(v, &cap, cnt + 1, sizeof(*v));
+        v[cnt].file = xstrndup(line, (size_t)(colon - line));
+        v[cnt].func = xstrdup(sp + 1);
+        cnt++;
+    }
+    free(line);
+    fclose(fp);
+    if (cnt) qsort(v, cnt, sizeof(*v), cmp_map_func);
+    *n = cnt;
+    return v ? v : xcalloc(1, sizeof(*v));
 }
 
 int cmd_gprof(int argc, char **argv)
@@ -437,6 +494,9 @@ int cmd_gprof(int argc, char **argv)
     gmon_init(&gm);
     struct gprof g;
     memset(&g, 0, sizeof(g));
+    struct map_entry *map = NULL;
+    size_t nmap = 0;
+    struct elf_sym *own_syms = NULL;
 
     if (elf_image_open(&img, exe, &eopts, &err)) {
         cli_error(&err);
@@ -448,17 +508,56 @@ int cmd_gprof(int argc, char **argv)
     }
     line_table_annotate(&lt, &img);
     if (line_mode) line_table_make_line_syms(&lt, &img);
-    gprof_init(&g, img.syms, img.nsyms, line_mode);
-    {
-        struct symspec_sym *ss = xmalloc((img.nsyms + 1) * sizeof(*ss));
-        for (size_t i = 0; i < img.nsyms; i++) {
-            ss[i].name = img.syms[i].name;
-            ss[i].file = img.syms[i].file;
-            ss[i].line = img.syms[i].line;
-            ss[i].addr = img.syms[i].addr;
-            ss[i].end_addr = img.syms[i].end_addr;
+    struct elf_sym *syms = img.syms;
+    size_t nsyms = img.nsyms;
+    bool *mapped = NULL;
+    if (file_order_map) {
+        map = read_map(file_order_map, &nmap, &err);
+        if (!map) {
+            cli_error(&err);
+            goto cleanup;
         }
-        symspec_set_resolve(&specs, ss, img.nsyms);
+        /* each object file keeps its first (lowest) function, renamed to
+         * the file; its other functions merge into the symbol before */
+        own_syms = xmalloc((img.nsyms + 1) * sizeof(*own_syms));
+        mapped = xcalloc(img.nsyms + 1, sizeof(*mapped));
+        nsyms = 0;
+        for (size_t i = 0; i < img.nsyms; i++) {
+            struct map_entry key = {NULL, (char *)img.syms[i].name};
+            struct map_entry *m = bsearch(&key, map, nmap, sizeof(*map), cmp_map_func);
+            if (m) {
+                bool seen = false;
+                for (size_t k = 0; k < nsyms && !seen; k++)
+                    seen = mapped[k] && !strcmp(own_syms[k].name, m->file);
+                if (seen) {
+                    if (nsyms) own_syms[nsyms - 1].end_addr = img.syms[i].end_addr;
+                    continue;
+                }
+            }
+            own_syms[nsyms] = img.syms[i];
+            if (m) {
+                own_syms[nsyms].name = m->file;
+                mapped[nsyms] = true;
+            }
+            nsyms++;
+        }
+        syms = own_syms;
+    }
+    gprof_init(&g, syms, nsyms, line_mode);
+    if (mapped)
+        for (size_t i = 0; i < nsyms; i++)
+            g.syms[i].mapped = mapped[i];
+    free(mapped);
+    {
+        struct symspec_sym *ss = xmalloc((nsyms + 1) * sizeof(*ss));
+        for (size_t i = 0; i < nsyms; i++) {
+            ss[i].name = syms[i].name;
+            ss[i].file = syms[i].file;
+            ss[i].line = syms[i].line;
+            ss[i].addr = syms[i].addr;
+            ss[i].end_addr = syms[i].end_addr;
+        }
+        symspec_set_resolve(&specs, ss, nsyms);
         free(ss);
     }
 
@@ -583,7 +682,13 @@ int cmd_gprof(int argc, char **argv)
         }
     }
     if (style & STYLE_FUNC_ORDER) gprof_print_function_ordering(&rep, &g);
-    (void)file_order_map;
+    if (style & STYLE_FILE_ORDER) {
+        const char **files = xmalloc((nmap + 1) * sizeof(*files));
+        for (size_t i = 0; i < nmap; i++)
+            files[i] = map[i].file;
+        gprof_print_file_ordering(&rep, &g, files, nmap);
+        free(files);
+    }
     if (fflush(stdout) != 0) {
         cli_errorf("error writing the report");
         goto cleanup;
@@ -592,6 +697,12 @@ int cmd_gprof(int argc, char **argv)
 
 cleanup:
     gprof_release(&g);
+    for (size_t i = 0; i < nmap; i++) {
+        free(map[i].file);
+        free(map[i].func);
+    }
+    free(map);
+    free(own_syms);
     gmon_release(&gm);
     line_table_close(&lt);
     elf_image_close(&img);

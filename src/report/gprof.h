@@ -30,10 +30,10 @@ struct gprof_report {
     bool print_path;        /* -L: full source paths */
     bool inline_file_names; /* --inline-file-names */
     enum demangle_style demangle;
-    int width;            /* -w, index width (80) */
-    const char *dimen;    /* histogram dimension ("seconds") */
-    char dimen_abbrev;    /* 's' */
-    bool first_output;    /* true until something was printed */
+    int width;         /* -w, index width (80) */
+    const char *dimen; /* histogram dimension ("seconds") */
+    char dimen_abbrev; /* 's' */
+    bool first_output; /* true until something was printed */
     const struct symspec_set *specs;
 };
 
@@ -42,6 +42,11 @@ void gprof_print_graph(struct gprof_report *r, struct gprof *g);
 void gprof_print_index(struct gprof_report *r, struct gprof *g);
 void gprof_print_exec_counts(struct gprof_report *r, struct gprof *g);
 void gprof_print_function_ordering(struct gprof_report *r, struct gprof *g);
+/* --file-ordering: the symbols flagged `mapped` stand for object files;
+ * `map_files` lists the object file of every map line, sorted by the
+ * function name of the line. */
+void gprof_print_file_ordering(struct gprof_report *r, struct gprof *g,
+                               const char *const *map_files, size_t nmap);
 
 /* -A: annotated source. */
 struct gprof_anno_opts {
@@ -52,8 +57,8 @@ struct gprof_anno_opts {
     int top_lines;              /* -t (10) */
 };
 /* Returns 0, or -1 with err when a -y output file cannot be written. */
-int gprof_print_annotated(struct gprof_report *r, struct gprof *g,
-                          const struct gprof_anno_opts *o, struct tally_error *err);
+int gprof_print_annotated(struct gprof_report *r, struct gprof *g, const struct gprof_anno_opts *o,
+                          struct tally_error *err);
 
 /* The name as printed: demangled (GNU layout) or raw; cached. */
 const char *gprof_display_name(struct gprof_report *r, struct gprof_sym *s);

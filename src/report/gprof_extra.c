@@ -471,3 +471,35 @@ void gprof_print_function_ordering(struct gprof_report *r, struct gprof *g)
     free(sarcs);
     free(unplaced);
 }
+
+/* ---- --file-ordering --------------------------------------------------- */
+
+void gprof_print_file_ordering(struct gprof_report *r, struct gprof *g,
+                               const char *const *map_files, size_t nmap)
+{
+    FILE *o = r->out;
+    size_t na = g->narcs;
+    struct gprof_arc **sarcs = xmalloc((na + 1) * sizeof(*sarcs));
+    size_t nsarcs = 0;
+    for (size_t i = 0; i < g->nsyms; i++) {
+        g->syms[i].has_been_placed = false;
+        g->syms[i].ord_next = g->syms[i].ord_prev = NULL;
+    }
+    for (size_t i = 0; i < na; i++) {
+        g->arcs[i]->ordered = 0;
+        if (!g->arcs[i]->parent->mapped || !g->arcs[i]->child->mapped) g->arcs[i]->ordered = 1;
+    }
+    order_by_arcs(o, g->arcs, na, false, sarcs, &nsarcs);
+    for (size_t i = 0; i < g->nsyms; i++)
+        if (g->syms[i].mapped && !g->syms[i].has_been_placed) fprintf(o, "%s\n", g->syms[i].name);
+    const char *last = NULL;
+    for (size_t i = 0; i < nmap; i++) {
+        if (last && !strcmp(last, map_files[i])) continue;
+        size_t k;
+        for (k = 0; k < g->nsyms; k++)
+            if (g->syms[k].mapped && !strcmp(g->syms[k].name, map_files[i])) break;
+        if (k == g->nsyms) fprintf(o, "%s\n", map_files[i]);
+        last = map_files[i];
+    }
+    free(sarcs);
+}
