@@ -278,3 +278,84 @@ t | cs           | -l
 t | shapes       |
 EOF
 echo "# $n_equal cases equal to gprof"
+
+# ---------------------------------------------------------------------------
+# --callgrind-out: the callgrind file, read by callgrind_annotate, must hold
+# gprof's numbers: the total time, each function's callers with their call
+# counts, and the time that main's calls bring (self + children in gprof's
+# call graph).
+if ! command -v callgrind_annotate >/dev/null; then
+    echo "# callgrind_annotate is missing: --callgrind-out not checked"
+    exit 0
+fi
+# gprof_parents GRAPH FUNC : "caller count" for each parent line of FUNC's entry
+gprof_parents() {
+    awk -v f="$2" '
+        /^-----/ { n = 0; next }
+        /^\[[0-9]+\]/ { if ($0 ~ (" " f " \\[")) { for (i = 0; i < n; i++) print p[i]; exit } next }
+        { split($3 ~ /\// ? $3 : $1, c, "/"); if ($4 != "" && $3 ~ /\//) p[n++] = $4 " " c[1] }
+    ' "$1" | sort
+}
+# gprof_children GRAPH FUNC : "callee count seconds" for each child line of
+# FUNC's entry (seconds = self + children, as gprof prints them)
+gprof_children() {
+    awk -v f="$2" '
+        /^-----/ { on = 0; next }
+        /^\[[0-9]+\]/ { on = ($0 ~ (" " f " \\[")); next }
+        on && $3 ~ /\// { split($3, c, "/"); printf "%s %s %.2f\n", $4, c[1], $1 + $2 }
+    ' "$1" | sort
+}
+# cg_children CA_OUTPUT FUNC : the same from callgrind_annotate --tree=calling
+cg_children() {
+    awk -v f="$2" '
+        /^$/ { on = 0; next }
+        / \*  / { on = ($0 ~ (":" f " \\[")); next }
+        on && / > / { name = $0; sub(/.* > +/, "", name); sub(/ \([0-9]+x\).*/, "", name); sub(/.*:/, "", name)
+                cnt = $0; sub(/.*\(/, "", cnt); sub(/x\).*/, "", cnt)
+                t = $1; gsub(",", "", t); printf "%s %s %.2f\n", name, cnt, t / 1e6 }
+    ' "$1" | sort
+}
+# cg_parents CA_OUTPUT FUNC : the same from callgrind_annotate --tree=caller
+cg_parents() {
+    awk -v f="$2" '
+        /^$/ { n = 0; next }
+        / < / { name = $0; sub(/.* < /, "", name); sub(/ \([0-9]+x\).*/, "", name); sub(/.*:/, "", name)
+                cnt = $0; sub(/.*\(/, "", cnt); sub(/x\).*/, "", cnt); p[n++] = name " " cnt; next }
+        / \*  / { if ($0 ~ (":" f " \\[")) { for (i = 0; i < n; i++) print p[i]; exit } }
+    ' "$1" | sort
+}
+for prog in cycles cs; do
+    rm -rf "$TMP/cg"
+    mkdir -p "$TMP/cg"
+    (cd "$TMP/cg" && "$TALLY" gprof -b --callgrind-out=cg.out "$GEX/$prog" "$GPROF/$prog.gmon") \
+        >"$TMP/cg.report" 2>"$TMP/cg.err"
+    if [ ! -s "$TMP/cg/cg.out" ]; then
+        not_ok "$prog --callgrind-out writes a file"
+        diag <"$TMP/cg.err"
+        continue
+    fi
+    ok "$prog --callgrind-out writes a file"
+    gprof -b "$GEX/$prog" "$GPROF/$prog.gmon" >"$TMP/cg.gprof"
+    same_text "$prog --callgrind-out: the report is gprof's" "$TMP/cg.gprof" "$TMP/cg.report"
+    (cd "$TMP/cg" && callgrind_annotate --tree=caller --inclusive=yes cg.out) >"$TMP/ca.out" 2>&1
+    total=$(awk '/PROGRAM TOTALS/ { gsub(",", "", $1); printf "%.2f", $1 / 1e6 }' "$TMP/ca.out")
+    want=$(awk '/Call graph/ { exit } /^ *[0-9.]+ +[0-9.]+ +[0-9.]+ / { t = $2 } END { print t }' "$TMP/cg.gprof")
+    if [ -n "$total" ] && [ "$total" = "$want" ]; then ok "$prog --callgrind-out: total time $want s"; else
+        not_ok "$prog --callgrind-out: total time $want s"
+        echo "callgrind_annotate total: $total s" | diag
+    fi
+    case $prog in cycles) funcs="burn" ;; cs) funcs="scale mix twice" ;; esac
+    for f in $funcs; do
+        gprof_parents "$TMP/cg.gprof" "$f" >"$TMP/pg"
+        cg_parents "$TMP/ca.out" "$f" >"$TMP/pc"
+        if [ -s "$TMP/pg" ]; then
+            same_text "$prog --callgrind-out: callers of $f and their counts" "$TMP/pg" "$TMP/pc"
+        else
+            not_ok "$prog --callgrind-out: gprof lists callers of $f"
+        fi
+    done
+    gprof_children "$TMP/cg.gprof" main >"$TMP/pg"
+    (cd "$TMP/cg" && callgrind_annotate --tree=calling --inclusive=yes cg.out) >"$TMP/ca2.out" 2>&1
+    cg_children "$TMP/ca2.out" main >"$TMP/pc"
+    same_text "$prog --callgrind-out: calls of main, counts and inclusive time" "$TMP/pg" "$TMP/pc"
+done
