@@ -25,8 +25,7 @@ int main(void)
     long total = 0;
     for (long i = 0; i < 600; i++) {
         total += scale(i);
-        if (i % 3 == 0)
-            total += scale(i * 7);
+        if (i % 3 == 0) total += scale(i * 7);
         total += mix(i);
     }
     sink = total;

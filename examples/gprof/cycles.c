@@ -28,16 +28,14 @@ unsigned long pong(int depth);
 unsigned long ping(int depth)
 {
     unsigned long r = burn(270000);
-    if (depth > 0)
-        r += pong(depth - 1);
+    if (depth > 0) r += pong(depth - 1);
     return leaf(r);
 }
 
 unsigned long pong(int depth)
 {
     unsigned long r = burn(90000);
-    if (depth > 0)
-        r += ping(depth - 1);
+    if (depth > 0) r += ping(depth - 1);
     return r;
 }
 
@@ -74,8 +72,7 @@ int main(int argc, char **argv)
         sink += ping(i % 11);
         sink += red(i % 13);
     }
-    if (argc > 2)
-        sink += (unsigned long)never_called(loops);
+    if (argc > 2) sink += (unsigned long)never_called(loops);
     printf("%lu\n", sink % 1000);
     return 0;
 }

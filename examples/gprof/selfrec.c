@@ -17,15 +17,13 @@ static unsigned long spin(unsigned long n)
 
 unsigned long fact(unsigned n)
 {
-    if (n <= 1)
-        return 1 + spin(n);
+    if (n <= 1) return 1 + spin(n);
     return n * fact(n - 1);
 }
 
 unsigned long fib(unsigned n)
 {
-    if (n < 2)
-        return spin(n) & 1;
+    if (n < 2) return spin(n) & 1;
     return fib(n - 1) + fib(n - 2);
 }
 
