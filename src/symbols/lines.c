@@ -87,6 +87,9 @@ struct collect {
     size_t nrows, caprows;
     size_t capfuncs;
     size_t depth_limit;
+    const unsigned char *line_sec; /* .debug_line, or NULL */
+    size_t line_size;
+    bool big_endian;
 };
 
 static bool c_family(int lang)
@@ -156,6 +159,227 @@ static void walk_dies(struct collect *c, Dwarf_Die *parent, bool cfam, size_t de
     } while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/* ---- the line program, decoded the way BFD 2.40 does ----
+ *
+ * libdw's rows are right by the DWARF standard, but gprof's BFD differs in
+ * one point: in a DWARF 5 line program, a sequence that has not yet set
+ * the file register names file entry 0 (the unit's primary file), where
+ * the standard (and libdw) says entry 1. GCC's DWARF 5 tables often put a
+ * header first in entry 1 (e.g. <new>), so gprof reports the unit's file
+ * with the header's line number. To give the same answer by the same rule
+ * we decode the opcodes ourselves and only take the file names (by index)
+ * from libdw. Before DWARF 5 the initial file is entry 1 in both. */
+
+struct lp_reader {
+    const unsigned char *p, *end;
+    bool big_endian;
+    bool bad;
+};
+
+static uint64_t lp_fixed(struct lp_reader *r, unsigned n)
+{
+    if ((size_t)(r->end - r->p) < n) {
+        r->bad = true;
+        r->p = r->end;
+        return 0;
+    }
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned b = r->big_endian ? i : n - 1 - i;
+        v = (v << 8) | r->p[b];
+    }
+    r->p += n;
+    return v;
+}
+
+static uint64_t lp_uleb(struct lp_reader *r)
+{
+    uint64_t v = 0;
+    unsigned shift = 0;
+    while (r->p < r->end) {
+        unsigned char b = *r->p++;
+        if (shift < 64) v |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+        if (!(b & 0x80)) return v;
+    }
+    r->bad = true;
+    return v;
+}
+
+static int64_t lp_sleb(struct lp_reader *r)
+{
+    uint64_t v = 0;
+    unsigned shift = 0;
+    unsigned char b = 0;
+    while (r->p < r->end) {
+        b = *r->p++;
+        if (shift < 64) v |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+        if (!(b & 0x80)) {
+            if (shift < 64 && (b & 0x40)) v |= ~(uint64_t)0 << shift;
+            return (int64_t)v;
+        }
+    }
+    r->bad = true;
+    return (int64_t)v;
+}
+
+/* File names of one unit, by DWARF index, resolved once each. */
+struct lp_files {
+    Dwarf_Files *files;
+    size_t nfiles;
+    const char *comp_dir;
+    const char **names; /* interned; NULL = not yet resolved */
+    bool *done;
+};
+
+static const char *lp_file(struct line_table *lt, struct lp_files *f, uint64_t idx)
+{
+    if (idx >= f->nfiles) return NULL;
+    if (!f->done[idx]) {
+        f->done[idx] = true;
+        const char *src = dwarf_filesrc(f->files, idx, NULL, NULL);
+        if (src && src[0] != '/' && f->comp_dir) {
+            char *full = xasprintf("%s/%s", f->comp_dir, src);
+            f->names[idx] = intern_file(lt, full);
+            free(full);
+        } else if (src) {
+            f->names[idx] = intern_file(lt, src);
+        }
+    }
+    return f->names[idx];
+}
+
+static void lp_row(struct collect *c, uint64_t addr, const char *file, int64_t line, bool end)
+{
+    c->rows = xgrow(c->rows, &c->caprows, c->nrows + 1, sizeof(*c->rows));
+    struct rawrow *r = &c->rows[c->nrows];
+    r->addr = addr;
+    r->file = end ? NULL : file;
+    r->line = line > 0 && line <= UINT32_MAX ? (unsigned)line : 0;
+    r->end = end || !file;
+    r->order = c->nrows;
+    c->nrows++;
+}
+
+/* Decode the line program at `off` of .debug_line (`sec`). Returns false
+ * when the header cannot be read (the caller then adds no rows). */
+static bool lp_decode(struct collect *c, const unsigned char *sec, size_t size, uint64_t off,
+                      bool big_endian, struct lp_files *files)
+{
+    if (off >= size) return false;
+    struct lp_reader r = {sec + off, sec + size, big_endian, false};
+    unsigned offsz = 4;
+    uint64_t len = lp_fixed(&r, 4);
+    if (len == 0xffffffffu) {
+        offsz = 8;
+        len = lp_fixed(&r, 8);
+    }
+    if (r.bad || len > (uint64_t)(r.end - r.p)) return false;
+    r.end = r.p + len;
+    unsigned version = (unsigned)lp_fixed(&r, 2);
+    if (version < 2 || version > 5) return false;
+    if (version >= 5) lp_fixed(&r, 2); /* address and segment selector sizes */
+    uint64_t hlen = lp_fixed(&r, offsz);
+    if (r.bad || hlen > (uint64_t)(r.end - r.p)) return false;
+    const unsigned char *prog = r.p + hlen;
+    unsigned min_insn = (unsigned)lp_fixed(&r, 1);
+    unsigned max_ops = version >= 4 ? (unsigned)lp_fixed(&r, 1) : 1;
+    bool default_stmt = lp_fixed(&r, 1) != 0;
+    (void)default_stmt;
+    int line_base = (int)(signed char)lp_fixed(&r, 1);
+    unsigned line_range = (unsigned)lp_fixed(&r, 1);
+    unsigned opcode_base = (unsigned)lp_fixed(&r, 1);
+    if (r.bad || opcode_base == 0 || r.p + (opcode_base - 1) > prog) return false;
+    const unsigned char *std_len = r.p;
+    if (max_ops == 0) max_ops = 1;
+    r.p = prog;
+
+    uint64_t initial_file = version >= 5 ? 0 : 1;
+    while (r.p < r.end && !r.bad) {
+        uint64_t addr = 0, op_index = 0, file = initial_file;
+        int64_t line = 1;
+        bool end = false;
+        const char *fname = lp_file(c->lt, files, file);
+        while (!end && r.p < r.end && !r.bad) {
+            unsigned op = *r.p++;
+            uint64_t adv = 0;
+            bool advance = false;
+            if (op >= opcode_base) {
+                if (line_range == 0) return true;
+                unsigned adj = op - opcode_base;
+                adv = adj / line_range;
+                line += line_base + (int)(adj % line_range);
+                if (max_ops == 1) {
+                    addr += adv * min_insn;
+                } else {
+                    addr += (op_index + adv) / max_ops * min_insn;
+                    op_index = (op_index + adv) % max_ops;
+                }
+                lp_row(c, addr, fname, line, false);
+                continue;
+            }
+            switch (op) {
+            case 0: { /* extended */
+                uint64_t elen = lp_uleb(&r);
+                if (r.bad || elen == 0 || elen > (uint64_t)(r.end - r.p)) {
+                    r.p = r.end;
+                    break;
+                }
+                const unsigned char *next = r.p + elen;
+                unsigned sub = *r.p++;
+                if (sub == DW_LNE_end_sequence) {
+                    lp_row(c, addr, NULL, line, true);
+                    end = true;
+                } else if (sub == DW_LNE_set_address) {
+                    unsigned n = (unsigned)(elen - 1);
+                    addr = n <= 8 ? lp_fixed(&r, n) : 0;
+                    op_index = 0;
+                }
+                r.p = next;
+                break;
+            }
+            case DW_LNS_copy:
+                lp_row(c, addr, fname, line, false);
+                break;
+            case DW_LNS_advance_pc:
+                adv = lp_uleb(&r);
+                advance = true;
+                break;
+            case DW_LNS_advance_line:
+                line += lp_sleb(&r);
+                break;
+            case DW_LNS_set_file:
+                file = lp_uleb(&r);
+                fname = lp_file(c->lt, files, file);
+                break;
+            case DW_LNS_const_add_pc:
+                if (line_range == 0) return true;
+                adv = (255 - opcode_base) / line_range;
+                advance = true;
+                break;
+            case DW_LNS_fixed_advance_pc:
+                addr += lp_fixed(&r, 2);
+                op_index = 0;
+                break;
+            default: /* other standard opcodes: skip their operands */
+                for (unsigned i = 0; i < std_len[op - 1]; i++)
+                    lp_uleb(&r);
+                break;
+            }
+            if (advance) {
+                if (max_ops == 1) {
+                    addr += adv * min_insn;
+                } else {
+                    addr += (op_index + adv) / max_ops * min_insn;
+                    op_index = (op_index + adv) % max_ops;
+                }
+            }
+        }
+    }
+    return true;
+}
+
 static void collect_cu(struct collect *c, Dwarf_Die *cu)
 {
     struct line_table *lt = c->lt;
@@ -163,7 +387,22 @@ static void collect_cu(struct collect *c, Dwarf_Die *cu)
     int lang = dwarf_srclang(cu);
     Dwarf_Lines *lines;
     size_t n;
-    if (dwarf_getsrclines(cu, &lines, &n) == 0) {
+    Dwarf_Attribute stmt;
+    Dwarf_Word stmt_off;
+    struct lp_files files = {.comp_dir = comp_dir};
+    bool decoded = false;
+    if (c->line_sec && dwarf_attr(cu, DW_AT_stmt_list, &stmt) &&
+        dwarf_formudata(&stmt, &stmt_off) == 0 &&
+        dwarf_getsrcfiles(cu, &files.files, &files.nfiles) == 0) {
+        files.names = xcalloc(files.nfiles + 1, sizeof(*files.names));
+        files.done = xcalloc(files.nfiles + 1, sizeof(*files.done));
+        size_t before = c->nrows;
+        decoded = lp_decode(c, c->line_sec, c->line_size, stmt_off, c->big_endian, &files);
+        if (!decoded) c->nrows = before;
+        free(files.names);
+        free(files.done);
+    }
+    if (!decoded && dwarf_getsrclines(cu, &lines, &n) == 0) {
         const char *last_src = NULL, *last_file = NULL;
         for (size_t i = 0; i < n; i++) {
             Dwarf_Line *l = dwarf_onesrcline(lines, i);
@@ -335,6 +574,28 @@ void line_table_close(struct line_table *lt)
     memset(lt, 0, sizeof(*lt));
 }
 
+/* The (uncompressed) .debug_line section; libdw has already decompressed
+ * a compressed one in place when it opened the file. */
+static void find_debug_line(Elf *elf, struct collect *c)
+{
+    size_t shnum = 0, shstrndx = 0;
+    if (elf_getshdrnum(elf, &shnum) != 0 || elf_getshdrstrndx(elf, &shstrndx) != 0) return;
+    for (size_t i = 1; i < shnum; i++) {
+        Elf_Scn *scn = elf_getscn(elf, i);
+        GElf_Shdr sh;
+        if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS) continue;
+        const char *nm = elf_strptr(elf, shstrndx, sh.sh_name);
+        if (!nm || strcmp(nm, ".debug_line") != 0) continue;
+        if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0) return;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        if (d && d->d_buf && d->d_size) {
+            c->line_sec = d->d_buf;
+            c->line_size = d->d_size;
+        }
+        return;
+    }
+}
+
 int line_table_open(struct line_table *lt, const struct elf_image *img, struct tally_error *err)
 {
     memset(lt, 0, sizeof(*lt));
@@ -343,7 +604,8 @@ int line_table_open(struct line_table *lt, const struct elf_image *img, struct t
     collect_elf_syms(lt, elf);
     Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
     if (!dw) return 0; /* no (usable) DWARF: no line information */
-    struct collect c = {.lt = lt};
+    struct collect c = {.lt = lt, .big_endian = img->big_endian};
+    find_debug_line(elf, &c);
     Dwarf_CU *cu = NULL;
     Dwarf_Half version;
     uint8_t unit_type;

@@ -17,6 +17,7 @@
 #   cs.gmon            cs
 #   many.gmon          many 300
 #   shapes.gmon        shapes
+#   shapes-dw4.gmon    shapes-dw4
 #   cycles.bsd         cycles.gmon rewritten in the old BSD format
 #   cycles.44bsd       cycles.gmon rewritten in the 4.4BSD format
 # Programs run in a scratch folder under GPROF, so gmon.out lands there.
@@ -24,7 +25,8 @@ GEX="$ROOT/build/gprof-examples"
 GPROF="$ROOT/build/gprof-profiles"
 GMON_RUNS="cycles:cycles: cycles.b:cycles:100 cycles-nopie:cycles-nopie: cycles-moved:cycles-moved:100
 selfrec:selfrec:
-selfrec.b:selfrec:20 selfrec-O2:selfrec-O2: cs:cs: many:many:300 shapes:shapes:"
+selfrec.b:selfrec:20 selfrec-O2:selfrec-O2: cs:cs: many:many:300 shapes:shapes:
+shapes-dw4:shapes-dw4:"
 
 make_gmon_profiles() {
     make -s -C "$ROOT/examples/gprof" OUT="$GEX" >/dev/null || return 1
