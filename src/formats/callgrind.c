@@ -1267,8 +1267,9 @@ static int fast_key_line(struct rd *r, const char *s, const char **eol)
     int key = key_code(s, (size_t)(q - s));
     const char *v = q + 1, *e;
     if (key <= K_JFN) {
+        if (*v != '(') return 1; /* (v may be the '\n' that ends the input) */
         uint64_t id = (unsigned)(unsigned char)v[1] - '0';
-        if (*v != '(' || id > 9) return 1;
+        if (id > 9) return 1;
         e = fast_digits(v + 2, &id);
         if (e - v > 20 || e[0] != ')' || e[1] != '\n') return 1;
         uint32_t nid = idmap_get(&r->names[key_name_kind(key)], id);
@@ -1283,9 +1284,10 @@ static int fast_key_line(struct rd *r, const char *s, const char **eol)
     e = fast_digits(v + 1, &a);
     if (e - v > 19) return 1;
     if (key == K_JCND) {
+        if (*e != '/') return 1;
         const char *t = e + 1;
         b = (unsigned)(unsigned char)*t - '0';
-        if (*e != '/' || b > 9) return 1;
+        if (b > 9) return 1;
         e = fast_digits(t + 1, &b);
         if (e - t > 19) return 1;
     }
