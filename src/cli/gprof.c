@@ -23,6 +23,8 @@
 #include "../symbols/elfsyms.h"
 #include "../symbols/lines.h"
 
+#include <libiberty/libiberty.h>
+
 #ifndef TALLY_VERSION
 #define TALLY_VERSION "0.1.0"
 #endif
@@ -53,7 +55,7 @@ static void usage(FILE *fp)
           ":name; A/B names the calls from A to B):\n"
           "  -p[SPEC], --flat-profile[=SPEC]     flat profile (only of SPEC)\n"
           "  -P[SPEC], --no-flat-profile[=SPEC]  no flat profile (or leave SPEC out)\n"
-          "  -q[SPEC], --graph[=SPEC]            call graph (only of SPEC)\n"
+          "  -q[SPEC], --graph[=SPEC]            call graph (only of SPEC); -B = -q\n"
           "  -Q[SPEC], --no-graph[=SPEC]         no call graph (or leave SPEC out)\n"
           "  -C[SPEC], --exec-counts[=SPEC]      execution counts per function/line\n"
           "  -Z[SPEC], --no-exec-counts[=SPEC]   no execution counts (or not of SPEC)\n"
@@ -88,7 +90,7 @@ static void usage(FILE *fp)
           "Other:\n"
           "  -O FMT, --file-format=FMT           auto, bsd, 4.4bsd or magic\n"
           "  -s, --sum                           write the sum of the files to gmon.sum\n"
-          "  -d[N], --debug[=N]                  accepted, ignored\n"
+          "  @FILE                               read more options from FILE\n"
           "  -v, --version                       print the version\n"
           "  -h, --help                          this help\n"
           "\n"
@@ -144,6 +146,7 @@ static const struct option long_opts[] = {
     {"no-time", required_argument, NULL, 'N'},
     {"display-unused-functions", no_argument, NULL, 'z'},
     {"debug", optional_argument, NULL, 'd'},
+    {"external-symbol-table", required_argument, NULL, 'S'},
     {"file-format", required_argument, NULL, 'O'},
     {"sum", no_argument, NULL, 's'},
     {"version", no_argument, NULL, 'v'},
@@ -240,6 +243,7 @@ static struct map_entry *read_map(const char *path, size_t *n, struct tally_erro
 
 int cmd_gprof(int argc, char **argv)
 {
+    char **argv_in = argv;
     struct symspec_set specs;
     symspec_set_init(&specs);
     struct strlist dirs = {0};
@@ -264,12 +268,16 @@ int cmd_gprof(int argc, char **argv)
         symspec_set_add(&specs, default_excluded[i], SYMSPEC_EXCL_FLAT);
     }
 
+    /* @FILE arguments are replaced by the options written in FILE (quoted
+     * and backslash-escaped words), as gprof does */
+    expandargv(&argc, &argv);
+
     optind = 0;
     opterr = 0;
     int c;
     while (
         (c = getopt_long(argc, argv,
-                         ":aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:st:TvVw:xyzZ::",
+                         ":aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:Tvw:xyzZ::",
                          long_opts, NULL)) != -1) {
         switch (c) {
         case 'a':
@@ -292,7 +300,9 @@ int cmd_gprof(int argc, char **argv)
         case 'b':
             brief = true;
             break;
-        case 'B':
+        case 'B': /* gprof's undocumented synonym of -q */
+            style |= STYLE_GRAPH;
+            user_specified |= STYLE_GRAPH;
             break;
         case 'c':
             static_calls = true;
@@ -312,7 +322,13 @@ int cmd_gprof(int argc, char **argv)
             user_specified |= STYLE_EXEC;
             break;
         case 'd':
-            break;
+            rc = bad_usage("%s", "-d/--debug (gprof's trace of its own internals) is not "
+                                 "offered");
+            goto out;
+        case 'S':
+            rc = bad_usage("%s", "-S/--external-symbol-table is not supported: the symbols "
+                                 "come from the executable");
+            goto out;
         case 'D':
             eopts.static_funcs_only = true;
             break;
@@ -430,7 +446,6 @@ int cmd_gprof(int argc, char **argv)
             bsd = true;
             break;
         case 'v':
-        case 'V':
             printf("tally gprof (tally %s), reports as GNU gprof 2.40\n", TALLY_VERSION);
             rc = 0;
             goto out;
@@ -709,5 +724,6 @@ cleanup:
 out:
     symspec_set_release(&specs);
     strlist_release(&dirs);
+    if (argv != argv_in) freeargv(argv);
     return rc;
 }

@@ -37,6 +37,24 @@ expect_run "-O unknown format: exit 2" 2 "" "^tally: " gprof -b -O nosuch "$EXE"
 expect_run "--demangle unknown style: exit 2" 2 "" "^tally: " gprof -b --demangle=nosuch "$EXE" "$GMON"
 expect_run "--function-ordering with --file-ordering: exit 2" 2 "" "^tally: " \
     gprof -b --function-ordering --file-ordering "$GEX/cs.map" "$GEX/cs" "$GPROF/cs.gmon"
+# no option is accepted and ignored: gprof's debugging trace and its
+# external symbol table are refused by name
+expect_run "-d refused: exit 2" 2 "" "^tally: gprof: -d/--debug" gprof -b -d "$EXE" "$GMON"
+expect_run "-d6 refused: exit 2" 2 "" "^tally: gprof: -d/--debug" gprof -b -d6 "$EXE" "$GMON"
+expect_run "--debug=2 refused: exit 2" 2 "" "^tally: gprof: -d/--debug" gprof --debug=2 "$EXE" "$GMON"
+expect_run "-S refused: exit 2" 2 "" "^tally: gprof: -S/--external-symbol-table" \
+    gprof -b -S syms.txt "$EXE" "$GMON"
+expect_run "-V is not an option (as in gprof): exit 2" 2 "" "^tally: " gprof -V
+# @FILE: options read from a file (words, quotes, backslashes)
+printf '%s\n' "-b -p 'ping' \"-q\"pong" >"$W/opts"
+(cd "$W" && "$TALLY" gprof @opts "$EXE" "$GMON") >"$TMP/at.out" 2>&1
+(cd "$W" && "$TALLY" gprof -b -p ping -qpong "$EXE" "$GMON") >"$TMP/direct.out" 2>&1
+if [ -s "$TMP/direct.out" ] && cmp -s "$TMP/at.out" "$TMP/direct.out"; then
+    ok "@FILE: the options in FILE"
+else
+    not_ok "@FILE: the options in FILE"
+    diff "$TMP/direct.out" "$TMP/at.out" | head -n 10 | diag
+fi
 
 # ---------------------------------------------------------- default names
 cp "$EXE" "$W/a.out"

@@ -150,6 +150,10 @@ b | cycles       | -b -c
 b | cycles       | -b -a
 b | cycles       | -b -T
 b | cycles       | -b -w60
+b | cycles       | -b -B
+b | cycles       | -b -B -p
+b | cs           | -b -r
+b | cs           | -b -R @ex/cs.map
 b | cycles       | -b -i
 b | cycles       | -b -l
 b | cycles       | -b -l -z
