@@ -4,7 +4,7 @@
 # to standard output (used by examples/gprof for `many` and by
 # bench/gprof.sh for the big benchmark program).
 #
-#   sh gen-prog.sh NFUNCS [FANOUT]
+#   sh gen-prog.sh NFUNCS [FANOUT [wrap]]
 #
 # Function i does a little arithmetic and, while its depth argument is
 # positive, calls FANOUT (default 3) other functions: mostly later ones
@@ -12,11 +12,15 @@
 # makes call cycles.  Every 5th function is static.  main() calls static
 # drivers, each of which calls 100 of the functions with depth 2 (one call
 # site per function keeps mcount's hash chains short), as many rounds as
-# its first argument says (default 1).  The output is the same for the same arguments
+# its first argument says (default 1).  With "wrap", the later functions
+# called by the last ones wrap around to the first (j mod NFUNCS), which
+# puts nearly every function into ONE cycle (the bench's second case).
+# The output is the same for the same arguments
 # (a fixed pseudo-random sequence, not awk's rand()).
 n=${1:?usage: gen-prog.sh NFUNCS [FANOUT]}
 fan=${2:-3}
-awk -v n="$n" -v fan="$fan" '
+wrap=${3:-}
+awk -v n="$n" -v fan="$fan" -v wrap="$wrap" '
 function rnd(m) { seed = (seed * 16807) % 2147483647; return seed % m }
 function name(i) { return sprintf("f%05d", i) }
 function storage(i) { return (i % 5 == 4) ? "static " : "" }
@@ -41,6 +45,7 @@ BEGIN {
                 j = i - 1 - rnd(i < 30 ? i : 30)
             else
                 j = i + 1 + rnd(60)
+            if (wrap == "wrap") j = j % n
             if (j < n)
                 printf "        x += %s(d - 1);\n", name(j)
         }

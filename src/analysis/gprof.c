@@ -33,8 +33,10 @@ void gprof_init(struct gprof *g, const struct elf_sym *syms, size_t n, bool line
 
 void gprof_release(struct gprof *g)
 {
-    for (size_t i = 0; i < g->nsyms; i++)
+    for (size_t i = 0; i < g->nsyms; i++) {
         free(g->syms[i].demangled);
+        free(g->syms[i].bb_addr);
+    }
     free(g->syms);
     free(g->cycles);
     free(g->arcs);
@@ -227,7 +229,11 @@ void gprof_add_bbs(struct gprof *g, const struct gmon *gm)
             if (s->bb_addr[k] == gm->bbs[i].addr) break;
         if (k < s->nbb) {
             s->bb_calls[k] += gm->bbs[i].count;
-        } else if (s->nbb < 10) {
+        } else if (s->nbb < GPROF_NBB) {
+            if (!s->bb_addr) {
+                s->bb_addr = xcalloc(2 * GPROF_NBB, sizeof(*s->bb_addr));
+                s->bb_calls = s->bb_addr + GPROF_NBB;
+            }
             s->bb_addr[s->nbb] = gm->bbs[i].addr;
             s->bb_calls[s->nbb] = gm->bbs[i].count;
             s->nbb++;
@@ -398,7 +404,7 @@ static int cmp_total(const void *a, const void *b)
     if (l->name[0] == '_' && r->name[0] != '_') return 1;
     if (l->ncalls > r->ncalls) return -1;
     if (l->ncalls < r->ncalls) return 1;
-    return strcmp(l->name, r->name);
+    return l->name == r->name ? 0 : strcmp(l->name, r->name);
 }
 
 static void inherit_flags(struct gprof_sym *child)

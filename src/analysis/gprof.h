@@ -45,6 +45,8 @@ struct gprof_arc {
     int ordered;                   /* for --function-ordering */
 };
 
+#define GPROF_NBB 10
+
 struct gprof_sym {
     const char *name; /* raw name; NULL for a cycle header */
     const char *file; /* DWARF source file (full path) or NULL */
@@ -67,8 +69,9 @@ struct gprof_sym {
 
     struct gprof_arc *parents, *children;
 
-    /* Basic-block counts for -l, -C, -A (summed per address). */
-    uint64_t bb_addr[10], bb_calls[10];
+    /* Basic-block counts for -l, -C, -A (summed per address; up to
+     * GPROF_NBB of them, allocated with the first; NULL while nbb == 0). */
+    uint64_t *bb_addr, *bb_calls;
     unsigned nbb;
 
     /* --function-ordering / --file-ordering scratch. */

@@ -164,7 +164,7 @@ static int cmp_time(const void *a, const void *b)
     if (d < 0.0) return -1;
     if (r->ncalls > l->ncalls) return 1;
     if (r->ncalls < l->ncalls) return -1;
-    return strcmp(l->name, r->name);
+    return l->name == r->name ? 0 : strcmp(l->name, r->name);
 }
 
 void gprof_print_flat(struct gprof_report *r, struct gprof *g)

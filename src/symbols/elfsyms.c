@@ -130,7 +130,29 @@ size_t elf_syms_finalize(struct elf_sym *syms, size_t n, uint64_t text_end)
     if (n == 0) return 0;
     for (size_t i = 0; i < n; i++)
         syms[i].order_ = i;
-    qsort(syms, n, sizeof(*syms), cmp_sym);
+    /* cmp_sym is a total order, so any sort gives the same result. The
+     * table is often one or two sorted runs already (-l: the line symbols,
+     * then the function symbols): merge those instead of sorting. */
+    size_t descents = 0, split = 0;
+    for (size_t i = 1; i < n && descents < 2; i++)
+        if (cmp_sym(&syms[i - 1], &syms[i]) > 0) {
+            descents++;
+            split = i;
+        }
+    if (descents == 1) {
+        struct elf_sym *tmp = xmalloc(n * sizeof(*tmp));
+        size_t a = 0, b = split, k = 0;
+        while (a < split && b < n)
+            tmp[k++] = cmp_sym(&syms[b], &syms[a]) < 0 ? syms[b++] : syms[a++];
+        while (a < split)
+            tmp[k++] = syms[a++];
+        while (b < n)
+            tmp[k++] = syms[b++];
+        memcpy(syms, tmp, n * sizeof(*tmp));
+        free(tmp);
+    } else if (descents > 1) {
+        qsort(syms, n, sizeof(*syms), cmp_sym);
+    }
     size_t dst = 0;
     uint64_t prev_addr = syms[0].addr - 1;
     for (size_t src = 0; src < n; src++) {

@@ -639,7 +639,10 @@ int line_table_open(struct line_table *lt, const struct elf_image *img, struct t
 
 /* ---- lookups ---- */
 
-static const struct line_row *row_at(const struct line_table *lt, uint64_t addr)
+/* How many rows / function segments / ELF symbols start at or before addr
+ * (each table is sorted by address): the position after the one that
+ * covers addr. */
+static size_t rows_upto(const struct line_table *lt, uint64_t addr)
 {
     size_t lo = 0, hi = lt->nrows;
     while (lo < hi) {
@@ -649,12 +652,10 @@ static const struct line_row *row_at(const struct line_table *lt, uint64_t addr)
         else
             hi = mid;
     }
-    if (lo == 0) return NULL;
-    const struct line_row *r = &lt->rows[lo - 1];
-    return r->file ? r : NULL;
+    return lo;
 }
 
-static const struct line_func *func_at(const struct line_table *lt, uint64_t addr)
+static size_t fsegs_upto(const struct line_table *lt, uint64_t addr)
 {
     size_t lo = 0, hi = lt->nfsegs;
     while (lo < hi) {
@@ -664,12 +665,10 @@ static const struct line_func *func_at(const struct line_table *lt, uint64_t add
         else
             hi = mid;
     }
-    if (lo == 0 || lt->fsegs[lo - 1].func == (size_t)-1) return NULL;
-    return &lt->funcs[lt->fsegs[lo - 1].func];
+    return lo;
 }
 
-/* The nearest .text symbol at or before addr, with the tie rules. */
-static const struct line_elfsym *elfsym_at(const struct line_table *lt, uint64_t addr)
+static size_t esyms_upto(const struct line_table *lt, uint64_t addr)
 {
     size_t lo = 0, hi = lt->nesyms;
     while (lo < hi) {
@@ -679,6 +678,13 @@ static const struct line_elfsym *elfsym_at(const struct line_table *lt, uint64_t
         else
             hi = mid;
     }
+    return lo;
+}
+
+/* The nearest .text symbol at or before addr (lo = esyms_upto(addr)), with
+ * the tie rules. */
+static const struct line_elfsym *elfsym_at(const struct line_table *lt, uint64_t addr, size_t lo)
+{
     if (lo == 0) return NULL;
     size_t first = lo - 1;
     while (first > 0 && lt->esyms[first - 1].addr == lt->esyms[lo - 1].addr)
@@ -704,16 +710,21 @@ static const struct line_elfsym *elfsym_at(const struct line_table *lt, uint64_t
     return best;
 }
 
-bool line_table_find(const struct line_table *lt, uint64_t addr, struct src_loc *loc)
+/* line_table_find with the three positions already known. */
+static bool find_at(const struct line_table *lt, uint64_t addr, size_t rpos, size_t fpos,
+                    size_t epos, struct src_loc *loc)
 {
-    const struct line_row *r = row_at(lt, addr);
-    if (!r || r->line == 0) return false;
-    const struct line_func *f = func_at(lt, addr);
+    if (rpos == 0) return false;
+    const struct line_row *r = &lt->rows[rpos - 1];
+    if (!r->file || r->line == 0) return false;
+    const struct line_func *f = NULL;
+    if (fpos > 0 && lt->fsegs[fpos - 1].func != (size_t)-1)
+        f = &lt->funcs[lt->fsegs[fpos - 1].func];
     const char *name = NULL;
     if (f && f->is_linkage) {
         name = f->name;
     } else {
-        const struct line_elfsym *e = elfsym_at(lt, addr);
+        const struct line_elfsym *e = elfsym_at(lt, addr, epos);
         if (e && (!f || e->addr == f->lo || !f->name))
             name = e->name;
         else if (f)
@@ -726,6 +737,11 @@ bool line_table_find(const struct line_table *lt, uint64_t addr, struct src_loc 
         loc->func = name;
     }
     return true;
+}
+
+bool line_table_find(const struct line_table *lt, uint64_t addr, struct src_loc *loc)
+{
+    return find_at(lt, addr, rows_upto(lt, addr), fsegs_upto(lt, addr), esyms_upto(lt, addr), loc);
 }
 
 void line_table_annotate(const struct line_table *lt, struct elf_image *img)
@@ -781,9 +797,19 @@ void line_table_make_line_syms(const struct line_table *lt, struct elf_image *im
     struct elf_sym *out = NULL;
     size_t n = 0, cap = 0;
     struct elf_sym *prev = NULL;
+    /* the breakpoints ascend: move the three positions forward instead of
+     * searching for each */
+    size_t rpos = 0, fpos = 0, epos = 0;
     for (size_t i = 0; i < nb; i++) {
         struct src_loc loc;
-        if (!line_table_find(lt, b[i], &loc)) continue;
+        uint64_t at = b[i];
+        while (rpos < lt->nrows && lt->rows[rpos].addr <= at)
+            rpos++;
+        while (fpos < lt->nfsegs && lt->fsegs[fpos].start <= at)
+            fpos++;
+        while (epos < lt->nesyms && lt->esyms[epos].addr <= at)
+            epos++;
+        if (!find_at(lt, at, rpos, fpos, epos, &loc)) continue;
         if (prev && prev->line == loc.line && strcmp(prev->name, loc.func) == 0 &&
             prev->file == loc.file)
             continue;
