@@ -283,32 +283,44 @@ struct dfn {
     struct dfn_frame *stack; /* stack[1..depth] */
     size_t depth, cap;
     int counter;
+    /* the stack places (ascending) whose symbol is still the head of its
+     * cycle list: find_cycle merges only those, so it need not look at the
+     * members above the cycle's top one by one (gprof does, which makes a
+     * program that is one big cycle quadratic) */
+    size_t *heads;
+    size_t nheads, capheads;
 };
 
+static bool on_stack(const struct dfn *d, const struct gprof_sym *s)
+{
+    return s->dfn_pos > 0 && s->dfn_pos <= d->depth && d->stack[s->dfn_pos].sym == s;
+}
+
+/* gprof's find_cycle, with the same result: the topmost stack place
+ * holding child or child's cycle head, then every list head above it
+ * appended (in stack order) to the list of the symbol found there. */
 static void find_cycle(struct dfn *d, struct gprof_sym *child)
 {
-    size_t top;
-    struct gprof_sym *head = NULL;
-    for (top = d->depth; top > 0; top--) {
-        head = d->stack[top].sym;
-        if (child == head) break;
-        if (child->cyc_head != child && child->cyc_head == head) break;
-    }
+    size_t top = on_stack(d, child) ? child->dfn_pos : 0;
+    if (child->cyc_head != child && on_stack(d, child->cyc_head) && child->cyc_head->dfn_pos > top)
+        top = child->cyc_head->dfn_pos;
     if (top == 0) return;        /* cannot happen with a consistent graph */
     if (top == d->depth) return; /* a call to the function on top: not a cycle */
-    struct gprof_sym *tail;
-    for (tail = head; tail->cyc_next; tail = tail->cyc_next)
-        ;
-    if (head->cyc_head != head) head = head->cyc_head;
-    for (size_t i = top + 1; i <= d->depth; i++) {
-        struct gprof_sym *c = d->stack[i].sym;
-        if (c->cyc_head == c) {
-            tail->cyc_next = c;
-            c->cyc_head = head;
-            for (tail = c; tail->cyc_next; tail = tail->cyc_next)
-                tail->cyc_next->cyc_head = head;
-        }
+    struct gprof_sym *head = d->stack[top].sym->cyc_head;
+    struct gprof_sym *tail = head->cyc_tail;
+    size_t first = d->nheads;
+    while (first > 0 && d->heads[first - 1] > top)
+        first--;
+    for (size_t k = first; k < d->nheads; k++) {
+        struct gprof_sym *c = d->stack[d->heads[k]].sym;
+        if (c->cyc_head != c) continue;
+        tail->cyc_next = c;
+        c->cyc_head = head;
+        for (tail = c; tail->cyc_next; tail = tail->cyc_next)
+            tail->cyc_next->cyc_head = head;
     }
+    d->nheads = first;
+    head->cyc_tail = tail;
 }
 
 static void post_visit(struct dfn *d, struct gprof_sym *parent)
@@ -318,6 +330,7 @@ static void post_visit(struct dfn *d, struct gprof_sym *parent)
         for (struct gprof_sym *m = parent; m; m = m->cyc_next)
             m->top_order = d->counter;
     }
+    if (d->nheads > 0 && d->heads[d->nheads - 1] == d->depth) d->nheads--;
     d->depth--;
 }
 
@@ -333,7 +346,10 @@ static bool dfn_enter(struct dfn *d, struct gprof_sym *s)
     d->depth++;
     d->stack[d->depth].sym = s;
     d->stack[d->depth].next = s->children;
+    s->dfn_pos = d->depth;
     s->top_order = -1;
+    d->heads = xgrow(d->heads, &d->capheads, d->nheads + 1, sizeof(*d->heads));
+    d->heads[d->nheads++] = d->depth;
     return true;
 }
 
@@ -511,7 +527,9 @@ void gprof_assemble(struct gprof *g, const struct symspec_set *s, const struct e
         p->top_order = 0;
         p->cyc_num = 0;
         p->cyc_head = p;
+        p->cyc_tail = p;
         p->cyc_next = NULL;
+        p->dfn_pos = 0;
     }
     if (img && img->text && g->have_hist) {
         /* -c: gprof clips each symbol to the (first) histogram's range. */
@@ -525,6 +543,7 @@ void gprof_assemble(struct gprof *g, const struct symspec_set *s, const struct e
     for (size_t i = 0; i < n; i++)
         if (g->syms[i].top_order == 0) dfn_run(&d, &g->syms[i]);
     free(d.stack);
+    free(d.heads);
 
     /* cycle_link */
     size_t nc = 0;

@@ -62,6 +62,8 @@ struct gprof_sym {
     int top_order; /* 0 = not visited, -1 = busy, else DFN number */
     int cyc_num;   /* 0 when not in a cycle */
     struct gprof_sym *cyc_head, *cyc_next;
+    struct gprof_sym *cyc_tail; /* last of the list (kept on list heads) */
+    size_t dfn_pos;             /* place on the depth-first stack while busy */
     double fract, prop_self, prop_child;
     double child_time; /* unscaled time of descendants */
     bool print_flag;
