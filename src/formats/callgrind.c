@@ -1008,7 +1008,12 @@ static int header_line(struct rd *r, const char *line, size_t len)
     }
     if (KEY("desc")) {
         if (header_part(r)) return -1;
-        trim(&v, &vl);
+        /* kept verbatim but for the leading blanks: Callgrind writes "I1 cache: " */
+        while (vl && parse_is_space(*v)) {
+            v++;
+            vl--;
+        }
+        if (vl && v[vl - 1] == '\r') vl--;
         char *d = xstrndup(v, vl);
         strlist_push(&r->pt->desc, d);
         free(d);
@@ -1220,8 +1225,12 @@ static int spec_line(struct rd *r, const char *line, size_t len, const char *eq)
 /* Everything that is not a cost line. `line` has no line end. */
 static int other_line(struct rd *r, const char *line, size_t len)
 {
-    while (len && (line[len - 1] == '\r' || parse_is_space(line[len - 1])))
+    if (len && line[len - 1] == '\r') len--;
+    size_t full = len;
+    while (len && parse_is_space(line[len - 1]))
         len--;
+    /* desc: values keep their trailing blanks (Callgrind writes "desc: I1 cache: ") */
+    if (len >= 5 && !memcmp(line, "desc:", 5)) len = full;
     if (!len || line[0] == '#') return 0;
     if (memchr(line, '\0', len)) return fail(r, "NUL byte in a line: not a text file");
     if (line[0] == ' ' || line[0] == '\t') {

@@ -194,6 +194,18 @@ static void test_totals_warning(void **state)
     profile_free(p);
 }
 
+/* desc: values are kept as written, trailing blanks included; names are trimmed */
+static void test_desc_verbatim(void **state)
+{
+    struct profile *p = rd("desc: I1 cache: \ndesc:   Trigger: end  \r\nevents: Ir\nfn=f  \n1 2\n");
+    assert_int_equal(p->parts[0]->desc.n, 2);
+    assert_string_equal(p->parts[0]->desc.items[0], "I1 cache: ");
+    assert_string_equal(p->parts[0]->desc.items[1], "Trigger: end  ");
+    struct function f = profile_function_at(p, 0);
+    assert_string_equal(profile_str(p, f.name), "f");
+    profile_free(p);
+}
+
 static void test_names(void **state)
 {
     /* the same id 1 in the three id spaces names different things */
@@ -999,6 +1011,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic),
         cmocka_unit_test(test_totals_warning),
+        cmocka_unit_test(test_desc_verbatim),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_positions),
         cmocka_unit_test(test_bb_positions),
