@@ -254,7 +254,7 @@ int input_peek(struct input *in, size_t want, const char **data, size_t *len,
     return 0;
 }
 
-#define DISCARD_STEP ((size_t)8 << 20)
+#define DISCARD_STEP ((size_t)1 << 20)
 
 void input_discard_before(struct input *in, const char *upto)
 {
