@@ -89,6 +89,8 @@ struct collect {
     size_t depth_limit;
     const unsigned char *line_sec; /* .debug_line, or NULL */
     size_t line_size;
+    const unsigned char *str_sec, *line_str_sec; /* .debug_str, .debug_line_str */
+    size_t str_size, line_str_size;
     bool big_endian;
 };
 
@@ -224,21 +226,36 @@ static int64_t lp_sleb(struct lp_reader *r)
     return (int64_t)v;
 }
 
-/* File names of one unit, by DWARF index, resolved once each. */
+/* File names of one unit, by DWARF index, resolved once each. They come
+ * from our own reading of the line program's header (lp_header_files)
+ * when it succeeds, else from libdw (`files`). */
 struct lp_files {
     Dwarf_Files *files;
     size_t nfiles;
     const char *comp_dir;
     const char **names; /* interned; NULL = not yet resolved */
     bool *done;
+    /* own reading: entry i is dir[i] + "/" + base[i] (dir[i] NULL: base
+     * alone); strings point into the ELF sections */
+    const char **dir, **base;
 };
+
+static const char *lp_file_src(struct lp_files *f, uint64_t idx, char **to_free)
+{
+    *to_free = NULL;
+    if (!f->base) return dwarf_filesrc(f->files, idx, NULL, NULL);
+    const char *b = f->base[idx];
+    if (b[0] == '/' || !f->dir[idx]) return b;
+    return *to_free = xasprintf("%s/%s", f->dir[idx], b);
+}
 
 static const char *lp_file(struct line_table *lt, struct lp_files *f, uint64_t idx)
 {
     if (idx >= f->nfiles) return NULL;
     if (!f->done[idx]) {
         f->done[idx] = true;
-        const char *src = dwarf_filesrc(f->files, idx, NULL, NULL);
+        char *own;
+        const char *src = lp_file_src(f, idx, &own);
         if (src && src[0] != '/' && f->comp_dir) {
             char *full = xasprintf("%s/%s", f->comp_dir, src);
             f->names[idx] = intern_file(lt, full);
@@ -246,6 +263,7 @@ static const char *lp_file(struct line_table *lt, struct lp_files *f, uint64_t i
         } else if (src) {
             f->names[idx] = intern_file(lt, src);
         }
+        free(own);
     }
     return f->names[idx];
 }
@@ -380,6 +398,211 @@ static bool lp_decode(struct collect *c, const unsigned char *sec, size_t size, 
     return true;
 }
 
+/* ---- the file table of a line program header ----
+ *
+ * libdw's dwarf_getsrcfiles (elfutils 0.188) decodes the whole line
+ * program of the unit to answer, which is most of the DWARF reading time
+ * on a big unit (and we decode the program ourselves anyway). So the
+ * header's directory and file tables are read here, and each entry is
+ * named the way libdw names it: an absolute file name as it is, else its
+ * directory + "/" + the name; before DWARF 5, directory 0 is the unit's
+ * DW_AT_comp_dir (no comp_dir: the name alone) and file entry 0 is libdw's
+ * placeholder "???". Anything unexpected (an unknown form, an index out
+ * of range, a truncated table) makes this fail, and the caller asks libdw
+ * as before, so odd files get exactly the old answers. */
+
+/* A NUL-terminated string at r->p (it must end inside the table). */
+static const char *lp_cstr(struct lp_reader *r)
+{
+    const unsigned char *z = r->p < r->end ? memchr(r->p, 0, (size_t)(r->end - r->p)) : NULL;
+    if (!z) {
+        r->bad = true;
+        return NULL;
+    }
+    const char *s = (const char *)r->p;
+    r->p = z + 1;
+    return s;
+}
+
+/* A string at `off` of a string section, or NULL. */
+static const char *sec_str(const unsigned char *sec, size_t size, uint64_t off)
+{
+    if (!sec || off >= size || !memchr(sec + off, 0, size - off)) return NULL;
+    return (const char *)sec + off;
+}
+
+/* One attribute value of a DWARF 5 entry: a string (path) or a number
+ * (directory index); other content is skipped. False on an unknown form. */
+static bool lp_form(struct collect *c, struct lp_reader *r, uint64_t form, unsigned offsz,
+                    const char **str, uint64_t *num)
+{
+    *str = NULL;
+    *num = 0;
+    switch (form) {
+    case DW_FORM_string:
+        *str = lp_cstr(r);
+        return *str != NULL;
+    case DW_FORM_line_strp:
+        *str = sec_str(c->line_str_sec, c->line_str_size, lp_fixed(r, offsz));
+        return *str != NULL;
+    case DW_FORM_strp:
+        *str = sec_str(c->str_sec, c->str_size, lp_fixed(r, offsz));
+        return *str != NULL;
+    case DW_FORM_data1:
+        *num = lp_fixed(r, 1);
+        return true;
+    case DW_FORM_data2:
+        *num = lp_fixed(r, 2);
+        return true;
+    case DW_FORM_data4:
+        *num = lp_fixed(r, 4);
+        return true;
+    case DW_FORM_data8:
+        *num = lp_fixed(r, 8);
+        return true;
+    case DW_FORM_udata:
+        *num = lp_uleb(r);
+        return true;
+    case DW_FORM_data16:
+        if (r->end - r->p < 16) return false;
+        r->p += 16;
+        return true;
+    case DW_FORM_block: {
+        uint64_t n = lp_uleb(r);
+        if (n > (uint64_t)(r->end - r->p)) return false;
+        r->p += n;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+/* Read one DWARF 5 table (directories or files): each entry's path and
+ * directory index. */
+static bool lp_table5(struct collect *c, struct lp_reader *r, unsigned offsz, const char ***paths,
+                      uint64_t **dirs, size_t *n)
+{
+    unsigned nfmt = (unsigned)lp_fixed(r, 1);
+    uint64_t fmt[2 * 32];
+    if (r->bad || nfmt > 32) return false;
+    for (unsigned i = 0; i < nfmt; i++) {
+        fmt[2 * i] = lp_uleb(r);
+        fmt[2 * i + 1] = lp_uleb(r);
+    }
+    uint64_t cnt = lp_uleb(r);
+    if (r->bad || cnt > (uint64_t)(r->end - r->p)) return false; /* >= 1 byte each */
+    *paths = xcalloc(cnt + 1, sizeof(**paths));
+    *dirs = xcalloc(cnt + 1, sizeof(**dirs));
+    *n = cnt;
+    for (uint64_t e = 0; e < cnt; e++) {
+        for (unsigned i = 0; i < nfmt; i++) {
+            const char *str;
+            uint64_t num;
+            if (!lp_form(c, r, fmt[2 * i + 1], offsz, &str, &num) || r->bad) return false;
+            if (fmt[2 * i] == DW_LNCT_path) {
+                if (!str) return false;
+                (*paths)[e] = str;
+            } else if (fmt[2 * i] == DW_LNCT_directory_index) {
+                if (str) return false;
+                (*dirs)[e] = num;
+            }
+        }
+        if (!(*paths)[e]) return false;
+    }
+    return true;
+}
+
+/* Fill f->dir/f->base/f->nfiles from the header at `off`; false (and
+ * nothing kept) when it cannot be read exactly. */
+static bool lp_header_files(struct collect *c, uint64_t off, struct lp_files *f)
+{
+    if (off >= c->line_size) return false;
+    struct lp_reader r = {c->line_sec + off, c->line_sec + c->line_size, c->big_endian, false};
+    unsigned offsz = 4;
+    uint64_t len = lp_fixed(&r, 4);
+    if (len == 0xffffffffu) {
+        offsz = 8;
+        len = lp_fixed(&r, 8);
+    }
+    if (r.bad || len > (uint64_t)(r.end - r.p)) return false;
+    r.end = r.p + len;
+    unsigned version = (unsigned)lp_fixed(&r, 2);
+    if (version < 2 || version > 5) return false;
+    if (version >= 5) lp_fixed(&r, 2);
+    uint64_t hlen = lp_fixed(&r, offsz);
+    if (r.bad || hlen > (uint64_t)(r.end - r.p)) return false;
+    r.end = r.p + hlen;                 /* the tables end with the header */
+    lp_fixed(&r, version >= 4 ? 5 : 4); /* min_insn, [max_ops,] default_stmt, line_base, range */
+    unsigned opcode_base = (unsigned)lp_fixed(&r, 1);
+    if (r.bad || opcode_base == 0 || (uint64_t)(opcode_base - 1) > (uint64_t)(r.end - r.p))
+        return false;
+    r.p += opcode_base - 1;
+
+    const char **dpath = NULL, **fpath = NULL;
+    uint64_t *ddir = NULL, *fdir = NULL;
+    size_t nd = 0, nf = 0;
+    bool ok = false;
+    if (version >= 5) {
+        if (!lp_table5(c, &r, offsz, &dpath, &ddir, &nd)) goto done;
+        if (!lp_table5(c, &r, offsz, &fpath, &fdir, &nf)) goto done;
+    } else {
+        /* directory 0 is the comp_dir, then the listed ones */
+        size_t cap = 0;
+        dpath = xgrow(dpath, &cap, 1, sizeof(*dpath));
+        dpath[nd++] = f->comp_dir;
+        for (;;) {
+            const char *d = lp_cstr(&r);
+            if (!d) goto done;
+            if (!*d) break;
+            dpath = xgrow(dpath, &cap, nd + 1, sizeof(*dpath));
+            dpath[nd++] = d;
+        }
+        /* file 0 is libdw's placeholder */
+        size_t fcap = 0, fdcap = 0;
+        fpath = xgrow(fpath, &fcap, 1, sizeof(*fpath));
+        fdir = xgrow(fdir, &fdcap, 1, sizeof(*fdir));
+        fpath[0] = "???";
+        fdir[0] = UINT64_MAX; /* no directory */
+        nf = 1;
+        for (;;) {
+            const char *name = lp_cstr(&r);
+            if (!name) goto done;
+            if (!*name) break;
+            uint64_t di = lp_uleb(&r);
+            lp_uleb(&r); /* mtime */
+            lp_uleb(&r); /* length */
+            if (r.bad) goto done;
+            fpath = xgrow(fpath, &fcap, nf + 1, sizeof(*fpath));
+            fdir = xgrow(fdir, &fdcap, nf + 1, sizeof(*fdir));
+            fpath[nf] = name;
+            fdir[nf] = di;
+            nf++;
+        }
+    }
+    f->dir = xcalloc(nf + 1, sizeof(*f->dir));
+    f->base = xcalloc(nf + 1, sizeof(*f->base));
+    for (size_t i = 0; i < nf; i++) {
+        f->base[i] = fpath[i];
+        if (fdir[i] == UINT64_MAX) continue;
+        if (fdir[i] >= nd) goto done; /* libdw refuses the table */
+        f->dir[i] = dpath[fdir[i]];
+    }
+    f->nfiles = nf;
+    ok = true;
+done:
+    if (!ok) {
+        free(f->dir);
+        free(f->base);
+        f->dir = f->base = NULL;
+    }
+    free(dpath);
+    free(fpath);
+    free(ddir);
+    free(fdir);
+    return ok;
+}
+
 static void collect_cu(struct collect *c, Dwarf_Die *cu)
 {
     struct line_table *lt = c->lt;
@@ -393,7 +616,8 @@ static void collect_cu(struct collect *c, Dwarf_Die *cu)
     bool decoded = false;
     if (c->line_sec && dwarf_attr(cu, DW_AT_stmt_list, &stmt) &&
         dwarf_formudata(&stmt, &stmt_off) == 0 &&
-        dwarf_getsrcfiles(cu, &files.files, &files.nfiles) == 0) {
+        (lp_header_files(c, stmt_off, &files) ||
+         dwarf_getsrcfiles(cu, &files.files, &files.nfiles) == 0)) {
         files.names = xcalloc(files.nfiles + 1, sizeof(*files.names));
         files.done = xcalloc(files.nfiles + 1, sizeof(*files.done));
         size_t before = c->nrows;
@@ -401,6 +625,8 @@ static void collect_cu(struct collect *c, Dwarf_Die *cu)
         if (!decoded) c->nrows = before;
         free(files.names);
         free(files.done);
+        free(files.dir);
+        free(files.base);
     }
     if (!decoded && dwarf_getsrclines(cu, &lines, &n) == 0) {
         const char *last_src = NULL, *last_file = NULL;
@@ -574,8 +800,9 @@ void line_table_close(struct line_table *lt)
     memset(lt, 0, sizeof(*lt));
 }
 
-/* The (uncompressed) .debug_line section; libdw has already decompressed
- * a compressed one in place when it opened the file. */
+/* The (uncompressed) .debug_line section, and the string sections its
+ * DWARF 5 tables point into; libdw has already decompressed a compressed
+ * one in place when it opened the file. */
 static void find_debug_line(Elf *elf, struct collect *c)
 {
     size_t shnum = 0, shstrndx = 0;
@@ -585,14 +812,28 @@ static void find_debug_line(Elf *elf, struct collect *c)
         GElf_Shdr sh;
         if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS) continue;
         const char *nm = elf_strptr(elf, shstrndx, sh.sh_name);
-        if (!nm || strcmp(nm, ".debug_line") != 0) continue;
-        if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0) return;
+        const unsigned char **sec;
+        size_t *size;
+        if (!nm) continue;
+        if (strcmp(nm, ".debug_line") == 0) {
+            sec = &c->line_sec;
+            size = &c->line_size;
+        } else if (strcmp(nm, ".debug_str") == 0) {
+            sec = &c->str_sec;
+            size = &c->str_size;
+        } else if (strcmp(nm, ".debug_line_str") == 0) {
+            sec = &c->line_str_sec;
+            size = &c->line_str_size;
+        } else {
+            continue;
+        }
+        if (*sec) continue;
+        if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0) continue;
         Elf_Data *d = elf_getdata(scn, NULL);
         if (d && d->d_buf && d->d_size) {
-            c->line_sec = d->d_buf;
-            c->line_size = d->d_size;
+            *sec = d->d_buf;
+            *size = d->d_size;
         }
-        return;
     }
 }
 
@@ -618,7 +859,14 @@ int line_table_open(struct line_table *lt, const struct elf_image *img, struct t
     }
     dwarf_end(dw);
 
-    qsort(c.rows, c.nrows, sizeof(*c.rows), cmp_rawrow);
+    /* one unit's program is usually in address order already (a single
+     * sequence, or sequences emitted in order): skip the sort then, which
+     * gives the same array, since cmp_rawrow is a total order (`order`
+     * breaks every tie) */
+    bool sorted = true;
+    for (size_t i = 1; i < c.nrows && sorted; i++)
+        sorted = cmp_rawrow(&c.rows[i - 1], &c.rows[i]) < 0;
+    if (!sorted) qsort(c.rows, c.nrows, sizeof(*c.rows), cmp_rawrow);
     lt->rows = xmalloc((c.nrows ? c.nrows : 1) * sizeof(*lt->rows));
     for (size_t i = 0; i < c.nrows; i++) {
         struct rawrow *r = &c.rows[i];
