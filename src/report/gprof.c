@@ -6,10 +6,164 @@
  */
 #include "gprof.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../model/error.h"
+
+/* ---- fast output --------------------------------------------------------
+ *
+ * The reports are hundreds of thousands of short printf conversions (a
+ * 20,000-function call graph is 14 MB), and glibc's printf of a double is
+ * slow. Lines are built in a buffer with the helpers below, which give the
+ * same characters as the printf conversions named on each of them. */
+
+struct obuf {
+    FILE *fp;
+    size_t n;
+    char buf[1 << 15];
+};
+
+static void ob_flush(struct obuf *b)
+{
+    if (b->n) fwrite(b->buf, 1, b->n, b->fp);
+    b->n = 0;
+}
+
+/* Room for k more bytes (k <= sizeof(buf)). */
+static char *ob_room(struct obuf *b, size_t k)
+{
+    if (b->n + k > sizeof(b->buf)) ob_flush(b);
+    return b->buf + b->n;
+}
+
+static void ob_mem(struct obuf *b, const char *s, size_t len)
+{
+    if (len > sizeof(b->buf) / 2) {
+        ob_flush(b);
+        fwrite(s, 1, len, b->fp);
+        return;
+    }
+    memcpy(ob_room(b, len), s, len);
+    b->n += len;
+}
+
+static void ob_puts(struct obuf *b, const char *s)
+{
+    ob_mem(b, s, strlen(s));
+}
+
+static void ob_putc(struct obuf *b, char c)
+{
+    *ob_room(b, 1) = c;
+    b->n++;
+}
+
+static void ob_spaces(struct obuf *b, int k)
+{
+    if (k <= 0) return;
+    memset(ob_room(b, (size_t)k), ' ', (size_t)k);
+    b->n += (size_t)k;
+}
+
+/* The digits of v into the end of tmp[]; returns where they start. */
+static char *utoa_end(char *end, uint64_t v)
+{
+    do {
+        *--end = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return end;
+}
+
+/* "%*lu" (width > 0) or "%-*lu" (width < 0) */
+static void ob_ulong(struct obuf *b, uint64_t v, int width)
+{
+    char tmp[24];
+    char *d = utoa_end(tmp + sizeof(tmp), v);
+    int len = (int)(tmp + sizeof(tmp) - d);
+    if (width > len) ob_spaces(b, width - len);
+    ob_mem(b, d, (size_t)len);
+    if (-width > len) ob_spaces(b, -width - len);
+}
+
+/* "%d"; returns the number of characters */
+static int ob_int(struct obuf *b, int v)
+{
+    char tmp[24];
+    char *d = utoa_end(tmp + sizeof(tmp), v < 0 ? (uint64_t)0 - (uint64_t)(int64_t)v : (uint64_t)v);
+    if (v < 0) *--d = '-';
+    int len = (int)(tmp + sizeof(tmp) - d);
+    ob_mem(b, d, (size_t)len);
+    return len;
+}
+
+/* "%lx"; returns the number of characters */
+static int ob_hex(struct obuf *b, uint64_t v)
+{
+    char tmp[24], *d = tmp + sizeof(tmp);
+    do {
+        *--d = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    int len = (int)(tmp + sizeof(tmp) - d);
+    ob_mem(b, d, (size_t)len);
+    return len;
+}
+
+/*
+ * "%*.*f" of v (0 <= prec <= 4, width < 40) into out, as glibc prints it:
+ * the exact binary value rounded to nearest (ties to even). With
+ * x = v * 10^prec computed in doubles (10^prec is exact), x differs from
+ * the exact product X by at most x * 2^-53 < 2^31 * 2^-53 = 2^-22 < 1e-6
+ * (one rounding). Rounding to the nearest integer only jumps at
+ * half-integers, so when the fraction of x is more than 1e-6 away from
+ * 0.5, x and X round to the same integer, whose digits are what printf
+ * shows. Everything else (within 1e-6 of a tie, negative or -0.0, 2^31 or
+ * more, NaN, infinite) is left to snprintf.
+ */
+int gprof_fmt_fixed(char *out, size_t size, double v, int width, int prec)
+{
+    static const double pow10[] = {1.0, 10.0, 100.0, 1000.0, 10000.0};
+    static const uint64_t ipow10[] = {1, 10, 100, 1000, 10000};
+    double x = prec >= 0 && prec <= 4 ? v * pow10[prec] : -1.0;
+    if (!(x >= 0.0 && x < 2147483648.0) || signbit(v) || width >= 40 || size < 64)
+        return snprintf(out, size, "%*.*f", width, prec, v);
+    double f = floor(x);
+    double frac = x - f; /* exact */
+    if (fabs(frac - 0.5) <= 1e-6) return snprintf(out, size, "%*.*f", width, prec, v);
+    uint64_t r = (uint64_t)f + (frac > 0.5);
+    char tmp[40];
+    char *end = tmp + sizeof(tmp), *d = end;
+    uint64_t ip = r / ipow10[prec], fp = r % ipow10[prec];
+    for (int i = 0; i < prec; i++) {
+        *--d = (char)('0' + fp % 10);
+        fp /= 10;
+    }
+    if (prec > 0) *--d = '.';
+    d = utoa_end(d, ip);
+    int len = (int)(end - d), pad = width > len ? width - len : 0;
+    memset(out, ' ', (size_t)pad);
+    memcpy(out + pad, d, (size_t)len);
+    out[pad + len] = '\0';
+    return pad + len;
+}
+
+static void ob_fixed(struct obuf *b, double v, int width, int prec)
+{
+    char tmp[512];
+    int len = gprof_fmt_fixed(tmp, sizeof(tmp), v, width, prec);
+    if (len > 0) ob_mem(b, tmp, (size_t)len < sizeof(tmp) ? (size_t)len : sizeof(tmp) - 1);
+}
+
+/* "%-*.*s" of s (left-justified in width, at most width characters) */
+static void ob_left(struct obuf *b, const char *s, int width)
+{
+    size_t len = strnlen(s, (size_t)width);
+    ob_mem(b, s, len);
+    ob_spaces(b, width - (int)len);
+}
 
 /* ---- names ------------------------------------------------------------- */
 
@@ -28,33 +182,42 @@ static const char *base_name(const char *p)
 }
 
 /* gprof's print_name_only: returns the number of characters printed. */
-static int print_name_only(struct gprof_report *r, struct gprof_sym *s)
+static int print_name_only(struct obuf *b, struct gprof_report *r, struct gprof_sym *s)
 {
     if (!s->name) return 0;
     const char *name = gprof_display_name(r, s);
-    fputs(name, r->out);
-    int size = (int)strlen(name);
+    size_t nlen = strlen(name);
+    ob_mem(b, name, nlen);
+    int size = (int)nlen;
     if ((r->line_mode || r->inline_file_names) && s->file) {
+        /* " (%s:%d @ %lx)" with -l, else " (%s:%d)" */
         const char *f = r->print_path ? s->file : base_name(s->file);
-        int n;
-        if (r->line_mode)
-            n = fprintf(r->out, " (%s:%d @ %lx)", f, (int)s->line, (unsigned long)s->addr);
-        else
-            n = fprintf(r->out, " (%s:%d)", f, (int)s->line);
-        size += n;
+        size_t flen = strlen(f);
+        ob_mem(b, " (", 2);
+        ob_mem(b, f, flen);
+        ob_putc(b, ':');
+        size += 4 + (int)flen + ob_int(b, (int)s->line);
+        if (r->line_mode) {
+            ob_mem(b, " @ ", 3);
+            size += 3 + ob_hex(b, s->addr);
+        }
+        ob_putc(b, ')');
     }
     return size;
 }
 
-static void print_name(struct gprof_report *r, struct gprof_sym *s)
+static void print_name(struct obuf *b, struct gprof_report *r, struct gprof_sym *s)
 {
-    print_name_only(r, s);
-    if (s->cyc_num != 0) fprintf(r->out, " <cycle %d>", s->cyc_num);
-    if (s->index != 0) {
-        if (s->print_flag)
-            fprintf(r->out, " [%d]", s->index);
-        else
-            fprintf(r->out, " (%d)", s->index);
+    print_name_only(b, r, s);
+    if (s->cyc_num != 0) { /* " <cycle %d>" */
+        ob_mem(b, " <cycle ", 8);
+        ob_int(b, s->cyc_num);
+        ob_putc(b, '>');
+    }
+    if (s->index != 0) { /* " [%d]" or " (%d)" */
+        ob_mem(b, s->print_flag ? " [" : " (", 2);
+        ob_int(b, s->index);
+        ob_putc(b, s->print_flag ? ']' : ')');
     }
 }
 
@@ -231,28 +394,46 @@ void gprof_print_flat(struct gprof_report *r, struct gprof *g)
             "calls", unit, unit, "name");
 
     double accum = 0.0;
+    fflush(o);
+    struct obuf *b = xmalloc(sizeof(*b));
+    b->fp = o;
+    b->n = 0;
     for (size_t i = 0; i < n; i++) {
         struct gprof_sym *s = v[i];
         if (!symspec_selected(r->specs, SYMSPEC_INCL_FLAT, s->addr)) continue;
         if (r->ignore_zeros && s->ncalls == 0 && s->hist_time == 0) continue;
         accum += s->hist_time;
         double pct = total > 0.0 ? 100 * s->hist_time / total : 0.0;
+        if (r->bsd) { /* "%5.1f %10.2f %8.2f" */
+            ob_fixed(b, pct, 5, 1);
+            ob_putc(b, ' ');
+            ob_fixed(b, accum / hz, 10, 2);
+        } else { /* "%6.2f %9.2f %8.2f" */
+            ob_fixed(b, pct, 6, 2);
+            ob_putc(b, ' ');
+            ob_fixed(b, accum / hz, 9, 2);
+        }
+        ob_putc(b, ' ');
+        ob_fixed(b, s->hist_time / hz, 8, 2);
+        if (s->ncalls != 0) { /* " %8lu %8.2f %8.2f  " */
+            ob_putc(b, ' ');
+            ob_ulong(b, s->ncalls, 8);
+            ob_putc(b, ' ');
+            ob_fixed(b, scale * s->hist_time / hz / (double)s->ncalls, 8, 2);
+            ob_putc(b, ' ');
+            ob_fixed(b, scale * (s->hist_time + s->child_time) / hz / (double)s->ncalls, 8, 2);
+            ob_mem(b, "  ", 2);
+        } else { /* " %8.8s %8.8s %8.8s  " of "" */
+            ob_spaces(b, 29);
+        }
         if (r->bsd)
-            fprintf(o, "%5.1f %10.2f %8.2f", pct, accum / hz, s->hist_time / hz);
+            print_name(b, r, s);
         else
-            fprintf(o, "%6.2f %9.2f %8.2f", pct, accum / hz, s->hist_time / hz);
-        if (s->ncalls != 0)
-            fprintf(o, " %8lu %8.2f %8.2f  ", (unsigned long)s->ncalls,
-                    scale * s->hist_time / hz / (double)s->ncalls,
-                    scale * (s->hist_time + s->child_time) / hz / (double)s->ncalls);
-        else
-            fprintf(o, " %8.8s %8.8s %8.8s  ", "", "", "");
-        if (r->bsd)
-            print_name(r, s);
-        else
-            print_name_only(r, s);
-        fputc('\n', o);
+            print_name_only(b, r, s);
+        ob_putc(b, '\n');
     }
+    ob_flush(b);
+    free(b);
     free(v);
     if (!r->brief && !r->bsd) fputs(flat_notes, o);
 }
@@ -353,110 +534,160 @@ static void sort_members(struct gprof_sym *cyc)
     free(v);
 }
 
-static void print_cycle(struct gprof_report *r, struct gprof *g, struct gprof_sym *cyc)
+/* "[%d]" */
+static int bracket_index(char *buf, int index)
+{
+    char tmp[24];
+    char *d = utoa_end(tmp + sizeof(tmp), index < 0 ? 0 : (uint64_t)index);
+    int len = (int)(tmp + sizeof(tmp) - d);
+    if (index < 0) return snprintf(buf, 32, "[%d]", index);
+    buf[0] = '[';
+    memcpy(buf + 1, d, (size_t)len);
+    buf[len + 1] = ']';
+    buf[len + 2] = '\0';
+    return len + 2;
+}
+
+/* "%7lu" then "+%-7lu" of self calls, or 8 spaces (" %7.7s" of "") */
+static void calls_and_self(struct obuf *b, uint64_t ncalls, uint64_t self_calls)
+{
+    ob_ulong(b, ncalls, 7);
+    if (self_calls != 0) {
+        ob_putc(b, '+');
+        ob_ulong(b, self_calls, -7);
+    } else {
+        ob_spaces(b, 8);
+    }
+}
+
+static void print_cycle(struct obuf *b, struct gprof_report *r, struct gprof *g,
+                        struct gprof_sym *cyc)
 {
     double hz = (double)g->hz;
     char buf[32];
-    snprintf(buf, sizeof(buf), "[%d]", cyc->index);
-    fprintf(r->out, r->bsd ? "%-6.6s %5.1f %7.2f %11.2f %7lu" : "%-6.6s %5.1f %7.2f %7.2f %7lu",
-            buf, 100 * (cyc->prop_self + cyc->prop_child) / g->print_time, cyc->prop_self / hz,
-            cyc->prop_child / hz, (unsigned long)cyc->ncalls);
-    if (cyc->self_calls != 0)
-        fprintf(r->out, "+%-7lu", (unsigned long)cyc->self_calls);
-    else
-        fprintf(r->out, " %7.7s", "");
-    fprintf(r->out, " <cycle %d as a whole> [%d]\n", cyc->cyc_num, cyc->index);
+    bracket_index(buf, cyc->index);
+    /* "%-6.6s %5.1f %7.2f %7.2f %7lu" (-T: %11.2f for the children) */
+    ob_left(b, buf, 6);
+    ob_putc(b, ' ');
+    ob_fixed(b, 100 * (cyc->prop_self + cyc->prop_child) / g->print_time, 5, 1);
+    ob_putc(b, ' ');
+    ob_fixed(b, cyc->prop_self / hz, 7, 2);
+    ob_putc(b, ' ');
+    ob_fixed(b, cyc->prop_child / hz, r->bsd ? 11 : 7, 2);
+    ob_putc(b, ' ');
+    calls_and_self(b, cyc->ncalls, cyc->self_calls);
+    /* " <cycle %d as a whole> [%d]\n" */
+    ob_mem(b, " <cycle ", 8);
+    ob_int(b, cyc->cyc_num);
+    ob_mem(b, " as a whole> [", 14);
+    ob_int(b, cyc->index);
+    ob_mem(b, "]\n", 2);
 }
 
-static void print_members(struct gprof_report *r, struct gprof *g, struct gprof_sym *cyc)
+static void print_members(struct obuf *b, struct gprof_report *r, struct gprof *g,
+                          struct gprof_sym *cyc)
 {
     double hz = (double)g->hz;
     sort_members(cyc);
     for (struct gprof_sym *m = cyc->cyc_next; m; m = m->cyc_next) {
-        fprintf(r->out, r->bsd ? "%6.6s %5.5s %7.2f %11.2f %7lu" : "%6.6s %5.5s %7.2f %7.2f %7lu",
-                "", "", m->prop_self / hz, m->prop_child / hz, (unsigned long)m->ncalls);
-        if (m->self_calls != 0)
-            fprintf(r->out, "+%-7lu", (unsigned long)m->self_calls);
-        else
-            fprintf(r->out, " %7.7s", "");
-        fputs("     ", r->out);
-        print_name(r, m);
-        fputc('\n', r->out);
+        /* "%6.6s %5.5s %7.2f %7.2f %7lu" (-T: %11.2f) of "", "" */
+        ob_spaces(b, 13);
+        ob_fixed(b, m->prop_self / hz, 7, 2);
+        ob_putc(b, ' ');
+        ob_fixed(b, m->prop_child / hz, r->bsd ? 11 : 7, 2);
+        ob_putc(b, ' ');
+        calls_and_self(b, m->ncalls, m->self_calls);
+        ob_spaces(b, 5);
+        print_name(b, r, m);
+        ob_putc(b, '\n');
     }
 }
 
-static void print_parents(struct gprof_report *r, struct gprof *g, struct gprof_sym *child)
+/* One caller or callee line: "%6.6s %5.5s %7.7s %7.7s %7lu %7.7s     "
+ * inside a cycle or recursion, else "%6.6s %5.5s %7.2f %7.2f
+ * %7lu/%-7lu     " (-T: 11 instead of the second 7), then the name. */
+static void print_arc_line(struct obuf *b, struct gprof_report *r, struct gprof *g,
+                           const struct gprof_arc *a, bool inside, uint64_t total,
+                           struct gprof_sym *who)
 {
     double hz = (double)g->hz;
+    if (inside) {
+        ob_spaces(b, 6 + 1 + 5 + 1 + 7 + 1 + (r->bsd ? 11 : 7) + 1);
+        ob_ulong(b, a->count, 7);
+        ob_spaces(b, 1 + 7 + 5);
+    } else {
+        ob_spaces(b, 6 + 1 + 5 + 1);
+        ob_fixed(b, a->time / hz, 7, 2);
+        ob_putc(b, ' ');
+        ob_fixed(b, a->child_time / hz, r->bsd ? 11 : 7, 2);
+        ob_putc(b, ' ');
+        ob_ulong(b, a->count, 7);
+        ob_putc(b, '/');
+        ob_ulong(b, total, -7);
+        ob_spaces(b, 5);
+    }
+    print_name(b, r, who);
+    ob_putc(b, '\n');
+}
+
+static void print_parents(struct obuf *b, struct gprof_report *r, struct gprof *g,
+                          struct gprof_sym *child)
+{
     struct gprof_sym *head = child->cyc_head ? child->cyc_head : child;
     if (!child->parents) {
-        fprintf(r->out,
-                r->bsd ? "%6.6s %5.5s %7.7s %11.11s %7.7s %7.7s     <spontaneous>\n"
-                       : "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
-                "", "", "", "", "", "");
+        /* "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n" */
+        ob_spaces(b, 6 + 1 + 5 + 1 + 7 + 1 + (r->bsd ? 11 : 7) + 1 + 7 + 1 + 7);
+        ob_puts(b, "     <spontaneous>\n");
         return;
     }
     sort_parents(child);
     for (struct gprof_arc *a = child->parents; a; a = a->next_parent) {
         struct gprof_sym *parent = a->parent;
-        if (child == parent || (child->cyc_num != 0 && parent->cyc_num == child->cyc_num)) {
-            fprintf(r->out,
-                    r->bsd ? "%6.6s %5.5s %7.7s %11.11s %7lu %7.7s     "
-                           : "%6.6s %5.5s %7.7s %7.7s %7lu %7.7s     ",
-                    "", "", "", "", (unsigned long)a->count, "");
-        } else {
-            fprintf(r->out,
-                    r->bsd ? "%6.6s %5.5s %7.2f %11.2f %7lu/%-7lu     "
-                           : "%6.6s %5.5s %7.2f %7.2f %7lu/%-7lu     ",
-                    "", "", a->time / hz, a->child_time / hz, (unsigned long)a->count,
-                    (unsigned long)head->ncalls);
-        }
-        print_name(r, parent);
-        fputc('\n', r->out);
+        bool inside = child == parent || (child->cyc_num != 0 && parent->cyc_num == child->cyc_num);
+        print_arc_line(b, r, g, a, inside, head->ncalls, parent);
     }
 }
 
-static void print_primary(struct gprof_report *r, struct gprof *g, struct gprof_sym *s)
+static void print_primary(struct obuf *b, struct gprof_report *r, struct gprof *g,
+                          struct gprof_sym *s)
 {
     double hz = (double)g->hz;
     char buf[32];
-    snprintf(buf, sizeof(buf), "[%d]", s->index);
-    fprintf(r->out, r->bsd ? "%-6.6s %5.1f %7.2f %11.2f" : "%-6.6s %5.1f %7.2f %7.2f", buf,
-            100 * (s->prop_self + s->prop_child) / g->print_time, s->prop_self / hz,
-            s->prop_child / hz);
+    bracket_index(buf, s->index);
+    /* "%-6.6s %5.1f %7.2f %7.2f" (-T: %11.2f) */
+    ob_left(b, buf, 6);
+    ob_putc(b, ' ');
+    ob_fixed(b, 100 * (s->prop_self + s->prop_child) / g->print_time, 5, 1);
+    ob_putc(b, ' ');
+    ob_fixed(b, s->prop_self / hz, 7, 2);
+    ob_putc(b, ' ');
+    ob_fixed(b, s->prop_child / hz, r->bsd ? 11 : 7, 2);
     if (s->ncalls + s->self_calls != 0) {
-        fprintf(r->out, " %7lu", (unsigned long)s->ncalls);
-        if (s->self_calls != 0)
-            fprintf(r->out, "+%-7lu ", (unsigned long)s->self_calls);
-        else
-            fprintf(r->out, " %7.7s ", "");
-    } else {
-        fprintf(r->out, " %7.7s %7.7s ", "", "");
+        /* " %7lu", then "+%-7lu " or " %7.7s " */
+        ob_putc(b, ' ');
+        ob_ulong(b, s->ncalls, 7);
+        if (s->self_calls != 0) {
+            ob_putc(b, '+');
+            ob_ulong(b, s->self_calls, -7);
+            ob_putc(b, ' ');
+        } else {
+            ob_spaces(b, 9);
+        }
+    } else { /* " %7.7s %7.7s " */
+        ob_spaces(b, 17);
     }
-    print_name(r, s);
-    fputc('\n', r->out);
+    print_name(b, r, s);
+    ob_putc(b, '\n');
 }
 
-static void print_children(struct gprof_report *r, struct gprof *g, struct gprof_sym *parent)
+static void print_children(struct obuf *b, struct gprof_report *r, struct gprof *g,
+                           struct gprof_sym *parent)
 {
-    double hz = (double)g->hz;
     sort_children(parent);
     for (struct gprof_arc *a = parent->children; a; a = a->next_child) {
         struct gprof_sym *child = a->child;
-        if (child == parent || (child->cyc_num != 0 && child->cyc_num == parent->cyc_num)) {
-            fprintf(r->out,
-                    r->bsd ? "%6.6s %5.5s %7.7s %11.11s %7lu %7.7s     "
-                           : "%6.6s %5.5s %7.7s %7.7s %7lu %7.7s     ",
-                    "", "", "", "", (unsigned long)a->count, "");
-        } else {
-            fprintf(r->out,
-                    r->bsd ? "%6.6s %5.5s %7.2f %11.2f %7lu/%-7lu     "
-                           : "%6.6s %5.5s %7.2f %7.2f %7lu/%-7lu     ",
-                    "", "", a->time / hz, a->child_time / hz, (unsigned long)a->count,
-                    (unsigned long)child->cyc_head->ncalls);
-        }
-        print_name(r, child);
-        fputc('\n', r->out);
+        bool inside = child == parent || (child->cyc_num != 0 && child->cyc_num == parent->cyc_num);
+        print_arc_line(b, r, g, a, inside, child->cyc_head->ncalls, child);
     }
 }
 
@@ -490,6 +721,10 @@ void gprof_print_graph(struct gprof_report *r, struct gprof *g)
     } else {
         fputs("index % time    self  children    called     name\n", o);
     }
+    fflush(o);
+    struct obuf *b = xmalloc(sizeof(*b));
+    b->fp = o;
+    b->n = 0;
     for (size_t i = 0; i < g->ntimed; i++) {
         struct gprof_sym *p = g->timed[i];
         if ((r->ignore_zeros && p->ncalls == 0 && p->self_calls == 0 && p->prop_self == 0 &&
@@ -498,17 +733,19 @@ void gprof_print_graph(struct gprof_report *r, struct gprof *g)
             continue;
         if (!p->name && p->cyc_num != 0) {
             if (r->line_mode) continue;
-            print_cycle(r, g, p);
-            print_members(r, g, p);
+            print_cycle(b, r, g, p);
+            print_members(b, r, g, p);
         } else {
-            print_parents(r, g, p);
-            print_primary(r, g, p);
-            print_children(r, g, p);
+            print_parents(b, r, g, p);
+            print_primary(b, r, g, p);
+            print_children(b, r, g, p);
         }
-        if (r->bsd) fputc('\n', o);
-        fputs("-----------------------------------------------\n", o);
-        if (r->bsd) fputc('\n', o);
+        if (r->bsd) ob_putc(b, '\n');
+        ob_puts(b, "-----------------------------------------------\n");
+        if (r->bsd) ob_putc(b, '\n');
     }
+    ob_flush(b);
+    free(b);
     if (!r->brief && !r->bsd) fputs(graph_notes, o);
 }
 
@@ -537,47 +774,77 @@ void gprof_print_index(struct gprof_report *r, struct gprof *g)
         v[todo++] = &g->cycles[c];
     fputs("\f\n", o);
     fputs("Index by function name\n\n", o);
+    fflush(o);
+    struct obuf *b = xmalloc(sizeof(*b));
+    b->fp = o;
+    b->n = 0;
     size_t rows = (todo + 2) / 3;
     char buf[64];
     for (size_t i = 0; i < rows; i++) {
         int col = 0, start = 0;
         for (size_t j = i; j < todo; j += rows) {
             struct gprof_sym *s = v[j];
-            snprintf(buf, sizeof(buf), s->print_flag ? "[%d]" : "(%d)", s->index);
+            /* "[%d]" or "(%d)" */
+            int blen = bracket_index(buf, s->index);
+            if (!s->print_flag && s->index >= 0) {
+                buf[0] = '(';
+                buf[blen - 1] = ')';
+            } else if (!s->print_flag) {
+                blen = snprintf(buf, sizeof(buf), "(%d)", s->index);
+            }
             if (j < nnames) {
-                if (r->bsd) {
-                    fprintf(o, "%6.6s %-19.19s", buf, s->name);
+                if (r->bsd) { /* "%6.6s %-19.19s" */
+                    int k = blen < 6 ? blen : 6;
+                    ob_spaces(b, 6 - k);
+                    ob_mem(b, buf, (size_t)k);
+                    ob_putc(b, ' ');
+                    ob_left(b, s->name, 19);
                 } else {
-                    col += (int)strlen(buf);
-                    for (; col < start + 5; ++col)
-                        fputc(' ', o);
-                    fprintf(o, " %s ", buf);
-                    col += print_name_only(r, s);
+                    col += blen;
+                    if (col < start + 5) {
+                        ob_spaces(b, start + 5 - col);
+                        col = start + 5;
+                    }
+                    ob_putc(b, ' '); /* " %s " */
+                    ob_mem(b, buf, (size_t)blen);
+                    ob_putc(b, ' ');
+                    col += print_name_only(b, r, s);
                     if (!r->line_mode && s->is_static && s->file) {
                         const char *f = r->print_path ? s->file : base_name(s->file);
-                        fprintf(o, " (%s)", f);
+                        ob_mem(b, " (", 2); /* " (%s)" */
+                        ob_puts(b, f);
+                        ob_putc(b, ')');
                         col += (int)strlen(f) + 3;
                     }
                 }
             } else {
-                if (r->bsd) {
-                    fprintf(o, "%6.6s ", buf);
-                    snprintf(buf, sizeof(buf), "<cycle %d>", s->cyc_num);
-                    fprintf(o, "%-19.19s", buf);
+                char cyc[48];
+                snprintf(cyc, sizeof(cyc), "<cycle %d>", s->cyc_num);
+                if (r->bsd) { /* "%6.6s " then "%-19.19s" */
+                    int k = blen < 6 ? blen : 6;
+                    ob_spaces(b, 6 - k);
+                    ob_mem(b, buf, (size_t)k);
+                    ob_putc(b, ' ');
+                    ob_left(b, cyc, 19);
                 } else {
-                    col += (int)strlen(buf);
-                    for (; col < start + 5; ++col)
-                        fputc(' ', o);
-                    fprintf(o, " %s ", buf);
-                    snprintf(buf, sizeof(buf), "<cycle %d>", s->cyc_num);
-                    fputs(buf, o);
-                    col += (int)strlen(buf);
+                    col += blen;
+                    if (col < start + 5) {
+                        ob_spaces(b, start + 5 - col);
+                        col = start + 5;
+                    }
+                    ob_putc(b, ' ');
+                    ob_mem(b, buf, (size_t)blen);
+                    ob_putc(b, ' ');
+                    ob_puts(b, cyc);
+                    col += (int)strlen(cyc);
                 }
             }
             start += column_width;
         }
-        fputc('\n', o);
+        ob_putc(b, '\n');
     }
+    ob_flush(b);
+    free(b);
     free(v);
 }
 

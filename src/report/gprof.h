@@ -60,6 +60,11 @@ struct gprof_anno_opts {
 int gprof_print_annotated(struct gprof_report *r, struct gprof *g, const struct gprof_anno_opts *o,
                           struct tally_error *err);
 
+/* snprintf(out, size, "%*.*f", width, prec, v), the same characters,
+ * faster (integer digits; snprintf itself near rounding ties and for
+ * values it does not handle). Returns the length. */
+int gprof_fmt_fixed(char *out, size_t size, double v, int width, int prec);
+
 /* The name as printed: demangled (GNU layout) or raw; cached. */
 const char *gprof_display_name(struct gprof_report *r, struct gprof_sym *s);
 

@@ -290,6 +290,66 @@ static void test_msort_stable(void **state)
         assert_int_equal(*(int *)p[i], want[i]);
 }
 
+/* The fast "%*.*f" must print what snprintf prints: random values of the
+ * shapes the reports use (tick counts / hz, percentages, per-call
+ * quotients), values at and next to decimal rounding ties, and the cases
+ * left to snprintf (negative, -0.0, huge, NaN, infinite). */
+static void check_fixed(double v, int width, int prec)
+{
+    char want[512], got[512];
+    int wl = snprintf(want, sizeof(want), "%*.*f", width, prec, v);
+    int gl = gprof_fmt_fixed(got, sizeof(got), v, width, prec);
+    if (wl != gl || strcmp(want, got) != 0)
+        fail_msg("%%%d.%df of %.17g: want '%s', got '%s'", width, prec, v, want, got);
+}
+
+static void test_fmt_fixed(void **state)
+{
+    (void)state;
+    static const int widths[] = {0, 5, 6, 7, 8, 9, 10, 11};
+    uint64_t seed = 88172645463325252ull;
+    for (int i = 0; i < 400000; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        int prec = (int)(seed % 5), width = widths[(seed >> 8) % 8];
+        double v;
+        switch ((seed >> 16) % 6) {
+        case 0: /* ticks / hz */
+            v = (double)((seed >> 24) % 1000000) / 100.0;
+            break;
+        case 1: /* a percentage */
+            v = 100.0 * (double)((seed >> 24) % 100000) / (double)((seed >> 44) % 99999 + 1);
+            break;
+        case 2: /* a per-call time in another unit */
+            v = 1e6 * (double)((seed >> 24) % 5000) / 100.0 / (double)((seed >> 40) % 997 + 1);
+            break;
+        case 3: { /* a decimal tie k + 0.5 at the last digit, and its neighbours */
+            double t = ((double)((seed >> 24) % 100000) + 0.5) / pow(10.0, prec);
+            int step = (int)((seed >> 50) % 3) - 1;
+            v = step < 0 ? nextafter(t, 0.0) : step > 0 ? nextafter(t, 1e300) : t;
+            break;
+        }
+        case 4: /* fractional sample credit */
+            v = (double)((seed >> 24) % 1000) * 0.37 / 3.0;
+            break;
+        default: /* large */
+            v = (double)(seed >> 20) / 1000.0;
+            break;
+        }
+        check_fixed(v, width, prec);
+    }
+    static const double odd[] = {0.0,          -0.0,         -1.5,   -0.004,       0.005,
+                                 0.015,        0.125,        0.375,  2.5,          1e300,
+                                 2147483647.5, 214748364.75, 1e-300, 0.0049999999, 0.0050000001};
+    for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
+        for (int prec = 0; prec <= 4; prec++)
+            check_fixed(odd[i], 8, prec);
+    check_fixed(INFINITY, 8, 2);
+    check_fixed(-INFINITY, 8, 2);
+    check_fixed(NAN, 8, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -298,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_index_order),      cmocka_unit_test(test_arc_exclusion),
         cmocka_unit_test(test_flat_row),         cmocka_unit_test(test_symspec_parse),
         cmocka_unit_test(test_symspec_ranges),   cmocka_unit_test(test_msort_stable),
+        cmocka_unit_test(test_fmt_fixed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
