@@ -517,7 +517,8 @@ void gprof_assemble(struct gprof *g, const struct symspec_set *s, const struct e
     size_t n = g->nsyms;
     for (size_t i = 0; i < n; i++) {
         struct gprof_sym *p = &g->syms[i];
-        struct gprof_arc *a = gprof_arc_find(g, p, p);
+        /* a self arc would be on p's list of children */
+        struct gprof_arc *a = p->children ? gprof_arc_find(g, p, p) : NULL;
         if (a) {
             p->ncalls -= a->count;
             p->self_calls = a->count;
@@ -574,10 +575,27 @@ void gprof_assemble(struct gprof *g, const struct symspec_set *s, const struct e
             }
     }
 
+    /* gprof sorts by top_order with qsort; cmp_topo is a consistent order
+     * on an integer key (1..d.counter after the numbering), so a stable
+     * counting sort gives the same order as the stable merge sort. */
     struct gprof_sym **order = xmalloc((n ? n : 1) * sizeof(*order));
-    for (size_t i = 0; i < n; i++)
-        order[i] = &g->syms[i];
-    gprof_msort((void **)order, n, cmp_topo);
+    bool small_keys = d.counter >= 0;
+    for (size_t i = 0; i < n && small_keys; i++)
+        small_keys = g->syms[i].top_order >= 0 && g->syms[i].top_order <= d.counter;
+    if (small_keys) {
+        size_t *start = xcalloc((size_t)d.counter + 2, sizeof(*start));
+        for (size_t i = 0; i < n; i++)
+            start[g->syms[i].top_order + 1]++;
+        for (int k = 0; k <= d.counter; k++)
+            start[k + 1] += start[k];
+        for (size_t i = 0; i < n; i++)
+            order[start[g->syms[i].top_order]++] = &g->syms[i];
+        free(start);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            order[i] = &g->syms[i];
+        gprof_msort((void **)order, n, cmp_topo);
+    }
 
     g->print_time = 0.0;
     propagate_flags(g, order, s);

@@ -113,19 +113,59 @@ static int cmp_range(const void *a, const void *b)
     return 0;
 }
 
+/* The same test as symspec_part_match, over all symbols. A name (file)
+ * gives the same answer as the previous symbol's when it is the same
+ * pointer (the -l line symbols of one function share their name and file
+ * strings), so strcmp runs once per run of equal pointers. */
 static void match_into(const struct symspec_part *p, const struct symspec_sym *syms, size_t n,
                        struct symspec_ranges *out)
 {
     out->n = 0;
     size_t prev = (size_t)-1;
+    const char *last_name = NULL, *last_file = NULL;
+    bool name_ok = false, file_ok = false, have_name = false, have_file = false;
     for (size_t i = 0; i < n; i++) {
-        if (!symspec_part_match(p, &syms[i])) continue;
+        const struct symspec_sym *y = &syms[i];
+        if (p->line && p->line != y->line) continue;
+        if (p->file) {
+            if (!have_file || y->file != last_file) {
+                have_file = true;
+                last_file = y->file;
+                file_ok = y->file && strcmp(p->file, base_of(y->file)) == 0;
+            }
+            if (!file_ok) continue;
+        }
+        if (p->name) {
+            if (!have_name || y->name != last_name) {
+                have_name = true;
+                last_name = y->name;
+                name_ok = y->name && strcmp(p->name, y->name) == 0;
+            }
+            if (!name_ok) continue;
+        }
         if (prev != (size_t)-1 && prev + 1 == i && out->n)
-            out->r[out->n - 1].hi = syms[i].end_addr;
+            out->r[out->n - 1].hi = y->end_addr;
         else
-            ranges_push(out, syms[i].addr, syms[i].end_addr);
+            ranges_push(out, y->addr, y->end_addr);
         prev = i;
     }
+}
+
+static bool same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_part(const struct symspec_part *a, const struct symspec_part *b)
+{
+    return a->line == b->line && same_str(a->file, b->file) && same_str(a->name, b->name);
+}
+
+static void copy_ranges(struct symspec_ranges *to, const struct symspec_ranges *from)
+{
+    to->n = 0;
+    for (size_t k = 0; k < from->n; k++)
+        ranges_push(to, from->r[k].lo, from->r[k].hi);
 }
 
 void symspec_set_resolve(struct symspec_set *s, const struct symspec_sym *syms, size_t n)
@@ -134,10 +174,18 @@ void symspec_set_resolve(struct symspec_set *s, const struct symspec_sym *syms, 
         s->tables[t].n = 0;
     for (size_t i = 0; i < s->n; i++) {
         struct symspec *sp = &s->specs[i];
-        match_into(&sp->left, syms, n, &sp->lranges);
+        /* a spec given for several tables (the default exclusions are in
+         * three) matches the same symbols each time: match it once */
+        size_t k = 0;
+        while (k < i && !same_part(&s->specs[k].left, &sp->left))
+            k++;
+        if (k < i)
+            copy_ranges(&sp->lranges, &s->specs[k].lranges);
+        else
+            match_into(&sp->left, syms, n, &sp->lranges);
         if (sp->has_right) match_into(&sp->right, syms, n, &sp->rranges);
-        for (size_t k = 0; k < sp->lranges.n; k++)
-            ranges_push(&s->tables[sp->table], sp->lranges.r[k].lo, sp->lranges.r[k].hi);
+        for (size_t r = 0; r < sp->lranges.n; r++)
+            ranges_push(&s->tables[sp->table], sp->lranges.r[r].lo, sp->lranges.r[r].hi);
     }
     for (int t = 0; t < SYMSPEC_NTABLES; t++)
         if (s->tables[t].n > 1)

@@ -343,10 +343,16 @@ void gprof_print_flat(struct gprof_report *r, struct gprof *g)
     } else {
         fputs("Flat profile:\n", o);
     }
-    size_t n = g->nsyms;
-    struct gprof_sym **v = xmalloc((n ? n : 1) * sizeof(*v));
-    for (size_t i = 0; i < n; i++)
-        v[i] = &g->syms[i];
+    /* The rows that will not be printed (no time, no calls: most -l line
+     * symbols) are left out before sorting. cmp_time is a consistent order
+     * (time, calls, name), so the stable sort of the rest puts them in the
+     * same order as sorting everything would; and the unit below is chosen
+     * among symbols with calls only. */
+    size_t n = 0;
+    struct gprof_sym **v = xmalloc((g->nsyms ? g->nsyms : 1) * sizeof(*v));
+    for (size_t i = 0; i < g->nsyms; i++)
+        if (!r->ignore_zeros || g->syms[i].ncalls != 0 || g->syms[i].hist_time != 0)
+            v[n++] = &g->syms[i];
     gprof_msort((void **)v, n, cmp_time);
 
     size_t log_scale = 0;
