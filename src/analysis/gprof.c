@@ -512,6 +512,194 @@ static void propagate_time(struct gprof_sym *parent)
     }
 }
 
+/* ---- the total order (index numbers) ------------------------------------
+ *
+ * gprof sorts every symbol and cycle with cmp_total. Within glibc's merge
+ * the comparator is always called as (element of the left run, element of
+ * the right run), and its only inconsistent answers (two cycle headers, or
+ * two symbols without a name: "the first one is smaller") then keep the
+ * left one first, which is what a stable sort does with "equal". So the
+ * result is the stable sort by the consistent key (total time descending;
+ * cycle headers, then other nameless symbols, then names not starting
+ * with '_', then the others; calls descending; name by strcmp).
+ *
+ * With -l nearly all symbols have no time, and sorting them with strcmp is
+ * most of the work. Every symbol with time comes before every one without,
+ * so the two groups are sorted apart: the timed ones with cmp_total as
+ * before, the others by a 64-bit key (class, calls, the rank of the name
+ * among the distinct names, the original position for stability) with a
+ * radix sort. When the key does not fit, or a time is negative or NaN, the
+ * plain merge sort is used. */
+
+static uint64_t name_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static int cmp_str_ptr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static unsigned bits_for(uint64_t v)
+{
+    unsigned b = 0;
+    while (v) {
+        b++;
+        v >>= 1;
+    }
+    return b;
+}
+
+/* Stable LSD radix sort of keys (16-bit digits; passes whose digit is the
+ * same in every key are skipped). */
+static void radix_sort_u64(uint64_t *k, size_t n)
+{
+    uint64_t *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
+    size_t *cnt = xmalloc(65537 * sizeof(*cnt));
+    uint64_t all_or = 0, all_and = ~(uint64_t)0;
+    for (size_t i = 0; i < n; i++) {
+        all_or |= k[i];
+        all_and &= k[i];
+    }
+    for (unsigned shift = 0; shift < 64; shift += 16) {
+        if ((((all_or ^ all_and) >> shift) & 0xffff) == 0) continue;
+        memset(cnt, 0, 65537 * sizeof(*cnt));
+        for (size_t i = 0; i < n; i++)
+            cnt[((k[i] >> shift) & 0xffff) + 1]++;
+        for (size_t d = 0; d < 65536; d++)
+            cnt[d + 1] += cnt[d];
+        for (size_t i = 0; i < n; i++)
+            tmp[cnt[(k[i] >> shift) & 0xffff]++] = k[i];
+        memcpy(k, tmp, n * sizeof(*k));
+    }
+    free(cnt);
+    free(tmp);
+}
+
+/* Sort z[0..n) (all of total time 0, in their original order) by the key
+ * above. Returns false (z unchanged) when the key does not fit. */
+static bool sort_untimed(struct gprof_sym **z, size_t n)
+{
+    if (n < 2) return true;
+    uint32_t *id = xmalloc(n * sizeof(*id));
+    size_t cap = 1024;
+    while (cap < 2 * n)
+        cap *= 2;
+    uint32_t *slot = xmalloc(cap * sizeof(*slot)); /* id + 1, 0 = free */
+    memset(slot, 0, cap * sizeof(*slot));
+    const char **uniq = xmalloc(n * sizeof(*uniq));
+    size_t nuniq = 0;
+    uint64_t maxc = 0;
+    const char *prev = NULL;
+    uint32_t prev_id = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (z[i]->ncalls > maxc) maxc = z[i]->ncalls;
+        const char *nm = z[i]->name;
+        if (!nm) {
+            id[i] = 0;
+            continue;
+        }
+        if (nm != prev) { /* line symbols of one function share the pointer */
+            size_t h = (size_t)name_hash(nm) & (cap - 1);
+            while (slot[h] && strcmp(uniq[slot[h] - 1], nm) != 0)
+                h = (h + 1) & (cap - 1);
+            if (!slot[h]) {
+                uniq[nuniq] = nm;
+                slot[h] = (uint32_t)++nuniq;
+            }
+            prev = nm;
+            prev_id = slot[h] - 1;
+        }
+        id[i] = prev_id;
+    }
+    free(slot);
+    unsigned bi = bits_for(n - 1), br = bits_for(nuniq), bc = bits_for(maxc);
+    if (2 + bc + br + bi > 64) {
+        free(id);
+        free(uniq);
+        return false;
+    }
+    /* rank of each distinct name in strcmp order */
+    const char **sorted = xmalloc((nuniq ? nuniq : 1) * sizeof(*sorted));
+    memcpy(sorted, uniq, nuniq * sizeof(*sorted));
+    qsort(sorted, nuniq, sizeof(*sorted), cmp_str_ptr);
+    /* uniq[i] -> rank: find each sorted name's id again through a small
+     * hash of pointers (the uniq strings are distinct pointers) */
+    uint32_t *rank = xmalloc((nuniq ? nuniq : 1) * sizeof(*rank));
+    {
+        size_t pcap = 1024;
+        while (pcap < 2 * nuniq)
+            pcap *= 2;
+        uint32_t *ps = xcalloc(pcap, sizeof(*ps));
+        for (size_t u = 0; u < nuniq; u++) {
+            size_t h = (size_t)(((uintptr_t)uniq[u] >> 3) * 0x9E3779B97F4A7C15ull) & (pcap - 1);
+            while (ps[h])
+                h = (h + 1) & (pcap - 1);
+            ps[h] = (uint32_t)u + 1;
+        }
+        for (size_t r = 0; r < nuniq; r++) {
+            size_t h = (size_t)(((uintptr_t)sorted[r] >> 3) * 0x9E3779B97F4A7C15ull) & (pcap - 1);
+            while (uniq[ps[h] - 1] != sorted[r])
+                h = (h + 1) & (pcap - 1);
+            rank[ps[h] - 1] = (uint32_t)r;
+        }
+        free(ps);
+    }
+    uint64_t *key = xmalloc(n * sizeof(*key));
+    for (size_t i = 0; i < n; i++) {
+        const struct gprof_sym *y = z[i];
+        uint64_t cls = !y->name ? (y->cyc_num != 0 ? 0 : 1) : y->name[0] != '_' ? 2 : 3;
+        uint64_t k = cls;
+        k = (k << bc) | (maxc - y->ncalls);
+        k = (k << br) | (y->name ? rank[id[i]] : 0);
+        k = (k << bi) | i;
+        key[i] = k;
+    }
+    radix_sort_u64(key, n);
+    struct gprof_sym **out = xmalloc(n * sizeof(*out));
+    uint64_t imask = bi ? (~(uint64_t)0 >> (64 - bi)) : 0;
+    for (size_t i = 0; i < n; i++)
+        out[i] = z[key[i] & imask];
+    memcpy(z, out, n * sizeof(*z));
+    free(out);
+    free(key);
+    free(rank);
+    free(sorted);
+    free(uniq);
+    free(id);
+    return true;
+}
+
+static void sort_timed(struct gprof *g)
+{
+    size_t n = g->ntimed, npos = 0, nzero = 0;
+    struct gprof_sym **v = g->timed;
+    for (size_t i = 0; i < n; i++) {
+        double t = v[i]->prop_self + v[i]->prop_child;
+        if (!(t >= 0.0)) { /* negative or NaN: not the split below */
+            gprof_msort((void **)v, n, cmp_total);
+            return;
+        }
+        if (t == 0.0) nzero++;
+    }
+    struct gprof_sym **z = xmalloc((nzero ? nzero : 1) * sizeof(*z));
+    nzero = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i]->prop_self + v[i]->prop_child == 0.0)
+            z[nzero++] = v[i];
+        else
+            v[npos++] = v[i];
+    }
+    if (!sort_untimed(z, nzero)) gprof_msort((void **)z, nzero, cmp_total);
+    gprof_msort((void **)v, npos, cmp_total);
+    memcpy(v + npos, z, nzero * sizeof(*z));
+    free(z);
+}
+
 void gprof_assemble(struct gprof *g, const struct symspec_set *s, const struct elf_image *img)
 {
     size_t n = g->nsyms;
@@ -619,7 +807,7 @@ void gprof_assemble(struct gprof *g, const struct symspec_set *s, const struct e
         g->timed[i] = &g->syms[i];
     for (size_t c = 0; c < nc; c++)
         g->timed[n + c] = &g->cycles[c];
-    gprof_msort((void **)g->timed, g->ntimed, cmp_total);
+    sort_timed(g);
     for (size_t i = 0; i < g->ntimed; i++)
         g->timed[i]->index = (int)i + 1;
     g->assembled = true;
