@@ -139,7 +139,7 @@ static void match_into(const struct symspec_part *p, const struct symspec_sym *s
             if (!have_name || y->name != last_name) {
                 have_name = true;
                 last_name = y->name;
-                name_ok = y->name && strcmp(p->name, y->name) == 0;
+                name_ok = y->name && y->name[0] == p->name[0] && strcmp(p->name, y->name) == 0;
             }
             if (!name_ok) continue;
         }

@@ -1006,7 +1006,9 @@ void line_table_annotate(const struct line_table *lt, struct elf_image *img)
     }
 }
 
-/* Every address in [lo, hi) where line_table_find's answer can change. */
+/* Every address in [lo, hi) where line_table_find's answer can change,
+ * ascending, each once. The row addresses (most of them) are already in
+ * order: only the others are sorted, then the two lists are merged. */
 static uint64_t *breakpoints(const struct line_table *lt, uint64_t lo, uint64_t hi, size_t *np)
 {
     size_t cap = 0, n = 0;
@@ -1020,8 +1022,6 @@ static uint64_t *breakpoints(const struct line_table *lt, uint64_t lo, uint64_t 
         }                                                                                          \
     } while (0)
     ADD(lo);
-    for (size_t i = 0; i < lt->nrows; i++)
-        ADD(lt->rows[i].addr);
     for (size_t i = 0; i < lt->nfsegs; i++)
         ADD(lt->fsegs[i].start);
     for (size_t i = 0; i < lt->nesyms; i++) {
@@ -1030,11 +1030,24 @@ static uint64_t *breakpoints(const struct line_table *lt, uint64_t lo, uint64_t 
     }
 #undef ADD
     if (n) qsort(b, n, sizeof(*b), cmp_u64);
-    size_t u = 0;
-    for (size_t i = 0; i < n; i++)
-        if (u == 0 || b[u - 1] != b[i]) b[u++] = b[i];
+    /* lt->rows is sorted by address */
+    uint64_t *m = xmalloc((n + lt->nrows + 1) * sizeof(*m));
+    size_t u = 0, i = 0, k = 0;
+    while (i < n || k < lt->nrows) {
+        uint64_t x;
+        if (k < lt->nrows && (lt->rows[k].addr < lo || lt->rows[k].addr >= hi)) {
+            k++;
+            continue;
+        }
+        if (k >= lt->nrows || (i < n && b[i] <= lt->rows[k].addr))
+            x = b[i++];
+        else
+            x = lt->rows[k++].addr;
+        if (u == 0 || m[u - 1] != x) m[u++] = x;
+    }
+    free(b);
     *np = u;
-    return b;
+    return m;
 }
 
 void line_table_make_line_syms(const struct line_table *lt, struct elf_image *img)
