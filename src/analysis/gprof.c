@@ -29,6 +29,26 @@ void gprof_init(struct gprof *g, const struct elf_sym *syms, size_t n, bool line
         s->cyc_head = s;
         s->pos = i;
     }
+    /* A directory of address buckets (about one symbol each) narrows the
+     * binary search of gprof_lookup to the symbols of one bucket. */
+    if (n > 0 && n < UINT32_MAX / 2) {
+        uint64_t lo = g->syms[0].addr, range = g->syms[n - 1].addr - lo;
+        unsigned shift = 0;
+        while (shift < 63 && (range >> shift) >= 2 * (uint64_t)n)
+            shift++;
+        size_t nb = (size_t)(range >> shift) + 1;
+        g->lk_first = xmalloc((nb + 1) * sizeof(*g->lk_first));
+        size_t j = 0;
+        for (size_t b = 0; b <= nb; b++) {
+            uint64_t start = lo + ((uint64_t)b << shift);
+            while (j < n && g->syms[j].addr < start)
+                j++;
+            g->lk_first[b] = (uint32_t)j;
+        }
+        g->lk_lo = lo;
+        g->lk_shift = shift;
+        g->lk_n = nb;
+    }
 }
 
 void gprof_release(struct gprof *g)
@@ -41,6 +61,7 @@ void gprof_release(struct gprof *g)
     free(g->cycles);
     free(g->arcs);
     free(g->timed);
+    free(g->lk_first);
     free(g->hash);
     for (size_t i = 0; i < g->nchunks; i++)
         free(g->chunks[i]);
@@ -51,6 +72,17 @@ void gprof_release(struct gprof *g)
 struct gprof_sym *gprof_lookup(const struct gprof *g, uint64_t addr)
 {
     size_t lo = 0, hi = g->nsyms;
+    if (g->lk_first && addr >= g->lk_lo) {
+        /* the symbols before lk_first[b] start below the bucket (so at or
+         * below addr), those from lk_first[b + 1] on above it */
+        uint64_t b = (addr - g->lk_lo) >> g->lk_shift;
+        if (b < g->lk_n) {
+            lo = g->lk_first[b];
+            hi = g->lk_first[b + 1];
+        } else {
+            lo = g->nsyms;
+        }
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (g->syms[mid].addr <= addr)

@@ -48,41 +48,44 @@ struct gprof_arc {
 #define GPROF_NBB 10
 
 struct gprof_sym {
+    /* (fields grouped by type so that the struct has no padding holes: with
+     * -l there are several hundred thousand of these, and every pass over
+     * them is bound by memory) */
     const char *name; /* raw name; NULL for a cycle header */
     const char *file; /* DWARF source file (full path) or NULL */
-    unsigned line;
     uint64_t addr, end_addr;
-    bool is_func, is_static;
-
     uint64_t scaled_addr; /* addr / 2 (gprof's UNIT) */
     double hist_time;     /* samples credited (in ticks) */
     uint64_t ncalls;      /* calls from other functions (self-calls removed) */
     uint64_t self_calls;  /* recursive calls (cycle header: calls inside the cycle) */
 
-    int top_order; /* 0 = not visited, -1 = busy, else DFN number */
-    int cyc_num;   /* 0 when not in a cycle */
     struct gprof_sym *cyc_head, *cyc_next;
     struct gprof_sym *cyc_tail; /* last of the list (kept on list heads) */
     size_t dfn_pos;             /* place on the depth-first stack while busy */
     double fract, prop_self, prop_child;
     double child_time; /* unscaled time of descendants */
-    bool print_flag;
-    int index;
 
     struct gprof_arc *parents, *children;
 
     /* Basic-block counts for -l, -C, -A (summed per address; up to
      * GPROF_NBB of them, allocated with the first; NULL while nbb == 0). */
     uint64_t *bb_addr, *bb_calls;
-    unsigned nbb;
 
     /* --function-ordering / --file-ordering scratch. */
-    int nuses;
-    bool has_been_placed;
-    bool mapped; /* --file-ordering: this symbol stands for an object file */
     struct gprof_sym *ord_next, *ord_prev; /* chain while placing */
     size_t pos;                            /* index in syms */
     char *demangled;                       /* cache for reports */
+
+    unsigned line;
+    int top_order; /* 0 = not visited, -1 = busy, else DFN number */
+    int cyc_num;   /* 0 when not in a cycle */
+    int index;
+    unsigned nbb;
+    int nuses;
+    bool is_func, is_static;
+    bool print_flag;
+    bool has_been_placed;
+    bool mapped; /* --file-ordering: this symbol stands for an object file */
 };
 
 struct gprof {
@@ -108,6 +111,13 @@ struct gprof {
     /* all symbols plus cycle headers by total time (index order) */
     struct gprof_sym **timed;
     size_t ntimed;
+
+    /* private: lookup directory, lk_first[b] = how many symbols start
+     * below lk_lo + (b << lk_shift), for b in 0..lk_n (NULL: none) */
+    uint32_t *lk_first;
+    uint64_t lk_lo;
+    unsigned lk_shift;
+    size_t lk_n;
 
     /* private: arc hash */
     struct gprof_arc **hash;
