@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../model/error.h"
+#include "../model/search.h"
 
 void gprof_init(struct gprof *g, const struct elf_sym *syms, size_t n, bool line_mode)
 {
@@ -83,13 +84,7 @@ struct gprof_sym *gprof_lookup(const struct gprof *g, uint64_t addr)
             lo = g->nsyms;
         }
     }
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (g->syms[mid].addr <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    if (hi > lo) lo += SEARCH_UPPER(g->syms + lo, hi - lo, addr, addr);
     if (lo == 0) return NULL;
     struct gprof_sym *s = &g->syms[lo - 1];
     return addr <= s->end_addr ? s : NULL;

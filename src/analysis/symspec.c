@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../model/error.h"
+#include "../model/search.h"
 
 void symspec_set_init(struct symspec_set *s)
 {
@@ -196,14 +197,7 @@ bool symspec_ranges_find(const struct symspec_ranges *r, uint64_t addr)
 {
     /* Ranges may overlap (several specs): find the last range starting at
      * or before addr, then look back while ranges could still hold it. */
-    size_t lo = 0, hi = r->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r->r[mid].lo <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = SEARCH_UPPER(r->r, r->n, lo, addr);
     for (size_t i = lo; i > 0; i--) {
         if (r->r[i - 1].hi >= addr) return true;
         if (i - 1 == 0) break;

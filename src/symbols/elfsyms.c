@@ -7,6 +7,7 @@
  * docs/internals/symbols.md.
  */
 #include "elfsyms.h"
+#include "../model/search.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -366,14 +367,7 @@ int elf_image_open(struct elf_image *img, const char *path, const struct elf_ima
 
 size_t elf_image_lookup_index(const struct elf_image *img, uint64_t addr)
 {
-    size_t lo = 0, hi = img->nsyms;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (img->syms[mid].addr <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = SEARCH_UPPER(img->syms, img->nsyms, addr, addr);
     if (lo == 0) return (size_t)-1;
     if (addr > img->syms[lo - 1].end_addr) return (size_t)-1;
     return lo - 1;

@@ -5,6 +5,7 @@
  * docs/internals/symbols.md.
  */
 #include "lines.h"
+#include "../model/search.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -892,41 +893,17 @@ int line_table_open(struct line_table *lt, const struct elf_image *img, struct t
  * covers addr. */
 static size_t rows_upto(const struct line_table *lt, uint64_t addr)
 {
-    size_t lo = 0, hi = lt->nrows;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (lt->rows[mid].addr <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return SEARCH_UPPER(lt->rows, lt->nrows, addr, addr);
 }
 
 static size_t fsegs_upto(const struct line_table *lt, uint64_t addr)
 {
-    size_t lo = 0, hi = lt->nfsegs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (lt->fsegs[mid].start <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return SEARCH_UPPER(lt->fsegs, lt->nfsegs, start, addr);
 }
 
 static size_t esyms_upto(const struct line_table *lt, uint64_t addr)
 {
-    size_t lo = 0, hi = lt->nesyms;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (lt->esyms[mid].addr <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return SEARCH_UPPER(lt->esyms, lt->nesyms, addr, addr);
 }
 
 /* The nearest .text symbol at or before addr (lo = esyms_upto(addr)), with
