@@ -11,6 +11,8 @@
 #   BENCH_PEER   "no" skips the (slow) Valgrind tools
 #   BENCH_MERGE  "no" skips tally merge versus cg_merge
 #   BENCH_GPROF  "no" skips tally gprof versus GNU gprof (bench/gprof.sh)
+#   BENCH_RECORD "no" skips tally record versus Cachegrind and Callgrind
+#                (bench/record.sh)
 #
 # For every file it prints wall time, throughput (MB = 10^6 bytes) and peak
 # resident memory of each tool, then the throughput ratio, how time grows
@@ -232,6 +234,12 @@ fi
 if [ "${BENCH_GPROF:-yes}" != no ]; then
     echo
     TALLY="$TALLY" BENCH_RUNS="$RUNS" sh bench/gprof.sh || failures=$((failures + 1))
+fi
+# ------------------------------------------------------------- tally record
+# its own workload, timings and targets: see bench/record.sh
+if [ "${BENCH_RECORD:-yes}" != no ]; then
+    echo
+    TALLY="$TALLY" sh bench/record.sh || failures=$((failures + 1))
 fi
 if [ "$failures" != 0 ]; then
     echo "bench: $failures command(s) failed" >&2
