@@ -1,0 +1,1090 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tl_main.c - tally's Valgrind tool: options, instrumentation, cost centres,
+ * output files and the end-of-run summary.
+ *
+ * Started by `tally record` as `valgrind --tool=tally`. Links no libc: only
+ * Valgrind's pub_tool_* API.
+ *
+ * Counting model (docs/internals/tool.md has the long version)
+ * ------------------------------------------------------------
+ * Events are made from the flattened, optimised IR exactly as Cachegrind
+ * 3.19 makes them, with VEX guest chasing off (so every counted instruction
+ * really ran). Each guest instruction gets an `instr` cost centre keyed by
+ * its address; each instr belongs to a `line` cost centre (file, function,
+ * line) looked up once, at translation time.
+ *
+ * Ir, Dr, Dw, Bc and Bi are not counted by helper calls. The events of one
+ * superblock are collected in a queue that is flushed at the same places as
+ * Cachegrind's (queue full, every side exit, after a load-linked, before a
+ * guarded access, end of block). Every flush makes one `seg`: a counter
+ * incremented by three inline IR statements each time that stretch of code
+ * runs, plus the list of instr counters it stands for. Folding (count x
+ * entries) into the instr counters happens only when a file is written. The
+ * simulators (misses, mispredicts) are helper calls in program order.
+ *
+ * Copyright (C) 2026 the tally authors.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_xarray.h"
+
+#include "sim_types.h"
+
+#if __has_include("sim_cache.h")
+#include "sim_cache.h"
+#define TL_HAVE_CACHESIM 1
+#else
+#define TL_HAVE_CACHESIM 0
+#endif
+#if __has_include("sim_branch.h")
+#include "sim_branch.h"
+#define TL_HAVE_BRANCHSIM 1
+#else
+#define TL_HAVE_BRANCHSIM 0
+#endif
+
+/*------------------------------------------------------------*/
+/*--- Options                                              ---*/
+/*------------------------------------------------------------*/
+
+static Bool clo_cache_sim = TL_HAVE_CACHESIM;
+static Bool clo_cache_sim_given = False;
+static Bool clo_branch_sim = False;
+static Bool clo_dump_instr = False;
+static Bool clo_calls = False;
+static const HChar *clo_out_file = "tally.out.%p";
+static const HChar *clo_cg_out_file = NULL;
+#if TL_HAVE_CACHESIM
+static cache_cfg clo_I1 = {-1, -1, -1};
+static cache_cfg clo_D1 = {-1, -1, -1};
+static cache_cfg clo_LL = {-1, -1, -1};
+#endif
+/* The caches really simulated (after defaults and checks). */
+#if TL_HAVE_CACHESIM
+static cache_cfg cfg_I1, cfg_D1, cfg_LL;
+#endif
+/* Data sizes of Dirty and CAS accesses are clamped to the smallest line. */
+static Int min_line_size = 64;
+
+/*------------------------------------------------------------*/
+/*--- Events and cost centres                              ---*/
+/*------------------------------------------------------------*/
+
+/* Callgrind's event order; the cachegrind writer reorders. */
+enum {
+    EV_Ir,
+    EV_Dr,
+    EV_Dw,
+    EV_I1mr,
+    EV_D1mr,
+    EV_D1mw,
+    EV_ILmr,
+    EV_DLmr,
+    EV_DLmw,
+    EV_Bc,
+    EV_Bcm,
+    EV_Bi,
+    EV_Bim,
+    N_EV
+};
+static const HChar *const ev_name[N_EV] = {"Ir",   "Dr",   "Dw", "I1mr", "D1mr", "D1mw", "ILmr",
+                                           "DLmr", "DLmw", "Bc", "Bcm",  "Bi",   "Bim"};
+
+/* An interned string. Equal strings share one pointer, so keys compare by
+ * pointer; the ids are the callgrind-format compression numbers (0 = not
+ * written yet), one namespace for files and one for functions. */
+typedef struct istr {
+    struct istr *next;
+    UInt hash;
+    UInt fl_id, fn_id;
+    HChar s[];
+} istr;
+
+/* One (file, function, line). */
+typedef struct linecc {
+    struct linecc *next;
+    istr *file, *fn;
+    UInt line;
+    ULong ev[N_EV];
+} linecc;
+
+/* One guest instruction. Several can share an address when the code at
+ * that address changed its debug info (unmapped and mapped again). */
+typedef struct instrcc {
+    struct instrcc *next;
+    Addr addr;
+    UInt len;
+    linecc *line;
+    ULong ev[N_EV];
+} instrcc;
+
+/* One flushed stretch of events: `count` runs. */
+typedef struct seg {
+    struct seg *next;
+    ULong count;
+    UInt n;
+    ULong *ctr[];
+} seg;
+
+/*--- A bump allocator for things never freed ---*/
+
+#define ARENA_CHUNK (1024 * 1024)
+static UChar *arena_cur, *arena_end;
+
+static void *arena_alloc(SizeT n)
+{
+    n = (n + 7) & ~(SizeT)7;
+    if (n > (SizeT)(arena_end - arena_cur)) {
+        SizeT sz = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+        arena_cur = VG_(malloc)("tl.arena", sz);
+        arena_end = arena_cur + sz;
+    }
+    void *p = arena_cur;
+    arena_cur += n;
+    VG_(memset)(p, 0, n);
+    return p;
+}
+
+/*--- Generic chained hash tables that grow ---*/
+
+typedef struct {
+    void **slot;
+    UWord nslots, nused;
+} htab;
+
+static void htab_init(htab *h, UWord n)
+{
+    h->nslots = n;
+    h->nused = 0;
+    h->slot = VG_(calloc)("tl.htab", n, sizeof(void *));
+}
+
+/* All the chained structs start with their `next` pointer. */
+typedef struct hnode {
+    struct hnode *next;
+} hnode;
+
+static void htab_grow(htab *h, UWord (*hash)(const void *))
+{
+    UWord n = h->nslots * 2;
+    void **s = VG_(calloc)("tl.htab", n, sizeof(void *));
+    for (UWord i = 0; i < h->nslots; i++) {
+        hnode *e = h->slot[i];
+        while (e) {
+            hnode *nx = e->next;
+            UWord k = hash(e) & (n - 1);
+            e->next = s[k];
+            s[k] = e;
+            e = nx;
+        }
+    }
+    VG_(free)(h->slot);
+    h->slot = s;
+    h->nslots = n;
+}
+
+static htab strs, lines, instrs;
+static seg *all_segs;
+
+static UInt str_hash(const HChar *s)
+{
+    UInt h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (UChar)*s) * 16777619u;
+    return h;
+}
+
+static UWord istr_rehash(const void *p)
+{
+    return ((const istr *)p)->hash;
+}
+
+static istr *intern(const HChar *s)
+{
+    UInt h = str_hash(s);
+    for (istr *e = strs.slot[h & (strs.nslots - 1)]; e; e = e->next)
+        if (e->hash == h && VG_(strcmp)(e->s, s) == 0) return e;
+    SizeT len = VG_(strlen)(s);
+    istr *e = arena_alloc(sizeof(istr) + len + 1);
+    e->hash = h;
+    VG_(memcpy)(e->s, s, len + 1);
+    if (++strs.nused > strs.nslots) htab_grow(&strs, istr_rehash);
+    UWord k = h & (strs.nslots - 1);
+    e->next = strs.slot[k];
+    strs.slot[k] = e;
+    return e;
+}
+
+static UWord line_hash(const istr *file, const istr *fn, UInt line)
+{
+    return (file->hash * 31u + fn->hash) * 31u + line;
+}
+
+static UWord linecc_rehash(const void *p)
+{
+    const linecc *l = p;
+    return line_hash(l->file, l->fn, l->line);
+}
+
+static linecc *get_linecc(istr *file, istr *fn, UInt line)
+{
+    UWord h = line_hash(file, fn, line);
+    for (linecc *l = lines.slot[h & (lines.nslots - 1)]; l; l = l->next)
+        if (l->file == file && l->fn == fn && l->line == line) return l;
+    linecc *l = arena_alloc(sizeof *l);
+    l->file = file;
+    l->fn = fn;
+    l->line = line;
+    if (++lines.nused > lines.nslots) htab_grow(&lines, linecc_rehash);
+    UWord k = h & (lines.nslots - 1);
+    l->next = lines.slot[k];
+    lines.slot[k] = l;
+    return l;
+}
+
+static UWord addr_hash(Addr a)
+{
+    return (a ^ (a >> 13)) * 0x9E3779B97F4A7C15ull >> 20;
+}
+
+static UWord instrcc_rehash(const void *p)
+{
+    return addr_hash(((const instrcc *)p)->addr);
+}
+
+/* File, function and line of one instruction, as Cachegrind names them:
+ * "dir/file" (or "file" without a directory), "???" and line 0 without line
+ * info, "???" without a symbol. */
+static linecc *lookup_position(Addr a)
+{
+    DiEpoch ep = VG_(current_DiEpoch)();
+    const HChar *file, *dir, *fn;
+    UInt line = 0;
+    istr *ifile, *ifn;
+
+    if (VG_(get_filename_linenum)(ep, a, &file, &dir, &line)) {
+        if (dir[0]) {
+            SizeT dl = VG_(strlen)(dir), fl = VG_(strlen)(file);
+            HChar *buf = VG_(malloc)("tl.path", dl + fl + 2);
+            VG_(memcpy)(buf, dir, dl);
+            buf[dl] = '/';
+            VG_(memcpy)(buf + dl + 1, file, fl + 1);
+            ifile = intern(buf);
+            VG_(free)(buf);
+        } else {
+            ifile = intern(file);
+        }
+    } else {
+        ifile = intern("???");
+        line = 0;
+    }
+    ifn = intern(VG_(get_fnname)(ep, a, &fn) ? fn : "???");
+    return get_linecc(ifile, ifn, line);
+}
+
+static instrcc *get_instrcc(Addr a, UInt len)
+{
+    linecc *l = lookup_position(a);
+    UWord h = addr_hash(a);
+    /* The newest entry for an address is first in its chain. */
+    for (instrcc *i = instrs.slot[h & (instrs.nslots - 1)]; i; i = i->next)
+        if (i->addr == a) {
+            if (i->line == l && i->len == len) return i;
+            break;
+        }
+    instrcc *i = arena_alloc(sizeof *i);
+    i->addr = a;
+    i->len = len;
+    i->line = l;
+    if (++instrs.nused > instrs.nslots) htab_grow(&instrs, instrcc_rehash);
+    UWord k = h & (instrs.nslots - 1);
+    i->next = instrs.slot[k];
+    instrs.slot[k] = i;
+    return i;
+}
+
+/* Add every seg's runs into its instr counters (before writing). */
+static void fold_segs(void)
+{
+    for (seg *s = all_segs; s; s = s->next) {
+        ULong c = s->count;
+        if (!c) continue;
+        for (UInt k = 0; k < s->n; k++)
+            *s->ctr[k] += c;
+        s->count = 0;
+    }
+}
+
+/*------------------------------------------------------------*/
+/*--- Run-time helpers (simulators only)                   ---*/
+/*------------------------------------------------------------*/
+
+#if TL_HAVE_CACHESIM
+static VG_REGPARM(1) void h_ir(instrcc *n)
+{
+    cachesim_I1_doref(n->addr, (UChar)n->len, &n->ev[EV_I1mr], &n->ev[EV_ILmr]);
+}
+
+static VG_REGPARM(3) void h_dr(instrcc *n, Addr a, UWord size)
+{
+    cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mr], &n->ev[EV_DLmr]);
+}
+
+static VG_REGPARM(3) void h_dw(instrcc *n, Addr a, UWord size)
+{
+    cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mw], &n->ev[EV_DLmw]);
+}
+#endif
+
+/* Guarded accesses count themselves (the call runs only if the guard is
+ * true). */
+static VG_REGPARM(3) void h_guarded_dr(instrcc *n, Addr a, UWord size)
+{
+    n->ev[EV_Dr]++;
+#if TL_HAVE_CACHESIM
+    if (clo_cache_sim) cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mr], &n->ev[EV_DLmr]);
+#endif
+}
+
+static VG_REGPARM(3) void h_guarded_dw(instrcc *n, Addr a, UWord size)
+{
+    n->ev[EV_Dw]++;
+#if TL_HAVE_CACHESIM
+    if (clo_cache_sim) cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mw], &n->ev[EV_DLmw]);
+#endif
+}
+
+#if TL_HAVE_BRANCHSIM
+static VG_REGPARM(2) void h_bc(instrcc *n, UWord taken)
+{
+    branchsim_cond(n->addr, (Word)taken, &n->ev[EV_Bcm]);
+}
+
+static VG_REGPARM(2) void h_bi(instrcc *n, Addr dst)
+{
+    branchsim_ind(n->addr, dst, &n->ev[EV_Bim]);
+}
+#endif
+
+/*------------------------------------------------------------*/
+/*--- Instrumentation                                      ---*/
+/*------------------------------------------------------------*/
+
+typedef enum { Ev_Ir, Ev_Dr, Ev_Dw, Ev_Bc, Ev_Bi } evkind;
+
+typedef struct {
+    evkind kind;
+    instrcc *ins;
+    IRExpr *addr;  /* Dr, Dw: the address */
+    Int size;      /* Dr, Dw: bytes */
+    IRExpr *extra; /* Bc: taken (word); Bi: the target */
+} event;
+
+#define N_EVENTS 16
+
+typedef struct {
+    IRSB *sbOut;
+    event ev[N_EVENTS];
+    Int nev;
+} tlstate;
+
+static void emit_call(IRSB *sb, Int regparms, const HChar *name, void *fn, IRExpr **args,
+                      IRExpr *guard)
+{
+    IRDirty *di = unsafeIRDirty_0_N(regparms, name, VG_(fnptr_to_fnentry)(fn), args);
+    if (guard) di->guard = guard;
+    addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
+static void flush_events(tlstate *st)
+{
+    if (st->nev == 0) return;
+    IRSB *sb = st->sbOut;
+    seg *s = arena_alloc(sizeof(seg) + st->nev * sizeof(ULong *));
+    s->n = st->nev;
+    for (Int k = 0; k < st->nev; k++) {
+        event *e = &st->ev[k];
+        static const Int which[] = {EV_Ir, EV_Dr, EV_Dw, EV_Bc, EV_Bi};
+        s->ctr[k] = &e->ins->ev[which[e->kind]];
+    }
+    s->next = all_segs;
+    all_segs = s;
+
+    /* count++ as plain IR: load, add, store. */
+    IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
+    IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
+    addStmtToIRSB(
+        sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&s->count))));
+    addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1),
+                                                    IRExpr_Const(IRConst_U64(1)))));
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&s->count), IRExpr_RdTmp(t2)));
+
+    /* The simulators, in program order. */
+    for (Int k = 0; k < st->nev; k++) {
+        event *e = &st->ev[k];
+        IRExpr *ins = mkIRExpr_HWord((HWord)e->ins);
+        switch (e->kind) {
+#if TL_HAVE_CACHESIM
+        case Ev_Ir:
+            if (clo_cache_sim) emit_call(sb, 1, "h_ir", h_ir, mkIRExprVec_1(ins), NULL);
+            break;
+        case Ev_Dr:
+            if (clo_cache_sim)
+                emit_call(sb, 3, "h_dr", h_dr, mkIRExprVec_3(ins, e->addr, mkIRExpr_HWord(e->size)),
+                          NULL);
+            break;
+        case Ev_Dw:
+            if (clo_cache_sim)
+                emit_call(sb, 3, "h_dw", h_dw, mkIRExprVec_3(ins, e->addr, mkIRExpr_HWord(e->size)),
+                          NULL);
+            break;
+#endif
+#if TL_HAVE_BRANCHSIM
+        case Ev_Bc:
+            emit_call(sb, 2, "h_bc", h_bc, mkIRExprVec_2(ins, e->extra), NULL);
+            break;
+        case Ev_Bi:
+            emit_call(sb, 2, "h_bi", h_bi, mkIRExprVec_2(ins, e->extra), NULL);
+            break;
+#endif
+        default:
+            break;
+        }
+    }
+    st->nev = 0;
+}
+
+static void add_event(tlstate *st, evkind kind, instrcc *ins, IRExpr *addr, Int size, IRExpr *extra)
+{
+    /* A write right after a read of the same instruction, size and
+     * address is one modify, counted as that read. */
+    if (kind == Ev_Dw && st->nev > 0) {
+        event *p = &st->ev[st->nev - 1];
+        if (p->kind == Ev_Dr && p->ins == ins && p->size == size && eqIRAtom(p->addr, addr)) return;
+    }
+    if (st->nev == N_EVENTS) flush_events(st);
+    event *e = &st->ev[st->nev++];
+    e->kind = kind;
+    e->ins = ins;
+    e->addr = addr;
+    e->size = size;
+    e->extra = extra;
+}
+
+static void add_guarded(tlstate *st, Bool write, instrcc *ins, IRExpr *addr, Int size,
+                        IRExpr *guard)
+{
+    flush_events(st);
+    IRExpr **args = mkIRExprVec_3(mkIRExpr_HWord((HWord)ins), addr, mkIRExpr_HWord(size));
+    if (write)
+        emit_call(st->sbOut, 3, "h_guarded_dw", h_guarded_dw, args, guard);
+    else
+        emit_call(st->sbOut, 3, "h_guarded_dr", h_guarded_dr, args, guard);
+}
+
+static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGuestLayout *layout,
+                           const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
+                           IRType gWordTy, IRType hWordTy)
+{
+    if (gWordTy != hWordTy || hWordTy != Ity_I64)
+        VG_(tool_panic)("tally: only 64-bit hosts and guests are supported");
+
+    tlstate st;
+    st.sbOut = deepCopyIRSBExceptStmts(sbIn);
+    st.nev = 0;
+    IRTypeEnv *tyenv = sbIn->tyenv;
+    Int i = 0;
+    instrcc *cur = NULL;
+    Addr cia = 0;
+    UInt isize = 0;
+
+    /* The self-check preamble, before the first IMark, makes no events. */
+    while (i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark) {
+        addStmtToIRSB(st.sbOut, sbIn->stmts[i]);
+        i++;
+    }
+
+    for (; i < sbIn->stmts_used; i++) {
+        IRStmt *s = sbIn->stmts[i];
+        if (!s || s->tag == Ist_NoOp) continue;
+        switch (s->tag) {
+        case Ist_IMark:
+            cia = (Addr)s->Ist.IMark.addr;
+            isize = s->Ist.IMark.len ? s->Ist.IMark.len : VG_MIN_INSTR_SZB;
+            cur = get_instrcc(cia, isize);
+            add_event(&st, Ev_Ir, cur, NULL, 0, NULL);
+            break;
+        case Ist_WrTmp:
+            if (s->Ist.WrTmp.data->tag == Iex_Load) {
+                IRExpr *ld = s->Ist.WrTmp.data;
+                add_event(&st, Ev_Dr, cur, ld->Iex.Load.addr, sizeofIRType(ld->Iex.Load.ty), NULL);
+            }
+            break;
+        case Ist_Store:
+            add_event(&st, Ev_Dw, cur, s->Ist.Store.addr,
+                      sizeofIRType(typeOfIRExpr(tyenv, s->Ist.Store.data)), NULL);
+            break;
+        case Ist_StoreG: {
+            IRStoreG *sg = s->Ist.StoreG.details;
+            add_guarded(&st, True, cur, sg->addr, sizeofIRType(typeOfIRExpr(tyenv, sg->data)),
+                        sg->guard);
+            break;
+        }
+        case Ist_LoadG: {
+            IRLoadG *lg = s->Ist.LoadG.details;
+            IRType wide = Ity_INVALID, narrow = Ity_INVALID;
+            typeOfIRLoadGOp(lg->cvt, &wide, &narrow);
+            add_guarded(&st, False, cur, lg->addr, sizeofIRType(narrow), lg->guard);
+            break;
+        }
+        case Ist_Dirty: {
+            IRDirty *d = s->Ist.Dirty.details;
+            if (d->mFx != Ifx_None) {
+                Int size = d->mSize;
+                if (size > min_line_size) size = min_line_size;
+                if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+                    add_event(&st, Ev_Dr, cur, d->mAddr, size, NULL);
+                if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+                    add_event(&st, Ev_Dw, cur, d->mAddr, size, NULL);
+            }
+            break;
+        }
+        case Ist_CAS: {
+            IRCAS *cas = s->Ist.CAS.details;
+            Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
+            if (cas->dataHi) size *= 2;
+            if (size > min_line_size) size = min_line_size;
+            add_event(&st, Ev_Dr, cur, cas->addr, size, NULL);
+            add_event(&st, Ev_Dw, cur, cas->addr, size, NULL);
+            break;
+        }
+        case Ist_LLSC:
+            if (s->Ist.LLSC.storedata == NULL) {
+                add_event(&st, Ev_Dr, cur, s->Ist.LLSC.addr,
+                          sizeofIRType(typeOfIRTemp(tyenv, s->Ist.LLSC.result)), NULL);
+                flush_events(&st);
+            } else {
+                add_event(&st, Ev_Dw, cur, s->Ist.LLSC.addr,
+                          sizeofIRType(typeOfIRExpr(tyenv, s->Ist.LLSC.storedata)), NULL);
+            }
+            break;
+        case Ist_Exit: {
+            IRJumpKind jk = s->Ist.Exit.jk;
+            if (clo_branch_sim && (jk == Ijk_Boring || jk == Ijk_Call || jk == Ijk_Ret)) {
+                /* taken = went to the target that is not the next
+                 * instruction. */
+                IRTemp g = newIRTemp(st.sbOut->tyenv, Ity_I64);
+                addStmtToIRSB(st.sbOut,
+                              IRStmt_WrTmp(g, IRExpr_Unop(Iop_1Uto64, s->Ist.Exit.guard)));
+                IRConst *dst = s->Ist.Exit.dst;
+                IRExpr *taken = IRExpr_RdTmp(g);
+                if (dst->tag == Ico_U64 && dst->Ico.U64 == (ULong)cia + isize) {
+                    IRTemp t = newIRTemp(st.sbOut->tyenv, Ity_I64);
+                    addStmtToIRSB(st.sbOut,
+                                  IRStmt_WrTmp(t, IRExpr_Binop(Iop_Xor64, IRExpr_RdTmp(g),
+                                                               IRExpr_Const(IRConst_U64(1)))));
+                    taken = IRExpr_RdTmp(t);
+                }
+                add_event(&st, Ev_Bc, cur, NULL, 0, taken);
+            }
+            flush_events(&st);
+            break;
+        }
+        default:
+            break;
+        }
+        addStmtToIRSB(st.sbOut, s);
+    }
+
+    /* An indirect jump or call ends the block. */
+    if (clo_branch_sim && cur && (sbIn->jumpkind == Ijk_Boring || sbIn->jumpkind == Ijk_Call) &&
+        sbIn->next->tag == Iex_RdTmp)
+        add_event(&st, Ev_Bi, cur, NULL, 0, sbIn->next);
+    flush_events(&st);
+    return st.sbOut;
+}
+
+/*------------------------------------------------------------*/
+/*--- Output                                               ---*/
+/*------------------------------------------------------------*/
+
+static ULong totals[N_EV];
+
+/* Which events are written, in callgrind order. */
+static Int out_ev[N_EV], n_out_ev;
+
+static void choose_events(void)
+{
+    n_out_ev = 0;
+    out_ev[n_out_ev++] = EV_Ir;
+    out_ev[n_out_ev++] = EV_Dr;
+    out_ev[n_out_ev++] = EV_Dw;
+    if (clo_cache_sim)
+        for (Int e = EV_I1mr; e <= EV_DLmw; e++)
+            out_ev[n_out_ev++] = e;
+    if (clo_branch_sim)
+        for (Int e = EV_Bc; e <= EV_Bim; e++)
+            out_ev[n_out_ev++] = e;
+}
+
+static Bool all_zero(const ULong *ev)
+{
+    for (Int k = 0; k < n_out_ev; k++)
+        if (ev[out_ev[k]]) return False;
+    return True;
+}
+
+static Int cmp_linecc(const void *a, const void *b)
+{
+    const linecc *x = *(const linecc *const *)a, *y = *(const linecc *const *)b;
+    Int c = VG_(strcmp)(x->file->s, y->file->s);
+    if (c) return c;
+    c = VG_(strcmp)(x->fn->s, y->fn->s);
+    if (c) return c;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static Int cmp_instrcc(const void *a, const void *b)
+{
+    const instrcc *x = *(const instrcc *const *)a, *y = *(const instrcc *const *)b;
+    Int c = VG_(strcmp)(x->line->file->s, y->line->file->s);
+    if (c) return c;
+    c = VG_(strcmp)(x->line->fn->s, y->line->fn->s);
+    if (c) return c;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Every linecc (sorted as Cachegrind sorts) with its instr costs summed. */
+static linecc **collect_lines(UWord *np)
+{
+    for (UWord k = 0; k < lines.nslots; k++)
+        for (linecc *l = lines.slot[k]; l; l = l->next)
+            VG_(memset)(l->ev, 0, sizeof l->ev);
+    for (UWord k = 0; k < instrs.nslots; k++)
+        for (instrcc *i = instrs.slot[k]; i; i = i->next)
+            for (Int e = 0; e < N_EV; e++)
+                i->line->ev[e] += i->ev[e];
+    linecc **v = VG_(malloc)("tl.sort", (lines.nused + 1) * sizeof *v);
+    UWord n = 0;
+    for (UWord k = 0; k < lines.nslots; k++)
+        for (linecc *l = lines.slot[k]; l; l = l->next)
+            v[n++] = l;
+    VG_(ssort)(v, n, sizeof *v, cmp_linecc);
+    *np = n;
+    return v;
+}
+
+static VgFile *open_out(const HChar *opt, const HChar *pattern, HChar **namep)
+{
+    HChar *name = VG_(expand_file_name)(opt, pattern);
+    VgFile *f =
+        VG_(fopen)(name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+    if (!f) VG_(umsg)("error: cannot create output file '%s'\n", name);
+    *namep = name;
+    return f;
+}
+
+static void write_cmd(VgFile *f)
+{
+    VG_(fprintf)(f, "cmd: %s", VG_(args_the_exename));
+    for (Word k = 0; k < VG_(sizeXA)(VG_(args_for_client)); k++)
+        VG_(fprintf)(f, " %s", *(HChar **)VG_(indexXA)(VG_(args_for_client), k));
+    VG_(fprintf)(f, "\n");
+}
+
+#if TL_HAVE_CACHESIM
+static void write_desc(VgFile *f, const HChar *gap)
+{
+    const cache_cfg *c[3] = {&cfg_I1, &cfg_D1, &cfg_LL};
+    const HChar *name[3] = {"I1", "D1", "LL"};
+    for (Int k = 0; k < 3; k++) {
+        if (c[k]->assoc == 1)
+            VG_(fprintf)
+            (f, "desc: %s cache:%s%d B, %d B, direct-mapped\n", name[k], gap, c[k]->size,
+             c[k]->line_size);
+        else
+            VG_(fprintf)
+            (f, "desc: %s cache:%s%d B, %d B, %d-way associative\n", name[k], gap, c[k]->size,
+             c[k]->line_size, c[k]->assoc);
+    }
+}
+#endif
+
+static void write_costs(VgFile *f, const ULong *ev)
+{
+    Int last = n_out_ev;
+    while (last > 1 && ev[out_ev[last - 1]] == 0)
+        last--;
+    for (Int k = 0; k < last; k++)
+        VG_(fprintf)(f, " %llu", ev[out_ev[k]]);
+    VG_(fprintf)(f, "\n");
+}
+
+/* "fl=(3) name" the first time, "fl=(3)" after. */
+static void write_name(VgFile *f, const HChar *key, istr *s, UInt *id, UInt *next_id)
+{
+    if (*id)
+        VG_(fprintf)(f, "%s=(%u)\n", key, *id);
+    else {
+        *id = ++*next_id;
+        VG_(fprintf)(f, "%s=(%u) %s\n", key, *id, s->s);
+    }
+}
+
+static void write_callgrind(void)
+{
+    HChar *name;
+    VgFile *f = open_out("--out-file", clo_out_file, &name);
+    if (!f) return;
+    UInt next_fl = 0, next_fn = 0;
+    for (UWord k = 0; k < strs.nslots; k++)
+        for (istr *s = strs.slot[k]; s; s = s->next)
+            s->fl_id = s->fn_id = 0;
+
+    VG_(fprintf)(f, "# callgrind format\nversion: 1\ncreator: tally-record (valgrind-3.19.0)\n");
+    VG_(fprintf)(f, "pid: %d\n", VG_(getpid)());
+    write_cmd(f);
+    VG_(fprintf)(f, "part: 1\n");
+#if TL_HAVE_CACHESIM
+    if (clo_cache_sim) write_desc(f, " ");
+#endif
+    VG_(fprintf)(f, "positions: %s\nevents:", clo_dump_instr ? "instr line" : "line");
+    for (Int k = 0; k < n_out_ev; k++)
+        VG_(fprintf)(f, " %s", ev_name[out_ev[k]]);
+    VG_(fprintf)(f, "\n");
+
+    VG_(memset)(totals, 0, sizeof totals);
+    istr *cur_fl = NULL, *cur_fn = NULL;
+    if (clo_dump_instr) {
+        instrcc **v = VG_(malloc)("tl.sort", (instrs.nused + 1) * sizeof *v);
+        UWord n = 0;
+        for (UWord k = 0; k < instrs.nslots; k++)
+            for (instrcc *i = instrs.slot[k]; i; i = i->next)
+                if (!all_zero(i->ev)) v[n++] = i;
+        VG_(ssort)(v, n, sizeof *v, cmp_instrcc);
+        Addr pa = 0;
+        UInt pl = 0;
+        for (UWord k = 0; k < n; k++) {
+            instrcc *i = v[k];
+            Bool fresh = False;
+            if (i->line->file != cur_fl) {
+                cur_fl = i->line->file;
+                cur_fn = NULL;
+                write_name(f, "fl", cur_fl, &cur_fl->fl_id, &next_fl);
+            }
+            if (i->line->fn != cur_fn) {
+                cur_fn = i->line->fn;
+                write_name(f, "fn", cur_fn, &cur_fn->fn_id, &next_fn);
+                fresh = True;
+            }
+            if (fresh)
+                VG_(fprintf)(f, "0x%lx %u", i->addr, i->line->line);
+            else {
+                if (i->addr == pa)
+                    VG_(fprintf)(f, "*");
+                else if (i->addr > pa)
+                    VG_(fprintf)(f, "+%lu", i->addr - pa);
+                else
+                    VG_(fprintf)(f, "-%lu", pa - i->addr);
+                if (i->line->line == pl)
+                    VG_(fprintf)(f, " *");
+                else if (i->line->line > pl)
+                    VG_(fprintf)(f, " +%u", i->line->line - pl);
+                else
+                    VG_(fprintf)(f, " -%u", pl - i->line->line);
+            }
+            pa = i->addr;
+            pl = i->line->line;
+            write_costs(f, i->ev);
+            for (Int e = 0; e < N_EV; e++)
+                totals[e] += i->ev[e];
+        }
+        VG_(free)(v);
+    } else {
+        UWord n;
+        linecc **v = collect_lines(&n);
+        for (UWord k = 0; k < n; k++) {
+            linecc *l = v[k];
+            if (all_zero(l->ev)) continue;
+            if (l->file != cur_fl) {
+                cur_fl = l->file;
+                cur_fn = NULL;
+                write_name(f, "fl", cur_fl, &cur_fl->fl_id, &next_fl);
+            }
+            if (l->fn != cur_fn) {
+                cur_fn = l->fn;
+                write_name(f, "fn", cur_fn, &cur_fn->fn_id, &next_fn);
+            }
+            VG_(fprintf)(f, "%u", l->line);
+            write_costs(f, l->ev);
+            for (Int e = 0; e < N_EV; e++)
+                totals[e] += l->ev[e];
+        }
+        VG_(free)(v);
+    }
+    VG_(fprintf)(f, "\nsummary:");
+    for (Int k = 0; k < n_out_ev; k++)
+        VG_(fprintf)(f, " %llu", totals[out_ev[k]]);
+    VG_(fprintf)(f, "\ntotals:");
+    for (Int k = 0; k < n_out_ev; k++)
+        VG_(fprintf)(f, " %llu", totals[out_ev[k]]);
+    VG_(fprintf)(f, "\n");
+    VG_(fclose)(f);
+    VG_(free)(name);
+}
+
+/* The cachegrind format: Cachegrind's event order and layout. */
+static void write_cachegrind(void)
+{
+    static const Int cg_order[N_EV] = {EV_Ir,   EV_I1mr, EV_ILmr, EV_Dr,  EV_D1mr, EV_DLmr, EV_Dw,
+                                       EV_D1mw, EV_DLmw, EV_Bc,   EV_Bcm, EV_Bi,   EV_Bim};
+    Int ev[N_EV], n = 0;
+    for (Int k = 0; k < N_EV; k++) {
+        Int e = cg_order[k];
+        Bool on = e <= EV_Dw || (e <= EV_DLmw && clo_cache_sim) || (e >= EV_Bc && clo_branch_sim);
+        if (on) ev[n++] = e;
+    }
+    HChar *name;
+    VgFile *f = open_out("--cachegrind-out-file", clo_cg_out_file, &name);
+    if (!f) return;
+#if TL_HAVE_CACHESIM
+    write_desc(f, "         ");
+#endif
+    write_cmd(f);
+    VG_(fprintf)(f, "events:");
+    for (Int k = 0; k < n; k++)
+        VG_(fprintf)(f, " %s", ev_name[ev[k]]);
+    VG_(fprintf)(f, "\n");
+    UWord nl;
+    linecc **v = collect_lines(&nl);
+    ULong sum[N_EV];
+    VG_(memset)(sum, 0, sizeof sum);
+    istr *cur_fl = NULL, *cur_fn = NULL;
+    for (UWord k = 0; k < nl; k++) {
+        linecc *l = v[k];
+        if (l->file != cur_fl) {
+            cur_fl = l->file;
+            cur_fn = NULL;
+            VG_(fprintf)(f, "fl=%s\n", cur_fl->s);
+        }
+        if (l->fn != cur_fn) {
+            cur_fn = l->fn;
+            VG_(fprintf)(f, "fn=%s\n", cur_fn->s);
+        }
+        VG_(fprintf)(f, "%u", l->line);
+        for (Int j = 0; j < n; j++) {
+            VG_(fprintf)(f, " %llu", l->ev[ev[j]]);
+            sum[ev[j]] += l->ev[ev[j]];
+        }
+        VG_(fprintf)(f, "\n");
+    }
+    VG_(fprintf)(f, "summary:");
+    for (Int j = 0; j < n; j++)
+        VG_(fprintf)(f, " %llu", sum[ev[j]]);
+    VG_(fprintf)(f, "\n");
+    VG_(free)(v);
+    VG_(fclose)(f);
+    VG_(free)(name);
+}
+
+/*------------------------------------------------------------*/
+/*--- End-of-run summary (Cachegrind's layout)             ---*/
+/*------------------------------------------------------------*/
+
+/* Characters of n printed with thousands commas. */
+static Int comma_width(ULong n)
+{
+    Int d = 1;
+    while (n >= 10) {
+        n /= 10;
+        d++;
+    }
+    return d + (d - 1) / 3;
+}
+
+static double pct(ULong a, ULong b)
+{
+    return (double)a * 100.0 / (double)(b ? b : 1);
+}
+
+static void print_summary(void)
+{
+    const ULong *t = totals;
+    ULong Dr = t[EV_Dr], Dw = t[EV_Dw], Bc = t[EV_Bc], Bi = t[EV_Bi];
+    Int l1 = comma_width(t[EV_Ir]);
+    Int l2 = comma_width(Dr > Bc ? Dr : Bc);
+    Int l3 = comma_width(Dw > Bi ? Dw : Bi);
+
+    VG_(umsg)("%-14s %'*llu\n", "I   refs:", l1, t[EV_Ir]);
+    if (clo_cache_sim) {
+        ULong Ir = t[EV_Ir];
+        VG_(umsg)("%-14s %'*llu\n", "I1  misses:", l1, t[EV_I1mr]);
+        VG_(umsg)("%-14s %'*llu\n", "LLi misses:", l1, t[EV_ILmr]);
+        VG_(umsg)("%-14s %*.2f%%\n", "I1  miss rate:", l1, pct(t[EV_I1mr], Ir));
+        VG_(umsg)("%-14s %*.2f%%\n", "LLi miss rate:", l1, pct(t[EV_ILmr], Ir));
+        VG_(umsg)("\n");
+        ULong D1m = t[EV_D1mr] + t[EV_D1mw], DLm = t[EV_DLmr] + t[EV_DLmw];
+        ULong Dr1 = Dr ? Dr : 1, Dw1 = Dw ? Dw : 1, D1 = Dr + Dw ? Dr + Dw : 1;
+        VG_(umsg)
+        ("%-14s %'*llu  (%'*llu rd   + %'*llu wr)\n", "D   refs:", l1, Dr + Dw, l2, Dr, l3, Dw);
+        VG_(umsg)
+        ("%-14s %'*llu  (%'*llu rd   + %'*llu wr)\n", "D1  misses:", l1, D1m, l2, t[EV_D1mr], l3,
+         t[EV_D1mw]);
+        VG_(umsg)
+        ("%-14s %'*llu  (%'*llu rd   + %'*llu wr)\n", "LLd misses:", l1, DLm, l2, t[EV_DLmr], l3,
+         t[EV_DLmw]);
+        VG_(umsg)
+        ("%-14s %*.1f%% (%*.1f%%     + %*.1f%%  )\n", "D1  miss rate:", l1, pct(D1m, D1), l2,
+         pct(t[EV_D1mr], Dr1), l3, pct(t[EV_D1mw], Dw1));
+        VG_(umsg)
+        ("%-14s %*.1f%% (%*.1f%%     + %*.1f%%  )\n", "LLd miss rate:", l1, pct(DLm, D1), l2,
+         pct(t[EV_DLmr], Dr1), l3, pct(t[EV_DLmw], Dw1));
+        VG_(umsg)("\n");
+        ULong LLr = t[EV_I1mr] + t[EV_D1mr], LLw = t[EV_D1mw];
+        ULong LLmr = t[EV_ILmr] + t[EV_DLmr], LLmw = t[EV_DLmw];
+        VG_(umsg)
+        ("%-14s %'*llu  (%'*llu rd   + %'*llu wr)\n", "LL refs:", l1, LLr + LLw, l2, LLr, l3, LLw);
+        VG_(umsg)
+        ("%-14s %'*llu  (%'*llu rd   + %'*llu wr)\n", "LL misses:", l1, LLmr + LLmw, l2, LLmr, l3,
+         LLmw);
+        VG_(umsg)
+        ("%-14s %*.1f%% (%*.1f%%     + %*.1f%%  )\n", "LL miss rate:", l1,
+         pct(LLmr + LLmw, (Ir ? Ir : 1) + Dr1 + Dw1), l2, pct(LLmr, (Ir ? Ir : 1) + Dr1), l3,
+         pct(LLmw, Dw1));
+    }
+    if (clo_branch_sim) {
+        /* As Cachegrind: zero branch counts become 1 before the totals. */
+        ULong Bc1 = Bc ? Bc : 1, Bi1 = Bi ? Bi : 1;
+        ULong Bm = t[EV_Bcm] + t[EV_Bim];
+        VG_(umsg)("\n");
+        VG_(umsg)
+        ("%-14s %'*llu  (%'*llu cond + %'*llu ind)\n", "Branches:", l1, Bc1 + Bi1, l2, Bc1, l3,
+         Bi1);
+        VG_(umsg)
+        ("%-14s %'*llu  (%'*llu cond + %'*llu ind)\n", "Mispredicts:", l1, Bm, l2, t[EV_Bcm], l3,
+         t[EV_Bim]);
+        VG_(umsg)
+        ("%-14s %*.1f%% (%*.1f%%     + %*.1f%%   )\n", "Mispred rate:", l1, pct(Bm, Bc1 + Bi1), l2,
+         pct(t[EV_Bcm], Bc1), l3, pct(t[EV_Bim], Bi1));
+    }
+}
+
+/*------------------------------------------------------------*/
+/*--- Setup and teardown                                   ---*/
+/*------------------------------------------------------------*/
+
+static void tl_fini(Int exitcode)
+{
+    fold_segs();
+    write_callgrind(); /* fills totals */
+    if (clo_cg_out_file) write_cachegrind();
+    print_summary();
+}
+
+static Bool tl_process_cmd_line_option(const HChar *arg)
+{
+    if VG_BOOL_CLO (arg, "--cache-sim", clo_cache_sim) {
+        clo_cache_sim_given = True;
+    } else if VG_BOOL_CLO (arg, "--branch-sim", clo_branch_sim) {
+    } else if VG_BOOL_CLO (arg, "--dump-instr", clo_dump_instr) {
+    } else if VG_BOOL_CLO (arg, "--calls", clo_calls) {
+    } else if VG_STR_CLO (arg, "--out-file", clo_out_file) {
+    } else if VG_STR_CLO (arg, "--cachegrind-out-file", clo_cg_out_file) {
+    }
+#if TL_HAVE_CACHESIM
+    else if (cachesim_parse_opt(arg, &clo_I1, &clo_D1, &clo_LL)) {
+    }
+#endif
+    else
+        return False;
+    return True;
+}
+
+static void tl_print_usage(void)
+{
+    VG_(printf)
+    ("    --cache-sim=yes|no        simulate I1, D1 and LL caches [%s]\n"
+     "    --I1=<size>,<assoc>,<line_size>  set I1 cache manually\n"
+     "    --D1=<size>,<assoc>,<line_size>  set D1 cache manually\n"
+     "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
+     "    --branch-sim=yes|no       simulate branch prediction [no]\n"
+     "    --dump-instr=yes|no       costs per instruction as well as per line [no]\n"
+     "    --out-file=<file>         callgrind-format output [tally.out.%%p]\n"
+     "    --cachegrind-out-file=<file>  also write the cachegrind format\n",
+     TL_HAVE_CACHESIM ? "yes" : "no");
+}
+
+static void tl_print_debug_usage(void)
+{
+    VG_(printf)("    (none)\n");
+}
+
+static void tl_post_clo_init(void)
+{
+    if (VG_(clo_vex_control).guest_chase) {
+        if (VG_(clo_verbosity) > 1)
+            VG_(umsg)("tally counts only instructions that run: --vex-guest-chase is set to no\n");
+        VG_(clo_vex_control).guest_chase = False;
+    }
+    if (clo_calls) {
+        VG_(fmsg_bad_option)
+        ("--calls=yes", "the call graph is not implemented yet; use --calls=no\n");
+    }
+#if TL_HAVE_CACHESIM
+    cachesim_default_config(&cfg_I1, &cfg_D1, &cfg_LL);
+    if (clo_I1.size > 0) cfg_I1 = clo_I1;
+    if (clo_D1.size > 0) cfg_D1 = clo_D1;
+    if (clo_LL.size > 0) cfg_LL = clo_LL;
+    min_line_size = cfg_I1.line_size;
+    if (cfg_D1.line_size < min_line_size) min_line_size = cfg_D1.line_size;
+    if (cfg_LL.line_size < min_line_size) min_line_size = cfg_LL.line_size;
+    if (clo_cache_sim) cachesim_init(&cfg_I1, &cfg_D1, &cfg_LL);
+#else
+    if (clo_cache_sim_given && clo_cache_sim)
+        VG_(fmsg_bad_option)("--cache-sim=yes", "this build of tally has no cache simulator\n");
+    clo_cache_sim = False;
+#endif
+    if (clo_branch_sim) {
+#if TL_HAVE_BRANCHSIM
+        branchsim_init();
+#else
+        VG_(fmsg_bad_option)("--branch-sim=yes", "this build of tally has no branch simulator\n");
+#endif
+    }
+    choose_events();
+    htab_init(&strs, 4096);
+    htab_init(&lines, 16384);
+    htab_init(&instrs, 65536);
+}
+
+static void tl_pre_clo_init(void)
+{
+    VG_(details_name)("tally");
+    VG_(details_version)("0.1");
+    VG_(details_description)("tally's profiler (instructions, caches, branches)");
+    VG_(details_copyright_author)("Copyright (C) 2026 the tally authors.");
+    VG_(details_bug_reports_to)("the tally project");
+    VG_(details_avg_translation_sizeB)(500);
+
+    VG_(clo_vex_control).iropt_register_updates_default = VG_(clo_px_file_backed) =
+        VexRegUpdSpAtMemAccess;
+    VG_(clo_vex_control).guest_chase = False;
+
+    VG_(basic_tool_funcs)(tl_post_clo_init, tl_instrument, tl_fini);
+    VG_(needs_command_line_options)
+    (tl_process_cmd_line_option, tl_print_usage, tl_print_debug_usage);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(tl_pre_clo_init)
