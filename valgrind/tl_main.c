@@ -710,14 +710,11 @@ static void write_desc(VgFile *f, const HChar *gap)
     const cache_cfg *c[3] = {&cfg_I1, &cfg_D1, &cfg_LL};
     const HChar *name[3] = {"I1", "D1", "LL"};
     for (Int k = 0; k < 3; k++) {
-        if (c[k]->assoc == 1)
-            VG_(fprintf)
-            (f, "desc: %s cache:%s%d B, %d B, direct-mapped\n", name[k], gap, c[k]->size,
-             c[k]->line_size);
-        else
-            VG_(fprintf)
-            (f, "desc: %s cache:%s%d B, %d B, %d-way associative\n", name[k], gap, c[k]->size,
-             c[k]->line_size, c[k]->assoc);
+        if (c[k]->assoc == 1) VG_(fprintf)
+        (f, "desc: %s cache:%s%d B, %d B, direct-mapped\n", name[k], gap, c[k]->size,
+         c[k]->line_size);
+        else VG_(fprintf)(f, "desc: %s cache:%s%d B, %d B, %d-way associative\n", name[k], gap,
+                          c[k]->size, c[k]->line_size, c[k]->assoc);
     }
 }
 #endif
@@ -1043,14 +1040,14 @@ static void tl_post_clo_init(void)
         ("--calls=yes", "the call graph is not implemented yet; use --calls=no\n");
     }
 #if TL_HAVE_CACHESIM
-    cachesim_default_config(&cfg_I1, &cfg_D1, &cfg_LL);
-    if (clo_I1.size > 0) cfg_I1 = clo_I1;
-    if (clo_D1.size > 0) cfg_D1 = clo_D1;
-    if (clo_LL.size > 0) cfg_LL = clo_LL;
-    min_line_size = cfg_I1.line_size;
-    if (cfg_D1.line_size < min_line_size) min_line_size = cfg_D1.line_size;
-    if (cfg_LL.line_size < min_line_size) min_line_size = cfg_LL.line_size;
-    if (clo_cache_sim) cachesim_init(&cfg_I1, &cfg_D1, &cfg_LL);
+    /* Auto-detection, LL tweak, warnings and command-line overrides, as
+     * Cachegrind does them; a bad configuration has been reported. */
+    cfg_I1 = clo_I1;
+    cfg_D1 = clo_D1;
+    cfg_LL = clo_LL;
+    if (!cachesim_configure(&cfg_I1, &cfg_D1, &cfg_LL)) VG_(exit)(1);
+    cachesim_init(&cfg_I1, &cfg_D1, &cfg_LL);
+    min_line_size = cachesim_min_line_size;
 #else
     if (clo_cache_sim_given && clo_cache_sim)
         VG_(fmsg_bad_option)("--cache-sim=yes", "this build of tally has no cache simulator\n");
