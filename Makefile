@@ -31,9 +31,13 @@ ASANTALLY := $(B)/asan/tally
 FUZZBIN  := $(FUZZSRC:tests/fuzz/%.c=$(B)/fuzz/%)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps check unit asan fuzz fuzz-build bench demo format format-check clean examples
+.PHONY: all deps check unit asan fuzz fuzz-build bench demo format format-check clean examples tool
 
-all: $(B)/tally
+all: $(B)/tally tool
+
+# tally's Valgrind tool and its private VALGRIND_LIB dir (valgrind/Makefile)
+tool:
+	@$(MAKE) -s -C valgrind B=$(abspath $(B))
 
 deps:
 	@sh scripts/install-deps.sh

@@ -22,6 +22,7 @@ static const struct subcommand commands[] = {
     {"merge", cmd_merge, "add profiles together into one file"},
     {"diff", cmd_diff, "subtract one profile from another"},
     {"gprof", cmd_gprof, "gprof's reports from a -pg program and its gmon.out"},
+    {"record", cmd_record, "run a program under tally's Valgrind tool and write its profile"},
 };
 
 static void usage(FILE *fp)

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * record.c - `tally record [OPTIONS] [--] PROG [ARGS]`: run PROG under
+ * tally's own Valgrind tool (valgrind/tl_main.c).
+ *
+ * The tool lives in a private directory next to the tally binary
+ * (DIR/valgrind/lib for DIR/tally) that also holds the few files of
+ * Valgrind's own that the core loads (the preload library, the default
+ * suppressions); that directory is given to Valgrind as VALGRIND_LIB.
+ * The file tally-valgrind-version in it names the Valgrind version the tool
+ * was built for; `valgrind --version` must print the same.
+ *
+ * Every option before PROG (or before `--`) goes to Valgrind unchanged:
+ * the tool's own options (--cache-sim, --out-file, ...) and the core's
+ * (--trace-children=yes, -q, ...).
+ *
+ * For tests, TALLY_VALGRIND_LIB replaces the private directory and
+ * TALLY_VALGRIND the `valgrind` command; neither reaches PROG.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void record_usage(FILE *fp)
+{
+    fprintf(fp, "usage: tally record [OPTIONS] [--] PROG [ARGS]\n\n"
+                "Run PROG under tally's Valgrind tool and write a callgrind-format profile\n"
+                "(tally.out.PID by default) and, on stderr, Cachegrind's summary.\n\n"
+                "Tool options (defaults in brackets):\n"
+                "  --cache-sim=yes|no            simulate the I1, D1 and LL caches [yes]\n"
+                "  --I1=SIZE,ASSOC,LINE          I1 cache configuration [from the host]\n"
+                "  --D1=SIZE,ASSOC,LINE          D1 cache configuration [from the host]\n"
+                "  --LL=SIZE,ASSOC,LINE          LL cache configuration [from the host]\n"
+                "  --branch-sim=yes|no           simulate branch prediction [no]\n"
+                "  --dump-instr=yes|no           costs per instruction as well as per line [no]\n"
+                "  --out-file=FILE               output file, %%p = pid, %%q{VAR} = $VAR\n"
+                "                                [tally.out.%%p]\n"
+                "  --cachegrind-out-file=FILE    also write the cachegrind format\n\n"
+                "Any other option is Valgrind's own (e.g. --trace-children=yes, -q); see\n"
+                "'valgrind --help'. Documentation: docs/tally-record.md.\n");
+}
+
+/* The directory holding the running tally binary, or NULL. */
+static char *self_dir(void)
+{
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return NULL;
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (!slash) return NULL;
+    *slash = '\0';
+    return xstrdup(buf[0] ? buf : "/");
+}
+
+/* The first line of FILE without its newline, or NULL. */
+static char *read_line(const char *file)
+{
+    FILE *fp = fopen(file, "r");
+    if (!fp) return NULL;
+    char buf[256];
+    char *r = fgets(buf, sizeof buf, fp);
+    fclose(fp);
+    if (!r) return NULL;
+    buf[strcspn(buf, "\r\n")] = '\0';
+    return xstrdup(buf);
+}
+
+/*
+ * Runs `VALGRIND --version` and returns its first output line, or NULL
+ * with *missing set when the command cannot be started.
+ */
+static char *valgrind_version(const char *valgrind, int *missing)
+{
+    int fd[2];
+    *missing = 0;
+    if (pipe(fd) != 0) return NULL;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return NULL;
+    }
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        close(fd[1]);
+        execlp(valgrind, valgrind, "--version", (char *)NULL);
+        _exit(127);
+    }
+    close(fd[1]);
+    char buf[256];
+    size_t len = 0;
+    ssize_t r;
+    while (len < sizeof buf - 1 && (r = read(fd[0], buf + len, sizeof buf - 1 - len)) != 0) {
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        len += (size_t)r;
+    }
+    buf[len] = '\0';
+    close(fd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && len == 0) {
+        *missing = 1;
+        return NULL;
+    }
+    buf[strcspn(buf, "\r\n")] = '\0';
+    return len ? xstrdup(buf) : NULL;
+}
+
+/* Is PROG something exec can start (a path, or a name found in PATH)? */
+static int program_exists(const char *prog)
+{
+    if (strchr(prog, '/')) return access(prog, X_OK) == 0;
+    const char *path = getenv("PATH");
+    if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
+    size_t plen = strlen(prog);
+    while (*path) {
+        size_t dlen = strcspn(path, ":");
+        char *cand = xmalloc(dlen + plen + 2);
+        memcpy(cand, dlen ? path : ".", dlen ? dlen : 1);
+        size_t at = dlen ? dlen : 1;
+        cand[at] = '/';
+        memcpy(cand + at + 1, prog, plen + 1);
+        struct stat st;
+        int ok = stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0;
+        free(cand);
+        if (ok) return 1;
+        path += dlen;
+        if (*path == ':') path++;
+    }
+    return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            record_usage(stdout);
+            return 0;
+        }
+        if (a[0] != '-') break;
+        if (!strncmp(a, "--tool=", 7)) {
+            cli_errorf("record: '%s': the tool is always tally's", a);
+            return 2;
+        }
+        if (a[1] == '-' && !strchr(a, '=') && strcmp(a, "--version") != 0) {
+            cli_errorf("record: '%s': options take their value after '=' (e.g. --cache-sim=no)", a);
+            return 2;
+        }
+    }
+    int nopts = 0;
+    for (int k = 1; k < i; k++)
+        if (strcmp(argv[k], "--") != 0) nopts++;
+    if (i >= argc) {
+        cli_errorf("record: no program to run; usage: tally record [OPTIONS] [--] PROG [ARGS]");
+        return 2;
+    }
+    const char *prog = argv[i];
+    if (!program_exists(prog)) {
+        cli_errorf("record: %s: %s", prog,
+                   strchr(prog, '/') ? "no such executable file" : "command not found in PATH");
+        return 1;
+    }
+
+    /* The private lib directory and the tool in it. */
+    char *lib;
+    const char *env_lib = getenv("TALLY_VALGRIND_LIB");
+    if (env_lib && *env_lib) {
+        lib = xstrdup(env_lib);
+    } else {
+        char *dir = self_dir();
+        if (!dir) {
+            cli_errorf("record: cannot find the directory of the tally binary (/proc/self/exe)");
+            return 1;
+        }
+        lib = xmalloc(strlen(dir) + sizeof "/valgrind/lib");
+        sprintf(lib, "%s/valgrind/lib", dir);
+        free(dir);
+    }
+    char *tool = xmalloc(strlen(lib) + 64);
+    sprintf(tool, "%s/tally-amd64-linux", lib);
+    if (access(tool, R_OK | X_OK) != 0) {
+        cli_errorf("record: tally's Valgrind tool is missing: %s (build it with 'make'; it needs "
+                   "Valgrind's development files: apt-get install valgrind pkg-config)",
+                   tool);
+        return 1;
+    }
+    sprintf(tool, "%s/tally-valgrind-version", lib);
+    char *want = read_line(tool);
+    free(tool);
+    if (!want || !*want) {
+        cli_errorf("record: %s/tally-valgrind-version is missing or empty; rebuild with 'make'",
+                   lib);
+        return 1;
+    }
+
+    /* The installed Valgrind must be the one the tool was built for. */
+    const char *env_vg = getenv("TALLY_VALGRIND");
+    char *valgrind = xstrdup(env_vg && *env_vg ? env_vg : "valgrind");
+    int missing;
+    char *have = valgrind_version(valgrind, &missing);
+    if (!have) {
+        if (missing)
+            cli_errorf("record: Valgrind is not installed ('%s' not found); install %s "
+                       "(Debian 12: apt-get install valgrind)",
+                       valgrind, want);
+        else
+            cli_errorf("record: '%s --version' printed nothing; install %s", valgrind, want);
+        return 1;
+    }
+    if (strcmp(have, want) != 0) {
+        cli_errorf("record: tally's Valgrind tool was built for %s but '%s --version' says %s; "
+                   "rebuild tally ('make clean all') against the installed Valgrind, or install %s",
+                   want, valgrind, have, want);
+        return 1;
+    }
+    free(have);
+    free(want);
+
+    /* valgrind --tool=tally OPTIONS PROG ARGS */
+    char **av = xmalloc(((size_t)nopts + (size_t)(argc - i) + 3) * sizeof *av);
+    int n = 0;
+    av[n++] = valgrind;
+    av[n++] = "--tool=tally";
+    for (int k = 1; k < i; k++)
+        if (strcmp(argv[k], "--") != 0) av[n++] = argv[k];
+    for (int k = i; k < argc; k++)
+        av[n++] = argv[k];
+    av[n] = NULL;
+    if (setenv("VALGRIND_LIB", lib, 1) != 0) {
+        cli_errorf("record: cannot set VALGRIND_LIB: %s", strerror(errno));
+        return 1;
+    }
+    unsetenv("TALLY_VALGRIND_LIB");
+    unsetenv("TALLY_VALGRIND");
+    fflush(NULL);
+    execvp(valgrind, av);
+    cli_errorf("record: cannot run %s: %s", valgrind, strerror(errno));
+    return 1;
+}
