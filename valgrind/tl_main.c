@@ -42,39 +42,24 @@
 
 #include "sim_types.h"
 
-#if __has_include("sim_cache.h")
-#include "sim_cache.h"
-#define TL_HAVE_CACHESIM 1
-#else
-#define TL_HAVE_CACHESIM 0
-#endif
-#if __has_include("sim_branch.h")
 #include "sim_branch.h"
-#define TL_HAVE_BRANCHSIM 1
-#else
-#define TL_HAVE_BRANCHSIM 0
-#endif
+#include "sim_cache.h"
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
 /*------------------------------------------------------------*/
 
-static Bool clo_cache_sim = TL_HAVE_CACHESIM;
-static Bool clo_cache_sim_given = False;
+static Bool clo_cache_sim = True;
 static Bool clo_branch_sim = False;
 static Bool clo_dump_instr = False;
 static Bool clo_calls = False;
 static const HChar *clo_out_file = "tally.out.%p";
 static const HChar *clo_cg_out_file = NULL;
-#if TL_HAVE_CACHESIM
 static cache_cfg clo_I1 = {-1, -1, -1};
 static cache_cfg clo_D1 = {-1, -1, -1};
 static cache_cfg clo_LL = {-1, -1, -1};
-#endif
 /* The caches really simulated (after defaults and checks). */
-#if TL_HAVE_CACHESIM
 static cache_cfg cfg_I1, cfg_D1, cfg_LL;
-#endif
 /* Data sizes of Dirty and CAS accesses are clamped to the smallest line. */
 static Int min_line_size = 64;
 
@@ -331,7 +316,6 @@ static void fold_segs(void)
 /*--- Run-time helpers (simulators only)                   ---*/
 /*------------------------------------------------------------*/
 
-#if TL_HAVE_CACHESIM
 static VG_REGPARM(1) void h_ir(instrcc *n)
 {
     cachesim_I1_doref(n->addr, (UChar)n->len, &n->ev[EV_I1mr], &n->ev[EV_ILmr]);
@@ -346,27 +330,21 @@ static VG_REGPARM(3) void h_dw(instrcc *n, Addr a, UWord size)
 {
     cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mw], &n->ev[EV_DLmw]);
 }
-#endif
 
 /* Guarded accesses count themselves (the call runs only if the guard is
  * true). */
 static VG_REGPARM(3) void h_guarded_dr(instrcc *n, Addr a, UWord size)
 {
     n->ev[EV_Dr]++;
-#if TL_HAVE_CACHESIM
     if (clo_cache_sim) cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mr], &n->ev[EV_DLmr]);
-#endif
 }
 
 static VG_REGPARM(3) void h_guarded_dw(instrcc *n, Addr a, UWord size)
 {
     n->ev[EV_Dw]++;
-#if TL_HAVE_CACHESIM
     if (clo_cache_sim) cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mw], &n->ev[EV_DLmw]);
-#endif
 }
 
-#if TL_HAVE_BRANCHSIM
 static VG_REGPARM(2) void h_bc(instrcc *n, UWord taken)
 {
     branchsim_cond(n->addr, (Word)taken, &n->ev[EV_Bcm]);
@@ -376,7 +354,6 @@ static VG_REGPARM(2) void h_bi(instrcc *n, Addr dst)
 {
     branchsim_ind(n->addr, dst, &n->ev[EV_Bim]);
 }
-#endif
 
 /*------------------------------------------------------------*/
 /*--- Instrumentation                                      ---*/
@@ -436,7 +413,6 @@ static void flush_events(tlstate *st)
         event *e = &st->ev[k];
         IRExpr *ins = mkIRExpr_HWord((HWord)e->ins);
         switch (e->kind) {
-#if TL_HAVE_CACHESIM
         case Ev_Ir:
             if (clo_cache_sim) emit_call(sb, 1, "h_ir", h_ir, mkIRExprVec_1(ins), NULL);
             break;
@@ -450,15 +426,12 @@ static void flush_events(tlstate *st)
                 emit_call(sb, 3, "h_dw", h_dw, mkIRExprVec_3(ins, e->addr, mkIRExpr_HWord(e->size)),
                           NULL);
             break;
-#endif
-#if TL_HAVE_BRANCHSIM
         case Ev_Bc:
             emit_call(sb, 2, "h_bc", h_bc, mkIRExprVec_2(ins, e->extra), NULL);
             break;
         case Ev_Bi:
             emit_call(sb, 2, "h_bi", h_bi, mkIRExprVec_2(ins, e->extra), NULL);
             break;
-#endif
         default:
             break;
         }
@@ -704,7 +677,6 @@ static void write_cmd(VgFile *f)
     VG_(fprintf)(f, "\n");
 }
 
-#if TL_HAVE_CACHESIM
 static void write_desc(VgFile *f, const HChar *gap)
 {
     const cache_cfg *c[3] = {&cfg_I1, &cfg_D1, &cfg_LL};
@@ -717,7 +689,6 @@ static void write_desc(VgFile *f, const HChar *gap)
                           c[k]->size, c[k]->line_size, c[k]->assoc);
     }
 }
-#endif
 
 static void write_costs(VgFile *f, const ULong *ev)
 {
@@ -754,9 +725,7 @@ static void write_callgrind(void)
     VG_(fprintf)(f, "pid: %d\n", VG_(getpid)());
     write_cmd(f);
     VG_(fprintf)(f, "part: 1\n");
-#if TL_HAVE_CACHESIM
     if (clo_cache_sim) write_desc(f, " ");
-#endif
     VG_(fprintf)(f, "positions: %s\nevents:", clo_dump_instr ? "instr line" : "line");
     for (Int k = 0; k < n_out_ev; k++)
         VG_(fprintf)(f, " %s", ev_name[out_ev[k]]);
@@ -856,9 +825,7 @@ static void write_cachegrind(void)
     HChar *name;
     VgFile *f = open_out("--cachegrind-out-file", clo_cg_out_file, &name);
     if (!f) return;
-#if TL_HAVE_CACHESIM
     write_desc(f, "         ");
-#endif
     write_cmd(f);
     VG_(fprintf)(f, "events:");
     for (Int k = 0; k < n; k++)
@@ -918,6 +885,7 @@ static double pct(ULong a, ULong b)
 
 static void print_summary(void)
 {
+    if (VG_(clo_verbosity) == 0) return;
     const ULong *t = totals;
     ULong Dr = t[EV_Dr], Dw = t[EV_Dw], Bc = t[EV_Bc], Bi = t[EV_Bi];
     Int l1 = comma_width(t[EV_Ir]);
@@ -993,18 +961,15 @@ static void tl_fini(Int exitcode)
 static Bool tl_process_cmd_line_option(const HChar *arg)
 {
     if VG_BOOL_CLO (arg, "--cache-sim", clo_cache_sim) {
-        clo_cache_sim_given = True;
     } else if VG_BOOL_CLO (arg, "--branch-sim", clo_branch_sim) {
     } else if VG_BOOL_CLO (arg, "--dump-instr", clo_dump_instr) {
     } else if VG_BOOL_CLO (arg, "--calls", clo_calls) {
+        if (clo_calls)
+            VG_(fmsg_bad_option)(arg, "the call graph is not implemented yet; use --calls=no\n");
     } else if VG_STR_CLO (arg, "--out-file", clo_out_file) {
     } else if VG_STR_CLO (arg, "--cachegrind-out-file", clo_cg_out_file) {
-    }
-#if TL_HAVE_CACHESIM
-    else if (cachesim_parse_opt(arg, &clo_I1, &clo_D1, &clo_LL)) {
-    }
-#endif
-    else
+    } else if (cachesim_parse_opt(arg, &clo_I1, &clo_D1, &clo_LL)) {
+    } else
         return False;
     return True;
 }
@@ -1020,7 +985,7 @@ static void tl_print_usage(void)
      "    --dump-instr=yes|no       costs per instruction as well as per line [no]\n"
      "    --out-file=<file>         callgrind-format output [tally.out.%%p]\n"
      "    --cachegrind-out-file=<file>  also write the cachegrind format\n",
-     TL_HAVE_CACHESIM ? "yes" : "no");
+     "yes");
 }
 
 static void tl_print_debug_usage(void)
@@ -1035,11 +1000,6 @@ static void tl_post_clo_init(void)
             VG_(umsg)("tally counts only instructions that run: --vex-guest-chase is set to no\n");
         VG_(clo_vex_control).guest_chase = False;
     }
-    if (clo_calls) {
-        VG_(fmsg_bad_option)
-        ("--calls=yes", "the call graph is not implemented yet; use --calls=no\n");
-    }
-#if TL_HAVE_CACHESIM
     /* Auto-detection, LL tweak, warnings and command-line overrides, as
      * Cachegrind does them; a bad configuration has been reported. */
     cfg_I1 = clo_I1;
@@ -1048,17 +1008,8 @@ static void tl_post_clo_init(void)
     if (!cachesim_configure(&cfg_I1, &cfg_D1, &cfg_LL)) VG_(exit)(1);
     cachesim_init(&cfg_I1, &cfg_D1, &cfg_LL);
     min_line_size = cachesim_min_line_size;
-#else
-    if (clo_cache_sim_given && clo_cache_sim)
-        VG_(fmsg_bad_option)("--cache-sim=yes", "this build of tally has no cache simulator\n");
-    clo_cache_sim = False;
-#endif
     if (clo_branch_sim) {
-#if TL_HAVE_BRANCHSIM
         branchsim_init();
-#else
-        VG_(fmsg_bad_option)("--branch-sim=yes", "this build of tally has no branch simulator\n");
-#endif
     }
     choose_events();
     htab_init(&strs, 4096);

@@ -1,0 +1,75 @@
+#!/bin/sh
+# tally record: usage errors (exit 2), problems found before Valgrind starts
+# (exit 1, "tally: record: ..." naming the cause and the fix), options
+# refused by the tool, and one small successful run writing its file where
+# --out-file says (%p expanded).
+. "$(dirname "$0")/../lib.sh"
+
+RUN_DIR=$TMP
+expect() {
+    name=$1 want=$2 outpat=$3 errpat=$4
+    shift 4
+    expect_run "$name" "$want" "$outpat" "$errpat" record "$@"
+}
+
+expect "--help" 0 "usage: tally record" "" --help
+expect "no program" 2 "" "^tally: record: no program to run" --cache-sim=no
+expect "only --" 2 "" "^tally: record: no program to run" --
+expect "option without =" 2 "" "'--cache-sim': options take their value after '='" --cache-sim no /bin/true
+expect "--tool= refused" 2 "" "'--tool=memcheck': the tool is always tally's" --tool=memcheck /bin/true
+expect "missing program in PATH" 1 "" "^tally: record: no-such-program-xyz: command not found in PATH" \
+    no-such-program-xyz
+expect "missing program by path" 1 "" "^tally: record: ./nothing-here: no such executable file" \
+    ./nothing-here
+
+# No tool in the lib dir.
+mkdir -p "$TMP/emptylib"
+TALLY_VALGRIND_LIB=$TMP/emptylib
+export TALLY_VALGRIND_LIB
+expect "no tool in the lib dir" 1 "" "tally's Valgrind tool is missing: .*/emptylib/tally-amd64-linux \\(build it with 'make'" \
+    /bin/true
+
+# A lib dir with a tool but another Valgrind version, and a missing Valgrind.
+mkdir -p "$TMP/lib"
+printf '#!/bin/sh\nexit 0\n' >"$TMP/lib/tally-amd64-linux"
+chmod +x "$TMP/lib/tally-amd64-linux"
+echo "valgrind-3.19.0" >"$TMP/lib/tally-valgrind-version"
+printf '#!/bin/sh\necho valgrind-3.99.0\n' >"$TMP/fakevg"
+chmod +x "$TMP/fakevg"
+TALLY_VALGRIND_LIB=$TMP/lib
+TALLY_VALGRIND=$TMP/fakevg
+export TALLY_VALGRIND
+expect "other Valgrind version" 1 "" \
+    "built for valgrind-3.19.0 but '.*fakevg --version' says valgrind-3.99.0; rebuild tally" /bin/true
+TALLY_VALGRIND=$TMP/no-valgrind-here
+expect "Valgrind missing" 1 "" "Valgrind is not installed \\('.*no-valgrind-here' not found\\); install valgrind-3.19.0" \
+    /bin/true
+rm "$TMP/lib/tally-valgrind-version"
+TALLY_VALGRIND=$TMP/fakevg
+expect "no version file" 1 "" "tally-valgrind-version is missing or empty; rebuild with 'make'" /bin/true
+unset TALLY_VALGRIND TALLY_VALGRIND_LIB
+
+# The real tool (when built and Valgrind is there).
+if command -v valgrind >/dev/null 2>&1 && [ -x "$ROOT/build/valgrind/lib/tally-amd64-linux" ]; then
+    # $TALLY may be another build (ASan) without a lib dir beside it.
+    TALLY_VALGRIND_LIB=$ROOT/build/valgrind/lib
+    export TALLY_VALGRIND_LIB
+    expect "tool option with a bad value" 1 "" "Bad option: --I1=1000,2,64" --I1=1000,2,64 /bin/true
+    expect "unknown option" 1 "" "Unknown option: --no-such-option=1" --no-such-option=1 /bin/true
+    expect "--calls=yes not implemented yet" 1 "" "call graph is not implemented yet" --calls=yes /bin/true
+    expect "a run" 0 "^hello$" "I   refs:" --cache-sim=no --out-file=out.%p.x -- /bin/echo hello
+    n=$(ls "$TMP"/out.*.x 2>/dev/null | wc -l)
+    f=$(ls "$TMP"/out.*.x 2>/dev/null | head -n 1)
+    if [ "$n" = 1 ] && grep -q '^events: Ir Dr Dw$' "$f" && grep -q '^cmd: /bin/echo hello$' "$f"; then
+        ok "--out-file=out.%p.x written, with events and cmd"
+    else
+        not_ok "--out-file=out.%p.x written, with events and cmd"
+    fi
+    # -q: no summary (cache auto-configuration warnings may remain, as in Cachegrind)
+    run_tally 3 "" "" record -q --cache-sim=no --out-file=/dev/null sh -c "exit 3"
+    if [ "$rc" = 3 ] && ! grep -q "refs:" "$TMP/err"; then ok "exit status of the program; -q: no summary"; else
+        not_ok "exit status of the program; -q: no summary"; diag <"$TMP/err"; fi
+    unset TALLY_VALGRIND_LIB
+else
+    ok "skipped: no Valgrind or no tool"
+fi
