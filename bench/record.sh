@@ -9,8 +9,9 @@
 #   TALLY             the tally binary (default build/tally)
 #   BENCH_RECORD_MB   input size in MB, 10^6 bytes (default 8; each MB costs
 #                     roughly 20 s for all the runs together)
-#   BENCH_RECORD_RUNS native runs, the best is kept (default 3); every
-#                     Valgrind run is done once
+#   BENCH_RECORD_RUNS native runs, the best is kept (default 3)
+#   BENCH_RECORD_VG_RUNS  runs of each Valgrind command, the best is kept
+#                     (default 1; more on a busy machine)
 #
 # The input is made once by a fixed generator (words, numbers and line
 # breaks from a Park-Miller sequence, no rand()) and
@@ -33,6 +34,7 @@ cd "$ROOT" || exit 1
 TALLY=${TALLY:-$ROOT/build/tally}
 MB=${BENCH_RECORD_MB:-8}
 RUNS=${BENCH_RECORD_RUNS:-3}
+VGRUNS=${BENCH_RECORD_VG_RUNS:-1}
 TIME=/usr/bin/time
 CACHE=$ROOT/bench/cache
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tally-record-bench.XXXXXX") || exit 1
@@ -140,7 +142,7 @@ echo "tally record benchmark ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc 2>/dev/n
     "cores, $(valgrind --version))"
 echo "Workload: bzip2 -9 -c on a generated text of $(awk -v b="$bytes" 'BEGIN { printf "%.0f", b / 1e6 }') MB" \
     "(bench/cache/$(basename "$input"))."
-echo "CPU seconds (user + system); native: best of $RUNS runs, each Valgrind run once."
+echo "CPU seconds (user + system); native: best of $RUNS runs, Valgrind: best of $VGRUNS."
 echo "slowdown = CPU time / native CPU time; \"x peer\" = CPU time / the peer's CPU time."
 echo
 printf '  %-44s %8s %8s %9s   %s\n' "command" "wall s" "cpu s" "slowdown" "x peer"
@@ -150,17 +152,17 @@ NATIVE=${CPU:-0}
 row "native"
 [ -n "$CPU" ] || die "bzip2 failed natively"
 
-measure 1 $VG --tool=cachegrind --cachegrind-out-file="$TMP/cg.out" $PROG || failures=$((failures + 1))
+measure "$VGRUNS" $VG --tool=cachegrind --cachegrind-out-file="$TMP/cg.out" $PROG || failures=$((failures + 1))
 row "cachegrind"
 CG=$CPU
-measure 1 $VG --tool=cachegrind --branch-sim=yes --cachegrind-out-file="$TMP/cg.out" $PROG ||
+measure "$VGRUNS" $VG --tool=cachegrind --branch-sim=yes --cachegrind-out-file="$TMP/cg.out" $PROG ||
     failures=$((failures + 1))
 row "cachegrind --branch-sim=yes"
 CGB=$CPU
-measure 1 $VG --tool=callgrind --callgrind-out-file="$TMP/clg.out" $PROG || failures=$((failures + 1))
+measure "$VGRUNS" $VG --tool=callgrind --callgrind-out-file="$TMP/clg.out" $PROG || failures=$((failures + 1))
 row "callgrind"
 CLG=$CPU
-measure 1 $VG --tool=callgrind --cache-sim=yes --branch-sim=yes --callgrind-out-file="$TMP/clg.out" \
+measure "$VGRUNS" $VG --tool=callgrind --cache-sim=yes --branch-sim=yes --callgrind-out-file="$TMP/clg.out" \
     $PROG || failures=$((failures + 1))
 row "callgrind --cache-sim=yes --branch-sim=yes"
 CLGS=$CPU
@@ -189,14 +191,14 @@ if [ -n "$why" ]; then
 else
     [ -n "$nocalls" ] && echo "  note: $nocalls; the calls rows below run with --calls=no"
     TOUT="--out-file=$TMP/tally.out.%p"
-    measure 1 "$TALLY" record "$TOUT" "$CALLS" --cache-sim=no -- $PROG
+    measure "$VGRUNS" "$TALLY" record "$TOUT" "$CALLS" --cache-sim=no -- $PROG
     row "tally record $CALLS --cache-sim=no" "$CLG" "callgrind"
     TR=$CPU
-    measure 1 "$TALLY" record "$TOUT" --calls=no -- $PROG
+    measure "$VGRUNS" "$TALLY" record "$TOUT" --calls=no -- $PROG
     row "tally record --calls=no" "$CG" "cachegrind"
-    measure 1 "$TALLY" record "$TOUT" --calls=no --branch-sim=yes -- $PROG
+    measure "$VGRUNS" "$TALLY" record "$TOUT" --calls=no --branch-sim=yes -- $PROG
     row "tally record --calls=no --branch-sim=yes" "$CGB" "cachegrind --branch-sim"
-    measure 1 "$TALLY" record "$TOUT" "$CALLS" --branch-sim=yes -- $PROG
+    measure "$VGRUNS" "$TALLY" record "$TOUT" "$CALLS" --branch-sim=yes -- $PROG
     row "tally record $CALLS --branch-sim=yes" "$CLGS" "callgrind --cache/branch-sim"
     TRS=$CPU
 fi
