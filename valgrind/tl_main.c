@@ -111,6 +111,7 @@ typedef struct instrcc {
     struct instrcc *next;
     Addr addr;
     UInt len;
+    Bool nox; /* in one I1 line, and I1 and LL lines are equal */
     linecc *line;
     ULong ev[N_EV];
 } instrcc;
@@ -292,6 +293,7 @@ static instrcc *get_instrcc(Addr a, UInt len)
     instrcc *i = arena_alloc(sizeof *i);
     i->addr = a;
     i->len = len;
+    i->nox = clo_cache_sim && cachesim_is_IrNoX(a, (UChar)len);
     i->line = l;
     if (++instrs.nused > instrs.nslots) htab_grow(&instrs, instrcc_rehash);
     UWord k = h & (instrs.nslots - 1);
@@ -319,6 +321,42 @@ static void fold_segs(void)
 static VG_REGPARM(1) void h_ir(instrcc *n)
 {
     cachesim_I1_doref(n->addr, (UChar)n->len, &n->ev[EV_I1mr], &n->ev[EV_ILmr]);
+}
+
+/* Instructions that lie in one cache line (cachesim_is_IrNoX): one to three
+ * per call, or one followed by its data access. Same results as the
+ * general calls, fewer calls. */
+#define NOX(n)                                                                                     \
+    cachesim_I1_doref_NoX((n)->addr, (UChar)(n)->len, &(n)->ev[EV_I1mr], &(n)->ev[EV_ILmr])
+
+static VG_REGPARM(1) void h_ir1x(instrcc *n)
+{
+    NOX(n);
+}
+
+static VG_REGPARM(2) void h_ir2x(instrcc *n, instrcc *m)
+{
+    NOX(n);
+    NOX(m);
+}
+
+static VG_REGPARM(3) void h_ir3x(instrcc *n, instrcc *m, instrcc *o)
+{
+    NOX(n);
+    NOX(m);
+    NOX(o);
+}
+
+static VG_REGPARM(3) void h_irx_dr(instrcc *n, Addr a, UWord size)
+{
+    NOX(n);
+    cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mr], &n->ev[EV_DLmr]);
+}
+
+static VG_REGPARM(3) void h_irx_dw(instrcc *n, Addr a, UWord size)
+{
+    NOX(n);
+    cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mw], &n->ev[EV_DLmw]);
 }
 
 static VG_REGPARM(3) void h_dr(instrcc *n, Addr a, UWord size)
@@ -414,7 +452,38 @@ static void flush_events(tlstate *st)
         IRExpr *ins = mkIRExpr_HWord((HWord)e->ins);
         switch (e->kind) {
         case Ev_Ir:
-            if (clo_cache_sim) emit_call(sb, 1, "h_ir", h_ir, mkIRExprVec_1(ins), NULL);
+            if (!clo_cache_sim) break;
+            if (!e->ins->nox) {
+                emit_call(sb, 1, "h_ir", h_ir, mkIRExprVec_1(ins), NULL);
+                break;
+            }
+            /* Merge with the following events where possible. */
+            if (k + 1 < st->nev && (st->ev[k + 1].kind == Ev_Dr || st->ev[k + 1].kind == Ev_Dw) &&
+                st->ev[k + 1].ins == e->ins) {
+                event *d = &st->ev[k + 1];
+                IRExpr **args = mkIRExprVec_3(ins, d->addr, mkIRExpr_HWord(d->size));
+                if (d->kind == Ev_Dr)
+                    emit_call(sb, 3, "h_irx_dr", h_irx_dr, args, NULL);
+                else
+                    emit_call(sb, 3, "h_irx_dw", h_irx_dw, args, NULL);
+                k++;
+                break;
+            }
+            Int run = 1;
+            while (run < 3 && k + run < st->nev && st->ev[k + run].kind == Ev_Ir &&
+                   st->ev[k + run].ins->nox)
+                run++;
+            if (run == 3)
+                emit_call(sb, 3, "h_ir3x", h_ir3x,
+                          mkIRExprVec_3(ins, mkIRExpr_HWord((HWord)st->ev[k + 1].ins),
+                                        mkIRExpr_HWord((HWord)st->ev[k + 2].ins)),
+                          NULL);
+            else if (run == 2)
+                emit_call(sb, 2, "h_ir2x", h_ir2x,
+                          mkIRExprVec_2(ins, mkIRExpr_HWord((HWord)st->ev[k + 1].ins)), NULL);
+            else
+                emit_call(sb, 1, "h_ir1x", h_ir1x, mkIRExprVec_1(ins), NULL);
+            k += run - 1;
             break;
         case Ev_Dr:
             if (clo_cache_sim)
@@ -431,8 +500,6 @@ static void flush_events(tlstate *st)
             break;
         case Ev_Bi:
             emit_call(sb, 2, "h_bi", h_bi, mkIRExprVec_2(ins, e->extra), NULL);
-            break;
-        default:
             break;
         }
     }
