@@ -52,7 +52,7 @@
 static Bool clo_cache_sim = True;
 static Bool clo_branch_sim = False;
 static Bool clo_dump_instr = False;
-static Bool clo_calls = False;
+static Bool clo_calls = True;
 static const HChar *clo_out_file = "tally.out.%p";
 static const HChar *clo_cg_out_file = NULL;
 static cache_cfg clo_I1 = {-1, -1, -1};
@@ -102,6 +102,7 @@ typedef struct linecc {
     struct linecc *next;
     istr *file, *fn;
     UInt line;
+    struct arc *arcs; /* calls from this line, while writing */
     ULong ev[N_EV];
 } linecc;
 
@@ -113,6 +114,7 @@ typedef struct instrcc {
     UInt len;
     Bool nox; /* in one I1 line, and I1 and LL lines are equal */
     linecc *line;
+    struct arc *arcs; /* calls made by this instruction (--calls=yes) */
     ULong ev[N_EV];
 } instrcc;
 
@@ -123,6 +125,12 @@ typedef struct seg {
     UInt n;
     ULong *ctr[];
 } seg;
+
+/* The running cost of the current thread (for inclusive costs); a dummy
+ * when calls are not collected. Helpers add dynamic events (misses,
+ * mispredicts, guarded accesses) here as well as into the instr. */
+static ULong dummy_run[N_EV];
+static ULong *cur_run = dummy_run;
 
 /*--- A bump allocator for things never freed ---*/
 
@@ -318,9 +326,34 @@ static void fold_segs(void)
 /*--- Run-time helpers (simulators only)                   ---*/
 /*------------------------------------------------------------*/
 
+/* The simulators count into the instr and into the running cost. */
+static inline void count2(instrcc *n, Int e1, Int eL, ULong m1, ULong mL)
+{
+    n->ev[e1] += m1;
+    n->ev[eL] += mL;
+    cur_run[e1] += m1;
+    cur_run[eL] += mL;
+}
+
+static inline void ir_nox(instrcc *n)
+{
+    ULong m1 = 0, mL = 0;
+    cachesim_I1_doref_NoX(n->addr, (UChar)n->len, &m1, &mL);
+    if (m1) count2(n, EV_I1mr, EV_ILmr, m1, mL);
+}
+
+static inline void d_ref(instrcc *n, Addr a, UWord size, Int e1, Int eL)
+{
+    ULong m1 = 0, mL = 0;
+    cachesim_D1_doref(a, (UChar)size, &m1, &mL);
+    if (m1) count2(n, e1, eL, m1, mL);
+}
+
 static VG_REGPARM(1) void h_ir(instrcc *n)
 {
-    cachesim_I1_doref(n->addr, (UChar)n->len, &n->ev[EV_I1mr], &n->ev[EV_ILmr]);
+    ULong m1 = 0, mL = 0;
+    cachesim_I1_doref(n->addr, (UChar)n->len, &m1, &mL);
+    if (m1) count2(n, EV_I1mr, EV_ILmr, m1, mL);
 }
 
 /* Instructions that lie in one cache line (cachesim_is_IrNoX): one to three
@@ -350,23 +383,23 @@ static VG_REGPARM(3) void h_ir3x(instrcc *n, instrcc *m, instrcc *o)
 static VG_REGPARM(3) void h_irx_dr(instrcc *n, Addr a, UWord size)
 {
     NOX(n);
-    cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mr], &n->ev[EV_DLmr]);
+    d_ref(n, a, size, EV_D1mr, EV_DLmr);
 }
 
 static VG_REGPARM(3) void h_irx_dw(instrcc *n, Addr a, UWord size)
 {
     NOX(n);
-    cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mw], &n->ev[EV_DLmw]);
+    d_ref(n, a, size, EV_D1mw, EV_DLmw);
 }
 
 static VG_REGPARM(3) void h_dr(instrcc *n, Addr a, UWord size)
 {
-    cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mr], &n->ev[EV_DLmr]);
+    d_ref(n, a, size, EV_D1mr, EV_DLmr);
 }
 
 static VG_REGPARM(3) void h_dw(instrcc *n, Addr a, UWord size)
 {
-    cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mw], &n->ev[EV_DLmw]);
+    d_ref(n, a, size, EV_D1mw, EV_DLmw);
 }
 
 /* Guarded accesses count themselves (the call runs only if the guard is
@@ -374,23 +407,241 @@ static VG_REGPARM(3) void h_dw(instrcc *n, Addr a, UWord size)
 static VG_REGPARM(3) void h_guarded_dr(instrcc *n, Addr a, UWord size)
 {
     n->ev[EV_Dr]++;
-    if (clo_cache_sim) cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mr], &n->ev[EV_DLmr]);
+    cur_run[EV_Dr]++;
+    if (clo_cache_sim) d_ref(n, a, size, EV_D1mr, EV_DLmr);
 }
 
 static VG_REGPARM(3) void h_guarded_dw(instrcc *n, Addr a, UWord size)
 {
     n->ev[EV_Dw]++;
-    if (clo_cache_sim) cachesim_D1_doref(a, (UChar)size, &n->ev[EV_D1mw], &n->ev[EV_DLmw]);
+    cur_run[EV_Dw]++;
+    if (clo_cache_sim) d_ref(n, a, size, EV_D1mw, EV_DLmw);
 }
 
 static VG_REGPARM(2) void h_bc(instrcc *n, UWord taken)
 {
-    branchsim_cond(n->addr, (Word)taken, &n->ev[EV_Bcm]);
+    ULong m = 0;
+    branchsim_cond(n->addr, (Word)taken, &m);
+    n->ev[EV_Bcm] += m;
+    cur_run[EV_Bcm] += m;
 }
 
 static VG_REGPARM(2) void h_bi(instrcc *n, Addr dst)
 {
-    branchsim_ind(n->addr, dst, &n->ev[EV_Bim]);
+    ULong m = 0;
+    branchsim_ind(n->addr, dst, &m);
+    n->ev[EV_Bim] += m;
+    cur_run[EV_Bim] += m;
+}
+
+/*------------------------------------------------------------*/
+/*--- Call graph (--calls=yes)                             ---*/
+/*------------------------------------------------------------*/
+
+/* Static events of a block up to one of its exits: what runs when the
+ * block is left through that exit (all queued events are flushed before
+ * each Exit, so this is exact). */
+enum { SX_Ir, SX_Dr, SX_Dw, SX_Bc, SX_Bi, N_SX };
+static const Int sx_ev[N_SX] = {EV_Ir, EV_Dr, EV_Dw, EV_Bc, EV_Bi};
+
+typedef enum { K_JUMP, K_CALL, K_RET } exitkind;
+
+typedef struct {
+    UChar kind;         /* exitkind */
+    Bool from_resolver; /* the block is in _dl_runtime_resolve* */
+    instrcc *site;      /* the instruction holding the exit */
+    UInt cost[N_SX];
+} exitinfo;
+
+typedef struct {
+    instrcc *first; /* the block's first instruction: the callee position */
+    Bool is_entry;  /* starts at a function symbol */
+    Bool in_plt;
+    Bool is_resolver;
+} sbinfo;
+
+/* One call site -> callee entry: count and inclusive cost. */
+typedef struct arc {
+    struct arc *next;  /* hash chain */
+    struct arc *snext; /* the site's list */
+    struct arc *lnext; /* a line's list, while writing */
+    instrcc *site, *callee;
+    ULong calls;
+    ULong cost[N_EV];
+} arc;
+
+typedef struct {
+    arc *a;
+    Addr sp;
+    Bool resolver;
+    ULong enter[N_EV];
+} frame;
+
+typedef struct {
+    frame *stack;
+    UInt depth, cap;
+    exitinfo *pending; /* last exit before the thread was switched away */
+    instrcc *plt_site; /* a call into a PLT stub, not yet resolved */
+    Addr plt_sp;
+    ULong run[N_EV];
+} thread;
+
+static exitinfo *last_exit; /* written by the instrumented code */
+static thread **threads;
+static UInt n_threads;
+static thread *cur_thread;
+static htab arcs;
+
+static UWord arc_hash(const instrcc *site, const instrcc *callee)
+{
+    return addr_hash(site->addr) ^ (addr_hash(callee->addr) * 31u);
+}
+
+static UWord arc_rehash(const void *p)
+{
+    const arc *a = p;
+    return arc_hash(a->site, a->callee);
+}
+
+static arc *get_arc(instrcc *site, instrcc *callee)
+{
+    UWord h = arc_hash(site, callee);
+    for (arc *a = arcs.slot[h & (arcs.nslots - 1)]; a; a = a->next)
+        if (a->site == site && a->callee == callee) return a;
+    arc *a = arena_alloc(sizeof *a);
+    a->site = site;
+    a->callee = callee;
+    a->snext = site->arcs;
+    site->arcs = a;
+    if (++arcs.nused > arcs.nslots) htab_grow(&arcs, arc_rehash);
+    UWord k = h & (arcs.nslots - 1);
+    a->next = arcs.slot[k];
+    arcs.slot[k] = a;
+    return a;
+}
+
+static thread *get_thread(ThreadId tid)
+{
+    if (tid >= n_threads) {
+        UInt n = tid + 8;
+        thread **t = VG_(calloc)("tl.threads", n, sizeof *t);
+        for (UInt k = 0; k < n_threads; k++)
+            t[k] = threads[k];
+        if (threads) VG_(free)(threads);
+        threads = t;
+        n_threads = n;
+    }
+    if (!threads[tid]) threads[tid] = VG_(calloc)("tl.thread", 1, sizeof(thread));
+    return threads[tid];
+}
+
+static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool resolver)
+{
+    if (t->depth == t->cap) {
+        UInt n = t->cap ? t->cap * 2 : 64;
+        frame *f = VG_(malloc)("tl.stack", n * sizeof *f);
+        if (t->depth) VG_(memcpy)(f, t->stack, t->depth * sizeof *f);
+        if (t->stack) VG_(free)(t->stack);
+        t->stack = f;
+        t->cap = n;
+    }
+    frame *f = &t->stack[t->depth++];
+    f->a = get_arc(site, callee);
+    f->a->calls++;
+    f->sp = sp;
+    f->resolver = resolver;
+    VG_(memcpy)(f->enter, t->run, sizeof f->enter);
+}
+
+static frame *pop_call(thread *t)
+{
+    frame *f = &t->stack[--t->depth];
+    for (Int e = 0; e < N_EV; e++)
+        f->a->cost[e] += t->run[e] - f->enter[e];
+    return f;
+}
+
+static inline void charge_exit(thread *t, const exitinfo *x)
+{
+    for (Int k = 0; k < N_SX; k++)
+        t->run[sx_ev[k]] += x->cost[k];
+}
+
+/*
+ * How control came into this block (research §5.3, simplified): frames
+ * whose stack pointer is below the current one have returned (a return,
+ * longjmp or unwinding); a call pushes; a jump to a function's first
+ * instruction is a tail call and pushes with the caller's stack pointer,
+ * so one return pops both. PLT stubs are transparent: the call is recorded
+ * from the original call site to the function the stub reaches. A jump out
+ * of the lazy-binding resolver replaces the resolver's frame by the
+ * resolved function's.
+ */
+static VG_REGPARM(1) void h_enter(sbinfo *sb)
+{
+    ThreadId tid = VG_(get_running_tid)();
+    thread *t = get_thread(tid);
+    exitinfo *x = last_exit;
+    last_exit = NULL;
+    if (t != cur_thread) {
+        if (cur_thread && x) {
+            charge_exit(cur_thread, x);
+            cur_thread->pending = x;
+        }
+        cur_thread = t;
+        cur_run = t->run;
+        x = t->pending;
+        t->pending = NULL;
+    } else if (x) {
+        charge_exit(t, x);
+    }
+    if (!x) return;
+
+    Addr sp = VG_(get_SP)(tid);
+    Bool popped = False;
+    while (t->depth > 0 && t->stack[t->depth - 1].sp < sp) {
+        pop_call(t);
+        popped = True;
+    }
+    if (popped) {
+        t->plt_site = NULL;
+        return;
+    }
+    if (x->kind == K_CALL) {
+        if (sb->in_plt) {
+            t->plt_site = x->site;
+            t->plt_sp = sp;
+        } else {
+            push_call(t, x->site, sb->first, sp, sb->is_resolver);
+        }
+        return;
+    }
+    if (x->kind != K_JUMP || sb->in_plt) return;
+    if (t->plt_site) {
+        push_call(t, t->plt_site, sb->first, t->plt_sp, sb->is_resolver);
+        t->plt_site = NULL;
+        return;
+    }
+    if (x->from_resolver && t->depth > 0 && t->stack[t->depth - 1].resolver) {
+        frame *f = pop_call(t);
+        push_call(t, f->a->site, sb->first, f->sp, False);
+        return;
+    }
+    if (sb->is_entry) {
+        Addr fsp = t->depth > 0 ? t->stack[t->depth - 1].sp : sp;
+        push_call(t, x->site, sb->first, fsp, sb->is_resolver);
+    }
+}
+
+/* At exit: charge the last block and close every open call. */
+static void calls_finish(void)
+{
+    if (cur_thread && last_exit) charge_exit(cur_thread, last_exit);
+    last_exit = NULL;
+    for (UInt k = 0; k < n_threads; k++)
+        if (threads[k])
+            while (threads[k]->depth > 0)
+                pop_call(threads[k]);
 }
 
 /*------------------------------------------------------------*/
@@ -413,6 +664,7 @@ typedef struct {
     IRSB *sbOut;
     event ev[N_EVENTS];
     Int nev;
+    UInt cnt[N_SX]; /* events of the block so far, by evkind (= SX_ order) */
 } tlstate;
 
 static void emit_call(IRSB *sb, Int regparms, const HChar *name, void *fn, IRExpr **args,
@@ -515,6 +767,7 @@ static void add_event(tlstate *st, evkind kind, instrcc *ins, IRExpr *addr, Int 
         if (p->kind == Ev_Dr && p->ins == ins && p->size == size && eqIRAtom(p->addr, addr)) return;
     }
     if (st->nev == N_EVENTS) flush_events(st);
+    st->cnt[kind]++;
     event *e = &st->ev[st->nev++];
     e->kind = kind;
     e->ins = ins;
@@ -534,6 +787,32 @@ static void add_guarded(tlstate *st, Bool write, instrcc *ins, IRExpr *addr, Int
         emit_call(st->sbOut, 3, "h_guarded_dr", h_guarded_dr, args, guard);
 }
 
+/* Records where the block is left (for --calls=yes): last_exit = x, just
+ * before the exit. */
+static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, Bool resolver)
+{
+    exitinfo *x = arena_alloc(sizeof *x);
+    x->kind = jk == Ijk_Call ? K_CALL : jk == Ijk_Ret ? K_RET : K_JUMP;
+    x->from_resolver = resolver;
+    x->site = site;
+    for (Int k = 0; k < N_SX; k++)
+        x->cost[k] = st->cnt[k];
+    addStmtToIRSB(st->sbOut, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&last_exit),
+                                          mkIRExpr_HWord((HWord)x)));
+}
+
+static sbinfo *make_sbinfo(instrcc *first)
+{
+    sbinfo *sb = arena_alloc(sizeof *sb);
+    DiEpoch ep = VG_(current_DiEpoch)();
+    const HChar *name;
+    sb->first = first;
+    sb->is_entry = VG_(get_fnname_if_entry)(ep, first->addr, &name);
+    sb->in_plt = VG_(DebugInfo_sect_kind)(NULL, first->addr) == Vg_SectPLT;
+    sb->is_resolver = VG_(strncmp)(first->line->fn->s, "_dl_runtime_resolve", 19) == 0;
+    return sb;
+}
+
 static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGuestLayout *layout,
                            const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
                            IRType gWordTy, IRType hWordTy)
@@ -544,6 +823,8 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
     tlstate st;
     st.sbOut = deepCopyIRSBExceptStmts(sbIn);
     st.nev = 0;
+    VG_(memset)(st.cnt, 0, sizeof st.cnt);
+    sbinfo *sbi = NULL;
     IRTypeEnv *tyenv = sbIn->tyenv;
     Int i = 0;
     instrcc *cur = NULL;
@@ -564,6 +845,14 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
             cia = (Addr)s->Ist.IMark.addr;
             isize = s->Ist.IMark.len ? s->Ist.IMark.len : VG_MIN_INSTR_SZB;
             cur = get_instrcc(cia, isize);
+            if (clo_calls && !sbi) {
+                sbi = make_sbinfo(cur);
+                addStmtToIRSB(st.sbOut, s);
+                emit_call(st.sbOut, 1, "h_enter", h_enter,
+                          mkIRExprVec_1(mkIRExpr_HWord((HWord)sbi)), NULL);
+                add_event(&st, Ev_Ir, cur, NULL, 0, NULL);
+                continue;
+            }
             add_event(&st, Ev_Ir, cur, NULL, 0, NULL);
             break;
         case Ist_WrTmp:
@@ -640,6 +929,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                 add_event(&st, Ev_Bc, cur, NULL, 0, taken);
             }
             flush_events(&st);
+            if (clo_calls) note_exit(&st, jk, cur, sbi->is_resolver);
             break;
         }
         default:
@@ -653,6 +943,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         sbIn->next->tag == Iex_RdTmp)
         add_event(&st, Ev_Bi, cur, NULL, 0, sbIn->next);
     flush_events(&st);
+    if (clo_calls && sbi) note_exit(&st, sbIn->jumpkind, cur, sbi->is_resolver);
     return st.sbOut;
 }
 
@@ -710,12 +1001,19 @@ static Int cmp_instrcc(const void *a, const void *b)
 static linecc **collect_lines(UWord *np)
 {
     for (UWord k = 0; k < lines.nslots; k++)
-        for (linecc *l = lines.slot[k]; l; l = l->next)
+        for (linecc *l = lines.slot[k]; l; l = l->next) {
             VG_(memset)(l->ev, 0, sizeof l->ev);
+            l->arcs = NULL;
+        }
     for (UWord k = 0; k < instrs.nslots; k++)
-        for (instrcc *i = instrs.slot[k]; i; i = i->next)
+        for (instrcc *i = instrs.slot[k]; i; i = i->next) {
             for (Int e = 0; e < N_EV; e++)
                 i->line->ev[e] += i->ev[e];
+            for (arc *a = i->arcs; a; a = a->snext) {
+                a->lnext = i->line->arcs;
+                i->line->arcs = a;
+            }
+        }
     linecc **v = VG_(malloc)("tl.sort", (lines.nused + 1) * sizeof *v);
     UWord n = 0;
     for (UWord k = 0; k < lines.nslots; k++)
@@ -776,6 +1074,22 @@ static void write_name(VgFile *f, const HChar *key, istr *s, UInt *id, UInt *nex
         *id = ++*next_id;
         VG_(fprintf)(f, "%s=(%u) %s\n", key, *id, s->s);
     }
+}
+
+/* One call: callee name, count and position, then the inclusive cost at
+ * the call site's position (`pos`, already formatted). */
+static void write_arc(VgFile *f, const arc *a, const HChar *pos, UInt *next_fl, UInt *next_fn)
+{
+    if (all_zero(a->cost) && !a->calls) return;
+    linecc *cl = a->callee->line;
+    write_name(f, "cfi", cl->file, &cl->file->fl_id, next_fl);
+    write_name(f, "cfn", cl->fn, &cl->fn->fn_id, next_fn);
+    if (clo_dump_instr)
+        VG_(fprintf)(f, "calls=%llu 0x%lx %u\n", a->calls, a->callee->addr, cl->line);
+    else
+        VG_(fprintf)(f, "calls=%llu %u\n", a->calls, cl->line);
+    VG_(fprintf)(f, "%s", pos);
+    write_costs(f, a->cost);
 }
 
 static void write_callgrind(void)
@@ -841,6 +1155,12 @@ static void write_callgrind(void)
             pa = i->addr;
             pl = i->line->line;
             write_costs(f, i->ev);
+            if (i->arcs) {
+                HChar pos[48];
+                VG_(sprintf)(pos, "0x%lx %u", i->addr, i->line->line);
+                for (arc *a = i->arcs; a; a = a->snext)
+                    write_arc(f, a, pos, &next_fl, &next_fn);
+            }
             for (Int e = 0; e < N_EV; e++)
                 totals[e] += i->ev[e];
         }
@@ -862,6 +1182,12 @@ static void write_callgrind(void)
             }
             VG_(fprintf)(f, "%u", l->line);
             write_costs(f, l->ev);
+            if (l->arcs) {
+                HChar pos[16];
+                VG_(sprintf)(pos, "%u", l->line);
+                for (arc *a = l->arcs; a; a = a->lnext)
+                    write_arc(f, a, pos, &next_fl, &next_fn);
+            }
             for (Int e = 0; e < N_EV; e++)
                 totals[e] += l->ev[e];
         }
@@ -1020,6 +1346,7 @@ static void print_summary(void)
 static void tl_fini(Int exitcode)
 {
     fold_segs();
+    if (clo_calls) calls_finish();
     write_callgrind(); /* fills totals */
     if (clo_cg_out_file) write_cachegrind();
     print_summary();
@@ -1031,8 +1358,6 @@ static Bool tl_process_cmd_line_option(const HChar *arg)
     } else if VG_BOOL_CLO (arg, "--branch-sim", clo_branch_sim) {
     } else if VG_BOOL_CLO (arg, "--dump-instr", clo_dump_instr) {
     } else if VG_BOOL_CLO (arg, "--calls", clo_calls) {
-        if (clo_calls)
-            VG_(fmsg_bad_option)(arg, "the call graph is not implemented yet; use --calls=no\n");
     } else if VG_STR_CLO (arg, "--out-file", clo_out_file) {
     } else if VG_STR_CLO (arg, "--cachegrind-out-file", clo_cg_out_file) {
     } else if (cachesim_parse_opt(arg, &clo_I1, &clo_D1, &clo_LL)) {
@@ -1082,6 +1407,7 @@ static void tl_post_clo_init(void)
     htab_init(&strs, 4096);
     htab_init(&lines, 16384);
     htab_init(&instrs, 65536);
+    htab_init(&arcs, 4096);
 }
 
 static void tl_pre_clo_init(void)

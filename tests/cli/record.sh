@@ -56,7 +56,6 @@ if command -v valgrind >/dev/null 2>&1 && [ -x "$ROOT/build/valgrind/lib/tally-a
     export TALLY_VALGRIND_LIB
     expect "tool option with a bad value" 1 "" "Bad option: --I1=1000,2,64" --I1=1000,2,64 /bin/true
     expect "unknown option" 1 "" "Unknown option: --no-such-option=1" --no-such-option=1 /bin/true
-    expect "--calls=yes not implemented yet" 1 "" "call graph is not implemented yet" --calls=yes /bin/true
     expect "a run" 0 "^hello$" "I   refs:" --cache-sim=no --out-file=out.%p.x -- /bin/echo hello
     n=$(ls "$TMP"/out.*.x 2>/dev/null | wc -l)
     f=$(ls "$TMP"/out.*.x 2>/dev/null | head -n 1)

@@ -48,12 +48,17 @@ cg_sums() {
 }
 
 # The same from a callgrind-format file of tally's (fl= fn= with name
-# compression, positions "line" or "instr line", trailing zeros left out).
+# compression, positions "line" or "instr line", trailing zeros left out;
+# the inclusive cost line after each calls= is not self cost).
 cl_sums() {
     awk '/^positions:/ { np = NF - 1; next }
         /^events:/ { for (i = 2; i <= NF; i++) ev[i - 1] = $i; next }
         /^fl=/ { v = substr($0, 4); fl = names("fl", v); next }
         /^fn=/ { v = substr($0, 4); fn = names("fn", v); next }
+        /^cfi=/ { names("fl", substr($0, 5)); next }
+        /^cfn=/ { names("fn", substr($0, 5)); next }
+        /^calls=/ { skip = 1; next }
+        skip { skip = 0; next }
         /^summary:/ { for (i = 2; i <= NF; i++) print "TOTAL", ev[i - 1], $i; next }
         /^(0x|[0-9+*-])/ { for (i = np + 1; i <= NF; i++) s[fl ":" fn " " ev[i - np]] += $i }
         END { for (k in s) if (s[k]) print k, s[k] }
