@@ -156,3 +156,102 @@ cg_sums "$TMP/i.cg" >"$TMP/i.cgsums"
 same_text "--dump-instr=yes: per-instruction file sums to the per-line costs" "$TMP/i.cgsums" "$TMP/i.clsums"
 if grep -q '^positions: instr line' "$TMP/i.cl"; then ok "--dump-instr=yes: positions: instr line"; else
     not_ok "--dump-instr=yes: positions: instr line"; fi
+
+# --- The call graph (--calls=yes, the default) ---------------------------
+# A program whose calls are known by construction: direct and mutual
+# recursion, a call through a function pointer, longjmp out of a recursion
+# (main's next call must be main's again), a second thread.
+cat >"$TMP/calls.c" <<'EOF'
+#include <pthread.h>
+#include <setjmp.h>
+#include <stddef.h>
+#define NI __attribute__((noinline, noclone))
+static volatile int sink;
+static jmp_buf jb;
+NI static int leaf(int x) { sink += x; return x + 1; }
+NI static int rec(int n) { return n <= 0 ? leaf(n) : rec(n - 1) + 1; }
+NI static int ping(int n);
+NI static int pong(int n) { sink++; return n <= 0 ? 0 : ping(n - 1) + 1; }
+NI static int ping(int n) { sink++; return n <= 0 ? 0 : pong(n - 1) + 1; }
+NI static int viaptr(int (*f)(int), int x) { return f(x) + 1; }
+NI static void thrower(int n) { if (n == 0) longjmp(jb, 1); thrower(n - 1); sink++; }
+NI static void after_jump(void) { sink++; }
+NI static void *worker(void *arg) { for (int i = 0; i < 3; i++) leaf(i); return arg; }
+int main(void)
+{
+    rec(10);
+    ping(9);
+    for (int i = 0; i < 7; i++) viaptr(leaf, i);
+    for (int k = 0; k < 3; k++) {
+        if (!setjmp(jb)) thrower(4);
+        after_jump();
+    }
+    pthread_t t;
+    pthread_create(&t, NULL, worker, NULL);
+    pthread_join(t, NULL);
+    return 0;
+}
+EOF
+# caller -> callee count, summed over call sites, from a callgrind file
+arcs_of() {
+    awk 'function nm(v,   id, r) {
+            if (v !~ /^\(/) return v
+            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
+            if (r != "") n[id] = r
+            return n[id]
+        }
+        /^fn=/ { fn = nm(substr($0, 4)) }
+        /^cfn=/ { cfn = nm(substr($0, 5)) }
+        /^calls=/ { split(substr($0, 7), a, " "); c[fn " -> " cfn] += a[1] }
+        END { for (k in c) print k, c[k] }' "$1" | LC_ALL=C sort
+}
+# Ir of FUNCTION (file:FUNCTION) inclusive, by callgrind_annotate
+incl_ir() {
+    callgrind_annotate --inclusive=yes "$1" 2>/dev/null |
+        awk -v f="$2" '{ for (i = 1; i <= NF; i++) if ($i ~ (":" f "$")) { gsub(",", "", $1); print $1; exit } }'
+}
+# within_permille NAME A B : |A - B| <= B / 1000
+within_permille() {
+    if [ -n "$2" ] && [ -n "$3" ] && [ $(( ($2 - $3) * ($2 - $3) * 1000000 )) -le $(( $3 * $3 )) ]; then
+        ok "$1 ($2 vs Callgrind's $3)"
+    else
+        not_ok "$1 ($2 vs Callgrind's $3)"
+    fi
+}
+if ${CC:-gcc} -O1 -g -o "$TMP/calls" "$TMP/calls.c" -lpthread 2>"$TMP/cc.err"; then
+    (cd "$TMP" && "$TALLY" record -q --cache-sim=no --out-file="$TMP/calls.cl" ./calls >/dev/null 2>&1)
+    arcs_of "$TMP/calls.cl" |
+        grep -E '^(main|rec|ping|pong|viaptr|thrower|worker|start_thread) -> (leaf|rec|ping|pong|viaptr|thrower|after_jump|worker) ' >"$TMP/arcs"
+    cat >"$TMP/arcs.exp" <<'EOF'
+main -> after_jump 3
+main -> ping 1
+main -> rec 1
+main -> thrower 3
+main -> viaptr 7
+ping -> pong 5
+pong -> ping 4
+rec -> leaf 1
+rec -> rec 10
+start_thread -> worker 1
+thrower -> thrower 12
+viaptr -> leaf 7
+worker -> leaf 3
+EOF
+    same_text "calls: counts as constructed (recursion, mutual recursion, pointer, longjmp, thread)" \
+        "$TMP/arcs.exp" "$TMP/arcs"
+    (cd "$TMP" && valgrind -q --tool=callgrind --callgrind-out-file="$TMP/calls.cg" ./calls >/dev/null 2>&1)
+    within_permille "calls: inclusive Ir of main within 0.1% of Callgrind's" \
+        "$(incl_ir "$TMP/calls.cl" main)" "$(incl_ir "$TMP/calls.cg" main)"
+else
+    not_ok "calls: test program builds"
+    diag <"$TMP/cc.err"
+fi
+(cd "$EX" && "$TALLY" record -q --cache-sim=no --out-file="$TMP/rec.cl" ./recurse >/dev/null 2>&1)
+(cd "$EX" && valgrind -q --tool=callgrind --callgrind-out-file="$TMP/rec.cg" ./recurse >/dev/null 2>&1)
+within_permille "recurse: inclusive Ir of main within 0.1% of Callgrind's" \
+    "$(incl_ir "$TMP/rec.cl" main)" "$(incl_ir "$TMP/rec.cg" main)"
+arcs_of "$TMP/rec.cl" | grep -E '^(main|fib|chain) -> (fib|leaf|chain) ' >"$TMP/rarcs"
+# examples/recurse.c: fib(18) makes 2 fib(19) - 1 = 8361 fib calls (1 from
+# main) and fib(19) = 4181 leaf calls; chain(5000) calls leaf 5000 times.
+printf '%s\n' "chain -> leaf 5000" "fib -> fib 8360" "fib -> leaf 4181" "main -> chain 1" "main -> fib 1" >"$TMP/rarcs.exp"
+same_text "recurse: fib and chain call counts" "$TMP/rarcs.exp" "$TMP/rarcs"
