@@ -577,7 +577,7 @@ static inline void charge_exit(thread *t, const exitinfo *x)
  * of the lazy-binding resolver replaces the resolver's frame by the
  * resolved function's.
  */
-static VG_REGPARM(1) void h_enter(sbinfo *sb)
+static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
 {
     ThreadId tid = VG_(get_running_tid)();
     thread *t = get_thread(tid);
@@ -597,7 +597,6 @@ static VG_REGPARM(1) void h_enter(sbinfo *sb)
     }
     if (!x) return;
 
-    Addr sp = VG_(get_SP)(tid);
     Bool popped = False;
     while (t->depth > 0 && t->stack[t->depth - 1].sp < sp) {
         pop_call(t);
@@ -848,8 +847,10 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
             if (clo_calls && !sbi) {
                 sbi = make_sbinfo(cur);
                 addStmtToIRSB(st.sbOut, s);
-                emit_call(st.sbOut, 1, "h_enter", h_enter,
-                          mkIRExprVec_1(mkIRExpr_HWord((HWord)sbi)), NULL);
+                IRTemp spt = newIRTemp(st.sbOut->tyenv, Ity_I64);
+                addStmtToIRSB(st.sbOut, IRStmt_WrTmp(spt, IRExpr_Get(layout->offset_SP, Ity_I64)));
+                emit_call(st.sbOut, 2, "h_enter", h_enter,
+                          mkIRExprVec_2(mkIRExpr_HWord((HWord)sbi), IRExpr_RdTmp(spt)), NULL);
                 add_event(&st, Ev_Ir, cur, NULL, 0, NULL);
                 continue;
             }
