@@ -483,6 +483,7 @@ typedef struct {
     exitinfo *pending; /* last exit before the thread was switched away */
     instrcc *plt_site; /* a call into a PLT stub, not yet resolved */
     Addr plt_sp;
+    ULong plt_enter[N_EV]; /* running cost at that call (the stub is the callee's) */
     ULong run[N_EV];
 } thread;
 
@@ -561,12 +562,6 @@ static frame *pop_call(thread *t)
     return f;
 }
 
-static inline void charge_exit(thread *t, const exitinfo *x)
-{
-    for (Int k = 0; k < N_SX; k++)
-        t->run[sx_ev[k]] += x->cost[k];
-}
-
 /*
  * How control came into this block (research §5.3, simplified): frames
  * whose stack pointer is below the current one have returned (a return,
@@ -579,23 +574,10 @@ static inline void charge_exit(thread *t, const exitinfo *x)
  */
 static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
 {
-    ThreadId tid = VG_(get_running_tid)();
-    thread *t = get_thread(tid);
+    thread *t = cur_thread;
     exitinfo *x = last_exit;
     last_exit = NULL;
-    if (t != cur_thread) {
-        if (cur_thread && x) {
-            charge_exit(cur_thread, x);
-            cur_thread->pending = x;
-        }
-        cur_thread = t;
-        cur_run = t->run;
-        x = t->pending;
-        t->pending = NULL;
-    } else if (x) {
-        charge_exit(t, x);
-    }
-    if (!x) return;
+    if (!x || !t) return;
 
     Bool popped = False;
     while (t->depth > 0 && t->stack[t->depth - 1].sp < sp) {
@@ -610,6 +592,7 @@ static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
         if (sb->in_plt) {
             t->plt_site = x->site;
             t->plt_sp = sp;
+            VG_(memcpy)(t->plt_enter, t->run, sizeof t->plt_enter);
         } else {
             push_call(t, x->site, sb->first, sp, sb->is_resolver);
         }
@@ -618,6 +601,7 @@ static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
     if (x->kind != K_JUMP || sb->in_plt) return;
     if (t->plt_site) {
         push_call(t, t->plt_site, sb->first, t->plt_sp, sb->is_resolver);
+        VG_(memcpy)(t->stack[t->depth - 1].enter, t->plt_enter, sizeof t->plt_enter);
         t->plt_site = NULL;
         return;
     }
@@ -632,10 +616,22 @@ static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
     }
 }
 
-/* At exit: charge the last block and close every open call. */
+/* The scheduler gives the CPU to `tid`: costs now run into its vector, and
+ * the transition the previous thread was in the middle of waits for it. */
+static void tl_start_client_code(ThreadId tid, ULong bbs_done)
+{
+    thread *t = get_thread(tid);
+    if (t == cur_thread) return;
+    if (cur_thread) cur_thread->pending = last_exit;
+    last_exit = t->pending;
+    t->pending = NULL;
+    cur_thread = t;
+    cur_run = t->run;
+}
+
+/* At exit: close every open call. */
 static void calls_finish(void)
 {
-    if (cur_thread && last_exit) charge_exit(cur_thread, last_exit);
     last_exit = NULL;
     for (UInt k = 0; k < n_threads; k++)
         if (threads[k])
@@ -663,7 +659,8 @@ typedef struct {
     IRSB *sbOut;
     event ev[N_EVENTS];
     Int nev;
-    UInt cnt[N_SX]; /* events of the block so far, by evkind (= SX_ order) */
+    UInt cnt[N_SX];     /* events of the block so far, by evkind (= SX_ order) */
+    UInt charged[N_SX]; /* of which already added to the running cost */
 } tlstate;
 
 static void emit_call(IRSB *sb, Int regparms, const HChar *name, void *fn, IRExpr **args,
@@ -786,18 +783,47 @@ static void add_guarded(tlstate *st, Bool write, instrcc *ins, IRExpr *addr, Int
         emit_call(st->sbOut, 3, "h_guarded_dr", h_guarded_dr, args, guard);
 }
 
-/* Records where the block is left (for --calls=yes): last_exit = x, just
- * before the exit. */
-static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, Bool resolver)
+/* Where the block is left (for --calls=yes). The static events up to this
+ * exit are added to the running cost right here, in IR (*cur_run += n).
+ * Then, unless the exit is a plain jump to a known address inside a
+ * function (most are), last_exit = x tells the next block's h_enter how
+ * control got there. */
+static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, Bool resolver, const IRExpr *dst)
 {
+    IRSB *sb = st->sbOut;
+    IRTemp p = newIRTemp(sb->tyenv, Ity_I64);
+    addStmtToIRSB(sb,
+                  IRStmt_WrTmp(p, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&cur_run))));
+    for (Int k = 0; k < N_SX; k++) {
+        UInt n = st->cnt[k] - st->charged[k];
+        if (!n) continue;
+        st->charged[k] = st->cnt[k];
+        IRTemp a = newIRTemp(sb->tyenv, Ity_I64);
+        IRTemp v = newIRTemp(sb->tyenv, Ity_I64);
+        IRTemp w = newIRTemp(sb->tyenv, Ity_I64);
+        addStmtToIRSB(
+            sb, IRStmt_WrTmp(a, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(p),
+                                             IRExpr_Const(IRConst_U64(sx_ev[k] * sizeof(ULong))))));
+        addStmtToIRSB(sb, IRStmt_WrTmp(v, IRExpr_Load(Iend_LE, Ity_I64, IRExpr_RdTmp(a))));
+        addStmtToIRSB(sb, IRStmt_WrTmp(w, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(v),
+                                                       IRExpr_Const(IRConst_U64(n)))));
+        addStmtToIRSB(sb, IRStmt_Store(Iend_LE, IRExpr_RdTmp(a), IRExpr_RdTmp(w)));
+    }
+
+    exitkind kind = jk == Ijk_Call ? K_CALL : jk == Ijk_Ret ? K_RET : K_JUMP;
+    if (kind == K_JUMP && dst && dst->tag == Iex_Const && dst->Iex.Const.con->tag == Ico_U64) {
+        Addr to = (Addr)dst->Iex.Const.con->Ico.U64;
+        const HChar *name;
+        if (!VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), to, &name) &&
+            VG_(DebugInfo_sect_kind)(NULL, to) != Vg_SectPLT && !resolver)
+            return;
+    }
     exitinfo *x = arena_alloc(sizeof *x);
-    x->kind = jk == Ijk_Call ? K_CALL : jk == Ijk_Ret ? K_RET : K_JUMP;
+    x->kind = kind;
     x->from_resolver = resolver;
     x->site = site;
-    for (Int k = 0; k < N_SX; k++)
-        x->cost[k] = st->cnt[k];
-    addStmtToIRSB(st->sbOut, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&last_exit),
-                                          mkIRExpr_HWord((HWord)x)));
+    addStmtToIRSB(
+        sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&last_exit), mkIRExpr_HWord((HWord)x)));
 }
 
 static sbinfo *make_sbinfo(instrcc *first)
@@ -823,6 +849,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
     st.sbOut = deepCopyIRSBExceptStmts(sbIn);
     st.nev = 0;
     VG_(memset)(st.cnt, 0, sizeof st.cnt);
+    VG_(memset)(st.charged, 0, sizeof st.charged);
     sbinfo *sbi = NULL;
     IRTypeEnv *tyenv = sbIn->tyenv;
     Int i = 0;
@@ -849,8 +876,18 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                 addStmtToIRSB(st.sbOut, s);
                 IRTemp spt = newIRTemp(st.sbOut->tyenv, Ity_I64);
                 addStmtToIRSB(st.sbOut, IRStmt_WrTmp(spt, IRExpr_Get(layout->offset_SP, Ity_I64)));
+                /* Only when the last block left through an exit that matters. */
+                IRTemp le = newIRTemp(st.sbOut->tyenv, Ity_I64);
+                IRTemp g = newIRTemp(st.sbOut->tyenv, Ity_I1);
+                addStmtToIRSB(st.sbOut,
+                              IRStmt_WrTmp(le, IRExpr_Load(Iend_LE, Ity_I64,
+                                                           mkIRExpr_HWord((HWord)&last_exit))));
+                addStmtToIRSB(st.sbOut,
+                              IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(le),
+                                                           IRExpr_Const(IRConst_U64(0)))));
                 emit_call(st.sbOut, 2, "h_enter", h_enter,
-                          mkIRExprVec_2(mkIRExpr_HWord((HWord)sbi), IRExpr_RdTmp(spt)), NULL);
+                          mkIRExprVec_2(mkIRExpr_HWord((HWord)sbi), IRExpr_RdTmp(spt)),
+                          IRExpr_RdTmp(g));
                 add_event(&st, Ev_Ir, cur, NULL, 0, NULL);
                 continue;
             }
@@ -930,7 +967,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                 add_event(&st, Ev_Bc, cur, NULL, 0, taken);
             }
             flush_events(&st);
-            if (clo_calls) note_exit(&st, jk, cur, sbi->is_resolver);
+            if (clo_calls) note_exit(&st, jk, cur, sbi->is_resolver, IRExpr_Const(s->Ist.Exit.dst));
             break;
         }
         default:
@@ -944,7 +981,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         sbIn->next->tag == Iex_RdTmp)
         add_event(&st, Ev_Bi, cur, NULL, 0, sbIn->next);
     flush_events(&st);
-    if (clo_calls && sbi) note_exit(&st, sbIn->jumpkind, cur, sbi->is_resolver);
+    if (clo_calls && sbi) note_exit(&st, sbIn->jumpkind, cur, sbi->is_resolver, sbIn->next);
     return st.sbOut;
 }
 
@@ -1425,6 +1462,7 @@ static void tl_pre_clo_init(void)
     VG_(clo_vex_control).guest_chase = False;
 
     VG_(basic_tool_funcs)(tl_post_clo_init, tl_instrument, tl_fini);
+    VG_(track_start_client_code)(tl_start_client_code);
     VG_(needs_command_line_options)
     (tl_process_cmd_line_option, tl_print_usage, tl_print_debug_usage);
 }
