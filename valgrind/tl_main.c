@@ -1412,6 +1412,7 @@ static void tl_print_usage(void)
      "    --D1=<size>,<assoc>,<line_size>  set D1 cache manually\n"
      "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
      "    --branch-sim=yes|no       simulate branch prediction [no]\n"
+     "    --calls=yes|no            the call graph with inclusive costs [yes]\n"
      "    --dump-instr=yes|no       costs per instruction as well as per line [no]\n"
      "    --out-file=<file>         callgrind-format output [tally.out.%%p]\n"
      "    --cachegrind-out-file=<file>  also write the cachegrind format\n",

@@ -39,6 +39,7 @@ static void record_usage(FILE *fp)
                 "  --D1=SIZE,ASSOC,LINE          D1 cache configuration [from the host]\n"
                 "  --LL=SIZE,ASSOC,LINE          LL cache configuration [from the host]\n"
                 "  --branch-sim=yes|no           simulate branch prediction [no]\n"
+                "  --calls=yes|no                the call graph: calls and inclusive costs [yes]\n"
                 "  --dump-instr=yes|no           costs per instruction as well as per line [no]\n"
                 "  --out-file=FILE               output file, %%p = pid, %%q{VAR} = $VAR\n"
                 "                                [tally.out.%%p]\n"
