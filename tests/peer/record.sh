@@ -272,3 +272,40 @@ same_text "recurse: fib and chain call counts" "$TMP/rarcs.exp" "$TMP/rarcs"
 (cd "$EX" && valgrind -q --tool=callgrind --callgrind-out-file="$TMP/wf.cg" ./wordfreq 3000 >/dev/null 2>&1)
 within_permille "wordfreq: inclusive Ir of main within 0.1% of Callgrind's" \
     "$(incl_ir "$TMP/wf.cl" main)" "$(incl_ir "$TMP/wf.cg" main)"
+
+# C++ exceptions: the unwinding closes the thrower frames, so the handler's
+# call is main's again.
+if command -v ${CXX:-g++} >/dev/null 2>&1; then
+    cat >"$TMP/ex.cc" <<'EOF'
+#include <stdexcept>
+__attribute__((noinline)) int thrower(int n)
+{
+    if (n == 0) throw std::runtime_error("x");
+    return thrower(n - 1) + 1;
+}
+__attribute__((noinline)) int after(int x) { return x + 1; }
+int main()
+{
+    int s = 0;
+    for (int i = 0; i < 5; i++) {
+        try {
+            s += thrower(3);
+        } catch (const std::exception &) {
+            s += after(i);
+        }
+    }
+    return s == 0;
+}
+EOF
+    if ${CXX:-g++} -O1 -g -o "$TMP/ex" "$TMP/ex.cc" 2>"$TMP/cc.err"; then
+        (cd "$TMP" && "$TALLY" record -q --cache-sim=no --out-file="$TMP/ex.cl" ./ex >/dev/null 2>&1)
+        arcs_of "$TMP/ex.cl" | grep -E '^(main|thrower\(int\)) -> (after|thrower)' >"$TMP/exarcs"
+        printf '%s\n' "main -> after(int) 5" "main -> thrower(int) 5" "thrower(int) -> thrower(int) 15" >"$TMP/exarcs.exp"
+        same_text "C++ exceptions: call counts as constructed" "$TMP/exarcs.exp" "$TMP/exarcs"
+    else
+        not_ok "C++ exceptions: test program builds"
+        diag <"$TMP/cc.err"
+    fi
+else
+    ok "skipped: no C++ compiler"
+fi
