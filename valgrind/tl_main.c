@@ -40,6 +40,8 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
 
+#include "tally.h"
+
 #include "sim_types.h"
 
 #include "sim_branch.h"
@@ -55,6 +57,8 @@ static Bool clo_dump_instr = False;
 static Bool clo_calls = True;
 static const HChar *clo_out_file = "tally.out.%p";
 static const HChar *clo_cg_out_file = NULL;
+static Bool clo_collect_atstart = True;
+static const HChar *clo_toggle = NULL;
 static cache_cfg clo_I1 = {-1, -1, -1};
 static cache_cfg clo_D1 = {-1, -1, -1};
 static cache_cfg clo_LL = {-1, -1, -1};
@@ -115,6 +119,7 @@ typedef struct instrcc {
     Bool nox; /* in one I1 line, and I1 and LL lines are equal */
     linecc *line;
     struct arc *arcs; /* calls made by this instruction (--calls=yes) */
+    ULong *kept;      /* counted before collection was last stopped */
     ULong ev[N_EV];
 } instrcc;
 
@@ -468,12 +473,14 @@ typedef struct arc {
     instrcc *site, *callee;
     ULong calls;
     ULong cost[N_EV];
+    ULong *kept; /* calls, then cost: counted before collection was last stopped */
 } arc;
 
 typedef struct {
     arc *a;
     Addr sp;
     Bool resolver;
+    Bool toggle; /* the callee is --toggle-collect's function */
     ULong enter[N_EV];
 } frame;
 
@@ -536,8 +543,15 @@ static thread *get_thread(ThreadId tid)
     return threads[tid];
 }
 
+static istr *toggle_fn;
+static UInt toggle_depth;
+static void collect_start(void);
+static void collect_stop(void);
+
 static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool resolver)
 {
+    Bool toggle = toggle_fn && callee->line->fn == toggle_fn;
+    if (toggle && toggle_depth++ == 0) collect_start();
     if (t->depth == t->cap) {
         UInt n = t->cap ? t->cap * 2 : 64;
         frame *f = VG_(malloc)("tl.stack", n * sizeof *f);
@@ -551,6 +565,7 @@ static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool r
     f->a->calls++;
     f->sp = sp;
     f->resolver = resolver;
+    f->toggle = toggle;
     VG_(memcpy)(f->enter, t->run, sizeof f->enter);
 }
 
@@ -559,6 +574,7 @@ static frame *pop_call(thread *t)
     frame *f = &t->stack[--t->depth];
     for (Int e = 0; e < N_EV; e++)
         f->a->cost[e] += t->run[e] - f->enter[e];
+    if (f->toggle && --toggle_depth == 0) collect_stop();
     return f;
 }
 
@@ -637,6 +653,105 @@ static void calls_finish(void)
         if (threads[k])
             while (threads[k]->depth > 0)
                 pop_call(threads[k]);
+}
+
+/*------------------------------------------------------------*/
+/*--- Collection on and off, zeroing, parts                ---*/
+/*------------------------------------------------------------*/
+
+/*
+ * Counting never stops in the instrumented code (that would cost a test
+ * per block). Instead, when collection stops, everything counted so far is
+ * moved into the `kept` arrays; when it starts again, what was counted
+ * while it was off is thrown away. Open calls are charged up to the moment
+ * of a stop or start (their frames' entry cost is moved to the current
+ * running cost).
+ */
+static Bool all_zero(const ULong *ev);
+static Bool collecting = True;
+
+/* Charge (or, with add False, only restart) every open call at the
+ * current running cost. */
+static void restart_frames(Bool add)
+{
+    for (UInt k = 0; k < n_threads; k++) {
+        thread *t = threads[k];
+        if (!t) continue;
+        for (UInt d = 0; d < t->depth; d++) {
+            frame *f = &t->stack[d];
+            for (Int e = 0; e < N_EV; e++) {
+                if (add) f->a->cost[e] += t->run[e] - f->enter[e];
+                f->enter[e] = t->run[e];
+            }
+        }
+        VG_(memcpy)(t->plt_enter, t->run, sizeof t->plt_enter);
+    }
+}
+
+typedef enum { C_KEEP, C_DROP, C_RESTORE, C_CLEAR } cmove;
+
+/* KEEP: counters into kept; DROP: counters to zero; RESTORE: kept back
+ * into the counters; CLEAR: kept to zero. */
+static void move_counts(cmove how)
+{
+    for (UWord k = 0; k < instrs.nslots; k++)
+        for (instrcc *i = instrs.slot[k]; i; i = i->next) {
+            if (how == C_KEEP && !all_zero(i->ev) && !i->kept)
+                i->kept = arena_alloc(N_EV * sizeof(ULong));
+            for (Int e = 0; e < N_EV; e++) {
+                if (how == C_KEEP) i->kept[e] += i->ev[e];
+                if (how == C_RESTORE && i->kept) i->ev[e] += i->kept[e];
+                if (how == C_KEEP || how == C_DROP) i->ev[e] = 0;
+                if ((how == C_RESTORE || how == C_CLEAR) && i->kept) i->kept[e] = 0;
+            }
+        }
+    for (UWord k = 0; k < arcs.nslots; k++)
+        for (arc *a = arcs.slot[k]; a; a = a->next) {
+            if (how == C_KEEP && !a->kept) a->kept = arena_alloc((N_EV + 1) * sizeof(ULong));
+            for (Int e = 0; e <= N_EV; e++) {
+                ULong *c = e == 0 ? &a->calls : &a->cost[e - 1];
+                if (how == C_KEEP) a->kept[e] += *c;
+                if (how == C_RESTORE && a->kept) *c += a->kept[e];
+                if (how == C_KEEP || how == C_DROP) *c = 0;
+                if ((how == C_RESTORE || how == C_CLEAR) && a->kept) a->kept[e] = 0;
+            }
+        }
+}
+
+/* Everything counted so far into kept (while collecting). */
+static void keep_counts(void)
+{
+    fold_segs();
+    if (clo_calls) restart_frames(True);
+    move_counts(C_KEEP);
+}
+
+/* Forget what was counted since the last keep. */
+static void drop_counts(void)
+{
+    fold_segs();
+    if (clo_calls) restart_frames(False);
+    move_counts(C_DROP);
+}
+
+static void collect_start(void)
+{
+    if (collecting) return;
+    drop_counts();
+    collecting = True;
+}
+
+static void collect_stop(void)
+{
+    if (!collecting) return;
+    keep_counts();
+    collecting = False;
+}
+
+static void zero_counts(void)
+{
+    drop_counts();
+    move_counts(C_CLEAR);
 }
 
 /*------------------------------------------------------------*/
@@ -1130,20 +1245,41 @@ static void write_arc(VgFile *f, const arc *a, const HChar *pos, UInt *next_fl, 
     write_costs(f, a->cost);
 }
 
+/* The output file stays open from the first part to the last; name
+ * compression ids hold for the whole file. */
+static VgFile *out_f;
+static HChar *out_name;
+static Bool out_failed;
+static UInt out_parts;
+static UInt next_fl, next_fn;
+static ULong grand[N_EV]; /* all parts, for the summary */
+
+/* Write the counters as the next part (the file is opened at the first). */
 static void write_callgrind(void)
 {
-    HChar *name;
-    VgFile *f = open_out("--out-file", clo_out_file, &name);
-    if (!f) return;
-    UInt next_fl = 0, next_fn = 0;
-    for (UWord k = 0; k < strs.nslots; k++)
-        for (istr *s = strs.slot[k]; s; s = s->next)
-            s->fl_id = s->fn_id = 0;
-
-    VG_(fprintf)(f, "# callgrind format\nversion: 1\ncreator: tally-record (valgrind-3.19.0)\n");
-    VG_(fprintf)(f, "pid: %d\n", VG_(getpid)());
-    write_cmd(f);
-    VG_(fprintf)(f, "part: 1\n");
+    if (out_failed) return;
+    if (!out_f) {
+        out_f = open_out("--out-file", clo_out_file, &out_name);
+        if (!out_f) {
+            out_failed = True;
+            return;
+        }
+        for (UWord k = 0; k < strs.nslots; k++)
+            for (istr *s = strs.slot[k]; s; s = s->next)
+                s->fl_id = s->fn_id = 0;
+    }
+    VgFile *f = out_f;
+    if (out_parts++ == 0) {
+        VG_(fprintf)
+        (f, "# callgrind format\nversion: 1\ncreator: tally-record (valgrind-3.19.0)\n");
+        VG_(fprintf)(f, "pid: %d\n", VG_(getpid)());
+        write_cmd(f);
+    } else {
+        VG_(fprintf)(f, "\n");
+    }
+    /* Each part repeats its header (tally's reader wants events: per part;
+     * callgrind_annotate warns about the repeated lines and sums the parts). */
+    VG_(fprintf)(f, "part: %u\n", out_parts);
     if (clo_cache_sim) write_desc(f, " ");
     VG_(fprintf)(f, "positions: %s\nevents:", clo_dump_instr ? "instr line" : "line");
     for (Int k = 0; k < n_out_ev; k++)
@@ -1238,8 +1374,40 @@ static void write_callgrind(void)
     for (Int k = 0; k < n_out_ev; k++)
         VG_(fprintf)(f, " %llu", totals[out_ev[k]]);
     VG_(fprintf)(f, "\n");
-    VG_(fclose)(f);
-    VG_(free)(name);
+    for (Int e = 0; e < N_EV; e++)
+        grand[e] += totals[e];
+}
+
+static void close_callgrind(void)
+{
+    if (!out_f) return;
+    VG_(fclose)(out_f);
+    VG_(free)(out_name);
+    out_f = NULL;
+}
+
+/* What was collected since the last part, into the counters. */
+static void gather_part(Bool final)
+{
+    if (collecting)
+        fold_segs();
+    else
+        drop_counts();
+    if (clo_calls) {
+        if (final)
+            calls_finish();
+        else
+            restart_frames(True);
+    }
+    move_counts(C_RESTORE);
+}
+
+/* A client request: write a part now and start the next one. */
+static void dump_part(void)
+{
+    gather_part(False);
+    write_callgrind();
+    zero_counts();
 }
 
 /* The cachegrind format: Cachegrind's event order and layout. */
@@ -1383,10 +1551,11 @@ static void print_summary(void)
 
 static void tl_fini(Int exitcode)
 {
-    fold_segs();
-    if (clo_calls) calls_finish();
+    gather_part(True);
     write_callgrind(); /* fills totals */
+    close_callgrind();
     if (clo_cg_out_file) write_cachegrind();
+    VG_(memcpy)(totals, grand, sizeof totals);
     print_summary();
 }
 
@@ -1398,6 +1567,7 @@ static Bool tl_process_cmd_line_option(const HChar *arg)
     } else if VG_BOOL_CLO (arg, "--calls", clo_calls) {
     } else if VG_STR_CLO (arg, "--out-file", clo_out_file) {
     } else if VG_STR_CLO (arg, "--cachegrind-out-file", clo_cg_out_file) {
+    } else if VG_BOOL_CLO (arg, "--collect-atstart", clo_collect_atstart) {
     } else if (cachesim_parse_opt(arg, &clo_I1, &clo_D1, &clo_LL)) {
     } else
         return False;
@@ -1415,7 +1585,8 @@ static void tl_print_usage(void)
      "    --calls=yes|no            the call graph with inclusive costs [yes]\n"
      "    --dump-instr=yes|no       costs per instruction as well as per line [no]\n"
      "    --out-file=<file>         callgrind-format output [tally.out.%%p]\n"
-     "    --cachegrind-out-file=<file>  also write the cachegrind format\n",
+     "    --cachegrind-out-file=<file>  also write the cachegrind format\n"
+     "    --collect-atstart=yes|no  collect from the start [yes]\n",
      "yes");
 }
 
@@ -1447,6 +1618,37 @@ static void tl_post_clo_init(void)
     htab_init(&lines, 16384);
     htab_init(&instrs, 65536);
     htab_init(&arcs, 4096);
+    if (clo_toggle) {
+        if (!clo_calls) {
+            VG_(fmsg_bad_option)("--toggle-collect", "it needs --calls=yes\n");
+        }
+        toggle_fn = intern(clo_toggle);
+    }
+    collecting = clo_collect_atstart;
+}
+
+static Bool tl_client_request(ThreadId tid, UWord *args, UWord *ret)
+{
+    (void)tid;
+    if (!VG_IS_TOOL_USERREQ('T', 'L', args[0])) return False;
+    switch (args[0]) {
+    case TALLY_REQ_START:
+        collect_start();
+        break;
+    case TALLY_REQ_STOP:
+        collect_stop();
+        break;
+    case TALLY_REQ_ZERO:
+        zero_counts();
+        break;
+    case TALLY_REQ_DUMP:
+        dump_part();
+        break;
+    default:
+        return False;
+    }
+    *ret = 0;
+    return True;
 }
 
 static void tl_pre_clo_init(void)
@@ -1464,6 +1666,7 @@ static void tl_pre_clo_init(void)
 
     VG_(basic_tool_funcs)(tl_post_clo_init, tl_instrument, tl_fini);
     VG_(track_start_client_code)(tl_start_client_code);
+    VG_(needs_client_requests)(tl_client_request);
     VG_(needs_command_line_options)
     (tl_process_cmd_line_option, tl_print_usage, tl_print_debug_usage);
 }

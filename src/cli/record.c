@@ -43,7 +43,10 @@ static void record_usage(FILE *fp)
                 "  --dump-instr=yes|no           costs per instruction as well as per line [no]\n"
                 "  --out-file=FILE               output file, %%p = pid, %%q{VAR} = $VAR\n"
                 "                                [tally.out.%%p]\n"
-                "  --cachegrind-out-file=FILE    also write the cachegrind format\n\n"
+                "  --cachegrind-out-file=FILE    also write the cachegrind format\n"
+                "  --collect-atstart=yes|no      collect from the start [yes]\n\n"
+                "Client requests (start/stop collection, zero, dump a part): see tally.h\n"
+                "in build/valgrind/include/.\n"
                 "Any other option is Valgrind's own (e.g. --trace-children=yes, -q); see\n"
                 "'valgrind --help'. Documentation: docs/tally-record.md.\n");
 }

@@ -309,3 +309,44 @@ EOF
 else
     ok "skipped: no C++ compiler"
 fi
+
+# Client requests (valgrind/tally.h): stop/start, dump a part, zero.
+cat >"$TMP/cr.c" <<'EOF'
+#include <tally.h>
+static volatile int sink;
+__attribute__((noinline)) void work(int n) { for (int i = 0; i < n; i++) sink += i; }
+__attribute__((noinline)) void other(int n) { for (int i = 0; i < n; i++) sink -= i; }
+int main(void)
+{
+    TALLY_STOP_COLLECTION;
+    other(1000);
+    TALLY_START_COLLECTION;
+    work(100);
+    TALLY_DUMP_PART;
+    other(7);
+    TALLY_ZERO_COUNTERS;
+    work(20);
+    return 0;
+}
+EOF
+if ${CC:-cc} -O1 -g -I"$ROOT/build/valgrind/include" -o "$TMP/cr" "$TMP/cr.c" 2>"$TMP/cc.err"; then
+    (cd "$TMP" && "$TALLY" record -q --cache-sim=no --out-file="$TMP/cr.cl" ./cr >/dev/null 2>&1)
+    parts=$(grep -c '^part: ' "$TMP/cr.cl")
+    p1=$(awk '/^part: 2/{exit} {print}' "$TMP/cr.cl")
+    if [ "$parts" = 2 ] && printf '%s\n' "$p1" | grep -q 'fn=.* work$' &&
+        ! grep -q 'fn=.* other$' "$TMP/cr.cl"; then
+        ok "client requests: two parts, work counted, other (stopped, zeroed) not"
+    else
+        not_ok "client requests: two parts, work counted, other (stopped, zeroed) not"
+    fi
+    sum=$(awk '/^totals:/ { s += $2 } END { print s }' "$TMP/cr.cl")
+    shown=$("$TALLY" annotate "$TMP/cr.cl" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+    if [ -n "$sum" ] && [ "$sum" = "$shown" ] && callgrind_annotate "$TMP/cr.cl" >/dev/null 2>&1; then
+        ok "client requests: tally annotate sums the parts' totals ($sum); callgrind_annotate reads the file"
+    else
+        not_ok "client requests: tally annotate sums the parts' totals ($sum vs $shown); callgrind_annotate reads the file"
+    fi
+else
+    not_ok "client requests: test program builds"
+    diag <"$TMP/cc.err"
+fi
