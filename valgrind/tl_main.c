@@ -696,8 +696,11 @@ static void move_counts(cmove how)
 {
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next) {
-            if (how == C_KEEP && !all_zero(i->ev) && !i->kept)
+            if (how == C_KEEP && !i->kept) {
+                if (all_zero(i->ev)) continue;
                 i->kept = arena_alloc(N_EV * sizeof(ULong));
+                VG_(memset)(i->kept, 0, N_EV * sizeof(ULong));
+            }
             for (Int e = 0; e < N_EV; e++) {
                 if (how == C_KEEP) i->kept[e] += i->ev[e];
                 if (how == C_RESTORE && i->kept) i->ev[e] += i->kept[e];
@@ -707,7 +710,10 @@ static void move_counts(cmove how)
         }
     for (UWord k = 0; k < arcs.nslots; k++)
         for (arc *a = arcs.slot[k]; a; a = a->next) {
-            if (how == C_KEEP && !a->kept) a->kept = arena_alloc((N_EV + 1) * sizeof(ULong));
+            if (how == C_KEEP && !a->kept) {
+                a->kept = arena_alloc((N_EV + 1) * sizeof(ULong));
+                VG_(memset)(a->kept, 0, (N_EV + 1) * sizeof(ULong));
+            }
             for (Int e = 0; e <= N_EV; e++) {
                 ULong *c = e == 0 ? &a->calls : &a->cost[e - 1];
                 if (how == C_KEEP) a->kept[e] += *c;
@@ -1231,6 +1237,15 @@ static void write_name(VgFile *f, const HChar *key, istr *s, UInt *id, UInt *nex
 
 /* One call: callee name, count and position, then the inclusive cost at
  * the call site's position (`pos`, already formatted). */
+/* Does a list of arcs (by lnext for a line, snext for an instr) have one
+ * worth writing? A line without self cost is written for its calls. */
+static Bool live_arcs(const arc *a, Bool by_line)
+{
+    for (; a; a = by_line ? a->lnext : a->snext)
+        if (a->calls || !all_zero(a->cost)) return True;
+    return False;
+}
+
 static void write_arc(VgFile *f, const arc *a, const HChar *pos, UInt *next_fl, UInt *next_fn)
 {
     if (all_zero(a->cost) && !a->calls) return;
@@ -1293,7 +1308,7 @@ static void write_callgrind(void)
         UWord n = 0;
         for (UWord k = 0; k < instrs.nslots; k++)
             for (instrcc *i = instrs.slot[k]; i; i = i->next)
-                if (!all_zero(i->ev)) v[n++] = i;
+                if (!all_zero(i->ev) || live_arcs(i->arcs, False)) v[n++] = i;
         VG_(ssort)(v, n, sizeof *v, cmp_instrcc);
         Addr pa = 0;
         UInt pl = 0;
@@ -1344,7 +1359,7 @@ static void write_callgrind(void)
         linecc **v = collect_lines(&n);
         for (UWord k = 0; k < n; k++) {
             linecc *l = v[k];
-            if (all_zero(l->ev)) continue;
+            if (all_zero(l->ev) && !live_arcs(l->arcs, True)) continue;
             if (l->file != cur_fl) {
                 cur_fl = l->file;
                 cur_fn = NULL;
@@ -1568,6 +1583,8 @@ static Bool tl_process_cmd_line_option(const HChar *arg)
     } else if VG_STR_CLO (arg, "--out-file", clo_out_file) {
     } else if VG_STR_CLO (arg, "--cachegrind-out-file", clo_cg_out_file) {
     } else if VG_BOOL_CLO (arg, "--collect-atstart", clo_collect_atstart) {
+    } else if VG_STR_CLO (arg, "--toggle-collect", clo_toggle) {
+        clo_collect_atstart = False;
     } else if (cachesim_parse_opt(arg, &clo_I1, &clo_D1, &clo_LL)) {
     } else
         return False;
@@ -1586,7 +1603,8 @@ static void tl_print_usage(void)
      "    --dump-instr=yes|no       costs per instruction as well as per line [no]\n"
      "    --out-file=<file>         callgrind-format output [tally.out.%%p]\n"
      "    --cachegrind-out-file=<file>  also write the cachegrind format\n"
-     "    --collect-atstart=yes|no  collect from the start [yes]\n",
+     "    --collect-atstart=yes|no  collect from the start [yes; no with --toggle-collect]\n"
+     "    --toggle-collect=<fn>     collect only while inside function <fn> (needs --calls=yes)\n",
      "yes");
 }
 

@@ -350,3 +350,45 @@ else
     not_ok "client requests: test program builds"
     diag <"$TMP/cc.err"
 fi
+
+# --toggle-collect=work: only work's cost, with its calls.
+cat >"$TMP/tg.c" <<'EOF'
+static volatile int sink;
+__attribute__((noinline)) void work(int n) { for (int i = 0; i < n; i++) sink += i; }
+__attribute__((noinline)) void other(int n) { for (int i = 0; i < n; i++) sink -= i; }
+int main(void) { other(50); work(10); other(5); work(10); work(10); return 0; }
+EOF
+if ${CC:-cc} -O1 -g -o "$TMP/tg" "$TMP/tg.c" 2>"$TMP/cc.err"; then
+    (cd "$TMP" && "$TALLY" record -q --cache-sim=no --out-file="$TMP/tg.cl" ./tg >/dev/null 2>&1)
+    (cd "$TMP" && "$TALLY" record -q --cache-sim=no --toggle-collect=work --out-file="$TMP/tg2.cl" ./tg >/dev/null 2>&1)
+    # work's self Ir in the full run (work calls nothing)
+    full=$(awk 'function nm(v,   id, r) {
+            if (v !~ /^\(/) return v
+            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
+            if (r != "") n[id] = r
+            return n[id]
+        }
+        /^c?fn=/ { v = nm(substr($0, index($0, "=") + 1)) }
+        /^fn=/ { on = (v == "work") }
+        /^calls=/ { skip = 1; next }
+        /^[0-9]/ { if (on && !skip) s += $2; skip = 0 }
+        END { print s + 0 }' "$TMP/tg.cl")
+    tot=$(awk '/^totals:/ { print $2 }' "$TMP/tg2.cl")
+    if [ "$full" -gt 0 ] && [ "$full" = "$tot" ] && ! grep -q 'fn=.* other$' "$TMP/tg2.cl" &&
+        arcs_of "$TMP/tg2.cl" | grep -qx 'main -> work 3'; then
+        ok "--toggle-collect=work: total Ir $tot = work's Ir in a full run, main -> work 3, no other"
+    else
+        not_ok "--toggle-collect=work: total Ir $tot = work's Ir in a full run ($full), main -> work 3, no other"
+        arcs_of "$TMP/tg2.cl" | diag
+    fi
+    t1=$("$TALLY" annotate --inclusive=yes "$TMP/tg2.cl" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+    t2=$(callgrind_annotate "$TMP/tg2.cl" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+    if [ "$t1" = "$tot" ] && [ "$t2" = "$tot" ]; then
+        ok "--toggle-collect: tally annotate and callgrind_annotate read it ($t1, $t2)"
+    else
+        not_ok "--toggle-collect: tally annotate and callgrind_annotate read it ($t1, $t2, want $tot)"
+    fi
+else
+    not_ok "toggle-collect: test program builds"
+    diag <"$TMP/cc.err"
+fi
