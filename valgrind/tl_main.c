@@ -58,6 +58,7 @@ static Bool clo_calls = True;
 static const HChar *clo_out_file = "tally.out.%p";
 static const HChar *clo_cg_out_file = NULL;
 static Bool clo_collect_atstart = True;
+static Bool clo_separate = False;
 static const HChar *clo_toggle = NULL;
 static cache_cfg clo_I1 = {-1, -1, -1};
 static cache_cfg clo_D1 = {-1, -1, -1};
@@ -120,6 +121,7 @@ typedef struct instrcc {
     linecc *line;
     struct arc *arcs; /* calls made by this instruction (--calls=yes) */
     ULong *kept;      /* counted before collection was last stopped */
+    UInt id;          /* index into the threads' stores (--separate-threads) */
     ULong ev[N_EV];
 } instrcc;
 
@@ -308,6 +310,7 @@ static instrcc *get_instrcc(Addr a, UInt len)
     i->len = len;
     i->nox = clo_cache_sim && cachesim_is_IrNoX(a, (UChar)len);
     i->line = l;
+    i->id = instrs.nused;
     if (++instrs.nused > instrs.nslots) htab_grow(&instrs, instrcc_rehash);
     UWord k = h & (instrs.nslots - 1);
     i->next = instrs.slot[k];
@@ -474,6 +477,7 @@ typedef struct arc {
     ULong calls;
     ULong cost[N_EV];
     ULong *kept; /* calls, then cost: counted before collection was last stopped */
+    UInt id;     /* index into the threads' stores (--separate-threads) */
 } arc;
 
 typedef struct {
@@ -492,6 +496,11 @@ typedef struct {
     Addr plt_sp;
     ULong plt_enter[N_EV]; /* running cost at that call (the stub is the callee's) */
     ULong run[N_EV];
+    UInt tid;
+    /* --separate-threads: this thread's counts, by instr id (N_EV each)
+     * and by arc id (calls, then N_EV costs) */
+    ULong *istore, *astore;
+    UInt n_istore, n_astore;
 } thread;
 
 static exitinfo *last_exit; /* written by the instrumented code */
@@ -519,6 +528,7 @@ static arc *get_arc(instrcc *site, instrcc *callee)
     arc *a = arena_alloc(sizeof *a);
     a->site = site;
     a->callee = callee;
+    a->id = arcs.nused;
     a->snext = site->arcs;
     site->arcs = a;
     if (++arcs.nused > arcs.nslots) htab_grow(&arcs, arc_rehash);
@@ -539,7 +549,10 @@ static thread *get_thread(ThreadId tid)
         threads = t;
         n_threads = n;
     }
-    if (!threads[tid]) threads[tid] = VG_(calloc)("tl.thread", 1, sizeof(thread));
+    if (!threads[tid]) {
+        threads[tid] = VG_(calloc)("tl.thread", 1, sizeof(thread));
+        threads[tid]->tid = tid;
+    }
     return threads[tid];
 }
 
@@ -634,10 +647,23 @@ static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
 
 /* The scheduler gives the CPU to `tid`: costs now run into its vector, and
  * the transition the previous thread was in the middle of waits for it. */
+typedef enum { C_KEEP, C_DROP, C_RESTORE, C_CLEAR } cmove;
+static void move_counts(cmove how);
+static void stash(thread *t);
+static Bool collecting;
+
 static void tl_start_client_code(ThreadId tid, ULong bbs_done)
 {
     thread *t = get_thread(tid);
     if (t == cur_thread) return;
+    if (clo_separate && cur_thread) {
+        /* what ran since the last switch was the old thread's */
+        fold_segs();
+        if (collecting)
+            stash(cur_thread);
+        else
+            move_counts(C_DROP);
+    }
     if (cur_thread) cur_thread->pending = last_exit;
     last_exit = t->pending;
     t->pending = NULL;
@@ -672,23 +698,105 @@ static Bool collecting = True;
 
 /* Charge (or, with add False, only restart) every open call at the
  * current running cost. */
+static void restart_thread_frames(thread *t, Bool add)
+{
+    for (UInt d = 0; d < t->depth; d++) {
+        frame *f = &t->stack[d];
+        for (Int e = 0; e < N_EV; e++) {
+            if (add) f->a->cost[e] += t->run[e] - f->enter[e];
+            f->enter[e] = t->run[e];
+        }
+    }
+    VG_(memcpy)(t->plt_enter, t->run, sizeof t->plt_enter);
+}
+
 static void restart_frames(Bool add)
 {
+    for (UInt k = 0; k < n_threads; k++)
+        if (threads[k]) restart_thread_frames(threads[k], add);
+}
+
+/* --separate-threads: move the counters into t's store (stash) or put the
+ * store back into the counters (unstash, emptying it if `clear`). */
+static ULong *grow_store(ULong *v, UInt *n, UInt need, UInt width)
+{
+    if (need <= *n) return v;
+    UInt m = need + need / 2 + 64;
+    ULong *w = VG_(calloc)("tl.store", (SizeT)m * width, sizeof(ULong));
+    if (v) {
+        VG_(memcpy)(w, v, (SizeT)*n * width * sizeof(ULong));
+        VG_(free)(v);
+    }
+    *n = m;
+    return w;
+}
+
+static void stash(thread *t)
+{
+    for (UWord k = 0; k < instrs.nslots; k++)
+        for (instrcc *i = instrs.slot[k]; i; i = i->next) {
+            if (all_zero(i->ev)) continue;
+            t->istore = grow_store(t->istore, &t->n_istore, i->id + 1, N_EV);
+            for (Int e = 0; e < N_EV; e++) {
+                t->istore[(SizeT)i->id * N_EV + e] += i->ev[e];
+                i->ev[e] = 0;
+            }
+        }
+    for (UWord k = 0; k < arcs.nslots; k++)
+        for (arc *a = arcs.slot[k]; a; a = a->next) {
+            if (!a->calls && all_zero(a->cost)) continue;
+            t->astore = grow_store(t->astore, &t->n_astore, a->id + 1, N_EV + 1);
+            ULong *c = &t->astore[(SizeT)a->id * (N_EV + 1)];
+            c[0] += a->calls;
+            a->calls = 0;
+            for (Int e = 0; e < N_EV; e++) {
+                c[e + 1] += a->cost[e];
+                a->cost[e] = 0;
+            }
+        }
+}
+
+static void unstash(thread *t, Bool clear)
+{
+    for (UWord k = 0; k < instrs.nslots; k++)
+        for (instrcc *i = instrs.slot[k]; i; i = i->next) {
+            if (i->id >= t->n_istore) continue;
+            ULong *c = &t->istore[(SizeT)i->id * N_EV];
+            for (Int e = 0; e < N_EV; e++)
+                i->ev[e] += c[e];
+            if (clear) VG_(memset)(c, 0, N_EV * sizeof(ULong));
+        }
+    for (UWord k = 0; k < arcs.nslots; k++)
+        for (arc *a = arcs.slot[k]; a; a = a->next) {
+            if (a->id >= t->n_astore) continue;
+            ULong *c = &t->astore[(SizeT)a->id * (N_EV + 1)];
+            a->calls += c[0];
+            for (Int e = 0; e < N_EV; e++)
+                a->cost[e] += c[e + 1];
+            if (clear) VG_(memset)(c, 0, (N_EV + 1) * sizeof(ULong));
+        }
+}
+
+/* Everything counted so far into the threads' stores: the current
+ * counters are the running thread's; each thread's open calls are charged
+ * into its own store. With `final`, the open calls are closed. */
+static void stash_all(Bool final)
+{
+    fold_segs();
+    if (cur_thread) stash(cur_thread);
     for (UInt k = 0; k < n_threads; k++) {
         thread *t = threads[k];
         if (!t) continue;
-        for (UInt d = 0; d < t->depth; d++) {
-            frame *f = &t->stack[d];
-            for (Int e = 0; e < N_EV; e++) {
-                if (add) f->a->cost[e] += t->run[e] - f->enter[e];
-                f->enter[e] = t->run[e];
-            }
+        if (clo_calls) {
+            if (final)
+                while (t->depth > 0)
+                    pop_call(t);
+            else
+                restart_thread_frames(t, True);
         }
-        VG_(memcpy)(t->plt_enter, t->run, sizeof t->plt_enter);
+        stash(t);
     }
 }
-
-typedef enum { C_KEEP, C_DROP, C_RESTORE, C_CLEAR } cmove;
 
 /* KEEP: counters into kept; DROP: counters to zero; RESTORE: kept back
  * into the counters; CLEAR: kept to zero. */
@@ -727,6 +835,10 @@ static void move_counts(cmove how)
 /* Everything counted so far into kept (while collecting). */
 static void keep_counts(void)
 {
+    if (clo_separate) {
+        stash_all(False);
+        return;
+    }
     fold_segs();
     if (clo_calls) restart_frames(True);
     move_counts(C_KEEP);
@@ -758,6 +870,13 @@ static void zero_counts(void)
 {
     drop_counts();
     move_counts(C_CLEAR);
+    for (UInt k = 0; k < n_threads; k++)
+        if (threads[k]) {
+            thread *t = threads[k];
+            if (t->istore) VG_(memset)(t->istore, 0, (SizeT)t->n_istore * N_EV * sizeof(ULong));
+            if (t->astore)
+                VG_(memset)(t->astore, 0, (SizeT)t->n_astore * (N_EV + 1) * sizeof(ULong));
+        }
 }
 
 /*------------------------------------------------------------*/
@@ -1270,7 +1389,7 @@ static UInt next_fl, next_fn;
 static ULong grand[N_EV]; /* all parts, for the summary */
 
 /* Write the counters as the next part (the file is opened at the first). */
-static void write_callgrind(void)
+static void write_callgrind(UInt tid)
 {
     if (out_failed) return;
     if (!out_f) {
@@ -1295,6 +1414,7 @@ static void write_callgrind(void)
     /* Each part repeats its header (tally's reader wants events: per part;
      * callgrind_annotate warns about the repeated lines and sums the parts). */
     VG_(fprintf)(f, "part: %u\n", out_parts);
+    if (tid) VG_(fprintf)(f, "thread: %u\n", tid);
     if (clo_cache_sim) write_desc(f, " ");
     VG_(fprintf)(f, "positions: %s\nevents:", clo_dump_instr ? "instr line" : "line");
     for (Int k = 0; k < n_out_ev; k++)
@@ -1408,6 +1528,11 @@ static void gather_part(Bool final)
         fold_segs();
     else
         drop_counts();
+    if (clo_separate) {
+        if (final) last_exit = NULL;
+        stash_all(final);
+        return;
+    }
     if (clo_calls) {
         if (final)
             calls_finish();
@@ -1417,11 +1542,31 @@ static void gather_part(Bool final)
     move_counts(C_RESTORE);
 }
 
+/* Write the gathered counts: one part, or with --separate-threads one
+ * part per thread (then the counters hold the sum, for the cachegrind
+ * file). */
+static void write_parts(void)
+{
+    if (!clo_separate) {
+        write_callgrind(0);
+        return;
+    }
+    for (UInt k = 0; k < n_threads; k++)
+        if (threads[k]) {
+            move_counts(C_DROP);
+            unstash(threads[k], False);
+            write_callgrind(threads[k]->tid);
+        }
+    move_counts(C_DROP);
+    for (UInt k = 0; k < n_threads; k++)
+        if (threads[k]) unstash(threads[k], True);
+}
+
 /* A client request: write a part now and start the next one. */
 static void dump_part(void)
 {
     gather_part(False);
-    write_callgrind();
+    write_parts();
     zero_counts();
 }
 
@@ -1567,7 +1712,7 @@ static void print_summary(void)
 static void tl_fini(Int exitcode)
 {
     gather_part(True);
-    write_callgrind(); /* fills totals */
+    write_parts(); /* fills grand */
     close_callgrind();
     if (clo_cg_out_file) write_cachegrind();
     VG_(memcpy)(totals, grand, sizeof totals);
@@ -1583,6 +1728,7 @@ static Bool tl_process_cmd_line_option(const HChar *arg)
     } else if VG_STR_CLO (arg, "--out-file", clo_out_file) {
     } else if VG_STR_CLO (arg, "--cachegrind-out-file", clo_cg_out_file) {
     } else if VG_BOOL_CLO (arg, "--collect-atstart", clo_collect_atstart) {
+    } else if VG_BOOL_CLO (arg, "--separate-threads", clo_separate) {
     } else if VG_STR_CLO (arg, "--toggle-collect", clo_toggle) {
         clo_collect_atstart = False;
     } else if (cachesim_parse_opt(arg, &clo_I1, &clo_D1, &clo_LL)) {
@@ -1604,7 +1750,8 @@ static void tl_print_usage(void)
      "    --out-file=<file>         callgrind-format output [tally.out.%%p]\n"
      "    --cachegrind-out-file=<file>  also write the cachegrind format\n"
      "    --collect-atstart=yes|no  collect from the start [yes; no with --toggle-collect]\n"
-     "    --toggle-collect=<fn>     collect only while inside function <fn> (needs --calls=yes)\n",
+     "    --toggle-collect=<fn>     collect only while inside function <fn> (needs --calls=yes)\n"
+     "    --separate-threads=yes|no one part per thread [no: threads summed]\n",
      "yes");
 }
 

@@ -392,3 +392,42 @@ else
     not_ok "toggle-collect: test program builds"
     diag <"$TMP/cc.err"
 fi
+
+# --separate-threads=yes: one part per thread, each with its own calls.
+cat >"$TMP/th.c" <<'EOF'
+#include <pthread.h>
+static volatile int sink;
+__attribute__((noinline)) void work(int n) { for (int i = 0; i < n; i++) sink += i; }
+__attribute__((noinline)) void other(int n) { for (int i = 0; i < n; i++) sink -= i; }
+static void *body(void *p) { (void)p; work(10); work(10); other(5); return 0; }
+int main(void) { pthread_t t; work(10); pthread_create(&t, 0, body, 0); pthread_join(t, 0); return 0; }
+EOF
+if ${CC:-cc} -O1 -g -pthread -o "$TMP/th" "$TMP/th.c" 2>"$TMP/cc.err"; then
+    (cd "$TMP" && "$TALLY" record -q --cache-sim=no --separate-threads=yes --out-file="$TMP/th.cl" ./th >/dev/null 2>&1)
+    awk 'function nm(v,   id, r) {
+            if (v !~ /^\(/) return v
+            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
+            if (r != "") n[id] = r
+            return n[id]
+        }
+        /^thread:/ { th = $2 }
+        /^fn=/ { fn = nm(substr($0, 4)) }
+        /^cfn=/ { cfn = nm(substr($0, 5)) }
+        /^calls=/ { split(substr($0, 7), a, " "); c["thread " th ": " fn " -> " cfn] += a[1] }
+        END { for (k in c) print k, c[k] }' "$TMP/th.cl" | grep -E ' -> (work|other|body) ' | LC_ALL=C sort >"$TMP/tharcs"
+    printf '%s\n' "thread 1: main -> work 1" "thread 2: body -> other 1" "thread 2: body -> work 2" \
+        "thread 2: start_thread -> body 1" >"$TMP/tharcs.exp"
+    same_text "--separate-threads=yes: calls per thread as constructed" "$TMP/tharcs.exp" "$TMP/tharcs"
+    heads=$(grep -E '^(part|thread):' "$TMP/th.cl" | tr '\n' ' ')
+    sum=$(awk '/^totals:/ { s += $2 } END { print s }' "$TMP/th.cl")
+    shown=$("$TALLY" annotate "$TMP/th.cl" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+    if [ "$heads" = "part: 1 thread: 1 part: 2 thread: 2 " ] && [ "$sum" = "$shown" ] &&
+        callgrind_annotate "$TMP/th.cl" >/dev/null 2>&1; then
+        ok "--separate-threads=yes: parts 1, 2 for threads 1, 2; tally annotate sums them ($sum); callgrind_annotate reads it"
+    else
+        not_ok "--separate-threads=yes: parts 1, 2 for threads 1, 2 ($heads); tally annotate sums them ($sum vs $shown); callgrind_annotate reads it"
+    fi
+else
+    not_ok "separate threads: test program builds"
+    diag <"$TMP/cc.err"
+fi
