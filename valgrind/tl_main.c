@@ -59,6 +59,7 @@ static const HChar *clo_out_file = "tally.out.%p";
 static const HChar *clo_cg_out_file = NULL;
 static Bool clo_collect_atstart = True;
 static Bool clo_separate = False;
+static Bool clo_jumps = False;
 static const HChar *clo_toggle = NULL;
 static cache_cfg clo_I1 = {-1, -1, -1};
 static cache_cfg clo_D1 = {-1, -1, -1};
@@ -107,7 +108,8 @@ typedef struct linecc {
     struct linecc *next;
     istr *file, *fn;
     UInt line;
-    struct arc *arcs; /* calls from this line, while writing */
+    struct arc *arcs;   /* calls from this line, while writing */
+    struct jrec *jumps; /* jumps from this line, while writing */
     ULong ev[N_EV];
 } linecc;
 
@@ -119,9 +121,10 @@ typedef struct instrcc {
     UInt len;
     Bool nox; /* in one I1 line, and I1 and LL lines are equal */
     linecc *line;
-    struct arc *arcs; /* calls made by this instruction (--calls=yes) */
-    ULong *kept;      /* counted before collection was last stopped */
-    UInt id;          /* index into the threads' stores (--separate-threads) */
+    struct arc *arcs;   /* calls made by this instruction (--calls=yes) */
+    struct jrec *jumps; /* jumps from this instruction (--collect-jumps=yes) */
+    ULong *kept;        /* counted before collection was last stopped */
+    UInt id;            /* index into the threads' stores (--separate-threads) */
     ULong ev[N_EV];
 } instrcc;
 
@@ -328,6 +331,78 @@ static void fold_segs(void)
             *s->ctr[k] += c;
         s->count = 0;
     }
+}
+
+/*------------------------------------------------------------*/
+/*--- Jumps (--collect-jumps=yes)                          ---*/
+/*------------------------------------------------------------*/
+
+/* A jump from an instruction to an address: a conditional one (jcnd:
+ * executed, taken) or an unconditional one (jump: taken). */
+typedef struct jrec {
+    struct jrec *next;  /* the dynamic-target hash chain */
+    struct jrec *snext; /* the site's list */
+    struct jrec *lnext; /* a line's list, while writing */
+    instrcc *site;
+    Addr to;
+    linecc *target;
+    Bool cond;
+    Bool inverted; /* the Exit goes to the next instruction: taken = !guard */
+    Bool skip;     /* a jump into a function entry: a call, not a jump */
+    ULong exe, taken;
+} jrec;
+
+static Bool collecting;
+static htab djumps; /* jumps with a computed target, by (site, target) */
+
+static jrec *new_jrec(instrcc *site, Addr to, Bool cond)
+{
+    jrec *j = arena_alloc(sizeof *j);
+    j->site = site;
+    j->to = to;
+    j->cond = cond;
+    j->target = lookup_position(to);
+    const HChar *name;
+    j->skip = VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), to, &name) ||
+              VG_(DebugInfo_sect_kind)(NULL, to) == Vg_SectPLT;
+    j->snext = site->jumps;
+    site->jumps = j;
+    return j;
+}
+
+static UWord jrec_rehash(const void *p)
+{
+    const jrec *j = p;
+    return addr_hash(j->site->addr) ^ (addr_hash(j->to) * 31u);
+}
+
+static VG_REGPARM(2) void h_jcnd(jrec *j, UWord guard)
+{
+    if (!collecting) return;
+    j->exe++;
+    j->taken += j->inverted ? !guard : guard;
+}
+
+static VG_REGPARM(1) void h_jump(jrec *j)
+{
+    if (collecting) j->taken++;
+}
+
+static VG_REGPARM(2) void h_jump_dyn(instrcc *site, Addr to)
+{
+    if (!collecting) return;
+    UWord h = addr_hash(site->addr) ^ (addr_hash(to) * 31u);
+    jrec *j;
+    for (j = djumps.slot[h & (djumps.nslots - 1)]; j; j = j->next)
+        if (j->site == site && j->to == to) break;
+    if (!j) {
+        j = new_jrec(site, to, False);
+        if (++djumps.nused > djumps.nslots) htab_grow(&djumps, jrec_rehash);
+        UWord k = h & (djumps.nslots - 1);
+        j->next = djumps.slot[k];
+        djumps.slot[k] = j;
+    }
+    j->taken++;
 }
 
 /*------------------------------------------------------------*/
@@ -866,8 +941,10 @@ static void collect_stop(void)
     collecting = False;
 }
 
+static void clear_jumps(void);
 static void zero_counts(void)
 {
+    clear_jumps();
     drop_counts();
     move_counts(C_CLEAR);
     for (UInt k = 0; k < n_threads; k++)
@@ -1095,6 +1172,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
     Int i = 0;
     instrcc *cur = NULL;
     Addr cia = 0;
+    Addr inv_to = 0; /* the target of an inverted jcc in this block */
     UInt isize = 0;
 
     /* The self-check preamble, before the first IMark, makes no events. */
@@ -1207,6 +1285,26 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                 add_event(&st, Ev_Bc, cur, NULL, 0, taken);
             }
             flush_events(&st);
+            if (clo_jumps && jk == Ijk_Boring && s->Ist.Exit.dst->tag == Ico_U64) {
+                Addr to = (Addr)s->Ist.Exit.dst->Ico.U64;
+                Bool inv = to == cia + isize;
+                if (inv && sbIn->next->tag == Iex_Const &&
+                    sbIn->next->Iex.Const.con->tag == Ico_U64) {
+                    to = (Addr)sbIn->next->Iex.Const.con->Ico.U64;
+                    inv_to = to;
+                } else if (inv) {
+                    to = 0;
+                }
+                if (to) {
+                    jrec *j = new_jrec(cur, to, True);
+                    j->inverted = inv;
+                    IRTemp g = newIRTemp(st.sbOut->tyenv, Ity_I64);
+                    addStmtToIRSB(st.sbOut,
+                                  IRStmt_WrTmp(g, IRExpr_Unop(Iop_1Uto64, s->Ist.Exit.guard)));
+                    emit_call(st.sbOut, 2, "h_jcnd", h_jcnd,
+                              mkIRExprVec_2(mkIRExpr_HWord((HWord)j), IRExpr_RdTmp(g)), NULL);
+                }
+            }
             if (clo_calls) note_exit(&st, jk, cur, sbi->is_resolver, IRExpr_Const(s->Ist.Exit.dst));
             break;
         }
@@ -1221,6 +1319,22 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         sbIn->next->tag == Iex_RdTmp)
         add_event(&st, Ev_Bi, cur, NULL, 0, sbIn->next);
     flush_events(&st);
+    if (clo_jumps && cur && sbIn->jumpkind == Ijk_Boring) {
+        IRExpr *nx = sbIn->next;
+        if (nx->tag == Iex_Const && nx->Iex.Const.con->tag == Ico_U64) {
+            Addr to = (Addr)nx->Iex.Const.con->Ico.U64;
+            /* a fall-through is no jump; an inverted jcc's target is counted by its jcnd */
+            if (to != cia + isize && to != inv_to) {
+                jrec *j = new_jrec(cur, to, False);
+                if (!j->skip)
+                    emit_call(st.sbOut, 1, "h_jump", h_jump,
+                              mkIRExprVec_1(mkIRExpr_HWord((HWord)j)), NULL);
+            }
+        } else {
+            emit_call(st.sbOut, 2, "h_jump_dyn", h_jump_dyn,
+                      mkIRExprVec_2(mkIRExpr_HWord((HWord)cur), nx), NULL);
+        }
+    }
     if (clo_calls && sbi) note_exit(&st, sbIn->jumpkind, cur, sbi->is_resolver, sbIn->next);
     return st.sbOut;
 }
@@ -1282,6 +1396,7 @@ static linecc **collect_lines(UWord *np)
         for (linecc *l = lines.slot[k]; l; l = l->next) {
             VG_(memset)(l->ev, 0, sizeof l->ev);
             l->arcs = NULL;
+            l->jumps = NULL;
         }
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next) {
@@ -1290,6 +1405,10 @@ static linecc **collect_lines(UWord *np)
             for (arc *a = i->arcs; a; a = a->snext) {
                 a->lnext = i->line->arcs;
                 i->line->arcs = a;
+            }
+            for (jrec *j = i->jumps; j; j = j->snext) {
+                j->lnext = i->line->jumps;
+                i->line->jumps = j;
             }
         }
     linecc **v = VG_(malloc)("tl.sort", (lines.nused + 1) * sizeof *v);
@@ -1365,6 +1484,43 @@ static Bool live_arcs(const arc *a, Bool by_line)
     return False;
 }
 
+static Bool live_jumps(const jrec *j, Bool by_line)
+{
+    for (; j; j = by_line ? j->lnext : j->snext)
+        if (!j->skip && j->taken) return True;
+    return False;
+}
+
+/* jump=/jcnd= records, each followed by the source position alone; the
+ * target's file and function are given (jfi=, jfn=) when they differ from
+ * the current ones. */
+static void write_jumps(VgFile *f, const jrec *j, Bool by_line, const HChar *pos, istr *cur_fl,
+                        istr *cur_fn, UInt *next_fl, UInt *next_fn)
+{
+    for (; j; j = by_line ? j->lnext : j->snext) {
+        if (j->skip || !j->taken) continue; /* as Callgrind: only jumps that happened */
+        linecc *t = j->target;
+        if (t->file != cur_fl) write_name(f, "jfi", t->file, &t->file->fl_id, next_fl);
+        if (t->fn != cur_fn) write_name(f, "jfn", t->fn, &t->fn->fn_id, next_fn);
+        if (j->cond)
+            VG_(fprintf)(f, "jcnd=%llu/%llu", j->taken, j->exe);
+        else
+            VG_(fprintf)(f, "jump=%llu", j->taken);
+        if (clo_dump_instr)
+            VG_(fprintf)(f, " 0x%lx %u\n%s\n", j->to, t->line, pos);
+        else
+            VG_(fprintf)(f, " %u\n%s\n", t->line, pos);
+    }
+}
+
+static void clear_jumps(void)
+{
+    for (UWord k = 0; k < instrs.nslots; k++)
+        for (instrcc *i = instrs.slot[k]; i; i = i->next)
+            for (jrec *j = i->jumps; j; j = j->snext)
+                j->exe = j->taken = 0;
+}
+
 static void write_arc(VgFile *f, const arc *a, const HChar *pos, UInt *next_fl, UInt *next_fn)
 {
     if (all_zero(a->cost) && !a->calls) return;
@@ -1428,7 +1584,8 @@ static void write_callgrind(UInt tid)
         UWord n = 0;
         for (UWord k = 0; k < instrs.nslots; k++)
             for (instrcc *i = instrs.slot[k]; i; i = i->next)
-                if (!all_zero(i->ev) || live_arcs(i->arcs, False)) v[n++] = i;
+                if (!all_zero(i->ev) || live_arcs(i->arcs, False) || live_jumps(i->jumps, False))
+                    v[n++] = i;
         VG_(ssort)(v, n, sizeof *v, cmp_instrcc);
         Addr pa = 0;
         UInt pl = 0;
@@ -1470,6 +1627,11 @@ static void write_callgrind(UInt tid)
                 for (arc *a = i->arcs; a; a = a->snext)
                     write_arc(f, a, pos, &next_fl, &next_fn);
             }
+            if (i->jumps) {
+                HChar pos[48];
+                VG_(sprintf)(pos, "0x%lx %u", i->addr, i->line->line);
+                write_jumps(f, i->jumps, False, pos, cur_fl, cur_fn, &next_fl, &next_fn);
+            }
             for (Int e = 0; e < N_EV; e++)
                 totals[e] += i->ev[e];
         }
@@ -1479,7 +1641,8 @@ static void write_callgrind(UInt tid)
         linecc **v = collect_lines(&n);
         for (UWord k = 0; k < n; k++) {
             linecc *l = v[k];
-            if (all_zero(l->ev) && !live_arcs(l->arcs, True)) continue;
+            if (all_zero(l->ev) && !live_arcs(l->arcs, True) && !live_jumps(l->jumps, True))
+                continue;
             if (l->file != cur_fl) {
                 cur_fl = l->file;
                 cur_fn = NULL;
@@ -1497,6 +1660,11 @@ static void write_callgrind(UInt tid)
                 for (arc *a = l->arcs; a; a = a->lnext)
                     write_arc(f, a, pos, &next_fl, &next_fn);
             }
+            if (l->jumps) {
+                HChar pos[16];
+                VG_(sprintf)(pos, "%u", l->line);
+                write_jumps(f, l->jumps, True, pos, cur_fl, cur_fn, &next_fl, &next_fn);
+            }
             for (Int e = 0; e < N_EV; e++)
                 totals[e] += l->ev[e];
         }
@@ -1511,6 +1679,7 @@ static void write_callgrind(UInt tid)
     VG_(fprintf)(f, "\n");
     for (Int e = 0; e < N_EV; e++)
         grand[e] += totals[e];
+    clear_jumps(); /* jumps are not split by thread: the first part has them */
 }
 
 static void close_callgrind(void)
@@ -1729,6 +1898,7 @@ static Bool tl_process_cmd_line_option(const HChar *arg)
     } else if VG_STR_CLO (arg, "--cachegrind-out-file", clo_cg_out_file) {
     } else if VG_BOOL_CLO (arg, "--collect-atstart", clo_collect_atstart) {
     } else if VG_BOOL_CLO (arg, "--separate-threads", clo_separate) {
+    } else if VG_BOOL_CLO (arg, "--collect-jumps", clo_jumps) {
     } else if VG_STR_CLO (arg, "--toggle-collect", clo_toggle) {
         clo_collect_atstart = False;
     } else if (cachesim_parse_opt(arg, &clo_I1, &clo_D1, &clo_LL)) {
@@ -1751,7 +1921,8 @@ static void tl_print_usage(void)
      "    --cachegrind-out-file=<file>  also write the cachegrind format\n"
      "    --collect-atstart=yes|no  collect from the start [yes; no with --toggle-collect]\n"
      "    --toggle-collect=<fn>     collect only while inside function <fn> (needs --calls=yes)\n"
-     "    --separate-threads=yes|no one part per thread [no: threads summed]\n",
+     "    --separate-threads=yes|no one part per thread [no: threads summed]\n"
+     "    --collect-jumps=yes|no    jump=/jcnd= records of jumps and conditional jumps [no]\n",
      "yes");
 }
 
@@ -1783,6 +1954,7 @@ static void tl_post_clo_init(void)
     htab_init(&lines, 16384);
     htab_init(&instrs, 65536);
     htab_init(&arcs, 4096);
+    htab_init(&djumps, 1024);
     if (clo_toggle) {
         if (!clo_calls) {
             VG_(fmsg_bad_option)("--toggle-collect", "it needs --calls=yes\n");

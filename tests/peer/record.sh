@@ -431,3 +431,72 @@ else
     not_ok "separate threads: test program builds"
     diag <"$TMP/cc.err"
 fi
+
+# --collect-jumps=yes: jump=/jcnd= records equal Callgrind's (--separate-recs=1,
+# so that recursion is not split into fib'2) for the functions of a program
+# built for it and of examples/recurse.
+jumps_of() { # FILE FUNCTION: "kind counts target<-source", line positions resolved
+    awk -v F="$2" 'function pos(t) {
+            if (t == "*") return last
+            if (t ~ /^\+/) return last + substr(t, 2)
+            if (t ~ /^-/) return last - substr(t, 2)
+            return t + 0
+        }
+        function nm(v,   id, r) {
+            if (v !~ /^\(/) return v
+            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
+            if (r != "") n[id] = r
+            return n[id]
+        }
+        /^fn=/ { on = (nm(substr($0, 4)) == F); next }
+        /^(cfn|jfn)=/ { nm(substr($0, 5)); next }
+        /^(jump|jcnd)=/ { split($0, a, "[= ]"); k = a[1]; c = a[2]; t = pos($2)
+            getline; last = pos($1); if (on) print k, c, t "<-" last; next }
+        /^calls=/ { getline; last = pos($1); next }
+        /^[0-9+*-]/ { last = pos($1) }' "$1" | LC_ALL=C sort
+}
+cat >"$TMP/jm.c" <<'EOF'
+static volatile int sink;
+__attribute__((noinline)) int f(int n)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++) {
+        if (i % 3 == 0)
+            s += i;
+        else
+            sink++;
+    }
+    return s;
+}
+int main(void) { return f(100) == 0; }
+EOF
+if ${CC:-cc} -O0 -g -o "$TMP/jm" "$TMP/jm.c" 2>"$TMP/cc.err"; then
+    for prog in "$TMP/jm" "$ROOT/examples/recurse"; do
+        name=$(basename "$prog")
+        (cd "$TMP" && "$TALLY" record -q --cache-sim=no --collect-jumps=yes --out-file="$TMP/$name.jt" "$prog" >/dev/null 2>&1)
+        (cd "$TMP" && valgrind -q --tool=callgrind --collect-jumps=yes --separate-recs=1 \
+            --callgrind-out-file="$TMP/$name.jc" "$prog" >/dev/null 2>&1)
+        [ "$name" = jm ] && fns="f main" || fns="leaf fib is_odd is_even chain main"
+        bad=
+        nj=0
+        for fn in $fns; do
+            jumps_of "$TMP/$name.jt" "$fn" >"$TMP/j.t"
+            jumps_of "$TMP/$name.jc" "$fn" >"$TMP/j.c"
+            cmp -s "$TMP/j.t" "$TMP/j.c" || bad="$bad $fn"
+            nj=$((nj + $(wc -l <"$TMP/j.t")))
+        done
+        if [ -z "$bad" ] && [ "$nj" -gt 3 ]; then
+            ok "--collect-jumps=yes: $name: jump=/jcnd= records equal Callgrind's ($nj records)"
+        else
+            not_ok "--collect-jumps=yes: $name: jump=/jcnd= records equal Callgrind's (differ:$bad; $nj records)"
+        fi
+    done
+    if "$TALLY" annotate "$TMP/recurse.jt" >/dev/null 2>&1 && callgrind_annotate "$TMP/recurse.jt" >/dev/null 2>&1; then
+        ok "--collect-jumps=yes: tally annotate and callgrind_annotate read the file"
+    else
+        not_ok "--collect-jumps=yes: tally annotate and callgrind_annotate read the file"
+    fi
+else
+    not_ok "jumps: test program builds"
+    diag <"$TMP/cc.err"
+fi
