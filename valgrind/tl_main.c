@@ -99,7 +99,7 @@ static const HChar *const ev_name[N_EV] = {"Ir",   "Dr",   "Dw", "I1mr", "D1mr",
 typedef struct istr {
     struct istr *next;
     UInt hash;
-    UInt fl_id, fn_id;
+    UInt fl_id, fn_id, ob_id;
     HChar s[];
 } istr;
 
@@ -107,6 +107,8 @@ typedef struct istr {
 typedef struct linecc {
     struct linecc *next;
     istr *file, *fn;
+    istr *obj;  /* the object file ("???" when unknown) */
+    istr *cgfn; /* Cachegrind's name: "???" without a symbol */
     UInt line;
     struct arc *arcs;   /* calls from this line, while writing */
     struct jrec *jumps; /* jumps from this line, while writing */
@@ -231,25 +233,27 @@ static istr *intern(const HChar *s)
     return e;
 }
 
-static UWord line_hash(const istr *file, const istr *fn, UInt line)
+static UWord line_hash(const istr *file, const istr *fn, const istr *obj, UInt line)
 {
-    return (file->hash * 31u + fn->hash) * 31u + line;
+    return ((file->hash * 31u + fn->hash) * 31u + obj->hash) * 31u + line;
 }
 
 static UWord linecc_rehash(const void *p)
 {
     const linecc *l = p;
-    return line_hash(l->file, l->fn, l->line);
+    return line_hash(l->file, l->fn, l->obj, l->line);
 }
 
-static linecc *get_linecc(istr *file, istr *fn, UInt line)
+static linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line)
 {
-    UWord h = line_hash(file, fn, line);
+    UWord h = line_hash(file, fn, obj, line);
     for (linecc *l = lines.slot[h & (lines.nslots - 1)]; l; l = l->next)
-        if (l->file == file && l->fn == fn && l->line == line) return l;
+        if (l->file == file && l->fn == fn && l->obj == obj && l->line == line) return l;
     linecc *l = arena_alloc(sizeof *l);
     l->file = file;
     l->fn = fn;
+    l->obj = obj;
+    l->cgfn = cgfn;
     l->line = line;
     if (++lines.nused > lines.nslots) htab_grow(&lines, linecc_rehash);
     UWord k = h & (lines.nslots - 1);
@@ -268,10 +272,13 @@ static UWord instrcc_rehash(const void *p)
     return addr_hash(((const instrcc *)p)->addr);
 }
 
-/* File, function and line of one instruction, as Cachegrind names them:
- * "dir/file" (or "file" without a directory), "???" and line 0 without line
- * info, "???" without a symbol. */
-static linecc *lookup_position(Addr a)
+/* File, function, object and line of one instruction: "dir/file" (or
+ * "file" without a directory), "???" and line 0 without line info. Code
+ * without a symbol is "???" in the cachegrind format (as Cachegrind names
+ * it); for the call graph and the callgrind format it is named, as Callgrind
+ * does, by the address of the block it was entered at (`entry`), relative to
+ * its object's load bias: unrelated unnamed code never merges into one node. */
+static linecc *lookup_position(Addr a, Addr entry)
 {
     DiEpoch ep = VG_(current_DiEpoch)();
     const HChar *file, *dir, *fn;
@@ -294,13 +301,25 @@ static linecc *lookup_position(Addr a)
         ifile = intern("???");
         line = 0;
     }
-    ifn = intern(VG_(get_fnname)(ep, a, &fn) ? fn : "???");
-    return get_linecc(ifile, ifn, line);
+    DebugInfo *di = VG_(find_DebugInfo)(ep, a);
+    const HChar *oname = di ? VG_(DebugInfo_get_filename)(di) : NULL;
+    istr *iobj = intern(oname && oname[0] ? oname : "???");
+    istr *icg;
+    if (VG_(get_fnname)(ep, a, &fn)) {
+        ifn = icg = intern(fn);
+    } else {
+        HChar buf[32];
+        Addr bias = di ? (Addr)VG_(DebugInfo_get_text_bias)(di) : 0;
+        VG_(sprintf)(buf, "0x%016lx", (unsigned long)(entry - bias));
+        ifn = intern(buf);
+        icg = intern("???");
+    }
+    return get_linecc(ifile, ifn, iobj, icg, line);
 }
 
-static instrcc *get_instrcc(Addr a, UInt len)
+static instrcc *get_instrcc(Addr a, UInt len, Addr entry)
 {
-    linecc *l = lookup_position(a);
+    linecc *l = lookup_position(a, entry);
     UWord h = addr_hash(a);
     /* The newest entry for an address is first in its chain. */
     for (instrcc *i = instrs.slot[h & (instrs.nslots - 1)]; i; i = i->next)
@@ -361,7 +380,7 @@ static jrec *new_jrec(instrcc *site, Addr to, Bool cond)
     j->site = site;
     j->to = to;
     j->cond = cond;
-    j->target = lookup_position(to);
+    j->target = lookup_position(to, to);
     const HChar *name;
     j->skip = VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), to, &name) ||
               VG_(DebugInfo_sect_kind)(NULL, to) == Vg_SectPLT;
@@ -1169,6 +1188,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
     VG_(memset)(st.charged, 0, sizeof st.charged);
     sbinfo *sbi = NULL;
     IRTypeEnv *tyenv = sbIn->tyenv;
+    Addr sb_start = 0; /* names code without a symbol (its first IMark) */
     Int i = 0;
     instrcc *cur = NULL;
     Addr cia = 0;
@@ -1187,8 +1207,9 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         switch (s->tag) {
         case Ist_IMark:
             cia = (Addr)s->Ist.IMark.addr;
+            if (!sb_start) sb_start = cia;
             isize = s->Ist.IMark.len ? s->Ist.IMark.len : VG_MIN_INSTR_SZB;
-            cur = get_instrcc(cia, isize);
+            cur = get_instrcc(cia, isize, sb_start);
             if (clo_calls && !sbi) {
                 sbi = make_sbinfo(cur);
                 addStmtToIRSB(st.sbOut, s);
@@ -1369,10 +1390,24 @@ static Bool all_zero(const ULong *ev)
     return True;
 }
 
-static Int cmp_linecc(const void *a, const void *b)
+/* Cachegrind's order and identity: file, Cachegrind's function name, line. */
+static Int cmp_linecc_cg(const void *a, const void *b)
 {
     const linecc *x = *(const linecc *const *)a, *y = *(const linecc *const *)b;
     Int c = VG_(strcmp)(x->file->s, y->file->s);
+    if (c) return c;
+    c = VG_(strcmp)(x->cgfn->s, y->cgfn->s);
+    if (c) return c;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The callgrind format's order: object, file, function, line. */
+static Int cmp_linecc(const void *a, const void *b)
+{
+    const linecc *x = *(const linecc *const *)a, *y = *(const linecc *const *)b;
+    Int c = VG_(strcmp)(x->obj->s, y->obj->s);
+    if (c) return c;
+    c = VG_(strcmp)(x->file->s, y->file->s);
     if (c) return c;
     c = VG_(strcmp)(x->fn->s, y->fn->s);
     if (c) return c;
@@ -1382,15 +1417,17 @@ static Int cmp_linecc(const void *a, const void *b)
 static Int cmp_instrcc(const void *a, const void *b)
 {
     const instrcc *x = *(const instrcc *const *)a, *y = *(const instrcc *const *)b;
-    Int c = VG_(strcmp)(x->line->file->s, y->line->file->s);
+    Int c = VG_(strcmp)(x->line->obj->s, y->line->obj->s);
+    if (c) return c;
+    c = VG_(strcmp)(x->line->file->s, y->line->file->s);
     if (c) return c;
     c = VG_(strcmp)(x->line->fn->s, y->line->fn->s);
     if (c) return c;
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Every linecc (sorted as Cachegrind sorts) with its instr costs summed. */
-static linecc **collect_lines(UWord *np)
+/* Every linecc (sorted by `cmp`) with its instr costs summed. */
+static linecc **collect_lines(UWord *np, Int (*cmp)(const void *, const void *))
 {
     for (UWord k = 0; k < lines.nslots; k++)
         for (linecc *l = lines.slot[k]; l; l = l->next) {
@@ -1416,7 +1453,7 @@ static linecc **collect_lines(UWord *np)
     for (UWord k = 0; k < lines.nslots; k++)
         for (linecc *l = lines.slot[k]; l; l = l->next)
             v[n++] = l;
-    VG_(ssort)(v, n, sizeof *v, cmp_linecc);
+    VG_(ssort)(v, n, sizeof *v, cmp);
     *np = n;
     return v;
 }
@@ -1521,10 +1558,13 @@ static void clear_jumps(void)
                 j->exe = j->taken = 0;
 }
 
+static UInt next_ob; /* ids of object names (ob=, cob=) for the whole file */
+
 static void write_arc(VgFile *f, const arc *a, const HChar *pos, UInt *next_fl, UInt *next_fn)
 {
     if (all_zero(a->cost) && !a->calls) return;
     linecc *cl = a->callee->line;
+    write_name(f, "cob", cl->obj, &cl->obj->ob_id, &next_ob);
     write_name(f, "cfi", cl->file, &cl->file->fl_id, next_fl);
     write_name(f, "cfn", cl->fn, &cl->fn->fn_id, next_fn);
     if (clo_dump_instr)
@@ -1556,7 +1596,7 @@ static void write_callgrind(UInt tid)
         }
         for (UWord k = 0; k < strs.nslots; k++)
             for (istr *s = strs.slot[k]; s; s = s->next)
-                s->fl_id = s->fn_id = 0;
+                s->fl_id = s->fn_id = s->ob_id = 0;
     }
     VgFile *f = out_f;
     if (out_parts++ == 0) {
@@ -1578,7 +1618,7 @@ static void write_callgrind(UInt tid)
     VG_(fprintf)(f, "\n");
 
     VG_(memset)(totals, 0, sizeof totals);
-    istr *cur_fl = NULL, *cur_fn = NULL;
+    istr *cur_fl = NULL, *cur_fn = NULL, *cur_ob = NULL;
     if (clo_dump_instr) {
         instrcc **v = VG_(malloc)("tl.sort", (instrs.nused + 1) * sizeof *v);
         UWord n = 0;
@@ -1592,6 +1632,11 @@ static void write_callgrind(UInt tid)
         for (UWord k = 0; k < n; k++) {
             instrcc *i = v[k];
             Bool fresh = False;
+            if (i->line->obj != cur_ob) {
+                cur_ob = i->line->obj;
+                cur_fl = cur_fn = NULL;
+                write_name(f, "ob", cur_ob, &cur_ob->ob_id, &next_ob);
+            }
             if (i->line->file != cur_fl) {
                 cur_fl = i->line->file;
                 cur_fn = NULL;
@@ -1638,11 +1683,16 @@ static void write_callgrind(UInt tid)
         VG_(free)(v);
     } else {
         UWord n;
-        linecc **v = collect_lines(&n);
+        linecc **v = collect_lines(&n, cmp_linecc);
         for (UWord k = 0; k < n; k++) {
             linecc *l = v[k];
             if (all_zero(l->ev) && !live_arcs(l->arcs, True) && !live_jumps(l->jumps, True))
                 continue;
+            if (l->obj != cur_ob) {
+                cur_ob = l->obj;
+                cur_fl = cur_fn = NULL;
+                write_name(f, "ob", cur_ob, &cur_ob->ob_id, &next_ob);
+            }
             if (l->file != cur_fl) {
                 cur_fl = l->file;
                 cur_fn = NULL;
@@ -1760,7 +1810,7 @@ static void write_cachegrind(void)
         VG_(fprintf)(f, " %s", ev_name[ev[k]]);
     VG_(fprintf)(f, "\n");
     UWord nl;
-    linecc **v = collect_lines(&nl);
+    linecc **v = collect_lines(&nl, cmp_linecc_cg);
     ULong sum[N_EV];
     VG_(memset)(sum, 0, sizeof sum);
     istr *cur_fl = NULL, *cur_fn = NULL;
@@ -1771,14 +1821,23 @@ static void write_cachegrind(void)
             cur_fn = NULL;
             VG_(fprintf)(f, "fl=%s\n", cur_fl->s);
         }
-        if (l->fn != cur_fn) {
-            cur_fn = l->fn;
+        if (l->cgfn != cur_fn) {
+            cur_fn = l->cgfn;
             VG_(fprintf)(f, "fn=%s\n", cur_fn->s);
+        }
+        /* Lines that differ only in object or call-graph name are one line
+         * for Cachegrind: sum them. */
+        ULong c[N_EV];
+        VG_(memcpy)(c, l->ev, sizeof c);
+        while (k + 1 < nl && cmp_linecc_cg(&v[k], &v[k + 1]) == 0) {
+            k++;
+            for (Int e = 0; e < N_EV; e++)
+                c[e] += v[k]->ev[e];
         }
         VG_(fprintf)(f, "%u", l->line);
         for (Int j = 0; j < n; j++) {
-            VG_(fprintf)(f, " %llu", l->ev[ev[j]]);
-            sum[ev[j]] += l->ev[ev[j]];
+            VG_(fprintf)(f, " %llu", c[ev[j]]);
+            sum[ev[j]] += c[ev[j]];
         }
         VG_(fprintf)(f, "\n");
     }

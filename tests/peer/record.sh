@@ -49,12 +49,13 @@ cg_sums() {
 
 # The same from a callgrind-format file of tally's (fl= fn= with name
 # compression, positions "line" or "instr line", trailing zeros left out;
-# the inclusive cost line after each calls= is not self cost).
+# the inclusive cost line after each calls= is not self cost). Code without
+# a symbol is "0x<address>" there and "???" in the cachegrind format.
 cl_sums() {
     awk '/^positions:/ { np = NF - 1; next }
         /^events:/ { for (i = 2; i <= NF; i++) ev[i - 1] = $i; next }
         /^fl=/ { v = substr($0, 4); fl = names("fl", v); next }
-        /^fn=/ { v = substr($0, 4); fn = names("fn", v); next }
+        /^fn=/ { v = substr($0, 4); fn = names("fn", v); if (fn ~ /^0x[0-9a-f]+$/) fn = "???"; next }
         /^cfi=/ { names("fl", substr($0, 5)); next }
         /^cfn=/ { names("fn", substr($0, 5)); next }
         /^calls=/ { skip = 1; next }
@@ -272,6 +273,23 @@ same_text "recurse: fib and chain call counts" "$TMP/rarcs.exp" "$TMP/rarcs"
 (cd "$EX" && valgrind -q --tool=callgrind --callgrind-out-file="$TMP/wf.cg" ./wordfreq 3000 >/dev/null 2>&1)
 within_permille "wordfreq: inclusive Ir of main within 0.1% of Callgrind's" \
     "$(incl_ir "$TMP/wf.cl" main)" "$(incl_ir "$TMP/wf.cg" main)"
+# wordfreq has no multi-function recursion (qsort's msort_with_tmp only calls
+# itself), so no cycle may appear; code without a symbol is named by its
+# address and object, never one shared "???" node that links unrelated code.
+"$TALLY" annotate --auto=no --inclusive=yes "$TMP/wf.cl" >"$TMP/wf.ann" 2>&1
+if grep -q '<cycle' "$TMP/wf.ann" || ! grep -q 'wordfreq.c:main' "$TMP/wf.ann"; then
+    not_ok "wordfreq: no <cycle> in tally annotate --inclusive=yes"
+    grep '<cycle' "$TMP/wf.ann" | head -n 5 | diag
+else
+    ok "wordfreq: no <cycle> in tally annotate --inclusive=yes"
+fi
+if grep -qE '^c?fn=(\([0-9]+\) )?\?\?\?$' "$TMP/wf.cl"; then
+    not_ok "wordfreq: no function named ??? in the callgrind-format file"
+elif ! grep -qE '^c?fn=(\([0-9]+\) )?0x[0-9a-f]{16}$' "$TMP/wf.cl" || ! grep -q '^ob=' "$TMP/wf.cl"; then
+    not_ok "wordfreq: unnamed code is named 0x<16 hex digits>, with ob= lines"
+else
+    ok "wordfreq: no function named ??? in the callgrind-format file; ob= and 0x names"
+fi
 
 # C++ exceptions: the unwinding closes the thrower frames, so the handler's
 # call is main's again.
