@@ -4,7 +4,7 @@
 #
 # make demo first installs what is missing (scripts/install-deps.sh) and
 # builds build/tally and examples/. This script then
-#   1. runs examples/wordfreq under Valgrind's Callgrind,
+#   1. runs examples/wordfreq under tally record (tally's Valgrind tool),
 #   2. shows the function table (self cost), then inclusive costs,
 #   3. shows who calls whom (call tree),
 #   4. shows the source of wordfreq.c with the cost of every line,
@@ -52,13 +52,15 @@ keep() {
 # the sources; $DEMO in the printed commands stands for the temporary folder.
 cd "$EX" || exit 1
 
-step "1. Profile a program with Callgrind" \
+step "1. Profile a program with tally record" \
     "wordfreq counts the words of 5000 generated ones with a hash table and" \
-    "sorts them. Callgrind runs it on a simulated CPU and counts every" \
-    "instruction executed (Ir), per source line and per call."
-say valgrind --tool=callgrind --callgrind-out-file="$WORK/callgrind.out" ./wordfreq 5000
-valgrind -q --tool=callgrind --callgrind-out-file="$WORK/callgrind.out" ./wordfreq 5000 \
-    >"$WORK/wordfreq.txt" 2>"$WORK/valgrind.log" || { cat "$WORK/valgrind.log"; die "valgrind failed"; }
+    "sorts them. tally record runs it under tally's own Valgrind tool, on a" \
+    "simulated CPU, and counts every instruction executed (Ir) and every data" \
+    "read and write (Dr, Dw), per source line and per call; the result is a" \
+    "callgrind-format file."
+say tally record -q --cache-sim=no --out-file="$WORK/callgrind.out" -- ./wordfreq 5000
+"$TALLY" record -q --cache-sim=no --out-file="$WORK/callgrind.out" -- ./wordfreq 5000 \
+    >"$WORK/wordfreq.txt" 2>"$WORK/valgrind.log" || { cat "$WORK/valgrind.log"; die "tally record failed"; }
 echo "wrote \$DEMO/callgrind.out ($(wc -c <"$WORK/callgrind.out") bytes; the program's own output went to a file)"
 
 step "2. Where do the instructions go? (self cost per function)" \
@@ -76,9 +78,9 @@ show "$TALLY" annotate --auto=no --inclusive=yes "$WORK/callgrind.out"
 step "4. Who calls whom" \
     "--tree=caller lists above each function (marked *) the functions that" \
     "call it (marked <), with the cost of those calls and how many there were." \
-    "msort_with_tmp'2 is glibc's merge sort calling itself: Callgrind names" \
-    "the recursive instances with a suffix, and a caller row of a recursive" \
-    "function adds up every level, so it can exceed 100%." \
+    "msort_with_tmp is glibc's merge sort calling itself: a caller row of a" \
+    "recursive function adds up every level of the recursion, so it can" \
+    "exceed 100%, while the function's own inclusive cost above does not." \
     "Only the start of the output is shown here."
 keep "$WORK/tree.txt" "$TALLY" annotate --auto=no --tree=caller "$WORK/callgrind.out"
 head -n 45 "$WORK/tree.txt"
