@@ -28,8 +28,8 @@ static const struct subcommand commands[] = {
 static void usage(FILE *fp)
 {
     fprintf(fp, "usage: tally [--version] [--help] COMMAND [ARGS]\n\n"
-                "tally reads callgrind and cachegrind profiles (plain, gzip or zstd)\n"
-                "and explains where the cost goes.\n\n"
+                "tally measures programs (record, gprof) and reads callgrind and\n"
+                "cachegrind profiles (plain, gzip or zstd) to explain where the cost goes.\n\n"
                 "Commands:\n");
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
