@@ -566,20 +566,28 @@ static void calls_and_self(struct obuf *b, uint64_t ncalls, uint64_t self_calls)
     }
 }
 
-static void print_cycle(struct obuf *b, struct gprof_report *r, struct gprof *g,
-                        struct gprof_sym *cyc)
+/* The columns every primary line starts with, for a function or a cycle:
+ * "%-6.6s %5.1f %7.2f %7.2f" (-T: %11.2f for the children). */
+static void print_entry_head(struct obuf *b, const struct gprof_report *r, const struct gprof *g,
+                             const struct gprof_sym *s)
 {
     double hz = (double)g->hz;
     char buf[32];
-    bracket_index(buf, cyc->index);
-    /* "%-6.6s %5.1f %7.2f %7.2f %7lu" (-T: %11.2f for the children) */
+    bracket_index(buf, s->index);
     ob_left(b, buf, 6);
     ob_putc(b, ' ');
-    ob_fixed(b, 100 * (cyc->prop_self + cyc->prop_child) / g->print_time, 5, 1);
+    ob_fixed(b, 100 * (s->prop_self + s->prop_child) / g->print_time, 5, 1);
     ob_putc(b, ' ');
-    ob_fixed(b, cyc->prop_self / hz, 7, 2);
+    ob_fixed(b, s->prop_self / hz, 7, 2);
     ob_putc(b, ' ');
-    ob_fixed(b, cyc->prop_child / hz, r->bsd ? 11 : 7, 2);
+    ob_fixed(b, s->prop_child / hz, r->bsd ? 11 : 7, 2);
+}
+
+static void print_cycle(struct obuf *b, struct gprof_report *r, struct gprof *g,
+                        struct gprof_sym *cyc)
+{
+    print_entry_head(b, r, g, cyc);
+    /* " %7lu" and the self calls */
     ob_putc(b, ' ');
     calls_and_self(b, cyc->ncalls, cyc->self_calls);
     /* " <cycle %d as a whole> [%d]\n" */
@@ -657,17 +665,7 @@ static void print_parents(struct obuf *b, struct gprof_report *r, struct gprof *
 static void print_primary(struct obuf *b, struct gprof_report *r, struct gprof *g,
                           struct gprof_sym *s)
 {
-    double hz = (double)g->hz;
-    char buf[32];
-    bracket_index(buf, s->index);
-    /* "%-6.6s %5.1f %7.2f %7.2f" (-T: %11.2f) */
-    ob_left(b, buf, 6);
-    ob_putc(b, ' ');
-    ob_fixed(b, 100 * (s->prop_self + s->prop_child) / g->print_time, 5, 1);
-    ob_putc(b, ' ');
-    ob_fixed(b, s->prop_self / hz, 7, 2);
-    ob_putc(b, ' ');
-    ob_fixed(b, s->prop_child / hz, r->bsd ? 11 : 7, 2);
+    print_entry_head(b, r, g, s);
     if (s->ncalls + s->self_calls != 0) {
         /* " %7lu", then "+%-7lu " or " %7.7s " */
         ob_putc(b, ' ');
