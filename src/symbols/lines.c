@@ -281,26 +281,40 @@ static void lp_row(struct collect *c, uint64_t addr, const char *file, int64_t l
     c->nrows++;
 }
 
+/* Open the line-program unit at `off` of a .debug_line section: check its
+ * unit length (32- or 64-bit DWARF) and version (2 to 5), and leave *r at
+ * the fields after header_length, limited to the unit. Sets *version,
+ * *offsz (4 or 8: the size of section offsets) and *hlen (the header's
+ * length from *r's position). False when the unit cannot be read. */
+static bool lp_open_unit(const unsigned char *sec, size_t size, uint64_t off, bool big_endian,
+                         struct lp_reader *r, unsigned *version, unsigned *offsz, uint64_t *hlen)
+{
+    if (off >= size) return false;
+    *r = (struct lp_reader){sec + off, sec + size, big_endian, false};
+    *offsz = 4;
+    uint64_t len = lp_fixed(r, 4);
+    if (len == 0xffffffffu) {
+        *offsz = 8;
+        len = lp_fixed(r, 8);
+    }
+    if (r->bad || len > (uint64_t)(r->end - r->p)) return false;
+    r->end = r->p + len;
+    *version = (unsigned)lp_fixed(r, 2);
+    if (*version < 2 || *version > 5) return false;
+    if (*version >= 5) lp_fixed(r, 2); /* address and segment selector sizes */
+    *hlen = lp_fixed(r, *offsz);
+    return !r->bad && *hlen <= (uint64_t)(r->end - r->p);
+}
+
 /* Decode the line program at `off` of .debug_line (`sec`). Returns false
  * when the header cannot be read (the caller then adds no rows). */
 static bool lp_decode(struct collect *c, const unsigned char *sec, size_t size, uint64_t off,
                       bool big_endian, struct lp_files *files)
 {
-    if (off >= size) return false;
-    struct lp_reader r = {sec + off, sec + size, big_endian, false};
-    unsigned offsz = 4;
-    uint64_t len = lp_fixed(&r, 4);
-    if (len == 0xffffffffu) {
-        offsz = 8;
-        len = lp_fixed(&r, 8);
-    }
-    if (r.bad || len > (uint64_t)(r.end - r.p)) return false;
-    r.end = r.p + len;
-    unsigned version = (unsigned)lp_fixed(&r, 2);
-    if (version < 2 || version > 5) return false;
-    if (version >= 5) lp_fixed(&r, 2); /* address and segment selector sizes */
-    uint64_t hlen = lp_fixed(&r, offsz);
-    if (r.bad || hlen > (uint64_t)(r.end - r.p)) return false;
+    struct lp_reader r;
+    unsigned version, offsz;
+    uint64_t hlen;
+    if (!lp_open_unit(sec, size, off, big_endian, &r, &version, &offsz, &hlen)) return false;
     const unsigned char *prog = r.p + hlen;
     unsigned min_insn = (unsigned)lp_fixed(&r, 1);
     unsigned max_ops = version >= 4 ? (unsigned)lp_fixed(&r, 1) : 1;
@@ -518,21 +532,11 @@ static bool lp_table5(struct collect *c, struct lp_reader *r, unsigned offsz, co
  * nothing kept) when it cannot be read exactly. */
 static bool lp_header_files(struct collect *c, uint64_t off, struct lp_files *f)
 {
-    if (off >= c->line_size) return false;
-    struct lp_reader r = {c->line_sec + off, c->line_sec + c->line_size, c->big_endian, false};
-    unsigned offsz = 4;
-    uint64_t len = lp_fixed(&r, 4);
-    if (len == 0xffffffffu) {
-        offsz = 8;
-        len = lp_fixed(&r, 8);
-    }
-    if (r.bad || len > (uint64_t)(r.end - r.p)) return false;
-    r.end = r.p + len;
-    unsigned version = (unsigned)lp_fixed(&r, 2);
-    if (version < 2 || version > 5) return false;
-    if (version >= 5) lp_fixed(&r, 2);
-    uint64_t hlen = lp_fixed(&r, offsz);
-    if (r.bad || hlen > (uint64_t)(r.end - r.p)) return false;
+    struct lp_reader r;
+    unsigned version, offsz;
+    uint64_t hlen;
+    if (!lp_open_unit(c->line_sec, c->line_size, off, c->big_endian, &r, &version, &offsz, &hlen))
+        return false;
     r.end = r.p + hlen;                 /* the tables end with the header */
     lp_fixed(&r, version >= 4 ? 5 : 4); /* min_insn, [max_ops,] default_stmt, line_base, range */
     unsigned opcode_base = (unsigned)lp_fixed(&r, 1);
