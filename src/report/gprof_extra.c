@@ -280,6 +280,26 @@ static int cmp_nuses(const void *a, const void *b)
     return 0;
 }
 
+/* Both ends of the placement chain through s, and how far each is. */
+struct chain_ends {
+    struct gprof_sym *first, *last;
+    int nprev, nnext;
+};
+
+static struct chain_ends chain_ends_of(struct gprof_sym *s)
+{
+    struct chain_ends e = {s, s, 0, 0};
+    while (e.last->ord_next) {
+        e.last = e.last->ord_next;
+        e.nnext++;
+    }
+    while (e.first->ord_prev) {
+        e.first = e.first->ord_prev;
+        e.nprev++;
+    }
+    return e;
+}
+
 /* Chain the functions of the arcs (most called first) so that callers sit
  * next to callees, then print the chains. `all`: use every arc, and print
  * the parents of arcs that could not be chained. Arcs left over go to
@@ -306,29 +326,11 @@ static void order_by_arcs(FILE *o, struct gprof_arc **arcs, size_t n, bool all,
             continue;
         }
         if (!parent->ord_next && !parent->ord_prev) {
-            int nn = 0, np = 0;
-            struct gprof_sym *prev = child, *next = child;
-            while (next->ord_next) {
-                next = next->ord_next;
-                nn++;
-            }
-            while (prev->ord_prev) {
-                prev = prev->ord_prev;
-                np++;
-            }
-            child = nn < np ? next : prev;
+            struct chain_ends e = chain_ends_of(child);
+            child = e.nnext < e.nprev ? e.last : e.first;
         } else if (!child->ord_next && !child->ord_prev) {
-            int nn = 0, np = 0;
-            struct gprof_sym *prev = parent, *next = parent;
-            while (next->ord_next) {
-                next = next->ord_next;
-                nn++;
-            }
-            while (prev->ord_prev) {
-                prev = prev->ord_prev;
-                np++;
-            }
-            parent = np < nn ? prev : next;
+            struct chain_ends e = chain_ends_of(parent);
+            parent = e.nprev < e.nnext ? e.first : e.last;
         } else {
             unplaced[(*nunplaced)++] = a;
             continue;
