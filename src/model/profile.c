@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "profile.h"
+#include "cct.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -47,6 +48,7 @@ void profile_free(struct profile *p)
     strtab_release(&p->names);
     rectab_release(&p->funcs);
     strlist_release(&p->warnings);
+    cct_free(p->cct);
     free(p);
 }
 

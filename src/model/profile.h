@@ -107,6 +107,8 @@ struct part {
     struct rectab jumps;                     /* jumps */
 };
 
+struct cct; /* cct.h */
+
 struct profile {
     char *path;                 /* file it was read from, or NULL */
     enum profile_format format; /* format it was read from */
@@ -118,6 +120,7 @@ struct profile {
     size_t nparts, parts_cap;
     struct part **parts;
     struct strlist warnings; /* non-fatal problems found while reading */
+    struct cct *cct; /* calling-context tree of part 0 (contexts files), or NULL; owned */
 };
 
 struct profile *profile_new(void);

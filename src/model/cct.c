@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "cct.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct cct *cct_new(size_t nevents)
+{
+    struct cct *t = xcalloc(1, sizeof(*t));
+    t->nevents = nevents;
+    t->cap = 64;
+    t->nodes = xcalloc(t->cap, sizeof(*t->nodes));
+    t->self = xcalloc(t->cap * (nevents ? nevents : 1), sizeof(uint64_t));
+    t->n = 1;
+    t->nodes[0].fn = CCT_NO_FN;
+    rectab_init(&t->index, 1, 1);
+    return t;
+}
+
+void cct_free(struct cct *t)
+{
+    if (!t) return;
+    free(t->nodes);
+    free(t->self);
+    rectab_release(&t->index);
+    free(t);
+}
+
+uint32_t cct_find(const struct cct *t, uint32_t parent, uint32_t fn)
+{
+    uint64_t key = (uint64_t)parent << 32 | fn;
+    const uint64_t *v = rectab_find(&t->index, &key);
+    return v ? (uint32_t)*v : 0;
+}
+
+uint32_t cct_child(struct cct *t, uint32_t parent, uint32_t fn)
+{
+    uint64_t key = (uint64_t)parent << 32 | fn;
+    int created = 0;
+    uint64_t *v = rectab_get(&t->index, &key, &created);
+    if (!created) return (uint32_t)*v;
+    if (t->n >= UINT32_MAX - 1) return UINT32_MAX;
+    if (t->n == t->cap) {
+        size_t old = t->cap;
+        t->cap *= 2;
+        t->nodes = xrealloc(t->nodes, t->cap * sizeof(*t->nodes));
+        size_t ne = t->nevents ? t->nevents : 1;
+        t->self = xrealloc(t->self, t->cap * ne * sizeof(uint64_t));
+        memset(t->self + old * ne, 0, (t->cap - old) * ne * sizeof(uint64_t));
+    }
+    uint32_t i = (uint32_t)t->n++;
+    struct cct_node *nd = &t->nodes[i];
+    memset(nd, 0, sizeof(*nd));
+    nd->parent = parent;
+    nd->fn = fn;
+    nd->depth = t->nodes[parent].depth + 1;
+    struct cct_node *pa = &t->nodes[parent];
+    if (pa->last_child)
+        t->nodes[pa->last_child].next_sibling = i;
+    else
+        pa->first_child = i;
+    pa->last_child = i;
+    *v = i;
+    return i;
+}
+
+int cct_on_stack(const struct cct *t, uint32_t i, uint32_t fn)
+{
+    while (i != CCT_ROOT) {
+        if (t->nodes[i].fn == fn) return 1;
+        i = t->nodes[i].parent;
+    }
+    return 0;
+}
+
+int cct_inclusive(const struct cct *t, uint64_t *out, struct tally_error *err)
+{
+    size_t ne = t->nevents;
+    memcpy(out, t->self, t->n * ne * sizeof(uint64_t));
+    /* parents have smaller indices than their children */
+    for (size_t i = t->n; i-- > 1;) {
+        uint64_t *dst = out + (size_t)t->nodes[i].parent * ne;
+        const uint64_t *src = out + i * ne;
+        for (size_t e = 0; e < ne; e++) {
+            if (dst[e] + src[e] < dst[e])
+                return tally_error_set(err, "", 0, "cost overflow in the context tree");
+            dst[e] += src[e];
+        }
+    }
+    return 0;
+}
