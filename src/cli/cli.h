@@ -15,6 +15,7 @@ int cmd_merge(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_gprof(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 /* "tally: FILE:LINE: msg" on stderr. */
 void cli_error(const struct tally_error *err);

@@ -23,6 +23,7 @@ static const struct subcommand commands[] = {
     {"diff", cmd_diff, "subtract one profile from another"},
     {"gprof", cmd_gprof, "gprof's reports from a -pg program and its gmon.out"},
     {"record", cmd_record, "run a program under tally's Valgrind tool and write its profile"},
+    {"convert", cmd_convert, "write a profile as json, folded, speedscope, pprof, callgrind..."},
 };
 
 static void usage(FILE *fp)
