@@ -16,6 +16,8 @@ int cmd_diff(int argc, char **argv);
 int cmd_gprof(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* "tally: FILE:LINE: msg" on stderr. */
 void cli_error(const struct tally_error *err);
@@ -29,5 +31,19 @@ void cli_warnings(struct profile *p);
  * error reported through *missing.
  */
 const char *cli_optval(int argc, char **argv, int *i, const char *name, int *missing);
+
+/*
+ * (graph.c) Read callgrind/cachegrind files with their parts merged and add
+ * them up into one profile (one part). Warnings are printed. Returns the
+ * sum, or NULL with err.
+ */
+struct profile *cli_read_summed(const char *const *files, int nfiles, struct tally_error *err);
+/*
+ * (graph.c) The column of part 0 for --event=EVENT (base or derived; NULL
+ * = the first base event), and its name. Returns 0, or -1 with err naming
+ * the events the profile has.
+ */
+int cli_event_column(const struct profile *p, const char *event, struct event_expr *out,
+                     const char **name, struct tally_error *err);
 
 #endif

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * graph.c - `tally graph`: the call graph as Graphviz DOT, or as SVG laid
+ * out by the `dot` program. See docs/tally-graph.md.
+ *
+ * Also home of cli_read_summed() and cli_event_column(), which `tally
+ * report` shares.
+ */
+#include "cli.h"
+#include "../analysis/callgraph.h"
+#include "../formats/format.h"
+#include "../io/outfile.h"
+#include "../report/dot.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct graph_options {
+    const char *output; /* -o; NULL = standard output */
+    int svg;            /* -1 = from the output name, 0 = DOT, 1 = SVG */
+    const char *event;  /* --event, NULL = the first event */
+    const char *title;
+    double node_thres, edge_thres;
+    const char **roots, **leaves;
+    size_t nroots, nleaves;
+    const char **files;
+    int nfiles;
+};
+
+static void graph_usage(FILE *fp)
+{
+    fputs("usage: tally graph [OPTIONS] FILE...\n"
+          "\n"
+          "Draw the call graph of callgrind profiles (plain, gzip or zstd; '-' reads\n"
+          "standard input; several files are added up) as Graphviz DOT text, or as\n"
+          "SVG laid out by Graphviz's 'dot' program (Debian package graphviz).\n"
+          "\n"
+          "A box per function: its name, its inclusive share of the total, its self\n"
+          "share in parentheses and the calls into it; an arrow per caller/callee\n"
+          "pair: the inclusive share of those calls and their count. Functions in a\n"
+          "recursion cycle are framed together; calls inside a recursion are dashed\n"
+          "and show only their count. Colours run from pale (cheap) to dark (costly).\n"
+          "\n"
+          "Options:\n"
+          "  -o, --output=OUT     write to OUT (atomically); OUT ending in .svg runs\n"
+          "                       'dot -Tsvg'; default: DOT text on standard output\n"
+          "  --format=dot|svg     choose the output kind whatever OUT is called\n"
+          "  --event=EV           the event (base or derived) to draw; default: the\n"
+          "                       first event of the profile\n"
+          "  --node-thres=PCT     hide functions whose inclusive share is below PCT\n"
+          "                       percent (default 0.5)\n"
+          "  --edge-thres=PCT     hide calls whose inclusive share is below PCT\n"
+          "                       percent (default 0.1)\n"
+          "  --root=REGEX         keep only functions reachable from a function whose\n"
+          "                       name matches REGEX (PCRE2, unanchored); repeatable\n"
+          "  --leaf=REGEX         keep only functions from which a function whose name\n"
+          "                       matches REGEX is reachable; repeatable\n"
+          "  --title=TEXT         first line of the graph's label (default: the command)\n"
+          "  -h, --help           show this help\n"
+          "\n"
+          "Functions matched by --root or --leaf are drawn whatever their share.\n"
+          "\n"
+          "Exit status: 0 on success, 1 when an input cannot be read, a regex matches\n"
+          "nothing, 'dot' is missing or fails, or the output cannot be written;\n"
+          "2 on a usage error.\n",
+          fp);
+}
+
+/* A percentage in [0, 100]. Returns 0, or -1. */
+static int parse_pct(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= 0 && v <= 100)) return -1;
+    *out = v;
+    return 0;
+}
+
+static int graph_parse_args(int argc, char **argv, struct graph_options *o)
+{
+    int only_files = 0;
+    o->files = xcalloc((size_t)argc + 1, sizeof(*o->files));
+    o->roots = xcalloc((size_t)argc + 1, sizeof(*o->roots));
+    o->leaves = xcalloc((size_t)argc + 1, sizeof(*o->leaves));
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
+            o->files[o->nfiles++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_files = 1;
+            continue;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            graph_usage(stdout);
+            return 1;
+        }
+        int missing = 0;
+        const char *v;
+        if ((v = cli_optval(argc, argv, &i, "--output", &missing)) ||
+            (!missing && (v = cli_optval(argc, argv, &i, "-o", &missing)))) {
+            o->output = v;
+        } else if (!missing && strncmp(a, "-o", 2) == 0 && a[2]) {
+            o->output = a + 2;
+        } else if (!missing && (v = cli_optval(argc, argv, &i, "--format", &missing))) {
+            if (strcmp(v, "dot") == 0)
+                o->svg = 0;
+            else if (strcmp(v, "svg") == 0)
+                o->svg = 1;
+            else {
+                cli_errorf("graph: unknown format '%s' (use dot or svg)", v);
+                return 2;
+            }
+        } else if (!missing && (v = cli_optval(argc, argv, &i, "--event", &missing))) {
+            o->event = v;
+        } else if (!missing && (v = cli_optval(argc, argv, &i, "--title", &missing))) {
+            o->title = v;
+        } else if (!missing &&
+                   ((v = cli_optval(argc, argv, &i, "--node-thres", &missing)) ||
+                    (!missing && (v = cli_optval(argc, argv, &i, "--edge-thres", &missing))))) {
+            int node = strncmp(a, "--node", 6) == 0;
+            if (parse_pct(v, node ? &o->node_thres : &o->edge_thres)) {
+                cli_errorf("graph: --%s-thres wants a percentage from 0 to 100, not '%s'",
+                           node ? "node" : "edge", v);
+                return 2;
+            }
+        } else if (!missing &&
+                   ((v = cli_optval(argc, argv, &i, "--root", &missing)) ||
+                    (!missing && (v = cli_optval(argc, argv, &i, "--leaf", &missing))))) {
+            struct tally_error err;
+            tally_error_clear(&err);
+            int root = strncmp(a, "--root", 6) == 0;
+            if (dot_check_regex(v, &err)) {
+                cli_errorf("graph: --%s: %s", root ? "root" : "leaf", err.msg);
+                return 2;
+            }
+            if (root)
+                o->roots[o->nroots++] = v;
+            else
+                o->leaves[o->nleaves++] = v;
+        } else {
+            if (missing)
+                cli_errorf("graph: option '%s' needs a value", a);
+            else
+                cli_errorf("graph: unknown option '%s'; see 'tally graph --help'", a);
+            return 2;
+        }
+    }
+    if (o->nfiles == 0) {
+        cli_errorf("graph: no input files; see 'tally graph --help'");
+        return 2;
+    }
+    return 0;
+}
+
+struct profile *cli_read_summed(const char *const *files, int nfiles, struct tally_error *err)
+{
+    struct read_options ro;
+    memset(&ro, 0, sizeof(ro));
+    ro.merge_parts = 1;
+    ro.drop_jumps = 1;
+    struct profile *sum = NULL;
+    for (int i = 0; i < nfiles; i++) {
+        struct profile *p = profile_read(files[i], &ro, err);
+        if (!p) {
+            profile_free(sum);
+            return NULL;
+        }
+        cli_warnings(p);
+        if (p->nparts == 0) {
+            tally_error_set(err, files[i], 0, "profile has no data");
+            profile_free(p);
+            profile_free(sum);
+            return NULL;
+        }
+        if (!sum) {
+            sum = p;
+            continue;
+        }
+        int rc = 0;
+        if (p->signed_costs && profile_make_signed(sum, err)) rc = -1;
+        if (!rc && sum->signed_costs && profile_make_signed(p, err)) rc = -1;
+        if (!rc) rc = part_accumulate(sum, sum->parts[0], p, p->parts[0], err);
+        profile_free(p);
+        if (rc) {
+            if (!err->file[0]) snprintf(err->file, sizeof(err->file), "%s", files[i]);
+            profile_free(sum);
+            return NULL;
+        }
+    }
+    return sum;
+}
+
+int cli_event_column(const struct profile *p, const char *event, struct event_expr *out,
+                     const char **name, struct tally_error *err)
+{
+    const struct eventset *es = &p->parts[0]->events;
+    if (!event) {
+        if (es->n == 0) return tally_error_set(err, p->path, 0, "the profile counts no events");
+        event = es->names[0];
+    }
+    if (eventset_lookup(es, event, out)) {
+        char *all = eventset_join(es);
+        tally_error_set(err, p->path, 0, "no event '%s' in the profile (it has: %s)", event, all);
+        free(all);
+        return -1;
+    }
+    *name = event;
+    return 0;
+}
+
+static int ends_with_svg(const char *s)
+{
+    size_t n = strlen(s);
+    return n >= 4 && strcasecmp(s + n - 4, ".svg") == 0;
+}
+
+int cmd_graph(int argc, char **argv)
+{
+    struct graph_options o;
+    memset(&o, 0, sizeof(o));
+    o.svg = -1;
+    o.node_thres = 0.5;
+    o.edge_thres = 0.1;
+    int status = graph_parse_args(argc, argv, &o);
+    if (status) {
+        free(o.files);
+        free(o.roots);
+        free(o.leaves);
+        return status == 1 ? 0 : 2;
+    }
+    status = 1;
+    if (o.svg < 0) o.svg = o.output && ends_with_svg(o.output);
+    struct tally_error err;
+    tally_error_clear(&err);
+    struct profile *p = NULL;
+    struct callgraph g;
+    memset(&g, 0, sizeof(g));
+    struct dot_selection sel;
+    memset(&sel, 0, sizeof(sel));
+    struct event_expr col = {0, NULL};
+    char *text = NULL;
+    size_t len = 0;
+    char prog[4096];
+    if (o.svg && !dot_find_program(prog, sizeof(prog))) {
+        cli_errorf("graph: SVG output needs the 'dot' program of Graphviz, which is not in "
+                   "PATH; install the Debian package graphviz (apt-get install graphviz), or "
+                   "write DOT text (-o FILE.dot) and lay it out elsewhere");
+        goto out;
+    }
+    p = cli_read_summed(o.files, o.nfiles, &err);
+    if (!p) goto fail;
+    const char *evname;
+    if (cli_event_column(p, o.event, &col, &evname, &err)) goto fail;
+    if (callgraph_build(&g, p, 0, &col, 1, &err)) goto fail;
+    struct dot_options dopt;
+    dot_options_init(&dopt);
+    dopt.event = evname;
+    dopt.node_thres = o.node_thres;
+    dopt.edge_thres = o.edge_thres;
+    dopt.roots = o.roots;
+    dopt.nroots = o.nroots;
+    dopt.leaves = o.leaves;
+    dopt.nleaves = o.nleaves;
+    dopt.title = o.title ? o.title : p->parts[0]->cmd;
+    if (dot_select(&g, &dopt, &sel, &err)) goto fail;
+
+    struct outfile of;
+    if (!o.svg) {
+        if (outfile_open(&of, o.output, &err)) goto fail;
+        if (dot_write(of.fp, &g, &dopt, &sel, &err)) {
+            outfile_abort(&of);
+            goto fail;
+        }
+        if (outfile_commit(&of, &err)) goto fail;
+    } else {
+        FILE *mem = open_memstream(&text, &len);
+        if (!mem || dot_write(mem, &g, &dopt, &sel, &err)) {
+            if (mem) fclose(mem);
+            if (!err.msg[0]) tally_error_set(&err, NULL, 0, "out of memory");
+            goto fail;
+        }
+        fclose(mem);
+        if (outfile_open(&of, o.output, &err)) goto fail;
+        if (fflush(of.fp) || dot_run(text, len, "svg", fileno(of.fp), &err)) {
+            outfile_abort(&of);
+            goto fail;
+        }
+        if (outfile_commit(&of, &err)) goto fail;
+    }
+    status = 0;
+    goto out;
+fail:
+    cli_error(&err);
+out:
+    free(text);
+    dot_selection_release(&sel);
+    callgraph_release(&g);
+    event_expr_release(&col);
+    profile_free(p);
+    free(o.files);
+    free(o.roots);
+    free(o.leaves);
+    return status;
+}

@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * dot.c - the call graph as Graphviz DOT text; running `dot`.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "dot.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pcre2.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void dot_options_init(struct dot_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->node_thres = 0.5;
+    o->edge_thres = 0.1;
+}
+
+/* ---- regexes ------------------------------------------------------------ */
+
+static pcre2_code *compile_re(const char *re, struct tally_error *err)
+{
+    int ec;
+    PCRE2_SIZE eo;
+    pcre2_code *code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
+    if (!code) {
+        char msg[256];
+        if (pcre2_get_error_message(ec, (PCRE2_UCHAR *)msg, sizeof(msg)) < 0)
+            snprintf(msg, sizeof(msg), "PCRE2 error %d", ec);
+        tally_error_set(err, NULL, 0, "bad regex '%s': %s (at offset %zu)", re, msg, (size_t)eo);
+    }
+    return code;
+}
+
+int dot_check_regex(const char *re, struct tally_error *err)
+{
+    pcre2_code *c = compile_re(re, err);
+    if (!c) return -1;
+    pcre2_code_free(c);
+    return 0;
+}
+
+static const char *node_name(const struct callgraph *g, size_t v)
+{
+    struct function f = profile_function_at(g->p, g->fn[v]);
+    return profile_str(g->p, f.name);
+}
+
+/*
+ * Mark in `mark` every node reachable from a node whose name matches one of
+ * the regexes, following arcs forward (out) or backward (!out). Matched
+ * nodes are also set in `matched`. Returns the number of matches, or -1.
+ */
+static long reach(const struct callgraph *g, const char *const *res, size_t nres, int out,
+                  char *mark, char *matched, struct tally_error *err)
+{
+    size_t n = g->nnodes;
+    uint32_t *stack = xmalloc((n ? n : 1) * sizeof(*stack));
+    size_t sp = 0;
+    long nmatch = 0;
+    pcre2_match_data *md = NULL;
+    for (size_t r = 0; r < nres; r++) {
+        pcre2_code *code = compile_re(res[r], err);
+        if (!code) {
+            free(stack);
+            if (md) pcre2_match_data_free(md);
+            return -1;
+        }
+        if (!md) md = pcre2_match_data_create(1, NULL);
+        long here = 0;
+        for (size_t v = 0; v < n; v++) {
+            const char *name = node_name(g, v);
+            if (pcre2_match(code, (PCRE2_SPTR)name, strlen(name), 0, 0, md, NULL) < 0) continue;
+            here++;
+            matched[v] = 1;
+            if (!mark[v]) {
+                mark[v] = 1;
+                stack[sp++] = (uint32_t)v;
+            }
+        }
+        pcre2_code_free(code);
+        if (!here) {
+            free(stack);
+            pcre2_match_data_free(md);
+            return tally_error_set(err, g->p->path, 0, "no function matches --%s=%s",
+                                   out ? "root" : "leaf", res[r]);
+        }
+        nmatch += here;
+    }
+    if (md) pcre2_match_data_free(md);
+    const size_t *start = out ? g->out_start : g->in_start;
+    const uint32_t *arcs = out ? g->out_arcs : g->in_arcs;
+    while (sp) {
+        uint32_t v = stack[--sp];
+        for (size_t k = start[v]; k < start[v + 1]; k++) {
+            uint32_t a = arcs[k];
+            uint32_t w = out ? g->to[a] : g->from[a];
+            if (!mark[w]) {
+                mark[w] = 1;
+                stack[sp++] = w;
+            }
+        }
+    }
+    free(stack);
+    return nmatch;
+}
+
+int dot_select(const struct callgraph *g, const struct dot_options *o, struct dot_selection *s,
+               struct tally_error *err)
+{
+    size_t n = g->nnodes, col = o->col;
+    memset(s, 0, sizeof(*s));
+    s->node = xcalloc(n ? n : 1, 1);
+    s->arc = xcalloc(g->narcs ? g->narcs : 1, 1);
+    char *in_scope = xmalloc(n ? n : 1);
+    char *matched = xcalloc(n ? n : 1, 1);
+    memset(in_scope, 1, n ? n : 1);
+    int rc = 0;
+    if (o->nroots) {
+        char *m = xcalloc(n ? n : 1, 1);
+        if (reach(g, o->roots, o->nroots, 1, m, matched, err) < 0) rc = -1;
+        for (size_t v = 0; v < n; v++)
+            in_scope[v] &= m[v];
+        free(m);
+    }
+    if (o->nleaves && !rc) {
+        char *m = xcalloc(n ? n : 1, 1);
+        if (reach(g, o->leaves, o->nleaves, 0, m, matched, err) < 0) rc = -1;
+        for (size_t v = 0; v < n; v++)
+            in_scope[v] &= m[v];
+        free(m);
+    }
+    if (!rc) {
+        for (size_t v = 0; v < n; v++) {
+            if (!in_scope[v]) continue;
+            double share = callgraph_share(g, col, callgraph_incl(g, v)[col]);
+            if (share >= o->node_thres || matched[v]) {
+                s->node[v] = 1;
+                s->nnodes++;
+            }
+        }
+        for (size_t a = 0; a < g->narcs; a++) {
+            if (!s->node[g->from[a]] || !s->node[g->to[a]]) continue;
+            if (!callgraph_arc_recursive(g, a) &&
+                callgraph_share(g, col, g->cost[a * g->ncols + col]) < o->edge_thres)
+                continue;
+            s->arc[a] = 1;
+            s->narcs++;
+        }
+    }
+    free(in_scope);
+    free(matched);
+    if (rc) dot_selection_release(s);
+    return rc;
+}
+
+void dot_selection_release(struct dot_selection *s)
+{
+    free(s->node);
+    free(s->arc);
+    memset(s, 0, sizeof(*s));
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+struct sbuf {
+    char *s;
+    size_t n, cap;
+};
+
+static void sb_add(struct sbuf *b, const char *s, size_t n)
+{
+    b->s = xgrow(b->s, &b->cap, b->n + n + 1, 1);
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = 0;
+}
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+    char tmp[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+    va_end(ap);
+    if (len < 0) return;
+    if ((size_t)len < sizeof(tmp)) {
+        sb_add(b, tmp, (size_t)len);
+        return;
+    }
+    char *big = xmalloc((size_t)len + 1);
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)len + 1, fmt, ap);
+    va_end(ap);
+    sb_add(b, big, (size_t)len);
+    free(big);
+}
+
+/* Length of a valid UTF-8 sequence at s (1..4), or 0 when invalid. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n;
+    if (c < 0x80) return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2;
+    else if (c >= 0xe0 && c <= 0xef)
+        n = 3;
+    else if (c >= 0xf0 && c <= 0xf4)
+        n = 4;
+    else
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    return n;
+}
+
+/*
+ * Append s escaped for the inside of a DOT double-quoted string: quotes
+ * and backslashes get a backslash (so no escString sequence like \N or \l
+ * can appear), control bytes and invalid UTF-8 become '?'.
+ */
+static void sb_esc(struct sbuf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        if (*p == '"' || *p == '\\') {
+            char e[2] = {'\\', (char)*p};
+            sb_add(b, e, 2);
+            p++;
+        } else if (*p < 0x20 || *p == 0x7f) {
+            sb_add(b, "?", 1);
+            p++;
+        } else {
+            size_t n = utf8_len(p);
+            if (!n) {
+                sb_add(b, "?", 1);
+                p++;
+            } else {
+                sb_add(b, (const char *)p, n);
+                p += n;
+            }
+        }
+    }
+}
+
+void dot_quote(FILE *out, const char *s)
+{
+    struct sbuf b = {0};
+    sb_add(&b, "\"", 1);
+    sb_esc(&b, s);
+    sb_add(&b, "\"", 1);
+    fputs(b.s, out);
+    free(b.s);
+}
+
+/* Viridis at t in [0, 1] (0 = dark purple, 1 = yellow), from nine anchors. */
+static void viridis(double t, unsigned rgb[3])
+{
+    static const unsigned char anchors[9][3] = {
+        {0x44, 0x01, 0x54}, {0x47, 0x2d, 0x7b}, {0x3b, 0x52, 0x8b},
+        {0x2c, 0x72, 0x8e}, {0x21, 0x91, 0x8c}, {0x28, 0xae, 0x80},
+        {0x5e, 0xc9, 0x62}, {0xad, 0xdc, 0x30}, {0xfd, 0xe7, 0x25}};
+    if (!(t >= 0)) t = 0;
+    if (t > 1) t = 1;
+    double x = t * 8;
+    int i = (int)x;
+    if (i >= 8) i = 7;
+    double f = x - i;
+    for (int k = 0; k < 3; k++)
+        rgb[k] = (unsigned)lround(anchors[i][k] + (anchors[i + 1][k] - anchors[i][k]) * f);
+}
+
+/*
+ * Colours for a share (percent): the ramp runs from pale (cheap) to dark
+ * (costly); the square root spreads the small shares most graphs are made
+ * of; `palest` (at most 1) cuts the pale end off (edges must stay visible
+ * on white). The text is white on dark fills.
+ */
+static void share_colours(double share, double palest, char fill[8], const char **font,
+                          double *weight)
+{
+    double t = sqrt((share < 0 ? 0 : share > 100 ? 100 : share) / 100.0);
+    unsigned rgb[3];
+    viridis((1.0 - t) * palest, rgb);
+    snprintf(fill, 8, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+    double lum = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+    *font = lum < 128 ? "#ffffff" : "#000000";
+    *weight = t;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* Does another drawn node have the same function name? */
+static char *duplicate_names(const struct callgraph *g, const struct dot_selection *s)
+{
+    size_t nn = g->p->names.n + 1;
+    unsigned char *seen = xcalloc(nn, 1);
+    char *dup = xcalloc(g->nnodes ? g->nnodes : 1, 1);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t v = 0; v < g->nnodes; v++) {
+            if (!s->node[v]) continue;
+            uint32_t name = profile_function_at(g->p, g->fn[v]).name;
+            if (name >= nn) continue;
+            if (pass == 0) {
+                if (seen[name] < 2) seen[name]++;
+            } else {
+                dup[v] = seen[name] > 1;
+            }
+        }
+    free(seen);
+    return dup;
+}
+
+int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
+              const struct dot_selection *s, struct tally_error *err)
+{
+    size_t col = o->col, nc = g->ncols;
+    struct sbuf b = {0};
+    char *dup = duplicate_names(g, s);
+
+    fputs("digraph callgraph {\n", out);
+    sb_add(&b, "", 0);
+    if (o->title && o->title[0]) {
+        sb_esc(&b, o->title);
+        sb_add(&b, "\\n", 2);
+    }
+    sb_add(&b, "event ", 6);
+    sb_esc(&b, o->event ? o->event : "?");
+    sb_printf(&b, ", total %" PRId64 "\\n", col < nc ? g->total[col] : 0);
+    sb_printf(&b, "%zu of %zu functions (inclusive >= %g%%), %zu of %zu calls (>= %g%%)", s->nnodes,
+              g->nnodes, o->node_thres, s->narcs, g->narcs, o->edge_thres);
+    fprintf(out,
+            "  graph [fontname=\"Helvetica\", fontsize=12, labelloc=t, label=\"%s\", "
+            "ranksep=0.25];\n",
+            b.s);
+    fputs("  node [shape=box, style=\"filled,rounded\", fontname=\"Helvetica\", fontsize=10, "
+          "penwidth=0.5];\n"
+          "  edge [fontname=\"Helvetica\", fontsize=9, arrowsize=0.6];\n",
+          out);
+
+    /* cycles first, as clusters of their drawn members */
+    for (size_t c = 0; c < g->ir.ncycles; c++) {
+        size_t drawn = 0;
+        for (size_t k = g->ir.cycle_start[c]; k < g->ir.cycle_start[c + 1]; k++)
+            drawn += s->node[g->ir.members[k]] != 0;
+        if (!drawn) continue;
+        fprintf(out,
+                "  subgraph cluster_cycle%zu {\n    label=\"cycle %zu: %.2f%%\"; style=dashed; "
+                "color=\"#666666\";\n",
+                c + 1, c + 1, callgraph_share(g, col, g->ir.cycle_incl[c * nc + col]));
+        for (size_t k = g->ir.cycle_start[c]; k < g->ir.cycle_start[c + 1]; k++)
+            if (s->node[g->ir.members[k]])
+                fprintf(out, "    f%" PRIu32 ";\n", g->fn[g->ir.members[k]]);
+        fputs("  }\n", out);
+    }
+
+    for (size_t v = 0; v < g->nnodes; v++) {
+        if (!s->node[v]) continue;
+        struct function f = profile_function_at(g->p, g->fn[v]);
+        int64_t incl = callgraph_incl(g, v)[col], self = g->self[v * nc + col];
+        double ishare = callgraph_share(g, col, incl), sshare = callgraph_share(g, col, self);
+        char fill[8];
+        const char *font;
+        double w;
+        share_colours(ishare, 1.0, fill, &font, &w);
+        b.n = 0;
+        sb_esc(&b, profile_str(g->p, f.name));
+        if (dup[v]) {
+            sb_add(&b, "\\n[", 3);
+            sb_esc(&b, base_name(profile_str(g->p, f.file)));
+            sb_add(&b, "]", 1);
+        }
+        sb_printf(&b, "\\n%.2f%%\\n(%.2f%%)", ishare, sshare);
+        if (g->calls[v]) sb_printf(&b, "\\n%" PRIu64 "×", g->calls[v]);
+        fprintf(out,
+                "  f%" PRIu32 " [id=\"f%" PRIu32 "\", label=\"%s\", fillcolor=\"%s\", "
+                "fontcolor=\"%s\", ",
+                g->fn[v], g->fn[v], b.s, fill, font);
+        b.n = 0;
+        sb_esc(&b, profile_str(g->p, f.name));
+        sb_add(&b, "\\nfile: ", 8);
+        sb_esc(&b, profile_str(g->p, f.file));
+        if (f.obj) {
+            sb_add(&b, "\\nobject: ", 10);
+            sb_esc(&b, profile_str(g->p, f.obj));
+        }
+        sb_printf(&b, "\\ninclusive: %" PRId64 " (%.2f%%)\\nself: %" PRId64 " (%.2f%%)", incl,
+                  ishare, self, sshare);
+        sb_printf(&b, "\\ncalls: %" PRIu64, g->calls[v]);
+        if (g->selfcalls[v]) sb_printf(&b, " (+%" PRIu64 " from itself)", g->selfcalls[v]);
+        if (g->ir.cycle[v]) sb_printf(&b, "\\nin cycle %" PRIu32, g->ir.cycle[v]);
+        fprintf(out, "tooltip=\"%s\"];\n", b.s);
+    }
+
+    for (size_t a = 0; a < g->narcs; a++) {
+        if (!s->arc[a]) continue;
+        int rec = callgraph_arc_recursive(g, a);
+        double share = callgraph_share(g, col, g->cost[a * nc + col]);
+        char colour[8];
+        const char *font;
+        double w;
+        share_colours(rec ? 0 : share, 0.8, colour, &font, &w);
+        if (rec) {
+            fprintf(out,
+                    "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%" PRIu64 "×\", style=dashed, "
+                    "color=\"#666666\", fontcolor=\"#666666\"];\n",
+                    g->fn[g->from[a]], g->fn[g->to[a]], g->count[a]);
+        } else {
+            fprintf(out,
+                    "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%.2f%%\\n%" PRIu64
+                    "×\", color=\"%s\", fontcolor=\"%s\", penwidth=%.2f];\n",
+                    g->fn[g->from[a]], g->fn[g->to[a]], share, g->count[a], colour, colour,
+                    1.0 + 4.0 * w);
+        }
+    }
+    fputs("}\n", out);
+    free(b.s);
+    free(dup);
+    if (fflush(out) || ferror(out)) return tally_error_set(err, NULL, 0, "error writing the graph");
+    return 0;
+}
+
+/* ---- running dot ---------------------------------------------------------- */
+
+int dot_find_program(char *buf, size_t size)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path) path = "/usr/bin:/bin";
+    const char *p = path;
+    while (1) {
+        const char *e = strchr(p, ':');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        int len = n ? snprintf(buf, size, "%.*s/dot", (int)n, p) : snprintf(buf, size, "./dot");
+        struct stat st;
+        if (len > 0 && (size_t)len < size && stat(buf, &st) == 0 && S_ISREG(st.st_mode) &&
+            access(buf, X_OK) == 0)
+            return 1;
+        if (!e) break;
+        p = e + 1;
+    }
+    return 0;
+}
+
+int dot_run(const char *text, size_t len, const char *format, int out_fd, struct tally_error *err)
+{
+    char prog[4096];
+    if (!dot_find_program(prog, sizeof(prog)))
+        return tally_error_set(err, NULL, 0,
+                               "the 'dot' program of Graphviz is not installed (not in PATH); "
+                               "install the Debian package graphviz, or write DOT text instead");
+    FILE *in = tmpfile(), *errf = tmpfile();
+    if (!in || !errf) {
+        if (in) fclose(in);
+        if (errf) fclose(errf);
+        return tally_error_set(err, NULL, 0, "cannot create a temporary file: %s", strerror(errno));
+    }
+    if (fwrite(text, 1, len, in) != len || fflush(in) || fseek(in, 0, SEEK_SET)) {
+        fclose(in);
+        fclose(errf);
+        return tally_error_set(err, NULL, 0, "cannot write a temporary file: %s", strerror(errno));
+    }
+    char targ[64];
+    snprintf(targ, sizeof(targ), "-T%s", format);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fclose(in);
+        fclose(errf);
+        return tally_error_set(err, NULL, 0, "cannot start dot: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        if (dup2(fileno(in), 0) < 0 || dup2(out_fd, 1) < 0 || dup2(fileno(errf), 2) < 0) _exit(126);
+        signal(SIGPIPE, SIG_DFL);
+        char *argv[] = {prog, targ, NULL};
+        execv(prog, argv);
+        dprintf(2, "cannot execute %s: %s\n", prog, strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            status = -1;
+            break;
+        }
+    fclose(in);
+    int rc = 0;
+    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        char line[512] = "";
+        fflush(errf);
+        rewind(errf);
+        if (!fgets(line, sizeof(line), errf)) line[0] = 0;
+        line[strcspn(line, "\r\n")] = 0;
+        if (status != -1 && WIFSIGNALED(status))
+            rc =
+                tally_error_set(err, NULL, 0, "%s was killed by signal %d", prog, WTERMSIG(status));
+        else
+            rc =
+                tally_error_set(err, NULL, 0, "%s -T%s failed (exit status %d)%s%s", prog, format,
+                                status == -1 ? -1 : WEXITSTATUS(status), line[0] ? ": " : "", line);
+    }
+    fclose(errf);
+    return rc;
+}
