@@ -1,0 +1,736 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stacks.c - the stack tree: copied from a calling-context tree, or
+ * estimated from call arcs (see stacks.h and docs/internals/stacks.md).
+ */
+#include "stacks.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/cct.h"
+
+static const char method_exact[] = "exact: recorded calling contexts";
+static const char method_estimated[] =
+    "estimated from call arcs: a function's cost is split among its callers in proportion to "
+    "call counts (gprof's assumption); recursion folded";
+
+/* ---- the tree itself ---------------------------------------------------- */
+
+static uint32_t tree_add(struct stack_tree *t, uint32_t parent, uint32_t fn)
+{
+    if (t->n == t->cap) {
+        size_t old = t->cap;
+        t->cap = t->cap ? t->cap * 2 : 256;
+        t->nodes = xrealloc(t->nodes, t->cap * sizeof(*t->nodes));
+        size_t ne = t->nev ? t->nev : 1;
+        t->self = xrealloc(t->self, t->cap * ne * sizeof(uint64_t));
+        t->total = xrealloc(t->total, t->cap * ne * sizeof(uint64_t));
+        memset(t->self + old * ne, 0, (t->cap - old) * ne * sizeof(uint64_t));
+        memset(t->total + old * ne, 0, (t->cap - old) * ne * sizeof(uint64_t));
+    }
+    uint32_t i = (uint32_t)t->n++;
+    struct stack_node *nd = &t->nodes[i];
+    memset(nd, 0, sizeof(*nd));
+    nd->fn = fn;
+    nd->parent = parent;
+    if (i) {
+        struct stack_node *pa = &t->nodes[parent];
+        nd->depth = pa->depth + 1;
+        nd->next_sibling = pa->first_child;
+        pa->first_child = i;
+    }
+    return i;
+}
+
+static uint64_t *tself(struct stack_tree *t, uint32_t i)
+{
+    return t->self + (size_t)i * t->nev;
+}
+static uint64_t *ttotal(struct stack_tree *t, uint32_t i)
+{
+    return t->total + (size_t)i * t->nev;
+}
+
+const char *stack_node_name(const struct stack_tree *t, uint32_t i)
+{
+    uint32_t fn = t->nodes[i].fn;
+    if (fn == STACK_NO_FN) return "";
+    return profile_str(t->p, profile_function_at(t->p, fn).name);
+}
+
+const char *stack_node_file(const struct stack_tree *t, uint32_t i)
+{
+    uint32_t fn = t->nodes[i].fn;
+    if (fn == STACK_NO_FN) return "";
+    const char *s = profile_str(t->p, profile_function_at(t->p, fn).file);
+    return s ? s : "";
+}
+
+const char *stack_node_object(const struct stack_tree *t, uint32_t i)
+{
+    uint32_t fn = t->nodes[i].fn;
+    if (fn == STACK_NO_FN) return "";
+    const char *s = profile_str(t->p, profile_function_at(t->p, fn).obj);
+    return s ? s : "";
+}
+
+uint32_t stack_find_child(const struct stack_tree *t, uint32_t i, const char *name)
+{
+    for (uint32_t c = t->nodes[i].first_child; c; c = t->nodes[c].next_sibling)
+        if (strcmp(stack_node_name(t, c), name) == 0) return c;
+    return 0;
+}
+
+void stacks_release(struct stack_tree *t)
+{
+    free(t->nodes);
+    free(t->self);
+    free(t->total);
+    free(t->ev_names);
+    memset(t, 0, sizeof(*t));
+}
+
+static const struct stack_tree *sort_tree;
+
+static int cmp_child(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int c = strcmp(stack_node_name(sort_tree, x), stack_node_name(sort_tree, y));
+    if (!c) c = strcmp(stack_node_file(sort_tree, x), stack_node_file(sort_tree, y));
+    if (!c) c = strcmp(stack_node_object(sort_tree, x), stack_node_object(sort_tree, y));
+    return c ? c : (x < y ? -1 : x > y);
+}
+
+/* Relink every child list in name order. */
+static void sort_children(struct stack_tree *t)
+{
+    uint32_t *buf = NULL;
+    size_t cap = 0;
+    sort_tree = t;
+    for (size_t i = 0; i < t->n; i++) {
+        size_t k = 0;
+        for (uint32_t c = t->nodes[i].first_child; c; c = t->nodes[c].next_sibling) {
+            buf = xgrow(buf, &cap, k + 1, sizeof(*buf));
+            buf[k++] = c;
+        }
+        if (k > 1) qsort(buf, k, sizeof(*buf), cmp_child);
+        t->nodes[i].first_child = k ? buf[0] : 0;
+        for (size_t j = 0; j < k; j++)
+            t->nodes[buf[j]].next_sibling = j + 1 < k ? buf[j + 1] : 0;
+    }
+    sort_tree = NULL;
+    free(buf);
+}
+
+/* ---- selection of parts and events --------------------------------------- */
+
+struct sel {
+    size_t nparts;
+    const struct part **parts;
+    size_t **colmap; /* [part][col] -> base event index of that part */
+};
+
+static void sel_release(struct sel *s)
+{
+    for (size_t i = 0; i < s->nparts; i++)
+        free(s->colmap[i]);
+    free(s->colmap);
+    free(s->parts);
+}
+
+static int select_parts(struct stack_tree *t, const struct profile *p,
+                        const struct stack_options *opt, struct sel *s, struct tally_error *err)
+{
+    memset(s, 0, sizeof(*s));
+    if (!p->nparts) return tally_error_set(err, p->path, 0, "the profile has no parts");
+    if (opt->part >= 0 && (size_t)opt->part >= p->nparts)
+        return tally_error_set(err, p->path, 0, "no part %d (the profile has %zu)", opt->part + 1,
+                               p->nparts);
+    size_t first = opt->part >= 0 ? (size_t)opt->part : 0;
+    s->nparts = opt->part >= 0 ? 1 : p->nparts;
+    s->parts = xcalloc(s->nparts, sizeof(*s->parts));
+    s->colmap = xcalloc(s->nparts, sizeof(*s->colmap));
+    const struct eventset *es = &p->parts[first]->events;
+    if (opt->event >= 0 && (size_t)opt->event >= es->n) {
+        sel_release(s);
+        return tally_error_set(err, p->path, 0, "no event number %d (the profile has %zu)",
+                               opt->event + 1, es->n);
+    }
+    t->nev = opt->event >= 0 ? 1 : es->n;
+    t->ev_names = xcalloc(t->nev ? t->nev : 1, sizeof(*t->ev_names));
+    for (size_t c = 0; c < t->nev; c++)
+        t->ev_names[c] = es->names[opt->event >= 0 ? (size_t)opt->event : c];
+    for (size_t k = 0; k < s->nparts; k++) {
+        const struct part *pt = p->parts[first + k];
+        s->parts[k] = pt;
+        s->colmap[k] = xcalloc(t->nev ? t->nev : 1, sizeof(size_t));
+        for (size_t c = 0; c < t->nev; c++) {
+            int ix = eventset_index(&pt->events, t->ev_names[c]);
+            if (ix < 0 || pt->events.n != es->n) {
+                sel_release(s);
+                return tally_error_set(err, p->path, 0,
+                                       "part %zu has other events than part %zu; choose one part",
+                                       first + k + 1, first + 1);
+            }
+            s->colmap[k][c] = (size_t)ix;
+        }
+    }
+    return 0;
+}
+
+static int add_checked(uint64_t *dst, uint64_t v)
+{
+    if (*dst + v < *dst) return -1;
+    *dst += v;
+    return 0;
+}
+
+/* ---- exact: from the calling-context tree --------------------------------- */
+
+static int build_exact(struct stack_tree *t, const struct stack_options *opt, struct sel *s,
+                       unsigned maxdepth, size_t maxnodes, struct tally_error *err)
+{
+    const struct profile *p = t->p;
+    const struct cct *c = p->cct;
+    size_t ne = c->nevents;
+    uint64_t *incl = xmalloc((c->n ? c->n : 1) * (ne ? ne : 1) * sizeof(uint64_t));
+    if (cct_inclusive(c, incl, err)) {
+        free(incl);
+        return -1;
+    }
+    const size_t *map = s->colmap[0];
+    double thr = opt->prune > 0 && t->nev ? opt->prune * (double)incl[map[0]] : -1.0;
+    /* explicit stack of (cct node, tree node) */
+    size_t cap = 0, top = 0;
+    uint32_t(*stk)[2] = NULL;
+    uint32_t root = tree_add(t, 0, STACK_NO_FN);
+    for (size_t k = 0; k < t->nev; k++) {
+        tself(t, root)[k] = cct_self(c, 0)[map[k]];
+        ttotal(t, root)[k] = incl[map[k]];
+    }
+    stk = xgrow(stk, &cap, 1, sizeof(*stk));
+    stk[top][0] = 0;
+    stk[top++][1] = root;
+    while (top) {
+        top--;
+        uint32_t ci = stk[top][0], ti = stk[top][1];
+        if (t->nodes[ti].depth >= maxdepth) continue;
+        for (uint32_t ch = c->nodes[ci].first_child; ch; ch = c->nodes[ch].next_sibling) {
+            const uint64_t *iv = incl + (size_t)ch * ne;
+            if (t->nev && (double)iv[map[0]] < thr) continue;
+            if (t->n >= maxnodes) {
+                t->truncated = 1;
+                continue;
+            }
+            uint32_t ni = tree_add(t, ti, c->nodes[ch].fn);
+            t->nodes[ni].calls = c->nodes[ch].calls;
+            for (size_t k = 0; k < t->nev; k++) {
+                tself(t, ni)[k] = cct_self(c, ch)[map[k]];
+                ttotal(t, ni)[k] = iv[map[k]];
+            }
+            stk = xgrow(stk, &cap, top + 1, sizeof(*stk));
+            stk[top][0] = ch;
+            stk[top++][1] = ni;
+        }
+    }
+    /* nodes cut by the depth limit keep their subtree in their total */
+    free(stk);
+    free(incl);
+    return 0;
+}
+
+/* ---- estimated: from call arcs -------------------------------------------- */
+
+struct arc {
+    uint32_t to;
+    uint64_t count;
+};
+
+/* A spanning tree of one recursion cycle, from one entry member. */
+struct span {
+    uint32_t n;
+    uint32_t *member;      /* [n] preorder; member[0] = the entry */
+    uint32_t *first_child; /* [n] position + 1, 0 = none */
+    uint32_t *next_sib;    /* [n] position + 1, 0 = none */
+    uint64_t *in_count;    /* [n] calls on the arc from the tree parent */
+    double *incl;          /* [n * nev] estimated inclusive of the subtree */
+};
+
+struct est {
+    struct stack_tree *t;
+    size_t nf, nev;
+    double *self;     /* [nf * nev] */
+    uint32_t *off;    /* [nf + 1] out arcs in arcs[off[f] .. off[f+1]) */
+    struct arc *arcs; /* no self arcs */
+    uint32_t *comp;   /* [nf] component of each function */
+    uint32_t ncomp;
+    uint32_t *csize;    /* [ncomp] */
+    uint32_t *cnum;     /* [ncomp] cycle number (1..) or 0 */
+    double *cin;        /* [ncomp] weight of the calls entering from outside */
+    int *cin_by_arcs;   /* [ncomp] entering calls have no counts: weigh each arc 1 */
+    double *cincl;      /* [ncomp * nev] */
+    int32_t *span_of;   /* [nf] span index for entry f, or -1 */
+    struct span *spans; /* made on demand */
+    size_t nspans, spans_cap;
+};
+
+static double arc_weight(const struct est *e, const struct arc *a)
+{
+    return e->cin_by_arcs[e->comp[a->to]] ? 1.0 : (double)a->count;
+}
+
+/* Iterative Tarjan; components come out callees first. */
+static void find_components(struct est *e, uint32_t **order_out)
+{
+    size_t nf = e->nf;
+    uint32_t *index = xmalloc(nf * sizeof(uint32_t)), *low = xmalloc(nf * sizeof(uint32_t));
+    uint32_t *stack = xmalloc(nf * sizeof(uint32_t)), *call = xmalloc(nf * sizeof(uint32_t));
+    uint32_t *edge = xmalloc(nf * sizeof(uint32_t));
+    char *on = xcalloc(nf ? nf : 1, 1);
+    uint32_t *order = xmalloc(nf * sizeof(uint32_t)); /* functions in component emission order */
+    size_t norder = 0;
+    for (size_t i = 0; i < nf; i++)
+        index[i] = UINT32_MAX;
+    uint32_t next = 0, sp = 0;
+    e->ncomp = 0;
+    for (size_t r = 0; r < nf; r++) {
+        if (index[r] != UINT32_MAX) continue;
+        size_t cs = 0;
+        call[cs] = (uint32_t)r;
+        edge[cs++] = e->off[r];
+        index[r] = low[r] = next++;
+        stack[sp++] = (uint32_t)r;
+        on[r] = 1;
+        while (cs) {
+            uint32_t v = call[cs - 1];
+            if (edge[cs - 1] < e->off[v + 1]) {
+                uint32_t w = e->arcs[edge[cs - 1]++].to;
+                if (index[w] == UINT32_MAX) {
+                    index[w] = low[w] = next++;
+                    stack[sp++] = w;
+                    on[w] = 1;
+                    call[cs] = w;
+                    edge[cs++] = e->off[w];
+                } else if (on[w] && index[w] < low[v]) {
+                    low[v] = index[w];
+                }
+                continue;
+            }
+            if (low[v] == index[v]) {
+                uint32_t w;
+                do {
+                    w = stack[--sp];
+                    on[w] = 0;
+                    e->comp[w] = e->ncomp;
+                    order[norder++] = w;
+                } while (w != v);
+                e->ncomp++;
+            }
+            cs--;
+            if (cs && low[v] < low[call[cs - 1]]) low[call[cs - 1]] = low[v];
+        }
+    }
+    free(index);
+    free(low);
+    free(stack);
+    free(call);
+    free(edge);
+    free(on);
+    *order_out = order;
+}
+
+static int32_t get_span(struct est *e, uint32_t entry)
+{
+    if (e->span_of[entry] >= 0) return e->span_of[entry];
+    uint32_t c = e->comp[entry], cn = e->csize[c];
+    struct span sp;
+    sp.n = 0;
+    sp.member = xmalloc(cn * sizeof(uint32_t));
+    sp.first_child = xcalloc(cn, sizeof(uint32_t));
+    sp.next_sib = xcalloc(cn, sizeof(uint32_t));
+    sp.in_count = xcalloc(cn, sizeof(uint64_t));
+    sp.incl = xcalloc((size_t)cn * (e->nev ? e->nev : 1), sizeof(double));
+    uint32_t *parent = xmalloc(cn * sizeof(uint32_t));
+    uint32_t *stk = xmalloc(cn * sizeof(uint32_t)), *edg = xmalloc(cn * sizeof(uint32_t));
+    /* depth-first from the entry over arcs inside the cycle; members are
+     * found in a small open-addressing table keyed by function */
+    size_t tabn = 1;
+    while (tabn < (size_t)cn * 2)
+        tabn <<= 1;
+    uint32_t *tabk = xmalloc(tabn * sizeof(uint32_t)), *tabv = xmalloc(tabn * sizeof(uint32_t));
+    for (size_t i = 0; i < tabn; i++)
+        tabk[i] = UINT32_MAX;
+#define SPAN_SLOT(f) (((f)*2654435761u) & (tabn - 1))
+    size_t top = 0;
+    sp.member[0] = entry;
+    parent[0] = UINT32_MAX;
+    sp.n = 1;
+    {
+        size_t h = SPAN_SLOT(entry);
+        tabk[h] = entry;
+        tabv[h] = 0;
+    }
+    stk[top] = 0;
+    edg[top++] = e->off[entry];
+    while (top) {
+        uint32_t pos = stk[top - 1], f = sp.member[pos];
+        if (edg[top - 1] >= e->off[f + 1]) {
+            top--;
+            continue;
+        }
+        const struct arc *a = &e->arcs[edg[top - 1]++];
+        if (e->comp[a->to] != c) continue;
+        size_t h = SPAN_SLOT(a->to);
+        while (tabk[h] != UINT32_MAX && tabk[h] != a->to)
+            h = (h + 1) & (tabn - 1);
+        if (tabk[h] == a->to) continue;
+        uint32_t np = sp.n++;
+        tabk[h] = a->to;
+        tabv[h] = np;
+        sp.member[np] = a->to;
+        parent[np] = pos;
+        sp.in_count[np] = a->count;
+        sp.next_sib[np] = sp.first_child[pos];
+        sp.first_child[pos] = np + 1;
+        stk[top] = np;
+        edg[top++] = e->off[a->to];
+    }
+#undef SPAN_SLOT
+    /* inclusive estimates, children before parents (reverse preorder) */
+    size_t ne = e->nev;
+    for (uint32_t pos = sp.n; pos-- > 0;) {
+        uint32_t f = sp.member[pos];
+        double *inc = sp.incl + (size_t)pos * ne;
+        for (size_t k = 0; k < ne; k++)
+            inc[k] += e->self[(size_t)f * ne + k];
+        for (uint32_t ai = e->off[f]; ai < e->off[f + 1]; ai++) {
+            const struct arc *a = &e->arcs[ai];
+            uint32_t tc = e->comp[a->to];
+            if (tc == c || e->cin[tc] <= 0) continue;
+            double share = arc_weight(e, a) / e->cin[tc];
+            for (size_t k = 0; k < ne; k++)
+                inc[k] += share * e->cincl[(size_t)tc * ne + k];
+        }
+        if (pos) {
+            double *pinc = sp.incl + (size_t)parent[pos] * ne;
+            for (size_t k = 0; k < ne; k++)
+                pinc[k] += inc[k];
+        }
+    }
+    free(parent);
+    free(stk);
+    free(edg);
+    free(tabk);
+    free(tabv);
+    e->spans = xgrow(e->spans, &e->spans_cap, e->nspans + 1, sizeof(*e->spans));
+    e->spans[e->nspans] = sp;
+    e->span_of[entry] = (int32_t)e->nspans;
+    return (int32_t)e->nspans++;
+}
+
+static uint64_t to_u64(double v)
+{
+    if (!(v > 0)) return 0;
+    if (v >= 18446744073709551615.0) return UINT64_MAX;
+    return (uint64_t)llround(v);
+}
+
+struct work {
+    uint32_t node;
+    uint32_t fn;
+    int32_t span; /* -1 = not in a cycle */
+    uint32_t pos; /* position in the span */
+    double share;
+};
+
+static int build_estimated(struct stack_tree *t, const struct stack_options *opt, struct sel *s,
+                           unsigned maxdepth, size_t maxnodes, struct tally_error *err)
+{
+    const struct profile *p = t->p;
+    struct est e;
+    memset(&e, 0, sizeof(e));
+    e.t = t;
+    e.nf = profile_nfunctions(p);
+    e.nev = t->nev;
+    size_t nf = e.nf, ne = e.nev, ne1 = ne ? ne : 1;
+    int rc = -1;
+    uint64_t *selfu = xcalloc((nf ? nf : 1) * ne1, sizeof(uint64_t));
+    uint64_t *grand = xcalloc(ne1, sizeof(uint64_t));
+    struct rectab arcs;
+    rectab_init(&arcs, 1, 1);
+    for (size_t k = 0; k < s->nparts; k++) {
+        const struct part *pt = s->parts[k];
+        for (size_t i = 0; i < part_ncosts(pt); i++) {
+            struct cost_rec cr;
+            part_cost_get(pt, i, &cr);
+            for (size_t c = 0; c < ne; c++) {
+                uint64_t v = cr.cost[s->colmap[k][c]];
+                if (add_checked(&selfu[(size_t)cr.fn * ne + c], v) || add_checked(&grand[c], v)) {
+                    tally_error_set(err, p->path, 0, "cost overflow while summing self costs");
+                    goto out;
+                }
+            }
+        }
+        for (size_t i = 0; i < part_ncalls(pt); i++) {
+            struct call_rec cr;
+            part_call_get(pt, i, &cr);
+            if (cr.caller == cr.callee) continue;
+            uint64_t key = (uint64_t)cr.caller << 32 | cr.callee;
+            uint64_t *v = rectab_get(&arcs, &key, NULL);
+            if (add_checked(v, *cr.count)) {
+                tally_error_set(err, p->path, 0, "call count overflow");
+                goto out;
+            }
+        }
+    }
+    e.self = xmalloc(nf * ne1 * sizeof(double) + 1);
+    for (size_t i = 0; i < nf * ne; i++)
+        e.self[i] = (double)selfu[i];
+    /* out arcs, grouped by caller */
+    e.off = xcalloc(nf + 2, sizeof(uint32_t));
+    e.arcs = xmalloc((arcs.count ? arcs.count : 1) * sizeof(*e.arcs));
+    for (size_t i = 0; i < arcs.count; i++)
+        e.off[(rectab_at(&arcs, i)[0] >> 32) + 1]++;
+    for (size_t f = 0; f < nf; f++)
+        e.off[f + 1] += e.off[f];
+    {
+        uint32_t *fill = xmalloc((nf ? nf : 1) * sizeof(uint32_t));
+        memcpy(fill, e.off, nf * sizeof(uint32_t));
+        for (size_t i = 0; i < arcs.count; i++) {
+            uint64_t key = rectab_at(&arcs, i)[0];
+            uint32_t from = (uint32_t)(key >> 32);
+            struct arc *a = &e.arcs[fill[from]++];
+            a->to = (uint32_t)key;
+            a->count = rectab_val(&arcs, i)[0];
+        }
+        free(fill);
+    }
+    e.comp = xmalloc((nf ? nf : 1) * sizeof(uint32_t));
+    uint32_t *order;
+    find_components(&e, &order);
+    uint32_t nc = e.ncomp;
+    e.csize = xcalloc(nc + 1, sizeof(uint32_t));
+    e.cnum = xcalloc(nc + 1, sizeof(uint32_t));
+    e.cin = xcalloc(nc + 1, sizeof(double));
+    e.cin_by_arcs = xcalloc(nc + 1, sizeof(int));
+    e.cincl = xcalloc((size_t)(nc + 1) * ne1, sizeof(double));
+    uint32_t *centry = xmalloc((nc + 1) * sizeof(uint32_t)); /* smallest member */
+    for (uint32_t c = 0; c < nc; c++)
+        centry[c] = UINT32_MAX;
+    for (size_t f = 0; f < nf; f++) {
+        uint32_t c = e.comp[f];
+        e.csize[c]++;
+        if (centry[c] == UINT32_MAX) centry[c] = (uint32_t)f;
+    }
+    {
+        uint32_t next = 1;
+        for (size_t f = 0; f < nf; f++) {
+            uint32_t c = e.comp[f];
+            if (e.csize[c] > 1 && centry[c] == f) e.cnum[c] = next++;
+        }
+    }
+    double *narcs_in = xcalloc(nc + 1, sizeof(double));
+    for (size_t f = 0; f < nf; f++)
+        for (uint32_t ai = e.off[f]; ai < e.off[f + 1]; ai++) {
+            uint32_t tc = e.comp[e.arcs[ai].to];
+            if (tc == e.comp[f]) continue;
+            e.cin[tc] += (double)e.arcs[ai].count;
+            narcs_in[tc] += 1;
+        }
+    for (uint32_t c = 0; c < nc; c++)
+        if (e.cin[c] <= 0 && narcs_in[c] > 0) {
+            e.cin_by_arcs[c] = 1;
+            e.cin[c] = narcs_in[c];
+        }
+    free(narcs_in);
+    /* component inclusive estimates, callees first (Tarjan's order) */
+    for (size_t i = 0; i < nf; i++) {
+        uint32_t f = order[i], c = e.comp[f];
+        double *inc = e.cincl + (size_t)c * ne;
+        for (size_t k = 0; k < ne; k++)
+            inc[k] += e.self[(size_t)f * ne + k];
+        for (uint32_t ai = e.off[f]; ai < e.off[f + 1]; ai++) {
+            uint32_t tc = e.comp[e.arcs[ai].to];
+            if (tc == c) continue;
+            double share = arc_weight(&e, &e.arcs[ai]) / e.cin[tc];
+            for (size_t k = 0; k < ne; k++)
+                inc[k] += share * e.cincl[(size_t)tc * ne + k];
+        }
+    }
+    free(order);
+    e.span_of = xmalloc((nf ? nf : 1) * sizeof(int32_t));
+    for (size_t f = 0; f < nf; f++)
+        e.span_of[f] = -1;
+
+    uint32_t root = tree_add(t, 0, STACK_NO_FN);
+    memcpy(ttotal(t, root), grand, ne * sizeof(uint64_t));
+    double thr = opt->prune > 0 && ne ? opt->prune * (double)grand[0] : -1.0;
+    struct work *stk = NULL;
+    size_t cap = 0, top = 0;
+    double *est = xmalloc(ne1 * sizeof(double));
+    /* top level: components nothing outside calls */
+    for (size_t f = 0; f < nf; f++) {
+        uint32_t c = e.comp[f];
+        if (e.cin[c] > 0 || centry[c] != f) continue;
+        int32_t sp = e.csize[c] > 1 ? get_span(&e, (uint32_t)f) : -1;
+        const double *inc = e.cincl + (size_t)c * ne;
+        int any = 0;
+        for (size_t k = 0; k < ne; k++)
+            any |= inc[k] > 0;
+        if (!any && thr < 0 && ne) continue; /* never ran and calls nothing that ran */
+        if (ne && inc[0] < thr) continue;
+        if (maxdepth < 1) continue;
+        if (t->n >= maxnodes) {
+            t->truncated = 1;
+            continue;
+        }
+        uint32_t ni = tree_add(t, root, (uint32_t)f);
+        t->nodes[ni].cycle = e.cnum[c];
+        for (size_t k = 0; k < ne; k++)
+            ttotal(t, ni)[k] = to_u64(inc[k]);
+        stk = xgrow(stk, &cap, top + 1, sizeof(*stk));
+        stk[top++] = (struct work){ni, (uint32_t)f, sp, 0, 1.0};
+    }
+    while (top) {
+        struct work w = stk[--top];
+        for (size_t k = 0; k < ne; k++)
+            tself(t, w.node)[k] = to_u64(w.share * e.self[(size_t)w.fn * ne + k]);
+        if (t->nodes[w.node].depth >= maxdepth) continue;
+        uint32_t fc = e.comp[w.fn];
+        /* children inside the cycle: the spanning tree */
+        if (w.span >= 0) {
+            const struct span *sp = &e.spans[w.span];
+            for (uint32_t cp = sp->first_child[w.pos]; cp; cp = sp->next_sib[cp - 1]) {
+                uint32_t pos = cp - 1;
+                const double *inc = sp->incl + (size_t)pos * ne;
+                if (ne && w.share * inc[0] < thr) continue;
+                if (t->n >= maxnodes) {
+                    t->truncated = 1;
+                    continue;
+                }
+                uint32_t ni = tree_add(t, w.node, sp->member[pos]);
+                t->nodes[ni].cycle = e.cnum[fc];
+                t->nodes[ni].calls = to_u64(w.share * (double)sp->in_count[pos]);
+                for (size_t k = 0; k < ne; k++)
+                    ttotal(t, ni)[k] = to_u64(w.share * inc[k]);
+                stk = xgrow(stk, &cap, top + 1, sizeof(*stk));
+                stk[top++] = (struct work){ni, sp->member[pos], w.span, pos, w.share};
+            }
+        }
+        /* calls leaving the component */
+        for (uint32_t ai = e.off[w.fn]; ai < e.off[w.fn + 1]; ai++) {
+            const struct arc *a = &e.arcs[ai];
+            uint32_t tc = e.comp[a->to];
+            if (tc == fc) continue;
+            double share = w.share * arc_weight(&e, a) / e.cin[tc];
+            const double *inc = e.cincl + (size_t)tc * ne;
+            for (size_t k = 0; k < ne; k++)
+                est[k] = share * inc[k];
+            if (ne && est[0] < thr) continue;
+            if (t->n >= maxnodes) {
+                t->truncated = 1;
+                continue;
+            }
+            int32_t sp = e.csize[tc] > 1 ? get_span(&e, a->to) : -1;
+            if (sp >= 0) { /* entering a cycle: its spanning tree from this member */
+                const double *si = e.spans[sp].incl;
+                for (size_t k = 0; k < ne; k++)
+                    est[k] = share * si[k];
+            }
+            uint32_t ni = tree_add(t, w.node, a->to);
+            t->nodes[ni].cycle = e.cnum[tc];
+            t->nodes[ni].calls = to_u64(w.share * (double)a->count);
+            for (size_t k = 0; k < ne; k++)
+                ttotal(t, ni)[k] = to_u64(est[k]);
+            stk = xgrow(stk, &cap, top + 1, sizeof(*stk));
+            stk[top++] = (struct work){ni, a->to, sp, 0, share};
+        }
+    }
+    free(est);
+    free(stk);
+    free(centry);
+    /* repair rounding: total >= self + children, bottom up */
+    {
+        uint64_t *acc = xmalloc(t->n * ne1 * sizeof(uint64_t));
+        memcpy(acc, t->self, t->n * ne * sizeof(uint64_t));
+        for (size_t i = t->n; i-- > 0;) {
+            uint64_t *tt = ttotal(t, (uint32_t)i), *a = acc + i * ne;
+            for (size_t k = 0; k < ne; k++) {
+                if (a[k] > tt[k]) tt[k] = a[k];
+                if (i && add_checked(&acc[(size_t)t->nodes[i].parent * ne + k], tt[k])) {
+                    free(acc);
+                    tally_error_set(err, p->path, 0, "cost overflow in the stack tree");
+                    goto out;
+                }
+            }
+        }
+        free(acc);
+    }
+    rc = 0;
+out:
+    for (size_t i = 0; i < e.nspans; i++) {
+        free(e.spans[i].member);
+        free(e.spans[i].first_child);
+        free(e.spans[i].next_sib);
+        free(e.spans[i].in_count);
+        free(e.spans[i].incl);
+    }
+    free(e.spans);
+    free(e.span_of);
+    free(e.self);
+    free(e.off);
+    free(e.arcs);
+    free(e.comp);
+    free(e.csize);
+    free(e.cnum);
+    free(e.cin);
+    free(e.cin_by_arcs);
+    free(e.cincl);
+    rectab_release(&arcs);
+    free(selfu);
+    free(grand);
+    return rc;
+}
+
+int stacks_build(struct stack_tree *t, const struct profile *p, const struct stack_options *opt,
+                 struct tally_error *err)
+{
+    static const struct stack_options all = {.part = -1, .event = -1};
+    if (!opt) opt = &all;
+    memset(t, 0, sizeof(*t));
+    t->p = p;
+    if (p->signed_costs) {
+        return tally_error_set(err, p->path, 0,
+                               "a profile with signed costs (a diff) has no stacks; draw the two "
+                               "profiles with --diff instead");
+    }
+    struct sel s;
+    if (select_parts(t, p, opt, &s, err)) {
+        stacks_release(t);
+        return -1;
+    }
+    unsigned maxdepth = opt->max_depth ? opt->max_depth : STACKS_DEFAULT_DEPTH;
+    size_t maxnodes = opt->max_nodes ? opt->max_nodes : STACKS_DEFAULT_MAX_NODES;
+    if (maxnodes > UINT32_MAX - 1) maxnodes = UINT32_MAX - 1;
+    int exact = p->cct && p->cct->nevents == p->parts[0]->events.n &&
+                (opt->part == 0 || (opt->part < 0 && p->nparts == 1));
+    int rc;
+    if (exact) {
+        t->kind = STACKS_EXACT;
+        t->method = method_exact;
+        rc = build_exact(t, opt, &s, maxdepth, maxnodes, err);
+    } else {
+        t->kind = STACKS_ESTIMATED;
+        t->method = method_estimated;
+        rc = build_estimated(t, opt, &s, maxdepth, maxnodes, err);
+    }
+    sel_release(&s);
+    if (rc) {
+        stacks_release(t);
+        return -1;
+    }
+    sort_children(t);
+    return 0;
+}
