@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "format.h"
 #include "../io/outfile.h"
+#include "contexts.h"
 
 #include <string.h>
 
@@ -19,6 +20,9 @@ static int line_starts(const char *data, size_t len, const char *word)
 
 enum profile_format format_detect(const char *data, size_t len)
 {
+    static const char ctx[] = CONTEXTS_MAGIC;
+    if (len >= sizeof(ctx) - 1 && memcmp(data, ctx, sizeof(ctx) - 1) == 0)
+        return PROFILE_FORMAT_CONTEXTS;
     static const char magic[] = "# callgrind format";
     if (len >= sizeof(magic) - 1 && memcmp(data, magic, sizeof(magic) - 1) == 0)
         return PROFILE_FORMAT_CALLGRIND;
@@ -48,6 +52,8 @@ const char *format_name(enum profile_format f)
         return "callgrind";
     case PROFILE_FORMAT_CACHEGRIND:
         return "cachegrind";
+    case PROFILE_FORMAT_CONTEXTS:
+        return "contexts";
     default:
         return "unknown";
     }
@@ -57,6 +63,7 @@ enum profile_format format_from_name(const char *name)
 {
     if (strcmp(name, "callgrind") == 0) return PROFILE_FORMAT_CALLGRIND;
     if (strcmp(name, "cachegrind") == 0) return PROFILE_FORMAT_CACHEGRIND;
+    if (strcmp(name, "contexts") == 0) return PROFILE_FORMAT_CONTEXTS;
     return PROFILE_FORMAT_UNKNOWN;
 }
 
@@ -85,8 +92,9 @@ struct profile *profile_read(const char *path, const struct read_options *opt,
     struct profile *p = profile_new();
     p->path = xstrdup(path);
     p->format = f;
-    int rc = f == PROFILE_FORMAT_CALLGRIND ? callgrind_read(&in, p, opt, err)
-                                           : cachegrind_read(&in, p, opt, err);
+    int rc = f == PROFILE_FORMAT_CONTEXTS    ? contexts_read(&in, p, err)
+             : f == PROFILE_FORMAT_CALLGRIND ? callgrind_read(&in, p, opt, err)
+                                             : cachegrind_read(&in, p, opt, err);
     input_close(&in);
     if (rc == 0 && opt->merge_parts) rc = profile_merge_parts(p, err);
     if (rc) {
@@ -101,8 +109,10 @@ int profile_write(const struct profile *p, enum profile_format f, const char *pa
 {
     struct outfile of;
     if (outfile_open(&of, path, err)) return -1;
-    int rc = f == PROFILE_FORMAT_CACHEGRIND ? cachegrind_write(p, of.fp, err)
-                                            : callgrind_write(p, of.fp, err);
+    /* a profile without a context tree (e.g. merged) is written as callgrind */
+    int rc = f == PROFILE_FORMAT_CACHEGRIND           ? cachegrind_write(p, of.fp, err)
+             : f == PROFILE_FORMAT_CONTEXTS && p->cct ? contexts_write(p, of.fp, err)
+                                                      : callgrind_write(p, of.fp, err);
     if (rc) {
         outfile_abort(&of);
         return -1;

@@ -31,7 +31,7 @@ struct read_options {
 /* Guess the format from the first bytes of (decompressed) content. */
 enum profile_format format_detect(const char *data, size_t len);
 const char *format_name(enum profile_format f);
-/* "callgrind" or "cachegrind" -> enum; UNKNOWN otherwise. */
+/* "callgrind", "cachegrind" or "contexts" -> enum; UNKNOWN otherwise. */
 enum profile_format format_from_name(const char *name);
 
 struct profile *profile_read(const char *path, const struct read_options *opt,

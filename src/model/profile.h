@@ -43,6 +43,7 @@ enum profile_format {
     PROFILE_FORMAT_UNKNOWN = 0,
     PROFILE_FORMAT_CALLGRIND,
     PROFILE_FORMAT_CACHEGRIND,
+    PROFILE_FORMAT_CONTEXTS, /* tally contexts (formats/contexts.h) */
 };
 
 /* Which subpositions cost lines carry (`positions:`). */
