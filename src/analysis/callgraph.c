@@ -135,7 +135,7 @@ int callgraph_build(struct callgraph *g, const struct profile *p, size_t part,
     }
     if (!g->fn) g->fn = xmalloc(sizeof(*g->fn));
     g->calls = xcalloc(n ? n : 1, sizeof(*g->calls));
-    g->selfcalls = xcalloc(n ? n : 1, sizeof(*g->selfcalls));
+    g->reccalls = xcalloc(n ? n : 1, sizeof(*g->reccalls));
     g->total = xcalloc(nc, sizeof(int64_t));
     build_adjacency(n, g->narcs, g->from, &g->out_start, &g->out_arcs);
     build_adjacency(n, g->narcs, g->to, &g->in_start, &g->in_arcs);
@@ -144,13 +144,14 @@ int callgraph_build(struct callgraph *g, const struct profile *p, size_t part,
     for (size_t v = 0; v < n; v++)
         if (add_cols(g->total, g->self + v * nc, ncols))
             return tally_error_set(err, p->path, 0, "the total cost is too large");
+    struct incl_graph ig = {n, ncols, g->self, NULL, g->narcs, g->from, g->to, g->cost, NULL};
+    if (incl_compute(&ig, &g->ir, err)) return -1;
     for (size_t a = 0; a < g->narcs; a++) {
-        uint64_t *dst = g->from[a] == g->to[a] ? &g->selfcalls[g->to[a]] : &g->calls[g->to[a]];
+        uint64_t *dst =
+            callgraph_arc_recursive(g, a) ? &g->reccalls[g->to[a]] : &g->calls[g->to[a]];
         if (__builtin_add_overflow(*dst, g->count[a], dst))
             return tally_error_set(err, p->path, 0, "a call count is too large");
     }
-    struct incl_graph ig = {n, ncols, g->self, NULL, g->narcs, g->from, g->to, g->cost, NULL};
-    if (incl_compute(&ig, &g->ir, err)) return -1;
     return 0;
 }
 
@@ -159,7 +160,7 @@ void callgraph_release(struct callgraph *g)
     free(g->fn);
     free(g->self);
     free(g->calls);
-    free(g->selfcalls);
+    free(g->reccalls);
     free(g->from);
     free(g->to);
     free(g->count);

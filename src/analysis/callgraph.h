@@ -33,8 +33,8 @@ struct callgraph {
     size_t nnodes;
     uint32_t *fn;        /* [nnodes] profile function id of each node */
     int64_t *self;       /* [nnodes * ncols] */
-    uint64_t *calls;     /* [nnodes] calls into the node from other nodes */
-    uint64_t *selfcalls; /* [nnodes] calls of the node to itself */
+    uint64_t *calls;    /* [nnodes] calls into the node, not from inside a recursion */
+    uint64_t *reccalls; /* [nnodes] calls into it from itself or from its own cycle */
     size_t narcs;
     uint32_t *from, *to;   /* [narcs] node indices, in first-seen order */
     uint64_t *count;       /* [narcs] */

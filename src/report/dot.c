@@ -385,7 +385,10 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
             sb_add(&b, "]", 1);
         }
         sb_printf(&b, "\\n%.2f%%\\n(%.2f%%)", ishare, sshare);
-        if (g->calls[v]) sb_printf(&b, "\\n%" PRIu64 "×", g->calls[v]);
+        if (g->reccalls[v])
+            sb_printf(&b, "\\n%" PRIu64 "+%" PRIu64 "×", g->calls[v], g->reccalls[v]);
+        else if (g->calls[v])
+            sb_printf(&b, "\\n%" PRIu64 "×", g->calls[v]);
         fprintf(out,
                 "  f%" PRIu32 " [id=\"f%" PRIu32 "\", label=\"%s\", fillcolor=\"%s\", "
                 "fontcolor=\"%s\", ",
@@ -401,7 +404,7 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
         sb_printf(&b, "\\ninclusive: %" PRId64 " (%.2f%%)\\nself: %" PRId64 " (%.2f%%)", incl,
                   ishare, self, sshare);
         sb_printf(&b, "\\ncalls: %" PRIu64, g->calls[v]);
-        if (g->selfcalls[v]) sb_printf(&b, " (+%" PRIu64 " from itself)", g->selfcalls[v]);
+        if (g->reccalls[v]) sb_printf(&b, " (+%" PRIu64 " inside the recursion)", g->reccalls[v]);
         if (g->ir.cycle[v]) sb_printf(&b, "\\nin cycle %" PRIu32, g->ir.cycle[v]);
         fprintf(out, "tooltip=\"%s\"];\n", b.s);
     }
