@@ -57,14 +57,14 @@ enum isprof_input {
  * only the bits both sides have.
  */
 enum {
-    ISPROF_F_SQR = 1u << 0,      /* sqr (cumulative sum of squares) */
-    ISPROF_F_REAL = 1u << 1,     /* real_sum */
-    ISPROF_F_SELF = 1u << 2,     /* self_sum */
-    ISPROF_F_SELFMM = 1u << 3,   /* self_min, self_max */
-    ISPROF_F_SELFSQR = 1u << 4,  /* self_sqr */
-    ISPROF_F_RMSSTAT = 1u << 5,  /* rms_sum, rms_sqr (v5 RVMS; 0 placeholders in v6) */
-    ISPROF_F_INDUCED = 1u << 6,  /* the four syscall/thread-induced counts (DRMS) */
-    ISPROF_F_V4 = 0x1f,          /* everything a 1.4 (v4) tuple has */
+    ISPROF_F_SQR = 1u << 0,     /* sqr (cumulative sum of squares) */
+    ISPROF_F_REAL = 1u << 1,    /* real_sum */
+    ISPROF_F_SELF = 1u << 2,    /* self_sum */
+    ISPROF_F_SELFMM = 1u << 3,  /* self_min, self_max */
+    ISPROF_F_SELFSQR = 1u << 4, /* self_sqr */
+    ISPROF_F_RMSSTAT = 1u << 5, /* rms_sum, rms_sqr (v5 RVMS; 0 placeholders in v6) */
+    ISPROF_F_INDUCED = 1u << 6, /* the four syscall/thread-induced counts (DRMS) */
+    ISPROF_F_V4 = 0x1f,         /* everything a 1.4 (v4) tuple has */
 };
 
 /*
@@ -81,11 +81,11 @@ struct isprof_tuple {
     uint64_t self_min, self_max; /* self cost extremes */
     isprof_u128 self_sqr;        /* sum of squared self costs */
     /* DRMS only (ISPROF_F_RMSSTAT / ISPROF_F_INDUCED): */
-    uint64_t rms_sum;          /* sum of the plain RMS (0 placeholder in v6) */
-    isprof_u128 rms_sqr;       /* its sum of squares (0 placeholder in v6) */
-    uint64_t cumul_syscall;    /* induced reads caused by the kernel, incl. descendants */
-    uint64_t cumul_thread;     /* induced reads caused by other threads, incl. descendants */
-    uint64_t self_syscall;     /* same, in the activation itself */
+    uint64_t rms_sum;       /* sum of the plain RMS (0 placeholder in v6) */
+    isprof_u128 rms_sqr;    /* its sum of squares (0 placeholder in v6) */
+    uint64_t cumul_syscall; /* induced reads caused by the kernel, incl. descendants */
+    uint64_t cumul_thread;  /* induced reads caused by other threads, incl. descendants */
+    uint64_t self_syscall;  /* same, in the activation itself */
     uint64_t self_thread;
 };
 
@@ -120,19 +120,19 @@ struct isprof_context {
 
 struct isprof {
     /* Metadata. Strings are owned, NULL when the line was absent. */
-    unsigned version;       /* `v` read (0 when missing); writers choose their own */
-    char *exe_mtime;        /* `e`: modification time of the executable (text as read) */
-    char *created;          /* `t` of v<=5 or `c tally created`: report creation date */
-    struct strlist comments; /* `c` lines (text after "c "), except tally's own metadata */
-    char *cmdline;          /* `f` */
-    char *app;              /* `a` */
-    enum isprof_cost cost;  /* `m` (default bb-count) */
-    enum isprof_input input; /* `i` or `c tally input` (default rms) */
-    unsigned resolution;    /* memory cell size in bytes (1,2,4,8,16), 0 = unknown */
-    uint64_t total;         /* `k`: total program cost */
-    int has_total;          /* a `k` line was present */
-    long thread;            /* `c tally thread N`: N>=1; -1 = all threads; 0 = unknown */
-    unsigned fields;        /* ISPROF_F_* carried by the tuples */
+    unsigned version;          /* `v` read (0 when missing); writers choose their own */
+    char *exe_mtime;           /* `e`: modification time of the executable (text as read) */
+    char *created;             /* `t` of v<=5 or `c tally created`: report creation date */
+    struct strlist comments;   /* `c` lines (text after "c "), except tally's own metadata */
+    char *cmdline;             /* `f` */
+    char *app;                 /* `a` */
+    enum isprof_cost cost;     /* `m` (default bb-count) */
+    enum isprof_input input;   /* `i` or `c tally input` (default rms) */
+    unsigned resolution;       /* memory cell size in bytes (1,2,4,8,16), 0 = unknown */
+    uint64_t total;            /* `k`: total program cost */
+    int has_total;             /* a `k` line was present */
+    long thread;               /* `c tally thread N`: N>=1; -1 = all threads; 0 = unknown */
+    unsigned fields;           /* ISPROF_F_* carried by the tuples */
     struct strlist favourites; /* `fav` lines (text after "fav ") */
 
     struct strtab names; /* routine names and images */
