@@ -18,13 +18,22 @@
 
 #include "../analysis/gprof.h"
 #include "../analysis/gprof_callgrind.h"
+#include "../analysis/stacks.h"
 #include "../analysis/symspec.h"
+#include "../formats/folded.h"
 #include "../formats/format.h"
 #include "../formats/gmon.h"
 #include "../formats/json.h"
+#include "../formats/pprof.h"
+#include "../formats/speedscope.h"
 #include "../io/outfile.h"
+#include "../model/cct.h"
 #include "../symbols/elfsyms.h"
 #include "../symbols/lines.h"
+
+#ifndef TALLY_VERSION
+#define TALLY_VERSION "0.1.0"
+#endif
 
 enum convert_format {
     CONV_NONE = 0,
@@ -268,12 +277,80 @@ out:
     return p;
 }
 
-/* Add profile `src` (one part) into `dst` (one part). Returns 0 or -1. */
-static int convert_merge_into(struct profile *dst, struct profile *src, struct tally_error *err)
+/*
+ * Add the calling-context tree of `src` into that of `dst` (both profiles
+ * have one part and the same base events, maybe in another order):
+ * functions are matched by (object, file, name), nodes by their stack.
+ * Returns 0, or -1 with err on overflow.
+ */
+static int convert_merge_cct(struct profile *dst, const struct profile *src,
+                             struct tally_error *err)
+{
+    struct cct *d = dst->cct;
+    const struct cct *s = src->cct;
+    const struct eventset *des = &dst->parts[0]->events, *ses = &src->parts[0]->events;
+    size_t ne = s->nevents;
+    size_t *emap = xcalloc(ne + 1, sizeof(*emap));
+    uint32_t *nmap = xcalloc(s->n + 1, sizeof(*nmap));
+    int rc = 0;
+    for (size_t e = 0; e < ne; e++) {
+        int k = eventset_index(des, ses->names[e]);
+        if (k < 0 || (size_t)k >= d->nevents) {
+            rc = tally_error_set(err, src->path, 0, "event %s of the calling contexts is not in %s",
+                                 ses->names[e], dst->path ? dst->path : "the first input");
+            goto out;
+        }
+        emap[e] = (size_t)k;
+    }
+    for (uint32_t i = 0; i < s->n && rc == 0; i++) {
+        const struct cct_node *sn = &s->nodes[i];
+        uint32_t c = 0;
+        if (i != CCT_ROOT) {
+            struct function f = profile_function_at(src, sn->fn);
+            const char *obj = profile_str(src, f.obj), *file = profile_str(src, f.file);
+            const char *name = profile_str(src, f.name);
+            uint32_t fn = profile_function(dst, profile_intern(dst, obj, strlen(obj)),
+                                           profile_intern(dst, file, strlen(file)),
+                                           profile_intern(dst, name, strlen(name)));
+            c = cct_child(d, nmap[sn->parent], fn);
+            if (c == UINT32_MAX) {
+                rc = tally_error_set(err, src->path, 0, "too many calling contexts");
+                break;
+            }
+            if (__builtin_add_overflow(d->nodes[c].calls, sn->calls, &d->nodes[c].calls))
+                rc = tally_error_set(err, src->path, 0, "a context's call count overflows");
+        }
+        nmap[i] = c;
+        const uint64_t *sc = cct_self(s, i);
+        uint64_t *dc = cct_self(d, c);
+        for (size_t e = 0; e < ne && rc == 0; e++)
+            if (__builtin_add_overflow(dc[emap[e]], sc[e], &dc[emap[e]]))
+                rc = tally_error_set(err, src->path, 0, "a context's cost overflows");
+    }
+out:
+    free(emap);
+    free(nmap);
+    return rc;
+}
+
+/*
+ * Add profile `src` (one part) into `dst` (one part), calling contexts
+ * too when both have them. *dropped is set when only one has them (the
+ * sum then has none). Returns 0 or -1.
+ */
+static int convert_merge_into(struct profile *dst, struct profile *src, int *dropped,
+                              struct tally_error *err)
 {
     if (src->signed_costs && profile_make_signed(dst, err)) return -1;
     if (dst->signed_costs && profile_make_signed(src, err)) return -1;
-    return part_accumulate(dst, dst->parts[0], src, src->parts[0], err);
+    if (part_accumulate(dst, dst->parts[0], src, src->parts[0], err)) return -1;
+    if (dst->cct && src->cct) return convert_merge_cct(dst, src, err);
+    if (dst->cct || src->cct) {
+        *dropped = 1;
+        cct_free(dst->cct);
+        dst->cct = NULL;
+    }
+    return 0;
 }
 
 /* Read and add up every input. Returns the sum, or NULL after printing. */
@@ -286,7 +363,7 @@ static struct profile *convert_read_inputs(const struct convert_options *o)
     const char **profs = xcalloc((size_t)o->nfiles + 1, sizeof(*profs));
     int ngmons = 0, nprofs = 0;
     struct profile *sum = NULL;
-    int failed = 0;
+    int failed = 0, dropped = 0;
     for (int i = 0; i < o->nfiles; i++) {
         switch (convert_input_kind(o->files[i])) {
         case INPUT_ELF:
@@ -333,13 +410,16 @@ static struct profile *convert_read_inputs(const struct convert_options *o)
             sum = p;
             continue;
         }
-        if (convert_merge_into(sum, p, &err)) {
+        if (convert_merge_into(sum, p, &dropped, &err)) {
             if (!err.file[0]) snprintf(err.file, sizeof(err.file), "%s", profs[i]);
             failed = 1;
         }
         profile_free(p);
     }
     if (failed == 1 && err.msg[0]) cli_error(&err);
+    if (!failed && dropped)
+        cli_errorf("warning: not every input has calling contexts: stacks of the sum are "
+                   "estimated from call arcs");
     if (failed) {
         profile_free(sum);
         sum = NULL;
@@ -349,18 +429,61 @@ static struct profile *convert_read_inputs(const struct convert_options *o)
     return sum;
 }
 
-/* The text-format writers (not callgrind/cachegrind: profile_write). */
-static int convert_write(const struct convert_options *o, struct profile *p, FILE *fp,
+/*
+ * Build the stack tree for the stack formats: every event, or only
+ * `event` (folded). Says on stderr whether the stacks are exact.
+ */
+static int convert_stacks(struct stack_tree *t, const struct profile *p, int event,
+                          struct tally_error *err)
+{
+    struct stack_options so = {.part = -1, .event = event};
+    if (stacks_build(t, p, &so, err)) return -1;
+    fprintf(stderr, "tally: convert: stacks %s\n", t->method);
+    if (t->truncated)
+        fprintf(stderr,
+                "tally: convert: warning: the stack tree was cut at %zu nodes; the cost "
+                "below the cut stays in the last frame kept\n",
+                t->n);
+    return 0;
+}
+
+/* The writers other than callgrind/cachegrind (those use profile_write). */
+static int convert_write(const struct convert_options *o, struct profile *p, int event, FILE *fp,
                          struct tally_error *err)
 {
+    struct stack_tree t;
+    int rc;
     switch (o->to) {
     case CONV_JSON: {
         struct json_options jo = {.lines = o->lines, .source = NULL};
         return json_write(p, fp, &jo, err);
     }
-    default:
-        return tally_error_set(err, NULL, 0, "this output format is not available yet");
+    case CONV_FOLDED:
+        if (convert_stacks(&t, p, event, err)) return -1;
+        rc = folded_write(&t, 0, fp, err);
+        break;
+    case CONV_SPEEDSCOPE: {
+        if (convert_stacks(&t, p, -1, err)) return -1;
+        const char *cmd = p->nparts ? p->parts[0]->cmd : NULL;
+        struct speedscope_options so = {.name = cmd ? cmd : p->path,
+                                        .exporter = "tally " TALLY_VERSION};
+        rc = speedscope_write(&t, fp, &so, err);
+        break;
     }
+    case CONV_PPROF: {
+        if (convert_stacks(&t, p, -1, err)) return -1;
+        const char *cmd = p->nparts ? p->parts[0]->cmd : NULL;
+        char *comment = cmd ? xasprintf("cmd: %s", cmd) : NULL;
+        struct pprof_options po = {.default_event = (size_t)event, .comment = comment};
+        rc = pprof_write(&t, fp, &po, err);
+        free(comment);
+        break;
+    }
+    default:
+        return tally_error_set(err, NULL, 0, "internal error: unknown output format");
+    }
+    stacks_release(&t);
+    return rc;
 }
 
 int cmd_convert(int argc, char **argv)
@@ -386,6 +509,18 @@ int cmd_convert(int argc, char **argv)
     struct tally_error err;
     tally_error_clear(&err);
     rc = 0;
+    int event = 0;
+    if (o.event) {
+        event = eventset_index(&p->parts[0]->events, o.event);
+        if (event < 0) {
+            char *names = eventset_join(&p->parts[0]->events);
+            cli_errorf("convert: no event '%s' in the input (its events: %s)", o.event, names);
+            free(names);
+            profile_free(p);
+            free(o.files);
+            return 1;
+        }
+    }
     if (o.to == CONV_CALLGRIND || o.to == CONV_CACHEGRIND) {
         enum profile_format f =
             o.to == CONV_CALLGRIND ? PROFILE_FORMAT_CALLGRIND : PROFILE_FORMAT_CACHEGRIND;
@@ -394,7 +529,7 @@ int cmd_convert(int argc, char **argv)
         struct outfile of;
         if (outfile_open(&of, o.output, &err))
             rc = 1;
-        else if (convert_write(&o, p, of.fp, &err)) {
+        else if (convert_write(&o, p, event, of.fp, &err)) {
             outfile_abort(&of);
             rc = 1;
         } else if (outfile_commit(&of, &err))

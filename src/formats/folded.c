@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * folded.c - folded stack lines from a stack tree (see folded.h).
+ */
+#include "folded.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t folded_weight(const struct stack_tree *t, uint32_t i, size_t ev)
+{
+    uint64_t w = stack_total(t, i)[ev];
+    for (uint32_t c = t->nodes[i].first_child; c; c = t->nodes[c].next_sibling) {
+        uint64_t ct = stack_total(t, c)[ev];
+        w = ct > w ? 0 : w - ct;
+    }
+    return w;
+}
+
+uint32_t folded_next(const struct stack_tree *t, uint32_t i)
+{
+    if (t->n == 0) return 0;
+    if (t->nodes[i].first_child) return t->nodes[i].first_child;
+    while (i != 0) {
+        if (t->nodes[i].next_sibling) return t->nodes[i].next_sibling;
+        i = t->nodes[i].parent;
+    }
+    return 0;
+}
+
+static const char *fn_string(const struct stack_tree *t, uint32_t i, int what)
+{
+    uint32_t fn = t->nodes[i].fn;
+    if (fn == STACK_NO_FN || !t->p || fn >= profile_nfunctions(t->p)) return "";
+    struct function f = profile_function_at(t->p, fn);
+    return profile_str(t->p, what == 0 ? f.name : what == 1 ? f.file : f.obj);
+}
+
+const char *folded_name(const struct stack_tree *t, uint32_t i)
+{
+    return fn_string(t, i, 0);
+}
+const char *folded_file(const struct stack_tree *t, uint32_t i)
+{
+    return fn_string(t, i, 1);
+}
+const char *folded_object(const struct stack_tree *t, uint32_t i)
+{
+    return fn_string(t, i, 2);
+}
+
+/* Append frame name s to buf[*len] (growing it), with ';' and line breaks
+ * replaced. */
+static void append_frame(char **buf, size_t *cap, size_t *len, const char *s, int sep)
+{
+    size_t n = strlen(s);
+    *buf = xgrow(*buf, cap, *len + n + 2, 1);
+    if (sep) (*buf)[(*len)++] = ';';
+    for (size_t k = 0; k < n; k++) {
+        char c = s[k];
+        (*buf)[(*len)++] = c == ';' ? ',' : (c == '\n' || c == '\r') ? ' ' : c;
+    }
+    if (n == 0) (*buf)[(*len)++] = '?'; /* an empty frame would vanish */
+    (*buf)[*len] = '\0';
+}
+
+int folded_write(const struct stack_tree *t, size_t ev, FILE *fp, struct tally_error *err)
+{
+    if (ev >= t->nev) return tally_error_set(err, NULL, 0, "no event %zu in the stacks", ev);
+    uint32_t maxdepth = 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->nodes[i].depth > maxdepth) maxdepth = t->nodes[i].depth;
+    size_t *off = xcalloc((size_t)maxdepth + 2, sizeof(*off));
+    size_t cap = 256, len = 0;
+    char *buf = xmalloc(cap);
+    buf[0] = '\0';
+    if (t->n && folded_weight(t, 0, ev))
+        fprintf(fp, "[other] %" PRIu64 "\n", folded_weight(t, 0, ev));
+    for (uint32_t i = folded_next(t, 0); i; i = folded_next(t, i)) {
+        uint32_t d = t->nodes[i].depth;
+        if (d == 0 || d > maxdepth) continue; /* not a frame (cannot happen in a good tree) */
+        len = off[d - 1];
+        append_frame(&buf, &cap, &len, folded_name(t, i), d > 1);
+        off[d] = len;
+        uint64_t w = folded_weight(t, i, ev);
+        if (w) fprintf(fp, "%s %" PRIu64 "\n", buf, w);
+    }
+    free(buf);
+    free(off);
+    if (ferror(fp)) return tally_error_set(err, NULL, 0, "write error");
+    return 0;
+}
