@@ -221,9 +221,11 @@ int pprof_encode(const struct stack_tree *t, const struct pprof_options *o, uint
     free(map_of_loc);
     free(obj_of_map);
 
-    int64_t method = str_id(&s, t->method                 ? t->method
-                                : t->kind == STACKS_EXACT ? "stacks: exact"
-                                                          : "stacks: estimated");
+    char *how = xasprintf("stacks %s", t->method                 ? t->method
+                                       : t->kind == STACKS_EXACT ? "exact"
+                                                                 : "estimated");
+    int64_t method = str_id(&s, how);
+    free(how);
     int64_t comment = o && o->comment ? str_id(&s, o->comment) : 0;
     int64_t dname = t->nev ? str_id(&s, t->ev_names[dflt]) : 0;
     /* string table: every id interned so far, in id order */
