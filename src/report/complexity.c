@@ -1,0 +1,668 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * complexity.c - text, JSON and pictures of `tally complexity` (see
+ * complexity.h and docs/tally-complexity.md).
+ */
+#include "complexity.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../formats/json.h"
+#include "../io/outfile.h"
+#include "svgplot.h"
+
+#define COLOR_WORST "#d62728"
+#define COLOR_AVG "#2ca02c"
+#define COLOR_BEST "#1f77b4"
+#define COLOR_FIT "#000000"
+#define COLOR_FREQ "#9467bd"
+
+/* ---- number text ---- */
+
+/* Put a comma every three digits into the integer part of `s`, into out. */
+static char *commify_text(const char *s, char *out, size_t size)
+{
+    const char *digits = s + (*s == '-');
+    size_t nint = strspn(digits, "0123456789");
+    size_t o = 0;
+    if (*s == '-' && o + 1 < size) out[o++] = '-';
+    for (size_t i = 0; i < nint && o + 2 < size; i++) {
+        out[o++] = digits[i];
+        size_t left = nint - i - 1;
+        if (left && left % 3 == 0) out[o++] = ',';
+    }
+    snprintf(out + o, size - o, "%s", digits + nint);
+    return out;
+}
+
+static char *fmt_u64(uint64_t v, char *buf, size_t size)
+{
+    char tmp[32];
+    snprintf(tmp, sizeof(tmp), "%" PRIu64, v);
+    return commify_text(tmp, buf, size);
+}
+
+/* A cost held as a double: whole numbers with commas, else one decimal. */
+static char *fmt_cost(double v, int decimals, char *buf, size_t size)
+{
+    char tmp[64];
+    if (!isfinite(v)) return snprintf(buf, size, "-"), buf;
+    snprintf(tmp, sizeof(tmp), "%.*f", decimals, v);
+    return commify_text(tmp, buf, size);
+}
+
+char *complexity_model_text(const struct fit_power *f, char *buf, size_t size)
+{
+    if (f->status != FIT_OK && f->status != FIT_CONSTANT) {
+        snprintf(buf, size, "not fitted");
+        return buf;
+    }
+    if (f->status == FIT_CONSTANT) {
+        snprintf(buf, size, "cost = %.4g", f->a);
+        return buf;
+    }
+    snprintf(buf, size, "cost = %.4g %c %.4g * n^%.3f", f->a, f->b < 0 ? '-' : '+', fabs(f->b),
+             f->c);
+    return buf;
+}
+
+static const char *fit_status_text(enum fit_status s)
+{
+    switch (s) {
+    case FIT_OK:
+        return "fitted";
+    case FIT_CONSTANT:
+        return "constant";
+    case FIT_TOO_FEW:
+        return "too few input sizes";
+    case FIT_BAD_DATA:
+        return "bad data";
+    default:
+        return "did not converge";
+    }
+}
+
+/* Exponent column: "2.00", "const" or "-". */
+static const char *exponent_text(const struct complexity_routine *r, char *buf, size_t size)
+{
+    if (r->power.status == FIT_OK)
+        snprintf(buf, size, "%.2f", r->power.c);
+    else
+        snprintf(buf, size, "%s", r->power.status == FIT_CONSTANT ? "const" : "-");
+    return buf;
+}
+
+static const char *r2_text(double r2, char *buf, size_t size)
+{
+    if (isfinite(r2))
+        snprintf(buf, size, "%.4f", r2);
+    else
+        snprintf(buf, size, "-");
+    return buf;
+}
+
+static const char *class_text(const struct complexity_routine *r)
+{
+    if (r->classes.status != FIT_OK && r->classes.status != FIT_CONSTANT) return "-";
+    return fit_class_name(r->classes.best);
+}
+
+static const char *input_name(const struct complexity *c)
+{
+    return c->input == ISPROF_INPUT_DRMS ? "drms" : "rms";
+}
+
+static const char *cost_kind(const struct complexity *c)
+{
+    return c->cost == COMPLEXITY_COST_SELF ? "self" : "cumulative";
+}
+
+/* ---- text ---- */
+
+static void text_header(const struct complexity *c, const struct isprof *ip,
+                        const struct complexity_report_options *o, FILE *fp)
+{
+    char num[64];
+    if (ip->cmdline || ip->app)
+        fprintf(fp, "Program:      %s\n", ip->cmdline ? ip->cmdline : ip->app);
+    if (o->nsources) {
+        fputs(o->nsources == 1 ? "Report:       " : "Reports:      ", fp);
+        for (size_t i = 0; i < o->nsources; i++)
+            fprintf(fp, "%s%s", i ? ", " : "", o->sources[i]);
+        fputc('\n', fp);
+    }
+    fprintf(fp, "Input size:   %s", input_name(c));
+    if (c->resolution) fprintf(fp, " (memory cells of %u bytes)", c->resolution);
+    fputc('\n', fp);
+    fprintf(fp, "Cost:         %s, %s\n", isprof_cost_name(c->metric), cost_kind(c));
+    fprintf(fp, "Program cost: %s\n", fmt_u64(c->program_total, num, sizeof(num)));
+    fprintf(fp, "Routines:     %zu ranked of %zu with tuples", c->nranked, c->nall);
+    const struct complexity_options *f = o->filters;
+    if (f) {
+        fprintf(fp, " (at least %zu input size%s", f->min_points, f->min_points == 1 ? "" : "s");
+        if (f->min_share > 0) fprintf(fp, ", share >= %g%%", f->min_share);
+        for (size_t i = 0; i < f->ninclude; i++)
+            fprintf(fp, ", %s /%s/", i ? "or" : "matching", f->include[i]);
+        for (size_t i = 0; i < f->nexclude; i++)
+            fprintf(fp, ", not /%s/", f->exclude[i]);
+        if (f->top) fprintf(fp, ", top %zu", f->top);
+        fputc(')', fp);
+    }
+    fputc('\n', fp);
+}
+
+static size_t max_size(size_t a, size_t b)
+{
+    return a > b ? a : b;
+}
+
+static void text_ranking(const struct complexity *c, FILE *fp)
+{
+    char calls[40], cost[40], e[16];
+    if (c->nranked == 0) {
+        fputs("\nNo routine passes the filters.\n", fp);
+        return;
+    }
+    size_t wrank = 4, wsizes = 5, wcalls = 5, wcost = 4;
+    for (size_t i = 0; i < c->nranked; i++) {
+        const struct complexity_routine *r = c->ranked[i];
+        char tmp[32];
+        wrank = max_size(wrank, (size_t)snprintf(tmp, sizeof(tmp), "%zu", r->rank));
+        wsizes = max_size(wsizes, (size_t)snprintf(tmp, sizeof(tmp), "%zu", r->npoints));
+        wcalls = max_size(wcalls, strlen(fmt_u64(r->calls, calls, sizeof(calls))));
+        wcost = max_size(wcost, strlen(fmt_u64(r->total, cost, sizeof(cost))));
+    }
+    fprintf(fp, "\n%*s  %8s  %6s  %-7s  %*s  %*s  %*s  %7s  %s\n", (int)wrank, "Rank", "Exponent",
+            "R^2", "Class", (int)wsizes, "Sizes", (int)wcalls, "Calls", (int)wcost, "Cost", "Share",
+            "Routine");
+    for (size_t i = 0; i < c->nranked; i++) {
+        const struct complexity_routine *r = c->ranked[i];
+        char r2[16];
+        fprintf(fp, "%*zu  %8s  %6s  %-7s  %*zu  %*s  %*s  %6.2f%%  %s\n", (int)wrank, r->rank,
+                exponent_text(r, e, sizeof(e)), r2_text(r->power.r2, r2, sizeof(r2)), class_text(r),
+                (int)wsizes, r->npoints, (int)wcalls, fmt_u64(r->calls, calls, sizeof(calls)),
+                (int)wcost, fmt_u64(r->total, cost, sizeof(cost)), r->share, r->name);
+    }
+}
+
+static void text_detail(const struct complexity *c, const struct complexity_routine *r, FILE *fp)
+{
+    char a[40], b[40], d[40], model[160];
+    fprintf(fp, "\nRoutine %s (%s)\n", r->name, r->image);
+    if (r->rank)
+        fprintf(fp, "  rank %zu of %zu", r->rank, c->nranked);
+    else
+        fputs("  not ranked", fp);
+    fprintf(fp, "; %zu input size%s", r->npoints, r->npoints == 1 ? "" : "s");
+    if (r->npoints)
+        fprintf(fp, " from %s to %s", fmt_u64(r->points[0].n, a, sizeof(a)),
+                fmt_u64(r->max_n, b, sizeof(b)));
+    fprintf(fp, "; %s call%s; cost %s (%.2f%%)\n", fmt_u64(r->calls, d, sizeof(d)),
+            r->calls == 1 ? "" : "s", fmt_u64(r->total, a, sizeof(a)), r->share);
+    fprintf(fp, "  model: %s", complexity_model_text(&r->power, model, sizeof(model)));
+    if (r->power.status == FIT_OK)
+        fprintf(fp, "  R^2 %.5f (%u steps)", r->power.r2, r->power.iterations);
+    else if (r->power.status != FIT_CONSTANT)
+        fprintf(fp, " (%s)", fit_status_text(r->power.status));
+    fputc('\n', fp);
+    fprintf(fp, "  class: %s", class_text(r));
+    if (r->classes.status == FIT_OK) {
+        fputs("  R^2 by class:", fp);
+        for (int k = 0; k < FIT_NCLASSES; k++) {
+            const struct fit_class_fit *f = &r->classes.fit[k];
+            char r2[16];
+            fprintf(fp, "%s %s %s", k ? "," : "", fit_class_name(k),
+                    f->valid ? r2_text(f->r2, r2, sizeof(r2)) : "-");
+        }
+    }
+    fputc('\n', fp);
+
+    size_t wn = 1, wc = 5, ww = 5, wa = 7, wb = 4;
+    for (size_t i = 0; i < r->npoints; i++) {
+        const struct complexity_point *p = &r->points[i];
+        wn = max_size(wn, strlen(fmt_u64(p->n, a, sizeof(a))));
+        wc = max_size(wc, strlen(fmt_u64(p->calls, a, sizeof(a))));
+        ww = max_size(ww, strlen(fmt_cost(p->worst, 0, a, sizeof(a))));
+        wa = max_size(wa, strlen(fmt_cost(p->avg, 1, a, sizeof(a))));
+        wb = max_size(wb, strlen(fmt_cost(p->best, 0, a, sizeof(a))));
+    }
+    fprintf(fp, "\n  %*s  %*s  %*s  %*s  %*s\n", (int)wn, "n", (int)wc, "calls", (int)ww, "worst",
+            (int)wa, "average", (int)wb, "best");
+    for (size_t i = 0; i < r->npoints; i++) {
+        const struct complexity_point *p = &r->points[i];
+        char n[40], calls[40], w[40], av[40], be[40];
+        fprintf(fp, "  %*s  %*s  %*s  %*s  %*s\n", (int)wn, fmt_u64(p->n, n, sizeof(n)), (int)wc,
+                fmt_u64(p->calls, calls, sizeof(calls)), (int)ww,
+                fmt_cost(p->worst, 0, w, sizeof(w)), (int)wa, fmt_cost(p->avg, 1, av, sizeof(av)),
+                (int)wb, fmt_cost(p->best, 0, be, sizeof(be)));
+    }
+}
+
+int complexity_write_text(const struct complexity *c, const struct isprof *ip,
+                          const struct complexity_report_options *o, FILE *fp,
+                          struct tally_error *err)
+{
+    text_header(c, ip, o, fp);
+    text_ranking(c, fp);
+    for (size_t i = 0; i < o->ndetail; i++)
+        text_detail(c, o->detail[i], fp);
+    if (ferror(fp)) return tally_error_set(err, NULL, 0, "cannot write the report");
+    return 0;
+}
+
+/* ---- JSON ---- */
+
+static void json_num(FILE *fp, double v)
+{
+    if (isfinite(v))
+        fprintf(fp, "%.17g", v);
+    else
+        fputs("null", fp);
+}
+
+static void json_routine(const struct complexity_routine *r, FILE *fp)
+{
+    fputs("    {\"rank\": ", fp);
+    if (r->rank)
+        fprintf(fp, "%zu", r->rank);
+    else
+        fputs("null", fp);
+    fputs(", \"name\": ", fp);
+    json_put_string(fp, r->name);
+    fputs(", \"image\": ", fp);
+    json_put_string(fp, r->image);
+    fprintf(fp,
+            ",\n     \"sizes\": %zu, \"calls\": %" PRIu64 ", \"cost\": %" PRIu64 ", \"share\": ",
+            r->npoints, r->calls, r->total);
+    json_num(fp, r->share);
+    fprintf(fp, ", \"max_input\": %" PRIu64 ",\n", r->max_n);
+    fprintf(fp, "     \"fit\": {\"status\": \"%s\", \"a\": ", fit_status_text(r->power.status));
+    int fitted = r->power.status == FIT_OK || r->power.status == FIT_CONSTANT;
+    json_num(fp, fitted ? r->power.a : NAN);
+    fputs(", \"b\": ", fp);
+    json_num(fp, fitted ? r->power.b : NAN);
+    fputs(", \"c\": ", fp);
+    json_num(fp, fitted ? r->power.c : NAN);
+    fputs(", \"r2\": ", fp);
+    json_num(fp, r->power.r2);
+    fprintf(fp, ", \"steps\": %u},\n", r->power.iterations);
+    fputs("     \"class\": ", fp);
+    int classed = r->classes.status == FIT_OK || r->classes.status == FIT_CONSTANT;
+    if (classed)
+        json_put_string(fp, fit_class_name(r->classes.best));
+    else
+        fputs("null", fp);
+    fputs(", \"classes\": [", fp);
+    for (int k = 0; k < FIT_NCLASSES; k++) {
+        const struct fit_class_fit *f = &r->classes.fit[k];
+        fprintf(fp, "%s{\"class\": \"%s\", \"valid\": %s", k ? ", " : "", fit_class_name(k),
+                f->valid ? "true" : "false");
+        if (f->valid) {
+            fputs(", \"a\": ", fp);
+            json_num(fp, f->a);
+            fputs(", \"b\": ", fp);
+            json_num(fp, f->b);
+            fputs(", \"r2\": ", fp);
+            json_num(fp, f->r2);
+        }
+        fputc('}', fp);
+    }
+    fputs("],\n     \"tuples\": [", fp);
+    for (size_t i = 0; i < r->npoints; i++) {
+        const struct complexity_point *p = &r->points[i];
+        fprintf(fp, "%s{\"n\": %" PRIu64 ", \"calls\": %" PRIu64 ", \"worst\": ",
+                i ? ",\n                 " : "", p->n, p->calls);
+        json_num(fp, p->worst);
+        fputs(", \"avg\": ", fp);
+        json_num(fp, p->avg);
+        fputs(", \"best\": ", fp);
+        json_num(fp, p->best);
+        fprintf(fp, ", \"sum\": %" PRIu64 "}", p->sum);
+    }
+    fputs("]}", fp);
+}
+
+int complexity_write_json(const struct complexity *c, const struct isprof *ip,
+                          const struct complexity_report_options *o, FILE *fp,
+                          struct tally_error *err)
+{
+    fputs("{\n  \"schema\": \"tally-complexity\", \"version\": 1,\n  \"reports\": [", fp);
+    for (size_t i = 0; i < o->nsources; i++) {
+        if (i) fputs(", ", fp);
+        json_put_string(fp, o->sources[i]);
+    }
+    fputs("],\n  \"app\": ", fp);
+    if (ip->app)
+        json_put_string(fp, ip->app);
+    else
+        fputs("null", fp);
+    fputs(", \"cmdline\": ", fp);
+    if (ip->cmdline)
+        json_put_string(fp, ip->cmdline);
+    else
+        fputs("null", fp);
+    fprintf(fp,
+            ",\n  \"input\": \"%s\", \"resolution\": %u, \"metric\": \"%s\", \"cost\": \"%s\", "
+            "\"program_cost\": %" PRIu64 ",\n  \"routines_with_tuples\": %zu",
+            input_name(c), c->resolution, isprof_cost_name(c->metric), cost_kind(c),
+            c->program_total, c->nall);
+    const struct complexity_options *f = o->filters;
+    if (f) {
+        fprintf(fp, ",\n  \"filters\": {\"min_sizes\": %zu, \"min_share\": ", f->min_points);
+        json_num(fp, f->min_share);
+        fputs(", \"include\": [", fp);
+        for (size_t i = 0; i < f->ninclude; i++) {
+            if (i) fputs(", ", fp);
+            json_put_string(fp, f->include[i]);
+        }
+        fputs("], \"exclude\": [", fp);
+        for (size_t i = 0; i < f->nexclude; i++) {
+            if (i) fputs(", ", fp);
+            json_put_string(fp, f->exclude[i]);
+        }
+        fprintf(fp, "], \"top\": %zu}", f->top);
+    }
+    fputs(",\n  \"ranking\": [", fp);
+    for (size_t i = 0; i < c->nranked; i++) {
+        fputs(i ? ",\n" : "\n", fp);
+        json_routine(c->ranked[i], fp);
+    }
+    fputs(c->nranked ? "\n  ],\n" : "],\n", fp);
+    /* --routine choices that are not in the ranking */
+    fputs("  \"selected\": [", fp);
+    size_t k = 0;
+    for (size_t i = 0; i < o->ndetail; i++) {
+        if (o->detail[i]->rank) continue;
+        fputs(k++ ? ",\n" : "\n", fp);
+        json_routine(o->detail[i], fp);
+    }
+    fputs(k ? "\n  ]\n}\n" : "]\n}\n", fp);
+    if (ferror(fp)) return tally_error_set(err, NULL, 0, "cannot write the report");
+    return 0;
+}
+
+/* ---- pictures ---- */
+
+/* "r<index>-<name>" with characters outside [A-Za-z0-9_.+-] turned into '_'. */
+static void plot_base(const struct complexity_routine *r, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "r%zu-", r->routine);
+    size_t o = n > 0 ? (size_t)n : 0;
+    for (const char *s = r->name; *s && o + 1 < size && s - r->name < 60; s++) {
+        char ch = *s;
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                 ch == '_' || ch == '.' || ch == '+' || ch == '-';
+        buf[o++] = ok ? ch : '_';
+    }
+    buf[o] = '\0';
+}
+
+static double curve_power(double x, const void *ctx)
+{
+    return fit_power_eval(ctx, x);
+}
+
+/* Write one file of dir atomically through `emit`. */
+static int write_file(const char *dir, const char *name,
+                      int (*emit)(FILE *fp, const void *ctx, struct tally_error *err),
+                      const void *ctx, struct tally_error *err)
+{
+    char *path = xasprintf("%s/%s", dir, name);
+    struct outfile of;
+    int rc = outfile_open(&of, path, err);
+    if (rc == 0) {
+        rc = emit(of.fp, ctx, err);
+        if (rc)
+            outfile_abort(&of);
+        else
+            rc = outfile_commit(&of, err);
+    }
+    free(path);
+    return rc;
+}
+
+struct plot_job {
+    const struct complexity *c;
+    const struct complexity_routine *r;
+    int logscale;
+};
+
+static void axis_labels(const struct complexity *c, char *x, size_t xs, char *y, size_t ys)
+{
+    if (c->resolution)
+        snprintf(x, xs, "input size n (%s, cells of %u bytes)", input_name(c), c->resolution);
+    else
+        snprintf(x, xs, "input size n (%s)", input_name(c));
+    snprintf(y, ys, "%s cost (%s)", cost_kind(c), isprof_cost_name(c->metric));
+}
+
+static int emit_cost_plot(FILE *fp, const void *ctx, struct tally_error *err)
+{
+    const struct plot_job *job = ctx;
+    const struct complexity_routine *r = job->r;
+    size_t n = r->npoints;
+    double *x = xmalloc((n ? n : 1) * sizeof(double));
+    double *yw = xmalloc((n ? n : 1) * sizeof(double));
+    double *ya = xmalloc((n ? n : 1) * sizeof(double));
+    double *yb = xmalloc((n ? n : 1) * sizeof(double));
+    char **tips = xcalloc(n ? n : 1, sizeof(char *));
+    for (size_t i = 0; i < n; i++) {
+        const struct complexity_point *p = &r->points[i];
+        x[i] = (double)p->n;
+        yw[i] = p->worst;
+        ya[i] = p->avg;
+        yb[i] = p->best;
+        char nn[40], calls[40], w[40], a[40], b[40];
+        tips[i] = xasprintf("n = %s, %s call%s: worst %s, average %s, best %s",
+                            fmt_u64(p->n, nn, sizeof(nn)), fmt_u64(p->calls, calls, sizeof(calls)),
+                            p->calls == 1 ? "" : "s", fmt_cost(p->worst, 0, w, sizeof(w)),
+                            fmt_cost(p->avg, 1, a, sizeof(a)), fmt_cost(p->best, 0, b, sizeof(b)));
+    }
+    char title[512], sub[512], model[160], xl[128], yl[128];
+    snprintf(title, sizeof(title), "%s: cost against input size", r->name);
+    complexity_model_text(&r->power, model, sizeof(model));
+    if (r->power.status == FIT_OK)
+        snprintf(sub, sizeof(sub), "%s (R^2 %.4f); closest class: %s", model, r->power.r2,
+                 class_text(r));
+    else
+        snprintf(sub, sizeof(sub), "%s; closest class: %s", model, class_text(r));
+    axis_labels(job->c, xl, sizeof(xl), yl, sizeof(yl));
+    struct svgplot_options so = {.title = title,
+                                 .subtitle = sub,
+                                 .xlabel = xl,
+                                 .ylabel = yl,
+                                 .logx = job->logscale,
+                                 .logy = job->logscale};
+    struct svgplot *p = svgplot_new(&so);
+    svgplot_add_series(p, "worst", COLOR_WORST, SVGPLOT_POINTS, x, yw, n,
+                       (const char *const *)tips);
+    svgplot_add_series(p, "average", COLOR_AVG, SVGPLOT_POINTS, x, ya, n,
+                       (const char *const *)tips);
+    svgplot_add_series(p, "best", COLOR_BEST, SVGPLOT_POINTS, x, yb, n, (const char *const *)tips);
+    if (r->power.status == FIT_OK || r->power.status == FIT_CONSTANT)
+        svgplot_add_curve(p, model, COLOR_FIT, curve_power, &r->power);
+    int rc = svgplot_write(p, fp, err);
+    svgplot_free(p);
+    for (size_t i = 0; i < n; i++)
+        free(tips[i]);
+    free(tips);
+    free(x);
+    free(yw);
+    free(ya);
+    free(yb);
+    return rc;
+}
+
+static int emit_freq_plot(FILE *fp, const void *ctx, struct tally_error *err)
+{
+    const struct plot_job *job = ctx;
+    const struct complexity_routine *r = job->r;
+    size_t n = r->npoints;
+    double *x = xmalloc((n ? n : 1) * sizeof(double));
+    double *y = xmalloc((n ? n : 1) * sizeof(double));
+    char **tips = xcalloc(n ? n : 1, sizeof(char *));
+    for (size_t i = 0; i < n; i++) {
+        x[i] = (double)r->points[i].n;
+        y[i] = (double)r->points[i].calls;
+        char nn[40], calls[40];
+        tips[i] = xasprintf("n = %s: %s call%s", fmt_u64(r->points[i].n, nn, sizeof(nn)),
+                            fmt_u64(r->points[i].calls, calls, sizeof(calls)),
+                            r->points[i].calls == 1 ? "" : "s");
+    }
+    char title[512], sub[128], xl[128], yl[128], calls[40];
+    snprintf(title, sizeof(title), "%s: calls per input size", r->name);
+    snprintf(sub, sizeof(sub), "%s calls over %zu input size%s",
+             fmt_u64(r->calls, calls, sizeof(calls)), n, n == 1 ? "" : "s");
+    axis_labels(job->c, xl, sizeof(xl), yl, sizeof(yl));
+    snprintf(yl, sizeof(yl), "calls");
+    struct svgplot_options so = {.title = title,
+                                 .subtitle = sub,
+                                 .xlabel = xl,
+                                 .ylabel = yl,
+                                 .logx = job->logscale,
+                                 .logy = job->logscale};
+    struct svgplot *p = svgplot_new(&so);
+    svgplot_add_series(p, "calls", COLOR_FREQ, SVGPLOT_STEMS, x, y, n, (const char *const *)tips);
+    int rc = svgplot_write(p, fp, err);
+    svgplot_free(p);
+    for (size_t i = 0; i < n; i++)
+        free(tips[i]);
+    free(tips);
+    free(x);
+    free(y);
+    return rc;
+}
+
+struct index_job {
+    const struct complexity *c;
+    const struct isprof *ip;
+    const struct complexity_report_options *o;
+    const struct complexity_routine *const *plotted;
+    size_t nplotted;
+};
+
+static void html_routine_section(FILE *fp, const struct complexity_routine *r)
+{
+    char base[128], model[160], num[40];
+    plot_base(r, base, sizeof(base));
+    fprintf(fp, "<section id=\"%s\">\n<h2>", base);
+    if (r->rank) fprintf(fp, "%zu. ", r->rank);
+    svgplot_put_escaped(fp, r->name);
+    fputs("</h2>\n<p>", fp);
+    svgplot_put_escaped(fp, complexity_model_text(&r->power, model, sizeof(model)));
+    if (r->power.status == FIT_OK) fprintf(fp, " (R<sup>2</sup> %.4f)", r->power.r2);
+    fputs("; closest class: ", fp);
+    svgplot_put_escaped(fp, class_text(r));
+    fprintf(fp, "; %zu input sizes, %s calls, cost %.2f%% of the program; image ", r->npoints,
+            fmt_u64(r->calls, num, sizeof(num)), r->share);
+    svgplot_put_escaped(fp, r->image);
+    fprintf(fp,
+            ".</p>\n<a href=\"%s.svg\"><img src=\"%s.svg\" alt=\"cost plot\"></a>\n"
+            "<a href=\"%s-freq.svg\"><img src=\"%s-freq.svg\" alt=\"frequency plot\"></a>\n"
+            "</section>\n",
+            base, base, base, base);
+}
+
+static int emit_index(FILE *fp, const void *ctx, struct tally_error *err)
+{
+    const struct index_job *job = ctx;
+    const struct complexity *c = job->c;
+    const struct isprof *ip = job->ip;
+    char num[40], e[16], r2[16];
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", fp);
+    fputs("tally complexity", fp);
+    if (ip->app) {
+        fputs(": ", fp);
+        svgplot_put_escaped(fp, ip->app);
+    }
+    fputs("</title>\n<style>\n"
+          "body { font-family: sans-serif; margin: 1.5em; color: #222; }\n"
+          "table { border-collapse: collapse; }\n"
+          "th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #ddd; }\n"
+          "td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
+          "th { text-align: left; background: #f3f3f3; }\n"
+          "img { max-width: 48%; border: 1px solid #ddd; margin: 0.3em; }\n"
+          "section { margin-top: 2em; }\n"
+          "</style>\n</head>\n<body>\n<h1>Empirical complexity</h1>\n<p>",
+          fp);
+    if (ip->cmdline || ip->app) {
+        fputs("Program: <code>", fp);
+        svgplot_put_escaped(fp, ip->cmdline ? ip->cmdline : ip->app);
+        fputs("</code>. ", fp);
+    }
+    fprintf(fp, "Input size: %s", input_name(c));
+    if (c->resolution) fprintf(fp, " (memory cells of %u bytes)", c->resolution);
+    fprintf(fp, ". Cost: %s, %s. Program cost: %s. %zu routines ranked of %zu with tuples.</p>\n",
+            isprof_cost_name(c->metric), cost_kind(c), fmt_u64(c->program_total, num, sizeof(num)),
+            c->nranked, c->nall);
+    fputs("<table>\n<tr><th>Rank</th><th>Exponent</th><th>R<sup>2</sup></th><th>Class</th>"
+          "<th>Sizes</th><th>Calls</th><th>Cost</th><th>Share</th><th>Routine</th>"
+          "<th>Plots</th></tr>\n",
+          fp);
+    for (size_t i = 0; i < c->nranked; i++) {
+        const struct complexity_routine *r = c->ranked[i];
+        char base[128];
+        plot_base(r, base, sizeof(base));
+        fprintf(fp,
+                "<tr><td class=\"num\">%zu</td><td class=\"num\">%s</td><td "
+                "class=\"num\">%s</td><td>",
+                r->rank, exponent_text(r, e, sizeof(e)), r2_text(r->power.r2, r2, sizeof(r2)));
+        svgplot_put_escaped(fp, class_text(r));
+        fprintf(fp, "</td><td class=\"num\">%zu</td><td class=\"num\">%s</td>", r->npoints,
+                fmt_u64(r->calls, num, sizeof(num)));
+        fprintf(fp, "<td class=\"num\">%s</td><td class=\"num\">%.2f%%</td><td><a href=\"#%s\">",
+                fmt_u64(r->total, num, sizeof(num)), r->share, base);
+        svgplot_put_escaped(fp, r->name);
+        fprintf(fp,
+                "</a></td><td><a href=\"%s.svg\">cost</a> <a href=\"%s-freq.svg\">calls</a>"
+                "</td></tr>\n",
+                base, base);
+    }
+    fputs("</table>\n", fp);
+    if (c->nranked == 0) fputs("<p>No routine passes the filters.</p>\n", fp);
+    for (size_t i = 0; i < job->nplotted; i++)
+        html_routine_section(fp, job->plotted[i]);
+    fputs("</body>\n</html>\n", fp);
+    if (ferror(fp)) return tally_error_set(err, NULL, 0, "cannot write index.html");
+    return 0;
+}
+
+int complexity_write_plots(const struct complexity *c, const struct isprof *ip,
+                           const struct complexity_report_options *o, const char *dir,
+                           struct tally_error *err)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return tally_error_set(err, dir, 0, "cannot create the directory: %s", strerror(errno));
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return tally_error_set(err, dir, 0, "not a directory");
+    /* the ranked routines, then the chosen ones that are not ranked */
+    const struct complexity_routine **list = xcalloc(c->nranked + o->ndetail + 1, sizeof(*list));
+    size_t n = 0;
+    for (size_t i = 0; i < c->nranked; i++)
+        list[n++] = c->ranked[i];
+    for (size_t i = 0; i < o->ndetail; i++)
+        if (!o->detail[i]->rank) list[n++] = o->detail[i];
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        char base[128], name[160];
+        plot_base(list[i], base, sizeof(base));
+        struct plot_job job = {c, list[i], o->logscale};
+        snprintf(name, sizeof(name), "%s.svg", base);
+        rc = write_file(dir, name, emit_cost_plot, &job, err);
+        if (rc) break;
+        snprintf(name, sizeof(name), "%s-freq.svg", base);
+        rc = write_file(dir, name, emit_freq_plot, &job, err);
+    }
+    if (rc == 0) {
+        struct index_job job = {c, ip, o, list, n};
+        rc = write_file(dir, "index.html", emit_index, &job, err);
+    }
+    free(list);
+    return rc;
+}

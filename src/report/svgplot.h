@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * svgplot.h - small self-contained SVG charts: series of (x, y) points on
+ * linear or logarithmic axes, sampled curves, a legend and a tooltip per
+ * point (an SVG <title>, which browsers show on hover). No scripts, no
+ * external fonts or style sheets: the file is complete on its own.
+ *
+ * Build a plot with svgplot_new(), add series and curves (data are
+ * copied), write it with svgplot_write(), free it with svgplot_free().
+ *
+ * Axis ranges cover every series point (curves do not widen them; they are
+ * clipped to the plot area). A linear axis starts at 0 when every value
+ * is non-negative. On a logarithmic axis, points whose value is not
+ * positive cannot be placed: they are left out, and a note at the bottom
+ * of the picture says how many values were. Ticks are 1-2-5 steps on linear
+ * axes and powers of ten on logarithmic ones, labelled with SI suffixes
+ * (k, M, G, T, P, E).
+ */
+#ifndef TALLY_REPORT_SVGPLOT_H
+#define TALLY_REPORT_SVGPLOT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../model/error.h"
+
+enum svgplot_style {
+    SVGPLOT_POINTS, /* a marker per point */
+    SVGPLOT_STEMS,  /* a vertical bar from the x axis up to each point, with a marker */
+    SVGPLOT_LINE,   /* points joined in x order, with markers */
+};
+
+struct svgplot_options {
+    const char *title;    /* top line, or NULL */
+    const char *subtitle; /* second line (e.g. a formula), or NULL */
+    const char *xlabel;   /* axis captions, or NULL */
+    const char *ylabel;
+    int logx, logy; /* logarithmic axes */
+    unsigned width; /* picture size in pixels; 0 = 720 x 450 */
+    unsigned height;
+    int fragment; /* no XML prolog (for inline use in HTML) */
+};
+
+struct svgplot;
+
+/* A new empty plot; the option strings are copied. */
+struct svgplot *svgplot_new(const struct svgplot_options *o);
+
+/*
+ * Add a series of n points in colour `color` (any SVG colour, e.g.
+ * "#d62728"), named `name` in the legend. `tips` (NULL for automatic
+ * "name: x = X, y = Y" texts) gives each point's tooltip. Everything is
+ * copied. Non-finite values are left out.
+ */
+void svgplot_add_series(struct svgplot *p, const char *name, const char *color,
+                        enum svgplot_style style, const double *x, const double *y, size_t n,
+                        const char *const *tips);
+
+/*
+ * Add a curve y = f(x, ctx), sampled at 256 points across the x range
+ * (evenly in log space on a logarithmic x axis), drawn as a line and
+ * named `name` in the legend. Samples that are not finite (or not
+ * positive on a logarithmic y axis) break the line.
+ */
+void svgplot_add_curve(struct svgplot *p, const char *name, const char *color,
+                       double (*f)(double x, const void *ctx), const void *ctx);
+
+/* Write the SVG document to fp. 0, or -1 with err when the stream fails. */
+int svgplot_write(const struct svgplot *p, FILE *fp, struct tally_error *err);
+
+void svgplot_free(struct svgplot *p);
+
+/* Write s with XML's special characters escaped (for text and attribute values). */
+void svgplot_put_escaped(FILE *fp, const char *s);
+
+/* v with an SI suffix and at most 3 significant digits ("1.5M", "250", "0.02"). */
+char *svgplot_format_number(double v, char *buf, size_t size);
+
+#endif
