@@ -26,6 +26,7 @@ static const struct subcommand commands[] = {
     {"convert", cmd_convert, "write a profile as json, folded, speedscope, pprof, callgrind..."},
     {"graph", cmd_graph, "the call graph as Graphviz DOT or SVG"},
     {"report", cmd_report, "a self-contained HTML report (tables, callers, source, pictures)"},
+    {"flame", cmd_flame, "an interactive SVG flame graph (exact from contexts files)"},
     {"complexity", cmd_complexity, "cost growth of each routine with its input size (aprof)"},
 };
 

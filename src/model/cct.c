@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "cct.h"
+#include "profile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -88,4 +89,43 @@ int cct_inclusive(const struct cct *t, uint64_t *out, struct tally_error *err)
         }
     }
     return 0;
+}
+
+int cct_add_tree(struct cct *dst, struct profile *dp, const struct cct *src,
+                 const struct profile *sp, const size_t *emap, struct tally_error *err)
+{
+    uint32_t *map = xcalloc(src->n ? src->n : 1, sizeof(uint32_t));
+    int rc = 0;
+    for (size_t i = 1; i < src->n && !rc; i++) {
+        const struct cct_node *sn = &src->nodes[i];
+        struct function f = profile_function_at(sp, sn->fn);
+        const char *o = profile_str(sp, f.obj), *fl = profile_str(sp, f.file);
+        const char *nm = profile_str(sp, f.name);
+        uint32_t fn = profile_function(dp, profile_intern(dp, o, strlen(o)),
+                                       profile_intern(dp, fl, strlen(fl)),
+                                       profile_intern(dp, nm, strlen(nm)));
+        uint32_t d = cct_child(dst, map[sn->parent], fn);
+        if (d == UINT32_MAX) {
+            rc = tally_error_set(err, sp->path, 0, "too many calling contexts");
+            break;
+        }
+        map[i] = d;
+        if (dst->nodes[d].calls + sn->calls < sn->calls) rc = -1;
+        dst->nodes[d].calls += sn->calls;
+        const uint64_t *sc = cct_self(src, (uint32_t)i);
+        uint64_t *dc = cct_self(dst, d);
+        for (size_t e = 0; e < src->nevents; e++) {
+            if (dc[emap[e]] + sc[e] < sc[e]) rc = -1;
+            dc[emap[e]] += sc[e];
+        }
+        if (rc) tally_error_set(err, sp->path, 0, "cost overflow while adding context trees");
+    }
+    if (!rc) {
+        const uint64_t *sc = cct_self(src, 0);
+        uint64_t *dc = cct_self(dst, 0);
+        for (size_t e = 0; e < src->nevents; e++)
+            dc[emap[e]] += sc[e];
+    }
+    free(map);
+    return rc;
 }

@@ -85,4 +85,15 @@ int cct_on_stack(const struct cct *t, uint32_t i, uint32_t fn);
  */
 int cct_inclusive(const struct cct *t, uint64_t *out, struct tally_error *err);
 
+/*
+ * Add every node of `src` (whose function indices belong to profile `sp`)
+ * into `dst` (function indices of profile `dp`): functions are matched by
+ * (object, file, name) and created in `dp` when new, nodes by their stack.
+ * emap[e] is the event of dst for src's event e. Returns 0, or -1 with
+ * err on overflow.
+ */
+struct profile;
+int cct_add_tree(struct cct *dst, struct profile *dp, const struct cct *src,
+                 const struct profile *sp, const size_t *emap, struct tally_error *err);
+
 #endif

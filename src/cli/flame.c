@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * flame.c - `tally flame`: an interactive SVG flame graph of one or more
+ * profiles, or a differential one of two. See docs/tally-flame.md.
+ */
+#include "cli.h"
+#include "../analysis/stacks.h"
+#include "../formats/format.h"
+#include "../io/outfile.h"
+#include "../model/cct.h"
+#include "../report/flame.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct flame_cli {
+    const char *output; /* NULL = standard output */
+    const char *event;  /* NULL = the first event */
+    const char *title, *subtitle;
+    const char *minwidth; /* PX or PCT% */
+    int icicle, diff, colors;
+    unsigned width, depth;
+    const char **files;
+    int nfiles;
+};
+
+static void flame_usage(FILE *fp)
+{
+    fputs("usage: tally flame [OPTIONS] FILE...\n"
+          "       tally flame [OPTIONS] --diff OLD NEW\n"
+          "\n"
+          "Draw an interactive SVG flame graph: one box per stack of functions, as\n"
+          "wide as the cost spent in it and below it, callers under callees (or above\n"
+          "them with --icicle). Hover a box for its name, file, self and total cost\n"
+          "and shares; click it to zoom in, 'Reset Zoom' to go back; 'Search' (or\n"
+          "Ctrl-F) highlights functions matching a regular expression and shows the\n"
+          "share of the total they cover; 'ic' toggles case-insensitive search.\n"
+          "\n"
+          "FILE is any profile tally reads (callgrind, cachegrind, contexts; plain,\n"
+          "gzip or zstd; '-' reads standard input); several files are added up.\n"
+          "A contexts file (tally record --contexts=yes) gives the exact stacks; from\n"
+          "other files they are estimated from the call arcs (a function's cost is\n"
+          "split among its callers in proportion to call counts), and the picture\n"
+          "says so under its title. For a gmon.out, first run 'tally gprof\n"
+          "--callgrind-out=FILE PROGRAM gmon.out' and draw FILE.\n"
+          "\n"
+          "Options:\n"
+          "  -o, --output=OUT     write the SVG to OUT (atomically); default: standard\n"
+          "                       output\n"
+          "  --event=EV           the event to draw (a base event of the profile);\n"
+          "                       default: the first one\n"
+          "  --icicle             top-down: the root at the top, callees below\n"
+          "  --minwidth=PX|PCT%   leave out boxes narrower than PX pixels or PCT percent\n"
+          "                       of the total (default 0.1 pixels)\n"
+          "  --title=TEXT         the title (default 'Flame Graph' or 'Icicle Graph')\n"
+          "  --subtitle=TEXT      a line under the title (before the method line)\n"
+          "  --colors=module|cost colour by object file (default) or by self cost\n"
+          "                       (deeper red = more self cost)\n"
+          "  --width=PX           picture width (default 1200)\n"
+          "  --depth=N            at most N frames per stack (default 256)\n"
+          "  --diff               two files OLD NEW: widths from NEW, red = the self\n"
+          "                       cost of that stack grew, blue = it shrank, deeper =\n"
+          "                       larger relative change\n"
+          "  -h, --help           this text\n",
+          fp);
+}
+
+static int parse_count(const char *v, const char *opt, unsigned *out)
+{
+    char *end;
+    unsigned long n = strtoul(v, &end, 10);
+    if (*end || !*v || v[0] == '-' || n == 0 || n > 100000) {
+        cli_errorf("flame: %s needs a positive number, not '%s'", opt, v);
+        return -1;
+    }
+    *out = (unsigned)n;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct flame_cli *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->files = xcalloc((size_t)argc + 1, sizeof(*o->files));
+    int only_files = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        int missing = 0;
+        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
+            o->files[o->nfiles++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_files = 1;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            flame_usage(stdout);
+            return 0 - 1000;
+        } else if (strcmp(a, "-o") == 0) {
+            if (i + 1 >= argc) {
+                cli_errorf("flame: option '-o' needs a value");
+                return 2;
+            }
+            o->output = argv[++i];
+        } else if ((v = cli_optval(argc, argv, &i, "--output", &missing))) {
+            o->output = v;
+        } else if ((v = cli_optval(argc, argv, &i, "--event", &missing))) {
+            o->event = v;
+        } else if ((v = cli_optval(argc, argv, &i, "--title", &missing))) {
+            o->title = v;
+        } else if ((v = cli_optval(argc, argv, &i, "--subtitle", &missing))) {
+            o->subtitle = v;
+        } else if ((v = cli_optval(argc, argv, &i, "--minwidth", &missing))) {
+            o->minwidth = v;
+        } else if ((v = cli_optval(argc, argv, &i, "--colors", &missing))) {
+            if (strcmp(v, "module") == 0)
+                o->colors = FLAME_COLORS_MODULE;
+            else if (strcmp(v, "cost") == 0)
+                o->colors = FLAME_COLORS_COST;
+            else {
+                cli_errorf("flame: --colors must be 'module' or 'cost', not '%s'", v);
+                return 2;
+            }
+        } else if ((v = cli_optval(argc, argv, &i, "--width", &missing))) {
+            if (parse_count(v, "--width", &o->width)) return 2;
+        } else if ((v = cli_optval(argc, argv, &i, "--depth", &missing))) {
+            if (parse_count(v, "--depth", &o->depth)) return 2;
+        } else if (strcmp(a, "--icicle") == 0) {
+            o->icicle = 1;
+        } else if (strcmp(a, "--diff") == 0) {
+            o->diff = 1;
+        } else if (missing) {
+            cli_errorf("flame: option '%s' needs a value", a);
+            return 2;
+        } else {
+            cli_errorf("flame: unknown option '%s'; see 'tally flame --help'", a);
+            return 2;
+        }
+    }
+    if (o->nfiles == 0) {
+        cli_errorf("flame: no input files; see 'tally flame --help'");
+        return 2;
+    }
+    if (o->diff && o->nfiles != 2) {
+        cli_errorf("flame: --diff takes exactly two files, OLD and NEW");
+        return 2;
+    }
+    return 0;
+}
+
+/* "PX" or "PCT%" -> options. Returns 0 or -1. */
+static int parse_minwidth(const char *s, struct flame_options *fo)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || v < 0 || v != v) return -1;
+    if (*end == '%' && end[1] == 0) {
+        if (v > 100) return -1;
+        fo->minwidth_frac = v / 100.0;
+        return 0;
+    }
+    if (*end) return -1;
+    fo->minwidth_px = v;
+    return 0;
+}
+
+/* Read and add up files; context trees are added up too when every file has one. */
+static struct profile *read_inputs(const char **files, int n, struct tally_error *err)
+{
+    struct read_options ro;
+    memset(&ro, 0, sizeof(ro));
+    ro.merge_parts = 1;
+    ro.drop_jumps = 1;
+    ro.drop_addr = 1;
+    struct profile *sum = NULL;
+    for (int i = 0; i < n; i++) {
+        struct profile *p = profile_read(files[i], &ro, err);
+        if (!p) goto fail;
+        cli_warnings(p);
+        if (p->nparts == 0) {
+            tally_error_set(err, files[i], 0, "profile has no data");
+            profile_free(p);
+            goto fail;
+        }
+        if (p->signed_costs) {
+            tally_error_set(err, files[i], 0,
+                            "a profile with negative costs (a diff) cannot be drawn; give both "
+                            "profiles to --diff instead");
+            profile_free(p);
+            goto fail;
+        }
+        if (!sum) {
+            sum = p;
+            continue;
+        }
+        int rc = part_accumulate(sum, sum->parts[0], p, p->parts[0], err);
+        if (!rc && sum->cct && p->cct) {
+            const struct eventset *ses = &p->parts[0]->events;
+            size_t *emap = xcalloc(ses->n + 1, sizeof(size_t));
+            for (size_t e = 0; e < ses->n; e++)
+                emap[e] = (size_t)eventset_index(&sum->parts[0]->events, ses->names[e]);
+            rc = cct_add_tree(sum->cct, sum, p->cct, p, emap, err);
+            free(emap);
+        } else if (sum->cct) {
+            cct_free(sum->cct); /* not every file has contexts: estimate */
+            sum->cct = NULL;
+        }
+        profile_free(p);
+        if (rc) {
+            if (!err->file[0]) snprintf(err->file, sizeof(err->file), "%s", files[i]);
+            goto fail;
+        }
+    }
+    return sum;
+fail:
+    profile_free(sum);
+    return NULL;
+}
+
+static int event_index(const struct profile *p, const char *event, const char *file,
+                       struct tally_error *err)
+{
+    const struct eventset *es = &p->parts[0]->events;
+    if (!event) return es->n ? 0 : -1;
+    int k = eventset_index(es, event);
+    if (k >= 0) return k;
+    char *all = eventset_join(es);
+    tally_error_set(err, file, 0, "no event '%s' (the profile has: %s)", event, all);
+    free(all);
+    return -1;
+}
+
+int cmd_flame(int argc, char **argv)
+{
+    struct flame_cli o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc) {
+        free(o.files);
+        return rc == -1000 ? 0 : rc;
+    }
+    struct flame_options fo;
+    memset(&fo, 0, sizeof(fo));
+    fo.title = o.title;
+    fo.subtitle = o.subtitle;
+    fo.icicle = o.icicle;
+    fo.colors = o.colors;
+    fo.width = o.width;
+    if (o.minwidth && parse_minwidth(o.minwidth, &fo)) {
+        cli_errorf("flame: --minwidth needs pixels (e.g. 0.5) or a percentage (e.g. 0.1%%), "
+                   "not '%s'",
+                   o.minwidth);
+        free(o.files);
+        return 2;
+    }
+    struct tally_error err;
+    tally_error_clear(&err);
+    struct profile *newp = NULL, *oldp = NULL;
+    struct stack_tree tnew, told;
+    int have_new = 0, have_old = 0;
+    rc = 1;
+    if (o.diff) {
+        oldp = read_inputs(o.files, 1, &err);
+        if (!oldp) goto out;
+        newp = read_inputs(o.files + 1, 1, &err);
+    } else {
+        newp = read_inputs(o.files, o.nfiles, &err);
+    }
+    if (!newp) goto out;
+    /* frames below the minimum width are not built at all */
+    double draww = (o.width ? (o.width < 100 ? 100 : o.width) : 1200) - 20.0;
+    double prune = fo.minwidth_frac > 0 ? fo.minwidth_frac
+                   : fo.minwidth_px > 0 ? fo.minwidth_px / draww
+                                        : 0.1 / draww;
+    const char *newfile = o.diff ? o.files[1] : o.files[0];
+    int ev = event_index(newp, o.event, newfile, &err);
+    if (ev < 0) {
+        if (!err.msg[0]) tally_error_set(&err, newfile, 0, "the profile has no events");
+        goto out;
+    }
+    struct stack_options so = {.part = -1, .event = ev, .max_depth = o.depth, .prune = prune};
+    if (stacks_build(&tnew, newp, &so, &err)) goto out;
+    have_new = 1;
+    if (oldp) {
+        const char *evname = newp->parts[0]->events.names[ev];
+        int oev = event_index(oldp, evname, o.files[0], &err);
+        if (oev < 0) goto out;
+        struct stack_options so2 = so;
+        so2.event = oev;
+        so2.prune = prune / 100; /* stacks of NEW should find their OLD cost */
+        so2.max_depth = o.depth;
+        if (stacks_build(&told, oldp, &so2, &err)) goto out;
+        have_old = 1;
+        fo.old = &told;
+    }
+    struct outfile of;
+    if (outfile_open(&of, o.output ? o.output : "-", &err)) goto out;
+    if (flame_write_svg(&tnew, &fo, of.fp, &err)) {
+        outfile_abort(&of);
+        goto out;
+    }
+    if (outfile_commit(&of, &err)) goto out;
+    rc = 0;
+out:
+    if (rc) cli_error(&err);
+    if (have_new) stacks_release(&tnew);
+    if (have_old) stacks_release(&told);
+    profile_free(newp);
+    profile_free(oldp);
+    free(o.files);
+    return rc;
+}
