@@ -15,6 +15,7 @@ static const char method_exact[] = "exact: recorded calling contexts";
 static const char method_estimated[] =
     "estimated from call arcs: a function's cost is split among its callers in proportion to "
     "call counts (gprof's assumption); recursion folded";
+static const char method_flat[] = "no call arcs in the profile: one level of functions";
 
 /* ---- the tree itself ---------------------------------------------------- */
 
@@ -485,6 +486,7 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
             }
         }
     }
+    if (!arcs.count) t->method = method_flat;
     e.self = xmalloc(nf * ne1 * sizeof(double) + 1);
     for (size_t i = 0; i < nf * ne; i++)
         e.self[i] = (double)selfu[i];
