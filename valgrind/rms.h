@@ -90,7 +90,8 @@ static inline void *rms_zalloc(rms_shadow *sh, SizeT n)
 }
 
 /* The leaf holding `cell`, made if missing (create) or NULL. */
-static ULong *rms_shadow_leaf_slow(rms_shadow *sh, ULong key, Bool create)
+static __attribute__((noinline, unused)) ULong *rms_shadow_leaf_slow(rms_shadow *sh, ULong key,
+                                                                     Bool create)
 {
     const SizeT nodesz = sizeof(void *) << RMS_NODE_BITS;
     if (!sh->root) {
@@ -137,7 +138,7 @@ static inline ULong rms_shadow_get(rms_shadow *sh, ULong cell)
     return leaf ? leaf[cell & ((1u << RMS_LEAF_BITS) - 1)] : 0;
 }
 
-static void rms_shadow_free_node(void **n, Int level)
+static inline void rms_shadow_free_node(void **n, Int level)
 {
     if (level > 0)
         for (UWord i = 0; i < (1u << RMS_NODE_BITS); i++)
@@ -629,5 +630,32 @@ static inline void rms_return(rms_global *g, rms_thread *t, ULong now)
         p->cumul_thr += a->cumul_thr;
     }
 }
+
+/*------------------------------------------------------------*/
+/*--- The tool's interface (valgrind/tl_input.c)           ---*/
+/*------------------------------------------------------------*/
+
+#if defined(TALLY_SIM_TOOL) && defined(__PUB_TOOL_TOOLIFACE_H)
+extern Bool rms_on; /* --input-sensitive=yes */
+Bool rms_process_option(const HChar *arg);
+void rms_print_usage(void);
+void rms_pre_clo_init(void);
+/* After the options; True: turn the cache simulation off (input-sensitive
+ * mode without an explicit --cache-sim). */
+Bool rms_post_clo_init(Bool calls);
+/* IR: at the start of a block (after the preamble), and before each
+ * statement of the input block (memory accesses get their helper call). */
+void rms_ir_block(IRSB *sb);
+void rms_ir_stmt(IRSB *sb, IRTypeEnv *tyenv, IRStmt *s);
+/* The call tracker pushed or popped a frame of thread tid; the keys are
+ * the interned function and object names; instr is the thread's running
+ * instruction count. */
+void rms_on_call(UInt tid, const void *fnkey, const void *objkey, const HChar *name,
+                 const HChar *obj, Bool resolver, ULong instr);
+void rms_on_return(UInt tid, Bool resolver, ULong instr);
+void rms_on_switch(UInt tid);
+/* At exit, after every open call was closed: write the report(s). */
+void rms_fini(void);
+#endif
 
 #endif /* TALLY_RMS_H */

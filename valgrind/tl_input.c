@@ -1,0 +1,663 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tl_input.c - input-sensitive profiling in tally's Valgrind tool
+ * (`tally record --input-sensitive=yes`): the RMS or DRMS and the cost of
+ * every routine activation, aggregated into performance tuples and
+ * written as an aprof report (docs/internals/aprof.md is the format,
+ * docs/internals/rms.md this module).
+ *
+ * The algorithm is valgrind/rms.h. This file adds what needs the core:
+ *  - options, and the checks after them;
+ *  - the IR: one helper call per guest memory access (address and size;
+ *    the helper turns them into the cell range), a basic-block counter
+ *    incremented inline at the start of every block;
+ *  - hooks called by tl_main.c's call tracker (push_call/pop_call: so
+ *    calls, returns, longjmp and unwinding are classified once, by stack
+ *    pointer, for both features) and thread switches;
+ *  - syscall wrappers: bytes the kernel writes into memory (read, pread64,
+ *    readv, preadv, recvfrom, recvmsg, msgrcv, file-backed mmap) are new
+ *    input under --drms=yes; bytes the kernel reads from memory (write,
+ *    pwrite64, writev, pwritev, sendto, sendmsg, msgsnd) are reads by the
+ *    calling activation in both modes;
+ *  - the report writer.
+ *
+ * Notes for the library side (T3): tuples are written in ascending input
+ * order per routine (or context), routines in id order; sums of squares
+ * are exact 128-bit decimals (they may exceed 2^64); a tuple whose 64-bit
+ * sum saturated is preceded by a `c tally overflow` line.
+ *
+ * Copyright (C) 2026 the tally authors.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+#include "pub_tool_xarray.h"
+
+#include "sim_types.h"
+
+#include "rms.h"
+
+/*------------------------------------------------------------*/
+/*--- Options                                              ---*/
+/*------------------------------------------------------------*/
+
+Bool rms_on = False;
+static Bool clo_drms = False;
+static Bool clo_cct = False;
+static Bool clo_cost_instr = False;
+static Long clo_resolution = 4;
+static const HChar *clo_aprof_out = "tally.aprof.%p";
+static Bool clo_is_separate = False;     /* --separate-threads (shared with tl_main.c) */
+static Bool clo_cache_sim_given = False; /* --cache-sim was on the command line */
+
+Bool rms_process_option(const HChar *arg)
+{
+    const HChar *v;
+    if VG_BOOL_CLO (arg, "--input-sensitive", rms_on) {
+    } else if VG_BOOL_CLO (arg, "--drms", clo_drms) {
+    } else if VG_BOOL_CLO (arg, "--collect-cct", clo_cct) {
+    } else if VG_INT_CLO (arg, "--memory-resolution", clo_resolution) {
+        if (clo_resolution != 1 && clo_resolution != 2 && clo_resolution != 4 &&
+            clo_resolution != 8 && clo_resolution != 16)
+            VG_(fmsg_bad_option)(arg, "the memory resolution is 1, 2, 4, 8 or 16 (bytes)\n");
+    } else if VG_STR_CLO (arg, "--cost", v) {
+        if (VG_(strcmp)(v, "bb") == 0)
+            clo_cost_instr = False;
+        else if (VG_(strcmp)(v, "instr") == 0)
+            clo_cost_instr = True;
+        else
+            VG_(fmsg_bad_option)(arg, "the cost is bb (basic blocks) or instr (instructions)\n");
+    } else if VG_STR_CLO (arg, "--aprof-out-file", clo_aprof_out) {
+    } else if VG_BOOL_CLO (arg, "--separate-threads", clo_is_separate) {
+        return False; /* tl_main.c takes it too */
+    } else if (VG_(strncmp)(arg, "--cache-sim=", 12) == 0) {
+        clo_cache_sim_given = True;
+        return False;
+    } else
+        return False;
+    return True;
+}
+
+void rms_print_usage(void)
+{
+    VG_(printf)
+    ("    --input-sensitive=yes|no  RMS and cost of every activation, aprof report [no]\n"
+     "    --drms=yes|no             input is DRMS: also what the kernel and other threads\n"
+     "                              write during the activation [no]\n"
+     "    --memory-resolution=1|2|4|8|16  bytes per memory cell [4]\n"
+     "    --cost=bb|instr           cost of an activation: basic blocks or instructions [bb]\n"
+     "    --collect-cct=yes|no      tuples per calling context (q/x lines) [no]\n"
+     "    --aprof-out-file=<file>   the aprof report [tally.aprof.%%p]; with\n"
+     "                              --separate-threads one per thread, <file>.t<N>\n");
+}
+
+/*------------------------------------------------------------*/
+/*--- State                                                ---*/
+/*------------------------------------------------------------*/
+
+static rms_global G;
+
+/* What the tool keeps per Valgrind thread around rms.h's thread. */
+typedef struct {
+    rms_thread r;
+    Bool used;
+    ULong bb_acc;     /* basic blocks run before the last switch to this thread */
+    ULong bb_since;   /* rms_bbs when it last got the CPU */
+    ULong last_instr; /* the instruction clock at the last hook */
+} ithread;
+
+static ithread **ithreads;
+static UInt n_ithreads;
+static ithread *cur; /* the running thread */
+static ithread idle; /* until the first thread runs: depth 0, nothing counts */
+
+/* Executed superblocks, all threads (incremented by the generated code). */
+static ULong rms_bbs;
+
+static ithread *get_ithread(UInt tid)
+{
+    if (tid >= n_ithreads) {
+        UInt n = tid + 8;
+        ithread **v = VG_(calloc)("rms.threads", n, sizeof *v);
+        for (UInt k = 0; k < n_ithreads; k++)
+            v[k] = ithreads[k];
+        if (ithreads) VG_(free)(ithreads);
+        ithreads = v;
+        n_ithreads = n;
+    }
+    if (!ithreads[tid]) {
+        ithread *t = VG_(calloc)("rms.thread", 1, sizeof *t);
+        rms_thread_init(&t->r);
+        t->used = True;
+        ithreads[tid] = t;
+    }
+    return ithreads[tid];
+}
+
+/* The cost clock of thread t now. */
+static ULong clock_of(ithread *t, ULong instr)
+{
+    if (clo_cost_instr) return instr;
+    return t == cur ? t->bb_acc + (rms_bbs - t->bb_since) : t->bb_acc;
+}
+
+/* Routines: (function name, object) as tl_main.c interned them, so the
+ * keys compare by pointer; ids are dense, in first-call order. */
+typedef struct rroutine {
+    struct rroutine *next;
+    const void *fnkey, *objkey;
+    const HChar *name, *obj;
+    UInt id;
+} rroutine;
+
+static rroutine **rtab;
+static UWord rtab_slots;
+static rroutine **rbyid;
+static UInt n_routines, rbyid_cap;
+
+static UWord rhash(const void *a, const void *b)
+{
+    return (((UWord)a >> 3) * 0x9E3779B97F4A7C15ull ^ ((UWord)b >> 3)) >> 11;
+}
+
+static UInt routine_id(const void *fnkey, const void *objkey, const HChar *name, const HChar *obj)
+{
+    UWord h = rhash(fnkey, objkey);
+    for (rroutine *r = rtab[h & (rtab_slots - 1)]; r; r = r->next)
+        if (r->fnkey == fnkey && r->objkey == objkey) return r->id;
+    if (n_routines + 1 > rtab_slots) {
+        UWord n = rtab_slots * 2;
+        rroutine **s = VG_(calloc)("rms.routines", n, sizeof *s);
+        for (UWord i = 0; i < rtab_slots; i++) {
+            rroutine *e = rtab[i];
+            while (e) {
+                rroutine *nx = e->next;
+                UWord k = rhash(e->fnkey, e->objkey) & (n - 1);
+                e->next = s[k];
+                s[k] = e;
+                e = nx;
+            }
+        }
+        VG_(free)(rtab);
+        rtab = s;
+        rtab_slots = n;
+    }
+    if (n_routines == rbyid_cap) {
+        UInt n = rbyid_cap ? rbyid_cap * 2 : 1024;
+        rroutine **v = VG_(malloc)("rms.routines", n * sizeof *v);
+        for (UInt k = 0; k < n_routines; k++)
+            v[k] = rbyid[k];
+        if (rbyid) VG_(free)(rbyid);
+        rbyid = v;
+        rbyid_cap = n;
+    }
+    rroutine *r = VG_(malloc)("rms.routine", sizeof *r);
+    r->fnkey = fnkey;
+    r->objkey = objkey;
+    r->name = name;
+    r->obj = obj;
+    r->id = n_routines++;
+    rbyid[r->id] = r;
+    UWord k = h & (rtab_slots - 1);
+    r->next = rtab[k];
+    rtab[k] = r;
+    return r->id;
+}
+
+/*------------------------------------------------------------*/
+/*--- Hooks of the call tracker (tl_main.c)                ---*/
+/*------------------------------------------------------------*/
+
+void rms_on_call(UInt tid, const void *fnkey, const void *objkey, const HChar *name,
+                 const HChar *obj, Bool resolver, ULong instr)
+{
+    ithread *t = get_ithread(tid);
+    t->last_instr = instr;
+    if (resolver) {
+        /* the lazy-binding resolver: neither an activation nor input */
+        t->r.skip++;
+        return;
+    }
+    rms_call(&G, &t->r, routine_id(fnkey, objkey, name, obj), clock_of(t, instr));
+}
+
+void rms_on_return(UInt tid, Bool resolver, ULong instr)
+{
+    ithread *t = get_ithread(tid);
+    t->last_instr = instr;
+    if (resolver) {
+        if (t->r.skip) t->r.skip--;
+        return;
+    }
+    if (t->r.depth) rms_return(&G, &t->r, clock_of(t, instr));
+}
+
+void rms_on_switch(UInt tid)
+{
+    ithread *t = get_ithread(tid);
+    if (t == cur) return;
+    if (cur && cur != &idle) cur->bb_acc += rms_bbs - cur->bb_since;
+    t->bb_since = rms_bbs;
+    cur = t;
+    rms_switch(&G);
+}
+
+/*------------------------------------------------------------*/
+/*--- Run-time helpers and instrumentation                 ---*/
+/*------------------------------------------------------------*/
+
+static VG_REGPARM(2) void h_rms_rd(Addr a, UWord size)
+{
+    rms_read(&G, &cur->r, a, size);
+}
+
+static VG_REGPARM(2) void h_rms_wr(Addr a, UWord size)
+{
+    rms_write(&G, &cur->r, a, size);
+}
+
+/* The last read instrumented in this block (a write of the same address,
+ * size and instruction right after it is a modify: in RMS mode the read
+ * has already stamped the cells, so the write needs no call). */
+static Addr last_rd_cia;
+static IRExpr *last_rd_addr;
+static Int last_rd_size;
+
+void rms_ir_block(IRSB *sb)
+{
+    last_rd_addr = NULL;
+    if (clo_cost_instr) return;
+    IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
+    IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
+    addStmtToIRSB(sb,
+                  IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&rms_bbs))));
+    addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1),
+                                                    IRExpr_Const(IRConst_U64(1)))));
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&rms_bbs), IRExpr_RdTmp(t2)));
+}
+
+/* One guest access of `size` bytes at `addr` (an IR atom) by the
+ * instruction at `cia`; `guard` (or NULL) makes it conditional. */
+static void ir_access(IRSB *sb, Bool write, IRExpr *addr, Int size, IRExpr *guard, Addr cia)
+{
+    if (size <= 0) return;
+    if (write && !clo_drms && !guard && last_rd_addr && last_rd_cia == cia &&
+        last_rd_size == size && eqIRAtom(last_rd_addr, addr))
+        return;
+    if (!write && !guard) {
+        last_rd_cia = cia;
+        last_rd_addr = addr;
+        last_rd_size = size;
+    }
+    IRExpr **args = mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size));
+    IRDirty *di = write ? unsafeIRDirty_0_N(2, "h_rms_wr", VG_(fnptr_to_fnentry)(h_rms_wr), args)
+                        : unsafeIRDirty_0_N(2, "h_rms_rd", VG_(fnptr_to_fnentry)(h_rms_rd), args);
+    if (guard) di->guard = guard;
+    addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
+static Addr ir_cia; /* the instruction being instrumented */
+
+/* The accesses of one statement, as Cachegrind's events are made (whole
+ * sizes: no clamping to a cache line here). */
+void rms_ir_stmt(IRSB *sb, IRTypeEnv *tyenv, IRStmt *s)
+{
+    switch (s->tag) {
+    case Ist_IMark:
+        ir_cia = (Addr)s->Ist.IMark.addr;
+        break;
+    case Ist_WrTmp:
+        if (s->Ist.WrTmp.data->tag == Iex_Load) {
+            IRExpr *ld = s->Ist.WrTmp.data;
+            ir_access(sb, False, ld->Iex.Load.addr, sizeofIRType(ld->Iex.Load.ty), NULL, ir_cia);
+        }
+        break;
+    case Ist_Store:
+        ir_access(sb, True, s->Ist.Store.addr, sizeofIRType(typeOfIRExpr(tyenv, s->Ist.Store.data)),
+                  NULL, ir_cia);
+        break;
+    case Ist_StoreG: {
+        IRStoreG *sg = s->Ist.StoreG.details;
+        ir_access(sb, True, sg->addr, sizeofIRType(typeOfIRExpr(tyenv, sg->data)), sg->guard,
+                  ir_cia);
+        break;
+    }
+    case Ist_LoadG: {
+        IRLoadG *lg = s->Ist.LoadG.details;
+        IRType wide = Ity_INVALID, narrow = Ity_INVALID;
+        typeOfIRLoadGOp(lg->cvt, &wide, &narrow);
+        ir_access(sb, False, lg->addr, sizeofIRType(narrow), lg->guard, ir_cia);
+        break;
+    }
+    case Ist_Dirty: {
+        IRDirty *d = s->Ist.Dirty.details;
+        if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+            ir_access(sb, False, d->mAddr, d->mSize, NULL, ir_cia);
+        if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+            ir_access(sb, True, d->mAddr, d->mSize, NULL, ir_cia);
+        break;
+    }
+    case Ist_CAS: {
+        IRCAS *cas = s->Ist.CAS.details;
+        Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo)) * (cas->dataHi ? 2 : 1);
+        ir_access(sb, False, cas->addr, size, NULL, ir_cia);
+        ir_access(sb, True, cas->addr, size, NULL, ir_cia);
+        break;
+    }
+    case Ist_LLSC:
+        if (s->Ist.LLSC.storedata == NULL)
+            ir_access(sb, False, s->Ist.LLSC.addr,
+                      sizeofIRType(typeOfIRTemp(tyenv, s->Ist.LLSC.result)), NULL, ir_cia);
+        else
+            ir_access(sb, True, s->Ist.LLSC.addr,
+                      sizeofIRType(typeOfIRExpr(tyenv, s->Ist.LLSC.storedata)), NULL, ir_cia);
+        break;
+    default:
+        break;
+    }
+}
+
+/*------------------------------------------------------------*/
+/*--- Syscalls                                             ---*/
+/*------------------------------------------------------------*/
+
+/* Apply `fn` to up to `total` bytes of an iovec array. */
+static void each_iov(rms_thread *t, const struct vki_iovec *iov, UWord n, UWord total, Bool kwrite)
+{
+    if (!iov) return;
+    for (UWord i = 0; i < n && total > 0; i++) {
+        UWord len = iov[i].iov_len < total ? iov[i].iov_len : total;
+        if (kwrite)
+            rms_kernel_write(&G, (Addr)iov[i].iov_base, len);
+        else
+            rms_read(&G, t, (Addr)iov[i].iov_base, len);
+        total -= len;
+    }
+}
+
+static void rms_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
+{
+    (void)tid;
+    (void)no;
+    (void)args;
+    (void)nargs;
+}
+
+static void rms_post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes res)
+{
+    if (!rms_on || sr_isError(res)) return;
+    UWord n = sr_Res(res);
+    rms_thread *t = &get_ithread(tid)->r;
+    const struct vki_msghdr *m;
+    switch (no) {
+    /* the kernel writes: new input (DRMS) */
+    case __NR_read:
+    case __NR_pread64:
+    case __NR_recvfrom:
+        if (clo_drms) rms_kernel_write(&G, args[1], n);
+        break;
+    case __NR_readv:
+    case __NR_preadv:
+        if (clo_drms) each_iov(t, (const struct vki_iovec *)args[1], args[2], n, True);
+        break;
+    case __NR_recvmsg:
+        m = (const struct vki_msghdr *)args[1];
+        if (clo_drms && m) each_iov(t, m->msg_iov, m->msg_iovlen, n, True);
+        break;
+    case __NR_msgrcv:
+        if (clo_drms) rms_kernel_write(&G, args[1], n + sizeof(long));
+        break;
+    case __NR_mmap:
+        /* file contents appear in memory; anonymous zero pages are not input */
+        if (clo_drms && !(args[3] & VKI_MAP_ANONYMOUS)) rms_kernel_write(&G, n, args[1]);
+        break;
+    /* the kernel reads: input of the calling activation */
+    case __NR_write:
+    case __NR_pwrite64:
+    case __NR_sendto:
+        rms_read(&G, t, args[1], n);
+        break;
+    case __NR_writev:
+    case __NR_pwritev:
+        each_iov(t, (const struct vki_iovec *)args[1], args[2], n, False);
+        break;
+    case __NR_sendmsg:
+        m = (const struct vki_msghdr *)args[1];
+        if (m) each_iov(t, m->msg_iov, m->msg_iovlen, n, False);
+        break;
+    case __NR_msgsnd:
+        rms_read(&G, t, args[1], args[2] + sizeof(long));
+        break;
+    default:
+        break;
+    }
+}
+
+void rms_pre_clo_init(void)
+{
+    VG_(needs_syscall_wrapper)(rms_pre_syscall, rms_post_syscall);
+}
+
+/* After the options: `calls` is --calls (the tracker the hooks need).
+ * Input-sensitive profiling runs without the cache simulation unless
+ * --cache-sim=yes is given: it is then about twice as fast. */
+Bool rms_post_clo_init(Bool calls)
+{
+    if (!rms_on) {
+        if (clo_drms || clo_cct) VG_(fmsg_bad_option)
+        (clo_drms ? "--drms=yes" : "--collect-cct=yes", "it needs --input-sensitive=yes\n");
+        return False;
+    }
+    if (!calls) VG_(fmsg_bad_option)("--calls=no", "--input-sensitive=yes needs --calls=yes\n");
+    /* one superblock = one basic block, as aprof counts them */
+    VG_(clo_vex_control).iropt_unroll_thresh = 0;
+    rms_global_init(&G, (UInt)clo_resolution, clo_drms, clo_cct);
+    rtab_slots = 1024;
+    rtab = VG_(calloc)("rms.routines", rtab_slots, sizeof *rtab);
+    rms_thread_init(&idle.r);
+    cur = &idle;
+    return !clo_cache_sim_given;
+}
+
+/*------------------------------------------------------------*/
+/*--- The report                                           ---*/
+/*------------------------------------------------------------*/
+
+static void put_u128(VgFile *f, rms_u128 v)
+{
+    HChar buf[48];
+    Int i = sizeof buf - 1;
+    buf[i] = 0;
+    do {
+        buf[--i] = (HChar)('0' + (Int)(v % 10));
+        v /= 10;
+    } while (v);
+    VG_(fprintf)(f, " %s", buf + i);
+}
+
+/* A quoted string: aprof quotes names; a '"' inside becomes '\''. */
+static void put_quoted(VgFile *f, const HChar *s)
+{
+    VG_(fprintf)(f, " \"");
+    for (; *s; s++)
+        VG_(fprintf)(f, "%c", *s == '"' ? '\'' : *s);
+    VG_(fprintf)(f, "\"");
+}
+
+static Int cmp_tuple(const void *a, const void *b)
+{
+    const rms_tuple *x = *(const rms_tuple *const *)a, *y = *(const rms_tuple *const *)b;
+    if (x->owner != y->owner) return x->owner < y->owner ? -1 : 1;
+    return x->input < y->input ? -1 : x->input > y->input;
+}
+
+static void write_tuple(VgFile *f, const rms_tuple *t)
+{
+    if (t->overflow) VG_(fprintf)(f, "c tally overflow: a sum below saturated at 2^64-1\n");
+    VG_(fprintf)
+    (f, "%c %u %llu %llu %llu %llu", clo_cct ? 'q' : 'p', t->owner, t->input, t->min, t->max,
+     t->sum);
+    put_u128(f, t->sqr);
+    VG_(fprintf)
+    (f, " %llu %llu %llu %llu %llu", t->calls, t->real, t->self_sum, t->self_min, t->self_max);
+    put_u128(f, t->self_sqr);
+    if (clo_drms) VG_(fprintf)
+    (f, " 0 0 %llu %llu %llu %llu", t->cumul_sys, t->cumul_thr, t->self_sys, t->self_thr);
+    VG_(fprintf)(f, "\n");
+}
+
+/* Write the tuples of `ts` as one report (thread tid, 0 = all). */
+static void write_report(const HChar *name, rms_tuples *ts, UInt tid, ULong total)
+{
+    HChar *tmp = VG_(malloc)("rms.name", VG_(strlen)(name) + 8);
+    VG_(sprintf)(tmp, "%s.tmp", name);
+    VgFile *f =
+        VG_(fopen)(tmp, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+    if (!f) {
+        VG_(umsg)("error: cannot create the aprof report '%s'\n", tmp);
+        VG_(free)(tmp);
+        return;
+    }
+    /* the tuples, by owner then input */
+    rms_tuple **v = VG_(malloc)("rms.sort", (ts->n + 1) * sizeof *v);
+    UWord n = 0;
+    for (UWord i = 0; i < ts->nslots; i++)
+        for (rms_tuple *t = ts->slot[i]; t; t = t->next)
+            v[n++] = t;
+    VG_(ssort)(v, n, sizeof *v, cmp_tuple);
+
+    /* which routines (and contexts) are written */
+    UChar *rused = VG_(calloc)("rms.used", n_routines + 1, 1);
+    UChar *cused = NULL;
+    rms_cct *c = &G.contexts;
+    if (clo_cct) {
+        cused = VG_(calloc)("rms.used", c->n + 1, 1);
+        for (UWord k = 0; k < n; k++)
+            for (UInt x = v[k]->owner; x && !cused[x]; x = c->parent[x])
+                cused[x] = 1;
+        for (UInt x = 1; x <= c->n; x++)
+            if (cused[x]) rused[c->routine[x]] = 1;
+    } else {
+        for (UWord k = 0; k < n; k++)
+            rused[v[k]->owner] = 1;
+    }
+
+    VG_(fprintf)(f, "c report generated by tally record (input-sensitive profile)\n");
+    VG_(fprintf)(f, "v %d\n", clo_drms ? 6 : 4);
+    VG_(fprintf)(f, "c tally input %s\n", clo_drms ? "drms" : "rms");
+    VG_(fprintf)(f, "c tally resolution %lld\n", clo_resolution);
+    VG_(fprintf)(f, "c tally cost %s\n", clo_cost_instr ? "instr" : "bb");
+    if (tid)
+        VG_(fprintf)(f, "c tally thread %u\n", tid);
+    else
+        VG_(fprintf)(f, "c tally thread all\n");
+    if (G.negative) VG_(fprintf)
+    (f, "c tally warning: %llu activations had a negative RMS (counted as 0)\n", G.negative);
+    VG_(fprintf)(f, "k %llu\n", total);
+    struct vg_stat st;
+    if (!sr_isError(VG_(stat)(VG_(args_the_exename), &st))) VG_(fprintf)(f, "e %llu\n", st.mtime);
+    VG_(fprintf)(f, "m %s\n", clo_cost_instr ? "vex-instr" : "bb-count");
+    if (clo_drms) {
+        VG_(fprintf)(f, "i drms\n");
+        VG_(fprintf)(f, "t %lld\n", clo_resolution);
+    }
+    VG_(fprintf)(f, "a %s\n", VG_(args_the_exename));
+    VG_(fprintf)(f, "f %s", VG_(args_the_exename));
+    for (Word k = 0; k < VG_(sizeXA)(VG_(args_for_client)); k++)
+        VG_(fprintf)(f, " %s", *(HChar **)VG_(indexXA)(VG_(args_for_client), k));
+    VG_(fprintf)(f, "\n");
+
+    UWord k = 0;
+    for (UInt r = 0; r < n_routines; r++) {
+        if (!rused[r]) continue;
+        VG_(fprintf)(f, "r");
+        put_quoted(f, rbyid[r]->name);
+        put_quoted(f,
+                   rbyid[r]->obj[0] && VG_(strcmp)(rbyid[r]->obj, "???") ? rbyid[r]->obj : "NONE");
+        VG_(fprintf)(f, " %u\n", r);
+        if (!clo_cct)
+            for (; k < n && v[k]->owner == r; k++)
+                write_tuple(f, v[k]);
+    }
+    if (clo_cct) {
+        for (k = 0; k < n; k++)
+            write_tuple(f, v[k]);
+        for (UInt x = 1; x <= c->n; x++)
+            if (cused[x]) {
+                if (c->parent[x])
+                    VG_(fprintf)(f, "x %u %u %u\n", c->routine[x], x, c->parent[x]);
+                else
+                    VG_(fprintf)(f, "x %u %u -1\n", c->routine[x], x);
+            }
+        VG_(free)(cused);
+    }
+    VG_(free)(rused);
+    VG_(free)(v);
+    VG_(fclose)(f);
+    if (VG_(rename)(tmp, name) != 0) VG_(umsg)("error: cannot rename '%s' to '%s'\n", tmp, name);
+    VG_(free)(tmp);
+}
+
+/* At exit, after the call tracker has closed every open call. */
+void rms_fini(void)
+{
+    if (!rms_on) return;
+    if (cur && cur != &idle) {
+        cur->bb_acc += rms_bbs - cur->bb_since;
+        cur->bb_since = rms_bbs;
+    }
+    HChar *base = VG_(expand_file_name)("--aprof-out-file", clo_aprof_out);
+    if (clo_is_separate) {
+        for (UInt tid = 0; tid < n_ithreads; tid++) {
+            ithread *t = ithreads[tid];
+            if (!t) continue;
+            HChar *name = VG_(malloc)("rms.name", VG_(strlen)(base) + 16);
+            VG_(sprintf)(name, "%s.t%u", base, tid);
+            write_report(name, &t->r.tuples, tid, clo_cost_instr ? t->last_instr : t->bb_acc);
+            VG_(free)(name);
+        }
+    } else {
+        rms_tuples all;
+        rms_tuples_init(&all);
+        ULong total = 0;
+        for (UInt tid = 0; tid < n_ithreads; tid++) {
+            ithread *t = ithreads[tid];
+            if (!t) continue;
+            total += clo_cost_instr ? t->last_instr : t->bb_acc;
+            rms_tuples *ts = &t->r.tuples;
+            for (UWord i = 0; i < ts->nslots; i++)
+                for (rms_tuple *p = ts->slot[i]; p; p = p->next) {
+                    rms_tuple *q = rms_tuples_find(&all, p->owner, p->input);
+                    if (q)
+                        rms_tuple_merge(q, p);
+                    else {
+                        q = rms_tuples_get(&all, p->owner, p->input);
+                        rms_tuple *nx = q->next;
+                        *q = *p;
+                        q->next = nx;
+                    }
+                }
+        }
+        write_report(base, &all, 0, total);
+        rms_tuples_release(&all);
+    }
+    VG_(free)(base);
+    if (VG_(clo_verbosity) > 1) {
+        ULong bytes = G.wts.bytes;
+        for (UInt tid = 0; tid < n_ithreads; tid++)
+            if (ithreads[tid]) bytes += ithreads[tid]->r.ts.bytes;
+        VG_(umsg)
+        ("input-sensitive: %u routines, %llu basic blocks, shadow memory %llu KiB\n", n_routines,
+         rms_bbs, bytes / 1024);
+    }
+}
