@@ -106,6 +106,7 @@ static void put_ivec(FILE *fp, const int64_t *v, size_t n)
 /* A line-level self cost, for sorting per function. */
 struct json_line {
     uint32_t fn, file;
+    const char *file_name;
     uint64_t line;
     const uint64_t *cost;
 };
@@ -114,7 +115,8 @@ static int cmp_line(const void *a, const void *b)
 {
     const struct json_line *x = a, *y = b;
     if (x->fn != y->fn) return x->fn < y->fn ? -1 : 1;
-    if (x->file != y->file) return x->file < y->file ? -1 : 1;
+    int c = strcmp(x->file_name, y->file_name);
+    if (c) return c < 0 ? -1 : 1;
     if (x->line != y->line) return x->line < y->line ? -1 : 1;
     return 0;
 }
@@ -244,7 +246,7 @@ static void write_lines(FILE *fp, const struct profile *p, const struct json_lin
     fputs(n ? "\n     ]" : "]", fp);
 }
 
-/* Per (function, file, line) self costs, sorted by function. */
+/* Per (function, file, line) self costs, sorted by function, file name, line. */
 static struct json_line *collect_lines(const struct profile *p, const struct part *pt,
                                        struct rectab *tab, size_t *n, struct tally_error *err)
 {
@@ -265,6 +267,7 @@ static struct json_line *collect_lines(const struct profile *p, const struct par
         const uint64_t *k = rectab_at(tab, i);
         ls[i].fn = (uint32_t)(k[0] >> 32);
         ls[i].file = (uint32_t)k[0];
+        ls[i].file_name = profile_str(p, ls[i].file);
         ls[i].line = k[1];
         ls[i].cost = rectab_val(tab, i);
     }

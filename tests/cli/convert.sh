@@ -1,0 +1,466 @@
+#!/bin/sh
+# tally convert: usage and input errors, atomic output, and for every
+# format a validity and round-trip check whose expected values come from
+# another route: a contexts file written here (stacks and costs worked out
+# by hand), callgrind_annotate / cg_annotate (totals), python3's JSON
+# parser, protoc decoding the pprof output against a profile.proto this
+# script writes from the public field numbers, GNU gprof's flat profile
+# (gmon.out input), and for the real Callgrind profile of examples/recurse
+# call counts known from its source (fib(18) makes 4181 leaf calls, chain
+# 5000, each leaf call runs 14 instructions).
+. "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/peer/profiles.sh"
+
+RUN_DIR=$TMP
+expect() {
+    name=$1 want=$2 outpat=$3 errpat=$4
+    shift 4
+    expect_run "$name" "$want" "$outpat" "$errpat" convert "$@"
+}
+# check_py NAME SCRIPT ARGS... : ok when the python script exits 0
+check_py() {
+    name=$1 script=$2
+    shift 2
+    if python3 "$script" "$@" >"$TMP/py.out" 2>&1; then ok "$name"; else
+        not_ok "$name"
+        head -n 30 "$TMP/py.out" | diag
+    fi
+}
+
+# --- a calling-context tree whose stacks are known ----------------------
+# main (self 120/10) calls work 3 times (900/30) and helper twice (50/5),
+# helper calls work twice (400/20). Totals: Ir 1470, Dr 65.
+cat >"$TMP/a.ctx" <<'EOF'
+# tally contexts 1
+creator: test
+cmd: ./a.out
+pid: 4242
+events: Ir Dr
+ob 1 /tmp/a.out
+fl 1 a.c
+fn 1 1 1 main
+fn 2 1 1 work
+fn 3 1 1 helper
+x 1 0 1 1 120 10
+x 2 1 2 3 900 30
+x 3 1 3 2 50 5
+x 4 3 2 2 400 20
+totals: 1470 65
+EOF
+
+# --- usage errors (exit 2) ------------------------------------------------
+expect "--help" 0 "usage: tally convert" "" --help
+expect "no --to" 2 "" "--to=FORMAT is required" a.ctx
+expect "unknown format" 2 "" "unknown format 'svg'" --to=svg a.ctx
+expect "no input files" 2 "" "no input files" --to=json
+expect "unknown option" 2 "" "unknown option '--bogus'" --to=json --bogus a.ctx
+expect "option without value" 2 "" "'-o' needs a value" --to=json a.ctx -o
+expect "listed in tally --help" 0 "convert" "" --help
+run_tally 0 "convert .*json" "" --help
+if [ -z "$why" ]; then ok "tally --help lists convert"; else not_ok "tally --help lists convert: $why"; fi
+
+# --- input errors (exit 1) ------------------------------------------------
+expect "missing input" 1 "" "^tally: .*nope.out" --to=json nope.out
+printf 'this is not a profile\n' >"$TMP/junk.txt"
+expect "unreadable input" 1 "" "^tally: .*junk.txt" --to=json junk.txt
+expect "unknown event" 1 "" "no event 'Bogus' in the input \(its events: Ir Dr\)" \
+    --to=folded --event=Bogus a.ctx
+printf 'gmon\001\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >"$TMP/g.gmon"
+expect "gmon.out without its program" 1 "" "g.gmon: a gmon.out file needs its program" \
+    --to=json g.gmon
+
+# --- atomic output --------------------------------------------------------
+echo "keep me" >"$TMP/old.json"
+run_tally 1 "" "nope.out" convert --to=json -o old.json nope.out
+if [ -z "$why" ] && [ "$(cat "$TMP/old.json")" = "keep me" ] && [ -z "$(ls "$TMP" | grep '^old.json.')" ]; then
+    ok "a failed conversion leaves -o untouched and no temporary file"
+else
+    not_ok "a failed conversion leaves -o untouched ($why)"
+fi
+run_tally 1 "" "no-such-dir" convert --to=json -o no-such-dir/x.json a.ctx
+if [ -z "$why" ] && [ ! -e "$TMP/no-such-dir" ]; then ok "unwritable -o: exit 1"; else
+    not_ok "unwritable -o: $why"; fi
+# pprof is binary: never onto a terminal
+if script -qec "$TALLY convert --to=pprof $TMP/a.ctx" /dev/null >"$TMP/tty.out" 2>&1; then
+    not_ok "pprof refuses a terminal"; head -n 5 "$TMP/tty.out" | diag
+elif grep -q "not writing it to a terminal" "$TMP/tty.out"; then ok "pprof refuses a terminal"; else
+    not_ok "pprof refuses a terminal (message)"; head -n 5 "$TMP/tty.out" | diag
+fi
+
+# --- folded from exact stacks ---------------------------------------------
+cat >"$TMP/a.folded.Ir" <<'EOF'
+main 120
+main;helper 50
+main;helper;work 400
+main;work 900
+EOF
+cat >"$TMP/a.folded.Dr" <<'EOF'
+main 10
+main;helper 5
+main;helper;work 20
+main;work 30
+EOF
+run_tally 0 "" "stacks exact" convert --to=folded a.ctx
+same_text "folded, exact stacks, first event (by hand)" "$TMP/a.folded.Ir" "$TMP/out"
+run_tally 0 "" "stacks exact" convert --to=folded --event=Dr a.ctx -o a.Dr.folded
+same_text "folded --event=Dr -o FILE (by hand)" "$TMP/a.folded.Dr" "$TMP/a.Dr.folded"
+# two inputs: the calling contexts are added (every count doubles)
+run_tally 0 "" "stacks exact" convert --to=folded a.ctx a.ctx
+awk '{ $NF = 2 * $NF; print }' "$TMP/a.folded.Ir" >"$TMP/a2.folded"
+same_text "two contexts files: stacks summed, still exact" "$TMP/a2.folded" "$TMP/out"
+
+# --- json from the contexts file (values by hand) -------------------------
+cat >"$TMP/json_ctx.py" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "tally-profile" and d["version"] == 1
+assert [e["name"] for e in d["events"]] == ["Ir", "Dr"], d["events"]
+assert d["totals"] == [1470, 65], d["totals"]
+assert d["metadata"]["cmd"] == "./a.out" and d["metadata"]["pid"] == 4242
+f = {x["name"]: x for x in d["functions"]}
+assert f["main"]["self"] == [120, 10] and f["main"]["inclusive"] == [1470, 65], f["main"]
+assert f["work"]["self"] == [1300, 50] and f["work"]["inclusive"] == [1300, 50], f["work"]
+assert f["helper"]["self"] == [50, 5] and f["helper"]["inclusive"] == [450, 25], f["helper"]
+assert f["main"]["object"] == "/tmp/a.out" and f["main"]["file"] == "a.c"
+for i, x in enumerate(d["functions"]):
+    assert x["id"] == i
+calls = {(d["functions"][c["caller"]]["name"], d["functions"][c["callee"]]["name"]):
+         (c["count"], c["inclusive"]) for c in d["calls"]}
+assert calls == {("main", "work"): (3, [900, 30]), ("main", "helper"): (2, [450, 25]),
+                 ("helper", "work"): (2, [400, 20])}, calls
+assert d["cycles"] == []
+EOF
+run_tally 0 "" "" convert --to=json -o a.json a.ctx
+check "json is valid (python3 -m json.tool)" python3 -m json.tool "$TMP/a.json"
+check_py "json of the contexts file: values by hand" "$TMP/json_ctx.py" "$TMP/a.json"
+
+# --- speedscope from the contexts file ------------------------------------
+cat >"$TMP/speedscope.py" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+totals = [int(x) for x in sys.argv[2].split(",")]
+exact = sys.argv[3] == "exact"
+assert d["$schema"] == "https://www.speedscope.app/file-format-schema.json"
+frames = d["shared"]["frames"]
+assert all("name" in f for f in frames)
+assert len(d["profiles"]) == len(totals), len(d["profiles"])
+assert ("exact" in d["name"]) == exact, d["name"]
+for p, total in zip(d["profiles"], totals):
+    assert p["type"] == "sampled" and p["unit"] == "none" and p["startValue"] == 0
+    assert len(p["samples"]) == len(p["weights"])
+    assert sum(p["weights"]) == p["endValue"], (sum(p["weights"]), p["endValue"])
+    if exact:
+        assert p["endValue"] == total, (p["name"], p["endValue"], total)
+    else:  # estimated shares are rounded to whole counts, at most 1 per stack
+        assert abs(p["endValue"] - total) <= len(p["samples"]), (p["name"], p["endValue"], total)
+    for s in p["samples"]:
+        assert all(0 <= i < len(frames) for i in s)
+if len(sys.argv) > 4:  # "stack=weight" pairs of the first profile, root first
+    p = d["profiles"][0]
+    got = {";".join(frames[i]["name"] for i in s): w for s, w in zip(p["samples"], p["weights"])}
+    for pair in sys.argv[4:]:
+        st, w = pair.rsplit("=", 1)
+        assert got.get(st) == int(w), (st, got.get(st), w)
+EOF
+run_tally 0 "" "stacks exact" convert --to=speedscope -o a.speedscope.json a.ctx
+check "speedscope is valid JSON" python3 -m json.tool "$TMP/a.speedscope.json"
+check_py "speedscope: one profile per event, weights sum to the totals, stacks root first" \
+    "$TMP/speedscope.py" "$TMP/a.speedscope.json" 1470,65 exact \
+    main=120 "main;helper=50" "main;helper;work=400" "main;work=900"
+
+# --- pprof: protoc decodes it against the public field numbers ------------
+cat >"$TMP/profile.proto" <<'EOF'
+syntax = "proto3";
+package perftools.profiles;
+message Profile {
+  repeated ValueType sample_type = 1;
+  repeated Sample sample = 2;
+  repeated Mapping mapping = 3;
+  repeated Location location = 4;
+  repeated Function function = 5;
+  repeated string string_table = 6;
+  int64 drop_frames = 7;
+  int64 keep_frames = 8;
+  int64 time_nanos = 9;
+  int64 duration_nanos = 10;
+  ValueType period_type = 11;
+  int64 period = 12;
+  repeated int64 comment = 13;
+  int64 default_sample_type = 14;
+}
+message ValueType { int64 type = 1; int64 unit = 2; }
+message Sample {
+  repeated uint64 location_id = 1;
+  repeated int64 value = 2;
+  repeated Label label = 3;
+}
+message Label { int64 key = 1; int64 str = 2; int64 num = 3; int64 num_unit = 4; }
+message Mapping {
+  uint64 id = 1; uint64 memory_start = 2; uint64 memory_limit = 3; uint64 file_offset = 4;
+  int64 filename = 5; int64 build_id = 6; bool has_functions = 7; bool has_filenames = 8;
+  bool has_line_numbers = 9; bool has_inline_frames = 10;
+}
+message Location {
+  uint64 id = 1; uint64 mapping_id = 2; uint64 address = 3; repeated Line line = 4;
+  bool is_folded = 5;
+}
+message Line { uint64 function_id = 1; int64 line = 2; int64 column = 3; }
+message Function {
+  uint64 id = 1; int64 name = 2; int64 system_name = 3; int64 filename = 4; int64 start_line = 5;
+}
+EOF
+# pprof.py DECODED EVENTS TOTALS exact|estimated DEFAULT NAMES [LEAF-FIRST-STACK=VALUE...]
+cat >"$TMP/pprof.py" <<'EOF'
+import re, sys
+def parse(lines):
+    """protoc's text format -> nested dicts of lists"""
+    obj = {}
+    while lines:
+        ln = lines.pop(0).strip()
+        if not ln:
+            continue
+        if ln == "}":
+            return obj
+        if ln.endswith("{"):
+            obj.setdefault(ln[:-1].strip(), []).append(parse(lines))
+            continue
+        k, v = ln.split(":", 1)
+        v = v.strip()
+        v = v[1:-1].encode().decode("unicode_escape") if v.startswith('"') else v
+        obj.setdefault(k, []).append(v)
+    return obj
+d = parse(open(sys.argv[1]).read().splitlines())
+events, totals = sys.argv[2].split(","), [int(x) for x in sys.argv[3].split(",")]
+exact, default, names = sys.argv[4] == "exact", sys.argv[5], sys.argv[6].split(",")
+st = d["string_table"]
+assert st[0] == "", st[0]
+s = lambda i: st[int(i)]
+assert [s(t["type"][0]) for t in d["sample_type"]] == events
+assert all(s(t["unit"][0]) == "count" for t in d["sample_type"])
+assert s(d["default_sample_type"][0]) == default
+assert s(d["period_type"][0]["type"][0]) == default and d["period"] == ["1"]
+comments = [s(c) for c in d.get("comment", [])]
+assert any(c.startswith("stacks exact" if exact else "stacks estimated") for c in comments), comments
+funcs = {f["id"][0]: f for f in d["function"]}
+fname = {i: s(f["name"][0]) for i, f in funcs.items()}
+for n in names:
+    assert n in fname.values(), (n, sorted(fname.values()))
+maps = {m["id"][0] for m in d["mapping"]}
+locs = {}
+for l in d["location"]:
+    assert l["mapping_id"][0] in maps
+    locs[l["id"][0]] = fname[l["line"][0]["function_id"][0]]
+sums = [0] * len(events)
+nsamples = len(d["sample"])
+stacks = {}
+for smp in d["sample"]:
+    vals = [int(v) for v in smp["value"]]
+    assert len(vals) == len(events)
+    sums = [a + b for a, b in zip(sums, vals)]
+    stacks[";".join(locs[i] for i in smp["location_id"])] = vals[0]
+for e, got, want in zip(events, sums, totals):
+    if exact:
+        assert got == want, (e, got, want)
+    else:  # estimated shares are rounded to whole counts, at most 1 per stack
+        assert abs(got - want) <= nsamples, (e, got, want)
+for pair in sys.argv[7:]:
+    k, v = pair.rsplit("=", 1)
+    assert stacks.get(k) == int(v), (k, stacks.get(k), v)
+EOF
+decode() { # FILE.pb.gz -> FILE.txt
+    gunzip -c "$1" >"$1.raw" &&
+        protoc -I"$TMP" --decode perftools.profiles.Profile "$TMP/profile.proto" <"$1.raw" >"$1.txt"
+}
+run_tally 0 "" "stacks exact" convert --to=pprof -o a.pb.gz a.ctx
+check "pprof: gzip + protoc --decode" decode "$TMP/a.pb.gz"
+check_py "pprof: values sum to the totals per event, names, leaf-first stacks (by hand)" \
+    "$TMP/pprof.py" "$TMP/a.pb.gz.txt" Ir,Dr 1470,65 exact Ir main,work,helper \
+    main=120 "helper;main=50" "work;helper;main=400" "work;main=900"
+run_tally 0 "" "" convert --to=pprof --event=Dr -o a.Dr.pb.gz a.ctx
+check "pprof --event=Dr: decodes" decode "$TMP/a.Dr.pb.gz"
+check_py "pprof --event=Dr: default sample type Dr" \
+    "$TMP/pprof.py" "$TMP/a.Dr.pb.gz.txt" Ir,Dr 1470,65 exact Dr main
+"$TALLY" convert --to=pprof "$TMP/a.ctx" >"$TMP/pipe.pb.gz" 2>/dev/null
+if cmp -s "$TMP/pipe.pb.gz" "$TMP/a.pb.gz"; then ok "pprof to a pipe = pprof to -o"; else
+    not_ok "pprof to a pipe"; fi
+
+# --- callgrind and cachegrind from the contexts file ----------------------
+run_tally 0 "" "" convert --to=callgrind -o a.cg a.ctx
+run_tally 0 "" "" convert --to=json -o a.cg.json a.cg
+check_py "callgrind from contexts: read back, same functions, calls and costs" \
+    "$TMP/json_ctx.py" "$TMP/a.cg.json"
+(cd "$TMP" && callgrind_annotate a.cg) >"$TMP/a.cg.ann" 2>&1
+check "callgrind_annotate reads it: totals 1,470 65" \
+    grep -Eq "^1,470 \(100.0%\) +65 \(100.0%\) +PROGRAM TOTALS" "$TMP/a.cg.ann"
+run_tally 0 "" "" convert --to=cachegrind -o a.cache a.ctx
+(cd "$TMP" && cg_annotate a.cache) >"$TMP/a.cache.ann" 2>&1
+check "cg_annotate reads the cachegrind output: totals 1,470 65" \
+    grep -Eq "^1,470 \(100.0%\) +65 \(100.0%\) +PROGRAM TOTALS" "$TMP/a.cache.ann"
+
+# --- real profiles --------------------------------------------------------
+if ! make_profiles; then
+    not_ok "make the real profiles with valgrind"
+    exit 1
+fi
+ok "make the real profiles with valgrind"
+cp "$PROF/cgx.recurse.out" "$PROF/cg.recurse.out" "$PROF/cache.wordfreq.out" "$TMP/"
+
+# compare.py A.json B.json: same functions (by object, file, name), self,
+# inclusive, calls; and same totals
+cat >"$TMP/compare.py" <<'EOF'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert [e["name"] for e in a["events"]] == [e["name"] for e in b["events"]]
+assert a["totals"] == b["totals"], (a["totals"], b["totals"])
+def funcs(d):
+    return {(f["object"], f["file"], f["name"]): (f["self"], f["inclusive"]) for f in d["functions"]
+            if any(f["self"]) or any(f["inclusive"])}
+def calls(d):
+    fs = d["functions"]
+    key = lambda i: (fs[i]["object"], fs[i]["file"], fs[i]["name"])
+    return {(key(c["caller"]), key(c["callee"])): (c["count"], c["inclusive"]) for c in d["calls"]}
+fa, fb = funcs(a), funcs(b)
+assert fa == fb, [k for k in set(fa) | set(fb) if fa.get(k) != fb.get(k)][:5]
+if len(sys.argv) < 4:
+    ca, cb = calls(a), calls(b)
+    assert ca == cb, [k for k in set(ca) | set(cb) if ca.get(k) != cb.get(k)][:5]
+print(len(fa), "functions equal")
+EOF
+for f in cgx.recurse cg.recurse; do
+    run_tally 0 "" "" convert --to=callgrind -o "$f.cg" "$f.out"
+    run_tally 0 "" "" convert --to=json --lines -o "$f.orig.json" "$f.out"
+    run_tally 0 "" "" convert --to=json --lines -o "$f.back.json" "$f.cg"
+    check_py "$f: callgrind round trip keeps every cost and call" \
+        "$TMP/compare.py" "$TMP/$f.orig.json" "$TMP/$f.back.json"
+    # the per-line costs too
+    python3 -c "
+import json,sys
+a,b=(json.load(open(f)) for f in sys.argv[1:3])
+la={(f['object'],f['name']):f.get('lines') for f in a['functions']}
+lb={(f['object'],f['name']):f.get('lines') for f in b['functions']}
+sys.exit(0 if la==lb else 1)" "$TMP/$f.orig.json" "$TMP/$f.back.json"
+    if [ $? = 0 ]; then ok "$f: per-line costs equal after the round trip"; else
+        not_ok "$f: per-line costs equal after the round trip"; fi
+    (cd "$TMP" && callgrind_annotate "$f.out" | grep "PROGRAM TOTALS") >"$TMP/t1" 2>&1
+    (cd "$TMP" && callgrind_annotate "$f.cg" | grep "PROGRAM TOTALS") >"$TMP/t2" 2>&1
+    if [ -s "$TMP/t1" ]; then same_text "$f: callgrind_annotate totals equal" "$TMP/t1" "$TMP/t2"; else
+        not_ok "$f: callgrind_annotate totals"; fi
+done
+
+# cachegrind: from cachegrind (round trip) and from callgrind
+run_tally 0 "" "" convert --to=cachegrind -o wf.cache cache.wordfreq.out
+(cd "$TMP" && cg_annotate cache.wordfreq.out | grep "PROGRAM TOTALS") >"$TMP/t1" 2>&1
+(cd "$TMP" && cg_annotate wf.cache | grep "PROGRAM TOTALS") >"$TMP/t2" 2>&1
+if [ -s "$TMP/t1" ]; then same_text "cachegrind round trip: cg_annotate totals equal" "$TMP/t1" "$TMP/t2"; else
+    not_ok "cachegrind round trip: cg_annotate totals"; fi
+run_tally 0 "" "" convert --to=json -o wf.orig.json cache.wordfreq.out
+run_tally 0 "" "" convert --to=json -o wf.back.json wf.cache
+check_py "cachegrind round trip keeps every function's cost" \
+    "$TMP/compare.py" "$TMP/wf.orig.json" "$TMP/wf.back.json" nocalls
+# (callgrind_annotate prints the summary: line, which Callgrind may make larger
+# than the sum of the costs; cg_annotate sums the costs: compare with totals:)
+run_tally 0 "" "" convert --to=cachegrind -o rec.cache cgx.recurse.out
+grep '^totals:' "$TMP/cgx.recurse.out" | awk '{print $2}' >"$TMP/t1"
+(cd "$TMP" && cg_annotate rec.cache | grep "PROGRAM TOTALS" | awk '{gsub(",", "", $1); print $1}') >"$TMP/t2"
+if [ -s "$TMP/t1" ]; then same_text "callgrind -> cachegrind: cg_annotate's Ir total = the totals: line" \
+    "$TMP/t1" "$TMP/t2"; else not_ok "callgrind -> cachegrind totals"; fi
+
+# json against tally annotate's inclusive and self columns
+run_tally 0 "" "" annotate --inclusive=yes --threshold=100 cg.recurse.out
+cp "$TMP/out" "$TMP/ann.incl"
+run_tally 0 "" "" annotate --inclusive=no --threshold=100 cg.recurse.out
+cp "$TMP/out" "$TMP/ann.self"
+cat >"$TMP/json_ann.py" <<'EOF'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+def table(path):
+    rows = {}
+    for ln in open(path):
+        m = re.match(r"^\s*([\d,]+) \([^)]*\)\s+(\S+):(\S+) \[", ln)
+        if m:
+            rows[m.group(3)] = int(m.group(1).replace(",", ""))
+    return rows
+incl, self_ = table(sys.argv[2]), table(sys.argv[3])
+f = {x["name"]: x for x in d["functions"] if x["object"].endswith("/recurse")}
+n = 0
+for name in ("main", "fib", "leaf", "chain", "is_even", "is_odd"):
+    assert f[name]["inclusive"][0] == incl[name], (name, f[name]["inclusive"], incl[name])
+    assert f[name]["self"][0] == self_[name], (name, f[name]["self"], self_[name])
+    n += 1
+print(n, "functions checked")
+EOF
+run_tally 0 "" "" convert --to=json -o rec.json cg.recurse.out
+check "json of a real profile is valid" python3 -m json.tool "$TMP/rec.json"
+check_py "json self and inclusive = tally annotate's (main fib leaf chain is_even is_odd)" \
+    "$TMP/json_ann.py" "$TMP/rec.json" "$TMP/ann.incl" "$TMP/ann.self"
+tot=$(grep '^totals:' "$TMP/cgx.recurse.out" | sed 's/^totals: //')
+evs=$(grep '^events:' "$TMP/cgx.recurse.out" | sed 's/^events: //')
+python3 -c "
+import json,sys
+d=json.load(open(sys.argv[1]))
+sys.exit(0 if d['totals']==[int(x) for x in sys.argv[2].split()] and [e['name'] for e in d['events']]==sys.argv[3].split() else 1)" \
+    "$TMP/rec.json" "$(grep '^totals:' "$TMP/cg.recurse.out" | sed 's/^totals: //')" Ir
+if [ $? = 0 ]; then ok "json totals = the file's totals: line"; else not_ok "json totals"; fi
+# several inputs are added first
+run_tally 0 "" "" convert --to=json -o rec2.json cg.recurse.out cg.recurse.out
+python3 -c "
+import json,sys
+a,b=(json.load(open(f)) for f in sys.argv[1:3])
+sys.exit(0 if b['totals']==[2*x for x in a['totals']] else 1)" "$TMP/rec.json" "$TMP/rec2.json"
+if [ $? = 0 ]; then ok "two inputs: totals doubled"; else not_ok "two inputs: totals doubled"; fi
+
+# folded from arcs: estimated, said on stderr; the stacks of recurse
+run_tally 0 "" "stacks estimated from call arcs" convert --to=folded -o rec.folded cg.recurse.out
+if [ -z "$why" ]; then ok "folded from call arcs says 'estimated' on stderr"; else not_ok "folded estimated: $why"; fi
+total=$(echo "$tot" | awk '{print $1}')
+sum=$(awk '{s += $NF} END {print s}' "$TMP/rec.folded")
+nl=$(wc -l <"$TMP/rec.folded")
+if [ "$sum" -ge "$total" ] && [ $((sum - total)) -le "$nl" ]; then
+    ok "folded counts add up to the Ir total ($sum vs $total: estimated shares rounded per stack)"
+else not_ok "folded counts: $sum, total $total"; fi
+bad=$(awk '{ if ($NF !~ /^[0-9]+$/) print }' "$TMP/rec.folded" | head -n 3)
+if [ -z "$bad" ]; then ok "every folded line ends in a count"; else not_ok "folded lines: $bad"; fi
+# leaf costs 14 instructions a call; chain calls it 5000 times
+check "folded: main;chain;leaf 70000 (5000 calls x 14 Ir)" grep -Eq ";main;chain;leaf 70000$" "$TMP/rec.folded"
+check "folded: fib's recursion folded (fib under fib appears once per stack)" \
+    sh -c "! grep -Eq ';fib;(.*;)?fib;' '$TMP/rec.folded'"
+run_tally 0 "" "stacks estimated" convert --to=speedscope -o rec.ss.json cgx.recurse.out
+check_py "speedscope of cgx.recurse: 13 events, weights = endValue, ~ totals" \
+    "$TMP/speedscope.py" "$TMP/rec.ss.json" "$(echo "$tot" | tr ' ' ',')" estimated
+run_tally 0 "" "stacks estimated" convert --to=pprof -o rec.pb.gz cgx.recurse.out
+check "pprof of cgx.recurse decodes" decode "$TMP/rec.pb.gz"
+check_py "pprof of cgx.recurse: 13 sample types, sums ~ totals, function names" \
+    "$TMP/pprof.py" "$TMP/rec.pb.gz.txt" "$(echo "$evs" | tr ' ' ',')" "$(echo "$tot" | tr ' ' ',')" \
+    estimated Ir main,fib,leaf,chain,is_even,is_odd
+
+# contexts + a callgrind file: the sum has no contexts
+run_tally 0 "" "not every input has calling contexts" convert --to=folded -o mix.folded a.ctx a.cg
+if [ -z "$why" ]; then ok "contexts + callgrind: stacks estimated, with a warning"; else
+    not_ok "contexts + callgrind: $why"; fi
+
+# --- gmon.out through the gprof analysis ----------------------------------
+. "$ROOT/tests/peer/gmon-profiles.sh"
+if make_gmon_profiles; then
+    run_tally 0 "" "" convert --to=json -o cyc.json "$GEX/cycles" "$GPROF/cycles.gmon"
+    gprof -b -p "$GEX/cycles" "$GPROF/cycles.gmon" >"$TMP/cyc.flat" 2>&1
+    python3 -c "
+import json,re,sys
+d=json.load(open(sys.argv[1]))
+assert [e['name'] for e in d['events']]==['Time']
+secs=0.0
+for ln in open(sys.argv[2]):
+    m=re.match(r'^\s*[\d.]+\s+[\d.]+\s+([\d.]+)\s',ln)
+    if m: secs+=float(m.group(1))
+f={x['name']:x for x in d['functions']}
+assert 'main' in f and 'burn' in f
+# gprof prints seconds to 0.01: the microseconds agree within 0.01 s per row
+assert abs(d['totals'][0]/1e6-secs) <= 0.01*len(d['functions'])+0.01, (d['totals'], secs)
+" "$TMP/cyc.json" "$TMP/cyc.flat"
+    if [ $? = 0 ]; then ok "gmon.out: Time total = gprof's flat profile seconds"; else
+        not_ok "gmon.out: Time total vs gprof"; fi
+    run_tally 0 "" "estimated" convert --to=folded -o cyc.folded "$GEX/cycles" "$GPROF/cycles.gmon"
+    check "gmon.out -> folded: stacks through main" grep -q "^main;" "$TMP/cyc.folded"
+else
+    not_ok "build the gprof examples"
+fi
+echo "1..$TESTN"
