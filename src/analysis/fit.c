@@ -270,7 +270,9 @@ void fit_power(const double *x, const double *y, size_t n, struct fit_power *out
     enum fit_status st = scale(x, y, n, &s);
     if (st == FIT_BAD_DATA) {
         out->status = FIT_BAD_DATA;
-    } else if (n > 0 && st == FIT_CONSTANT) {
+    } else if (s.ndistinct < 2) {
+        out->status = FIT_TOO_FEW;
+    } else if (st == FIT_CONSTANT) {
         out->status = FIT_CONSTANT;
         out->a = y[0];
         out->r2 = 1.0;
@@ -387,14 +389,14 @@ void fit_classes(const double *x, const double *y, size_t n, struct fit_classes 
         scaled_release(&s);
         return;
     }
-    if (st == FIT_CONSTANT) {
-        out->status = FIT_CONSTANT;
-        out->fit[FIT_CLASS_1] = (struct fit_class_fit){1, y[0], 0.0, 1.0, -INFINITY};
+    if (s.ndistinct < 2) {
+        out->status = FIT_TOO_FEW;
         scaled_release(&s);
         return;
     }
-    if (s.ndistinct < 2) {
-        out->status = FIT_TOO_FEW;
+    if (st == FIT_CONSTANT) {
+        out->status = FIT_CONSTANT;
+        out->fit[FIT_CLASS_1] = (struct fit_class_fit){1, y[0], 0.0, 1.0, -INFINITY};
         scaled_release(&s);
         return;
     }

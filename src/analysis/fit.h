@@ -15,9 +15,11 @@
  * are taken as 1, so that x^c and log x are defined. Points are used as
  * given: callers pass one point per distinct input size.
  *
- * Neither function allocates or fails: degenerate data (fewer than three
- * distinct sizes, all costs equal, non-finite values) gives a result whose
- * `status` says what happened. Everything is deterministic.
+ * Neither function fails (memory comes from xmalloc): degenerate data
+ * (too few distinct sizes, all costs equal, non-finite values) gives a
+ * result whose `status` says what happened. With a single distinct size
+ * nothing is fitted (FIT_TOO_FEW), even when the costs are equal.
+ * Everything is deterministic.
  */
 #ifndef TALLY_FIT_H
 #define TALLY_FIT_H
@@ -25,10 +27,10 @@
 #include <stddef.h>
 
 enum fit_status {
-    FIT_OK = 0,      /* fitted */
-    FIT_CONSTANT,    /* every cost equal: a = that cost, b = 0, c = 0, R^2 = 1 */
-    FIT_TOO_FEW,     /* fewer distinct input sizes than parameters: not fitted */
-    FIT_BAD_DATA,    /* a non-finite x or y: not fitted */
+    FIT_OK = 0,   /* fitted */
+    FIT_CONSTANT, /* every cost equal (two sizes or more): a = that cost, b = 0, c = 0, R^2 = 1 */
+    FIT_TOO_FEW,  /* fewer distinct input sizes than needed (power: 3, classes: 2) */
+    FIT_BAD_DATA, /* a non-finite x or y: not fitted */
     FIT_NO_CONVERGE, /* every start failed (should not happen): not fitted */
 };
 

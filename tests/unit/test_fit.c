@@ -221,23 +221,29 @@ static void test_degenerate(void **state)
     assert_true(isnan(p.r2));
     fit_classes(x1, y1, 0, &k);
     assert_int_equal(k.status, FIT_TOO_FEW);
-    /* one point: a constant */
+    /* one point: nothing can be said */
     fit_power(x1, y1, 1, &p);
-    assert_int_equal(p.status, FIT_CONSTANT);
-    assert_true(p.a == 42 && p.b == 0 && p.c == 0 && p.r2 == 1);
+    assert_int_equal(p.status, FIT_TOO_FEW);
     fit_classes(x1, y1, 1, &k);
-    assert_int_equal(k.status, FIT_CONSTANT);
+    assert_int_equal(k.status, FIT_TOO_FEW);
     assert_int_equal(k.best, FIT_CLASS_1);
     /* all equal */
     double xe[] = {1, 2, 3, 4, 5}, ye[] = {7, 7, 7, 7, 7};
     fit_power(xe, ye, 5, &p);
     assert_int_equal(p.status, FIT_CONSTANT);
-    assert_true(p.a == 7);
-    /* all zero, sizes zero */
-    double xz[] = {0, 0, 0}, yz[] = {0, 0, 0};
+    assert_true(p.a == 7 && p.b == 0 && p.c == 0 && p.r2 == 1);
+    fit_classes(xe, ye, 5, &k);
+    assert_int_equal(k.status, FIT_CONSTANT);
+    assert_int_equal(k.best, FIT_CLASS_1);
+    assert_true(k.fit[FIT_CLASS_1].a == 7);
+    /* all zero; sizes 0 and 1 are the same size (0 counts as 1) */
+    double xz[] = {0, 1, 2}, yz[] = {0, 0, 0};
     fit_power(xz, yz, 3, &p);
     assert_int_equal(p.status, FIT_CONSTANT);
     assert_true(p.a == 0 && fit_power_eval(&p, 0) == 0);
+    double xz1[] = {0, 1, 0};
+    fit_power(xz1, yz, 3, &p);
+    assert_int_equal(p.status, FIT_TOO_FEW);
     /* two distinct sizes: too few for three parameters, enough for a class */
     double x2[] = {1, 1, 4, 4}, y2[] = {1, 2, 8, 9};
     fit_power(x2, y2, 4, &p);
