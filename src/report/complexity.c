@@ -21,6 +21,7 @@
 #define COLOR_BEST "#1f77b4"
 #define COLOR_FIT "#000000"
 #define COLOR_FREQ "#9467bd"
+#define COLOR_CLASS "#ff7f0e"
 
 /* ---- number text ---- */
 
@@ -407,6 +408,17 @@ static double curve_power(double x, const void *ctx)
     return fit_power_eval(ctx, x);
 }
 
+struct class_curve {
+    enum fit_class k;
+    double a, b;
+};
+
+static double curve_class(double x, const void *ctx)
+{
+    const struct class_curve *c = ctx;
+    return c->a + c->b * fit_class_g(c->k, x);
+}
+
 /* Write one file of dir atomically through `emit`. */
 static int write_file(const char *dir, const char *name,
                       int (*emit)(FILE *fp, const void *ctx, struct tally_error *err),
@@ -479,13 +491,25 @@ static int emit_cost_plot(FILE *fp, const void *ctx, struct tally_error *err)
                                  .logx = job->logscale,
                                  .logy = job->logscale};
     struct svgplot *p = svgplot_new(&so);
+    /* decreasing sizes, so that coinciding points stay visible as rings */
     svgplot_add_series(p, "worst", COLOR_WORST, SVGPLOT_POINTS, x, yw, n,
                        (const char *const *)tips);
+    svgplot_set_radius(p, 5.0);
     svgplot_add_series(p, "average", COLOR_AVG, SVGPLOT_POINTS, x, ya, n,
                        (const char *const *)tips);
+    svgplot_set_radius(p, 3.5);
     svgplot_add_series(p, "best", COLOR_BEST, SVGPLOT_POINTS, x, yb, n, (const char *const *)tips);
+    svgplot_set_radius(p, 2.0);
     if (r->power.status == FIT_OK || r->power.status == FIT_CONSTANT)
         svgplot_add_curve(p, model, COLOR_FIT, curve_power, &r->power);
+    struct class_curve cc = {r->classes.best, r->classes.fit[r->classes.best].a,
+                             r->classes.fit[r->classes.best].b};
+    char ctext[160];
+    if (r->classes.status == FIT_OK && cc.k != FIT_CLASS_1) {
+        snprintf(ctext, sizeof(ctext), "class %s: cost = %.4g + %.4g * %s", fit_class_name(cc.k),
+                 cc.a, cc.b, fit_class_name(cc.k));
+        svgplot_add_curve(p, ctext, COLOR_CLASS, curve_class, &cc);
+    }
     int rc = svgplot_write(p, fp, err);
     svgplot_free(p);
     for (size_t i = 0; i < n; i++)

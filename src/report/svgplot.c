@@ -24,6 +24,7 @@ struct series {
     double *x, *y;
     char **tips; /* NULL: automatic */
     size_t n;
+    double radius;
 };
 
 struct curve {
@@ -104,6 +105,7 @@ void svgplot_add_series(struct svgplot *p, const char *name, const char *color,
     s->name = xstrdup(name ? name : "");
     s->color = xstrdup(color ? color : "#1f77b4");
     s->style = style;
+    s->radius = 3.0;
     s->x = xmalloc((n ? n : 1) * sizeof(*s->x));
     s->y = xmalloc((n ? n : 1) * sizeof(*s->y));
     if (tips) s->tips = xcalloc(n ? n : 1, sizeof(*s->tips));
@@ -114,6 +116,11 @@ void svgplot_add_series(struct svgplot *p, const char *name, const char *color,
         if (tips) s->tips[s->n] = xstrdup(tips[i] ? tips[i] : "");
         s->n++;
     }
+}
+
+void svgplot_set_radius(struct svgplot *p, double r)
+{
+    if (p->nseries && r > 0 && r < 50) p->series[p->nseries - 1].radius = r;
 }
 
 void svgplot_add_curve(struct svgplot *p, const char *name, const char *color,
@@ -298,9 +305,10 @@ static void draw_axes(FILE *fp, const struct axis *ax, const struct axis *ay,
     }
 }
 
-static void draw_marker(FILE *fp, double px, double py, const char *color, const char *tip)
+static void draw_marker(FILE *fp, double px, double py, double r, const char *color,
+                        const char *tip)
 {
-    fprintf(fp, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3\" fill=\"%s\">", px, py, color);
+    fprintf(fp, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.1f\" fill=\"%s\">", px, py, r, color);
     if (tip) {
         fputs("<title>", fp);
         svgplot_put_escaped(fp, tip);
@@ -357,7 +365,7 @@ static void draw_series(FILE *fp, const struct series *s, const struct axis *ax,
                      svgplot_format_number(s->y[i], ny, sizeof(ny)));
             t = tip;
         }
-        draw_marker(fp, px, py, s->color, t);
+        draw_marker(fp, px, py, s->radius, s->color, t);
     }
     fputs("</g>\n", fp);
 }

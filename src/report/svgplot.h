@@ -56,6 +56,9 @@ void svgplot_add_series(struct svgplot *p, const char *name, const char *color,
                         enum svgplot_style style, const double *x, const double *y, size_t n,
                         const char *const *tips);
 
+/* Marker radius in pixels of the series added last (default 3). */
+void svgplot_set_radius(struct svgplot *p, double r);
+
 /*
  * Add a curve y = f(x, ctx), sampled at 256 points across the x range
  * (evenly in log space on a logarithmic x axis), drawn as a line and
