@@ -8,7 +8,9 @@
  * at any point leaves no output file behind. See docs/tally-merge.md.
  */
 #include "cli.h"
+#include "../formats/aprof.h"
 #include "../formats/format.h"
+#include "../io/input.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,13 +19,14 @@
 struct merge_options {
     const char *output;         /* -o; NULL = standard output */
     enum profile_format format; /* --format; UNKNOWN = choose from the inputs */
+    int aprof;                  /* --format=aprof */
     const char **files;
     int nfiles;
 };
 
 static void merge_usage(FILE *fp)
 {
-    fputs("usage: tally merge [-o OUT] [--format=callgrind|cachegrind] FILE...\n"
+    fputs("usage: tally merge [-o OUT] [--format=callgrind|cachegrind|aprof] FILE...\n"
           "\n"
           "Add the costs of callgrind and cachegrind profiles (plain, gzip or zstd;\n"
           "'-' reads standard input) and write the sum as one profile.\n"
@@ -35,13 +38,21 @@ static void merge_usage(FILE *fp)
           "inputs are merged into one part. The 'cmd:' and 'desc:' lines come from\n"
           "the first file.\n"
           "\n"
+          "aprof reports (input-sensitive profiles, recognised by content) of\n"
+          "several runs of the same program are merged into one report: routines\n"
+          "are matched by name and image, calling contexts by their path, tuples\n"
+          "by input size. The reports must have the same program ('a' line),\n"
+          "input metric, memory resolution and cost metric.\n"
+          "\n"
           "Options:\n"
           "  -o, --output=OUT   write to OUT (atomically: on failure OUT is not\n"
           "                     touched) instead of standard output\n"
           "  --format=FORMAT    output format, 'callgrind' or 'cachegrind'; by\n"
           "                     default the format of the inputs, or callgrind when\n"
           "                     the inputs mix both formats. Writing cachegrind\n"
-          "                     drops calls and jumps and keeps line-level costs\n"
+          "                     drops calls and jumps and keeps line-level costs.\n"
+          "                     'aprof' treats the inputs as aprof reports (needed\n"
+          "                     when the first input is standard input)\n"
           "  -h, --help         show this help\n"
           "\n"
           "Exit status: 0 on success, 1 when an input cannot be read or merged or\n"
@@ -80,9 +91,13 @@ static int merge_parse_args(int argc, char **argv, struct merge_options *o)
             continue;
         }
         if (!missing && (v = cli_optval(argc, argv, &i, "--format", &missing))) {
+            if (strcmp(v, "aprof") == 0) {
+                o->aprof = 1;
+                continue;
+            }
             o->format = format_from_name(v);
             if (o->format == PROFILE_FORMAT_UNKNOWN) {
-                cli_errorf("merge: unknown format '%s' (use callgrind or cachegrind)", v);
+                cli_errorf("merge: unknown format '%s' (use callgrind, cachegrind or aprof)", v);
                 return 2;
             }
             continue;
@@ -110,6 +125,56 @@ static int merge_into(struct profile *dst, struct profile *src, struct tally_err
     return part_accumulate(dst, dst->parts[0], src, src->parts[0], err);
 }
 
+/* Is the file an aprof report? (by content; "-" cannot be peeked at and says no) */
+static int is_aprof_file(const char *path)
+{
+    if (strcmp(path, "-") == 0) return 0;
+    struct input in;
+    struct tally_error err;
+    if (input_open(&in, path, &err)) return 0;
+    const char *data;
+    size_t len;
+    int yes = input_peek(&in, 4096, &data, &len, &err) == 0 && aprof_detect(data, len);
+    input_close(&in);
+    return yes;
+}
+
+/* Merge aprof reports (docs/internals/aprof.md): the first is the base. */
+static int merge_aprof(const struct merge_options *o)
+{
+    struct tally_error err;
+    tally_error_clear(&err);
+    struct isprof sum, next;
+    isprof_init(&sum);
+    int rc = 0;
+    for (int i = 0; i < o->nfiles && rc == 0; i++) {
+        struct isprof *ip = i == 0 ? &sum : &next;
+        if (i > 0) isprof_init(&next);
+        if (strcmp(o->files[i], "-") != 0 && !is_aprof_file(o->files[i])) {
+            tally_error_set(&err, o->files[i], 0,
+                            "not an aprof report (cannot merge it with aprof reports)");
+            rc = 1;
+        } else if (aprof_read(ip, o->files[i], &err)) {
+            rc = 1;
+        } else if (i > 0) {
+            struct strlist warnings = {0};
+            if (isprof_merge(&sum, &next, &warnings, &err)) {
+                if (!err.file[0]) snprintf(err.file, sizeof(err.file), "%s", o->files[i]);
+                err.line = 0;
+                rc = 1;
+            }
+            for (size_t w = 0; w < warnings.n; w++)
+                fprintf(stderr, "tally: warning: %s: %s\n", o->files[i], warnings.items[w]);
+            strlist_release(&warnings);
+        }
+        if (i > 0) isprof_release(&next);
+    }
+    if (rc == 0 && aprof_write(&sum, o->output, &err)) rc = 1;
+    if (rc) cli_error(&err);
+    isprof_release(&sum);
+    return rc;
+}
+
 int cmd_merge(int argc, char **argv)
 {
     struct merge_options o;
@@ -118,6 +183,16 @@ int cmd_merge(int argc, char **argv)
     if (rc) {
         free(o.files);
         return rc == 1 ? 0 : 2;
+    }
+    if (o.aprof || is_aprof_file(o.files[0])) {
+        if (o.format != PROFILE_FORMAT_UNKNOWN) {
+            cli_errorf("merge: aprof reports can only be written as aprof reports");
+            free(o.files);
+            return 2;
+        }
+        rc = merge_aprof(&o);
+        free(o.files);
+        return rc;
     }
     struct read_options ro;
     memset(&ro, 0, sizeof(ro));
