@@ -41,11 +41,14 @@
 #include "pub_tool_xarray.h"
 
 #include "tally.h"
+#include "tl_cct.h"
 
 #include "sim_types.h"
 
 #include "sim_branch.h"
 #include "sim_cache.h"
+
+#include "rms.h" /* --input-sensitive (tl_input.c) */
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -61,6 +64,9 @@ static Bool clo_collect_atstart = True;
 static Bool clo_separate = False;
 static Bool clo_jumps = False;
 static const HChar *clo_toggle = NULL;
+static Bool clo_contexts = False;
+static Long clo_context_depth = 0;
+static const HChar *clo_ctx_out_file = "tally.ctx.%p";
 static cache_cfg clo_I1 = {-1, -1, -1};
 static cache_cfg clo_D1 = {-1, -1, -1};
 static cache_cfg clo_LL = {-1, -1, -1};
@@ -112,6 +118,8 @@ typedef struct linecc {
     UInt line;
     struct arc *arcs;   /* calls from this line, while writing */
     struct jrec *jumps; /* jumps from this line, while writing */
+    Bool pseudo;        /* not code: a signal's caller (`<signal N>`) */
+    void *cfn;          /* its function in the context tree (--contexts=yes) */
     ULong ev[N_EV];
 } linecc;
 
@@ -317,16 +325,9 @@ static linecc *lookup_position(Addr a, Addr entry)
     return get_linecc(ifile, ifn, iobj, icg, line);
 }
 
-static instrcc *get_instrcc(Addr a, UInt len, Addr entry)
+static instrcc *new_instrcc(Addr a, UInt len, linecc *l)
 {
-    linecc *l = lookup_position(a, entry);
     UWord h = addr_hash(a);
-    /* The newest entry for an address is first in its chain. */
-    for (instrcc *i = instrs.slot[h & (instrs.nslots - 1)]; i; i = i->next)
-        if (i->addr == a) {
-            if (i->line == l && i->len == len) return i;
-            break;
-        }
     instrcc *i = arena_alloc(sizeof *i);
     i->addr = a;
     i->len = len;
@@ -338,6 +339,19 @@ static instrcc *get_instrcc(Addr a, UInt len, Addr entry)
     i->next = instrs.slot[k];
     instrs.slot[k] = i;
     return i;
+}
+
+static instrcc *get_instrcc(Addr a, UInt len, Addr entry)
+{
+    linecc *l = lookup_position(a, entry);
+    UWord h = addr_hash(a);
+    /* The newest entry for an address is first in its chain. */
+    for (instrcc *i = instrs.slot[h & (instrs.nslots - 1)]; i; i = i->next)
+        if (i->addr == a) {
+            if (i->line == l && i->len == len) return i;
+            break;
+        }
+    return new_instrcc(a, len, l);
 }
 
 /* Add every seg's runs into its instr counters (before writing). */
@@ -460,9 +474,9 @@ static VG_REGPARM(1) void h_ir(instrcc *n)
 
 /* Instructions that lie in one cache line (cachesim_is_IrNoX): one to three
  * per call, or one followed by its data access. Same results as the
- * general calls, fewer calls. */
-#define NOX(n)                                                                                     \
-    cachesim_I1_doref_NoX((n)->addr, (UChar)(n)->len, &(n)->ev[EV_I1mr], &(n)->ev[EV_ILmr])
+ * general calls, fewer calls. Misses go to the running cost too (inclusive
+ * costs, contexts). */
+#define NOX(n) ir_nox(n)
 
 static VG_REGPARM(1) void h_ir1x(instrcc *n)
 {
@@ -546,7 +560,9 @@ static VG_REGPARM(2) void h_bi(instrcc *n, Addr dst)
 enum { SX_Ir, SX_Dr, SX_Dw, SX_Bc, SX_Bi, N_SX };
 static const Int sx_ev[N_SX] = {EV_Ir, EV_Dr, EV_Dw, EV_Bc, EV_Bi};
 
-typedef enum { K_JUMP, K_CALL, K_RET } exitkind;
+/* K_SIG: a signal handler is entered (set by the delivery, not by code);
+ * K_START: a thread's first block (--contexts=yes). */
+typedef enum { K_JUMP, K_CALL, K_RET, K_SIG, K_START } exitkind;
 
 typedef struct {
     UChar kind;         /* exitkind */
@@ -560,6 +576,7 @@ typedef struct {
     Bool is_entry;  /* starts at a function symbol */
     Bool in_plt;
     Bool is_resolver;
+    cct_fn *cfn; /* the block's function in the context tree (--contexts=yes) */
 } sbinfo;
 
 /* One call site -> callee entry: count and inclusive cost. */
@@ -574,11 +591,19 @@ typedef struct arc {
     UInt id;     /* index into the threads' stores (--separate-threads) */
 } arc;
 
+/* A call, or (sig) the mark of a signal delivery: the handler's frames are
+ * above it; its sp is the interrupted stack pointer, its `enter` the
+ * running cost at delivery, and it keeps the interrupted thread's state. */
 typedef struct {
-    arc *a;
+    arc *a; /* NULL for a signal mark */
     Addr sp;
     Bool resolver;
     Bool toggle; /* the callee is --toggle-collect's function */
+    Bool sig;
+    exitinfo *saved;      /* mark: the transition the delivery interrupted */
+    instrcc *saved_plt;   /* mark: an unresolved call into a PLT stub */
+    cct_node *node;       /* --contexts: the callee's context (mark: the root) */
+    cct_node *saved_node; /* mark: the interrupted context */
     ULong enter[N_EV];
 } frame;
 
@@ -595,6 +620,7 @@ typedef struct {
      * and by arc id (calls, then N_EV costs) */
     ULong *istore, *astore;
     UInt n_istore, n_astore;
+    cct_thread cct; /* --contexts=yes: where in the tree this thread runs */
 } thread;
 
 static exitinfo *last_exit; /* written by the instrumented code */
@@ -644,10 +670,50 @@ static thread *get_thread(ThreadId tid)
         n_threads = n;
     }
     if (!threads[tid]) {
-        threads[tid] = VG_(calloc)("tl.thread", 1, sizeof(thread));
-        threads[tid]->tid = tid;
+        thread *t = VG_(calloc)("tl.thread", 1, sizeof(thread));
+        t->tid = tid;
+        if (clo_contexts) {
+            /* the first block places the thread in the tree */
+            static exitinfo start_exit = {.kind = K_START};
+            cct_thread_init(&t->cct, tid, t->run);
+            t->pending = &start_exit;
+        }
+        threads[tid] = t;
     }
     return threads[tid];
+}
+
+/*--- Contexts (--contexts=yes; the tree is in tl_cct.c) ---*/
+
+static cct_fn *fn_of(linecc *l)
+{
+    if (!l->cfn) l->cfn = cct_fn_get(l->obj->s, l->file->s, l->fn->s);
+    return l->cfn;
+}
+
+/* The context of the innermost frame (a mark's is the root). */
+static cct_node *frame_node(thread *t)
+{
+    return t->depth ? t->stack[t->depth - 1].node : t->cct.root;
+}
+
+/* A block starts: code of another function than the frame's (reached by a
+ * jump, a PLT stub, code before the first call) runs in a child context of
+ * the frame's, so that every cost is in a context of its own function. */
+static void cct_block(thread *t, sbinfo *sb)
+{
+    cct_node *base = frame_node(t);
+    cct_node *n = cct_node_fn(base) == sb->cfn ? base : cct_child(base, sb->cfn);
+    if (n != t->cct.cur) cct_switch(&t->cct, n, t->run, collecting);
+}
+
+/* Charge every thread's current context (charge) or forget what ran since
+ * the last charge. */
+static void cct_restart(Bool charge)
+{
+    if (!clo_contexts) return;
+    for (UInt k = 0; k < n_threads; k++)
+        if (threads[k]) cct_switch(&threads[k]->cct, threads[k]->cct.cur, threads[k]->run, charge);
 }
 
 static istr *toggle_fn;
@@ -655,10 +721,8 @@ static UInt toggle_depth;
 static void collect_start(void);
 static void collect_stop(void);
 
-static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool resolver)
+static frame *new_frame(thread *t)
 {
-    Bool toggle = toggle_fn && callee->line->fn == toggle_fn;
-    if (toggle && toggle_depth++ == 0) collect_start();
     if (t->depth == t->cap) {
         UInt n = t->cap ? t->cap * 2 : 64;
         frame *f = VG_(malloc)("tl.stack", n * sizeof *f);
@@ -668,19 +732,56 @@ static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool r
         t->cap = n;
     }
     frame *f = &t->stack[t->depth++];
+    VG_(memset)(f, 0, sizeof *f - sizeof f->enter);
+    VG_(memcpy)(f->enter, t->run, sizeof f->enter);
+    return f;
+}
+
+static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool resolver)
+{
+    Bool toggle = toggle_fn && callee->line->fn == toggle_fn;
+    if (toggle && toggle_depth++ == 0) collect_start();
+    frame *f = new_frame(t);
     f->a = get_arc(site, callee);
     f->a->calls++;
     f->sp = sp;
     f->resolver = resolver;
     f->toggle = toggle;
-    VG_(memcpy)(f->enter, t->run, sizeof f->enter);
+    if (clo_contexts) {
+        cct_fn *fn = fn_of(callee->line);
+        f->node = cct_child(t->cct.cur, fn);
+        cct_called(f->node, fn);
+        cct_switch(&t->cct, f->node, t->run, collecting);
+    }
+    if (rms_on)
+        rms_on_call(t->tid, callee->line->fn, callee->line->obj, callee->line->fn->s,
+                    callee->line->obj->s, resolver, t->run[EV_Ir]);
+}
+
+/* A signal mark is gone (the handler returned, or longjmp left it): what
+ * the handler ran is not the interrupted frames' cost. */
+static void end_signal(thread *t, const frame *m)
+{
+    for (Int e = 0; e < N_EV; e++) {
+        ULong h = t->run[e] - m->enter[e];
+        for (UInt d = 0; d < t->depth; d++)
+            t->stack[d].enter[e] += h;
+        t->plt_enter[e] += h;
+    }
 }
 
 static frame *pop_call(thread *t)
 {
     frame *f = &t->stack[--t->depth];
+    if (clo_contexts)
+        cct_switch(&t->cct, f->sig ? f->saved_node : frame_node(t), t->run, collecting);
+    if (f->sig) {
+        end_signal(t, f);
+        return f;
+    }
     for (Int e = 0; e < N_EV; e++)
         f->a->cost[e] += t->run[e] - f->enter[e];
+    if (rms_on) rms_on_return(t->tid, f->resolver, t->run[EV_Ir]);
     if (f->toggle && --toggle_depth == 0) collect_stop();
     return f;
 }
@@ -695,13 +796,20 @@ static frame *pop_call(thread *t)
  * of the lazy-binding resolver replaces the resolver's frame by the
  * resolved function's.
  */
-static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
+static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
 {
-    thread *t = cur_thread;
-    exitinfo *x = last_exit;
-    last_exit = NULL;
-    if (!x || !t) return;
-
+    if (x->kind == K_START) return;
+    if (x->kind == K_SIG) {
+        /* the handler is called by `<signal N>`, a root of the graph */
+        if (clo_contexts) {
+            cct_fn *sf = fn_of(x->site->line);
+            cct_node *sn = cct_child(t->cct.root, sf);
+            cct_called(sn, sf);
+            cct_switch(&t->cct, sn, t->run, collecting);
+        }
+        push_call(t, x->site, sb->first, sp, sb->is_resolver);
+        return;
+    }
     Bool popped = False;
     while (t->depth > 0 && t->stack[t->depth - 1].sp < sp) {
         pop_call(t);
@@ -723,6 +831,8 @@ static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
     }
     if (x->kind != K_JUMP || sb->in_plt) return;
     if (t->plt_site) {
+        /* the stub ran in a context of its own under the caller's */
+        if (clo_contexts) cct_switch(&t->cct, frame_node(t), t->run, collecting);
         push_call(t, t->plt_site, sb->first, t->plt_sp, sb->is_resolver);
         VG_(memcpy)(t->stack[t->depth - 1].enter, t->plt_enter, sizeof t->plt_enter);
         t->plt_site = NULL;
@@ -737,6 +847,75 @@ static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
         Addr fsp = t->depth > 0 ? t->stack[t->depth - 1].sp : sp;
         push_call(t, x->site, sb->first, fsp, sb->is_resolver);
     }
+}
+
+static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
+{
+    thread *t = cur_thread;
+    exitinfo *x = last_exit;
+    last_exit = NULL;
+    if (!x || !t) return;
+    enter_block(t, x, sb, sp);
+    if (clo_contexts) cct_block(t, sb);
+}
+
+/*--- Signals ---*/
+
+/* `<signal N>`: a pseudo function (file and object ???) whose one pseudo
+ * instruction, at address N, is the call site of N's handlers. */
+static exitinfo *sig_exits[65];
+
+static exitinfo *signal_exit(Int sig)
+{
+    UInt k = sig > 0 && sig < 65 ? (UInt)sig : 0;
+    if (!sig_exits[k]) {
+        HChar name[32];
+        VG_(sprintf)(name, "<signal %d>", sig);
+        istr *unk = intern("???"), *nm = intern(name);
+        linecc *l = get_linecc(unk, nm, unk, nm, 0);
+        l->pseudo = True;
+        exitinfo *x = arena_alloc(sizeof *x);
+        x->kind = K_SIG;
+        x->site = new_instrcc(k, 1, l);
+        sig_exits[k] = x;
+    }
+    return sig_exits[k];
+}
+
+/* Delivery: a mark on the thread's stack keeps the interrupted state; the
+ * handler's first block pushes `<signal N>` -> handler above it. */
+static void tl_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
+{
+    if (!clo_calls) return;
+    thread *t = get_thread(tid);
+    exitinfo **pend = t == cur_thread ? &last_exit : &t->pending;
+    frame *m = new_frame(t);
+    m->sig = True;
+    m->sp = VG_(get_SP)(tid);
+    m->saved = *pend;
+    m->saved_plt = t->plt_site;
+    m->node = t->cct.root;
+    m->saved_node = t->cct.cur;
+    t->plt_site = NULL;
+    *pend = signal_exit(sigNo);
+}
+
+/* The handler returned (sigreturn): close what it left open, drop the mark
+ * and resume the interrupted transition. Not called when the handler
+ * longjmps; then the mark is popped with the frames it jumps over. */
+static void tl_post_deliver_signal(ThreadId tid, Int sigNo)
+{
+    if (!clo_calls) return;
+    thread *t = get_thread(tid);
+    UInt d = t->depth;
+    while (d > 0 && !t->stack[d - 1].sig)
+        d--;
+    if (d == 0) return;
+    while (t->depth > d)
+        pop_call(t);
+    frame *m = pop_call(t);
+    *(t == cur_thread ? &last_exit : &t->pending) = m->saved;
+    t->plt_site = m->saved_plt;
 }
 
 /* The scheduler gives the CPU to `tid`: costs now run into its vector, and
@@ -763,6 +942,7 @@ static void tl_start_client_code(ThreadId tid, ULong bbs_done)
     t->pending = NULL;
     cur_thread = t;
     cur_run = t->run;
+    if (rms_on) rms_on_switch(tid);
 }
 
 /* At exit: close every open call. */
@@ -794,12 +974,17 @@ static Bool collecting = True;
  * current running cost. */
 static void restart_thread_frames(thread *t, Bool add)
 {
-    for (UInt d = 0; d < t->depth; d++) {
+    /* frames below a signal mark are charged up to the delivery */
+    ULong upto[N_EV];
+    VG_(memcpy)(upto, t->run, sizeof upto);
+    for (UInt d = t->depth; d-- > 0;) {
         frame *f = &t->stack[d];
-        for (Int e = 0; e < N_EV; e++) {
-            if (add) f->a->cost[e] += t->run[e] - f->enter[e];
-            f->enter[e] = t->run[e];
-        }
+        if (f->sig)
+            VG_(memcpy)(upto, f->enter, sizeof upto);
+        else if (add)
+            for (Int e = 0; e < N_EV; e++)
+                f->a->cost[e] += upto[e] - f->enter[e];
+        VG_(memcpy)(f->enter, t->run, sizeof f->enter);
     }
     VG_(memcpy)(t->plt_enter, t->run, sizeof t->plt_enter);
 }
@@ -950,12 +1135,14 @@ static void collect_start(void)
 {
     if (collecting) return;
     drop_counts();
+    cct_restart(False);
     collecting = True;
 }
 
 static void collect_stop(void)
 {
     if (!collecting) return;
+    cct_restart(True);
     keep_counts();
     collecting = False;
 }
@@ -1151,8 +1338,12 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, Bool resolver, 
         Addr to = (Addr)dst->Iex.Const.con->Ico.U64;
         const HChar *name;
         if (!VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), to, &name) &&
-            VG_(DebugInfo_sect_kind)(NULL, to) != Vg_SectPLT && !resolver)
-            return;
+            VG_(DebugInfo_sect_kind)(NULL, to) != Vg_SectPLT && !resolver) {
+            /* --contexts: a jump into another function changes context */
+            if (!clo_contexts) return;
+            linecc *tl = lookup_position(to, to);
+            if (tl->fn == site->line->fn && tl->obj == site->line->obj) return;
+        }
     }
     exitinfo *x = arena_alloc(sizeof *x);
     x->kind = kind;
@@ -1171,6 +1362,7 @@ static sbinfo *make_sbinfo(instrcc *first)
     sb->is_entry = VG_(get_fnname_if_entry)(ep, first->addr, &name);
     sb->in_plt = VG_(DebugInfo_sect_kind)(NULL, first->addr) == Vg_SectPLT;
     sb->is_resolver = VG_(strncmp)(first->line->fn->s, "_dl_runtime_resolve", 19) == 0;
+    if (clo_contexts) sb->cfn = fn_of(first->line);
     return sb;
 }
 
@@ -1201,9 +1393,11 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         i++;
     }
 
+    if (rms_on) rms_ir_block(st.sbOut);
     for (; i < sbIn->stmts_used; i++) {
         IRStmt *s = sbIn->stmts[i];
         if (!s || s->tag == Ist_NoOp) continue;
+        if (rms_on) rms_ir_stmt(st.sbOut, tyenv, s);
         switch (s->tag) {
         case Ist_IMark:
             cia = (Addr)s->Ist.IMark.addr;
@@ -1816,6 +2010,7 @@ static void write_cachegrind(void)
     istr *cur_fl = NULL, *cur_fn = NULL;
     for (UWord k = 0; k < nl; k++) {
         linecc *l = v[k];
+        if (l->pseudo) continue; /* `<signal N>` is no code */
         if (l->file != cur_fl) {
             cur_fl = l->file;
             cur_fn = NULL;
@@ -1940,15 +2135,22 @@ static void print_summary(void)
 static void tl_fini(Int exitcode)
 {
     gather_part(True);
+    if (clo_contexts)
+        for (UInt k = 0; k < n_threads; k++)
+            if (threads[k])
+                cct_switch(&threads[k]->cct, threads[k]->cct.root, threads[k]->run, collecting);
+    rms_fini();
     write_parts(); /* fills grand */
     close_callgrind();
     if (clo_cg_out_file) write_cachegrind();
+    if (clo_contexts) cct_write(clo_ctx_out_file, out_ev, n_out_ev, ev_name);
     VG_(memcpy)(totals, grand, sizeof totals);
     print_summary();
 }
 
 static Bool tl_process_cmd_line_option(const HChar *arg)
 {
+    if (rms_process_option(arg)) return True;
     if VG_BOOL_CLO (arg, "--cache-sim", clo_cache_sim) {
     } else if VG_BOOL_CLO (arg, "--branch-sim", clo_branch_sim) {
     } else if VG_BOOL_CLO (arg, "--dump-instr", clo_dump_instr) {
@@ -1958,6 +2160,9 @@ static Bool tl_process_cmd_line_option(const HChar *arg)
     } else if VG_BOOL_CLO (arg, "--collect-atstart", clo_collect_atstart) {
     } else if VG_BOOL_CLO (arg, "--separate-threads", clo_separate) {
     } else if VG_BOOL_CLO (arg, "--collect-jumps", clo_jumps) {
+    } else if VG_BOOL_CLO (arg, "--contexts", clo_contexts) {
+    } else if VG_BINT_CLO (arg, "--context-depth", clo_context_depth, 0, 1000000) {
+    } else if VG_STR_CLO (arg, "--contexts-out-file", clo_ctx_out_file) {
     } else if VG_STR_CLO (arg, "--toggle-collect", clo_toggle) {
         clo_collect_atstart = False;
     } else if (cachesim_parse_opt(arg, &clo_I1, &clo_D1, &clo_LL)) {
@@ -1981,8 +2186,12 @@ static void tl_print_usage(void)
      "    --collect-atstart=yes|no  collect from the start [yes; no with --toggle-collect]\n"
      "    --toggle-collect=<fn>     collect only while inside function <fn> (needs --calls=yes)\n"
      "    --separate-threads=yes|no one part per thread [no: threads summed]\n"
-     "    --collect-jumps=yes|no    jump=/jcnd= records of jumps and conditional jumps [no]\n",
+     "    --collect-jumps=yes|no    jump=/jcnd= records of jumps and conditional jumps [no]\n"
+     "    --contexts=yes|no         also write the calling-context tree [no]\n"
+     "    --context-depth=<n>       keep stacks at most <n> frames deep [0: no limit]\n"
+     "    --contexts-out-file=<file>  the context tree's file [tally.ctx.%%p]\n",
      "yes");
+    rms_print_usage();
 }
 
 static void tl_print_debug_usage(void)
@@ -1992,6 +2201,7 @@ static void tl_print_debug_usage(void)
 
 static void tl_post_clo_init(void)
 {
+    if (rms_post_clo_init(clo_calls)) clo_cache_sim = False;
     if (VG_(clo_vex_control).guest_chase) {
         if (VG_(clo_verbosity) > 1)
             VG_(umsg)("tally counts only instructions that run: --vex-guest-chase is set to no\n");
@@ -2020,6 +2230,10 @@ static void tl_post_clo_init(void)
         }
         toggle_fn = intern(clo_toggle);
     }
+    if (clo_contexts) {
+        if (!clo_calls) VG_(fmsg_bad_option)("--contexts=yes", "it needs --calls=yes\n");
+        cct_init((UInt)clo_context_depth, clo_separate);
+    }
     collecting = clo_collect_atstart;
 }
 
@@ -2036,6 +2250,10 @@ static Bool tl_client_request(ThreadId tid, UWord *args, UWord *ret)
         break;
     case TALLY_REQ_ZERO:
         zero_counts();
+        if (clo_contexts) {
+            cct_restart(False);
+            cct_zero();
+        }
         break;
     case TALLY_REQ_DUMP:
         dump_part();
@@ -2062,7 +2280,10 @@ static void tl_pre_clo_init(void)
 
     VG_(basic_tool_funcs)(tl_post_clo_init, tl_instrument, tl_fini);
     VG_(track_start_client_code)(tl_start_client_code);
+    VG_(track_pre_deliver_signal)(tl_pre_deliver_signal);
+    VG_(track_post_deliver_signal)(tl_post_deliver_signal);
     VG_(needs_client_requests)(tl_client_request);
+    rms_pre_clo_init();
     VG_(needs_command_line_options)
     (tl_process_cmd_line_option, tl_print_usage, tl_print_debug_usage);
 }

@@ -140,6 +140,8 @@ compare "wordfreq 3000, --cache-sim=no" "$EX" "--cache-sim=no" ./wordfreq 3000
 compare "wordfreq 3000, caches + branches" "$EX" "$CACHES --branch-sim=yes" ./wordfreq 3000
 compare "matrix 30, caches + branches" "$EX" "$CACHES --branch-sim=yes" ./matrix 30
 compare "matrix 30, other caches" "$EX" "--I1=16384,4,32 --D1=8192,2,64 --LL=131072,8,128" ./matrix 30
+compare "signals, --cache-sim=no" "$EX" "--cache-sim=no" ./signals
+compare "signals, caches + branches" "$EX" "$CACHES --branch-sim=yes" ./signals
 for p in gzip bzip2 xz; do
     if command -v $p >/dev/null 2>&1; then
         compare "$p -c, --cache-sim=no" "$TMP" "--cache-sim=no" $p -c input.txt
@@ -326,6 +328,71 @@ EOF
     fi
 else
     ok "skipped: no C++ compiler"
+fi
+
+# Signal handlers (examples/signals.c): each handler is called by a
+# `<signal N>` root, not by the function it interrupted; after it returns
+# (or siglongjmps out) the interrupted stack goes on.
+self_out() { # FILE FUNCTION: "SELF OUT" Ir (self, and inclusive of its calls)
+    awk -v F="$2" 'function nm(v,   id, r) {
+            if (v !~ /^\(/) return v
+            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
+            if (r != "") n[id] = r
+            return n[id]
+        }
+        /^fn=/ { fn = nm(substr($0, 4)); next }
+        /^cfn=/ { nm(substr($0, 5)); next }
+        /^(c?fl|c?fi|fe|c?ob)=/ { next }
+        /^calls=/ { getline; if (fn == F) out += $2; next }
+        /^[0-9+*-]/ { if (fn == F) self += $2 }
+        END { print self + 0, out + 0 }' "$1"
+}
+arc_ir() { # FILE CALLER CALLEE: inclusive Ir of the calls
+    awk -v F="$2" -v C="$3" 'function nm(v,   id, r) {
+            if (v !~ /^\(/) return v
+            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
+            if (r != "") n[id] = r
+            return n[id]
+        }
+        /^fn=/ { fn = nm(substr($0, 4)) }
+        /^cfn=/ { cfn = nm(substr($0, 5)) }
+        /^calls=/ { getline; if (fn == F && cfn == C) s += $2 }
+        END { print s + 0 }' "$1"
+}
+(cd "$EX" && "$TALLY" record -q --cache-sim=no --out-file="$TMP/sig.cl" ./signals >/dev/null 2>&1)
+(cd "$EX" && valgrind -q --tool=callgrind --callgrind-out-file="$TMP/sig.cg" ./signals >/dev/null 2>&1)
+arcs_of "$TMP/sig.cl" |
+    grep -E '^(main|interrupted|deep|on_usr1|on_usr2|<signal [0-9]+>) -> (interrupted|busy|deep|after_jump|counted|on_usr1|on_usr2) ' >"$TMP/sarcs"
+printf '%s\n' "<signal 10> -> on_usr1 3" "<signal 12> -> on_usr2 2" "deep -> deep 6" \
+    "interrupted -> busy 6" "main -> after_jump 2" "main -> busy 1" "main -> deep 2" \
+    "main -> interrupted 3" "on_usr1 -> counted 12" "on_usr2 -> counted 2" >"$TMP/sarcs.exp"
+same_text "signals: calls as constructed (handlers under <signal N>, stacks intact after return and siglongjmp)" \
+    "$TMP/sarcs.exp" "$TMP/sarcs"
+set -- $(self_out "$TMP/sig.cl" interrupted)
+inc=$(arc_ir "$TMP/sig.cl" main interrupted)
+if [ "$1" -gt 0 ] && [ "$inc" = $(($1 + $2)) ]; then
+    ok "signals: inclusive Ir of interrupted = its self + its calls ($inc = $1 + $2): no handler cost in it"
+else
+    not_ok "signals: inclusive Ir of interrupted = its self + its calls ($inc vs $1 + $2)"
+fi
+within_permille "signals: inclusive Ir of main within 0.1% of Callgrind's" \
+    "$(incl_ir "$TMP/sig.cl" main)" "$(incl_ir "$TMP/sig.cg" main)"
+within_permille "signals: inclusive Ir of interrupted within 0.1% of Callgrind's" \
+    "$(arc_ir "$TMP/sig.cl" main interrupted)" "$(arc_ir "$TMP/sig.cg" main interrupted)"
+h1=$(arc_ir "$TMP/sig.cl" "<signal 10>" on_usr1)
+set -- $(self_out "$TMP/sig.cl" on_usr1)
+if [ "$1" -gt 0 ] && [ "$h1" = $(($1 + $2)) ]; then
+    ok "signals: the handler's cost is under <signal 10> ($h1 = self $1 + calls $2)"
+else
+    not_ok "signals: the handler's cost is under <signal 10> ($h1 vs self $1 + calls $2)"
+fi
+t1=$("$TALLY" annotate --inclusive=yes "$TMP/sig.cl" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+t2=$(callgrind_annotate --inclusive=yes "$TMP/sig.cl" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+tot=$(awk '/^totals:/ { print $2 }' "$TMP/sig.cl")
+if [ -n "$tot" ] && [ "$t1" = "$tot" ] && [ "$t2" = "$tot" ]; then
+    ok "signals: tally annotate and callgrind_annotate read it ($tot)"
+else
+    not_ok "signals: tally annotate and callgrind_annotate read it ($t1, $t2, want $tot)"
 fi
 
 # Client requests (valgrind/tally.h): stop/start, dump a part, zero.

@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tl_cct.c - the calling-context tree (`tally record --contexts=yes`).
+ *
+ * A node is one stack of functions (its chain of parents up to a root).
+ * Children are found through one hash table of edges (parent, function) ->
+ * node; an edge can lead back to an ancestor (recursion folded: a function
+ * that is already on the stack reuses its deepest node) or to the parent
+ * itself (the depth limit). Nodes are never freed; they are kept in
+ * creation order, which puts every parent before its children, as the file
+ * format wants.
+ *
+ * Copyright (C) 2026 the tally authors.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_xarray.h"
+
+#include "tl_cct.h"
+
+/* A name (object or file) with its id in the file being written. */
+typedef struct cct_name {
+    struct cct_name *next;
+    const HChar *s;
+    UInt id;
+} cct_name;
+
+struct cct_fn {
+    struct cct_fn *next;
+    const HChar *name;
+    cct_name *obj, *file;
+    UInt id;
+};
+
+struct cct_node {
+    cct_node *parent;
+    cct_node *all; /* creation order */
+    cct_fn *fn;    /* NULL for a root */
+    UInt depth;    /* 0 for a root */
+    UInt owner;    /* the thread of a separate tree, else 0 */
+    UInt id;       /* while writing */
+    ULong calls;
+    ULong cost[CCT_N_EV];
+};
+
+typedef struct edge {
+    struct edge *next;
+    cct_node *parent;
+    cct_fn *fn;
+    cct_node *to;
+} edge;
+
+static UInt depth_limit;
+static Bool separate;
+static cct_node *shared_root;
+static cct_node *first_node, *last_node;
+
+/*--- memory: a bump arena, never freed ---*/
+
+static UChar *ar_cur, *ar_end;
+
+static void *cct_alloc(SizeT n)
+{
+    n = (n + 7) & ~(SizeT)7;
+    if (n > (SizeT)(ar_end - ar_cur)) {
+        SizeT sz = n > 256 * 1024 ? n : 256 * 1024;
+        ar_cur = VG_(malloc)("tl.cct", sz);
+        ar_end = ar_cur + sz;
+    }
+    void *p = ar_cur;
+    ar_cur += n;
+    VG_(memset)(p, 0, n);
+    return p;
+}
+
+/*--- hash tables keyed by pointers ---*/
+
+static UWord ptr_hash(const void *a, const void *b)
+{
+    UWord x = (UWord)a * 0x9E3779B97F4A7C15ull ^ (UWord)b * 0xC2B2AE3D27D4EB4Full;
+    return x ^ (x >> 29);
+}
+
+typedef struct {
+    void **slot;
+    UWord nslots, nused;
+} ptab;
+
+static ptab names, fns, edges;
+
+static void ptab_init(ptab *t, UWord n)
+{
+    t->slot = VG_(calloc)("tl.cct.tab", n, sizeof(void *));
+    t->nslots = n;
+    t->nused = 0;
+}
+
+/* All chained records start with `next`; `key` gives their hash. */
+typedef struct link {
+    struct link *next;
+} link;
+
+static void ptab_add(ptab *t, void *rec, UWord h, UWord (*key)(const void *))
+{
+    if (++t->nused > t->nslots) {
+        UWord n = t->nslots * 2;
+        void **s = VG_(calloc)("tl.cct.tab", n, sizeof(void *));
+        for (UWord k = 0; k < t->nslots; k++)
+            for (link *e = t->slot[k], *nx; e; e = nx) {
+                nx = e->next;
+                UWord j = key(e) & (n - 1);
+                e->next = s[j];
+                s[j] = e;
+            }
+        VG_(free)(t->slot);
+        t->slot = s;
+        t->nslots = n;
+    }
+    link *l = rec;
+    UWord k = h & (t->nslots - 1);
+    l->next = t->slot[k];
+    t->slot[k] = l;
+}
+
+static UWord name_key(const void *p)
+{
+    return ptr_hash(((const cct_name *)p)->s, NULL);
+}
+
+static UWord fn_key(const void *p)
+{
+    const cct_fn *f = p;
+    return ptr_hash(f->obj->s, f->name);
+}
+
+static UWord edge_key(const void *p)
+{
+    const edge *e = p;
+    return ptr_hash(e->parent, e->fn);
+}
+
+static cct_name *get_name(const HChar *s)
+{
+    UWord h = ptr_hash(s, NULL);
+    for (cct_name *n = names.slot[h & (names.nslots - 1)]; n; n = n->next)
+        if (n->s == s) return n;
+    cct_name *n = cct_alloc(sizeof *n);
+    n->s = s;
+    ptab_add(&names, n, h, name_key);
+    return n;
+}
+
+/*--- the tree ---*/
+
+static cct_node *new_node(cct_node *parent, cct_fn *fn, UInt owner)
+{
+    cct_node *n = cct_alloc(sizeof *n);
+    n->parent = parent;
+    n->fn = fn;
+    n->depth = parent ? parent->depth + 1 : 0;
+    n->owner = owner;
+    if (last_node)
+        last_node->all = n;
+    else
+        first_node = n;
+    last_node = n;
+    return n;
+}
+
+void cct_init(UInt depth, Bool sep)
+{
+    depth_limit = depth;
+    separate = sep;
+    ptab_init(&names, 1024);
+    ptab_init(&fns, 4096);
+    ptab_init(&edges, 16384);
+    if (!separate) shared_root = new_node(NULL, NULL, 0);
+}
+
+cct_fn *cct_fn_get(const HChar *obj, const HChar *file, const HChar *name)
+{
+    UWord h = ptr_hash(obj, name);
+    for (cct_fn *f = fns.slot[h & (fns.nslots - 1)]; f; f = f->next)
+        if (f->obj->s == obj && f->name == name) return f;
+    cct_fn *f = cct_alloc(sizeof *f);
+    f->name = name;
+    f->obj = get_name(obj);
+    f->file = get_name(file);
+    ptab_add(&fns, f, h, fn_key);
+    return f;
+}
+
+void cct_thread_init(cct_thread *ct, UInt tid, const ULong *run)
+{
+    ct->root = separate ? new_node(NULL, NULL, tid) : shared_root;
+    ct->cur = ct->root;
+    for (Int e = 0; e < CCT_N_EV; e++)
+        ct->mark[e] = run[e];
+}
+
+cct_node *cct_child(cct_node *parent, cct_fn *fn)
+{
+    UWord h = ptr_hash(parent, fn);
+    for (edge *e = edges.slot[h & (edges.nslots - 1)]; e; e = e->next)
+        if (e->parent == parent && e->fn == fn) return e->to;
+    cct_node *to = NULL;
+    for (cct_node *a = parent; a && a->fn; a = a->parent)
+        if (a->fn == fn) {
+            to = a; /* recursion: the deepest node of fn */
+            break;
+        }
+    if (!to) {
+        if (depth_limit && parent->depth >= depth_limit)
+            to = parent;
+        else
+            to = new_node(parent, fn, parent->owner);
+    }
+    edge *e = cct_alloc(sizeof *e);
+    e->parent = parent;
+    e->fn = fn;
+    e->to = to;
+    ptab_add(&edges, e, h, edge_key);
+    return to;
+}
+
+void cct_called(cct_node *n, cct_fn *fn)
+{
+    if (n->fn == fn) n->calls++;
+}
+
+cct_fn *cct_node_fn(const cct_node *n)
+{
+    return n->fn;
+}
+
+void cct_add(cct_node *n, const ULong *run, ULong *mark)
+{
+    for (Int e = 0; e < CCT_N_EV; e++) {
+        n->cost[e] += run[e] - mark[e];
+        mark[e] = run[e];
+    }
+}
+
+void cct_zero(void)
+{
+    for (cct_node *n = first_node; n; n = n->all) {
+        n->calls = 0;
+        VG_(memset)(n->cost, 0, sizeof n->cost);
+    }
+}
+
+/*--- output ---*/
+
+static void write_costs(VgFile *f, const ULong *c, const Int *ev, Int n_ev)
+{
+    Int last = n_ev;
+    while (last > 0 && c[ev[last - 1]] == 0)
+        last--;
+    for (Int k = 0; k < last; k++)
+        VG_(fprintf)(f, " %llu", c[ev[k]]);
+    VG_(fprintf)(f, "\n");
+}
+
+/* "ob ID PATH" / "fl ID PATH" before the first use; 0 for unknown. */
+static UInt name_id(VgFile *f, const HChar *kind, cct_name *n, UInt *next)
+{
+    if (VG_(strcmp)(n->s, "???") == 0) return 0;
+    if (!n->id) {
+        n->id = ++*next;
+        VG_(fprintf)(f, "%s %u %s\n", kind, n->id, n->s);
+    }
+    return n->id;
+}
+
+static void write_tree(const HChar *name, UInt owner, const Int *ev, Int n_ev,
+                       const HChar *const *evname)
+{
+    VgFile *f =
+        VG_(fopen)(name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+    if (!f) {
+        VG_(umsg)("error: cannot create contexts file '%s'\n", name);
+        return;
+    }
+    VG_(fprintf)(f, "# tally contexts 1\ncreator: tally-record 0.1\n");
+    VG_(fprintf)(f, "cmd: %s", VG_(args_the_exename));
+    for (Word k = 0; k < VG_(sizeXA)(VG_(args_for_client)); k++)
+        VG_(fprintf)(f, " %s", *(HChar **)VG_(indexXA)(VG_(args_for_client), k));
+    VG_(fprintf)(f, "\npid: %d\n", VG_(getpid)());
+    if (separate) VG_(fprintf)(f, "thread: %u\n", owner);
+    VG_(fprintf)(f, "events:");
+    for (Int k = 0; k < n_ev; k++)
+        VG_(fprintf)(f, " %s", evname[ev[k]]);
+    VG_(fprintf)(f, "\ndepth: %u\n", depth_limit);
+
+    for (UWord k = 0; k < names.nslots; k++)
+        for (cct_name *n = names.slot[k]; n; n = n->next)
+            n->id = 0;
+    for (UWord k = 0; k < fns.nslots; k++)
+        for (cct_fn *fn = fns.slot[k]; fn; fn = fn->next)
+            fn->id = 0;
+    UInt next_ob = 0, next_fl = 0, next_fn = 0, next_x = 0;
+    ULong tot[CCT_N_EV];
+    VG_(memset)(tot, 0, sizeof tot);
+    for (cct_node *n = first_node; n; n = n->all) {
+        n->id = 0;
+        if (!n->fn || n->owner != owner) continue;
+        cct_fn *fn = n->fn;
+        if (!fn->id) {
+            UInt ob = name_id(f, "ob", fn->obj, &next_ob);
+            UInt fl = name_id(f, "fl", fn->file, &next_fl);
+            fn->id = ++next_fn;
+            VG_(fprintf)(f, "fn %u %u %u %s\n", fn->id, ob, fl, fn->name);
+        }
+        n->id = ++next_x;
+        VG_(fprintf)(f, "x %u %u %u %llu", n->id, n->parent->id, fn->id, n->calls);
+        write_costs(f, n->cost, ev, n_ev);
+        for (Int e = 0; e < CCT_N_EV; e++)
+            tot[e] += n->cost[e];
+    }
+    VG_(fprintf)(f, "totals:");
+    for (Int k = 0; k < n_ev; k++)
+        VG_(fprintf)(f, " %llu", tot[ev[k]]);
+    VG_(fprintf)(f, "\n");
+    VG_(fclose)(f);
+}
+
+void cct_write(const HChar *pattern, const Int *ev, Int n_ev, const HChar *const *evname)
+{
+    HChar *name = VG_(expand_file_name)("--contexts-out-file", pattern);
+    if (!separate) {
+        write_tree(name, 0, ev, n_ev, evname);
+    } else {
+        /* one file per thread that has a tree, in thread order */
+        UInt max = 0;
+        for (cct_node *n = first_node; n; n = n->all)
+            if (n->owner > max) max = n->owner;
+        SizeT len = VG_(strlen)(name) + 16;
+        HChar *buf = VG_(malloc)("tl.cct.name", len);
+        for (UInt tid = 1; tid <= max; tid++) {
+            Bool any = False;
+            for (cct_node *n = first_node; n && !any; n = n->all)
+                any = n->owner == tid && n->fn;
+            if (!any) continue;
+            VG_(sprintf)(buf, "%s-%u", name, tid);
+            write_tree(buf, tid, ev, n_ev, evname);
+        }
+        VG_(free)(buf);
+    }
+    VG_(free)(name);
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tl_cct.h - the calling-context tree of tally's Valgrind tool
+ * (`--contexts=yes`), written at exit in the format of
+ * docs/internals/contexts.md.
+ *
+ * tl_main.c owns the call stacks; it tells this module which node each
+ * thread is running in (cct_switch) and asks it for the node of a call
+ * (cct_child + cct_called). A node's self cost is the part of its thread's
+ * running cost vector that grew while it was current: cct_switch charges
+ * `run - mark` to the node it leaves.
+ *
+ * Copyright (C) 2026 the tally authors.
+ */
+#ifndef TALLY_TL_CCT_H
+#define TALLY_TL_CCT_H
+
+#include "pub_tool_basics.h"
+
+/* Events per node: the tool's N_EV (tl_main.c checks they are equal). */
+#define CCT_N_EV 13
+
+typedef struct cct_node cct_node;
+typedef struct cct_fn cct_fn;
+
+/* One thread's place in the tree. */
+typedef struct {
+    cct_node *root; /* the thread's root (shared by all threads unless separate) */
+    cct_node *cur;  /* charged with what runs now */
+    ULong mark[CCT_N_EV];
+} cct_thread;
+
+/* depth: --context-depth (0 = no limit); separate: one tree per thread. */
+void cct_init(UInt depth, Bool separate);
+
+/* The function (obj, name): both strings must be interned by the caller
+ * (equal names, equal pointers); `file` is kept from the first call. */
+cct_fn *cct_fn_get(const HChar *obj, const HChar *file, const HChar *name);
+
+/* A new thread starts at its root, counting from `run`. */
+void cct_thread_init(cct_thread *ct, UInt tid, const ULong *run);
+
+/* The node for calling (or jumping into) fn from `parent`: the child, or
+ * the deepest node of fn on the stack (recursion folded), or `parent`
+ * itself at the depth limit. */
+cct_node *cct_child(cct_node *parent, cct_fn *fn);
+
+/* One more call of n, when n is fn's node (not a depth-limited parent). */
+void cct_called(cct_node *n, cct_fn *fn);
+
+cct_fn *cct_node_fn(const cct_node *n);
+
+/* Charge what ran since the last switch to the current node (only when
+ * `collecting`; otherwise it is dropped) and make `to` current. */
+static inline void cct_switch(cct_thread *ct, cct_node *to, const ULong *run, Bool collecting);
+
+/* Clear every count (client request: zero the counters). */
+void cct_zero(void);
+
+/*
+ * Write the tree(s) at exit. `pattern` is --contexts-out-file (expanded
+ * here, so a forked child writes its own file); with separate trees one
+ * file per thread, named PATTERN-TID. ev/n_ev: the events written, as
+ * indices into the node cost vectors; names: all event names by index.
+ */
+void cct_write(const HChar *pattern, const Int *ev, Int n_ev, const HChar *const *names);
+
+/*--- inline ---*/
+
+void cct_add(cct_node *n, const ULong *run, ULong *mark);
+
+static inline void cct_switch(cct_thread *ct, cct_node *to, const ULong *run, Bool collecting)
+{
+    if (collecting)
+        cct_add(ct->cur, run, ct->mark);
+    else
+        for (Int e = 0; e < CCT_N_EV; e++)
+            ct->mark[e] = run[e];
+    ct->cur = to;
+}
+
+#endif
