@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_convert.c - the writers of `tally convert`: JSON strings, the
+ * tally-profile JSON document, folded stacks, speedscope and pprof
+ * (decoded here by a protobuf reader written for the test, and gunzipped
+ * with zlib). Stack trees are built by hand, so every expected value is
+ * worked out from the tree.
+ */
+#include "testutil.h"
+
+#include <zlib.h>
+
+#include "analysis/stacks.h"
+#include "formats/folded.h"
+#include "formats/json.h"
+#include "formats/pprof.h"
+#include "formats/speedscope.h"
+
+/* Run a writer into memory and return the text (caller frees). */
+#define CAPTURE(buf, call)                                                                         \
+    do {                                                                                           \
+        size_t cap_len_;                                                                           \
+        FILE *fp = open_memstream(&(buf), &cap_len_);                                              \
+        assert_non_null(fp);                                                                       \
+        call;                                                                                      \
+        fclose(fp);                                                                                \
+    } while (0)
+
+static void test_json_string(void **state)
+{
+    (void)state;
+    char *out = NULL;
+    CAPTURE(out, json_put_string(fp, "a\"b\\c\nd\te\x01"));
+    assert_string_equal(out, "\"a\\\"b\\\\c\\nd\\te\\u0001\"");
+    free(out);
+    /* valid UTF-8 is kept; a lone continuation byte, an overlong form and
+     * a truncated sequence become U+FFFD */
+    CAPTURE(out, json_put_string(fp, "\xc3\xa9|\x80|\xc0\xaf|\xe2\x82"));
+    assert_string_equal(out, "\"\xc3\xa9|\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\"");
+    free(out);
+    CAPTURE(out, json_put_string(fp, NULL));
+    assert_string_equal(out, "\"\"");
+    free(out);
+}
+
+/* main (self 10) calls f twice (inclusive 30); f and g call each other
+ * (a cycle: f self 20, g self 10, f->g inclusive 10, g->f 5 calls 0 cost). */
+static const char *cg_text = "events: Ir\n"
+                             "fl=m.c\n"
+                             "fn=main\n"
+                             "1 10\n"
+                             "cfn=f\n"
+                             "calls=2 5\n"
+                             "2 30\n"
+                             "fn=f\n"
+                             "5 20\n"
+                             "cfn=g\n"
+                             "calls=1 9\n"
+                             "6 10\n"
+                             "fn=g\n"
+                             "9 10\n"
+                             "cfn=f\n"
+                             "calls=1 5\n"
+                             "10 0\n";
+
+static void test_json_document(void **state)
+{
+    (void)state;
+    struct read_options ro = {.merge_parts = 1};
+    struct profile *p = test_read_string(cg_text, &ro, NULL);
+    assert_non_null(p);
+    struct tally_error err;
+    char *out = NULL;
+    struct json_options o = {.lines = 1, .source = "in.cg"};
+    int rc;
+    CAPTURE(out, rc = json_write(p, fp, &o, &err));
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "\"schema\": \"tally-profile\""));
+    assert_non_null(strstr(out, "\"source\": \"in.cg\""));
+    assert_non_null(strstr(out, "\"totals\": [40]"));
+    /* main: self 10, inclusive 10 + 30; f: in cycle 1, inclusive = self 20
+     * (its calls leave no cycle); the cycle: entered by 30 from main */
+    assert_non_null(strstr(out, "\"name\": \"main\", \"object\": \"\", \"file\": \"m.c\",\n"
+                                "     \"self\": [10], \"inclusive\": [40], \"cycle\": 0"));
+    assert_non_null(strstr(out, "\"self\": [20], \"inclusive\": [20], \"cycle\": 1"));
+    assert_non_null(
+        strstr(out, "{\"caller\": 0, \"callee\": 1, \"count\": 2, \"inclusive\": [30]}"));
+    assert_non_null(strstr(out, "\"members\": [1, 2], \"self\": [30], \"inclusive\": [30]"));
+    assert_non_null(strstr(out, "{\"file\": \"m.c\", \"line\": 5, \"self\": [20]}"));
+    free(out);
+    profile_free(p);
+}
+
+/*
+ * A hand-made tree over a profile with functions main (m.c, /bin/a),
+ * work (w.c, /bin/a), "x;y\nz" (x.c, /lib/b):
+ *   0 root   total 25          own weight 25 - 20 = 5
+ *   1 main   total 20, self 5  own weight 20 - 10 - 4 = 6
+ *   2 work   total 10, self 10 own weight 10 (child of main)
+ *   3 x;y\nz total 4, self 1   own weight 4 (pruned cost kept in its total)
+ * Second event: every value times 100 (so 300 needs a two-byte varint).
+ */
+struct hand_tree {
+    struct profile *p;
+    struct stack_tree t;
+    struct stack_node nodes[4];
+    uint64_t self[8], total[8];
+    const char *names[2];
+};
+
+static void hand_tree_init(struct hand_tree *h)
+{
+    memset(h, 0, sizeof(*h));
+    struct profile *p = h->p = profile_new();
+    uint32_t a = profile_intern(p, "/bin/a", 6), b = profile_intern(p, "/lib/b", 6);
+    uint32_t fmain =
+        profile_function(p, a, profile_intern(p, "m.c", 3), profile_intern(p, "main", 4));
+    uint32_t fwork =
+        profile_function(p, a, profile_intern(p, "w.c", 3), profile_intern(p, "work", 4));
+    uint32_t fx =
+        profile_function(p, b, profile_intern(p, "x.c", 3), profile_intern(p, "x;y\nz", 5));
+    struct stack_node n0 = {STACK_NO_FN, 0, 1, 0, 0, 0, 0};
+    struct stack_node n1 = {fmain, 0, 2, 0, 1, 0, 1};
+    struct stack_node n2 = {fwork, 1, 0, 3, 2, 0, 7};
+    struct stack_node n3 = {fx, 1, 0, 0, 2, 0, 1};
+    h->nodes[0] = n0;
+    h->nodes[1] = n1;
+    h->nodes[2] = n2;
+    h->nodes[3] = n3;
+    uint64_t self[4] = {0, 5, 10, 1}, total[4] = {25, 20, 10, 4};
+    for (int i = 0; i < 4; i++) {
+        h->self[2 * i] = self[i];
+        h->self[2 * i + 1] = self[i] * 100;
+        h->total[2 * i] = total[i];
+        h->total[2 * i + 1] = total[i] * 100;
+    }
+    h->names[0] = "Ir";
+    h->names[1] = "Dr";
+    h->t.p = p;
+    h->t.kind = STACKS_EXACT;
+    h->t.method = "exact: by hand";
+    h->t.nev = 2;
+    h->t.ev_names = h->names;
+    h->t.n = h->t.cap = 4;
+    h->t.nodes = h->nodes;
+    h->t.self = h->self;
+    h->t.total = h->total;
+}
+
+static void test_folded(void **state)
+{
+    (void)state;
+    struct hand_tree h;
+    hand_tree_init(&h);
+    assert_int_equal(folded_weight(&h.t, 0, 0), 5);
+    assert_int_equal(folded_weight(&h.t, 1, 0), 6);
+    assert_int_equal(folded_weight(&h.t, 3, 1), 400);
+    assert_int_equal(folded_next(&h.t, 0), 1);
+    assert_int_equal(folded_next(&h.t, 1), 2);
+    assert_int_equal(folded_next(&h.t, 2), 3);
+    assert_int_equal(folded_next(&h.t, 3), 0);
+    struct tally_error err;
+    char *out = NULL;
+    int rc;
+    CAPTURE(out, rc = folded_write(&h.t, 0, fp, &err));
+    assert_int_equal(rc, 0);
+    assert_string_equal(out, "[other] 5\n"
+                             "main 6\n"
+                             "main;work 10\n"
+                             "main;x,y z 4\n");
+    free(out);
+    CAPTURE(out, rc = folded_write(&h.t, 1, fp, &err));
+    assert_string_equal(out, "[other] 500\nmain 600\nmain;work 1000\nmain;x,y z 400\n");
+    free(out);
+    CAPTURE(out, rc = folded_write(&h.t, 2, fp, &err));
+    assert_int_equal(rc, -1);
+    free(out);
+    profile_free(h.p);
+}
+
+static void test_speedscope(void **state)
+{
+    (void)state;
+    struct hand_tree h;
+    hand_tree_init(&h);
+    struct tally_error err;
+    char *out = NULL;
+    struct speedscope_options o = {.name = "./a", .exporter = "tally test"};
+    int rc;
+    CAPTURE(out, rc = speedscope_write(&h.t, fp, &o, &err));
+    assert_int_equal(rc, 0);
+    assert_non_null(
+        strstr(out, "\"$schema\": \"https://www.speedscope.app/file-format-schema.json\""));
+    /* frames in walk order, then [other] */
+    assert_non_null(strstr(out, "{\"name\": \"main\", \"file\": \"m.c\"},\n"
+                                "    {\"name\": \"work\", \"file\": \"w.c\"},\n"
+                                "    {\"name\": \"x;y\\nz\", \"file\": \"x.c\"},\n"
+                                "    {\"name\": \"[other]\"}"));
+    assert_non_null(strstr(out, "{\"type\": \"sampled\", \"name\": \"Ir\", \"unit\": \"none\", "
+                                "\"startValue\": 0, \"endValue\": 25,\n"
+                                "     \"samples\": [[3],\n       [0],\n       [0, 1],\n"
+                                "       [0, 2]],\n"
+                                "     \"weights\": [5, 6, 10, 4]}"));
+    assert_non_null(strstr(out, "\"endValue\": 2500"));
+    assert_non_null(strstr(out, "\"weights\": [500, 600, 1000, 400]"));
+    assert_non_null(strstr(out, "\"name\": \"./a (exact: by hand)\""));
+    assert_non_null(strstr(out, "\"exporter\": \"tally test\""));
+    free(out);
+    profile_free(h.p);
+}
+
+/* --- a protobuf reader for the test ------------------------------------- */
+
+struct pbr {
+    const uint8_t *p, *end;
+    int bad;
+};
+
+static uint64_t rd_varint(struct pbr *r)
+{
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (r->p >= r->end) {
+            r->bad = 1;
+            return 0;
+        }
+        uint8_t c = *r->p++;
+        v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80)) return v;
+    }
+    r->bad = 1;
+    return 0;
+}
+
+/* Next field: its number, wire type, and varint value or bytes. */
+static int rd_field(struct pbr *r, unsigned *field, uint64_t *v, struct pbr *sub)
+{
+    if (r->p >= r->end || r->bad) return 0;
+    uint64_t key = rd_varint(r);
+    *field = (unsigned)(key >> 3);
+    unsigned wire = key & 7;
+    if (wire == 0) {
+        *v = rd_varint(r);
+    } else if (wire == 2) {
+        uint64_t len = rd_varint(r);
+        if (len > (uint64_t)(r->end - r->p)) {
+            r->bad = 1;
+            return 0;
+        }
+        sub->p = r->p;
+        sub->end = r->p + len;
+        sub->bad = 0;
+        r->p += len;
+    } else {
+        r->bad = 1;
+        return 0;
+    }
+    return !r->bad;
+}
+
+struct decoded {
+    char strs[32][32];
+    int nstrs;
+    int nsample_types, sample_type_name[4];
+    int nsamples;
+    uint64_t locs[8][4];
+    int nlocs[8];
+    uint64_t vals[8][2];
+    uint64_t loc_fn[8];      /* location id -> function id */
+    uint64_t fn_name[8];     /* function id -> name string index */
+    uint64_t map_file[8];    /* mapping id -> filename string index */
+    uint64_t loc_mapping[8]; /* location id -> mapping id */
+    int ncomments;
+    uint64_t comments[4];
+    uint64_t default_type, period;
+};
+
+static void decode(const uint8_t *buf, size_t len, struct decoded *d)
+{
+    memset(d, 0, sizeof(*d));
+    struct pbr r = {buf, buf + len, 0}, s, s2;
+    unsigned f, f2, f3;
+    uint64_t v, v2, v3;
+    while (rd_field(&r, &f, &v, &s)) {
+        switch (f) {
+        case 1:
+            while (rd_field(&s, &f2, &v2, &s2))
+                if (f2 == 1) d->sample_type_name[d->nsample_types] = (int)v2;
+            d->nsample_types++;
+            break;
+        case 2: {
+            int i = d->nsamples++;
+            while (rd_field(&s, &f2, &v2, &s2)) {
+                int k = 0;
+                while (s2.p < s2.end && k < 4) { /* packed varints */
+                    uint64_t x = rd_varint(&s2);
+                    if (f2 == 1) d->locs[i][d->nlocs[i]++] = x;
+                    if (f2 == 2 && k < 2) d->vals[i][k] = x;
+                    k++;
+                }
+            }
+            break;
+        }
+        case 3: {
+            uint64_t id = 0, file = 0;
+            while (rd_field(&s, &f2, &v2, &s2)) {
+                if (f2 == 1) id = v2;
+                if (f2 == 5) file = v2;
+            }
+            d->map_file[id] = file;
+            break;
+        }
+        case 4: {
+            uint64_t id = 0, fn = 0, m = 0;
+            while (rd_field(&s, &f2, &v2, &s2)) {
+                if (f2 == 1) id = v2;
+                if (f2 == 2) m = v2;
+                if (f2 == 4)
+                    while (rd_field(&s2, &f3, &v3, &s))
+                        if (f3 == 1) fn = v3;
+            }
+            d->loc_fn[id] = fn;
+            d->loc_mapping[id] = m;
+            break;
+        }
+        case 5: {
+            uint64_t id = 0, name = 0;
+            while (rd_field(&s, &f2, &v2, &s2)) {
+                if (f2 == 1) id = v2;
+                if (f2 == 2) name = v2;
+            }
+            d->fn_name[id] = name;
+            break;
+        }
+        case 6:
+            snprintf(d->strs[d->nstrs++], 32, "%.*s", (int)(s.end - s.p), (const char *)s.p);
+            break;
+        case 12:
+            d->period = v;
+            break;
+        case 13:
+            d->comments[d->ncomments++] = v;
+            break;
+        case 14:
+            d->default_type = v;
+            break;
+        }
+    }
+    assert_false(r.bad);
+    assert_true(r.p == r.end);
+}
+
+/* Name of the function at location id l. */
+static const char *loc_name(const struct decoded *d, uint64_t l)
+{
+    return d->strs[d->fn_name[d->loc_fn[l]]];
+}
+
+static void test_pprof(void **state)
+{
+    (void)state;
+    struct hand_tree h;
+    hand_tree_init(&h);
+    struct tally_error err;
+    uint8_t *buf;
+    size_t len;
+    struct pprof_options o = {.default_event = 1, .comment = "cmd: ./a"};
+    assert_int_equal(pprof_encode(&h.t, &o, &buf, &len, &err), 0);
+    struct decoded d;
+    decode(buf, len, &d);
+    assert_string_equal(d.strs[0], "");
+    assert_int_equal(d.nsample_types, 2);
+    assert_string_equal(d.strs[d.sample_type_name[0]], "Ir");
+    assert_string_equal(d.strs[d.sample_type_name[1]], "Dr");
+    assert_string_equal(d.strs[d.default_type], "Dr");
+    assert_int_equal(d.period, 1);
+    assert_int_equal(d.ncomments, 2);
+    assert_string_equal(d.strs[d.comments[0]], "cmd: ./a");
+    assert_string_equal(d.strs[d.comments[1]], "stacks exact: by hand");
+    /* samples: [other], main, work<-main, x<-main; leaf first */
+    assert_int_equal(d.nsamples, 4);
+    assert_int_equal(d.nlocs[0], 1);
+    assert_string_equal(loc_name(&d, d.locs[0][0]), "[other]");
+    assert_int_equal(d.vals[0][0], 5);
+    assert_int_equal(d.vals[0][1], 500);
+    assert_int_equal(d.nlocs[2], 2);
+    assert_string_equal(loc_name(&d, d.locs[2][0]), "work");
+    assert_string_equal(loc_name(&d, d.locs[2][1]), "main");
+    assert_int_equal(d.vals[2][0], 10);
+    assert_int_equal(d.vals[2][1], 1000);
+    assert_string_equal(loc_name(&d, d.locs[3][0]), "x;y\nz");
+    assert_int_equal(d.vals[3][1], 400);
+    /* main and work share the mapping of /bin/a, x has /lib/b */
+    assert_string_equal(d.strs[d.map_file[d.loc_mapping[d.locs[2][0]]]], "/bin/a");
+    assert_true(d.loc_mapping[d.locs[2][0]] == d.loc_mapping[d.locs[2][1]]);
+    assert_string_equal(d.strs[d.map_file[d.loc_mapping[d.locs[3][0]]]], "/lib/b");
+    uint64_t sum = 0;
+    for (int i = 0; i < d.nsamples; i++)
+        sum += d.vals[i][0];
+    assert_int_equal(sum, 25);
+
+    /* gzip: what pprof_write produces gunzips to the same message */
+    char *path = test_tmpfile("", 0);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(pprof_write(&h.t, fp, &o, &err), 0);
+    fclose(fp);
+    gzFile gz = gzopen(path, "rb");
+    assert_non_null(gz);
+    uint8_t *back = malloc(len + 16);
+    int n = gzread(gz, back, (unsigned)len + 16);
+    gzclose(gz);
+    assert_int_equal(n, (int)len);
+    assert_memory_equal(back, buf, len);
+    fp = fopen(path, "rb");
+    unsigned char magic[2] = {0};
+    assert_int_equal(fread(magic, 1, 2, fp), 2);
+    fclose(fp);
+    assert_int_equal(magic[0], 0x1f);
+    assert_int_equal(magic[1], 0x8b);
+    unlink(path);
+    free(path);
+    free(back);
+    free(buf);
+
+    /* a cost that int64 cannot hold is an error */
+    h.total[0] = UINT64_MAX;
+    assert_int_equal(pprof_encode(&h.t, &o, &buf, &len, &err), -1);
+    assert_non_null(strstr(err.msg, "64-bit"));
+    profile_free(h.p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_json_string), cmocka_unit_test(test_json_document),
+        cmocka_unit_test(test_folded),      cmocka_unit_test(test_speedscope),
+        cmocka_unit_test(test_pprof),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
