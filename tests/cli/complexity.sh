@@ -1,0 +1,136 @@
+#!/bin/sh
+# tally complexity: usage errors, bad input, JSON validity and content
+# (checked against an independent fit in complexity_check.py), merging,
+# plots (well-formed, self-contained SVG and HTML), atomic output.
+. "$(dirname "$0")/../lib.sh"
+R1="$ROOT/tests/golden/complexity/r1.aprof"
+CHECK="$ROOT/tests/cli/complexity_check.py"
+
+# --- usage ---
+expect_run "--help" 0 "usage: tally complexity" "" complexity --help
+expect_run "no report" 2 "" "complexity: no reports given" complexity
+expect_run "unknown option" 2 "" "unknown option '--bogus'" complexity --bogus "$R1"
+expect_run "bad --min-points" 2 "" "min-points wants a whole number, not 'x'" \
+    complexity --min-points=x "$R1"
+expect_run "bad --min-share" 2 "" "min-share wants a percentage" complexity --min-share=101 "$R1"
+expect_run "bad --top" 2 "" "top wants a positive whole number" complexity --top=0 "$R1"
+expect_run "bad --cost" 2 "" "unknown cost 'total'" complexity --cost=total "$R1"
+expect_run "bad --format" 2 "" "unknown format 'xml'" complexity --format=xml "$R1"
+expect_run "missing value" 2 "" "option '--include' needs a value" complexity "$R1" --include
+expect_run "bad --include pattern" 2 "" "bad pattern '\(': missing closing parenthesis" \
+    complexity --include='(' "$R1"
+expect_run "bad --routine pattern" 2 "" "bad pattern '\[z-a\]'" complexity --routine='[z-a]' "$R1"
+expect_run "listed as a command" 0 "complexity +cost growth" "" --help
+
+# --- bad input ---
+expect_run "missing report" 1 "" "^tally: $TMP/nosuch.aprof: " complexity "$TMP/nosuch.aprof"
+printf 'v 4\nr "f" "/x" 1\np 1 2 3\n' >"$TMP/short.aprof"
+expect_run "malformed report: FILE:LINE" 1 "" "^tally: $TMP/short.aprof:3: " \
+    complexity "$TMP/short.aprof"
+printf 'v 4\na ./other\nr "f" "/x" 1\np 1 2 3 3 3 9 1 3 3 3 3 9\n' >"$TMP/other.aprof"
+expect_run "reports of different programs" 1 "" "^tally: .*other.aprof" \
+    complexity "$R1" "$TMP/other.aprof"
+
+# --- text ---
+expect_run "text ranking" 0 "^ +1 +2\.00 +1\.0000 +n\^2 +12 +18 +304,140 +25\.31% +isort$" "" \
+    complexity "$R1"
+expect_run "--routine shows the tuple table" 0 "^ +120 +2 +43,220 +43,160\.0 +43,100$" "" \
+    complexity --routine='^isort$' "$R1"
+expect_run "--routine without a match warns" 0 "Rank" "warning: no routine matches --routine" \
+    complexity --routine=nothing "$R1"
+
+# --- JSON: valid, and equal to an independent computation ---
+run_tally 0 "" "" complexity --format=json "$R1"
+cp "$TMP/out" "$TMP/r1.json"
+check "JSON is valid (python3 -m json.tool)" python3 -m json.tool "$TMP/r1.json"
+check "JSON: totals, shares, tuples, fits and classes" python3 "$CHECK" "$R1" "$TMP/r1.json" \
+    isort=n^2 "msort=n log n" scan=n "bsearch=log n" helper=1
+run_tally 0 "" "" complexity --format=json --min-points=1 --routine=. --cost=self "$R1"
+check "JSON with every routine, self costs, is valid" python3 -m json.tool "$TMP/out"
+if grep -q '"name": "operator<<(int) \\"&x\\""' "$TMP/out"; then ok "JSON escapes names"; else
+    not_ok "JSON escapes names"; fi
+run_tally 0 "" "" complexity --format=json --include=nothing "$R1"
+check "JSON with an empty ranking is valid" python3 -m json.tool "$TMP/out"
+
+# --- merged reports: calls and costs add up, shares stay ---
+run_tally 0 "" "" complexity --format=json "$R1" "$R1"
+cp "$TMP/out" "$TMP/r11.json"
+check "two reports are merged" python3 -c '
+import json, sys
+one, two = (json.load(open(f)) for f in sys.argv[1:3])
+assert two["program_cost"] == 2 * one["program_cost"], "k"
+for a, b in zip(one["ranking"], two["ranking"]):
+    assert a["name"] == b["name"], a["name"]
+    assert b["calls"] == 2 * a["calls"] and b["cost"] == 2 * a["cost"], a["name"]
+    assert abs(a["share"] - b["share"]) < 1e-9, a["name"]
+    assert abs(a["fit"]["c"] - b["fit"]["c"]) < 1e-9, a["name"]
+' "$TMP/r1.json" "$TMP/r11.json"
+
+# --- output file ---
+expect_run "-o writes the file" 0 "" "" complexity -o "$TMP/out.txt" "$R1"
+if grep -q "isort" "$TMP/out.txt"; then ok "-o content"; else not_ok "-o content"; fi
+expect_run "-o into a missing directory fails" 1 "" "^tally: " \
+    complexity -o "$TMP/no/such/dir/out.txt" "$R1"
+if [ -e "$TMP/no" ]; then not_ok "nothing is left behind"; else ok "nothing is left behind"; fi
+
+# --- plots ---
+P="$TMP/plots"
+expect_run "--plot" 0 "Rank" "" complexity --plot="$P" --routine=tiny "$R1"
+n_svg=$(ls "$P"/*.svg 2>/dev/null | wc -l)
+# 6 ranked routines and tiny (not ranked), two plots each
+if [ "$n_svg" = 14 ]; then ok "one cost and one frequency plot per routine"; else
+    not_ok "one cost and one frequency plot per routine"; echo "$n_svg SVG files" | diag; fi
+check "every SVG is well-formed XML" python3 -c '
+import sys, xml.etree.ElementTree as ET
+for f in sys.argv[1:]:
+    root = ET.parse(f).getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg", f
+' "$P"/*.svg
+check "the cost plot has 3 series, the fit and tooltips" python3 -c '
+import sys, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = ET.parse(sys.argv[1]).getroot()
+series = root.findall(".//s:g[@class=\"series\"]", ns)
+assert len(series) == 3, len(series)
+for g in series:
+    assert len(g.findall("s:circle", ns)) == 12, "12 sizes"
+tips = [t.text for t in root.iter("{http://www.w3.org/2000/svg}title")]
+assert any(t.startswith("n = 120, 2 calls: worst 43,220, average 43,160.0, best 43,100") for t in tips), tips[:3]
+texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+assert "cost = 20 + 3 * n^2.000" in texts, texts
+assert len(root.findall(".//s:g[@class=\"curve\"]", ns)) == 2
+' "$P/r1-isort.svg"
+check "the frequency plot has one stem per size" python3 -c '
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+lines = root.findall(".//{http://www.w3.org/2000/svg}g[@class=\"series\"]/{http://www.w3.org/2000/svg}line")
+assert len(lines) == 16, len(lines)
+' "$P/r3-bsearch-freq.svg"
+check "index.html links every plot" sh -c '
+for f in "$1"/*.svg; do grep -q "href=\"$(basename "$f")\"" "$1/index.html" || exit 1; done' _ "$P"
+if grep -Eiq '(src|href)="(https?:)?//' "$P/index.html" "$P"/*.svg ||
+    grep -Eiq '<script|@import|url\(http' "$P/index.html" "$P"/*.svg; then
+    not_ok "plots are self-contained"; else ok "plots are self-contained"; fi
+check "index.html is well-formed" python3 -c '
+import sys, html.parser
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.stack = []
+    def handle_starttag(self, tag, a):
+        if tag not in ("meta", "img", "br"): self.stack.append(tag)
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack.pop() == tag, tag
+p = P(); p.feed(open(sys.argv[1]).read()); assert not p.stack, p.stack
+' "$P/index.html"
+expect_run "--plot --log" 0 "Rank" "" complexity --log --plot="$TMP/logplots" "$R1"
+check "log-scale SVGs are well-formed" python3 -c '
+import sys, xml.etree.ElementTree as ET
+for f in sys.argv[1:]: ET.parse(f)
+' "$TMP"/logplots/*.svg
+if grep -q "not positive: not shown on the log scale" "$TMP/logplots/r7-operator___int____x_.svg"
+then ok "log scale says a size 0 is not shown"; else not_ok "log scale says a size 0 is not shown"; fi
+: >"$TMP/afile"
+expect_run "--plot onto a file fails" 1 "" "afile: not a directory" \
+    complexity --plot="$TMP/afile" "$R1"
+
+echo "1..$TESTN"
