@@ -311,6 +311,8 @@ void fit_power(const double *x, const double *y, size_t n, struct fit_power *out
             out->status = FIT_OK;
             out->c = best[2];
             out->a = best[0] * s.range + s.ymin;
+            /* an offset lost in rounding noise is no offset ("0", not "-1.1e-13") */
+            if (fabs(out->a) < 1e-9 * s.range) out->a = 0.0;
             out->b = best[1] * s.range * exp(-best[2] * s.lxmax);
             out->r2 = 1.0 - best_rss / s.tss;
         }

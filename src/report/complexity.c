@@ -207,7 +207,7 @@ static void text_detail(const struct complexity *c, const struct complexity_rout
             r->calls == 1 ? "" : "s", fmt_u64(r->total, a, sizeof(a)), r->share);
     fprintf(fp, "  model: %s", complexity_model_text(&r->power, model, sizeof(model)));
     if (r->power.status == FIT_OK)
-        fprintf(fp, "  R^2 %.5f (%u steps)", r->power.r2, r->power.iterations);
+        fprintf(fp, "  R^2 %.5f", r->power.r2);
     else if (r->power.status != FIT_CONSTANT)
         fprintf(fp, " (%s)", fit_status_text(r->power.status));
     fputc('\n', fp);
