@@ -1,14 +1,454 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * report.c - `tally report`: a self-contained HTML report. See
- * docs/tally-report.md.
+ * report.c - `tally report`: a self-contained HTML report in a directory.
+ * See docs/tally-report.md.
+ *
+ * Callgrind/cachegrind inputs are added up into one profile; the page is
+ * written by html_report_write() with the flame graph (flame.h, estimated
+ * or exact stacks) and the call graph (dot.h, when `dot` is installed)
+ * inline. aprof inputs get the complexity ranking (complexity.h) with
+ * its plots written beside the page, in DIR/complexity/.
  */
 #include "cli.h"
+#include "../analysis/callgraph.h"
+#include "../analysis/complexity.h"
+#include "../analysis/stacks.h"
+#include "../formats/aprof.h"
+#include "../formats/format.h"
+#include "../io/input.h"
+#include "../io/outfile.h"
+#include "../report/complexity.h"
+#include "../report/dot.h"
+#include "../report/flame.h"
+#include "../report/html.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct report_options {
+    const char *dir;   /* -o */
+    const char *event; /* --event: the pictures' event */
+    const char *title;
+    size_t max_functions, max_source;
+    int no_callgraph, no_flame;
+    struct strlist include;
+    const char **files;
+    int nfiles;
+};
+
+static void report_usage(FILE *fp)
+{
+    fputs("usage: tally report -o DIR [OPTIONS] FILE...\n"
+          "\n"
+          "Write DIR/index.html: one self-contained page (styles, scripts and data\n"
+          "inline; nothing is fetched) about callgrind or cachegrind profiles (several\n"
+          "are added up) and aprof reports. Open it from the disk in any browser.\n"
+          "\n"
+          "The page: the command, events and totals; a sortable, searchable table\n"
+          "of the functions (self and inclusive cost of every event); for the\n"
+          "selected function its callers and callees (calls and costs; click to\n"
+          "walk) and its annotated source when the file is found; the flame graph;\n"
+          "the call graph (needs Graphviz's 'dot'); for aprof reports the complexity\n"
+          "ranking with its plots (in DIR/complexity/).\n"
+          "\n"
+          "Options:\n"
+          "  -o, --output=DIR       the directory to write (created when missing)\n"
+          "  --event=EV             the event of the flame and call graphs (default:\n"
+          "                         the first event)\n"
+          "  --max-functions=N      ship the N functions with the largest inclusive\n"
+          "                         share (over every event) and the calls between\n"
+          "                         them (default 2000)\n"
+          "  --max-source=N         annotated source for the first N of them\n"
+          "                         (default 300; 0 = none)\n"
+          "  -I, --include=DIR      also look for source files in DIR (repeatable)\n"
+          "  --title=TEXT           the page's title\n"
+          "  --no-callgraph         leave the call graph out (no 'dot' run)\n"
+          "  --no-flame             leave the flame graph out\n"
+          "  -h, --help             show this help\n"
+          "\n"
+          "Exit status: 0 on success (a missing 'dot' only warns), 1 when an input\n"
+          "cannot be read or the page cannot be written, 2 on a usage error.\n",
+          fp);
+}
+
+static int parse_count(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || *end || errno || s[0] == '-' || v > SIZE_MAX / 2) return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+static int report_parse_args(int argc, char **argv, struct report_options *o)
+{
+    int only_files = 0;
+    o->files = xcalloc((size_t)argc + 1, sizeof(*o->files));
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
+            o->files[o->nfiles++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_files = 1;
+            continue;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            report_usage(stdout);
+            return 1;
+        }
+        int missing = 0;
+        const char *v;
+        if ((v = cli_optval(argc, argv, &i, "--output", &missing)) ||
+            (!missing && (v = cli_optval(argc, argv, &i, "-o", &missing)))) {
+            o->dir = v;
+        } else if (!missing && strncmp(a, "-o", 2) == 0 && a[2]) {
+            o->dir = a + 2;
+        } else if (!missing && ((v = cli_optval(argc, argv, &i, "--include", &missing)) ||
+                                (!missing && (v = cli_optval(argc, argv, &i, "-I", &missing))))) {
+            strlist_push(&o->include, v);
+        } else if (!missing && strncmp(a, "-I", 2) == 0 && a[2]) {
+            strlist_push(&o->include, a + 2);
+        } else if (!missing && (v = cli_optval(argc, argv, &i, "--event", &missing))) {
+            o->event = v;
+        } else if (!missing && (v = cli_optval(argc, argv, &i, "--title", &missing))) {
+            o->title = v;
+        } else if (!missing &&
+                   ((v = cli_optval(argc, argv, &i, "--max-functions", &missing)) ||
+                    (!missing && (v = cli_optval(argc, argv, &i, "--max-source", &missing))))) {
+            int fn = strncmp(a, "--max-f", 7) == 0;
+            size_t n;
+            if (parse_count(v, &n) || (fn && n == 0)) {
+                cli_errorf("report: --max-%s wants a %s number, not '%s'",
+                           fn ? "functions" : "source", fn ? "positive" : "whole", v);
+                return 2;
+            }
+            if (fn)
+                o->max_functions = n;
+            else
+                o->max_source = n;
+        } else if (strcmp(a, "--no-callgraph") == 0) {
+            o->no_callgraph = 1;
+        } else if (strcmp(a, "--no-flame") == 0) {
+            o->no_flame = 1;
+        } else {
+            if (missing)
+                cli_errorf("report: option '%s' needs a value", a);
+            else
+                cli_errorf("report: unknown option '%s'; see 'tally report --help'", a);
+            return 2;
+        }
+    }
+    if (!o->dir) {
+        cli_errorf("report: no output directory (-o DIR); see 'tally report --help'");
+        return 2;
+    }
+    if (o->nfiles == 0) {
+        cli_errorf("report: no input files; see 'tally report --help'");
+        return 2;
+    }
+    return 0;
+}
+
+/* Is the file an aprof report? (-1 with err when it cannot be read) */
+static int is_aprof(const char *path, struct tally_error *err)
+{
+    if (strcmp(path, "-") == 0) return 0;
+    struct input in;
+    if (input_open(&in, path, err)) return -1;
+    const char *data;
+    size_t len;
+    int r = input_peek(&in, 4096, &data, &len, err) == 0 && aprof_detect(data, len);
+    input_close(&in);
+    return r;
+}
+
+/* Read everything a memory stream collected into a string; NULL on failure. */
+static char *svg_fragment(char *text)
+{
+    if (!text) return NULL;
+    char *s = strstr(text, "<svg");
+    if (!s) {
+        free(text);
+        return NULL;
+    }
+    memmove(text, s, strlen(s) + 1);
+    return text;
+}
+
+/* The call graph as inline SVG, or NULL with a note. */
+static char *make_callgraph(const struct profile *p, const struct event_expr *col,
+                            const char *evname, char **note)
+{
+    char prog[4096];
+    if (!dot_find_program(prog, sizeof(prog))) {
+        *note = xstrdup("No call graph: Graphviz's 'dot' program is not installed (Debian "
+                        "package graphviz).");
+        fprintf(stderr, "tally: warning: report: no call graph: the 'dot' program is not "
+                        "installed (install the Debian package graphviz)\n");
+        return NULL;
+    }
+    struct tally_error err;
+    tally_error_clear(&err);
+    struct callgraph g;
+    struct dot_selection sel;
+    memset(&sel, 0, sizeof(sel));
+    char *text = NULL, *svg = NULL;
+    size_t len = 0;
+    FILE *tmp = NULL;
+    if (callgraph_build(&g, p, 0, col, 1, &err)) goto fail;
+    struct dot_options dopt;
+    dot_options_init(&dopt);
+    dopt.event = evname;
+    dopt.title = p->parts[0]->cmd;
+    if (dot_select(&g, &dopt, &sel, &err)) goto fail;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) goto fail;
+    int rc = dot_write(mem, &g, &dopt, &sel, &err);
+    fclose(mem);
+    if (rc) goto fail;
+    tmp = tmpfile();
+    if (!tmp || dot_run(text, len, "svg", fileno(tmp), &err)) goto fail;
+    long size;
+    if (fseek(tmp, 0, SEEK_END) || (size = ftell(tmp)) < 0 || fseek(tmp, 0, SEEK_SET)) goto fail;
+    svg = xmalloc((size_t)size + 1);
+    if (fread(svg, 1, (size_t)size, tmp) != (size_t)size) goto fail;
+    svg[size] = 0;
+    svg = svg_fragment(svg);
+    fclose(tmp);
+    free(text);
+    dot_selection_release(&sel);
+    callgraph_release(&g);
+    return svg;
+fail:
+    if (!err.msg[0]) tally_error_set(&err, NULL, 0, "cannot lay out the call graph");
+    {
+        char buf[2048];
+        const char *m = tally_error_format(&err, buf, sizeof(buf));
+        fprintf(stderr, "tally: warning: report: no call graph: %s\n", m);
+        *note = xasprintf("No call graph: %s", m);
+    }
+    if (tmp) fclose(tmp);
+    free(text);
+    free(svg);
+    dot_selection_release(&sel);
+    callgraph_release(&g);
+    return NULL;
+}
+
+/* The flame graph as inline SVG, or NULL with a note. */
+static char *make_flame(const struct profile *p, const char *evname, char **note)
+{
+    struct tally_error err;
+    tally_error_clear(&err);
+    int ev = eventset_index(&p->parts[0]->events, evname);
+    if (ev < 0) {
+        *note = xasprintf("No flame graph: '%s' is a derived event; flame graphs show base "
+                          "events (use --event).",
+                          evname);
+        return NULL;
+    }
+    if (p->signed_costs) {
+        *note = xstrdup("No flame graph: the profile holds differences (signed costs).");
+        return NULL;
+    }
+    struct stack_tree t;
+    struct stack_options so = {.part = 0, .event = ev, .prune = 0.1 / 1180.0};
+    if (stacks_build(&t, p, &so, &err)) {
+        *note = xasprintf("No flame graph: %s", err.msg);
+        return NULL;
+    }
+    struct flame_options fo;
+    memset(&fo, 0, sizeof(fo));
+    fo.fragment = 1;
+    fo.title = "Flame graph";
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    int rc = mem ? flame_write_svg(&t, &fo, mem, &err) : -1;
+    if (mem) fclose(mem);
+    stacks_release(&t);
+    if (rc) {
+        free(text);
+        *note = xasprintf("No flame graph: %s", err.msg[0] ? err.msg : "out of memory");
+        return NULL;
+    }
+    return svg_fragment(text);
+}
+
+/* The complexity section for aprof reports; writes DIR/complexity/. NULL after printing. */
+static char *make_complexity(const char *dir, const char **files, int n, int *failed)
+{
+    struct tally_error err;
+    tally_error_clear(&err);
+    struct isprof ip;
+    isprof_init(&ip);
+    struct complexity c;
+    memset(&c, 0, sizeof(c));
+    struct complexity_options an;
+    complexity_options_init(&an);
+    char *html = NULL, *text = NULL, *sub = NULL;
+    size_t len = 0;
+    if (aprof_read(&ip, files[0], &err)) goto fail;
+    for (int i = 1; i < n; i++) {
+        struct isprof next;
+        isprof_init(&next);
+        struct strlist warnings = {0};
+        int rc = aprof_read(&next, files[i], &err);
+        if (rc == 0) {
+            rc = isprof_merge(&ip, &next, &warnings, &err);
+            if (rc && !err.file[0]) snprintf(err.file, sizeof(err.file), "%s", files[i]);
+        }
+        for (size_t w = 0; w < warnings.n; w++)
+            fprintf(stderr, "tally: warning: %s: %s\n", files[i], warnings.items[w]);
+        strlist_release(&warnings);
+        isprof_release(&next);
+        if (rc) goto fail;
+    }
+    if (complexity_analyse(&ip, &an, &c, &err)) goto fail;
+    struct complexity_report_options ro = {.sources = files, .nsources = (size_t)n};
+    sub = xasprintf("%s/complexity", dir);
+    if (complexity_write_plots(&c, &ip, &ro, sub, &err)) goto fail;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) goto fail;
+    int rc = complexity_write_text(&c, &ip, &ro, mem, &err);
+    fclose(mem);
+    if (rc) goto fail;
+    {
+        char *esc = NULL;
+        size_t elen = 0;
+        FILE *em = open_memstream(&esc, &elen);
+        if (!em) goto fail;
+        html_escape(em, text);
+        fclose(em);
+        html = xasprintf("<details id=\"complexity-section\" open><summary>Complexity (aprof)"
+                         "</summary>\n<div class=\"picture\"><p><a href=\"complexity/index.html\">"
+                         "Every plot</a></p>\n<pre id=\"complexity\">%s</pre>\n<iframe "
+                         "src=\"complexity/index.html\" title=\"complexity plots\" "
+                         "style=\"width:100%%;height:80vh;border:0\"></iframe></div></details>\n",
+                         esc);
+        free(esc);
+    }
+    free(text);
+    free(sub);
+    complexity_release(&c);
+    isprof_release(&ip);
+    return html;
+fail:
+    cli_error(&err);
+    *failed = 1;
+    free(text);
+    free(sub);
+    complexity_release(&c);
+    isprof_release(&ip);
+    return NULL;
+}
 
 int cmd_report(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    cli_errorf("report: not built yet");
-    return 2;
+    struct report_options o;
+    memset(&o, 0, sizeof(o));
+    o.max_source = SIZE_MAX;
+    int status = report_parse_args(argc, argv, &o);
+    if (status) {
+        free(o.files);
+        strlist_release(&o.include);
+        return status == 1 ? 0 : 2;
+    }
+    status = 1;
+    struct tally_error err;
+    tally_error_clear(&err);
+    struct html_options ho;
+    html_options_init(&ho);
+    struct profile *p = NULL;
+    struct event_expr col = {0, NULL};
+    char *cg = NULL, *cgnote = NULL, *fl = NULL, *flnote = NULL, *cx = NULL, *path = NULL;
+    const char **aprofs = xcalloc((size_t)o.nfiles + 1, sizeof(*aprofs));
+    const char **profs = xcalloc((size_t)o.nfiles + 1, sizeof(*profs));
+    int naprof = 0, nprof = 0;
+    for (int i = 0; i < o.nfiles; i++) {
+        int a = is_aprof(o.files[i], &err);
+        if (a < 0) goto fail;
+        if (a)
+            aprofs[naprof++] = o.files[i];
+        else
+            profs[nprof++] = o.files[i];
+    }
+    struct stat st;
+    if (stat(o.dir, &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) {
+            tally_error_set(&err, o.dir, 0, "exists and is not a directory");
+            goto fail;
+        }
+    } else if (mkdir(o.dir, 0777) && errno != EEXIST) {
+        tally_error_set(&err, o.dir, 0, "cannot create the directory: %s", strerror(errno));
+        goto fail;
+    }
+    if (nprof) {
+        p = cli_read_summed(profs, nprof, &err);
+        if (!p) goto fail;
+        const char *evname;
+        if (cli_event_column(p, o.event, &col, &evname, &err)) goto fail;
+        if (!o.no_callgraph) cg = make_callgraph(p, &col, evname, &cgnote);
+        if (!o.no_flame) fl = make_flame(p, evname, &flnote);
+    }
+    if (naprof) {
+        int failed = 0;
+        cx = make_complexity(o.dir, aprofs, naprof, &failed);
+        if (failed) {
+            status = 1;
+            goto out;
+        }
+    }
+    for (int i = 0; i < o.nfiles; i++)
+        strlist_push(&ho.inputs, o.files[i]);
+    for (size_t i = 0; i < o.include.n; i++)
+        strlist_push(&ho.include, o.include.items[i]);
+    ho.title = o.title;
+    ho.max_functions = o.max_functions;
+    ho.max_source = o.max_source;
+    ho.callgraph_svg = cg;
+    ho.callgraph_note = o.no_callgraph ? "Call graph left out (--no-callgraph)."
+                        : cgnote       ? cgnote
+                        : nprof        ? NULL
+                                       : "No call graph: no callgrind or cachegrind input.";
+    ho.flame_svg = fl;
+    ho.flame_note = o.no_flame ? "Flame graph left out (--no-flame)."
+                    : flnote   ? flnote
+                    : nprof    ? NULL
+                               : "No flame graph: no callgrind or cachegrind input.";
+    ho.extra_html = cx;
+    path = xasprintf("%s/index.html", o.dir);
+    struct outfile of;
+    if (outfile_open(&of, path, &err)) goto fail;
+    if (html_report_write(of.fp, p, &ho, &err)) {
+        outfile_abort(&of);
+        goto fail;
+    }
+    if (outfile_commit(&of, &err)) goto fail;
+    status = 0;
+    goto out;
+fail:
+    cli_error(&err);
+out:
+    free(path);
+    free(cg);
+    free(cgnote);
+    free(fl);
+    free(flnote);
+    free(cx);
+    free(aprofs);
+    free(profs);
+    event_expr_release(&col);
+    profile_free(p);
+    html_options_release(&ho);
+    strlist_release(&o.include);
+    free(o.files);
+    return status;
 }

@@ -1,0 +1,97 @@
+#!/bin/sh
+# tally report in a real browser: Debian's headless Chromium opens the
+# page from the disk (tests/browser/cdp.py speaks the DevTools protocol),
+# clicks a function, checks its callers, walks to a caller, searches,
+# sorts, clicks the call graph, takes a screenshot and fails on any
+# console error. Expected values are worked out by hand from the small
+# profile below. A real profile (examples/) and, when bench/cache holds
+# it, the 200 MB benchmark profile must load in under 2 seconds.
+# Without chromium the test says SKIP loudly (sh scripts/install-deps.sh).
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+    echo "# SKIP SKIP SKIP: chromium is not installed; the browser test of tally report did not run" >&2
+    ok "tally report in Chromium # SKIP chromium not installed"
+    exit 0
+fi
+SHOTS=$ROOT/build/test-logs
+mkdir -p "$SHOTS"
+
+# the source file, found through the absolute path in the profile
+cat >"$TMP/src.c" <<'EOF'
+int helper(int x)
+{
+    return x * 2;
+}
+
+int work(int n)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        s += helper(i);
+    return s;
+}
+
+int main(void)
+{
+    return work(4) + helper(1);
+}
+EOF
+# Ir: main 10, work 20 + 30, helper 36, two uncalled functions 1 each = 98
+# Dr: main 1, work 2 + 3, helper 3 = 9
+cat >"$TMP/small.out" <<EOF
+# callgrind format
+version: 1
+cmd: ./small 4
+events: Ir Dr
+fl=$TMP/src.c
+fn=main
+15 10 1
+cfn=work
+calls=1 6
+16 80 8
+cfn=helper
+calls=1 1
+16 6 0
+fn=work
+8 20 2
+9 30 3
+cfn=helper
+calls=4 1
+10 30 3
+fn=helper
+3 36 3
+fn=evil</script><b>x</b>
+1 1 0
+fn=q"uote's & <amp>
+1 1 0
+EOF
+expect_run "report of the small profile" 0 "" "" report -o "$TMP/small" "$TMP/small.out"
+python3 "$ROOT/tests/browser/report_test.py" small "$TMP/small/index.html" "$SHOTS/report-small.png" ||
+    not_ok "the browser checks of the small page"
+
+# a real profile of examples/wordfreq (tests/peer/profiles.sh builds it)
+REAL=""
+for f in "$ROOT/build/peer-profiles/cgx.wordfreq.out" "$ROOT/build/peer-profiles/cg.wordfreq.out"; do
+    [ -f "$f" ] && { REAL=$f; break; }
+done
+if [ -n "$REAL" ]; then
+    expect_run "report of a real profile" 0 "" "" report -o "$TMP/real" -I "$ROOT/examples" "$REAL"
+    python3 "$ROOT/tests/browser/report_test.py" load "$TMP/real/index.html" "$SHOTS/report-real.png" 2 ||
+        not_ok "the browser checks of the real page"
+else
+    ok "report of a real profile # SKIP no build/peer-profiles (make check builds them)"
+fi
+
+# the 200 MB benchmark profile, when bench/make-profile.sh has cached it
+BIG=$ROOT/bench/cache/callgrind.200MB.out
+if [ -f "$BIG" ]; then
+    t0=$(date +%s.%N)
+    expect_run "report of the 200 MB profile" 0 "" "" report -o "$TMP/big" "$BIG"
+    t1=$(date +%s.%N)
+    echo "# tally report on the 200 MB profile: $(echo "$t1 - $t0" | bc 2>/dev/null || echo "?") s, page $(wc -c <"$TMP/big/index.html") bytes"
+    python3 "$ROOT/tests/browser/report_test.py" load "$TMP/big/index.html" "$SHOTS/report-big.png" 2 ||
+        not_ok "the browser checks of the 200 MB page"
+else
+    ok "report of the 200 MB profile # SKIP not in bench/cache (sh bench/make-profile.sh callgrind 200)"
+fi

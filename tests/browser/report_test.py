@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Drive `tally report` pages in headless Chromium (tests/browser/report.sh
+writes the inputs). Prints TAP lines ("ok - ..." / "not ok - ...").
+
+  report_test.py small PAGE SHOT   the small profile of report.sh, checked
+                                    against values worked out by hand
+  report_test.py load PAGE SHOT MAXSEC   any page: loads within MAXSEC seconds
+                                    without console errors, a row click works
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+failures = 0
+
+
+def check(name, cond, detail=""):
+    global failures
+    if cond:
+        print("ok - " + name)
+    else:
+        failures += 1
+        print("not ok - " + name)
+        for line in str(detail).splitlines()[:30]:
+            print("# " + line)
+
+
+def row_names(b):
+    return b.eval("Array.prototype.map.call(document.querySelectorAll('#functions tbody tr'),"
+                  "function(tr){return tr.cells[0].textContent;})")
+
+
+def call_rows(b, which):
+    return b.eval("Array.prototype.map.call(document.querySelectorAll('#%s tbody tr'),"
+                  "function(tr){return [tr.cells[0].textContent, tr.cells[1].textContent,"
+                  " tr.cells[2].textContent];})" % which)
+
+
+def row_js(name):
+    return ("Array.prototype.find.call(document.querySelectorAll('#functions tbody tr'),"
+            "function(tr){return tr.cells[0].textContent===%r;})" % name)
+
+
+def screenshot(b, shot):
+    b.screenshot(shot)
+    with open(shot, "rb") as f:
+        head = f.read(8)
+    size = os.path.getsize(shot)
+    check("screenshot is a PNG (%d bytes)" % size, head == b"\x89PNG\r\n\x1a\n" and size > 5000)
+
+
+def small(b, page, shot):
+    secs = b.navigate("file://" + page)
+    print("# page loaded in %.3f s" % secs)
+    check("the small page loads in under 2 s", secs < 2.0, "%.3f s" % secs)
+    check("the header shows the command",
+          b.eval("document.getElementById('title').textContent") == "./small 4")
+    totals = b.eval("document.getElementById('totals').textContent")
+    check("the header shows the totals (Ir 98, Dr 9)",
+          totals == "Ir 98Dr 9", repr(totals))
+    names = row_names(b)
+    # default order: inclusive Ir, largest first: main 96, work 80, helper 36,
+    # then the two uncalled 1-Ir functions in the order of the profile
+    check("five rows, by inclusive Ir", names == [
+        "main", "work", "helper", "evil</script><b>x</b>", "q\"uote's & <amp>"], names)
+    check("names are text, not markup",
+          b.eval("document.querySelectorAll('#functions b').length") == 0)
+    cells = b.eval("Array.prototype.map.call(" + row_js("work") + ".cells,"
+                   "function(c){return c.textContent;})")
+    # work: self Ir 50 (51.02% of 98), incl Ir 80 (81.63%), self Dr 5 (55.56% of 9),
+    # incl Dr 8 (88.89%), called once
+    check("work's row: self, inclusive and calls by hand", cells == [
+        "work", "src.c", "5051.02%", "8081.63%", "555.56%", "888.89%", "1"], cells)
+
+    check("click on helper's row", b.click(row_js("helper")))
+    check("helper is selected",
+          b.eval("document.getElementById('sel-name').textContent") == "helper")
+    callers = call_rows(b, "callers")
+    # work calls helper 4x (30 Ir = 30.61%), main 1x (6 Ir = 6.12%)
+    check("helper's callers: work 4x then main 1x, with costs",
+          callers == [["work", "4", "3030.61%"], ["main", "1", "66.12%"]], callers)
+    check("helper has no callees",
+          "none" in b.eval("document.getElementById('callees').textContent"))
+    src = b.eval("Array.prototype.map.call(document.querySelectorAll('#source tr'),"
+                 "function(tr){return tr.textContent;})")
+    check("helper's annotated source: line 3 costs 36 Ir", any(
+        r.startswith("33636.73%") and "return x * 2;" in r for r in src), src)
+    check("the source shows context lines", any(r.startswith("1") and "int helper" in r
+                                                for r in src), src)
+
+    check("click on the caller 'work' (walk the graph)", b.click(
+        "document.querySelector('#callers a[data-i]')"))
+    check("work is selected",
+          b.eval("document.getElementById('sel-name').textContent") == "work")
+    callees = call_rows(b, "callees")
+    check("work's callees: helper 4x", callees == [["helper", "4", "3030.61%"]], callees)
+    callers = call_rows(b, "callers")
+    check("work's callers: main 1x (80 Ir)", callers == [["main", "1", "8081.63%"]], callers)
+
+    b.eval("document.getElementById('search').focus()")
+    b.type_text("ma")
+    names = row_names(b)
+    check("search 'ma' keeps main", names == ["main"], names)
+    b.eval("(function(){var s=document.getElementById('search'); s.value='';"
+           "s.dispatchEvent(new Event('input'));})()")
+    b.eval("document.getElementById('search').focus()")
+    b.type_text("^(WORK|helper)$")
+    names = row_names(b)
+    check("regex search, case-insensitive", names == ["work", "helper"], names)
+    b.eval("(function(){var s=document.getElementById('search'); s.value='';"
+           "s.dispatchEvent(new Event('input'));})()")
+    check("clearing the search shows every row", len(row_names(b)) == 5)
+
+    check("click the 'Self Ir' header",
+          b.click("document.querySelector('#functions th[data-k=s][data-e=\"0\"]')"))
+    names = row_names(b)
+    check("sorted by self Ir: work 50, helper 36, main 10", names[:3] == [
+        "work", "helper", "main"], names)
+    b.click("document.querySelector('#functions th[data-k=s][data-e=\"0\"]')")
+    names = row_names(b)
+    check("a second click sorts ascending", names[-3:] == ["main", "helper", "work"], names)
+
+    check("the event selector switches to Dr", b.eval(
+        "(function(){var s=document.getElementById('event'); s.value='1';"
+        "s.dispatchEvent(new Event('change')); return s.value;})()") == "1")
+
+    check("the flame graph is inline SVG",
+          b.eval("!!document.querySelector('#flame svg')"))
+    has_cg = b.eval("!!document.querySelector('#callgraph svg')")
+    if cdp.shutil.which("dot"):
+        check("the call graph is inline SVG", has_cg)
+        helper_id = b.eval("tallyReport.data.funcs.filter(function(f){"
+                           "return f.n==='helper';})[0].id")
+        check("click on helper in the call graph",
+              b.click("document.getElementById('f%d')" % helper_id))
+        check("the call graph selects helper",
+              b.eval("document.getElementById('sel-name').textContent") == "helper")
+    else:
+        print("ok - the call graph # SKIP dot is not installed")
+    screenshot(b, shot)
+    check("no console errors", not b.errors, "\n".join(b.errors))
+
+
+def load(b, page, shot, maxsec):
+    secs = b.navigate("file://" + page, timeout=120)
+    print("# page %s loaded in %.3f s" % (os.path.basename(os.path.dirname(page)), secs))
+    check("the page loads in under %g s (%.2f s)" % (maxsec, secs), secs < maxsec)
+    n = len(row_names(b))
+    check("the table has rows (%d)" % n, n > 0)
+    check("click on the first row", b.click(
+        "document.querySelector('#functions tbody tr td')"))
+    check("a function is selected",
+          bool(b.eval("(document.getElementById('sel-name')||{}).textContent")))
+    screenshot(b, shot)
+    check("no console errors", not b.errors, "\n".join(b.errors))
+
+
+def main():
+    mode, page, shot = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
+    try:
+        b = cdp.Browser()
+    except FileNotFoundError:
+        print("ok - SKIP: chromium is not installed (sh scripts/install-deps.sh) # SKIP")
+        print("# SKIP SKIP SKIP: the browser test did not run", file=sys.stderr)
+        return 0
+    try:
+        if mode == "small":
+            small(b, page, shot)
+        else:
+            load(b, page, shot, float(sys.argv[4]))
+    finally:
+        b.close()
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
