@@ -50,6 +50,21 @@ const char *folded_object(const struct stack_tree *t, uint32_t i)
     return fn_string(t, i, 2);
 }
 
+uint64_t *folded_start_lines(const struct profile *p)
+{
+    size_t nfn = p ? profile_nfunctions(p) : 0;
+    uint64_t *start = xcalloc(nfn + 1, sizeof(*start));
+    for (size_t k = 0; p && k < p->nparts; k++)
+        for (size_t i = 0; i < part_ncosts(p->parts[k]); i++) {
+            struct cost_rec r;
+            part_cost_get(p->parts[k], i, &r);
+            if (r.fn >= nfn || !r.pos.line) continue;
+            if (r.pos.file != profile_function_at(p, r.fn).file) continue;
+            if (!start[r.fn] || r.pos.line < start[r.fn]) start[r.fn] = r.pos.line;
+        }
+    return start;
+}
+
 /* Append frame name s to buf[*len] (growing it), with ';' and line breaks
  * replaced. */
 static void append_frame(char **buf, size_t *cap, size_t *len, const char *s, int sep)

@@ -47,4 +47,12 @@ const char *folded_name(const struct stack_tree *t, uint32_t i);
 const char *folded_file(const struct stack_tree *t, uint32_t i);
 const char *folded_object(const struct stack_tree *t, uint32_t i);
 
+/*
+ * The first source line of every function: the smallest line with a cost
+ * in the function's own file (inlined code of other files does not
+ * count), 0 when none. A malloc'd array of profile_nfunctions(p) + 1
+ * values (p may be NULL).
+ */
+uint64_t *folded_start_lines(const struct profile *p);
+
 #endif

@@ -92,22 +92,6 @@ static uint32_t loc_id(struct pp_state *s, uint32_t fn)
     return s->loc_of_fn[slot];
 }
 
-static void find_start_lines(struct pp_state *s)
-{
-    const struct profile *p = s->t->p;
-    s->start_line = xcalloc(s->nfn + 1, sizeof(*s->start_line));
-    for (size_t k = 0; p && k < p->nparts; k++)
-        for (size_t i = 0; i < part_ncosts(p->parts[k]); i++) {
-            struct cost_rec r;
-            part_cost_get(p->parts[k], i, &r);
-            if (r.fn >= s->nfn || !r.pos.line) continue;
-            struct function f = profile_function_at(p, r.fn);
-            if (r.pos.file != f.file) continue; /* inlined code of another file */
-            uint64_t *sl = &s->start_line[r.fn];
-            if (!*sl || r.pos.line < *sl) *sl = r.pos.line;
-        }
-}
-
 /* The sample of node i (0 = the root's own weight), if it has weight. */
 static int put_sample(struct pp_state *s, uint32_t i, struct pbuf *out, struct pbuf *smp,
                       struct pbuf *packed, struct tally_error *err)
@@ -156,7 +140,7 @@ int pprof_encode(const struct stack_tree *t, const struct pprof_options *o, uint
     s.nfn = t->p ? profile_nfunctions(t->p) : 0;
     s.loc_of_fn = xcalloc(s.nfn + 1, sizeof(*s.loc_of_fn));
     s.fn_of_loc = xcalloc(s.nfn + 2, sizeof(*s.fn_of_loc));
-    find_start_lines(&s);
+    s.start_line = folded_start_lines(t->p);
     struct pbuf out = {0}, sub = {0}, sub2 = {0};
     size_t dflt = o && o->default_event < t->nev ? o->default_event : 0;
     int rc = -1;

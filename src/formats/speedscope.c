@@ -21,6 +21,7 @@ static uint32_t *make_frames(const struct stack_tree *t, FILE *fp, int *other_fr
     for (size_t f = 0; f <= nfn; f++)
         of_fn[f] = UINT32_MAX;
     uint32_t *frame = xcalloc(t->n + 1, sizeof(*frame));
+    uint64_t *line = folded_start_lines(t->p);
     uint32_t nframes = 0;
     fputs("  \"shared\": {\"frames\": [", fp);
     for (uint32_t i = folded_next(t, 0); i; i = folded_next(t, i)) {
@@ -36,6 +37,7 @@ static uint32_t *make_frames(const struct stack_tree *t, FILE *fp, int *other_fr
             if (*file && strcmp(file, "???") != 0) {
                 fputs(", \"file\": ", fp);
                 json_put_string(fp, file);
+                if (fn < nfn && line[fn]) fprintf(fp, ", \"line\": %" PRIu64, line[fn]);
             }
             putc('}', fp);
         }
@@ -48,6 +50,7 @@ static uint32_t *make_frames(const struct stack_tree *t, FILE *fp, int *other_fr
         fputs(nframes ? ",\n    {\"name\": \"[other]\"}" : "\n    {\"name\": \"[other]\"}", fp);
     fputs("\n  ]},\n", fp);
     free(of_fn);
+    free(line);
     return frame;
 }
 
