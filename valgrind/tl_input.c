@@ -21,10 +21,10 @@
  *    calling activation in both modes;
  *  - the report writer.
  *
- * Notes for the library side (T3): tuples are written in ascending input
- * order per routine (or context), routines in id order; sums of squares
- * are exact 128-bit decimals (they may exceed 2^64); a tuple whose 64-bit
- * sum saturated is preceded by a `c tally overflow` line.
+ * The report follows docs/internals/aprof.md (the contract with the
+ * library's reader). Beyond it: a tuple whose 64-bit sum saturated is
+ * preceded by a `c tally overflow` line; `c tally warning` reports
+ * activations whose RMS came out negative (none are expected).
  *
  * Copyright (C) 2026 the tally authors.
  */
@@ -448,17 +448,27 @@ void rms_pre_clo_init(void)
     VG_(needs_syscall_wrapper)(rms_pre_syscall, rms_post_syscall);
 }
 
+/* After the command line, VG_(fmsg_bad_option) reports but does not stop
+ * the run: say it the same way and exit. */
+static void bad_combination(const HChar *opt, const HChar *why)
+{
+    VG_(fmsg)("Bad option: %s\n", opt);
+    VG_(fmsg)("%s\n", why);
+    VG_(exit)(1);
+}
+
 /* After the options: `calls` is --calls (the tracker the hooks need).
  * Input-sensitive profiling runs without the cache simulation unless
  * --cache-sim=yes is given: it is then about twice as fast. */
 Bool rms_post_clo_init(Bool calls)
 {
     if (!rms_on) {
-        if (clo_drms || clo_cct) VG_(fmsg_bad_option)
-        (clo_drms ? "--drms=yes" : "--collect-cct=yes", "it needs --input-sensitive=yes\n");
+        if (clo_drms || clo_cct)
+            bad_combination(clo_drms ? "--drms=yes" : "--collect-cct=yes",
+                            "it needs --input-sensitive=yes");
         return False;
     }
-    if (!calls) VG_(fmsg_bad_option)("--calls=no", "--input-sensitive=yes needs --calls=yes\n");
+    if (!calls) bad_combination("--calls=no", "--input-sensitive=yes needs --calls=yes");
     /* one superblock = one basic block, as aprof counts them */
     VG_(clo_vex_control).iropt_unroll_thresh = 0;
     rms_global_init(&G, (UInt)clo_resolution, clo_drms, clo_cct);
@@ -485,18 +495,28 @@ static void put_u128(VgFile *f, rms_u128 v)
     VG_(fprintf)(f, " %s", buf + i);
 }
 
-/* A quoted string: aprof quotes names; a '"' inside becomes '\''. */
+/* A quoted string, without escapes (docs/internals/aprof.md): a newline
+ * becomes a space, a '"' a '\'' (the reader ends a name at '" '). */
 static void put_quoted(VgFile *f, const HChar *s)
 {
     VG_(fprintf)(f, " \"");
     for (; *s; s++)
-        VG_(fprintf)(f, "%c", *s == '"' ? '\'' : *s);
+        VG_(fprintf)(f, "%c", *s == '"' ? '\'' : *s == '\n' ? ' ' : *s);
     VG_(fprintf)(f, "\"");
+}
+
+/* Tuples are written grouped by routine (with a CCT, by the routine of
+ * their context), then by owner and input. */
+static UInt owner_routine(UInt owner)
+{
+    return clo_cct ? G.contexts.routine[owner] : owner;
 }
 
 static Int cmp_tuple(const void *a, const void *b)
 {
     const rms_tuple *x = *(const rms_tuple *const *)a, *y = *(const rms_tuple *const *)b;
+    UInt rx = owner_routine(x->owner), ry = owner_routine(y->owner);
+    if (rx != ry) return rx < ry ? -1 : 1;
     if (x->owner != y->owner) return x->owner < y->owner ? -1 : 1;
     return x->input < y->input ? -1 : x->input > y->input;
 }
@@ -516,7 +536,26 @@ static void write_tuple(VgFile *f, const rms_tuple *t)
     VG_(fprintf)(f, "\n");
 }
 
-/* Write the tuples of `ts` as one report (thread tid, 0 = all). */
+/* The date in UTC, ISO 8601 (civil date from the day number). */
+static Bool format_now(HChar *buf)
+{
+    struct vki_timeval tv;
+    if (VG_(gettimeofday)(&tv, NULL) != 0 || tv.tv_sec < 0) return False;
+    Long secs = tv.tv_sec, days = secs / 86400, rem = secs % 86400;
+    Long z = days + 719468, era = z / 146097, doe = z - era * 146097;
+    Long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    Long doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+    Long d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9;
+    Long y = yoe + era * 400 + (m <= 2);
+    VG_(sprintf)
+    (buf, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", y, m, d, rem / 3600, rem / 60 % 60,
+     rem % 60);
+    return True;
+}
+
+/* Write the tuples of `ts` as one report (thread tid, 0 = all), in the
+ * order of docs/internals/aprof.md, to a temporary file renamed at the
+ * end. */
 static void write_report(const HChar *name, rms_tuples *ts, UInt tid, ULong total)
 {
     HChar *tmp = VG_(malloc)("rms.name", VG_(strlen)(name) + 8);
@@ -528,7 +567,6 @@ static void write_report(const HChar *name, rms_tuples *ts, UInt tid, ULong tota
         VG_(free)(tmp);
         return;
     }
-    /* the tuples, by owner then input */
     rms_tuple **v = VG_(malloc)("rms.sort", (ts->n + 1) * sizeof *v);
     UWord n = 0;
     for (UWord i = 0; i < ts->nslots; i++)
@@ -536,7 +574,7 @@ static void write_report(const HChar *name, rms_tuples *ts, UInt tid, ULong tota
             v[n++] = t;
     VG_(ssort)(v, n, sizeof *v, cmp_tuple);
 
-    /* which routines (and contexts) are written */
+    /* which routines (and contexts: with their ancestors) are written */
     UChar *rused = VG_(calloc)("rms.used", n_routines + 1, 1);
     UChar *cused = NULL;
     rms_cct *c = &G.contexts;
@@ -552,8 +590,12 @@ static void write_report(const HChar *name, rms_tuples *ts, UInt tid, ULong tota
             rused[v[k]->owner] = 1;
     }
 
-    VG_(fprintf)(f, "c report generated by tally record (input-sensitive profile)\n");
-    VG_(fprintf)(f, "v %d\n", clo_drms ? 6 : 4);
+    HChar date[64];
+    Bool have_date = format_now(date);
+    VG_(fprintf)
+    (f, "c -------------------------------------\n"
+        "c report generated by tally\n"
+        "c -------------------------------------\n");
     VG_(fprintf)(f, "c tally input %s\n", clo_drms ? "drms" : "rms");
     VG_(fprintf)(f, "c tally resolution %lld\n", clo_resolution);
     VG_(fprintf)(f, "c tally cost %s\n", clo_cost_instr ? "instr" : "bb");
@@ -561,21 +603,24 @@ static void write_report(const HChar *name, rms_tuples *ts, UInt tid, ULong tota
         VG_(fprintf)(f, "c tally thread %u\n", tid);
     else
         VG_(fprintf)(f, "c tally thread all\n");
+    if (clo_drms && have_date) VG_(fprintf)(f, "c tally created %s\n", date);
     if (G.negative) VG_(fprintf)
     (f, "c tally warning: %llu activations had a negative RMS (counted as 0)\n", G.negative);
-    VG_(fprintf)(f, "k %llu\n", total);
+    VG_(fprintf)(f, "v %d\n", clo_drms ? 6 : 4);
     struct vg_stat st;
     if (!sr_isError(VG_(stat)(VG_(args_the_exename), &st))) VG_(fprintf)(f, "e %llu\n", st.mtime);
-    VG_(fprintf)(f, "m %s\n", clo_cost_instr ? "vex-instr" : "bb-count");
-    if (clo_drms) {
-        VG_(fprintf)(f, "i drms\n");
+    if (clo_drms)
         VG_(fprintf)(f, "t %lld\n", clo_resolution);
-    }
-    VG_(fprintf)(f, "a %s\n", VG_(args_the_exename));
+    else if (have_date)
+        VG_(fprintf)(f, "t %s\n", date);
     VG_(fprintf)(f, "f %s", VG_(args_the_exename));
     for (Word k = 0; k < VG_(sizeXA)(VG_(args_for_client)); k++)
         VG_(fprintf)(f, " %s", *(HChar **)VG_(indexXA)(VG_(args_for_client), k));
     VG_(fprintf)(f, "\n");
+    VG_(fprintf)(f, "a %s\n", VG_(args_the_exename));
+    VG_(fprintf)(f, "m %s\n", clo_cost_instr ? "vex-instr" : "bb-count");
+    if (clo_drms) VG_(fprintf)(f, "i drms\n");
+    VG_(fprintf)(f, "k %llu\n", total);
 
     UWord k = 0;
     for (UInt r = 0; r < n_routines; r++) {
@@ -585,13 +630,10 @@ static void write_report(const HChar *name, rms_tuples *ts, UInt tid, ULong tota
         put_quoted(f,
                    rbyid[r]->obj[0] && VG_(strcmp)(rbyid[r]->obj, "???") ? rbyid[r]->obj : "NONE");
         VG_(fprintf)(f, " %u\n", r);
-        if (!clo_cct)
-            for (; k < n && v[k]->owner == r; k++)
-                write_tuple(f, v[k]);
+        for (; k < n && owner_routine(v[k]->owner) == r; k++)
+            write_tuple(f, v[k]);
     }
     if (clo_cct) {
-        for (k = 0; k < n; k++)
-            write_tuple(f, v[k]);
         for (UInt x = 1; x <= c->n; x++)
             if (cused[x]) {
                 if (c->parent[x])
