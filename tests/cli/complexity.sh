@@ -133,4 +133,40 @@ then ok "log scale says a size 0 is not shown"; else not_ok "log scale says a si
 expect_run "--plot onto a file fails" 1 "" "afile: not a directory" \
     complexity --plot="$TMP/afile" "$R1"
 
+# --- reports of examples/complexity recorded by tally record (when the tool works) ---
+CX=$ROOT/examples/complexity
+if command -v valgrind >/dev/null 2>&1 && [ -x "$ROOT/build/valgrind/lib/tally-amd64-linux" ] &&
+    make -s -C "$CX" CC=gcc >"$TMP/make.out" 2>&1; then
+    for p in isort scan msort matmul bsearch rsum; do
+        (cd "$TMP" && "$TALLY" record -q --input-sensitive=yes --aprof-out-file="$TMP/$p.aprof" \
+            --out-file="$TMP/$p.cg" -- "$CX/$p") >/dev/null 2>"$TMP/$p.err" || cat "$TMP/$p.err"
+    done >"$TMP/rec.err"
+    if [ -s "$TMP/rec.err" ]; then not_ok "record examples/complexity"; diag <"$TMP/rec.err"; fi
+    # ROUTINE REPORT EXPONENT CLASS ("-": any class): exponent within 0.1, in terms of RMS
+    # (binary search: RMS counts the probes, so its cost is linear in RMS)
+    for want in "isort isort 2 n^2" "scan scan 1 n" "msort msort 1.1 n log n" \
+        "mul matmul 1.5 -" "find bsearch 1 n" "rsum rsum 1 n"; do
+        set -- $want
+        r=$1 rep=$2 c=$3
+        shift 3
+        cls="$*"
+        run_tally 0 "" "" complexity --format=json --include="^$r\$" "$TMP/$rep.aprof"
+        check "recorded $rep: $r grows as n^$c ($cls)" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["ranking"][0]
+assert r["name"] == sys.argv[2], r["name"]
+assert abs(r["fit"]["c"] - float(sys.argv[3])) < 0.1, r["fit"]
+assert sys.argv[4] == "-" or r["class"] == sys.argv[4], r["class"]
+' "$TMP/out" "$r" "$c" "$cls"
+    done
+    run_tally 0 "" "" complexity --format=json --include='^(isort|main)$' --min-points=1 \
+        "$TMP/isort.aprof"
+    cp "$TMP/out" "$TMP/isort.json"
+    check "recorded isort: JSON equals an independent computation" python3 "$CHECK" \
+        "$TMP/isort.aprof" "$TMP/isort.json" isort=n^2
+else
+    ok "skipped: no Valgrind, tool or gcc for examples/complexity"
+fi
+
 echo "1..$TESTN"
