@@ -241,6 +241,7 @@ int complexity_analyse(struct isprof *ip, const struct complexity_options *o,
             struct complexity_routine *r = &out->all[i];
             if (r->npoints < o->min_points) continue;
             if (r->share < o->min_share) continue;
+            if (o->min_r2 > 0 && !(r->power.r2 >= o->min_r2)) continue; /* NaN: not fitted */
             if (o->ninclude) {
                 int m = patterns_any(inc, o->include, o->ninclude, r->name, err);
                 if (m < 0) rc = -1;

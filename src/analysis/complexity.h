@@ -42,6 +42,7 @@ struct complexity_options {
     enum complexity_cost cost;
     size_t min_points; /* fewest distinct input sizes a routine must have (aprof-plot: 5) */
     double min_share;  /* smallest share of the program cost, in percent (0 = all) */
+    double min_r2;     /* if > 0: only routines whose model has at least this R^2 */
     const char *const *include; /* PCRE2 patterns: keep routines whose name matches one */
     size_t ninclude;            /*   (none given: keep all) */
     const char *const *exclude; /* drop routines whose name matches one */

@@ -51,6 +51,8 @@ static void complexity_usage(FILE *fp)
           "                      sizes (default 5)\n"
           "  --min-share=PCT     rank only routines whose cost is at least PCT percent\n"
           "                      of the program's cost (default 0)\n"
+          "  --min-r2=R2         rank only routines whose model cost = a + b * n^c\n"
+          "                      has R^2 >= R2 (0 to 1; default 0: all)\n"
           "  --include=REGEX     rank only routines whose name matches REGEX (PCRE2,\n"
           "                      unanchored); may be repeated (any may match)\n"
           "  --exclude=REGEX     do not rank routines whose name matches REGEX; may be\n"
@@ -134,6 +136,14 @@ static int complexity_parse_args(int argc, char **argv, struct complexity_cli *o
         } else if (!missing && (v = cli_optval(argc, argv, &i, "--min-share", &missing))) {
             if (parse_percent(v, &o->an.min_share)) {
                 cli_errorf("complexity: --min-share wants a percentage from 0 to 100, not '%s'", v);
+                return 2;
+            }
+        } else if (!missing && (v = cli_optval(argc, argv, &i, "--min-r2", &missing))) {
+            char *end;
+            errno = 0;
+            o->an.min_r2 = strtod(v, &end);
+            if (!*v || *end || errno || !(o->an.min_r2 >= 0 && o->an.min_r2 <= 1)) {
+                cli_errorf("complexity: --min-r2 wants a number from 0 to 1, not '%s'", v);
                 return 2;
             }
         } else if (!missing && (v = cli_optval(argc, argv, &i, "--top", &missing))) {

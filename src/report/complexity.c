@@ -147,6 +147,7 @@ static void text_header(const struct complexity *c, const struct isprof *ip,
     if (f) {
         fprintf(fp, " (at least %zu input size%s", f->min_points, f->min_points == 1 ? "" : "s");
         if (f->min_share > 0) fprintf(fp, ", share >= %g%%", f->min_share);
+        if (f->min_r2 > 0) fprintf(fp, ", R^2 >= %g", f->min_r2);
         for (size_t i = 0; i < f->ninclude; i++)
             fprintf(fp, ", %s /%s/", i ? "or" : "matching", f->include[i]);
         for (size_t i = 0; i < f->nexclude; i++)
@@ -356,6 +357,8 @@ int complexity_write_json(const struct complexity *c, const struct isprof *ip,
     if (f) {
         fprintf(fp, ",\n  \"filters\": {\"min_sizes\": %zu, \"min_share\": ", f->min_points);
         json_num(fp, f->min_share);
+        fputs(", \"min_r2\": ", fp);
+        json_num(fp, f->min_r2);
         fputs(", \"include\": [", fp);
         for (size_t i = 0; i < f->ninclude; i++) {
             if (i) fputs(", ", fp);

@@ -13,6 +13,10 @@ expect_run "unknown option" 2 "" "unknown option '--bogus'" complexity --bogus "
 expect_run "bad --min-points" 2 "" "min-points wants a whole number, not 'x'" \
     complexity --min-points=x "$R1"
 expect_run "bad --min-share" 2 "" "min-share wants a percentage" complexity --min-share=101 "$R1"
+expect_run "bad --min-r2" 2 "" "min-r2 wants a number from 0 to 1" complexity --min-r2=2 "$R1"
+expect_run "--min-r2 keeps good fits" 0 "^ +1 +2\.00 .* isort$" "" complexity --min-r2=0.9996 "$R1"
+if grep -q "operator<<" "$TMP/out" || ! grep -q "R^2 >= 0.9996" "$TMP/out"; then
+    not_ok "--min-r2 drops a poorer fit (R^2 0.9995)"; else ok "--min-r2 drops a poorer fit (R^2 0.9995)"; fi
 expect_run "bad --top" 2 "" "top wants a positive whole number" complexity --top=0 "$R1"
 expect_run "bad --cost" 2 "" "unknown cost 'total'" complexity --cost=total "$R1"
 expect_run "bad --format" 2 "" "unknown format 'xml'" complexity --format=xml "$R1"
