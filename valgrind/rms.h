@@ -24,6 +24,11 @@
  * after propagation the cell counts once for every ancestor. Partial RMS
  * values are signed; the value of a finished activation is >= 0.
  *
+ * A signal handler runs above a barrier activation (rms_signal): what it
+ * reads is its own input and its cost its own, never the interrupted
+ * activations' (the ancestor search stops at the barrier, the return
+ * propagates nothing and moves the interrupted clocks on).
+ *
  * DRMS adds a global table of the last write to each cell by anyone
  * (global counter value; bit 63 set when the kernel wrote it) and counts
  * a read also when that write came after the thread's own last access to
@@ -385,6 +390,8 @@ typedef struct rms_act {
     ULong self_sys, self_thr;   /* induced reads of the activation itself */
     UInt routine;
     UInt ctx;
+    Bool barrier;     /* a signal's pseudo activation: nothing goes to the parent */
+    UInt saved_floor; /* barrier: the thread's floor before it */
 } rms_act;
 
 /* What the whole run shares. */
@@ -406,7 +413,8 @@ typedef struct rms_thread {
     UInt *pending;  /* by routine id: open activations (for real-sum) */
     UInt npending;
     rms_tuples tuples;
-    UInt skip; /* > 0: inside code whose accesses are not counted */
+    UInt skip;  /* > 0: inside code whose accesses are not counted */
+    UInt floor; /* index of the innermost signal barrier (0 when none) */
 } rms_thread;
 
 static inline void rms_global_init(rms_global *g, UInt resolution, Bool drms, Bool cct)
@@ -455,7 +463,7 @@ static inline ULong rms_tick(rms_global *g)
 }
 
 /* The deepest activation below the top whose aid is <= ts (binary search:
- * aids grow along the stack). The caller knows stack[0].aid <= ts. */
+ * aids grow along the stack). The caller knows stack[floor].aid <= ts. */
 static inline rms_act *rms_owner(rms_thread *t, ULong ts)
 {
     UInt lo = 0, hi = t->depth - 1; /* answer in [lo, hi) */
@@ -479,7 +487,7 @@ static inline void rms_read_cell(rms_global *g, rms_thread *t, ULong cell)
         if (old >= top->aid) return;
         *p = top->aid;
         top->rms++;
-        if (old >= t->stack[0].aid) rms_owner(t, old)->rms--;
+        if (old >= t->stack[t->floor].aid) rms_owner(t, old)->rms--;
         return;
     }
     ULong w = rms_shadow_get(&g->wts, cell);
@@ -496,7 +504,7 @@ static inline void rms_read_cell(rms_global *g, rms_thread *t, ULong cell)
     }
     if (old >= top->aid) return;
     top->rms++;
-    if (old >= t->stack[0].aid) rms_owner(t, old)->rms--;
+    if (old >= t->stack[t->floor].aid) rms_owner(t, old)->rms--;
 }
 
 /* A write of one cell by the top activation. */
@@ -591,6 +599,19 @@ static inline void rms_call(rms_global *g, rms_thread *t, UInt routine, ULong no
     t->pending[routine]++;
 }
 
+/* A signal is delivered: its handler runs above a pseudo activation of
+ * routine `routine` (e.g. "<signal N>") that gives nothing to the
+ * interrupted activations when it returns. */
+static inline void rms_signal(rms_global *g, rms_thread *t, UInt routine, ULong now)
+{
+    rms_call(g, t, routine, now);
+    rms_act *a = &t->stack[t->depth - 1];
+    a->barrier = True;
+    a->saved_floor = t->floor;
+    t->floor = t->depth - 1;
+    if (g->cct) a->ctx = rms_cct_child(&g->contexts, 0, routine); /* a root */
+}
+
 /* The top activation returns at cost clock `now`: its tuple is updated
  * and its partial values go to its parent. */
 static inline void rms_return(rms_global *g, rms_thread *t, ULong now)
@@ -622,6 +643,14 @@ static inline void rms_return(rms_global *g, rms_thread *t, ULong now)
     rms_add(&tp->self_sys, a->self_sys, o);
     rms_add(&tp->self_thr, a->self_thr, o);
     if (--t->pending[a->routine] == 0) rms_add(&tp->real, cumul, o);
+    if (a->barrier) {
+        t->floor = a->saved_floor;
+        /* the interrupted activations neither read nor ran what the
+         * handler did: their clocks skip it */
+        for (UInt d = 0; d < t->depth; d++)
+            t->stack[d].start += cumul;
+        return;
+    }
     if (t->depth > 0) {
         rms_act *p = a - 1;
         p->rms += a->rms;
@@ -654,6 +683,10 @@ void rms_on_call(UInt tid, const void *fnkey, const void *objkey, const HChar *n
                  const HChar *obj, Bool resolver, ULong instr);
 void rms_on_return(UInt tid, Bool resolver, ULong instr);
 void rms_on_switch(UInt tid);
+/* A signal is delivered to tid (its handler runs next), and that
+ * delivery's mark is gone (the handler returned or was left by longjmp). */
+void rms_on_signal(UInt tid, Int sig, ULong instr);
+void rms_on_signal_end(UInt tid, ULong instr);
 /* At exit, after every open call was closed: write the report(s). */
 void rms_fini(void);
 #endif

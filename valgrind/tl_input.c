@@ -242,6 +242,26 @@ void rms_on_return(UInt tid, Bool resolver, ULong instr)
     if (t->r.depth) rms_return(&G, &t->r, clock_of(t, instr));
 }
 
+/* Signals: the handler runs above a `<signal N>` barrier activation
+ * (rms.h): its input and cost are its own, not the interrupted routine's. */
+static HChar sig_names[65][16];
+
+void rms_on_signal(UInt tid, Int sig, ULong instr)
+{
+    ithread *t = get_ithread(tid);
+    UInt k = sig > 0 && sig < 65 ? (UInt)sig : 0;
+    if (!sig_names[k][0]) VG_(sprintf)(sig_names[k], "<signal %d>", sig);
+    t->last_instr = instr;
+    rms_signal(&G, &t->r, routine_id(sig_names[k], NULL, sig_names[k], "???"), clock_of(t, instr));
+}
+
+void rms_on_signal_end(UInt tid, ULong instr)
+{
+    ithread *t = get_ithread(tid);
+    t->last_instr = instr;
+    if (t->r.depth && t->r.stack[t->r.depth - 1].barrier) rms_return(&G, &t->r, clock_of(t, instr));
+}
+
 void rms_on_switch(UInt tid)
 {
     ithread *t = get_ithread(tid);

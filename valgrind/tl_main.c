@@ -777,6 +777,7 @@ static frame *pop_call(thread *t)
         cct_switch(&t->cct, f->sig ? f->saved_node : frame_node(t), t->run, collecting);
     if (f->sig) {
         end_signal(t, f);
+        if (rms_on) rms_on_signal_end(t->tid, t->run[EV_Ir]);
         return f;
     }
     for (Int e = 0; e < N_EV; e++)
@@ -891,6 +892,7 @@ static void tl_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
     exitinfo **pend = t == cur_thread ? &last_exit : &t->pending;
     frame *m = new_frame(t);
     m->sig = True;
+    if (rms_on) rms_on_signal(tid, sigNo, t->run[EV_Ir]);
     m->sp = VG_(get_SP)(tid);
     m->saved = *pend;
     m->saved_plt = t->plt_site;
@@ -2226,12 +2228,17 @@ static void tl_post_clo_init(void)
     htab_init(&djumps, 1024);
     if (clo_toggle) {
         if (!clo_calls) {
+            /* after option parsing this only prints */
             VG_(fmsg_bad_option)("--toggle-collect", "it needs --calls=yes\n");
+            VG_(exit)(1);
         }
         toggle_fn = intern(clo_toggle);
     }
     if (clo_contexts) {
-        if (!clo_calls) VG_(fmsg_bad_option)("--contexts=yes", "it needs --calls=yes\n");
+        if (!clo_calls) {
+            VG_(fmsg_bad_option)("--contexts=yes", "it needs --calls=yes\n");
+            VG_(exit)(1);
+        }
         cct_init((UInt)clo_context_depth, clo_separate);
     }
     collecting = clo_collect_atstart;

@@ -493,6 +493,34 @@ static void test_random_vs_naive(void **state)
     }
 }
 
+/* A signal: f reads X at 1; the handler (under a barrier from 2 to 10)
+ * reads X and Z; f then reads W and returns at 12. The handler's RMS is 2
+ * (X and Z are new to it); f's is 2 (X, W): the handler neither takes X
+ * from f (no decrement below the barrier) nor gives Z to it; f's cost is
+ * 12 - 0 - 8 (the handler's time is not f's). */
+static void test_signal_barrier(void **state)
+{
+    (void)state;
+    start(4, False);
+    rms_call(&G, &T, F, 0);
+    rms_read(&G, &T, X, 4);
+    rms_signal(&G, &T, 7, 2);
+    rms_call(&G, &T, H, 3);
+    rms_read(&G, &T, X, 4);
+    rms_read(&G, &T, Z, 4);
+    rms_return(&G, &T, 9);
+    rms_return(&G, &T, 10);
+    assert_int_equal(T.floor, 0);
+    rms_read(&G, &T, W, 4);
+    rms_return(&G, &T, 12);
+    assert_int_equal(tup(&T, H, 2)->sum, 6);
+    assert_int_equal(tup(&T, 7, 2)->sum, 8);
+    rms_tuple *f = tup(&T, F, 2);
+    assert_int_equal(f->sum, 4);
+    assert_int_equal(f->self_sum, 4);
+    finish();
+}
+
 /* Thread merging of tuples. */
 static void test_merge(void **state)
 {
@@ -527,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_costs),
         cmocka_unit_test(test_cct),
         cmocka_unit_test(test_random_vs_naive),
+        cmocka_unit_test(test_signal_barrier),
         cmocka_unit_test(test_merge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
