@@ -56,6 +56,16 @@ if command -v valgrind >/dev/null 2>&1 && [ -x "$ROOT/build/valgrind/lib/tally-a
     export TALLY_VALGRIND_LIB
     expect "tool option with a bad value" 1 "" "Bad option: --I1=1000,2,64" --I1=1000,2,64 /bin/true
     expect "unknown option" 1 "" "Unknown option: --no-such-option=1" --no-such-option=1 /bin/true
+    expect "--contexts=yes needs the call graph" 1 "" "Bad option: --contexts=yes" \
+        --contexts=yes --calls=no /bin/true
+    expect "--toggle-collect needs the call graph" 1 "" "Bad option: --toggle-collect" \
+        --toggle-collect=main --calls=no /bin/true
+    expect "--context-depth out of range" 1 "" "'--context-depth' argument must be between 0 and" \
+        --context-depth=-1 /bin/true
+    CTXNAME=abc
+    export CTXNAME
+    expect "--contexts=yes run" 0 "^hi$" "I   refs:" --cache-sim=no --contexts=yes --out-file=/dev/null \
+        --contexts-out-file=ctx.%q{CTXNAME} -- /bin/echo hi
     expect "a run" 0 "^hello$" "I   refs:" --cache-sim=no --out-file=out.%p.x -- /bin/echo hello
     n=$(ls "$TMP"/out.*.x 2>/dev/null | wc -l)
     f=$(ls "$TMP"/out.*.x 2>/dev/null | head -n 1)
@@ -68,6 +78,13 @@ if command -v valgrind >/dev/null 2>&1 && [ -x "$ROOT/build/valgrind/lib/tally-a
     run_tally 3 "" "" record -q --cache-sim=no --out-file=/dev/null sh -c "exit 3"
     if [ "$rc" = 3 ] && ! grep -q "refs:" "$TMP/err"; then ok "exit status of the program; -q: no summary"; else
         not_ok "exit status of the program; -q: no summary"; diag <"$TMP/err"; fi
+    if head -n 1 "$TMP/ctx.abc" 2>/dev/null | grep -qx '# tally contexts 1' &&
+        grep -q '^cmd: /bin/echo hi$' "$TMP/ctx.abc"; then
+        ok "--contexts-out-file=ctx.%q{CTXNAME} written as ctx.abc"
+    else
+        not_ok "--contexts-out-file=ctx.%q{CTXNAME} written as ctx.abc"
+        ls "$TMP" | diag
+    fi
     unset TALLY_VALGRIND_LIB
 else
     ok "skipped: no Valgrind or no tool"

@@ -150,6 +150,26 @@ for p in gzip bzip2 xz; do
         ok "skipped: $p not installed"
     fi
 done
+# sqlite3 and jq with small inputs (scripts/install-deps.sh installs them)
+SQL="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<400) SELECT count(*), sum(x*x), group_concat(x % 7, '') FROM c WHERE x % 3 = 1;"
+JQ='[.[] | select(.a % 3 == 0) | {k: .b, s: (.c | add)}] | sort_by(.s) | map(.k) | join(",") | length'
+{
+    printf '['
+    for i in $(seq 1 300); do printf '{"a":%d,"b":"w%d","c":[%d,%d]},' $i $i $((i * 3)) $((i % 7)); done
+    printf '{"a":0,"b":"end","c":[]}]\n'
+} >"$TMP/input.json"
+if command -v sqlite3 >/dev/null 2>&1; then
+    compare "sqlite3 :memory:, --cache-sim=no" "$TMP" "--cache-sim=no" sqlite3 :memory: "$SQL"
+    compare "sqlite3 :memory:, caches + branches" "$TMP" "$CACHES --branch-sim=yes" sqlite3 :memory: "$SQL"
+else
+    ok "skipped: sqlite3 not installed"
+fi
+if command -v jq >/dev/null 2>&1; then
+    compare "jq, --cache-sim=no" "$TMP" "--cache-sim=no" jq "$JQ" input.json
+    compare "jq, caches + branches" "$TMP" "$CACHES --branch-sim=yes" jq "$JQ" input.json
+else
+    ok "skipped: jq not installed"
+fi
 
 # --dump-instr=yes: the same per-function costs as per line.
 (cd "$EX" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record -q --dump-instr=yes $CACHES \
@@ -584,4 +604,127 @@ if ${CC:-cc} -O0 -g -o "$TMP/jm" "$TMP/jm.c" 2>"$TMP/cc.err"; then
 else
     not_ok "jumps: test program builds"
     diag <"$TMP/cc.err"
+fi
+
+# --- Calling contexts (--contexts=yes, docs/internals/contexts.md) --------
+# Per function and event, the sum of the self costs of its contexts must be
+# the function's self cost in the callgrind file written by the same run,
+# and the contexts' totals the file's totals.
+ctx_fn_sums() { # per function name and event, from a contexts file
+    awk '/^events:/ { for (i = 2; i <= NF; i++) ev[i - 1] = $i; next }
+        /^fn / { v = $0; for (i = 1; i <= 4; i++) sub(/^[^ ]* /, "", v); fnn[$2] = v; next }
+        /^x / { for (i = 6; i <= NF; i++) s[fnn[$4] " " ev[i - 5]] += $i; next }
+        /^totals:/ { for (i = 2; i <= NF; i++) print "TOTAL", ev[i - 1], $i }
+        END { for (k in s) if (s[k]) print k, s[k] }' "$1" | LC_ALL=C sort
+}
+cl_fn_sums() { # the same from a callgrind file (one part)
+    awk 'function nm(v,   id, r) {
+            if (v !~ /^\(/) return v
+            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
+            if (r != "") n[id] = r
+            return n[id]
+        }
+        /^positions:/ { np = NF - 1; next }
+        /^events:/ { for (i = 2; i <= NF; i++) ev[i - 1] = $i; next }
+        /^fn=/ { fn = nm(substr($0, 4)); next }
+        /^cfn=/ { nm(substr($0, 5)); next }
+        /^calls=/ { getline; next }
+        /^totals:/ { for (i = 2; i <= NF; i++) print "TOTAL", ev[i - 1], $i; next }
+        /^(0x|[0-9+*-])/ { for (i = np + 1; i <= NF; i++) s[fn " " ev[i - np]] += $i }
+        END { for (k in s) if (s[k]) print k, s[k] }' "$1" | LC_ALL=C sort
+}
+ctx_paths() { # "STACK CALLS" per node, functions joined by ";"
+    awk '/^fn / { v = $0; for (i = 1; i <= 4; i++) sub(/^[^ ]* /, "", v); fnn[$2] = v; next }
+        /^x / { p[$2] = ($3 == 0 ? "" : p[$3] ";") fnn[$4]; print p[$2] " " $5 }' "$1"
+}
+ctx_run() { # NAME DIR OPTIONS PROG ARGS: callgrind file $TMP/c.cl, contexts $TMP/c.ctx
+    cname=$1 cdir=$2 copts=$3
+    shift 3
+    rm -f "$TMP/c.cl" "$TMP/c.ctx"
+    (cd "$cdir" && "$TALLY" record -q $copts --contexts=yes --out-file="$TMP/c.cl" \
+        --contexts-out-file="$TMP/c.ctx" "$@" >/dev/null 2>"$TMP/c.err" </dev/null)
+    if [ ! -s "$TMP/c.ctx" ] || ! head -n 1 "$TMP/c.ctx" | grep -qx '# tally contexts 1'; then
+        not_ok "contexts: $cname: the contexts file is written"
+        tail -n 5 "$TMP/c.err" | diag
+        return 1
+    fi
+    ctx_fn_sums "$TMP/c.ctx" >"$TMP/c.xs"
+    cl_fn_sums "$TMP/c.cl" >"$TMP/c.cs"
+    n=$(grep -vc '^TOTAL' "$TMP/c.cs")
+    same_text "contexts: $cname: per-function self costs and totals equal the callgrind file's ($n values)" \
+        "$TMP/c.cs" "$TMP/c.xs"
+    sum=$(awk '/^x / { s += $6 } END { print s + 0 }' "$TMP/c.ctx")
+    tot=$(awk '/^totals:/ { print $2 }' "$TMP/c.ctx")
+    # by function id (object and name: two "(below main)" are two functions)
+    dup=$(awk '/^x / { p[$2] = ($3 == 0 ? "" : p[$3] ";") $4; n = split(p[$2], f, ";"); delete seen
+            for (i = 1; i <= n; i++) if (seen[f[i]]++) { print "node " $2 ": " p[$2]; break } }' \
+        "$TMP/c.ctx" | head -n 1)
+    if [ "$sum" = "$tot" ] && [ -z "$dup" ]; then
+        ok "contexts: $cname: nodes sum to totals: ($tot); no function twice on a stack"
+    else
+        not_ok "contexts: $cname: nodes sum to totals: ($sum vs $tot); no function twice on a stack ($dup)"
+    fi
+}
+if ctx_run "recurse" "$EX" "--cache-sim=no" ./recurse; then
+    # examples/recurse.c by construction: fib(18) 8361 activations (1 from
+    # main, 8360 folded into the same context), leaf 4181 under fib and 5000
+    # under chain; is_even(i) for i < 200 makes 200 + 9900 is_even and 10000
+    # is_odd activations (mutual recursion folded).
+    ctx_paths "$TMP/c.ctx" | sed -n 's/^.*;main;/main;/p' |
+        grep -E '^main;(fib|chain|is_even)(;(leaf|is_odd))? ' | LC_ALL=C sort >"$TMP/c.paths"
+    printf '%s\n' "main;chain 1" "main;chain;leaf 5000" "main;fib 8361" "main;fib;leaf 4181" \
+        "main;is_even 10100" "main;is_even;is_odd 10000" >"$TMP/c.paths.exp"
+    same_text "contexts: recurse: calls of the stacks under main as constructed (recursion folded)" \
+        "$TMP/c.paths.exp" "$TMP/c.paths"
+    m1=$("$TALLY" annotate --inclusive=yes --auto=no "$TMP/c.ctx" 2>/dev/null | grep 'recurse.c:main ' | awk '{ print $1 }')
+    m2=$("$TALLY" annotate --inclusive=yes --auto=no "$TMP/c.cl" 2>/dev/null | grep 'recurse.c:main ' | awk '{ print $1 }')
+    t1=$("$TALLY" annotate --auto=no "$TMP/c.ctx" 2>/dev/null | awk '/PROGRAM TOTALS/ { print $1 }')
+    t2=$("$TALLY" annotate --auto=no "$TMP/c.cl" 2>/dev/null | awk '/PROGRAM TOTALS/ { print $1 }')
+    if [ -n "$m1" ] && [ "$m1" = "$m2" ] && [ -n "$t1" ] && [ "$t1" = "$t2" ]; then
+        ok "contexts: tally annotate reads the file: total $t1 and main's inclusive $m1 as from the callgrind file"
+    else
+        not_ok "contexts: tally annotate reads the file: total $t1 vs $t2, main's inclusive $m1 vs $m2"
+    fi
+fi
+ctx_run "wordfreq, caches + branches" "$EX" "$CACHES --branch-sim=yes" ./wordfreq 3000
+if ctx_run "signals" "$EX" "--cache-sim=no" ./signals; then
+    ctx_paths "$TMP/c.ctx" | sed 's/^.*;main;/main;/' |
+        grep -E '^(main;(interrupted|deep)|<signal)' | grep -E '(interrupted|busy|deep|on_usr[12]|counted|>) ' |
+        LC_ALL=C sort >"$TMP/c.paths"
+    printf '%s\n' "<signal 10> 3" "<signal 10>;on_usr1 3" "<signal 10>;on_usr1;counted 12" "<signal 12> 2" \
+        "<signal 12>;on_usr2 2" "<signal 12>;on_usr2;counted 2" "main;deep 8" "main;interrupted 3" \
+        "main;interrupted;busy 6" >"$TMP/c.paths.exp"
+    same_text "contexts: signals: handlers under <signal N>, interrupted stacks go on" \
+        "$TMP/c.paths.exp" "$TMP/c.paths"
+fi
+# --context-depth=3: no stack deeper than 3, nothing lost.
+(cd "$EX" && "$TALLY" record -q --cache-sim=no --contexts=yes --context-depth=3 --out-file="$TMP/d.cl" \
+    --contexts-out-file="$TMP/d.ctx" ./recurse >/dev/null 2>&1)
+maxd=$(ctx_paths "$TMP/d.ctx" | awk '{ n = split($1, f, ";"); if (n > m) m = n } END { print m + 0 }')
+dt=$(awk '/^totals:/ { print $2 }' "$TMP/d.ctx")
+ct=$(awk '/^totals:/ { print $2 }' "$TMP/d.cl")
+if [ "$maxd" = 3 ] && grep -qx 'depth: 3' "$TMP/d.ctx" && [ -n "$dt" ] && [ "$dt" = "$ct" ]; then
+    ok "contexts: --context-depth=3: deepest stack 3, totals $dt as the callgrind file's"
+else
+    not_ok "contexts: --context-depth=3: deepest stack $maxd, totals $dt vs $ct"
+fi
+# --separate-threads=yes: one file per thread (NAME-TID) with its part's totals;
+# %p in the name is the pid.
+if [ -x "$TMP/th" ]; then
+    rm -f "$TMP"/tctx.*
+    (cd "$TMP" && "$TALLY" record -q --cache-sim=no --separate-threads=yes --contexts=yes \
+        --out-file="$TMP/tc.cl" --contexts-out-file="$TMP/tctx.%p" ./th >/dev/null 2>&1)
+    pid=$(sed -n 's/^pid: //p' "$TMP/tc.cl")
+    p1=$(awk '/^totals:/ { n++; if (n == 1) print $2 }' "$TMP/tc.cl")
+    p2=$(awk '/^totals:/ { n++; if (n == 2) print $2 }' "$TMP/tc.cl")
+    x1=$(awk '/^totals:/ { print $2 }' "$TMP/tctx.$pid-1" 2>/dev/null)
+    x2=$(awk '/^totals:/ { print $2 }' "$TMP/tctx.$pid-2" 2>/dev/null)
+    w2=$(ctx_paths "$TMP/tctx.$pid-2" 2>/dev/null | grep -E ';body;work 2$' | wc -l)
+    if [ -n "$x1" ] && [ "$x1" = "$p1" ] && [ "$x2" = "$p2" ] && grep -qx 'thread: 2' "$TMP/tctx.$pid-2" &&
+        [ "$w2" = 1 ]; then
+        ok "contexts: --separate-threads=yes: tctx.PID-1 and -2 with their parts' totals ($x1, $x2), body;work 2 in thread 2"
+    else
+        not_ok "contexts: --separate-threads=yes: tctx.PID-1 and -2 with their parts' totals ($x1 vs $p1, $x2 vs $p2; body;work: $w2)"
+        ls "$TMP" | diag
+    fi
 fi
