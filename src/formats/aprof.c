@@ -176,16 +176,23 @@ static int word_is(const char *p, const char *end, const char *w)
     return (size_t)(end - p) == n && !memcmp(p, w, n);
 }
 
+/* Blanks around values: what the writer drops (a stray \r counts as one). */
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
 /* A `c` line: tally's metadata or a plain comment. */
 static int read_comment(struct reader *rd, const char *p, const char *end)
 {
     struct isprof *ip = rd->ip;
     if (parse_prefix(p, (size_t)(end - p), "tally ", 6)) {
         const char *k = p + 6, *ke = k;
-        while (ke < end && !parse_is_space(*ke))
+        while (ke < end && !is_blank(*ke))
             ke++;
         const char *v = ke;
-        parse_skip_space(&v, end);
+        while (v < end && is_blank(*v))
+            v++;
         if (word_is(k, ke, "input")) {
             if (word_is(v, end, "rms"))
                 ip->input = ISPROF_INPUT_RMS;
@@ -546,18 +553,18 @@ static int read_line(struct reader *rd, const char *line, size_t len)
 {
     struct isprof *ip = rd->ip;
     const char *end = line + len, *p = line;
-    while (end > p && parse_is_space(end[-1]))
+    while (end > p && is_blank(end[-1]))
         end--;
-    parse_skip_space(&p, end);
+    while (p < end && is_blank(*p))
+        p++;
     if (p == end) return 0;
     const char *tag = p;
-    while (p < end && !parse_is_space(*p))
+    while (p < end && !is_blank(*p))
         p++;
     size_t tl = (size_t)(p - tag);
-    const char *v = p;
-    if (v < end) v++; /* one separator; the rest is the value */
-    const char *vt = v;
-    parse_skip_space(&vt, end);
+    const char *vt = p; /* the value: the rest of the line, without leading blanks */
+    while (vt < end && is_blank(*vt))
+        vt++;
 
     if (tl == 1 && *tag == 'c') return read_comment(rd, vt, end);
     if (tl == 1 && *tag == 'v') {
@@ -586,7 +593,7 @@ static int read_line(struct reader *rd, const char *line, size_t len)
             set_text(&ip->exe_mtime, vt, end);
             return 0;
         case 'f':
-            set_text(&ip->cmdline, v, end);
+            set_text(&ip->cmdline, vt, end);
             return 0;
         case 'a':
             set_text(&ip->app, vt, end);
@@ -722,8 +729,29 @@ static void put_u128(FILE *fp, isprof_u128 v)
     fputs(p, fp);
 }
 
-/* A string as it may appear on one line (newlines become spaces). */
+/*
+ * A string as it may appear on one line: line breaks become spaces, and
+ * leading and trailing blanks are dropped (the reader drops them too), so
+ * what is written reads back as written.
+ */
+static int blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static void put_text(FILE *fp, const char *s)
+{
+    const char *e = s + strlen(s);
+    while (s < e && blank(*s))
+        s++;
+    while (e > s && blank(e[-1]))
+        e--;
+    for (; s < e; s++)
+        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, fp);
+}
+
+/* A name between quotes: only line breaks are replaced. */
+static void put_name(FILE *fp, const char *s)
 {
     for (; *s; s++)
         fputc(*s == '\n' || *s == '\r' ? ' ' : *s, fp);
@@ -833,18 +861,18 @@ void aprof_write_fp(const struct isprof *ip, FILE *fp)
     for (size_t r = 0; r < ip->nroutines; r++) {
         const struct isprof_routine *rt = &ip->routines[r];
         fputs("r \"", fp);
-        put_text(fp, strtab_str(&ip->names, rt->name));
+        put_name(fp, strtab_str(&ip->names, rt->name));
         fputs("\" \"", fp);
-        put_text(fp, strtab_str(&ip->names, rt->image));
+        put_name(fp, strtab_str(&ip->names, rt->image));
         fprintf(fp, "\" %u\n", (unsigned)rt->id);
         if (rt->mangled) {
             fprintf(fp, "u %u \"", (unsigned)rt->id);
-            put_text(fp, strtab_str(&ip->names, rt->mangled));
+            put_name(fp, strtab_str(&ip->names, rt->mangled));
             fputs("\"\n", fp);
         }
         if (rt->fullname) {
             fprintf(fp, "d %u \"", (unsigned)rt->id);
-            put_text(fp, strtab_str(&ip->names, rt->fullname));
+            put_name(fp, strtab_str(&ip->names, rt->fullname));
             fputs("\"\n", fp);
         }
         if (!rt->from_contexts) put_tuples(fp, 'p', rt->id, &rt->tuples, v6, &scratch, &cap);
