@@ -297,6 +297,10 @@ run_tally 0 "" "" convert --to=cachegrind -o a.cache a.ctx
 check "cg_annotate reads the cachegrind output: totals 1,470 65" \
     grep -Eq "^1,470 \(100.0%\) +65 \(100.0%\) +PROGRAM TOTALS" "$TMP/a.cache.ann"
 
+# standard input, gzip-compressed
+gzip -c "$TMP/a.cg" | "$TALLY" convert --to=json - >"$TMP/stdin.json" 2>"$TMP/stdin.err"
+check_py "'-' reads standard input (gzip): same document" "$TMP/json_ctx.py" "$TMP/stdin.json"
+
 # --- real profiles --------------------------------------------------------
 if ! make_profiles; then
     not_ok "make the real profiles with valgrind"
