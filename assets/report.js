@@ -50,17 +50,17 @@
   }
 
   /* ---- header ---- */
-  $('title').textContent = D.cmd ? D.cmd : (D.inputs.join(' ') || 'tally report');
-  $('meta').textContent =
+  $('t-title').textContent = D.cmd ? D.cmd : (D.inputs.join(' ') || 'tally report');
+  $('t-meta').textContent =
     (D.inputs.length ? 'profile: ' + D.inputs.join(', ') + ' \u00b7 ' : '') +
     (D.creator ? 'creator: ' + D.creator + ' \u00b7 ' : '') +
     D.funcs.length + ' of ' + D.nfunctions + ' functions shown (largest inclusive cost first), ' +
     D.arcs.length + ' of ' + D.narcs + ' call arcs';
-  $('totals').innerHTML = D.events.map(function (e, k) {
+  $('t-totals').innerHTML = D.events.map(function (e, k) {
     var ln = D.long[k] ? ' title="' + esc(D.long[k]) + '"' : '';
     return '<span' + ln + '><b>' + esc(e) + '</b> ' + fmt(D.totals[k]) + '</span>';
   }).join('');
-  $('event').innerHTML = D.events.map(function (e, k) {
+  $('t-event').innerHTML = D.events.map(function (e, k) {
     return '<option value="' + k + '">' + esc(e) + '</option>';
   }).join('');
 
@@ -72,7 +72,7 @@
            '<th data-k="i" data-e="' + e + '">Incl ' + esc(D.events[e]) + '</th>';
     }
     h += '<th data-k="c">Calls</th></tr>';
-    var thead = document.querySelector('#functions thead');
+    var thead = document.querySelector('#t-functions thead');
     thead.innerHTML = h;
     Array.prototype.forEach.call(thead.querySelectorAll('th'), function (th) {
       var k = th.getAttribute('data-k'), e = +(th.getAttribute('data-e') || 0);
@@ -128,17 +128,17 @@
       r += '<td>' + fmt(f.c) + (f.rc ? '+' + fmt(f.rc) : '') + '</td></tr>';
       h.push(r);
     }
-    document.querySelector('#functions tbody').innerHTML = h.join('');
-    $('count').textContent = (state.filter ? idx.length + ' matching, ' : '') +
+    document.querySelector('#t-functions tbody').innerHTML = h.join('');
+    $('t-count').textContent = (state.filter ? idx.length + ' matching, ' : '') +
       n + ' of ' + D.funcs.length + ' rows';
-    $('more').hidden = n >= idx.length;
+    $('t-more').hidden = n >= idx.length;
   }
-  document.querySelector('#functions tbody').addEventListener('click', function (ev) {
+  document.querySelector('#t-functions tbody').addEventListener('click', function (ev) {
     var tr = ev.target.closest('tr');
     if (tr && tr.hasAttribute('data-i')) select(+tr.getAttribute('data-i'), true);
   });
-  $('more').addEventListener('click', function () { state.all = true; rows(); });
-  $('search').addEventListener('input', function () {
+  $('t-more').addEventListener('click', function () { state.all = true; rows(); });
+  $('t-search').addEventListener('input', function () {
     var q = this.value;
     if (!q) state.filter = null;
     else {
@@ -150,7 +150,7 @@
     }
     rows();
   });
-  $('event').addEventListener('change', function () {
+  $('t-event').addEventListener('change', function () {
     state.ev = +this.value;
     state.sortEv = state.ev;
     if (state.sortKind !== 's') state.sortKind = 'i';
@@ -204,7 +204,7 @@
   }
   function details(i) {
     var f = D.funcs[i], e = state.ev;
-    var h = '<h2 id="sel-name">' + esc(fname(i)) + '</h2><div class="meta">' +
+    var h = '<h2 id="t-sel-name">' + esc(fname(i)) + '</h2><div class="meta">' +
             (f.f ? 'file: ' + esc(f.f) : '') + (f.o ? ' \u00b7 object: ' + esc(f.o) : '') +
             ' \u00b7 calls: ' + fmt(f.c) + (f.rc ? ' (+' + fmt(f.rc) + ' inside its recursion)' : '') +
             '</div><table class="calls"><thead><tr><th class="name">Event</th><th>Self</th>' +
@@ -214,18 +214,18 @@
            '</td>' + cell(f.s[k], k) + cell(f.i[k], k) + '</tr>';
     }
     h += '</tbody></table>';
-    h += '<div id="callers">' + callTable(callers[i], 0, 'Callers', f.hi) + '</div>';
-    h += '<div id="callees">' + callTable(callees[i], 1, 'Callees', f.ho) + '</div>';
-    h += '<div id="source">' + source(i) + '</div>';
-    $('details').innerHTML = h;
+    h += '<div id="t-callers">' + callTable(callers[i], 0, 'Callers', f.hi) + '</div>';
+    h += '<div id="t-callees">' + callTable(callees[i], 1, 'Callees', f.ho) + '</div>';
+    h += '<div id="t-source">' + source(i) + '</div>';
+    $('t-details').innerHTML = h;
   }
   function select(i, push) {
     state.sel = i;
     details(i);
-    Array.prototype.forEach.call(document.querySelectorAll('#functions tr.selected'), function (tr) {
+    Array.prototype.forEach.call(document.querySelectorAll('#t-functions tr.selected'), function (tr) {
       tr.className = '';
     });
-    var tr = document.querySelector('#functions tr[data-i="' + i + '"]');
+    var tr = document.querySelector('#t-functions tr[data-i="' + i + '"]');
     if (tr) tr.className = 'selected';
     Array.prototype.forEach.call(document.querySelectorAll('#callgraph g.node'), function (g) {
       g.classList.toggle('selected', g.id === 'f' + D.funcs[i].id);
@@ -234,7 +234,7 @@
       try { history.pushState(null, '', '#f' + D.funcs[i].id); } catch (err) { /* file: URLs */ }
     }
   }
-  $('details').addEventListener('click', function (ev) {
+  $('t-details').addEventListener('click', function (ev) {
     var a = ev.target.closest('a[data-i]');
     if (a) select(+a.getAttribute('data-i'), true);
   });

@@ -70,6 +70,13 @@ expect_run "report of the small profile" 0 "" "" report -o "$TMP/small" "$TMP/sm
 python3 "$ROOT/tests/browser/report_test.py" small "$TMP/small/index.html" "$SHOTS/report-small.png" ||
     not_ok "the browser checks of the small page"
 
+# an aprof report: the complexity section only
+if [ -f "$ROOT/tests/golden/complexity/r1.aprof" ]; then
+    expect_run "report of an aprof report" 0 "" "" report -o "$TMP/ap" "$ROOT/tests/golden/complexity/r1.aprof"
+    python3 "$ROOT/tests/browser/report_test.py" aprof "$TMP/ap/index.html" "$SHOTS/report-aprof.png" ||
+        not_ok "the browser checks of the aprof page"
+fi
+
 # a real profile of examples/wordfreq (tests/peer/profiles.sh builds it)
 REAL=""
 for f in "$ROOT/build/peer-profiles/cgx.wordfreq.out" "$ROOT/build/peer-profiles/cg.wordfreq.out"; do

@@ -4,6 +4,7 @@ writes the inputs). Prints TAP lines ("ok - ..." / "not ok - ...").
 
   report_test.py small PAGE SHOT   the small profile of report.sh, checked
                                     against values worked out by hand
+  report_test.py aprof PAGE SHOT   a page made from an aprof report
   report_test.py load PAGE SHOT MAXSEC   any page: loads within MAXSEC seconds
                                     without console errors, a row click works
 """
@@ -28,7 +29,7 @@ def check(name, cond, detail=""):
 
 
 def row_names(b):
-    return b.eval("Array.prototype.map.call(document.querySelectorAll('#functions tbody tr'),"
+    return b.eval("Array.prototype.map.call(document.querySelectorAll('#t-functions tbody tr'),"
                   "function(tr){return tr.cells[0].textContent;})")
 
 
@@ -39,7 +40,7 @@ def call_rows(b, which):
 
 
 def row_js(name):
-    return ("Array.prototype.find.call(document.querySelectorAll('#functions tbody tr'),"
+    return ("Array.prototype.find.call(document.querySelectorAll('#t-functions tbody tr'),"
             "function(tr){return tr.cells[0].textContent===%r;})" % name)
 
 
@@ -56,8 +57,8 @@ def small(b, page, shot):
     print("# page loaded in %.3f s" % secs)
     check("the small page loads in under 2 s", secs < 2.0, "%.3f s" % secs)
     check("the header shows the command",
-          b.eval("document.getElementById('title').textContent") == "./small 4")
-    totals = b.eval("document.getElementById('totals').textContent")
+          b.eval("document.getElementById('t-title').textContent") == "./small 4")
+    totals = b.eval("document.getElementById('t-totals').textContent")
     check("the header shows the totals (Ir 98, Dr 9)",
           totals == "Ir 98Dr 9", repr(totals))
     names = row_names(b)
@@ -66,7 +67,7 @@ def small(b, page, shot):
     check("five rows, by inclusive Ir", names == [
         "main", "work", "helper", "evil</script><b>x</b>", "q\"uote's & <amp>"], names)
     check("names are text, not markup",
-          b.eval("document.querySelectorAll('#functions b').length") == 0)
+          b.eval("document.querySelectorAll('#t-functions b').length") == 0)
     cells = b.eval("Array.prototype.map.call(" + row_js("work") + ".cells,"
                    "function(c){return c.textContent;})")
     # work: self Ir 50 (51.02% of 98), incl Ir 80 (81.63%), self Dr 5 (55.56% of 9),
@@ -76,14 +77,14 @@ def small(b, page, shot):
 
     check("click on helper's row", b.click(row_js("helper")))
     check("helper is selected",
-          b.eval("document.getElementById('sel-name').textContent") == "helper")
-    callers = call_rows(b, "callers")
+          b.eval("document.getElementById('t-sel-name').textContent") == "helper")
+    callers = call_rows(b, "t-callers")
     # work calls helper 4x (30 Ir = 30.61%), main 1x (6 Ir = 6.12%)
     check("helper's callers: work 4x then main 1x, with costs",
           callers == [["work", "4", "3030.61%"], ["main", "1", "66.12%"]], callers)
     check("helper has no callees",
-          "none" in b.eval("document.getElementById('callees').textContent"))
-    src = b.eval("Array.prototype.map.call(document.querySelectorAll('#source tr'),"
+          "none" in b.eval("document.getElementById('t-callees').textContent"))
+    src = b.eval("Array.prototype.map.call(document.querySelectorAll('#t-source tr'),"
                  "function(tr){return tr.textContent;})")
     check("helper's annotated source: line 3 costs 36 Ir", any(
         r.startswith("33636.73%") and "return x * 2;" in r for r in src), src)
@@ -91,43 +92,45 @@ def small(b, page, shot):
                                                 for r in src), src)
 
     check("click on the caller 'work' (walk the graph)", b.click(
-        "document.querySelector('#callers a[data-i]')"))
+        "document.querySelector('#t-callers a[data-i]')"))
     check("work is selected",
-          b.eval("document.getElementById('sel-name').textContent") == "work")
-    callees = call_rows(b, "callees")
+          b.eval("document.getElementById('t-sel-name').textContent") == "work")
+    callees = call_rows(b, "t-callees")
     check("work's callees: helper 4x", callees == [["helper", "4", "3030.61%"]], callees)
-    callers = call_rows(b, "callers")
+    callers = call_rows(b, "t-callers")
     check("work's callers: main 1x (80 Ir)", callers == [["main", "1", "8081.63%"]], callers)
 
-    b.eval("document.getElementById('search').focus()")
+    b.eval("document.getElementById('t-search').focus()")
     b.type_text("ma")
     names = row_names(b)
     check("search 'ma' keeps main", names == ["main"], names)
-    b.eval("(function(){var s=document.getElementById('search'); s.value='';"
+    b.eval("(function(){var s=document.getElementById('t-search'); s.value='';"
            "s.dispatchEvent(new Event('input'));})()")
-    b.eval("document.getElementById('search').focus()")
+    b.eval("document.getElementById('t-search').focus()")
     b.type_text("^(WORK|helper)$")
     names = row_names(b)
     check("regex search, case-insensitive", names == ["work", "helper"], names)
-    b.eval("(function(){var s=document.getElementById('search'); s.value='';"
+    b.eval("(function(){var s=document.getElementById('t-search'); s.value='';"
            "s.dispatchEvent(new Event('input'));})()")
     check("clearing the search shows every row", len(row_names(b)) == 5)
 
     check("click the 'Self Ir' header",
-          b.click("document.querySelector('#functions th[data-k=s][data-e=\"0\"]')"))
+          b.click("document.querySelector('#t-functions th[data-k=s][data-e=\"0\"]')"))
     names = row_names(b)
     check("sorted by self Ir: work 50, helper 36, main 10", names[:3] == [
         "work", "helper", "main"], names)
-    b.click("document.querySelector('#functions th[data-k=s][data-e=\"0\"]')")
+    b.click("document.querySelector('#t-functions th[data-k=s][data-e=\"0\"]')")
     names = row_names(b)
     check("a second click sorts ascending", names[-3:] == ["main", "helper", "work"], names)
 
     check("the event selector switches to Dr", b.eval(
-        "(function(){var s=document.getElementById('event'); s.value='1';"
+        "(function(){var s=document.getElementById('t-event'); s.value='1';"
         "s.dispatchEvent(new Event('change')); return s.value;})()") == "1")
 
     check("the flame graph is inline SVG",
           b.eval("!!document.querySelector('#flame svg')"))
+    check("click on a frame of the flame graph (its own script runs in the page)",
+          b.click("document.querySelector('#flame g.frame rect')"))
     has_cg = b.eval("!!document.querySelector('#callgraph svg')")
     if cdp.shutil.which("dot"):
         check("the call graph is inline SVG", has_cg)
@@ -136,7 +139,7 @@ def small(b, page, shot):
         check("click on helper in the call graph",
               b.click("document.getElementById('f%d')" % helper_id))
         check("the call graph selects helper",
-              b.eval("document.getElementById('sel-name').textContent") == "helper")
+              b.eval("document.getElementById('t-sel-name').textContent") == "helper")
     else:
         print("ok - the call graph # SKIP dot is not installed")
     screenshot(b, shot)
@@ -150,10 +153,21 @@ def load(b, page, shot, maxsec):
     n = len(row_names(b))
     check("the table has rows (%d)" % n, n > 0)
     check("click on the first row", b.click(
-        "document.querySelector('#functions tbody tr td')"))
+        "document.querySelector('#t-functions tbody tr td')"))
     check("a function is selected",
-          bool(b.eval("(document.getElementById('sel-name')||{}).textContent")))
+          bool(b.eval("(document.getElementById('t-sel-name')||{}).textContent")))
     screenshot(b, shot)
+    check("no console errors", not b.errors, "\n".join(b.errors))
+
+
+def aprof(b, page, shot):
+    secs = b.navigate("file://" + page)
+    check("the aprof page loads (%.2f s)" % secs, secs < 2.0)
+    text = b.eval("(document.getElementById('complexity')||{}).textContent||''")
+    check("the complexity ranking is shown", "isort" in text, text[:500])
+    check("the plots are framed in the page",
+          b.eval("!!document.querySelector('#complexity-section iframe')"))
+    check("an empty function table", len(row_names(b)) == 0)
     check("no console errors", not b.errors, "\n".join(b.errors))
 
 
@@ -168,6 +182,8 @@ def main():
     try:
         if mode == "small":
             small(b, page, shot)
+        elif mode == "aprof":
+            aprof(b, page, shot)
         else:
             load(b, page, shot, float(sys.argv[4]))
     finally:
