@@ -31,8 +31,8 @@ struct callgraph {
     const struct profile *p;
     size_t ncols;
     size_t nnodes;
-    uint32_t *fn;        /* [nnodes] profile function id of each node */
-    int64_t *self;       /* [nnodes * ncols] */
+    uint32_t *fn;       /* [nnodes] profile function id of each node */
+    int64_t *self;      /* [nnodes * ncols] */
     uint64_t *calls;    /* [nnodes] calls into the node, not from inside a recursion */
     uint64_t *reccalls; /* [nnodes] calls into it from itself or from its own cycle */
     size_t narcs;
