@@ -510,6 +510,12 @@ int cmd_convert(int argc, char **argv)
     tally_error_clear(&err);
     rc = 0;
     int event = 0;
+    if (p->nparts == 0) {
+        cli_errorf("%s: the profile holds no data", p->path ? p->path : o.files[0]);
+        profile_free(p);
+        free(o.files);
+        return 1;
+    }
     if (o.event) {
         event = eventset_index(&p->parts[0]->events, o.event);
         if (event < 0) {
