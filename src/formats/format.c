@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "format.h"
 #include "../io/outfile.h"
+#include "aprof.h"
 #include "contexts.h"
 
 #include <string.h>
@@ -83,9 +84,12 @@ struct profile *profile_read(const char *path, const struct read_options *opt,
     enum profile_format f = format_detect(head, hlen);
     if (f == PROFILE_FORMAT_UNKNOWN) {
         tally_error_set(err, path, hlen ? 1 : 0, "%s",
-                        hlen ? "not a callgrind or cachegrind profile (no 'events:' line "
-                               "in the first 4 KiB)"
-                             : "empty file, not a profile");
+                        aprof_detect(head, hlen)
+                            ? "an aprof report (input-sensitive profile), not a cost profile: "
+                              "read it with 'tally complexity' or 'tally merge'"
+                        : hlen ? "not a callgrind or cachegrind profile (no 'events:' line "
+                                 "in the first 4 KiB)"
+                               : "empty file, not a profile");
         input_close(&in);
         return NULL;
     }

@@ -186,3 +186,5 @@ if [ -s "$TMP/left" ]; then not_ok "no temporary files are left"; diag <"$TMP/le
 expect "aprof reports cannot be written as cachegrind" 2 "" "aprof reports can only be written" \
     --format=cachegrind a.aprof b.aprof
 expect "--help mentions aprof reports" 0 "aprof reports" "" --help
+expect_run "annotate says what an aprof report is" 1 "" \
+    "^tally: a.aprof:1: an aprof report \(input-sensitive profile\), not a cost profile" annotate a.aprof
