@@ -26,7 +26,8 @@ struct merge_options {
 
 static void merge_usage(FILE *fp)
 {
-    fputs("usage: tally merge [-o OUT] [--format=callgrind|cachegrind|aprof] FILE...\n"
+    fputs("usage: tally merge [-o OUT] [--format=callgrind|cachegrind] FILE...\n"
+          "       tally merge [-o OUT] [--format=aprof] REPORT...\n"
           "\n"
           "Add the costs of callgrind and cachegrind profiles (plain, gzip or zstd;\n"
           "'-' reads standard input) and write the sum as one profile.\n"
