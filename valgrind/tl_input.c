@@ -286,16 +286,24 @@ static VG_REGPARM(2) void h_rms_wr(Addr a, UWord size)
     rms_write(&G, &cur->r, a, size);
 }
 
-/* The last read instrumented in this block (a write of the same address,
- * size and instruction right after it is a modify: in RMS mode the read
- * has already stamped the cells, so the write needs no call). */
-static Addr last_rd_cia;
-static IRExpr *last_rd_addr;
-static Int last_rd_size;
+/* The unguarded accesses already instrumented in this block. Nothing that
+ * moves the clocks (a call, a return, a thread switch, a syscall, a
+ * signal) happens inside a block, and the IR is in SSA form, so a later
+ * access to the same address atom with no larger size finds its cells
+ * already stamped by the top activation: a read needs no call, nor does a
+ * write in RMS mode (in DRMS mode a write after a read must still record
+ * the write for the other threads). */
+#define N_SEEN 32
+static struct {
+    IRExpr *addr;
+    Int size;
+    Bool wrote;
+} seen[N_SEEN];
+static Int n_seen;
 
 void rms_ir_block(IRSB *sb)
 {
-    last_rd_addr = NULL;
+    n_seen = 0;
     if (clo_cost_instr) return;
     IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
     IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
@@ -308,79 +316,79 @@ void rms_ir_block(IRSB *sb)
 
 /* One guest access of `size` bytes at `addr` (an IR atom) by the
  * instruction at `cia`; `guard` (or NULL) makes it conditional. */
-static void ir_access(IRSB *sb, Bool write, IRExpr *addr, Int size, IRExpr *guard, Addr cia)
+static void ir_access(IRSB *sb, Bool write, IRExpr *addr, Int size, IRExpr *guard)
 {
     if (size <= 0) return;
-    if (write && !clo_drms && !guard && last_rd_addr && last_rd_cia == cia &&
-        last_rd_size == size && eqIRAtom(last_rd_addr, addr))
-        return;
-    if (!write && !guard) {
-        last_rd_cia = cia;
-        last_rd_addr = addr;
-        last_rd_size = size;
+    if (!guard) {
+        for (Int k = 0; k < n_seen; k++)
+            if (seen[k].size >= size && eqIRAtom(seen[k].addr, addr)) {
+                if (!write || !clo_drms || seen[k].wrote) return;
+                seen[k].wrote = True; /* the call below makes it a write */
+                break;
+            }
     }
     IRExpr **args = mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size));
     IRDirty *di = write ? unsafeIRDirty_0_N(2, "h_rms_wr", VG_(fnptr_to_fnentry)(h_rms_wr), args)
                         : unsafeIRDirty_0_N(2, "h_rms_rd", VG_(fnptr_to_fnentry)(h_rms_rd), args);
     if (guard) di->guard = guard;
     addStmtToIRSB(sb, IRStmt_Dirty(di));
+    if (!guard && n_seen < N_SEEN) {
+        seen[n_seen].addr = addr;
+        seen[n_seen].size = size;
+        seen[n_seen].wrote = write;
+        n_seen++;
+    }
 }
-
-static Addr ir_cia; /* the instruction being instrumented */
 
 /* The accesses of one statement, as Cachegrind's events are made (whole
  * sizes: no clamping to a cache line here). */
 void rms_ir_stmt(IRSB *sb, IRTypeEnv *tyenv, IRStmt *s)
 {
     switch (s->tag) {
-    case Ist_IMark:
-        ir_cia = (Addr)s->Ist.IMark.addr;
-        break;
     case Ist_WrTmp:
         if (s->Ist.WrTmp.data->tag == Iex_Load) {
             IRExpr *ld = s->Ist.WrTmp.data;
-            ir_access(sb, False, ld->Iex.Load.addr, sizeofIRType(ld->Iex.Load.ty), NULL, ir_cia);
+            ir_access(sb, False, ld->Iex.Load.addr, sizeofIRType(ld->Iex.Load.ty), NULL);
         }
         break;
     case Ist_Store:
         ir_access(sb, True, s->Ist.Store.addr, sizeofIRType(typeOfIRExpr(tyenv, s->Ist.Store.data)),
-                  NULL, ir_cia);
+                  NULL);
         break;
     case Ist_StoreG: {
         IRStoreG *sg = s->Ist.StoreG.details;
-        ir_access(sb, True, sg->addr, sizeofIRType(typeOfIRExpr(tyenv, sg->data)), sg->guard,
-                  ir_cia);
+        ir_access(sb, True, sg->addr, sizeofIRType(typeOfIRExpr(tyenv, sg->data)), sg->guard);
         break;
     }
     case Ist_LoadG: {
         IRLoadG *lg = s->Ist.LoadG.details;
         IRType wide = Ity_INVALID, narrow = Ity_INVALID;
         typeOfIRLoadGOp(lg->cvt, &wide, &narrow);
-        ir_access(sb, False, lg->addr, sizeofIRType(narrow), lg->guard, ir_cia);
+        ir_access(sb, False, lg->addr, sizeofIRType(narrow), lg->guard);
         break;
     }
     case Ist_Dirty: {
         IRDirty *d = s->Ist.Dirty.details;
         if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
-            ir_access(sb, False, d->mAddr, d->mSize, NULL, ir_cia);
+            ir_access(sb, False, d->mAddr, d->mSize, NULL);
         if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
-            ir_access(sb, True, d->mAddr, d->mSize, NULL, ir_cia);
+            ir_access(sb, True, d->mAddr, d->mSize, NULL);
         break;
     }
     case Ist_CAS: {
         IRCAS *cas = s->Ist.CAS.details;
         Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo)) * (cas->dataHi ? 2 : 1);
-        ir_access(sb, False, cas->addr, size, NULL, ir_cia);
-        ir_access(sb, True, cas->addr, size, NULL, ir_cia);
+        ir_access(sb, False, cas->addr, size, NULL);
+        ir_access(sb, True, cas->addr, size, NULL);
         break;
     }
     case Ist_LLSC:
         if (s->Ist.LLSC.storedata == NULL)
             ir_access(sb, False, s->Ist.LLSC.addr,
-                      sizeofIRType(typeOfIRTemp(tyenv, s->Ist.LLSC.result)), NULL, ir_cia);
+                      sizeofIRType(typeOfIRTemp(tyenv, s->Ist.LLSC.result)), NULL);
         else
             ir_access(sb, True, s->Ist.LLSC.addr,
-                      sizeofIRType(typeOfIRExpr(tyenv, s->Ist.LLSC.storedata)), NULL, ir_cia);
+                      sizeofIRType(typeOfIRExpr(tyenv, s->Ist.LLSC.storedata)), NULL);
         break;
     default:
         break;
