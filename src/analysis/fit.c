@@ -19,6 +19,8 @@
 #include "../model/error.h"
 
 #define LM_MAX_ITER 400     /* steps per start */
+#define LM_MIN_ITER 40      /* steps per start however many points */
+#define LM_BUDGET 4e6       /* point evaluations per start: fewer steps for huge data */
 #define LM_LAMBDA0 1e-3     /* initial damping */
 #define LM_LAMBDA_MAX 1e16  /* give up improving beyond this damping */
 #define LM_REL_TOL 1e-14    /* stop when a step improves RSS by less (relative) */
@@ -161,8 +163,12 @@ static unsigned power_lm(const struct scaled *s, double p[3], double *rss)
 {
     double lambda = LM_LAMBDA0;
     double cur = power_rss(s, p);
-    unsigned steps = 0;
-    while (steps < LM_MAX_ITER && isfinite(cur)) {
+    unsigned steps = 0, max_steps = LM_MAX_ITER;
+    if ((double)s->n * LM_MAX_ITER > LM_BUDGET) {
+        double m = LM_BUDGET / (double)s->n;
+        max_steps = m < LM_MIN_ITER ? LM_MIN_ITER : (unsigned)m;
+    }
+    while (steps < max_steps && isfinite(cur)) {
         double jtj[3][3] = {{0}}, jtr[3] = {0};
         for (size_t i = 0; i < s->n; i++) {
             double e = exp(p[2] * s->lx[i]);
