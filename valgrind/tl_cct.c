@@ -46,6 +46,7 @@ struct cct_node {
     UInt depth;    /* 0 for a root */
     UInt owner;    /* the thread of a separate tree, else 0 */
     UInt id;       /* while writing */
+    ULong *dumped; /* calls and costs written in parts so far (client dumps) */
     ULong calls;
     ULong cost[CCT_N_EV];
 };
@@ -248,11 +249,34 @@ void cct_add(cct_node *n, const ULong *run, ULong *mark)
     }
 }
 
+void cct_dumped(void)
+{
+    for (cct_node *n = first_node; n; n = n->all) {
+        if (!n->dumped) n->dumped = cct_alloc((CCT_N_EV + 1) * sizeof(ULong));
+        n->dumped[0] = n->calls;
+        VG_(memcpy)(n->dumped + 1, n->cost, sizeof n->cost);
+    }
+}
+
+void cct_forget_dumped(void)
+{
+    for (cct_node *n = first_node; n; n = n->all) {
+        if (!n->dumped) continue;
+        n->calls -= n->dumped[0];
+        for (Int e = 0; e < CCT_N_EV; e++)
+            n->cost[e] -= n->dumped[e + 1];
+        VG_(memset)(n->dumped, 0, (CCT_N_EV + 1) * sizeof(ULong));
+    }
+}
+
 void cct_zero(void)
 {
     for (cct_node *n = first_node; n; n = n->all) {
-        n->calls = 0;
-        VG_(memset)(n->cost, 0, sizeof n->cost);
+        n->calls = n->dumped ? n->dumped[0] : 0;
+        if (n->dumped)
+            VG_(memcpy)(n->cost, n->dumped + 1, sizeof n->cost);
+        else
+            VG_(memset)(n->cost, 0, sizeof n->cost);
     }
 }
 

@@ -54,7 +54,15 @@ cct_fn *cct_node_fn(const cct_node *n);
  * `collecting`; otherwise it is dropped) and make `to` current. */
 static inline void cct_switch(cct_thread *ct, cct_node *to, const ULong *run, Bool collecting);
 
-/* Clear every count (client request: zero the counters). */
+/* A part was dumped (client request): remember what the parts hold. */
+void cct_dumped(void);
+
+/* A forked child starts its own output file: the parts dumped before
+ * are its parent's, not its own. */
+void cct_forget_dumped(void);
+
+/* Client request "zero the counters": forget what was counted since the
+ * last dump (the tree stays the sum of the parts written). */
 void cct_zero(void);
 
 /*

@@ -1771,10 +1771,13 @@ static void write_arc(VgFile *f, const arc *a, const HChar *pos, UInt *next_fl, 
     write_costs(f, a->cost);
 }
 
-/* The output file stays open from the first part to the last; name
- * compression ids hold for the whole file. */
+/* The output file is created at the first part; after a dump it is closed
+ * and the next part appends to it, unless the process is a forked child
+ * by then (another pid), which starts its own file. Name compression ids
+ * hold for the whole file. */
 static VgFile *out_f;
 static HChar *out_name;
+static Int out_pid;
 static Bool out_failed;
 static UInt out_parts;
 static UInt next_fl, next_fn;
@@ -1784,15 +1787,26 @@ static ULong grand[N_EV]; /* all parts, for the summary */
 static void write_callgrind(UInt tid)
 {
     if (out_failed) return;
-    if (!out_f) {
-        out_f = open_out("--out-file", clo_out_file, &out_name);
-        if (!out_f) {
-            out_failed = True;
-            return;
+    if (!out_f && out_name && out_pid == VG_(getpid)()) {
+        out_f = VG_(fopen)(out_name, VKI_O_WRONLY | VKI_O_APPEND, 0);
+        if (!out_f) VG_(umsg)("error: cannot append to output file '%s'\n", out_name);
+    } else if (!out_f) {
+        if (out_name) {
+            /* a forked child: its file does not hold the parent's parts */
+            VG_(free)(out_name);
+            if (clo_contexts) cct_forget_dumped();
         }
+        out_f = open_out("--out-file", clo_out_file, &out_name);
+        out_pid = VG_(getpid)();
+        out_parts = 0;
+        next_fl = next_fn = next_ob = 0;
         for (UWord k = 0; k < strs.nslots; k++)
             for (istr *s = strs.slot[k]; s; s = s->next)
                 s->fl_id = s->fn_id = s->ob_id = 0;
+    }
+    if (!out_f) {
+        out_failed = True;
+        return;
     }
     VgFile *f = out_f;
     if (out_parts++ == 0) {
@@ -1930,10 +1944,10 @@ static void write_callgrind(UInt tid)
 
 static void close_callgrind(void)
 {
-    if (!out_f) return;
-    VG_(fclose)(out_f);
-    VG_(free)(out_name);
+    if (out_f) VG_(fclose)(out_f);
+    if (out_name) VG_(free)(out_name);
     out_f = NULL;
+    out_name = NULL;
 }
 
 /* What was collected since the last part, into the counters. */
@@ -1982,6 +1996,13 @@ static void dump_part(void)
 {
     gather_part(False);
     write_parts();
+    /* nothing stays buffered that a forked child could write again */
+    if (out_f) VG_(fclose)(out_f);
+    out_f = NULL;
+    if (clo_contexts) {
+        cct_restart(collecting); /* what ran up to the dump is in the part */
+        cct_dumped();
+    }
     zero_counts();
 }
 

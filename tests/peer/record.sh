@@ -728,3 +728,57 @@ if [ -x "$TMP/th" ]; then
         ls "$TMP" | diag
     fi
 fi
+# Client requests and fork: the tree at exit is the sum of the parts of the
+# process's own callgrind file (a dump keeps what it wrote; a zero forgets
+# only what was not dumped; a forked child's file and tree start after the
+# parent's last dump).
+cat >"$TMP/crf.c" <<'EOF'
+#include <sys/wait.h>
+#include <tally.h>
+#include <unistd.h>
+static volatile int sink;
+__attribute__((noinline)) void work(int n) { for (int i = 0; i < n; i++) sink += i; }
+__attribute__((noinline)) void other(int n) { for (int i = 0; i < n; i++) sink -= i; }
+int main(void)
+{
+    TALLY_STOP_COLLECTION;
+    other(1000);
+    TALLY_START_COLLECTION;
+    work(100);
+    TALLY_DUMP_PART;
+    other(7);
+    TALLY_ZERO_COUNTERS;
+    work(20);
+    pid_t p = fork();
+    if (p == 0) {
+        work(5);
+        _exit(0);
+    }
+    waitpid(p, 0, 0);
+    return 0;
+}
+EOF
+if ${CC:-cc} -O1 -g -I"$ROOT/build/valgrind/include" -o "$TMP/crf" "$TMP/crf.c" 2>"$TMP/cc.err"; then
+    mkdir -p "$TMP/crf.d"
+    (cd "$TMP/crf.d" && "$TALLY" record -q --cache-sim=no --contexts=yes --out-file=cl.%p \
+        --contexts-out-file=ctx.%p ../crf >/dev/null 2>&1)
+    good=0
+    for f in "$TMP"/crf.d/ctx.*; do
+        pid=${f##*.}
+        ctx_fn_sums "$f" | grep -v '^TOTAL' >"$TMP/crf.x"
+        cl_fn_sums "$TMP/crf.d/cl.$pid" | grep -v '^TOTAL' >"$TMP/crf.c1"
+        xt=$(awk '/^totals:/ { print $2 }' "$f")
+        ct=$(awk '/^totals:/ { s += $2 } END { print s + 0 }' "$TMP/crf.d/cl.$pid")
+        if cmp -s "$TMP/crf.x" "$TMP/crf.c1" && [ "$xt" = "$ct" ]; then good=$((good + 1)); else
+            echo "pid $pid: totals $xt vs $ct" | diag; diff "$TMP/crf.c1" "$TMP/crf.x" | head -n 5 | diag; fi
+    done
+    nparts=$(cat "$TMP"/crf.d/cl.* | grep -c '^part:')
+    if [ "$good" = 2 ] && [ "$nparts" = 3 ]; then
+        ok "contexts: dump, zero and fork: each process's tree equals its own file's parts (2 files, 3 parts)"
+    else
+        not_ok "contexts: dump, zero and fork: each process's tree equals its own file's parts ($good of 2 files, $nparts parts)"
+    fi
+else
+    not_ok "contexts: client request program builds"
+    diag <"$TMP/cc.err"
+fi
