@@ -284,6 +284,11 @@ int contexts_read(struct input *in, struct profile *p, struct tally_error *err)
             }
             continue;
         }
+        if (memchr(line, 0, len) || memchr(line, '\r', len)) {
+            bad(&r, "%s",
+                memchr(line, 0, len) ? "NUL byte in a line" : "carriage return inside a line");
+            goto out;
+        }
         if (len == 0 || line[0] == '#') continue;
         const char *s = line + 2;
         if (len >= 2 && line[0] == 'x' && line[1] == ' ') {

@@ -240,6 +240,20 @@ static void test_malformed(void **state)
     }
 }
 
+static void test_nul_byte(void **state)
+{
+    (void)state;
+    static const char text[] = "# tally contexts 1\ncmd: a\0b\nevents: Ir\n";
+    char *path = test_tmpfile(text, sizeof(text) - 1);
+    struct tally_error err;
+    struct profile *p = profile_read(path, NULL, &err);
+    unlink(path);
+    free(path);
+    assert_null(p);
+    assert_int_equal(err.line, 2);
+    assert_non_null(strstr(err.msg, "NUL byte"));
+}
+
 /* Written text, worked out by hand: ids renumbered by first use, trailing zeros dropped. */
 static void test_write_and_round_trip(void **state)
 {
@@ -346,7 +360,7 @@ int main(void)
         cmocka_unit_test(test_doc_example),           cmocka_unit_test(test_derived_profile),
         cmocka_unit_test(test_totals_mismatch_warns), cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_write_and_round_trip),  cmocka_unit_test(test_add_tree),
-        cmocka_unit_test(test_tree_growth),
+        cmocka_unit_test(test_tree_growth),           cmocka_unit_test(test_nul_byte),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
