@@ -10,7 +10,7 @@
   'use strict';
   var D = JSON.parse(document.getElementById('tally-data').textContent);
   var NE = D.events.length;
-  var ROWS = 500; /* rows drawn before "Show all rows" */
+  var ROWS = 200; /* rows drawn before "Show all rows" */
   var state = { ev: 0, sortKind: 'i', sortEv: 0, desc: true, filter: null, all: false, sel: -1 };
   var byId = {};
   var callers = [], callees = [];

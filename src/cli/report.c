@@ -29,6 +29,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#define REPORT_FLAME_MAX_NODES 5000
+
 struct report_options {
     const char *dir;   /* -o */
     const char *event; /* --event: the pictures' event */
@@ -259,7 +261,10 @@ static char *make_flame(const struct profile *p, const char *evname, char **note
         return NULL;
     }
     struct stack_tree t;
-    struct stack_options so = {.part = 0, .event = ev, .prune = 0.1 / 1180.0};
+    /* frames under a pixel of the 1200-pixel picture are left out, and the
+       tree is capped: the page must stay small on any profile */
+    struct stack_options so = {
+        .part = 0, .event = ev, .prune = 1.0 / 1180.0, .max_nodes = REPORT_FLAME_MAX_NODES};
     if (stacks_build(&t, p, &so, &err)) {
         *note = xasprintf("No flame graph: %s", err.msg);
         return NULL;

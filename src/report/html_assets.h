@@ -112,7 +112,7 @@ static const char *const html_asset_js[] = {
     "  'use strict';\n",
     "  var D = JSON.parse(document.getElementById('tally-data').textContent);\n",
     "  var NE = D.events.length;\n",
-    "  var ROWS = 500; /* rows drawn before \"Show all rows\" */\n",
+    "  var ROWS = 200; /* rows drawn before \"Show all rows\" */\n",
     "  var state = { ev: 0, sortKind: 'i', sortEv: 0, desc: true, filter: null, all: false, sel: "
     "-1 };\n",
     "  var byId = {};\n",

@@ -90,6 +90,25 @@ else
     ok "report of a real profile # SKIP no build/peer-profiles (make check builds them)"
 fi
 
+# the worst case of the reduction: 5000 functions in one big random
+# recursion, 13 events, 15000 arcs: 2000 functions shipped, flame graph capped
+python3 - "$TMP/syn.out" <<'EOF'
+import random, sys
+random.seed(7)
+ev = "Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim".split()
+out = ["# callgrind format", "cmd: ./synthetic", "events: " + " ".join(ev), "fl=s.c"]
+for i in range(5000):
+    out += ["fn=f%d" % i, "%d %s" % (i + 1, " ".join(str(random.randint(1, 1000)) for _ in ev))]
+    for k in range(3):
+        out += ["cfn=f%d" % random.randint(0, 4999), "calls=%d 1" % random.randint(1, 50),
+                "%d %s" % (i + 1, " ".join(str(random.randint(1, 99999)) for _ in ev))]
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+EOF
+expect_run "report of 5000 functions, 13 events" 0 "" "" report -o "$TMP/syn" "$TMP/syn.out"
+echo "# page of the synthetic profile: $(wc -c <"$TMP/syn/index.html") bytes"
+python3 "$ROOT/tests/browser/report_test.py" load "$TMP/syn/index.html" "$SHOTS/report-syn.png" 2 ||
+    not_ok "the browser checks of the synthetic page"
+
 # the 200 MB benchmark profile, when bench/make-profile.sh has cached it
 BIG=$ROOT/bench/cache/callgrind.200MB.out
 if [ -f "$BIG" ]; then
