@@ -426,7 +426,7 @@ static const char *input_name(enum isprof_input in)
 
 /* Map a context of src to one of dst (creating it and its ancestors when needed). */
 static size_t map_context(struct isprof *dst, const struct isprof *src, size_t c, size_t *cmap,
-                          const size_t *rmap, struct tally_error *err)
+                          const size_t *rmap, uint64_t *next_id, struct tally_error *err)
 {
     if (cmap[c] != ISPROF_NONE) return cmap[c];
     /* Walk up to the first mapped ancestor, then map downwards (no recursion). */
@@ -445,15 +445,12 @@ static size_t map_context(struct isprof *dst, const struct isprof *src, size_t c
         size_t d = isprof_context_child(dst, dp, r);
         if (d == ISPROF_NONE) {
             /* a fresh id: one above the largest in use */
-            uint32_t id = 1;
-            for (size_t i = 0; i < dst->ncontexts; i++)
-                if (dst->contexts[i].id >= id) id = dst->contexts[i].id + 1;
-            if (id == 0) {
+            if (*next_id > UINT32_MAX) {
                 free(chain);
                 tally_error_set(err, NULL, 0, "too many contexts");
                 return ISPROF_NONE;
             }
-            d = isprof_add_context(dst, id, r, dp, err);
+            d = isprof_add_context(dst, (uint32_t)(*next_id)++, r, dp, err);
             if (d == ISPROF_NONE) {
                 free(chain);
                 return ISPROF_NONE;
@@ -465,11 +462,11 @@ static size_t map_context(struct isprof *dst, const struct isprof *src, size_t c
     return cmap[c];
 }
 
-static uint32_t next_routine_id(const struct isprof *ip)
+static uint64_t next_routine_id(const struct isprof *ip)
 {
-    uint32_t id = 0;
+    uint64_t id = 0;
     for (size_t i = 0; i < ip->nroutines; i++)
-        if (ip->routines[i].id >= id) id = ip->routines[i].id + 1;
+        if (ip->routines[i].id >= id) id = (uint64_t)ip->routines[i].id + 1;
     return id;
 }
 
@@ -499,22 +496,22 @@ int isprof_merge(struct isprof *dst, const struct isprof *src, struct strlist *w
     size_t *rmap = xmalloc((src->nroutines ? src->nroutines : 1) * sizeof *rmap);
     size_t *cmap = xmalloc((src->ncontexts ? src->ncontexts : 1) * sizeof *cmap);
     int rc = -1;
-    uint32_t next_id = next_routine_id(dst);
+    uint64_t next_id = next_routine_id(dst);
     for (size_t r = 0; r < src->nroutines; r++) {
         const char *name = isprof_routine_name(src, r), *image = isprof_routine_image(src, r);
         size_t d = isprof_routine_by_name(dst, name, image);
         if (d == ISPROF_NONE) {
             uint32_t id = src->routines[r].id;
             if (isprof_routine_by_id(dst, id) != ISPROF_NONE) {
-                if (next_id == 0) {
+                if (next_id > UINT32_MAX) {
                     tally_error_set(err, NULL, 0, "too many routines");
                     goto out;
                 }
-                id = next_id;
+                id = (uint32_t)next_id;
             }
             d = isprof_add_routine(dst, id, name, image, err);
             if (d == ISPROF_NONE) goto out;
-            if (id >= next_id) next_id = id + 1;
+            if (id >= next_id) next_id = (uint64_t)id + 1;
         }
         const struct isprof_routine *sr = &src->routines[r];
         if (sr->mangled && !dst->routines[d].mangled) {
@@ -529,8 +526,11 @@ int isprof_merge(struct isprof *dst, const struct isprof *src, struct strlist *w
     }
     for (size_t c = 0; c < src->ncontexts; c++)
         cmap[c] = ISPROF_NONE;
+    uint64_t next_ctx = 1;
+    for (size_t i = 0; i < dst->ncontexts; i++)
+        if (dst->contexts[i].id >= next_ctx) next_ctx = (uint64_t)dst->contexts[i].id + 1;
     for (size_t c = 0; c < src->ncontexts; c++)
-        if (map_context(dst, src, c, cmap, rmap, err) == ISPROF_NONE) goto out;
+        if (map_context(dst, src, c, cmap, rmap, &next_ctx, err) == ISPROF_NONE) goto out;
     for (size_t r = 0; r < src->nroutines; r++) {
         /*
          * Folding is associative, so the per-routine tuples of the merge
