@@ -110,7 +110,7 @@ struct isprof_routine {
     int from_contexts;
 };
 
-/* A CCT node (x line). */
+/* A CCT node (x line). A context's parent always has a smaller index. */
 struct isprof_context {
     uint32_t id;    /* context id as in the file; unique */
     size_t routine; /* index into isprof.routines */
@@ -242,8 +242,10 @@ size_t isprof_count_context_tuples(const struct isprof *ip);
  * mtime) is allowed and adds a message to `warnings`. Routines are matched
  * by (name, image), contexts by their routine path from the root, tuples
  * by input size; `k` totals are added; `fields` keeps the common bits.
- * Returns 0, or -1 with err (incompatible, or overflow: dst may then be
- * partly merged and should be discarded).
+ * New routines keep their file id when it is free in dst, else get one
+ * above the largest; new contexts get ids above the largest in dst.
+ * `src` must not be `dst`. Returns 0, or -1 with err (incompatible, or
+ * overflow: dst may then be partly merged and should be discarded).
  */
 int isprof_merge(struct isprof *dst, const struct isprof *src, struct strlist *warnings,
                  struct tally_error *err);
