@@ -60,6 +60,7 @@ typedef struct edge {
 
 static UInt depth_limit;
 static Bool separate;
+static Int act[CCT_N_EV], n_act; /* the events counted */
 static cct_node *shared_root;
 static cct_node *first_node, *last_node;
 
@@ -175,8 +176,10 @@ static cct_node *new_node(cct_node *parent, cct_fn *fn, UInt owner)
     return n;
 }
 
-void cct_init(UInt depth, Bool sep)
+void cct_init(UInt depth, Bool sep, const Int *ev, Int n_ev)
 {
+    for (n_act = 0; n_act < n_ev && n_act < CCT_N_EV; n_act++)
+        act[n_act] = ev[n_act];
     depth_limit = depth;
     separate = sep;
     ptab_init(&names, 1024);
@@ -243,10 +246,17 @@ cct_fn *cct_node_fn(const cct_node *n)
 
 void cct_add(cct_node *n, const ULong *run, ULong *mark)
 {
-    for (Int e = 0; e < CCT_N_EV; e++) {
+    for (Int k = 0; k < n_act; k++) {
+        Int e = act[k];
         n->cost[e] += run[e] - mark[e];
         mark[e] = run[e];
     }
+}
+
+void cct_skip(const ULong *run, ULong *mark)
+{
+    for (Int k = 0; k < n_act; k++)
+        mark[act[k]] = run[act[k]];
 }
 
 void cct_dumped(void)

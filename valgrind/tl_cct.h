@@ -30,8 +30,10 @@ typedef struct {
     ULong mark[CCT_N_EV];
 } cct_thread;
 
-/* depth: --context-depth (0 = no limit); separate: one tree per thread. */
-void cct_init(UInt depth, Bool separate);
+/* depth: --context-depth (0 = no limit); separate: one tree per thread;
+ * ev/n_ev: the events counted (indices into the cost vectors; the others
+ * stay 0). */
+void cct_init(UInt depth, Bool separate, const Int *ev, Int n_ev);
 
 /* The function (obj, name): both strings must be interned by the caller
  * (equal names, equal pointers); `file` is kept from the first call. */
@@ -76,14 +78,14 @@ void cct_write(const HChar *pattern, const Int *ev, Int n_ev, const HChar *const
 /*--- inline ---*/
 
 void cct_add(cct_node *n, const ULong *run, ULong *mark);
+void cct_skip(const ULong *run, ULong *mark);
 
 static inline void cct_switch(cct_thread *ct, cct_node *to, const ULong *run, Bool collecting)
 {
     if (collecting)
         cct_add(ct->cur, run, ct->mark);
     else
-        for (Int e = 0; e < CCT_N_EV; e++)
-            ct->mark[e] = run[e];
+        cct_skip(run, ct->mark);
     ct->cur = to;
 }
 

@@ -576,7 +576,8 @@ typedef struct {
     Bool is_entry;  /* starts at a function symbol */
     Bool in_plt;
     Bool is_resolver;
-    cct_fn *cfn; /* the block's function in the context tree (--contexts=yes) */
+    cct_fn *cfn;             /* the block's function in the context tree (--contexts=yes) */
+    cct_node *cbase, *cnode; /* the last frame context it ran under, and its own */
 } sbinfo;
 
 /* One call site -> callee entry: count and inclusive cost. */
@@ -588,7 +589,8 @@ typedef struct arc {
     ULong calls;
     ULong cost[N_EV];
     ULong *kept; /* calls, then cost: counted before collection was last stopped */
-    UInt id;     /* index into the threads' stores (--separate-threads) */
+    struct cct_node *cparent, *cchild; /* --contexts: the last call's contexts */
+    UInt id;                           /* index into the threads' stores (--separate-threads) */
 } arc;
 
 /* A call, or (sig) the mark of a signal delivery: the handler's frames are
@@ -685,6 +687,9 @@ static thread *get_thread(ThreadId tid)
 
 /*--- Contexts (--contexts=yes; the tree is in tl_cct.c) ---*/
 
+/* The tree's cost vectors are the tool's. */
+typedef char cct_ev_check[CCT_N_EV == N_EV ? 1 : -1];
+
 static cct_fn *fn_of(linecc *l)
 {
     if (!l->cfn) l->cfn = cct_fn_get(l->obj->s, l->file->s, l->fn->s);
@@ -703,8 +708,11 @@ static cct_node *frame_node(thread *t)
 static void cct_block(thread *t, sbinfo *sb)
 {
     cct_node *base = frame_node(t);
-    cct_node *n = cct_node_fn(base) == sb->cfn ? base : cct_child(base, sb->cfn);
-    if (n != t->cct.cur) cct_switch(&t->cct, n, t->run, collecting);
+    if (sb->cbase != base) {
+        sb->cbase = base;
+        sb->cnode = cct_node_fn(base) == sb->cfn ? base : cct_child(base, sb->cfn);
+    }
+    if (sb->cnode != t->cct.cur) cct_switch(&t->cct, sb->cnode, t->run, collecting);
 }
 
 /* Charge every thread's current context (charge) or forget what ran since
@@ -749,7 +757,11 @@ static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool r
     f->toggle = toggle;
     if (clo_contexts) {
         cct_fn *fn = fn_of(callee->line);
-        f->node = cct_child(t->cct.cur, fn);
+        if (f->a->cparent != t->cct.cur) {
+            f->a->cparent = t->cct.cur;
+            f->a->cchild = cct_child(t->cct.cur, fn);
+        }
+        f->node = f->a->cchild;
         cct_called(f->node, fn);
         cct_switch(&t->cct, f->node, t->run, collecting);
     }
@@ -2260,7 +2272,7 @@ static void tl_post_clo_init(void)
             VG_(fmsg_bad_option)("--contexts=yes", "it needs --calls=yes\n");
             VG_(exit)(1);
         }
-        cct_init((UInt)clo_context_depth, clo_separate);
+        cct_init((UInt)clo_context_depth, clo_separate, out_ev, n_out_ev);
     }
     collecting = clo_collect_atstart;
 }
