@@ -15,7 +15,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#define DOT_TIMEOUT_MS 120000
 
 void dot_options_init(struct dot_options *o)
 {
@@ -492,14 +495,32 @@ int dot_run(const char *text, size_t len, const char *format, int out_fd, struct
         dprintf(2, "cannot execute %s: %s\n", prog, strerror(errno));
         _exit(127);
     }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
+    /* wait, but not for ever: a pathological graph must not hang tally */
+    int status = -1, timed_out = 0;
+    struct timespec tick = {0, 10 * 1000 * 1000};
+    for (long waited = 0;; waited += 10) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid) break;
+        if (w < 0 && errno != EINTR) {
             status = -1;
             break;
         }
+        if (waited >= DOT_TIMEOUT_MS) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+            timed_out = 1;
+            break;
+        }
+        nanosleep(&tick, NULL);
+    }
     fclose(in);
     int rc = 0;
+    if (timed_out) {
+        fclose(errf);
+        return tally_error_set(err, NULL, 0, "%s took more than %d s and was stopped", prog,
+                               DOT_TIMEOUT_MS / 1000);
+    }
     if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         char line[512] = "";
         fflush(errf);

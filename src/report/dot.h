@@ -81,7 +81,8 @@ int dot_find_program(char *buf, size_t size);
 /*
  * Run `dot -T<format>` (format: "svg", ...) on `len` bytes of DOT text and
  * write its output to the file descriptor `out_fd`. Returns 0, or -1 with
- * err: dot missing, killed, or failing (its first error line is quoted).
+ * err: dot missing, killed, failing (its first error line is quoted), or
+ * still running after 120 s (it is then killed).
  */
 int dot_run(const char *text, size_t len, const char *format, int out_fd, struct tally_error *err);
 

@@ -232,6 +232,15 @@ assert sorted(ids) == ['f0', 'f1', 'f2', 'f3'], ids
     else
         not_ok "a failing dot: exit 1, its message, no output file"; diag <"$TMP/err"; ls "$TMP" | diag
     fi
+    # a dot that dies of a signal
+    printf '#!/bin/sh\nkill -9 $$\n' >"$TMP/bin/dot"
+    (cd "$TMP" && PATH="$TMP/bin:$PATH" "$TALLY" graph -o k.svg a.out) >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" = 1 ] && grep -q 'killed by signal 9' "$TMP/err" && [ ! -e "$TMP/k.svg" ]; then
+        ok "a dot killed by a signal: exit 1, said, no output file"
+    else
+        not_ok "a dot killed by a signal: exit 1, said, no output file"; diag <"$TMP/err"
+    fi
 else
     ok "-o a.svg runs dot # SKIP no dot"
 fi
