@@ -429,3 +429,21 @@ int contexts_write(const struct profile *p, FILE *fp, struct tally_error *err)
     if (ferror(fp)) return tally_error_set(err, p->path, 0, "%s", "write error");
     return 0;
 }
+
+int contexts_tree_current(const struct profile *p)
+{
+    const struct cct *c = p->cct;
+    if (!c || p->nparts != 1 || p->signed_costs || c->nevents != p->parts[0]->events.n) return 0;
+    size_t ne = c->nevents;
+    uint64_t *a = xcalloc(ne + 1, sizeof(uint64_t)), *b = xcalloc(ne + 1, sizeof(uint64_t));
+    int ok = part_self_total(p, p->parts[0], a) == 0;
+    for (size_t i = 0; ok && i < c->n; i++)
+        for (size_t e = 0; e < ne; e++) {
+            if (b[e] + cct_self(c, (uint32_t)i)[e] < b[e]) ok = 0;
+            b[e] += cct_self(c, (uint32_t)i)[e];
+        }
+    ok = ok && memcmp(a, b, ne * sizeof(uint64_t)) == 0;
+    free(a);
+    free(b);
+    return ok;
+}

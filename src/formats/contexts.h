@@ -38,4 +38,12 @@ int contexts_read(struct input *in, struct profile *p, struct tally_error *err);
  */
 int contexts_write(const struct profile *p, FILE *fp, struct tally_error *err);
 
+/*
+ * Does p carry a context tree that still describes it (one part, the
+ * tree's self costs summing to the part's)? A profile changed after
+ * reading (e.g. other files added into it) does not; profile_write()
+ * then writes callgrind instead.
+ */
+int contexts_tree_current(const struct profile *p);
+
 #endif

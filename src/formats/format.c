@@ -113,10 +113,11 @@ int profile_write(const struct profile *p, enum profile_format f, const char *pa
 {
     struct outfile of;
     if (outfile_open(&of, path, err)) return -1;
-    /* a profile without a context tree (e.g. merged) is written as callgrind */
-    int rc = f == PROFILE_FORMAT_CACHEGRIND           ? cachegrind_write(p, of.fp, err)
-             : f == PROFILE_FORMAT_CONTEXTS && p->cct ? contexts_write(p, of.fp, err)
-                                                      : callgrind_write(p, of.fp, err);
+    /* a profile without a current context tree (e.g. merged) is written as callgrind */
+    int rc = f == PROFILE_FORMAT_CACHEGRIND ? cachegrind_write(p, of.fp, err)
+             : f == PROFILE_FORMAT_CONTEXTS && contexts_tree_current(p)
+                 ? contexts_write(p, of.fp, err)
+                 : callgrind_write(p, of.fp, err);
     if (rc) {
         outfile_abort(&of);
         return -1;

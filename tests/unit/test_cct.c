@@ -334,6 +334,19 @@ static void test_add_tree(void **state)
     profile_free(q);
 }
 
+/* After other costs are added into the part, the tree no longer describes it. */
+static void test_tree_current(void **state)
+{
+    (void)state;
+    struct tally_error err;
+    struct profile *p = read_text(doc_example, &err), *q = read_text(doc_example, &err);
+    assert_true(contexts_tree_current(p));
+    assert_int_equal(part_accumulate(p, p->parts[0], q, q->parts[0], &err), 0);
+    assert_false(contexts_tree_current(p));
+    profile_free(q);
+    profile_free(p);
+}
+
 static void test_tree_growth(void **state)
 {
     (void)state;
@@ -361,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_totals_mismatch_warns), cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_write_and_round_trip),  cmocka_unit_test(test_add_tree),
         cmocka_unit_test(test_tree_growth),           cmocka_unit_test(test_nul_byte),
+        cmocka_unit_test(test_tree_current),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
