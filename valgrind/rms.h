@@ -466,6 +466,9 @@ static inline ULong rms_tick(rms_global *g)
  * aids grow along the stack). The caller knows stack[floor].aid <= ts. */
 static inline rms_act *rms_owner(rms_thread *t, ULong ts)
 {
+    /* most often the parent (the cell was last touched by it, or by an
+     * earlier child of it) */
+    if (t->stack[t->depth - 2].aid <= ts) return &t->stack[t->depth - 2];
     UInt lo = 0, hi = t->depth - 1; /* answer in [lo, hi) */
     while (hi - lo > 1) {
         UInt mid = lo + (hi - lo) / 2;

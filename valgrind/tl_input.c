@@ -121,6 +121,13 @@ static UInt n_ithreads;
 static ithread *cur; /* the running thread */
 static ithread idle; /* until the first thread runs: depth 0, nothing counts */
 
+/* What the inline check of the generated code reads (RMS mode): the
+ * running thread's shadow table and the aid of its top activation, 0 when
+ * nothing counts (no activation, or inside the resolver). */
+static rms_shadow *fast_sh;
+static ULong fast_aid;
+static ULong zero_leaf[1u << RMS_LEAF_BITS]; /* read instead of a missing leaf */
+
 /* Executed superblocks, all threads (incremented by the generated code). */
 static ULong rms_bbs;
 
@@ -218,6 +225,13 @@ static UInt routine_id(const void *fnkey, const void *objkey, const HChar *name,
 /*--- Hooks of the call tracker (tl_main.c)                ---*/
 /*------------------------------------------------------------*/
 
+static void refresh_fast(void)
+{
+    rms_thread *r = &cur->r;
+    fast_sh = &r->ts;
+    fast_aid = r->depth && !r->skip ? r->stack[r->depth - 1].aid : 0;
+}
+
 void rms_on_call(UInt tid, const void *fnkey, const void *objkey, const HChar *name,
                  const HChar *obj, Bool resolver, ULong instr)
 {
@@ -226,9 +240,10 @@ void rms_on_call(UInt tid, const void *fnkey, const void *objkey, const HChar *n
     if (resolver) {
         /* the lazy-binding resolver: neither an activation nor input */
         t->r.skip++;
-        return;
+    } else {
+        rms_call(&G, &t->r, routine_id(fnkey, objkey, name, obj), clock_of(t, instr));
     }
-    rms_call(&G, &t->r, routine_id(fnkey, objkey, name, obj), clock_of(t, instr));
+    if (t == cur) refresh_fast();
 }
 
 void rms_on_return(UInt tid, Bool resolver, ULong instr)
@@ -237,9 +252,10 @@ void rms_on_return(UInt tid, Bool resolver, ULong instr)
     t->last_instr = instr;
     if (resolver) {
         if (t->r.skip) t->r.skip--;
-        return;
+    } else if (t->r.depth) {
+        rms_return(&G, &t->r, clock_of(t, instr));
     }
-    if (t->r.depth) rms_return(&G, &t->r, clock_of(t, instr));
+    if (t == cur) refresh_fast();
 }
 
 /* Signals: the handler runs above a `<signal N>` barrier activation
@@ -253,6 +269,7 @@ void rms_on_signal(UInt tid, Int sig, ULong instr)
     if (!sig_names[k][0]) VG_(sprintf)(sig_names[k], "<signal %d>", sig);
     t->last_instr = instr;
     rms_signal(&G, &t->r, routine_id(sig_names[k], NULL, sig_names[k], "???"), clock_of(t, instr));
+    if (t == cur) refresh_fast();
 }
 
 void rms_on_signal_end(UInt tid, ULong instr)
@@ -260,6 +277,7 @@ void rms_on_signal_end(UInt tid, ULong instr)
     ithread *t = get_ithread(tid);
     t->last_instr = instr;
     if (t->r.depth && t->r.stack[t->r.depth - 1].barrier) rms_return(&G, &t->r, clock_of(t, instr));
+    if (t == cur) refresh_fast();
 }
 
 void rms_on_switch(UInt tid)
@@ -270,6 +288,7 @@ void rms_on_switch(UInt tid)
     t->bb_since = rms_bbs;
     cur = t;
     rms_switch(&G);
+    refresh_fast();
 }
 
 /*------------------------------------------------------------*/
@@ -316,6 +335,62 @@ void rms_ir_block(IRSB *sb)
 
 /* One guest access of `size` bytes at `addr` (an IR atom) by the
  * instruction at `cia`; `guard` (or NULL) makes it conditional. */
+static IRExpr *ir_tmp(IRSB *sb, IRType ty, IRExpr *e)
+{
+    IRTemp t = newIRTemp(sb->tyenv, ty);
+    addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+    return IRExpr_RdTmp(t);
+}
+
+#define C64(x) IRExpr_Const(IRConst_U64((ULong)(x)))
+#define C8(x) IRExpr_Const(IRConst_U8((UChar)(x)))
+#define OP2(op, a, b) ir_tmp(sb, Ity_I64, IRExpr_Binop(op, (a), (b)))
+#define LD64(a) ir_tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, (a)))
+#define B2W(e) ir_tmp(sb, Ity_I64, IRExpr_Unop(Iop_1Uto64, ir_tmp(sb, Ity_I1, (e))))
+
+/*
+ * RMS mode, an access of at most two cells: the inline check that makes
+ * the helper call unnecessary in the common case. The call is needed
+ * unless the leaf of the last cell is in the running thread's leaf cache
+ * at the slot of the first cell's leaf (so both cells are in that leaf:
+ * adjacent leaves never share a slot) and both cells already carry a
+ * timestamp >= the top activation's aid: then a read is not a first read
+ * and a write changes nothing. Returns the guard of the call.
+ */
+static IRExpr *ir_stamped_check(IRSB *sb, IRExpr *addr, Int size)
+{
+    UInt sh = G.shift;
+    const ULong m = (1u << RMS_LEAF_BITS) - 1;
+    IRExpr *c0 = OP2(Iop_Shr64, addr, C8(sh));
+    IRExpr *c1 = size == 1 ? c0 : OP2(Iop_Shr64, OP2(Iop_Add64, addr, C64(size - 1)), C8(sh));
+    IRExpr *slot =
+        OP2(Iop_And64, OP2(Iop_Shr64, c0, C8(RMS_LEAF_BITS - 3)), C64((RMS_TLB - 1) << 3));
+    IRExpr *shp = LD64(C64((HWord)&fast_sh));
+    IRExpr *base = OP2(Iop_Add64, shp, slot);
+    IRExpr *tk = LD64(OP2(Iop_Add64, base, C64(offsetof(rms_shadow, tlb_key))));
+    IRExpr *lf = LD64(OP2(Iop_Add64, base, C64(offsetof(rms_shadow, tlb_leaf))));
+    IRExpr *key1 = OP2(Iop_Add64, OP2(Iop_Shr64, c1, C8(RMS_LEAF_BITS)), C64(1));
+    IRExpr *hit = ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, tk, key1));
+    IRExpr *leaf = ir_tmp(sb, Ity_I64, IRExpr_ITE(hit, lf, C64((HWord)zero_leaf)));
+    IRExpr *aid = LD64(C64((HWord)&fast_aid));
+    IRExpr *v0 = LD64(OP2(Iop_Add64, leaf, OP2(Iop_Shl64, OP2(Iop_And64, c0, C64(m)), C8(3))));
+    IRExpr *need = ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, v0, aid));
+    if (size > 1) {
+        IRExpr *v1 = LD64(OP2(Iop_Add64, leaf, OP2(Iop_Shl64, OP2(Iop_And64, c1, C64(m)), C8(3))));
+        need = ir_tmp(
+            sb, Ity_I1,
+            IRExpr_Binop(Iop_Or1, need, ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, v1, aid))));
+    }
+    if (size > (1 << sh)) /* more than one cell's worth: misaligned, it may span three */
+        need = ir_tmp(
+            sb, Ity_I1,
+            IRExpr_Binop(
+                Iop_Or1, need,
+                ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, C64(1), OP2(Iop_Sub64, c1, c0)))));
+    IRExpr *miss = ir_tmp(sb, Ity_I1, IRExpr_Unop(Iop_Not1, hit));
+    return ir_tmp(sb, Ity_I1, IRExpr_Binop(Iop_Or1, need, miss));
+}
+
 static void ir_access(IRSB *sb, Bool write, IRExpr *addr, Int size, IRExpr *guard)
 {
     if (size <= 0) return;
@@ -327,6 +402,7 @@ static void ir_access(IRSB *sb, Bool write, IRExpr *addr, Int size, IRExpr *guar
                 break;
             }
     }
+    if (!guard && !clo_drms && size <= (2 << G.shift)) guard = ir_stamped_check(sb, addr, size);
     IRExpr **args = mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size));
     IRDirty *di = write ? unsafeIRDirty_0_N(2, "h_rms_wr", VG_(fnptr_to_fnentry)(h_rms_wr), args)
                         : unsafeIRDirty_0_N(2, "h_rms_rd", VG_(fnptr_to_fnentry)(h_rms_rd), args);
@@ -504,6 +580,7 @@ Bool rms_post_clo_init(Bool calls)
     rtab = VG_(calloc)("rms.routines", rtab_slots, sizeof *rtab);
     rms_thread_init(&idle.r);
     cur = &idle;
+    refresh_fast();
     return !clo_cache_sim_given;
 }
 
