@@ -13,6 +13,8 @@
 #   BENCH_GPROF  "no" skips tally gprof versus GNU gprof (bench/gprof.sh)
 #   BENCH_RECORD "no" skips tally record versus Cachegrind and Callgrind
 #                (bench/record.sh)
+#   BENCH_RMS    "no" skips input-sensitive profiling (tally record
+#                --input-sensitive=yes, bench/rms.sh)
 #
 # For every file it prints wall time, throughput (MB = 10^6 bytes) and peak
 # resident memory of each tool, then the throughput ratio, how time grows
@@ -240,6 +242,12 @@ fi
 if [ "${BENCH_RECORD:-yes}" != no ]; then
     echo
     TALLY="$TALLY" sh bench/record.sh || failures=$((failures + 1))
+fi
+# ------------------------------------------------ input-sensitive profiling
+# RMS/DRMS speed and memory on the same workload: see bench/rms.sh
+if [ "${BENCH_RMS:-yes}" != no ]; then
+    echo
+    TALLY="$TALLY" sh bench/rms.sh || failures=$((failures + 1))
 fi
 if [ "$failures" != 0 ]; then
     echo "bench: $failures command(s) failed" >&2
