@@ -316,16 +316,20 @@ import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 assert [e["name"] for e in a["events"]] == [e["name"] for e in b["events"]]
 assert a["totals"] == b["totals"], (a["totals"], b["totals"])
+only = sys.argv[4] if len(sys.argv) > 4 else ""  # object name suffix (and a known file)
+mode = sys.argv[3] if len(sys.argv) > 3 else "all"  # all | nocalls | self
 def funcs(d):
-    return {(f["object"], f["file"], f["name"]): (f["self"], f["inclusive"]) for f in d["functions"]
-            if any(f["self"]) or any(f["inclusive"])}
+    return {(f["object"], f["file"], f["name"]): (f["self"], f["inclusive"] if mode != "self" else 0)
+            for f in d["functions"]
+            if (any(f["self"]) or any(f["inclusive"])) and f["object"].endswith(only)
+            and (not only or f["file"] not in ("", "???"))}
 def calls(d):
     fs = d["functions"]
     key = lambda i: (fs[i]["object"], fs[i]["file"], fs[i]["name"])
     return {(key(c["caller"]), key(c["callee"])): (c["count"], c["inclusive"]) for c in d["calls"]}
 fa, fb = funcs(a), funcs(b)
 assert fa == fb, [k for k in set(fa) | set(fb) if fa.get(k) != fb.get(k)][:5]
-if len(sys.argv) < 4:
+if mode == "all":
     ca, cb = calls(a), calls(b)
     assert ca == cb, [k for k in set(ca) | set(cb) if ca.get(k) != cb.get(k)][:5]
 print(len(fa), "functions equal")
@@ -436,6 +440,47 @@ check "pprof of cgx.recurse decodes" decode "$TMP/rec.pb.gz"
 check_py "pprof of cgx.recurse: 13 sample types, sums ~ totals, function names" \
     "$TMP/pprof.py" "$TMP/rec.pb.gz.txt" "$(echo "$evs" | tr ' ' ',')" "$(echo "$tot" | tr ' ' ',')" \
     estimated Ir main,fib,leaf,chain,is_even,is_odd
+
+# --- exact stacks of a real run: tally record --contexts=yes -------------
+mkdir -p "$TMP/rec"
+if (cd "$TMP/rec" && "$TALLY" record --contexts=yes -- "$ROOT/examples/recurse" >/dev/null 2>&1); then
+    ok "tally record --contexts=yes examples/recurse"
+    ctx=$(ls "$TMP"/rec/tally.ctx.*)
+    cgo=$(ls "$TMP"/rec/tally.out.*)
+    ctot=$(grep '^totals:' "$ctx" | sed 's/^totals: //')
+    cevs=$(grep '^events:' "$ctx" | sed 's/^events: //')
+    run_tally 0 "" "stacks exact" convert --to=folded -o rec/exact.folded "$ctx"
+    sum=$(awk '{s += $NF} END {print s}' "$TMP/rec/exact.folded")
+    if [ -z "$why" ] && [ "$sum" = "$(echo "$ctot" | awk '{print $1}')" ]; then
+        ok "exact folded counts add up to the Ir total exactly ($sum)"
+    else not_ok "exact folded: sum $sum, totals $ctot ($why)"; fi
+    # 5000 calls of leaf from chain, 4181 from fib(18)'s leaves, 14 Ir each
+    check "exact: main;chain;leaf 70000" grep -Eq ";main;chain;leaf 70000$" "$TMP/rec/exact.folded"
+    check "exact: main;fib;leaf 58534 (4181 x 14)" grep -Eq ";main;fib;leaf 58534$" "$TMP/rec/exact.folded"
+    dup=$(awk '{ $NF = ""; n = split($0, f, ";"); delete seen
+                 for (i = 1; i <= n; i++) { if (f[i] == "(below main)") continue
+                     if (f[i] in seen) { print; break } seen[f[i]] = 1 } }' \
+        "$TMP/rec/exact.folded" | head -n 3)
+    if [ -z "$dup" ]; then ok "exact: no function twice on a stack (recursion folded)"; else
+        not_ok "exact: a function twice on a stack: $dup"; fi
+    run_tally 0 "" "stacks exact" convert --to=pprof -o rec/exact.pb.gz "$ctx"
+    check "pprof of the recording decodes" decode "$TMP/rec/exact.pb.gz"
+    check_py "pprof of the recording: every event sums exactly to its total" \
+        "$TMP/pprof.py" "$TMP/rec/exact.pb.gz.txt" "$(echo "$cevs" | tr ' ' ',')" \
+        "$(echo "$ctot" | tr ' ' ',')" exact Ir main,fib,leaf,chain
+    run_tally 0 "" "stacks exact" convert --to=speedscope -o rec/exact.ss.json "$ctx"
+    check_py "speedscope of the recording: endValue = each event's total" \
+        "$TMP/speedscope.py" "$TMP/rec/exact.ss.json" "$(echo "$ctot" | tr ' ' ',')" exact
+    # the contexts file and the callgrind file of the same run agree on self
+    # costs (inclusive costs differ under mutual recursion: the contexts
+    # fold it, so their arcs make no cycle)
+    run_tally 0 "" "" convert --to=json -o rec/ctx.json "$ctx"
+    run_tally 0 "" "" convert --to=json -o rec/cg.json "$cgo"
+    check_py "json: the contexts and callgrind files of one run: same self costs in recurse" \
+        "$TMP/compare.py" "$TMP/rec/ctx.json" "$TMP/rec/cg.json" self /examples/recurse
+else
+    not_ok "tally record --contexts=yes examples/recurse"
+fi
 
 # contexts + a callgrind file: the sum has no contexts
 run_tally 0 "" "not every input has calling contexts" convert --to=folded -o mix.folded a.ctx a.cg
