@@ -315,6 +315,23 @@ else
     echo "# SKIP: node is not installed: the script is not run"
 fi
 
+# the same in a real browser when Debian's chromium is installed
+if command -v chromium >/dev/null 2>&1; then
+    { echo '<!DOCTYPE html><html><head><title>none</title></head><body>'
+      tail -n +2 "$TMP/arcs.svg"
+      echo '<script>var T = window.tallyFlame, r = [T.frames, T.search("^(a|c)$").toFixed(4)];'
+      echo 'T.zoom(5); r.push(document.querySelectorAll("g.frame.hide").length);'
+      echo 'T.reset(); r.push(document.querySelectorAll("g.frame.hide").length);'
+      echo 'document.title = "result " + r.join(" ");</script></body></html>'; } >"$TMP/page.html"
+    timeout 120 chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$TMP/page.html" \
+        2>/dev/null | grep -o '<title>[^<]*</title>' >"$TMP/page.out"
+    # frame 5 in document order is main/b: zooming hides all, main/a, a/c, a/c/e
+    echo '<title>result 8 0.6296 3 0</title>' >"$TMP/page.want"
+    same_text "chromium: the script runs (search share, zoom, reset)" "$TMP/page.want" "$TMP/page.out"
+else
+    echo "# SKIP: chromium is not installed: the script is not run in a browser"
+fi
+
 # --------------------------------------------------------- other inputs
 printf 'desc: I1 cache: 32768 B, 64 B, 8-way associative\ncmd: ./x\nevents: Ir\nfl=a.c\nfn=f\n1 30\nfn=g\n1 10\nsummary: 40\n' >"$TMP/c.cg"
 expect "cachegrind file: one level" 0 "" "" c.cg -o c.svg
