@@ -379,11 +379,19 @@ int flame_write_svg(const struct stack_tree *t, const struct flame_options *opt,
         }
     }
     if (opt->old) {
+        /* both trees list children by name: match them by a merge walk */
+        const struct stack_tree *ot = opt->old;
         f.old_of = xcalloc(t->n, sizeof(uint32_t));
-        for (size_t k = 1; k < norder; k++) {
-            uint32_t i = order[k], pa = t->nodes[i].parent;
-            if (pa && !f.old_of[pa]) continue;
-            f.old_of[i] = stack_find_child(opt->old, f.old_of[pa], stack_node_name(t, i));
+        for (size_t k = 0; k < norder; k++) {
+            uint32_t i = order[k];
+            if (i && !f.old_of[i]) continue;
+            uint32_t d = ot->nodes[f.old_of[i]].first_child;
+            for (uint32_t c = t->nodes[i].first_child; c && d; c = t->nodes[c].next_sibling) {
+                int cmp = -1;
+                while (d && (cmp = strcmp(stack_node_name(ot, d), stack_node_name(t, c))) < 0)
+                    d = ot->nodes[d].next_sibling;
+                if (d && cmp == 0) f.old_of[c] = d;
+            }
         }
     }
     unsigned height = TOP + (maxd + 1) * FRAME_H + BOTTOM;
