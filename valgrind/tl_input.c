@@ -98,7 +98,7 @@ void rms_print_usage(void)
      "    --cost=bb|instr           cost of an activation: basic blocks or instructions [bb]\n"
      "    --collect-cct=yes|no      tuples per calling context (q/x lines) [no]\n"
      "    --aprof-out-file=<file>   the aprof report [tally.aprof.%%p]; with\n"
-     "                              --separate-threads one per thread, <file>.t<N>\n");
+     "                              --separate-threads one per thread, <file>-<tid>\n");
 }
 
 /*------------------------------------------------------------*/
@@ -769,7 +769,7 @@ void rms_fini(void)
             ithread *t = ithreads[tid];
             if (!t) continue;
             HChar *name = VG_(malloc)("rms.name", VG_(strlen)(base) + 16);
-            VG_(sprintf)(name, "%s.t%u", base, tid);
+            VG_(sprintf)(name, "%s-%u", base, tid);
             write_report(name, &t->r.tuples, tid, clo_cost_instr ? t->last_instr : t->bb_acc);
             VG_(free)(name);
         }

@@ -242,7 +242,7 @@ if rec prodcons; then
     if rec prodcons; then
         # one report per thread: the consumer is the main thread (1), the
         # producer thread 2; fill() only writes: RMS 2 (its return address)
-        f1=$TMP/prodcons.aprof.t1 f2=$TMP/prodcons.aprof.t2
+        f1=$TMP/prodcons.aprof-1 f2=$TMP/prodcons.aprof-2
         { tuples "$f1" take | awk '{ print $1, $2 }'; tuples "$f2" fill | awk '{ print $1, $2 }'
             tuples "$f1" fill | wc -l; grep -c '^c tally thread 2$' "$f2"; } >"$TMP/got"
         printf '66 12\n2 12\n0\n1\n' >"$TMP/want"
