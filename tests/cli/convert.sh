@@ -17,6 +17,14 @@ expect() {
     shift 4
     expect_run "$name" "$want" "$outpat" "$errpat" convert "$@"
 }
+# conv WANT_RC STDOUT_PATTERN STDERR_PATTERN ARGS... : run_tally "convert ARGS"
+# for a later check; when the run is not as wanted, say why as a diagnostic
+conv() {
+    cw=$1 co=$2 ce=$3
+    shift 3
+    run_tally "$cw" "$co" "$ce" convert "$@"
+    [ -z "$why" ] || { echo "convert $*: $why"; head -n 5 "$TMP/err"; } | diag
+}
 # check_py NAME SCRIPT ARGS... : ok when the python script exits 0
 check_py() {
     name=$1 script=$2
@@ -71,13 +79,13 @@ expect "gmon.out without its program" 1 "" "g.gmon: a gmon.out file needs its pr
 
 # --- atomic output --------------------------------------------------------
 echo "keep me" >"$TMP/old.json"
-run_tally 1 "" "nope.out" convert --to=json -o old.json nope.out
+conv 1 "" "nope.out" --to=json -o old.json nope.out
 if [ -z "$why" ] && [ "$(cat "$TMP/old.json")" = "keep me" ] && [ -z "$(ls "$TMP" | grep '^old.json.')" ]; then
     ok "a failed conversion leaves -o untouched and no temporary file"
 else
     not_ok "a failed conversion leaves -o untouched ($why)"
 fi
-run_tally 1 "" "no-such-dir" convert --to=json -o no-such-dir/x.json a.ctx
+conv 1 "" "no-such-dir" --to=json -o no-such-dir/x.json a.ctx
 if [ -z "$why" ] && [ ! -e "$TMP/no-such-dir" ]; then ok "unwritable -o: exit 1"; else
     not_ok "unwritable -o: $why"; fi
 # pprof is binary: never onto a terminal
@@ -100,12 +108,12 @@ main;helper 5
 main;helper;work 20
 main;work 30
 EOF
-run_tally 0 "" "stacks exact" convert --to=folded a.ctx
+conv 0 "^main 120$" "stacks exact" --to=folded a.ctx
 same_text "folded, exact stacks, first event (by hand)" "$TMP/a.folded.Ir" "$TMP/out"
-run_tally 0 "" "stacks exact" convert --to=folded --event=Dr a.ctx -o a.Dr.folded
+conv 0 "" "stacks exact" --to=folded --event=Dr a.ctx -o a.Dr.folded
 same_text "folded --event=Dr -o FILE (by hand)" "$TMP/a.folded.Dr" "$TMP/a.Dr.folded"
 # two inputs: the calling contexts are added (every count doubles)
-run_tally 0 "" "stacks exact" convert --to=folded a.ctx a.ctx
+conv 0 "^main 240$" "stacks exact" --to=folded a.ctx a.ctx
 awk '{ $NF = 2 * $NF; print }' "$TMP/a.folded.Ir" >"$TMP/a2.folded"
 same_text "two contexts files: stacks summed, still exact" "$TMP/a2.folded" "$TMP/out"
 
@@ -130,7 +138,7 @@ assert calls == {("main", "work"): (3, [900, 30]), ("main", "helper"): (2, [450,
                  ("helper", "work"): (2, [400, 20])}, calls
 assert d["cycles"] == []
 EOF
-run_tally 0 "" "" convert --to=json -o a.json a.ctx
+conv 0 "" "" --to=json -o a.json a.ctx
 check "json is valid (python3 -m json.tool)" python3 -m json.tool "$TMP/a.json"
 check_py "json of the contexts file: values by hand" "$TMP/json_ctx.py" "$TMP/a.json"
 
@@ -162,7 +170,7 @@ if len(sys.argv) > 4:  # "stack=weight" pairs of the first profile, root first
         st, w = pair.rsplit("=", 1)
         assert got.get(st) == int(w), (st, got.get(st), w)
 EOF
-run_tally 0 "" "stacks exact" convert --to=speedscope -o a.speedscope.json a.ctx
+conv 0 "" "stacks exact" --to=speedscope -o a.speedscope.json a.ctx
 check "speedscope is valid JSON" python3 -m json.tool "$TMP/a.speedscope.json"
 check_py "speedscope: one profile per event, weights sum to the totals, stacks root first" \
     "$TMP/speedscope.py" "$TMP/a.speedscope.json" 1470,65 exact \
@@ -271,12 +279,12 @@ decode() { # FILE.pb.gz -> FILE.txt
     gunzip -c "$1" >"$1.raw" &&
         protoc -I"$TMP" --decode perftools.profiles.Profile "$TMP/profile.proto" <"$1.raw" >"$1.txt"
 }
-run_tally 0 "" "stacks exact" convert --to=pprof -o a.pb.gz a.ctx
+conv 0 "" "stacks exact" --to=pprof -o a.pb.gz a.ctx
 check "pprof: gzip + protoc --decode" decode "$TMP/a.pb.gz"
 check_py "pprof: values sum to the totals per event, names, leaf-first stacks (by hand)" \
     "$TMP/pprof.py" "$TMP/a.pb.gz.txt" Ir,Dr 1470,65 exact Ir main,work,helper \
     main=120 "helper;main=50" "work;helper;main=400" "work;main=900"
-run_tally 0 "" "" convert --to=pprof --event=Dr -o a.Dr.pb.gz a.ctx
+conv 0 "" "stacks exact" --to=pprof --event=Dr -o a.Dr.pb.gz a.ctx
 check "pprof --event=Dr: decodes" decode "$TMP/a.Dr.pb.gz"
 check_py "pprof --event=Dr: default sample type Dr" \
     "$TMP/pprof.py" "$TMP/a.Dr.pb.gz.txt" Ir,Dr 1470,65 exact Dr main
@@ -285,14 +293,14 @@ if cmp -s "$TMP/pipe.pb.gz" "$TMP/a.pb.gz"; then ok "pprof to a pipe = pprof to 
     not_ok "pprof to a pipe"; fi
 
 # --- callgrind and cachegrind from the contexts file ----------------------
-run_tally 0 "" "" convert --to=callgrind -o a.cg a.ctx
-run_tally 0 "" "" convert --to=json -o a.cg.json a.cg
+conv 0 "" "" --to=callgrind -o a.cg a.ctx
+conv 0 "" "" --to=json -o a.cg.json a.cg
 check_py "callgrind from contexts: read back, same functions, calls and costs" \
     "$TMP/json_ctx.py" "$TMP/a.cg.json"
 (cd "$TMP" && callgrind_annotate a.cg) >"$TMP/a.cg.ann" 2>&1
 check "callgrind_annotate reads it: totals 1,470 65" \
     grep -Eq "^1,470 \(100.0%\) +65 \(100.0%\) +PROGRAM TOTALS" "$TMP/a.cg.ann"
-run_tally 0 "" "" convert --to=cachegrind -o a.cache a.ctx
+conv 0 "" "" --to=cachegrind -o a.cache a.ctx
 (cd "$TMP" && cg_annotate a.cache) >"$TMP/a.cache.ann" 2>&1
 check "cg_annotate reads the cachegrind output: totals 1,470 65" \
     grep -Eq "^1,470 \(100.0%\) +65 \(100.0%\) +PROGRAM TOTALS" "$TMP/a.cache.ann"
@@ -335,9 +343,9 @@ if mode == "all":
 print(len(fa), "functions equal")
 EOF
 for f in cgx.recurse cg.recurse; do
-    run_tally 0 "" "" convert --to=callgrind -o "$f.cg" "$f.out"
-    run_tally 0 "" "" convert --to=json --lines -o "$f.orig.json" "$f.out"
-    run_tally 0 "" "" convert --to=json --lines -o "$f.back.json" "$f.cg"
+    conv 0 "" "" --to=callgrind -o "$f.cg" "$f.out"
+    conv 0 "" "" --to=json --lines -o "$f.orig.json" "$f.out"
+    conv 0 "" "" --to=json --lines -o "$f.back.json" "$f.cg"
     check_py "$f: callgrind round trip keeps every cost and call" \
         "$TMP/compare.py" "$TMP/$f.orig.json" "$TMP/$f.back.json"
     # the per-line costs too
@@ -356,18 +364,18 @@ sys.exit(0 if la==lb else 1)" "$TMP/$f.orig.json" "$TMP/$f.back.json"
 done
 
 # cachegrind: from cachegrind (round trip) and from callgrind
-run_tally 0 "" "" convert --to=cachegrind -o wf.cache cache.wordfreq.out
+conv 0 "" "" --to=cachegrind -o wf.cache cache.wordfreq.out
 (cd "$TMP" && cg_annotate cache.wordfreq.out | grep "PROGRAM TOTALS") >"$TMP/t1" 2>&1
 (cd "$TMP" && cg_annotate wf.cache | grep "PROGRAM TOTALS") >"$TMP/t2" 2>&1
 if [ -s "$TMP/t1" ]; then same_text "cachegrind round trip: cg_annotate totals equal" "$TMP/t1" "$TMP/t2"; else
     not_ok "cachegrind round trip: cg_annotate totals"; fi
-run_tally 0 "" "" convert --to=json -o wf.orig.json cache.wordfreq.out
-run_tally 0 "" "" convert --to=json -o wf.back.json wf.cache
+conv 0 "" "" --to=json -o wf.orig.json cache.wordfreq.out
+conv 0 "" "" --to=json -o wf.back.json wf.cache
 check_py "cachegrind round trip keeps every function's cost" \
     "$TMP/compare.py" "$TMP/wf.orig.json" "$TMP/wf.back.json" nocalls
 # (callgrind_annotate prints the summary: line, which Callgrind may make larger
 # than the sum of the costs; cg_annotate sums the costs: compare with totals:)
-run_tally 0 "" "" convert --to=cachegrind -o rec.cache cgx.recurse.out
+conv 0 "" "" --to=cachegrind -o rec.cache cgx.recurse.out
 grep '^totals:' "$TMP/cgx.recurse.out" | awk '{print $2}' >"$TMP/t1"
 (cd "$TMP" && cg_annotate rec.cache | grep "PROGRAM TOTALS" | awk '{gsub(",", "", $1); print $1}') >"$TMP/t2"
 if [ -s "$TMP/t1" ]; then same_text "callgrind -> cachegrind: cg_annotate's Ir total = the totals: line" \
@@ -397,7 +405,7 @@ for name in ("main", "fib", "leaf", "chain", "is_even", "is_odd"):
     n += 1
 print(n, "functions checked")
 EOF
-run_tally 0 "" "" convert --to=json -o rec.json cg.recurse.out
+conv 0 "" "" --to=json -o rec.json cg.recurse.out
 check "json of a real profile is valid" python3 -m json.tool "$TMP/rec.json"
 check_py "json self and inclusive = tally annotate's (main fib leaf chain is_even is_odd)" \
     "$TMP/json_ann.py" "$TMP/rec.json" "$TMP/ann.incl" "$TMP/ann.self"
@@ -410,7 +418,7 @@ sys.exit(0 if d['totals']==[int(x) for x in sys.argv[2].split()] and [e['name'] 
     "$TMP/rec.json" "$(grep '^totals:' "$TMP/cg.recurse.out" | sed 's/^totals: //')" Ir
 if [ $? = 0 ]; then ok "json totals = the file's totals: line"; else not_ok "json totals"; fi
 # several inputs are added first
-run_tally 0 "" "" convert --to=json -o rec2.json cg.recurse.out cg.recurse.out
+conv 0 "" "" --to=json -o rec2.json cg.recurse.out cg.recurse.out
 python3 -c "
 import json,sys
 a,b=(json.load(open(f)) for f in sys.argv[1:3])
@@ -418,7 +426,7 @@ sys.exit(0 if b['totals']==[2*x for x in a['totals']] else 1)" "$TMP/rec.json" "
 if [ $? = 0 ]; then ok "two inputs: totals doubled"; else not_ok "two inputs: totals doubled"; fi
 
 # folded from arcs: estimated, said on stderr; the stacks of recurse
-run_tally 0 "" "stacks estimated from call arcs" convert --to=folded -o rec.folded cg.recurse.out
+conv 0 "" "stacks estimated from call arcs" --to=folded -o rec.folded cg.recurse.out
 if [ -z "$why" ]; then ok "folded from call arcs says 'estimated' on stderr"; else not_ok "folded estimated: $why"; fi
 total=$(echo "$tot" | awk '{print $1}')
 sum=$(awk '{s += $NF} END {print s}' "$TMP/rec.folded")
@@ -432,10 +440,10 @@ if [ -z "$bad" ]; then ok "every folded line ends in a count"; else not_ok "fold
 check "folded: main;chain;leaf 70000 (5000 calls x 14 Ir)" grep -Eq ";main;chain;leaf 70000$" "$TMP/rec.folded"
 check "folded: fib's recursion folded (fib under fib appears once per stack)" \
     sh -c "! grep -Eq ';fib;(.*;)?fib;' '$TMP/rec.folded'"
-run_tally 0 "" "stacks estimated" convert --to=speedscope -o rec.ss.json cgx.recurse.out
+conv 0 "" "stacks estimated" --to=speedscope -o rec.ss.json cgx.recurse.out
 check_py "speedscope of cgx.recurse: 13 events, weights = endValue, ~ totals" \
     "$TMP/speedscope.py" "$TMP/rec.ss.json" "$(echo "$tot" | tr ' ' ',')" estimated
-run_tally 0 "" "stacks estimated" convert --to=pprof -o rec.pb.gz cgx.recurse.out
+conv 0 "" "stacks estimated" --to=pprof -o rec.pb.gz cgx.recurse.out
 check "pprof of cgx.recurse decodes" decode "$TMP/rec.pb.gz"
 check_py "pprof of cgx.recurse: 13 sample types, sums ~ totals, function names" \
     "$TMP/pprof.py" "$TMP/rec.pb.gz.txt" "$(echo "$evs" | tr ' ' ',')" "$(echo "$tot" | tr ' ' ',')" \
@@ -443,13 +451,14 @@ check_py "pprof of cgx.recurse: 13 sample types, sums ~ totals, function names" 
 
 # --- exact stacks of a real run: tally record --contexts=yes -------------
 mkdir -p "$TMP/rec"
-if (cd "$TMP/rec" && "$TALLY" record --contexts=yes -- "$ROOT/examples/recurse" >/dev/null 2>&1); then
+# ($TALLY may be another build, e.g. ASan, without the tool's lib dir beside it)
+if (cd "$TMP/rec" && TALLY_VALGRIND_LIB=$ROOT/build/valgrind/lib "$TALLY" record --contexts=yes -- "$ROOT/examples/recurse" >/dev/null 2>&1); then
     ok "tally record --contexts=yes examples/recurse"
     ctx=$(ls "$TMP"/rec/tally.ctx.*)
     cgo=$(ls "$TMP"/rec/tally.out.*)
     ctot=$(grep '^totals:' "$ctx" | sed 's/^totals: //')
     cevs=$(grep '^events:' "$ctx" | sed 's/^events: //')
-    run_tally 0 "" "stacks exact" convert --to=folded -o rec/exact.folded "$ctx"
+    conv 0 "" "stacks exact" --to=folded -o rec/exact.folded "$ctx"
     sum=$(awk '{s += $NF} END {print s}' "$TMP/rec/exact.folded")
     if [ -z "$why" ] && [ "$sum" = "$(echo "$ctot" | awk '{print $1}')" ]; then
         ok "exact folded counts add up to the Ir total exactly ($sum)"
@@ -463,19 +472,19 @@ if (cd "$TMP/rec" && "$TALLY" record --contexts=yes -- "$ROOT/examples/recurse" 
         "$TMP/rec/exact.folded" | head -n 3)
     if [ -z "$dup" ]; then ok "exact: no function twice on a stack (recursion folded)"; else
         not_ok "exact: a function twice on a stack: $dup"; fi
-    run_tally 0 "" "stacks exact" convert --to=pprof -o rec/exact.pb.gz "$ctx"
+    conv 0 "" "stacks exact" --to=pprof -o rec/exact.pb.gz "$ctx"
     check "pprof of the recording decodes" decode "$TMP/rec/exact.pb.gz"
     check_py "pprof of the recording: every event sums exactly to its total" \
         "$TMP/pprof.py" "$TMP/rec/exact.pb.gz.txt" "$(echo "$cevs" | tr ' ' ',')" \
         "$(echo "$ctot" | tr ' ' ',')" exact Ir main,fib,leaf,chain
-    run_tally 0 "" "stacks exact" convert --to=speedscope -o rec/exact.ss.json "$ctx"
+    conv 0 "" "stacks exact" --to=speedscope -o rec/exact.ss.json "$ctx"
     check_py "speedscope of the recording: endValue = each event's total" \
         "$TMP/speedscope.py" "$TMP/rec/exact.ss.json" "$(echo "$ctot" | tr ' ' ',')" exact
     # the contexts file and the callgrind file of the same run agree on self
     # costs (inclusive costs differ under mutual recursion: the contexts
     # fold it, so their arcs make no cycle)
-    run_tally 0 "" "" convert --to=json -o rec/ctx.json "$ctx"
-    run_tally 0 "" "" convert --to=json -o rec/cg.json "$cgo"
+    conv 0 "" "" --to=json -o rec/ctx.json "$ctx"
+    conv 0 "" "" --to=json -o rec/cg.json "$cgo"
     check_py "json: the contexts and callgrind files of one run: same self costs in recurse" \
         "$TMP/compare.py" "$TMP/rec/ctx.json" "$TMP/rec/cg.json" self /examples/recurse
 else
@@ -483,14 +492,14 @@ else
 fi
 
 # contexts + a callgrind file: the sum has no contexts
-run_tally 0 "" "not every input has calling contexts" convert --to=folded -o mix.folded a.ctx a.cg
+conv 0 "" "not every input has calling contexts" --to=folded -o mix.folded a.ctx a.cg
 if [ -z "$why" ]; then ok "contexts + callgrind: stacks estimated, with a warning"; else
     not_ok "contexts + callgrind: $why"; fi
 
 # --- gmon.out through the gprof analysis ----------------------------------
 . "$ROOT/tests/peer/gmon-profiles.sh"
 if make_gmon_profiles; then
-    run_tally 0 "" "" convert --to=json -o cyc.json "$GEX/cycles" "$GPROF/cycles.gmon"
+    conv 0 "" "" --to=json -o cyc.json "$GEX/cycles" "$GPROF/cycles.gmon"
     gprof -b -p "$GEX/cycles" "$GPROF/cycles.gmon" >"$TMP/cyc.flat" 2>&1
     python3 -c "
 import json,re,sys
@@ -507,7 +516,7 @@ assert abs(d['totals'][0]/1e6-secs) <= 0.01*len(d['functions'])+0.01, (d['totals
 " "$TMP/cyc.json" "$TMP/cyc.flat"
     if [ $? = 0 ]; then ok "gmon.out: Time total = gprof's flat profile seconds"; else
         not_ok "gmon.out: Time total vs gprof"; fi
-    run_tally 0 "" "estimated" convert --to=folded -o cyc.folded "$GEX/cycles" "$GPROF/cycles.gmon"
+    conv 0 "" "estimated" --to=folded -o cyc.folded "$GEX/cycles" "$GPROF/cycles.gmon"
     check "gmon.out -> folded: stacks through main" grep -q "^main;" "$TMP/cyc.folded"
 else
     not_ok "build the gprof examples"
