@@ -86,7 +86,7 @@ for g in root.iter(NS + "g"):
     if g.get("class") != "frame":
         continue
     d = int(g.get("data-depth"))
-    path = path[:d] + [g.get("data-name")]
+    path = path[:d] + [g.get("data-name").replace(" ", "_")]
     r = g.find(NS + "rect")
     print(";".join(path), r.get("width"), g.get("data-w"), r.get("fill"), r.get("y"))
 EOF
@@ -350,6 +350,20 @@ if make_gmon_profiles >"$TMP/make.log" 2>&1; then
         "python3 '$TMP/frames.py' '$TMP/g.svg' | grep -q ';main '"
 else
     echo "# SKIP: examples/gprof could not be built"
+fi
+
+# a real run: tally record's contexts file (exact) against the callgrind
+# file of the same run: main's frame is as wide as annotate's inclusive cost
+make -s -C "$ROOT/examples" recurse >/dev/null 2>&1
+if "$TALLY" record --contexts=yes --contexts-out-file="$TMP/rec.ctx" --out-file="$TMP/rec.cg" \
+        "$ROOT/examples/recurse" >/dev/null 2>"$TMP/rec.err" && [ -s "$TMP/rec.ctx" ]; then
+    expect "flame of tally record's contexts file" 0 "" "" rec.ctx -o rec.svg
+    want=$("$TALLY" annotate --inclusive=yes "$TMP/rec.cg" | sed -n 's/^ *\([0-9,]*\) .*recurse.c:main .*/\1/p' | tr -d ,)
+    got=$(python3 "$TMP/frames.py" "$TMP/rec.svg" | awk '$1 ~ /;main$/ { s += $3 } END { print s }')
+    check "exact main ($got) = annotate's inclusive Ir of main ($want)" test -n "$want" -a "$got" = "$want"
+    check "recorded: exact" grep -q 'data-kind="exact"' "$TMP/rec.svg"
+else
+    echo "# SKIP: tally record did not run (Valgrind tool not built?)"
 fi
 
 # ---------------------------------------------------------------- errors
