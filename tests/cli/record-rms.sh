@@ -67,9 +67,12 @@ if rec scan; then
     seq 200 200 4000 | awk '{ print $1 + 2, 1 }' >"$TMP/want"
     expect_tuples "scan: RMS = n + 2" "$TMP/scan.aprof" scan "$TMP/want"
     # each 200 more elements are 200 more runs of the one-block loop body
-    tuples "$TMP/scan.aprof" scan | awk 'NR > 1 && $3 - prev != 200 { bad = 1 } { prev = $3 }
-        END { exit bad }' && ok "scan: 200 more elements cost 200 more basic blocks" ||
+    if tuples "$TMP/scan.aprof" scan | awk 'NR > 1 && $3 - prev != 200 { bad = 1 } { prev = $3 }
+        END { exit bad }'; then
+        ok "scan: 200 more elements cost 200 more basic blocks"
+    else
         not_ok "scan: 200 more elements cost 200 more basic blocks"
+    fi
 fi
 
 # The same run at other resolutions: v is 32-byte aligned (a static array
@@ -86,11 +89,17 @@ done
 # --cost=instr: the loop body is 5 instructions (movslq, add, add, cmp, jne)
 OPTS="--cost=instr"
 if rec scan; then
-    tuples "$TMP/scan.aprof" scan | awk 'NR > 1 && $3 - prev != 1000 { bad = 1 } { prev = $3 }
-        END { exit bad || NR != 20 }' && ok "scan --cost=instr: 200 elements = 1000 instructions" ||
+    if tuples "$TMP/scan.aprof" scan | awk 'NR > 1 && $3 - prev != 1000 { bad = 1 } { prev = $3 }
+        END { exit bad || NR != 20 }'; then
+        ok "scan --cost=instr: 200 elements = 1000 instructions"
+    else
         not_ok "scan --cost=instr: 200 elements = 1000 instructions"
-    grep -q '^m vex-instr$' "$TMP/scan.aprof" && grep -q '^c tally cost instr$' "$TMP/scan.aprof" &&
-        ok "--cost=instr: m vex-instr" || not_ok "--cost=instr: m vex-instr"
+    fi
+    if grep -q '^m vex-instr$' "$TMP/scan.aprof" && grep -q '^c tally cost instr$' "$TMP/scan.aprof"; then
+        ok "--cost=instr: m vex-instr"
+    else
+        not_ok "--cost=instr: m vex-instr"
+    fi
 fi
 OPTS=""
 
@@ -212,9 +221,12 @@ if rec readfile "$TMP/data"; then
         echo "66 136 66 8704 0 8704 0" >"$TMP/want"
         same_text "readfile --drms=yes: consume's 64 cells are syscall-induced each time" \
             "$TMP/want" "$TMP/got"
-        grep -q '^v 6$' "$TMP/readfile.aprof" && grep -q '^i drms$' "$TMP/readfile.aprof" &&
-            grep -q '^t 4$' "$TMP/readfile.aprof" && ok "--drms=yes: v 6, i drms, t 4" ||
+        if grep -q '^v 6$' "$TMP/readfile.aprof" && grep -q '^i drms$' "$TMP/readfile.aprof" &&
+            grep -q '^t 4$' "$TMP/readfile.aprof"; then
+            ok "--drms=yes: v 6, i drms, t 4"
+        else
             not_ok "--drms=yes: v 6, i drms, t 4"
+        fi
     fi
     OPTS=""
 fi
@@ -261,6 +273,7 @@ fit() { # REPORT ROUTINE -> "exponent class"
 }
 checkfit() { # NAME REPORT ROUTINE EXPONENT CLASS
     got=$(fit "$2" "$3")
+    # shellcheck disable=SC2086 # two words, split on purpose
     set -- "$1" "$2" "$3" "$4" "$5" $got
     if [ $# -ge 7 ] && awk -v e="$6" -v w="$4" 'BEGIN { d = e - w; exit !(d < 0.1 && d > -0.1) }' &&
         { [ "$5" = "-" ] || [ "$7" = "$5" ]; }; then
@@ -282,6 +295,7 @@ if [ -x "$TALLY" ] && "$TALLY" complexity --help >/dev/null 2>&1; then
 fi
 
 # --------------------------------------------------------------- errors
+# shellcheck disable=SC2034 # read by run_tally in lib.sh
 RUN_DIR=$TMP
 expect_run "--memory-resolution=3 refused" 1 "" "memory resolution is 1, 2, 4, 8 or 16" \
     record -q --input-sensitive=yes --memory-resolution=3 /bin/true
