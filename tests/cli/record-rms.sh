@@ -188,6 +188,42 @@ if rec bsearch; then
     expect_tuples "find: RMS = probes + 2" "$TMP/bsearch.aprof" find "$TMP/want"
 fi
 
+# jump: f(n) -> g -> h, and h longjmps back into f. The jump closes h and g
+# (each has 10 tuples of one call, and longjmp's activation 10 calls);
+# g reads nothing itself and its return address is never read, so
+# RMS(g) = RMS(h) for every n; h reads data[0..n-1], so from one n to the
+# next (n += 10) its RMS grows by exactly 10 (after the first call, whose
+# RMS also has the library's first-time reads).
+if rec jump; then
+    tuples "$TMP/jump.aprof" h | awk '{ print $1, $2 }' >"$TMP/h"
+    tuples "$TMP/jump.aprof" g | awk '{ print $1, $2 }' >"$TMP/got"
+    same_text "jump: RMS(g) = RMS(h), one call per n" "$TMP/h" "$TMP/got"
+    awk 'NR > 2 && $1 - prev != 10 { bad = 1 } { prev = $1 } END { print NR, bad + 0 }' "$TMP/h" >"$TMP/got"
+    echo "10 0" >"$TMP/want"
+    same_text "jump: RMS(h) grows by 10 per 10 elements" "$TMP/want" "$TMP/got"
+    tuples "$TMP/jump.aprof" longjmp | awk '{ s += $2 } END { print s }' >"$TMP/got"
+    echo 10 >"$TMP/want"
+    same_text "jump: the 10 longjmp activations are closed" "$TMP/want" "$TMP/got"
+fi
+
+# A stripped program: the routines have no symbols and are reported by
+# address (r "0x..."), not dropped; scan's tuples are intact.
+if command -v strip >/dev/null 2>&1 && cp "$CX/scan" "$TMP/scan-stripped" && strip -s "$TMP/scan-stripped"; then
+    if (cd "$TMP" && "$TALLY" record -q --input-sensitive=yes --aprof-out-file="$TMP/st.aprof" \
+        --out-file="$TMP/st.callgrind" -- "$TMP/scan-stripped") >/dev/null 2>&1; then
+        seq 200 200 4000 | awk '{ print $1 + 2, 1 }' >"$TMP/want"
+        awk '$1 == "r" { cur = $NF; name = $2 }
+            $1 == "p" && $2 == cur && name ~ /^"0x/ { print name, $3, $8 }' "$TMP/st.aprof" |
+            awk 'NR == FNR { w[$1 " " $2] = 1; n++; next }
+                 ($2 " " $3) in w { c[$1]++ } END { for (r in c) if (c[r] == n) print "found" }' \
+                "$TMP/want" - >"$TMP/got"
+        echo found >"$TMP/want2"
+        same_text "stripped scan: reported by address with RMS n + 2" "$TMP/want2" "$TMP/got"
+    else
+        not_ok "record of a stripped program"
+    fi
+fi
+
 # --------------------------------------------------------------- DRMS
 # readfile: load(fd, m) = m times read(fd, buf, 256) then consume(buf, 256).
 # consume reads the 64 cells of buf and its return address: RMS = DRMS = 66,
