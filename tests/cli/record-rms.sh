@@ -224,6 +224,25 @@ if command -v strip >/dev/null 2>&1 && cp "$CX/scan" "$TMP/scan-stripped" && str
     fi
 fi
 
+# Signals (examples/signals.c, T1's: 3 deliveries of SIGUSR1 whose handler
+# returns, 2 of SIGUSR2 whose handler siglongjmps out): the handlers run
+# under `<signal 10>` and `<signal 12>` activations, closed at sigreturn or by
+# the jump; on_usr1 3 calls, on_usr2 2, and no activation ends negative.
+if make -s -C "$ROOT/examples" signals >/dev/null 2>&1 && [ -x "$ROOT/examples/signals" ]; then
+    if (cd "$TMP" && "$TALLY" record -q --input-sensitive=yes --aprof-out-file="$TMP/sig.aprof" \
+        --out-file="$TMP/sig.callgrind" -- "$ROOT/examples/signals") >/dev/null 2>&1; then
+        for r in "<signal 10>" "<signal 12>" on_usr1 on_usr2; do
+            awk -v f="\"$r\"" 'index($0, "r " f " ") == 1 { cur = $NF; next } $1 == "r" { cur = "" }
+                $1 == "p" && $2 == cur { s += $8 } END { print s + 0 }' "$TMP/sig.aprof"
+        done >"$TMP/got"
+        grep -c '^c tally warning' "$TMP/sig.aprof" >>"$TMP/got"
+        printf '3\n2\n3\n2\n0\n' >"$TMP/want"
+        same_text "signals: handlers under <signal N>, 3 and 2 activations, none negative" "$TMP/want" "$TMP/got"
+    else
+        not_ok "record examples/signals"
+    fi
+fi
+
 # --------------------------------------------------------------- DRMS
 # readfile: load(fd, m) = m times read(fd, buf, 256) then consume(buf, 256).
 # consume reads the 64 cells of buf and its return address: RMS = DRMS = 66,
