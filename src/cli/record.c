@@ -203,7 +203,8 @@ int cmd_record(int argc, char **argv)
     }
 
     /* The private lib directory and the tool in it. */
-    char *lib;
+    char *lib = NULL, *tool = NULL, *want = NULL, *valgrind = NULL, *have = NULL;
+    char **av = NULL;
     const char *env_lib = getenv("TALLY_VALGRIND_LIB");
     if (env_lib && *env_lib) {
         lib = xstrdup(env_lib);
@@ -211,34 +212,33 @@ int cmd_record(int argc, char **argv)
         char *dir = self_dir();
         if (!dir) {
             cli_errorf("record: cannot find the directory of the tally binary (/proc/self/exe)");
-            return 1;
+            goto out;
         }
         lib = xmalloc(strlen(dir) + sizeof "/valgrind/lib");
         sprintf(lib, "%s/valgrind/lib", dir);
         free(dir);
     }
-    char *tool = xmalloc(strlen(lib) + 64);
+    tool = xmalloc(strlen(lib) + 64);
     sprintf(tool, "%s/tally-amd64-linux", lib);
     if (access(tool, R_OK | X_OK) != 0) {
         cli_errorf("record: tally's Valgrind tool is missing: %s (build it with 'make'; it needs "
                    "Valgrind's development files: apt-get install valgrind pkg-config)",
                    tool);
-        return 1;
+        goto out;
     }
     sprintf(tool, "%s/tally-valgrind-version", lib);
-    char *want = read_line(tool);
-    free(tool);
+    want = read_line(tool);
     if (!want || !*want) {
         cli_errorf("record: %s/tally-valgrind-version is missing or empty; rebuild with 'make'",
                    lib);
-        return 1;
+        goto out;
     }
 
     /* The installed Valgrind must be the one the tool was built for. */
     const char *env_vg = getenv("TALLY_VALGRIND");
-    char *valgrind = xstrdup(env_vg && *env_vg ? env_vg : "valgrind");
+    valgrind = xstrdup(env_vg && *env_vg ? env_vg : "valgrind");
     int missing;
-    char *have = valgrind_version(valgrind, &missing);
+    have = valgrind_version(valgrind, &missing);
     if (!have) {
         if (missing)
             cli_errorf("record: Valgrind is not installed ('%s' not found); install %s "
@@ -246,19 +246,17 @@ int cmd_record(int argc, char **argv)
                        valgrind, want);
         else
             cli_errorf("record: '%s --version' printed nothing; install %s", valgrind, want);
-        return 1;
+        goto out;
     }
     if (strcmp(have, want) != 0) {
         cli_errorf("record: tally's Valgrind tool was built for %s but '%s --version' says %s; "
                    "rebuild tally ('make clean all') against the installed Valgrind, or install %s",
                    want, valgrind, have, want);
-        return 1;
+        goto out;
     }
-    free(have);
-    free(want);
 
     /* valgrind --tool=tally OPTIONS PROG ARGS */
-    char **av = xmalloc(((size_t)nopts + (size_t)(argc - i) + 3) * sizeof *av);
+    av = xmalloc(((size_t)nopts + (size_t)(argc - i) + 3) * sizeof *av);
     int n = 0;
     av[n++] = valgrind;
     av[n++] = "--tool=tally";
@@ -269,12 +267,19 @@ int cmd_record(int argc, char **argv)
     av[n] = NULL;
     if (setenv("VALGRIND_LIB", lib, 1) != 0) {
         cli_errorf("record: cannot set VALGRIND_LIB: %s", strerror(errno));
-        return 1;
+        goto out;
     }
     unsetenv("TALLY_VALGRIND_LIB");
     unsetenv("TALLY_VALGRIND");
     fflush(NULL);
     execvp(valgrind, av);
     cli_errorf("record: cannot run %s: %s", valgrind, strerror(errno));
+out:
+    free(av);
+    free(have);
+    free(valgrind);
+    free(want);
+    free(tool);
+    free(lib);
     return 1;
 }

@@ -17,6 +17,9 @@ if ! command -v valgrind >/dev/null 2>&1 || [ ! -x "$ROOT/build/valgrind/lib/tal
     ok "skipped: no Valgrind, gcc or tool"
     exit 0
 fi
+# $TALLY may be another build (ASan) without a lib dir beside it.
+TALLY_VALGRIND_LIB=$ROOT/build/valgrind/lib
+export TALLY_VALGRIND_LIB
 CX=$ROOT/examples/complexity
 if ! make -s -C "$CX" CC=gcc >"$TMP/make.out" 2>&1; then
     not_ok "examples/complexity builds"
