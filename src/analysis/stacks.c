@@ -438,6 +438,93 @@ static uint64_t to_u64(double v)
     return (uint64_t)llround(v);
 }
 
+struct rem_idx {
+    uint64_t rem;
+    size_t idx;
+};
+
+static int cmp_rem_desc(const void *a, const void *b)
+{
+    const struct rem_idx *x = a, *y = b;
+    if (x->rem != y->rem) return x->rem > y->rem ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx; /* stable: earlier first */
+}
+
+/* Largest-remainder split of `want` into parts proportional to w[0..n-1]
+ * (in place: w[] becomes the parts). */
+static void split_largest_remainder(uint64_t *w, uint64_t *rem, size_t n, uint64_t want)
+{
+    unsigned __int128 sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += w[i];
+    if (!sum) {
+        if (n) w[0] = want; /* nothing to go by: all of it to the first (self) */
+        return;
+    }
+    uint64_t given = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned __int128 x = (unsigned __int128)w[i] * want;
+        w[i] = (uint64_t)(x / sum);
+        rem[i] = (uint64_t)(x % sum > UINT64_MAX ? UINT64_MAX : x % sum);
+        given += w[i];
+    }
+    uint64_t left = want - given; /* fewer than n */
+    if (left <= 8) {
+        for (; left; left--) {
+            size_t best = 0;
+            for (size_t i = 1; i < n; i++)
+                if (rem[i] > rem[best]) best = i;
+            w[best]++;
+            rem[best] = 0;
+        }
+        return;
+    }
+    struct rem_idx *r = xmalloc(n * sizeof(*r));
+    for (size_t i = 0; i < n; i++)
+        r[i] = (struct rem_idx){rem[i], i};
+    qsort(r, n, sizeof(*r), cmp_rem_desc);
+    for (size_t j = 0; j < left; j++)
+        w[r[j].idx]++;
+    free(r);
+}
+
+static int apportion(struct stack_tree *t, size_t ne)
+{
+    size_t cap = 0;
+    uint64_t *w = NULL, *rem = NULL;
+    uint32_t *kids = NULL;
+    size_t kcap = 0;
+    for (uint32_t i = 0; i < t->n; i++) {
+        size_t nk = 0;
+        for (uint32_t c = t->nodes[i].first_child; c; c = t->nodes[c].next_sibling) {
+            kids = xgrow(kids, &kcap, nk + 1, sizeof(*kids));
+            kids[nk++] = c;
+        }
+        w = xgrow(w, &cap, nk + 2, sizeof(*w));
+        rem = xrealloc(rem, cap * sizeof(*rem));
+        for (size_t k = 0; k < ne; k++) {
+            uint64_t *tt = ttotal(t, i);
+            unsigned __int128 below = tself(t, i)[k];
+            w[0] = tself(t, i)[k];
+            for (size_t j = 0; j < nk; j++) {
+                w[j + 1] = ttotal(t, kids[j])[k];
+                below += w[j + 1];
+            }
+            /* the rounded total beyond self + children is the pruned part */
+            w[nk + 1] = below < tt[k] ? (uint64_t)(tt[k] - below) : 0;
+            if (i == 0) w[0] = 0; /* the root has no self cost */
+            split_largest_remainder(w, rem, nk + 2, tt[k]);
+            tself(t, i)[k] = w[0];
+            for (size_t j = 0; j < nk; j++)
+                ttotal(t, kids[j])[k] = w[j + 1];
+        }
+    }
+    free(w);
+    free(rem);
+    free(kids);
+    return 0;
+}
+
 struct work {
     uint32_t node;
     uint32_t fn;
@@ -653,22 +740,15 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
     free(est);
     free(stk);
     free(centry);
-    /* repair rounding: total >= self + children, bottom up */
-    {
-        uint64_t *acc = xmalloc(t->n * ne1 * sizeof(uint64_t));
-        memcpy(acc, t->self, t->n * ne * sizeof(uint64_t));
-        for (size_t i = t->n; i-- > 0;) {
-            uint64_t *tt = ttotal(t, (uint32_t)i), *a = acc + i * ne;
-            for (size_t k = 0; k < ne; k++) {
-                if (a[k] > tt[k]) tt[k] = a[k];
-                if (i && add_checked(&acc[(size_t)t->nodes[i].parent * ne + k], tt[k])) {
-                    free(acc);
-                    tally_error_set(err, p->path, 0, "cost overflow in the stack tree");
-                    goto out;
-                }
-            }
-        }
-        free(acc);
+    /* Make the rounded shares add up: going down from the root (whose
+     * total is the exact sum of self costs), each node's integer total is
+     * apportioned to its self cost, its children's totals and what was
+     * pruned below it, in proportion to their rounded estimates, by largest
+     * remainder. Then total = self + children + pruned exactly everywhere,
+     * and the selves of all nodes plus the pruned cost equal the grand total. */
+    if (apportion(t, ne)) {
+        tally_error_set(err, p->path, 0, "cost overflow in the stack tree");
+        goto out;
     }
     rc = 0;
 out:

@@ -24,7 +24,8 @@
  * was pruned below it. So in both kinds the root's total is the sum of
  * all self costs of the part(s), and `total >= self + sum(child totals)`
  * holds at every node (the difference is what was pruned or cut by the
- * depth limit; rounding of estimated shares is repaired upward).
+ * depth limit). Estimated shares are whole counts apportioned from the
+ * root down by largest remainder, so they add up exactly.
  *
  * Limits keep the tree finite and small on huge profiles: `max_depth`
  * (frames below the root; deeper cost stays in the node at the limit, as

@@ -157,10 +157,8 @@ for p, total in zip(d["profiles"], totals):
     assert p["type"] == "sampled" and p["unit"] == "none" and p["startValue"] == 0
     assert len(p["samples"]) == len(p["weights"])
     assert sum(p["weights"]) == p["endValue"], (sum(p["weights"]), p["endValue"])
-    if exact:
-        assert p["endValue"] == total, (p["name"], p["endValue"], total)
-    else:  # estimated shares are rounded to whole counts, at most 1 per stack
-        assert abs(p["endValue"] - total) <= len(p["samples"]), (p["name"], p["endValue"], total)
+    # exact, and estimated too: rounded shares are apportioned so they add up
+    assert p["endValue"] == total, (p["name"], p["endValue"], total)
     for s in p["samples"]:
         assert all(0 <= i < len(frames) for i in s)
 if len(sys.argv) > 4:  # "stack=weight" pairs of the first profile, root first
@@ -267,10 +265,7 @@ for smp in d["sample"]:
     sums = [a + b for a, b in zip(sums, vals)]
     stacks[";".join(locs[i] for i in smp["location_id"])] = vals[0]
 for e, got, want in zip(events, sums, totals):
-    if exact:
-        assert got == want, (e, got, want)
-    else:  # estimated shares are rounded to whole counts, at most 1 per stack
-        assert abs(got - want) <= nsamples, (e, got, want)
+    assert got == want, (e, got, want)  # estimated shares are apportioned to add up
 for pair in sys.argv[7:]:
     k, v = pair.rsplit("=", 1)
     assert stacks.get(k) == int(v), (k, stacks.get(k), v)
@@ -430,9 +425,8 @@ conv 0 "" "stacks estimated from call arcs" --to=folded -o rec.folded cg.recurse
 if [ -z "$why" ]; then ok "folded from call arcs says 'estimated' on stderr"; else not_ok "folded estimated: $why"; fi
 total=$(echo "$tot" | awk '{print $1}')
 sum=$(awk '{s += $NF} END {print s}' "$TMP/rec.folded")
-nl=$(wc -l <"$TMP/rec.folded")
-if [ "$sum" -ge "$total" ] && [ $((sum - total)) -le "$nl" ]; then
-    ok "folded counts add up to the Ir total ($sum vs $total: estimated shares rounded per stack)"
+if [ "$sum" = "$total" ]; then
+    ok "folded counts add up to the Ir total exactly ($sum: estimated shares apportioned)"
 else not_ok "folded counts: $sum, total $total"; fi
 bad=$(awk '{ if ($NF !~ /^[0-9]+$/) print }' "$TMP/rec.folded" | head -n 3)
 if [ -z "$bad" ]; then ok "every folded line ends in a count"; else not_ok "folded lines: $bad"; fi
