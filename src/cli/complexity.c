@@ -52,7 +52,7 @@ static void complexity_usage(FILE *fp)
           "  --min-share=PCT     rank only routines whose cost is at least PCT percent\n"
           "                      of the program's cost (default 0)\n"
           "  --min-r2=R2         rank only routines whose model cost = a + b * n^c\n"
-          "                      has R^2 >= R2 (0 to 1; default 0: all)\n"
+          "                      has R^2 >= R2 (0 to 1; default 0.9; 0: all)\n"
           "  --include=REGEX     rank only routines whose name matches REGEX (PCRE2,\n"
           "                      unanchored); may be repeated (any may match)\n"
           "  --exclude=REGEX     do not rank routines whose name matches REGEX; may be\n"
@@ -271,6 +271,7 @@ int cmd_complexity(int argc, char **argv)
     struct complexity_cli o;
     memset(&o, 0, sizeof(o));
     complexity_options_init(&o.an);
+    o.an.min_r2 = 0.9; /* a wild exponent of a poor fit is no growth to rank */
     int rc = complexity_parse_args(argc, argv, &o);
     struct isprof ip;
     isprof_init(&ip);
