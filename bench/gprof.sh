@@ -24,11 +24,11 @@ RUNS=${BENCH_RUNS:-3}
 FUNCS=${BENCH_GPROF_FUNCS:-20000}
 ROUNDS=${BENCH_GPROF_ROUNDS:-8}
 CACHE="$ROOT/bench/cache/gprof"
-TIME=/usr/bin/time
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tally-bench-gprof.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
+BENCH_NAME=bench/gprof
+. "$ROOT/bench/lib.sh"
 
-die() { echo "bench/gprof: $*" >&2; exit 1; }
 [ -x "$TALLY" ] || die "$TALLY is missing; run 'make' first"
 [ -x "$TIME" ] || die "$TIME is missing; install the Debian package 'time'"
 command -v gprof >/dev/null || die "gprof is missing; run 'sh scripts/install-deps.sh'"
@@ -48,44 +48,10 @@ fi
 EXE="$CACHE/big"
 GMON="$CACHE/gmon.out"
 
-failures=0
-
-# best_of N OUT CMD... : run CMD N times (stdout to OUT); sets WALL to the
-# best wall time, CPU to the best user+system time, RSS to the peak KiB
-best_of() {
-    n=$1 out=$2
-    shift 2
-    WALL="" CPU="" RSS=0
-    i=0
-    while [ "$i" -lt "$n" ]; do
-        t0=$(date +%s%N)
-        "$TIME" -f '%M %U %S' -o "$TMP/time" "$@" >"$out" 2>"$TMP/err"
-        rc=$?
-        t1=$(date +%s%N)
-        if [ "$rc" != 0 ]; then
-            echo "bench/gprof: '$*' failed (exit $rc):" >&2
-            head -n 5 "$TMP/err" >&2
-            failures=$((failures + 1))
-            WALL="" CPU=""
-            return 1
-        fi
-        w=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-        r=$(awk 'END { print $1 + 0 }' "$TMP/time")
-        c=$(awk 'END { printf "%.2f", $2 + $3 }' "$TMP/time")
-        if [ -z "$WALL" ] || awk -v a="$w" -v b="$WALL" 'BEGIN { exit !(a < b) }'; then WALL=$w; fi
-        if [ -z "$CPU" ] || awk -v a="$c" -v b="$CPU" 'BEGIN { exit !(a < b) }'; then CPU=$c; fi
-        [ "$r" -gt "$RSS" ] && RSS=$r
-        i=$((i + 1))
-    done
-    return 0
-}
-
 row() { # LABEL
     if [ -z "$WALL" ]; then printf '  %-22s %8s\n' "$1" FAILED; return; fi
     printf '  %-22s %8.3f %8.2f %9.1f\n' "$1" "$WALL" "$CPU" "$(awk -v r="$RSS" 'BEGIN { print r / 1024 }')"
 }
-
-verdict() { if awk "BEGIN { exit !($1) }"; then echo "met"; else echo "MISSED"; fi; }
 
 text=$(size "$EXE" | awk 'NR == 2 { print $1 }')
 echo "== tally gprof vs GNU gprof ($(gprof --version | head -n 1))"
@@ -101,11 +67,11 @@ for mode in function line; do
     echo "-- $mode mode: gprof -b${opt:+ $opt} EXE gmon.out"
     printf '  %-22s %8s %8s %9s\n' tool "wall s" "cpu s" "peak MiB"
     # shellcheck disable=SC2086 # opt is empty or one word
-    best_of "$RUNS" "$TMP/tally.out" "$TALLY" gprof -b $opt "$EXE" "$GMON"
+    measure "$RUNS" "$TMP/tally.out" "$TALLY" gprof -b $opt "$EXE" "$GMON"
     row "tally gprof"
     tw=$WALL tc=$CPU
     # shellcheck disable=SC2086
-    best_of 1 "$TMP/gprof.out" gprof -b $opt "$EXE" "$GMON"
+    measure 1 "$TMP/gprof.out" gprof -b $opt "$EXE" "$GMON"
     row "gprof"
     gw=$WALL gc=$CPU
     if cmp -s "$TMP/tally.out" "$TMP/gprof.out"; then same="yes"; else same="NO"; fi
@@ -136,10 +102,10 @@ if [ "${BENCH_GPROF_CYCLE:-yes}" != no ]; then
     echo
     echo "-- one cycle of (nearly) all $FUNCS functions: gprof -b EXE gmon.out"
     printf '  %-22s %8s %8s %9s\n' tool "wall s" "cpu s" "peak MiB"
-    best_of "$RUNS" "$TMP/tally.out" "$TALLY" gprof -b "$WC/big" "$WC/gmon.out"
+    measure "$RUNS" "$TMP/tally.out" "$TALLY" gprof -b "$WC/big" "$WC/gmon.out"
     row "tally gprof"
     tw=$WALL tc=$CPU
-    best_of 1 "$TMP/gprof.out" gprof -b "$WC/big" "$WC/gmon.out"
+    measure 1 "$TMP/gprof.out" gprof -b "$WC/big" "$WC/gmon.out"
     row "gprof"
     gw=$WALL gc=$CPU
     if cmp -s "$TMP/tally.out" "$TMP/gprof.out"; then same="yes"; else same="NO"; fi

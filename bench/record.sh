@@ -26,8 +26,10 @@
 #   calls + cache + branch simulation       <= Cachegrind --branch-sim=yes
 #                                              (so >= 2.5x faster than Callgrind
 #                                              with the same events)
-# Exit status: 0 when every peer command ran (targets missed, or tally
-# record not available, are reported, not fatal), 1 otherwise.
+# A row with --contexts=yes shows the price of the calling context tree
+# (exact stacks for tally flame), which has no peer and no target.
+# Exit status: 0 when every command ran (targets missed, or tally record
+# not available, are reported, not fatal), 1 otherwise.
 # shellcheck disable=SC2086 # $VG and $PROG are split into words on purpose
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
@@ -35,89 +37,20 @@ TALLY=${TALLY:-$ROOT/build/tally}
 MB=${BENCH_RECORD_MB:-8}
 RUNS=${BENCH_RECORD_RUNS:-3}
 VGRUNS=${BENCH_RECORD_VG_RUNS:-1}
-TIME=/usr/bin/time
-CACHE=$ROOT/bench/cache
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tally-record-bench.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
+BENCH_NAME=bench/record
+. "$ROOT/bench/lib.sh"
 
-die() {
-    echo "bench/record: $*" >&2
-    exit 1
-}
 case $MB in '' | *[!0-9]* | 0) die "BENCH_RECORD_MB must be a positive whole number" ;; esac
 [ -x "$TIME" ] || die "$TIME is missing; install the Debian package 'time'"
 command -v valgrind >/dev/null || die "valgrind is missing; run 'sh scripts/install-deps.sh'"
 BZIP2=$(command -v bzip2) || die "bzip2 is missing; run 'sh scripts/install-deps.sh'"
 
-# ------------------------------------------------------------------ input
-# Text of MB * 10^6 bytes: 70% of the words from 40 common ones, 25% from
-# 100, 5% numbers; lines end after about 17 words.  Park-Miller
-# (x = 16807 x mod 2^31 - 1) stays below 2^53, so exact in awk's doubles.
-input=$CACHE/record-input.${MB}MB.txt
-if [ ! -s "$input" ]; then
-    mkdir -p "$CACHE" || die "cannot create $CACHE"
-    awk -v target="$((MB * 1000000))" 'BEGIN {
-        nw = split("the of and to in is that for it as with was on be by at this are from " \
-            "or an which have not but had his they were their one all been has more when " \
-            "there can will would its who also into other some what only time them these " \
-            "two may first than then new any such like over after most about made out used " \
-            "many where being well should each between through", w, " ")
-        x = 12345; n = 0
-        while (n < target) {
-            x = (x * 16807) % 2147483647
-            r = x % 1000
-            if (r >= 950) {
-                s = sprintf("%d", x % 100000) (r >= 990 ? ".\n" : " ")
-            } else {
-                i = 1 + int(x / 1000) % (r < 700 ? 40 : nw)
-                s = w[i] (r % 17 == 0 ? ",\n" : " ")
-            }
-            if (n + length(s) > target) s = substr("\n\n\n\n\n\n\n\n\n\n\n\n\n\n", 1, target - n)
-            printf "%s", s
-            n += length(s)
-        }
-    }' >"$input.tmp" || die "cannot write $input.tmp"
-    mv "$input.tmp" "$input" || die "cannot write $input"
-fi
+# the input: a generated text (bench/lib.sh), kept in bench/cache/
+input=$(text_input "$MB") || exit 1
 bytes=$(wc -c <"$input" | tr -d ' ')
 cat "$input" >/dev/null # warm page cache for every run
-
-# ------------------------------------------------------------- measuring
-failures=0
-# run_once CMD... : run CMD (output to /dev/null) and set WALL, CPU
-# (user + system) and RC
-run_once() {
-    t0=$(date +%s%N)
-    "$TIME" -f '%U %S' -o "$TMP/time" "$@" >/dev/null 2>"$TMP/stderr"
-    RC=$?
-    t1=$(date +%s%N)
-    WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
-    # shellcheck disable=SC2046 # two numbers, split on purpose
-    set -- $(tail -n 1 "$TMP/time")
-    CPU=$(awk -v u="${1:-0}" -v s="${2:-0}" 'BEGIN { printf "%.2f", u + s }')
-}
-
-# measure N CMD... : best CPU (and its wall) of N runs; empty on failure
-measure() {
-    n=$1
-    shift
-    best="" bestwall=""
-    i=0
-    while [ "$i" -lt "$n" ]; do
-        run_once "$@"
-        if [ "$RC" != 0 ]; then
-            echo "bench/record: '$*' failed (exit $RC):" >&2
-            head -n 5 "$TMP/stderr" >&2
-            CPU="" WALL=""
-            return 1
-        fi
-        if [ -z "$best" ] || awk -v a="$CPU" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-            best=$CPU bestwall=$WALL
-        fi
-        i=$((i + 1))
-    done
-    CPU=$best WALL=$bestwall
-}
 
 # row LABEL [PEER_CPU PEER_NAME] : print the last measurement, its slowdown
 # against native and, when given, its time as a fraction of a peer's
@@ -133,8 +66,6 @@ row() {
     }'
 }
 
-verdict() { if awk "BEGIN { exit !($1) }"; then echo "met"; else echo "MISSED"; fi; }
-
 VG="valgrind -q"
 PROG="$BZIP2 -9 -c $input"
 
@@ -147,23 +78,22 @@ echo "slowdown = CPU time / native CPU time; \"x peer\" = CPU time / the peer's 
 echo
 printf '  %-44s %8s %8s %9s   %s\n' "command" "wall s" "cpu s" "slowdown" "x peer"
 
-measure "$RUNS" $PROG || failures=$((failures + 1))
+measure "$RUNS" /dev/null $PROG
 NATIVE=${CPU:-0}
 row "native"
 [ -n "$CPU" ] || die "bzip2 failed natively"
 
-measure "$VGRUNS" $VG --tool=cachegrind --cachegrind-out-file="$TMP/cg.out" $PROG || failures=$((failures + 1))
+measure "$VGRUNS" /dev/null $VG --tool=cachegrind --cachegrind-out-file="$TMP/cg.out" $PROG
 row "cachegrind"
 CG=$CPU
-measure "$VGRUNS" $VG --tool=cachegrind --branch-sim=yes --cachegrind-out-file="$TMP/cg.out" $PROG ||
-    failures=$((failures + 1))
+measure "$VGRUNS" /dev/null $VG --tool=cachegrind --branch-sim=yes --cachegrind-out-file="$TMP/cg.out" $PROG
 row "cachegrind --branch-sim=yes"
 CGB=$CPU
-measure "$VGRUNS" $VG --tool=callgrind --callgrind-out-file="$TMP/clg.out" $PROG || failures=$((failures + 1))
+measure "$VGRUNS" /dev/null $VG --tool=callgrind --callgrind-out-file="$TMP/clg.out" $PROG
 row "callgrind"
 CLG=$CPU
-measure "$VGRUNS" $VG --tool=callgrind --cache-sim=yes --branch-sim=yes --callgrind-out-file="$TMP/clg.out" \
-    $PROG || failures=$((failures + 1))
+measure "$VGRUNS" /dev/null $VG --tool=callgrind --cache-sim=yes --branch-sim=yes --callgrind-out-file="$TMP/clg.out" \
+    $PROG
 row "callgrind --cache-sim=yes --branch-sim=yes"
 CLGS=$CPU
 
@@ -191,14 +121,17 @@ if [ -n "$why" ]; then
 else
     [ -n "$nocalls" ] && echo "  note: $nocalls; the calls rows below run with --calls=no"
     TOUT="--out-file=$TMP/tally.out.%p"
-    measure "$VGRUNS" "$TALLY" record "$TOUT" "$CALLS" --cache-sim=no -- $PROG
+    measure "$VGRUNS" /dev/null "$TALLY" record "$TOUT" "$CALLS" --cache-sim=no -- $PROG
     row "tally record $CALLS --cache-sim=no" "$CLG" "callgrind"
     TR=$CPU
-    measure "$VGRUNS" "$TALLY" record "$TOUT" --calls=no -- $PROG
+    measure "$VGRUNS" /dev/null "$TALLY" record "$TOUT" "$CALLS" --cache-sim=no --contexts=yes \
+        --contexts-out-file="$TMP/tally.ctx.%p" -- $PROG
+    row "  ... and --contexts=yes (exact stacks)" "$CLG" "callgrind"
+    measure "$VGRUNS" /dev/null "$TALLY" record "$TOUT" --calls=no -- $PROG
     row "tally record --calls=no" "$CG" "cachegrind"
-    measure "$VGRUNS" "$TALLY" record "$TOUT" --calls=no --branch-sim=yes -- $PROG
+    measure "$VGRUNS" /dev/null "$TALLY" record "$TOUT" --calls=no --branch-sim=yes -- $PROG
     row "tally record --calls=no --branch-sim=yes" "$CGB" "cachegrind --branch-sim"
-    measure "$VGRUNS" "$TALLY" record "$TOUT" "$CALLS" --branch-sim=yes -- $PROG
+    measure "$VGRUNS" /dev/null "$TALLY" record "$TOUT" "$CALLS" --branch-sim=yes -- $PROG
     row "tally record $CALLS --branch-sim=yes" "$CLGS" "callgrind --cache/branch-sim"
     TRS=$CPU
 fi

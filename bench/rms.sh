@@ -26,82 +26,20 @@ cd "$ROOT" || exit 1
 TALLY=${TALLY:-$ROOT/build/tally}
 MB=${BENCH_RMS_MB:-8}
 RUNS=${BENCH_RMS_RUNS:-1}
-TIME=/usr/bin/time
-CACHE=$ROOT/bench/cache
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tally-rms-bench.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
+BENCH_NAME=bench/rms
+. "$ROOT/bench/lib.sh"
 
-die() {
-    echo "bench/rms: $*" >&2
-    exit 1
-}
 case $MB in '' | *[!0-9]* | 0) die "BENCH_RMS_MB must be a positive whole number" ;; esac
 [ -x "$TIME" ] || die "$TIME is missing; install the Debian package 'time'"
 command -v valgrind >/dev/null || die "valgrind is missing; run 'sh scripts/install-deps.sh'"
 BZIP2=$(command -v bzip2) || die "bzip2 is missing; run 'sh scripts/install-deps.sh'"
 [ -x "$TALLY" ] || die "$TALLY is missing; run 'make'"
 
-# The input: the same generator and cache file as bench/record.sh (words
-# from a Park-Miller sequence), made here when that script has not run.
-input=$CACHE/record-input.${MB}MB.txt
-if [ ! -s "$input" ]; then
-    mkdir -p "$CACHE" || die "cannot create $CACHE"
-    awk -v target="$((MB * 1000000))" 'BEGIN {
-        nw = split("the of and to in is that for it as with was on be by at this are from " \
-            "or an which have not but had his they were their one all been has more when " \
-            "there can will would its who also into other some what only time them these " \
-            "two may first than then new any such like over after most about made out used " \
-            "many where being well should each between through", w, " ")
-        x = 12345; n = 0
-        while (n < target) {
-            x = (x * 16807) % 2147483647
-            r = x % 1000
-            if (r >= 950) {
-                s = sprintf("%d", x % 100000) (r >= 990 ? ".\n" : " ")
-            } else {
-                i = 1 + int(x / 1000) % (r < 700 ? 40 : nw)
-                s = w[i] (r % 17 == 0 ? ",\n" : " ")
-            }
-            if (n + length(s) > target) s = substr("\n\n\n\n\n\n\n\n\n\n\n\n\n\n", 1, target - n)
-            printf "%s", s
-            n += length(s)
-        }
-    }' >"$input.tmp" || die "cannot write $input.tmp"
-    mv "$input.tmp" "$input" || die "cannot write $input"
-fi
+# the input of bench/record.sh (bench/lib.sh makes it when it is missing)
+input=$(text_input "$MB") || exit 1
 cat "$input" >/dev/null
-
-failures=0
-# run_once CMD... : CPU (user + system seconds), RSS (peak KiB), RC
-run_once() {
-    "$TIME" -f '%U %S %M' -o "$TMP/time" "$@" >/dev/null 2>"$TMP/stderr"
-    RC=$?
-    # shellcheck disable=SC2046 # three numbers, split on purpose
-    set -- $(tail -n 1 "$TMP/time")
-    CPU=$(awk -v u="${1:-0}" -v s="${2:-0}" 'BEGIN { printf "%.2f", u + s }')
-    RSS=${3:-0}
-}
-
-# measure N CMD... : best CPU of N runs, largest RSS; empty on failure
-measure() {
-    n=$1
-    shift
-    best="" maxrss=0 i=0
-    while [ "$i" -lt "$n" ]; do
-        run_once "$@"
-        if [ "$RC" != 0 ]; then
-            echo "bench/rms: '$*' failed (exit $RC):" >&2
-            head -n 5 "$TMP/stderr" >&2
-            failures=$((failures + 1))
-            CPU="" RSS=""
-            return 1
-        fi
-        if [ -z "$best" ] || awk -v a="$CPU" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$CPU; fi
-        [ "$RSS" -gt "$maxrss" ] && maxrss=$RSS
-        i=$((i + 1))
-    done
-    CPU=$best RSS=$maxrss
-}
 
 row() {
     if [ -z "$CPU" ]; then
@@ -114,7 +52,6 @@ row() {
         printf "\n"
     }'
 }
-verdict() { if awk "BEGIN { exit !($1) }"; then echo "met"; else echo "MISSED"; fi; }
 
 PROG="$BZIP2 -9 -c $input"
 echo "input-sensitive profiling benchmark ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc 2>/dev/null || echo '?')" \
@@ -125,24 +62,24 @@ echo
 printf '  %-46s %8s %9s %9s %9s\n' "command" "cpu s" "slowdown" "peak MiB" "x none"
 
 NATIVE=0 NONE_RSS=0
-measure 3 $PROG
+measure 3 /dev/null $PROG
 NATIVE=${CPU:-0}
 row "native"
 [ -n "$CPU" ] || die "bzip2 failed natively"
-measure "$RUNS" valgrind -q --tool=none $PROG
+measure "$RUNS" /dev/null valgrind -q --tool=none $PROG
 NONE_RSS=${RSS:-0}
 row "valgrind --tool=none"
 
 OUT="--out-file=$TMP/tally.out.%p --aprof-out-file=$TMP/tally.aprof.%p"
-measure "$RUNS" "$TALLY" record -q $OUT --input-sensitive=yes -- $PROG
+measure "$RUNS" /dev/null "$TALLY" record -q $OUT --input-sensitive=yes -- $PROG
 row "tally record --input-sensitive=yes"
 RMS_CPU=$CPU RMS_RSS=$RSS
-measure "$RUNS" "$TALLY" record -q $OUT --input-sensitive=yes --drms=yes -- $PROG
+measure "$RUNS" /dev/null "$TALLY" record -q $OUT --input-sensitive=yes --drms=yes -- $PROG
 row "tally record --input-sensitive=yes --drms=yes"
 DRMS_RSS=$RSS
-measure "$RUNS" "$TALLY" record -q $OUT --input-sensitive=yes --cost=instr -- $PROG
+measure "$RUNS" /dev/null "$TALLY" record -q $OUT --input-sensitive=yes --cost=instr -- $PROG
 row "tally record --input-sensitive=yes --cost=instr"
-measure "$RUNS" "$TALLY" record -q $OUT --cache-sim=no -- $PROG
+measure "$RUNS" /dev/null "$TALLY" record -q $OUT --cache-sim=no -- $PROG
 row "tally record --cache-sim=no (no RMS, reference)"
 
 echo

@@ -15,6 +15,8 @@
 #                (bench/record.sh)
 #   BENCH_RMS    "no" skips input-sensitive profiling (tally record
 #                --input-sensitive=yes, bench/rms.sh)
+#   BENCH_VIEWS  "no" skips tally flame, graph, report and convert on the
+#                largest profiles (bench/views.sh)
 #
 # For every file it prints wall time, throughput (MB = 10^6 bytes) and peak
 # resident memory of each tool, then the throughput ratio, how time grows
@@ -30,63 +32,14 @@ SIZES=${BENCH_SIZES:-"50 100 200"}
 RUNS=${BENCH_RUNS:-3}
 PEER=${BENCH_PEER:-yes}
 MERGE=${BENCH_MERGE:-yes}
-TIME=/usr/bin/time
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tally-bench.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT INT TERM
 
-die() { echo "bench: $*" >&2; exit 1; }
+BENCH_NAME=bench
+. "$ROOT/bench/lib.sh"
 [ -x "$TALLY" ] || die "$TALLY is missing; run 'make bench' (or 'make') first"
 [ -x "$TIME" ] || die "$TIME is missing; install the Debian package 'time'"
 command -v valgrind >/dev/null || die "valgrind is missing; run 'sh scripts/install-deps.sh'"
-
-failures=0
-
-# run_once OUT CMD... : run CMD (stdout to OUT) and set WALL (seconds, from
-# the nanosecond clock), CPU (user + system seconds), RSS (peak resident
-# KiB) and RC.
-run_once() {
-    out=$1
-    shift
-    t0=$(date +%s%N)
-    "$TIME" -f '%M %U %S' -o "$TMP/time" "$@" >"$out" 2>"$TMP/stderr"
-    RC=$?
-    t1=$(date +%s%N)
-    WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-    # shellcheck disable=SC2046 # three numbers, split on purpose
-    set -- $(tail -n 1 "$TMP/time")
-    RSS=${1:-0} CPU=$(awk -v u="${2:-0}" -v s="${3:-0}" 'BEGIN { printf "%.2f", u + s }')
-    case $RSS in *[!0-9]*) RSS=0 ;; esac
-}
-
-# measure RUNS OUT CMD... : best wall time and best CPU time of RUNS runs
-# (and the largest peak memory seen); a failing run is reported and counted.
-measure() {
-    n=$1
-    shift
-    best="" bestcpu="" maxrss=0
-    i=0
-    while [ "$i" -lt "$n" ]; do
-        run_once "$@"
-        if [ "$RC" != 0 ]; then
-            shift
-            echo "bench: '$*' failed (exit $RC):" >&2
-            head -n 5 "$TMP/stderr" >&2
-            failures=$((failures + 1))
-            WALL="" CPU="" RSS=""
-            return 1
-        fi
-        if [ -z "$best" ] || awk -v a="$WALL" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-            best=$WALL
-        fi
-        if [ -z "$bestcpu" ] || awk -v a="$CPU" -v b="$bestcpu" 'BEGIN { exit !(a < b) }'; then
-            bestcpu=$CPU
-        fi
-        [ "$RSS" -gt "$maxrss" ] && maxrss=$RSS
-        i=$((i + 1))
-    done
-    WALL=$best CPU=$bestcpu RSS=$maxrss
-    return 0
-}
 
 filesize() { wc -c <"$1" | tr -d ' '; }
 
@@ -108,8 +61,6 @@ header() {
         "peak MB" "RSS/size"
 }
 
-# ok_or_miss COND_AWK_EXPR : "met" or "MISSED"
-verdict() { if awk "BEGIN { exit !($1) }"; then echo "met"; else echo "MISSED"; fi; }
 
 echo "tally benchmark ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc 2>/dev/null || echo '?') cores," \
     "$($TALLY --version))"
@@ -248,6 +199,12 @@ fi
 if [ "${BENCH_RMS:-yes}" != no ]; then
     echo
     TALLY="$TALLY" sh bench/rms.sh || failures=$((failures + 1))
+fi
+# ------------------------------------------ flame, graph, report, convert
+# the pictures on the largest profiles: see bench/views.sh
+if [ "${BENCH_VIEWS:-yes}" != no ]; then
+    echo
+    TALLY="$TALLY" BENCH_RUNS="$RUNS" sh bench/views.sh || failures=$((failures + 1))
 fi
 if [ "$failures" != 0 ]; then
     echo "bench: $failures command(s) failed" >&2

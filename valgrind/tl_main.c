@@ -120,6 +120,8 @@ typedef struct linecc {
     struct jrec *jumps; /* jumps from this line, while writing */
     Bool pseudo;        /* not code: a signal's caller (`<signal N>`) */
     void *cfn;          /* its function in the context tree (--contexts=yes) */
+    ULong *cgkept;      /* costs of the parts already dumped, for the
+                           cachegrind file (NULL until a dump has some) */
     ULong ev[N_EV];
 } linecc;
 
@@ -2003,11 +2005,28 @@ static void write_parts(void)
         if (threads[k]) unstash(threads[k], True);
 }
 
+/* The cachegrind file has no parts, so it holds the whole run: before a
+ * dump zeroes the counters, each line's costs of the part move aside. */
+static void keep_for_cachegrind(void)
+{
+    UWord n;
+    linecc **v = collect_lines(&n, cmp_linecc_cg);
+    for (UWord k = 0; k < n; k++) {
+        linecc *l = v[k];
+        if (all_zero(l->ev)) continue;
+        if (!l->cgkept) l->cgkept = arena_alloc(N_EV * sizeof(ULong));
+        for (Int e = 0; e < N_EV; e++)
+            l->cgkept[e] += l->ev[e];
+    }
+    VG_(free)(v);
+}
+
 /* A client request: write a part now and start the next one. */
 static void dump_part(void)
 {
     gather_part(False);
     write_parts();
+    if (clo_cg_out_file) keep_for_cachegrind();
     /* nothing stays buffered that a forked child could write again */
     if (out_f) VG_(fclose)(out_f);
     out_f = NULL;
@@ -2040,6 +2059,10 @@ static void write_cachegrind(void)
     VG_(fprintf)(f, "\n");
     UWord nl;
     linecc **v = collect_lines(&nl, cmp_linecc_cg);
+    for (UWord k = 0; k < nl; k++)
+        if (v[k]->cgkept)
+            for (Int e = 0; e < N_EV; e++)
+                v[k]->ev[e] += v[k]->cgkept[e];
     ULong sum[N_EV];
     VG_(memset)(sum, 0, sizeof sum);
     istr *cur_fl = NULL, *cur_fn = NULL;

@@ -435,7 +435,8 @@ int main(void)
 }
 EOF
 if ${CC:-cc} -O1 -g -I"$ROOT/build/valgrind/include" -o "$TMP/cr" "$TMP/cr.c" 2>"$TMP/cc.err"; then
-    (cd "$TMP" && "$TALLY" record -q --cache-sim=no --out-file="$TMP/cr.cl" ./cr >/dev/null 2>&1)
+    (cd "$TMP" && "$TALLY" record -q --cache-sim=no --out-file="$TMP/cr.cl" \
+        --cachegrind-out-file="$TMP/cr.cg" ./cr >/dev/null 2>&1)
     parts=$(grep -c '^part: ' "$TMP/cr.cl")
     p1=$(awk '/^part: 2/{exit} {print}' "$TMP/cr.cl")
     if [ "$parts" = 2 ] && printf '%s\n' "$p1" | grep -q 'fn=.* work$' &&
@@ -450,6 +451,16 @@ if ${CC:-cc} -O1 -g -I"$ROOT/build/valgrind/include" -o "$TMP/cr" "$TMP/cr.c" 2>
         ok "client requests: tally annotate sums the parts' totals ($sum); callgrind_annotate reads the file"
     else
         not_ok "client requests: tally annotate sums the parts' totals ($sum vs $shown); callgrind_annotate reads the file"
+    fi
+    # the cachegrind file has no parts: it holds the whole run, the sum of
+    # the parts' totals in every event (Ir Dr Dw here, in both files)
+    want=$(awk '/^events:/ { ev = $0 } /^totals:/ { for (i = 2; i <= NF; i++) s[i] += $i; n = NF }
+        END { printf "%s |", ev; for (i = 2; i <= n; i++) printf " %s", s[i]; print "" }' "$TMP/cr.cl")
+    got=$(awk '/^events:/ { ev = $0 } /^summary:/ { printf "%s |", ev; for (i = 2; i <= NF; i++) printf " %s", $i; print "" }' "$TMP/cr.cg")
+    if [ -n "$got" ] && [ "$got" = "$want" ] && cg_annotate "$TMP/cr.cg" >/dev/null 2>&1; then
+        ok "client requests: --cachegrind-out-file holds both parts ($got)"
+    else
+        not_ok "client requests: --cachegrind-out-file holds both parts ($got, want $want)"
     fi
 else
     not_ok "client requests: test program builds"
