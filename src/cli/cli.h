@@ -34,12 +34,26 @@ void cli_warnings(struct profile *p);
  */
 const char *cli_optval(int argc, char **argv, int *i, const char *name, int *missing);
 
+/* What cli_read_inputs() leaves out of the files it reads. */
+struct cli_input_options {
+    int drop_jumps; /* jump records (jump=, jcnd=) */
+    int drop_addr;  /* instruction addresses (costs stay, per line) */
+};
+
 /*
- * (graph.c) Read callgrind/cachegrind files with their parts merged and add
- * them up into one profile (one part). Warnings are printed. Returns the
- * sum, or NULL with err.
+ * (inputs.c) Read the inputs of a command and add them up into one profile
+ * of one part: callgrind, cachegrind and contexts files (plain, gzip or
+ * zstd; "-" is standard input), and a program built with -pg followed by
+ * its gmon.out files, which become the profile of the gprof analysis
+ * (event Time in microseconds, as `tally gprof --callgrind-out` writes).
+ * Calling-context trees are added up when every input has one with the
+ * same events; otherwise the sum has none (its stacks will be estimated)
+ * and a warning says so. A profile of differences makes the sum signed.
+ * The profiles' warnings are printed. `o` may be NULL. Returns the sum, or
+ * NULL with err.
  */
-struct profile *cli_read_summed(const char *const *files, int nfiles, struct tally_error *err);
+struct profile *cli_read_inputs(const char *const *files, int nfiles,
+                                const struct cli_input_options *o, struct tally_error *err);
 /*
  * (graph.c) The column of part 0 for --event=EVENT (base or derived; NULL
  * = the first base event), and its name. Returns 0, or -1 with err naming

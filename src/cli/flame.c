@@ -42,8 +42,9 @@ static void flame_usage(FILE *fp)
           "A contexts file (tally record --contexts=yes) gives the exact stacks; from\n"
           "other files they are estimated from the call arcs (a function's cost is\n"
           "split among its callers in proportion to call counts), and the picture\n"
-          "says so under its title. For a gmon.out, first run 'tally gprof\n"
-          "--callgrind-out=FILE PROGRAM gmon.out' and draw FILE.\n"
+          "says so under its title. A program built with -pg followed by its\n"
+          "gmon.out files is drawn from gprof's analysis (--event=Time), as\n"
+          "'tally gprof --callgrind-out' writes it.\n"
           "\n"
           "Options:\n"
           "  -o, --output=OUT     write the SVG to OUT (atomically); default: standard\n"
@@ -163,57 +164,19 @@ static int parse_minwidth(const char *s, struct flame_options *fo)
     return 0;
 }
 
-/* Read and add up files; context trees are added up too when every file has one. */
+/* Read and add up files (cli_read_inputs); a profile of differences cannot be drawn. */
 static struct profile *read_inputs(const char **files, int n, struct tally_error *err)
 {
-    struct read_options ro;
-    memset(&ro, 0, sizeof(ro));
-    ro.merge_parts = 1;
-    ro.drop_jumps = 1;
-    ro.drop_addr = 1;
-    struct profile *sum = NULL;
-    for (int i = 0; i < n; i++) {
-        struct profile *p = profile_read(files[i], &ro, err);
-        if (!p) goto fail;
-        cli_warnings(p);
-        if (p->nparts == 0) {
-            tally_error_set(err, files[i], 0, "profile has no data");
-            profile_free(p);
-            goto fail;
-        }
-        if (p->signed_costs) {
-            tally_error_set(err, files[i], 0,
-                            "a profile with negative costs (a diff) cannot be drawn; give both "
-                            "profiles to --diff instead");
-            profile_free(p);
-            goto fail;
-        }
-        if (!sum) {
-            sum = p;
-            continue;
-        }
-        int rc = part_accumulate(sum, sum->parts[0], p, p->parts[0], err);
-        if (!rc && sum->cct && p->cct) {
-            const struct eventset *ses = &p->parts[0]->events;
-            size_t *emap = xcalloc(ses->n + 1, sizeof(size_t));
-            for (size_t e = 0; e < ses->n; e++)
-                emap[e] = (size_t)eventset_index(&sum->parts[0]->events, ses->names[e]);
-            rc = cct_add_tree(sum->cct, sum, p->cct, p, emap, err);
-            free(emap);
-        } else if (sum->cct) {
-            cct_free(sum->cct); /* not every file has contexts: estimate */
-            sum->cct = NULL;
-        }
-        profile_free(p);
-        if (rc) {
-            if (!err->file[0]) snprintf(err->file, sizeof(err->file), "%s", files[i]);
-            goto fail;
-        }
+    struct cli_input_options in = {.drop_jumps = 1, .drop_addr = 1};
+    struct profile *sum = cli_read_inputs(files, n, &in, err);
+    if (sum && sum->signed_costs) {
+        tally_error_set(err, n == 1 ? files[0] : NULL, 0,
+                        "a profile with negative costs (a diff) cannot be drawn; give both "
+                        "profiles to --diff instead");
+        profile_free(sum);
+        sum = NULL;
     }
     return sum;
-fail:
-    profile_free(sum);
-    return NULL;
 }
 
 static int event_index(const struct profile *p, const char *event, const char *file,

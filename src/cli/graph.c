@@ -3,8 +3,7 @@
  * graph.c - `tally graph`: the call graph as Graphviz DOT, or as SVG laid
  * out by the `dot` program. See docs/tally-graph.md.
  *
- * Also home of cli_read_summed() and cli_event_column(), which `tally
- * report` shares.
+ * Also home of cli_event_column(), which `tally report` shares.
  */
 #include "cli.h"
 #include "../analysis/callgraph.h"
@@ -34,9 +33,11 @@ static void graph_usage(FILE *fp)
 {
     fputs("usage: tally graph [OPTIONS] FILE...\n"
           "\n"
-          "Draw the call graph of callgrind profiles (plain, gzip or zstd; '-' reads\n"
-          "standard input; several files are added up) as Graphviz DOT text, or as\n"
-          "SVG laid out by Graphviz's 'dot' program (Debian package graphviz).\n"
+          "Draw the call graph of callgrind or contexts files (plain, gzip or zstd;\n"
+          "'-' reads standard input; several files are added up; a program built\n"
+          "with -pg followed by its gmon.out files gives gprof's graph) as Graphviz\n"
+          "DOT text, or as SVG laid out by Graphviz's 'dot' program (Debian package\n"
+          "graphviz).\n"
           "\n"
           "A box per function: its name, its inclusive share of the total, its self\n"
           "share in parentheses and the calls into it; an arrow per caller/callee\n"
@@ -157,44 +158,6 @@ static int graph_parse_args(int argc, char **argv, struct graph_options *o)
     return 0;
 }
 
-struct profile *cli_read_summed(const char *const *files, int nfiles, struct tally_error *err)
-{
-    struct read_options ro;
-    memset(&ro, 0, sizeof(ro));
-    ro.merge_parts = 1;
-    ro.drop_jumps = 1;
-    struct profile *sum = NULL;
-    for (int i = 0; i < nfiles; i++) {
-        struct profile *p = profile_read(files[i], &ro, err);
-        if (!p) {
-            profile_free(sum);
-            return NULL;
-        }
-        cli_warnings(p);
-        if (p->nparts == 0) {
-            tally_error_set(err, files[i], 0, "profile has no data");
-            profile_free(p);
-            profile_free(sum);
-            return NULL;
-        }
-        if (!sum) {
-            sum = p;
-            continue;
-        }
-        int rc = 0;
-        if (p->signed_costs && profile_make_signed(sum, err)) rc = -1;
-        if (!rc && sum->signed_costs && profile_make_signed(p, err)) rc = -1;
-        if (!rc) rc = part_accumulate(sum, sum->parts[0], p, p->parts[0], err);
-        profile_free(p);
-        if (rc) {
-            if (!err->file[0]) snprintf(err->file, sizeof(err->file), "%s", files[i]);
-            profile_free(sum);
-            return NULL;
-        }
-    }
-    return sum;
-}
-
 int cli_event_column(const struct profile *p, const char *event, struct event_expr *out,
                      const char **name, struct tally_error *err)
 {
@@ -252,7 +215,8 @@ int cmd_graph(int argc, char **argv)
                    "write DOT text (-o FILE.dot) and lay it out elsewhere");
         goto out;
     }
-    p = cli_read_summed(o.files, o.nfiles, &err);
+    struct cli_input_options in = {.drop_jumps = 1};
+    p = cli_read_inputs((const char *const *)o.files, o.nfiles, &in, &err);
     if (!p) goto fail;
     const char *evname;
     if (cli_event_column(p, o.event, &col, &evname, &err)) goto fail;

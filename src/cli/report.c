@@ -47,8 +47,9 @@ static void report_usage(FILE *fp)
     fputs("usage: tally report -o DIR [OPTIONS] FILE...\n"
           "\n"
           "Write DIR/index.html: one self-contained page (styles, scripts and data\n"
-          "inline; nothing is fetched) about callgrind or cachegrind profiles (several\n"
-          "are added up) and aprof reports. Open it from the disk in any browser.\n"
+          "inline; nothing is fetched) about callgrind, cachegrind or contexts files\n"
+          "(several are added up), a program built with -pg followed by its gmon.out\n"
+          "files, and aprof reports. Open it from the disk in any browser.\n"
           "\n"
           "The page: the command, events and totals; a sortable, searchable table\n"
           "of the functions (self and inclusive cost of every event); for the\n"
@@ -396,7 +397,8 @@ int cmd_report(int argc, char **argv)
         goto fail;
     }
     if (nprof) {
-        p = cli_read_summed(profs, nprof, &err);
+        struct cli_input_options in = {.drop_jumps = 1};
+        p = cli_read_inputs(profs, nprof, &in, &err);
         if (!p) goto fail;
         const char *evname;
         if (cli_event_column(p, o.event, &col, &evname, &err)) goto fail;

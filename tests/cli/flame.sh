@@ -348,6 +348,14 @@ if make_gmon_profiles >"$TMP/make.log" 2>&1; then
     expect "flame of the gprof profile" 0 "" "" --event=Time g.out -o g.svg
     check "gprof profile: well-formed, has main" sh -c \
         "python3 '$TMP/frames.py' '$TMP/g.svg' | grep -q ';main '"
+    # the program and its gmon.out as inputs: the same analysis, the same frames
+    expect "flame of PROGRAM gmon.out" 0 "" "" "$GEX/cycles" "$GPROF/cycles.gmon" -o g2.svg
+    python3 "$TMP/frames.py" "$TMP/g.svg" | sort >"$TMP/g.frames"
+    python3 "$TMP/frames.py" "$TMP/g2.svg" | sort >"$TMP/g2.frames"
+    check "PROGRAM gmon.out: frames equal those of the --callgrind-out file" \
+        sh -c "test -s '$TMP/g.frames' && cmp -s '$TMP/g.frames' '$TMP/g2.frames'"
+    expect "a gmon.out without its program" 1 "" "a gmon.out file needs its program" \
+        "$GPROF/cycles.gmon"
 else
     echo "# SKIP: examples/gprof could not be built"
 fi
@@ -365,6 +373,31 @@ if "$TALLY" record --contexts=yes --contexts-out-file="$TMP/rec.ctx" --out-file=
 else
     echo "# SKIP: tally record did not run (Valgrind tool not built?)"
 fi
+
+# contexts files with the same events in another order: the trees add up
+# (exact); a contexts file with a callgrind file: estimated, and a warning
+cat >"$TMP/b.ctx" <<'EOF'
+# tally contexts 1
+creator: tally-record 0.1
+cmd: ./a.out
+events: Dr Ir
+ob 1 /tmp/a.out
+fl 1 a.c
+fn 1 1 1 main
+fn 2 1 1 work
+x 1 0 1 1 5 12
+x 2 1 2 3 7 90
+totals: 12 102
+EOF
+printf '# tally contexts 1\nevents: Ir Dr\nob 1 /tmp/a.out\nfl 1 a.c\nfn 1 1 1 main\nfn 2 1 1 work\nx 1 0 1 1 12 5\nx 2 1 2 3 90 7\ntotals: 102 12\n' >"$TMP/b2.ctx"
+expect "contexts, events in another order: exact sum of Ir" 0 'data-name="work" data-x="0" data-w="180"' \
+    "" --event=Ir b.ctx b2.ctx
+check "contexts, events in another order: exact" grep -q 'data-kind="exact"' "$TMP/out"
+expect "contexts, events in another order: Dr" 0 'data-name="work" data-x="0" data-w="14"' "" \
+    --event=Dr b2.ctx b.ctx
+expect "contexts and a callgrind file: estimated" 0 "" "not every input has calling contexts" \
+    b2.ctx arcs.out -o mix.svg
+check "contexts and a callgrind file: the picture says estimated" grep -q 'data-kind="estimated"' "$TMP/mix.svg"
 
 # ---------------------------------------------------------------- errors
 expect "--help" 0 "usage: tally flame" "" --help

@@ -282,3 +282,19 @@ expect "inputs with other events" 1 "" 'events differ' a.out other.out
 rm -f "$TMP/no.dot"
 run_tally 1 "" "" graph -o no.dot --root=zzz a.out
 if [ ! -e "$TMP/no.dot" ]; then ok "no output file after an error"; else not_ok "no output file after an error"; fi
+
+# a program built with -pg and its gmon.out: the gprof analysis's graph, the
+# same DOT as from the file `tally gprof --callgrind-out` writes
+. "$ROOT/tests/peer/gmon-profiles.sh"
+if make_gmon_profiles >"$TMP/make.log" 2>&1; then
+    run_tally 0 "" "" gprof -b --callgrind-out="$TMP/g.out" "$GEX/cycles" "$GPROF/cycles.gmon"
+    expect "graph of the gprof profile" 0 "" "" -o g1.dot g.out
+    expect "graph of PROGRAM gmon.out" 0 "" "" -o g2.dot "$GEX/cycles" "$GPROF/cycles.gmon"
+    check "PROGRAM gmon.out: the same DOT as the --callgrind-out file" \
+        sh -c "grep -q 'burn' '$TMP/g1.dot' && cmp -s '$TMP/g1.dot' '$TMP/g2.dot'"
+    expect "two programs" 1 "" "a second program" -o g3.dot "$GEX/cycles" "$GEX/cycles" \
+        "$GPROF/cycles.gmon"
+else
+    not_ok "build the gprof examples"
+    diag <"$TMP/make.log"
+fi

@@ -154,3 +154,14 @@ expect "unknown --event" 1 "" "no event 'Bc'" -o ev --event=Bc a.out
 printf 'events: Ir\nfn=f\n1 x\n' >"$TMP/bad.out"
 expect "bad input: FILE:LINE" 1 "" 'bad.out:3' -o bad bad.out
 check "no page after bad input" test ! -e "$TMP/bad/index.html"
+
+# a program built with -pg and its gmon.out: the page of the gprof analysis
+. "$ROOT/tests/peer/gmon-profiles.sh"
+if make_gmon_profiles >"$TMP/make.log" 2>&1; then
+    expect "report of PROGRAM gmon.out" 0 "" "" -o gm "$GEX/cycles" "$GPROF/cycles.gmon"
+    check "the gmon page: event Time, function burn" \
+        sh -c "grep -q '\"Time\"' '$TMP/gm/index.html' && grep -q 'burn' '$TMP/gm/index.html'"
+else
+    not_ok "build the gprof examples"
+    diag <"$TMP/make.log"
+fi

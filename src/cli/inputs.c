@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * inputs.c - the profile inputs of the commands that draw or convert
+ * (flame, graph, report, convert): every file tally reads, added up into
+ * one profile of one part (see cli_read_inputs() in cli.h).
+ *
+ * A GNU gmon.out goes through the gprof analysis: the program (an ELF file
+ * among the inputs) and its gmon.out files become one profile with the
+ * event `Time` (microseconds), exactly as `tally gprof --callgrind-out`
+ * makes it: the callgrind file is written to a temporary file and read back.
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../analysis/gprof.h"
+#include "../analysis/gprof_callgrind.h"
+#include "../analysis/symspec.h"
+#include "../formats/format.h"
+#include "../formats/gmon.h"
+#include "../model/cct.h"
+#include "../symbols/elfsyms.h"
+#include "../symbols/lines.h"
+
+/* What the first bytes of a file say it is. */
+enum cli_input_kind { CLI_IN_PROFILE, CLI_IN_ELF, CLI_IN_GMON };
+
+static enum cli_input_kind file_kind(const char *path)
+{
+    if (strcmp(path, "-") == 0) return CLI_IN_PROFILE;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return CLI_IN_PROFILE; /* profile_read reports the error */
+    unsigned char b[4] = {0};
+    size_t n = fread(b, 1, 4, fp);
+    fclose(fp);
+    if (n == 4 && memcmp(b, "\177ELF", 4) == 0) return CLI_IN_ELF;
+    if (n == 4 && memcmp(b, "gmon", 4) == 0) return CLI_IN_GMON;
+    return CLI_IN_PROFILE;
+}
+
+/* gprof's own profiling routines, left out as `tally gprof` leaves them out */
+static const char *const gprof_excluded[] = {"_gprof_mcount",     "mcount",     "_mcount",
+                                             "__mcount_internal", "__mcleanup", "__mcount"};
+
+/*
+ * The gprof analysis of program `exe` and its gmon files as a profile.
+ * Returns NULL with err on failure.
+ */
+static struct profile *read_gmon(const char *exe, const char **gmons, int ngmons,
+                                 const struct read_options *ro, struct tally_error *err)
+{
+    struct profile *p = NULL;
+    struct elf_image img;
+    memset(&img, 0, sizeof(img));
+    struct line_table lt;
+    memset(&lt, 0, sizeof(lt));
+    struct gmon gm;
+    gmon_init(&gm);
+    struct gprof g;
+    memset(&g, 0, sizeof(g));
+    int have_g = 0;
+    struct symspec_set specs;
+    symspec_set_init(&specs);
+    struct elf_image_options eopts = {0};
+    struct gmon_read_opts gopts = {0};
+    const char *tmpdir = getenv("TMPDIR");
+    char *tmp = xasprintf("%s/tally-gmon-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int fd = -1;
+
+    for (size_t i = 0; i < sizeof(gprof_excluded) / sizeof(gprof_excluded[0]); i++) {
+        symspec_set_add(&specs, gprof_excluded[i], SYMSPEC_EXCL_TIME);
+        symspec_set_add(&specs, gprof_excluded[i], SYMSPEC_EXCL_GRAPH);
+        symspec_set_add(&specs, gprof_excluded[i], SYMSPEC_EXCL_FLAT);
+    }
+    if (elf_image_open(&img, exe, &eopts, err)) goto out;
+    if (line_table_open(&lt, &img, err)) goto out;
+    line_table_annotate(&lt, &img);
+    gprof_init(&g, img.syms, img.nsyms, false);
+    have_g = 1;
+    {
+        struct symspec_sym *ss = xmalloc((img.nsyms + 1) * sizeof(*ss));
+        for (size_t i = 0; i < img.nsyms; i++) {
+            ss[i].name = img.syms[i].name;
+            ss[i].file = img.syms[i].file;
+            ss[i].line = img.syms[i].line;
+            ss[i].addr = img.syms[i].addr;
+            ss[i].end_addr = img.syms[i].end_addr;
+        }
+        symspec_set_resolve(&specs, ss, img.nsyms);
+        free(ss);
+    }
+    gopts.flavour = GMON_FLAVOUR_AUTO;
+    gopts.layout.addr_size = img.elf_class == 32 ? 4 : 8;
+    gopts.layout.big_endian = img.big_endian;
+    long hz = sysconf(_SC_CLK_TCK);
+    gopts.hertz = hz > 0 ? (unsigned)hz : 0;
+    size_t arcs_done = 0;
+    for (int i = 0; i < ngmons; i++) {
+        if (gmon_read(&gm, gmons[i], &gopts, err)) goto out;
+        for (; arcs_done < gm.narcs; arcs_done++)
+            gprof_tally(&g, gm.arcs[arcs_done].from_pc, gm.arcs[arcs_done].self_pc,
+                        gm.arcs[arcs_done].count, &specs);
+    }
+    for (size_t i = 0; i < gm.warnings.n; i++)
+        fprintf(stderr, "tally: warning: %s\n", gm.warnings.items[i]);
+    gprof_assign_hist(&g, &gm, &specs);
+    if (gm.input & GMON_INPUT_BB) gprof_add_bbs(&g, &gm);
+    if (gm.input & GMON_INPUT_ARCS) gprof_assemble(&g, &specs, NULL);
+
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        tally_error_set(err, NULL, 0, "cannot create a temporary file like %s", tmp);
+        goto out;
+    }
+    close(fd);
+    if (gprof_write_callgrind(&g, &img, exe, tmp, err) == 0) {
+        p = profile_read(tmp, ro, err);
+        if (p) {
+            free(p->path);
+            p->path = xstrdup(gmons[0]);
+        } else {
+            snprintf(err->file, sizeof(err->file), "%s", gmons[0]);
+        }
+    }
+    unlink(tmp);
+out:
+    free(tmp);
+    if (have_g) gprof_release(&g);
+    gmon_release(&gm);
+    line_table_close(&lt);
+    elf_image_close(&img);
+    symspec_set_release(&specs);
+    return p;
+}
+
+/*
+ * Add the calling-context tree of `src` into that of `dst`. Returns 0, 1
+ * when they cannot be added (an event of src has no place in dst's tree),
+ * or -1 with err on overflow.
+ */
+static int add_cct(struct profile *dst, const struct profile *src, struct tally_error *err)
+{
+    const struct eventset *des = &dst->parts[0]->events, *ses = &src->parts[0]->events;
+    size_t ne = src->cct->nevents;
+    size_t *emap = xcalloc(ne + 1, sizeof(*emap));
+    int rc = 0;
+    for (size_t e = 0; e < ne && !rc; e++) {
+        int k = e < ses->n ? eventset_index(des, ses->names[e]) : -1;
+        if (k < 0 || (size_t)k >= dst->cct->nevents)
+            rc = 1;
+        else
+            emap[e] = (size_t)k;
+    }
+    if (!rc) rc = cct_add_tree(dst->cct, dst, src->cct, src, emap, err);
+    free(emap);
+    return rc;
+}
+
+/* Add profile `src` (one part) into `dst` (one part), their trees too. */
+static int add_profile(struct profile *dst, struct profile *src, int *dropped,
+                       struct tally_error *err)
+{
+    if (src->signed_costs && profile_make_signed(dst, err)) return -1;
+    if (dst->signed_costs && profile_make_signed(src, err)) return -1;
+    if (part_accumulate(dst, dst->parts[0], src, src->parts[0], err)) return -1;
+    int rc = dst->cct && src->cct ? add_cct(dst, src, err) : dst->cct || src->cct ? 1 : 0;
+    if (rc < 0) return -1;
+    if (rc == 1) {
+        *dropped = 1;
+        cct_free(dst->cct);
+        dst->cct = NULL;
+    }
+    return 0;
+}
+
+struct profile *cli_read_inputs(const char *const *files, int nfiles,
+                                const struct cli_input_options *o, struct tally_error *err)
+{
+    const char *exe = NULL;
+    const char **gmons = xcalloc((size_t)nfiles + 1, sizeof(*gmons));
+    const char **profs = xcalloc((size_t)nfiles + 1, sizeof(*profs));
+    int ngmons = 0, nprofs = 0, failed = 0, dropped = 0;
+    struct profile *sum = NULL;
+    for (int i = 0; i < nfiles && !failed; i++) {
+        switch (file_kind(files[i])) {
+        case CLI_IN_ELF:
+            if (exe)
+                failed = tally_error_set(err, files[i], 0,
+                                         "a second program (after %s): gmon.out files "
+                                         "belong to exactly one",
+                                         exe);
+            exe = files[i];
+            break;
+        case CLI_IN_GMON:
+            gmons[ngmons++] = files[i];
+            break;
+        default:
+            profs[nprofs++] = files[i];
+        }
+    }
+    if (!failed && ngmons && !exe)
+        failed = tally_error_set(err, gmons[0], 0,
+                                 "a gmon.out file needs its program: give the executable "
+                                 "built with -pg as an input too");
+    if (!failed && exe && !ngmons)
+        failed = tally_error_set(err, exe, 0,
+                                 "a program is not a profile (give its gmon.out files after it)");
+    struct read_options ro;
+    memset(&ro, 0, sizeof(ro));
+    ro.merge_parts = 1;
+    ro.drop_jumps = o && o->drop_jumps;
+    ro.drop_addr = o && o->drop_addr;
+    if (!failed && ngmons && !(sum = read_gmon(exe, gmons, ngmons, &ro, err))) failed = -1;
+    for (int i = 0; i < nprofs && !failed; i++) {
+        struct profile *p = profile_read(profs[i], &ro, err);
+        if (!p) {
+            failed = -1;
+            break;
+        }
+        cli_warnings(p);
+        if (p->nparts == 0) {
+            failed = tally_error_set(err, profs[i], 0, "the profile holds no data");
+        } else if (!sum) {
+            sum = p;
+            p = NULL;
+        } else if (add_profile(sum, p, &dropped, err)) {
+            if (!err->file[0]) snprintf(err->file, sizeof(err->file), "%s", profs[i]);
+            failed = -1;
+        }
+        profile_free(p);
+    }
+    if (!failed && dropped)
+        cli_errorf("warning: not every input has calling contexts with the same events: the "
+                   "stacks of the sum are estimated from call arcs");
+    if (failed) {
+        profile_free(sum);
+        sum = NULL;
+    }
+    free(gmons);
+    free(profs);
+    return sum;
+}
