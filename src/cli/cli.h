@@ -34,10 +34,11 @@ void cli_warnings(struct profile *p);
  */
 const char *cli_optval(int argc, char **argv, int *i, const char *name, int *missing);
 
-/* What cli_read_inputs() leaves out of the files it reads. */
+/* What cli_read_inputs() leaves out of the files it reads, and what it found. */
 struct cli_input_options {
     int drop_jumps; /* jump records (jump=, jcnd=) */
     int drop_addr;  /* instruction addresses (costs stay, per line) */
+    int mixed;      /* set on return: the inputs were not all of one format */
 };
 
 /*
@@ -52,8 +53,8 @@ struct cli_input_options {
  * The profiles' warnings are printed. `o` may be NULL. Returns the sum, or
  * NULL with err.
  */
-struct profile *cli_read_inputs(const char *const *files, int nfiles,
-                                const struct cli_input_options *o, struct tally_error *err);
+struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli_input_options *o,
+                                struct tally_error *err);
 /*
  * (graph.c) The column of part 0 for --event=EVENT (base or derived; NULL
  * = the first base event), and its name. Returns 0, or -1 with err naming

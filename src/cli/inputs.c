@@ -175,8 +175,8 @@ static int add_profile(struct profile *dst, struct profile *src, int *dropped,
     return 0;
 }
 
-struct profile *cli_read_inputs(const char *const *files, int nfiles,
-                                const struct cli_input_options *o, struct tally_error *err)
+struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli_input_options *o,
+                                struct tally_error *err)
 {
     const char *exe = NULL;
     const char **gmons = xcalloc((size_t)nfiles + 1, sizeof(*gmons));
@@ -212,6 +212,7 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles,
     ro.merge_parts = 1;
     ro.drop_jumps = o && o->drop_jumps;
     ro.drop_addr = o && o->drop_addr;
+    if (o) o->mixed = 0;
     if (!failed && ngmons && !(sum = read_gmon(exe, gmons, ngmons, &ro, err))) failed = -1;
     for (int i = 0; i < nprofs && !failed; i++) {
         struct profile *p = profile_read(profs[i], &ro, err);
@@ -220,6 +221,7 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles,
             break;
         }
         cli_warnings(p);
+        if (sum && o && p->format != sum->format) o->mixed = 1;
         if (p->nparts == 0) {
             failed = tally_error_set(err, profs[i], 0, "the profile holds no data");
         } else if (!sum) {

@@ -2,10 +2,12 @@
 /*
  * merge.c - `tally merge`: add profiles together into one file.
  *
- * Every input is read with its parts folded into one, then added into the
- * first input's profile with part_accumulate() (events are matched by
- * name). The sum is written atomically with profile_write(), so a failure
- * at any point leaves no output file behind. See docs/tally-merge.md.
+ * Profiles are read and added up by cli_read_inputs() (inputs.c): parts
+ * folded into one, events matched by name, contexts trees added when every
+ * input has one, a program with its gmon.out files through the gprof
+ * analysis. The sum is written atomically with profile_write(), so a
+ * failure at any point leaves no output file behind. aprof reports are
+ * merged by isprof_merge(). See docs/tally-merge.md.
  */
 #include "cli.h"
 #include "../formats/aprof.h"
@@ -26,18 +28,22 @@ struct merge_options {
 
 static void merge_usage(FILE *fp)
 {
-    fputs("usage: tally merge [-o OUT] [--format=callgrind|cachegrind] FILE...\n"
+    fputs("usage: tally merge [-o OUT] [--format=callgrind|cachegrind|contexts] FILE...\n"
           "       tally merge [-o OUT] [--format=aprof] REPORT...\n"
           "\n"
-          "Add the costs of callgrind and cachegrind profiles (plain, gzip or zstd;\n"
-          "'-' reads standard input) and write the sum as one profile.\n"
+          "Add the costs of callgrind, cachegrind and contexts files (plain, gzip or\n"
+          "zstd; '-' reads standard input) and write the sum as one profile. A\n"
+          "program built with -pg followed by its gmon.out files counts as the\n"
+          "profile of gprof's analysis (event Time), as 'tally gprof\n"
+          "--callgrind-out' writes it.\n"
           "\n"
           "All inputs must count the same events (in any order); the output lists\n"
           "them in the order of the first file. Self costs are kept per line (and\n"
           "per instruction when the inputs have addresses); calls and jumps of\n"
           "callgrind inputs are summed too. The parts (threads, dumps) of callgrind\n"
           "inputs are merged into one part. The 'cmd:' and 'desc:' lines come from\n"
-          "the first file.\n"
+          "the first file. The calling-context trees of contexts files are added\n"
+          "up too (when every input has one).\n"
           "\n"
           "aprof reports (input-sensitive profiles, recognised by content) of\n"
           "several runs of the same program are merged into one report: routines\n"
@@ -48,10 +54,12 @@ static void merge_usage(FILE *fp)
           "Options:\n"
           "  -o, --output=OUT   write to OUT (atomically: on failure OUT is not\n"
           "                     touched) instead of standard output\n"
-          "  --format=FORMAT    output format, 'callgrind' or 'cachegrind'; by\n"
-          "                     default the format of the inputs, or callgrind when\n"
-          "                     the inputs mix both formats. Writing cachegrind\n"
-          "                     drops calls and jumps and keeps line-level costs.\n"
+          "  --format=FORMAT    output format, 'callgrind', 'cachegrind' or\n"
+          "                     'contexts'; by default the format of the inputs,\n"
+          "                     or callgrind when the inputs mix formats. Writing\n"
+          "                     cachegrind drops calls and jumps and keeps\n"
+          "                     line-level costs; contexts needs a tree in every\n"
+          "                     input.\n"
           "                     'aprof' treats the inputs as aprof reports (needed\n"
           "                     when the first input is standard input)\n"
           "  -h, --help         show this help\n"
@@ -98,7 +106,7 @@ static int merge_parse_args(int argc, char **argv, struct merge_options *o)
             }
             o->format = format_from_name(v);
             if (o->format == PROFILE_FORMAT_UNKNOWN) {
-                cli_errorf("merge: unknown format '%s' (use callgrind, cachegrind or aprof)", v);
+                cli_errorf("merge: unknown format '%s' (use callgrind, cachegrind, contexts or aprof)", v);
                 return 2;
             }
             continue;
@@ -115,15 +123,6 @@ static int merge_parse_args(int argc, char **argv, struct merge_options *o)
         return 2;
     }
     return 0;
-}
-
-/* Add profile `src` (one part) into `dst` (one part). Returns 0 or -1. */
-static int merge_into(struct profile *dst, struct profile *src, struct tally_error *err)
-{
-    /* a signed input (a diff) makes the sum signed */
-    if (src->signed_costs && profile_make_signed(dst, err)) return -1;
-    if (dst->signed_costs && profile_make_signed(src, err)) return -1;
-    return part_accumulate(dst, dst->parts[0], src, src->parts[0], err);
 }
 
 /* Is the file an aprof report? (by content; "-" cannot be peeked at and says no) */
@@ -195,36 +194,26 @@ int cmd_merge(int argc, char **argv)
         free(o.files);
         return rc;
     }
-    struct read_options ro;
-    memset(&ro, 0, sizeof(ro));
-    ro.merge_parts = 1;
     struct tally_error err;
     tally_error_clear(&err);
-    struct profile *sum = NULL;
-    int mixed = 0;
-    rc = 0;
-    for (int i = 0; i < o.nfiles && rc == 0; i++) {
-        struct profile *p = profile_read(o.files[i], &ro, &err);
-        if (!p) {
-            rc = 1;
-            break;
-        }
-        cli_warnings(p);
-        if (!sum) {
-            sum = p;
-            continue;
-        }
-        if (p->format != sum->format) mixed = 1;
-        if (merge_into(sum, p, &err)) {
-            if (!err.file[0]) snprintf(err.file, sizeof(err.file), "%s", o.files[i]);
-            rc = 1;
-        }
-        profile_free(p);
-    }
-    if (rc == 0) {
+    struct cli_input_options in = {0};
+    struct profile *sum = cli_read_inputs(o.files, o.nfiles, &in, &err);
+    rc = sum ? 0 : 1;
+    if (sum) {
+        /* by default the inputs' format; contexts files keep their summed
+           tree, a mix of formats becomes callgrind */
         enum profile_format f = o.format;
-        if (f == PROFILE_FORMAT_UNKNOWN) f = mixed ? PROFILE_FORMAT_CALLGRIND : sum->format;
-        if (profile_write(sum, f, o.output, &err)) rc = 1;
+        if (f == PROFILE_FORMAT_UNKNOWN) f = in.mixed ? PROFILE_FORMAT_CALLGRIND : sum->format;
+        if (f == PROFILE_FORMAT_CONTEXTS && !sum->cct) {
+            if (o.format == PROFILE_FORMAT_CONTEXTS) {
+                tally_error_set(&err, NULL, 0,
+                                "--format=contexts needs calling contexts in every input (tally "
+                                "record --contexts=yes)");
+                rc = 1;
+            }
+            f = PROFILE_FORMAT_CALLGRIND;
+        }
+        if (!rc && profile_write(sum, f, o.output, &err)) rc = 1;
     }
     if (rc) cli_error(&err);
     profile_free(sum);

@@ -82,7 +82,7 @@ expect "-- ends the options" 0 '^summary: 15 1$' "" -- a.out
 expect "summary mismatch is a warning, not an error" 0 '^summary: 17 3$' \
     "^tally: warning: .*warn.out:5: 'summary:' line gives Ir = 9, but the costs add up to 2" \
     a.out warn.out
-expect "--help" 0 '^usage: tally merge \[-o OUT\] \[--format=callgrind\|cachegrind\] FILE' "" --help
+expect "--help" 0 '^usage: tally merge \[-o OUT\] \[--format=callgrind\|cachegrind\|contexts\] FILE' "" --help
 expect "-h" 0 '^usage: tally merge' "" -h
 run 0 "" "" --help
 for w in -o --output --format callgrind cachegrind 'standard input' 'Exit status'; do
@@ -115,5 +115,56 @@ same_text "existing OUT untouched on failure" "$TMP/a.out" "$TMP/keep.out"
 expect "-o into a missing directory" 1 "" "^tally: .*nodir" -o nodir/sum.out a.out
 [ -e "$TMP/nodir" ] && not_ok "nothing created for a missing directory" ||
     ok "nothing created for a missing directory"
-ls "$TMP" | grep -v -E '^(a|a2|b|ev|bad|warn|sum|sum2|self|stdin|text|empty|keep)\.out$|^b\.out\.gz$|^(want|got|out|err|stray|check\.out|diff\.out)$' >"$TMP/stray"
+# --- contexts files: the trees add up, and the sum is a contexts file ------
+cat >"$TMP/a.ctx" <<'EOF'
+# tally contexts 1
+creator: tally-record 0.1
+cmd: ./a.out
+events: Ir Dr
+ob 1 /tmp/a.out
+fl 1 a.c
+fn 1 1 1 main
+fn 2 1 1 work
+x 1 0 1 1 120 4
+x 2 1 2 3 900 30
+totals: 1020 34
+EOF
+# the same program, events in the other order, and one more context
+# (helper called from work); the sum, worked out by hand, is ab.want
+cat >"$TMP/b.ctx" <<'EOF'
+# tally contexts 1
+creator: tally-record 0.1
+cmd: ./a.out
+events: Dr Ir
+ob 1 /tmp/a.out
+fl 1 a.c
+fn 1 1 1 main
+fn 2 1 1 work
+fn 3 1 1 helper
+x 1 0 1 1 2 60
+x 2 1 2 2 10 500
+x 3 2 3 4 1 7
+totals: 13 567
+EOF
+cat >"$TMP/ab.want" <<'EOF'
+x 1 0 1 2 180 6
+x 2 1 2 5 1400 40
+x 3 2 3 4 7 1
+totals: 1587 47
+EOF
+expect "contexts files: merged into a contexts file" 0 "" "" -o ab.ctx a.ctx b.ctx
+grep -E '^(x|totals:) ' "$TMP/ab.ctx" >"$TMP/got"
+same_text "contexts: the trees add up (nodes, calls, costs by event name)" "$TMP/ab.want" "$TMP/got"
+check "contexts: the sum is a contexts file" grep -q '^# tally contexts' "$TMP/ab.ctx"
+expect "contexts: the sum reads back" 0 "" "" -o ab2.ctx ab.ctx
+same_text "contexts: merge of the sum alone is the sum" "$TMP/ab.ctx" "$TMP/ab2.ctx"
+expect "contexts + callgrind: callgrind, with a warning" 0 "^# callgrind format" \
+    "not every input has calling contexts" a.ctx a.out
+rm -f "$TMP/nx.ctx"
+expect "--format=contexts without a tree in every input" 1 "" "needs calling contexts in every input" \
+    --format=contexts -o nx.ctx a.ctx a.out
+[ -e "$TMP/nx.ctx" ] && not_ok "no output after --format=contexts failed" ||
+    ok "no output after --format=contexts failed"
+
+ls "$TMP" | grep -v -E '^(a|a2|b|ev|bad|warn|sum|sum2|self|stdin|text|empty|keep)\.out$|^(a|b|ab|ab2)\.(ctx|want)$|^b\.out\.gz$|^(want|got|out|err|stray|check\.out|diff\.out)$' >"$TMP/stray"
 same_text "no temporary files left behind" /dev/null "$TMP/stray"
