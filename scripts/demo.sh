@@ -10,8 +10,11 @@
 #   4. shows the source of wordfreq.c with the cost of every line,
 #   5. reads the same profile compressed with gzip,
 #   6. profiles the program with Cachegrind at two input sizes and shows
-#      what changed with tally diff.
-# Everything is written to a temporary folder that is removed at the end.
+#      what changed with tally diff,
+#   7. records the exact stacks and draws a flame graph, an HTML report and
+#      a call graph (kept in build/demo/),
+#   8. measures how isort's cost grows with its input (tally complexity).
+# Everything else is written to a temporary folder removed at the end.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TALLY=$ROOT/build/tally
 EX=$ROOT/examples
@@ -114,5 +117,50 @@ done
 show "$TALLY" diff -o "$WORK/change.out" "$WORK/small.out" "$WORK/big.out"
 show "$TALLY" annotate --show=Ir --auto=no "$WORK/change.out"
 
+# the pictures stay after the demo, in build/demo/
+PICS=$ROOT/build/demo
+mkdir -p "$PICS" || die "cannot create $PICS"
+
+step "8. Exact stacks, and pictures" \
+    "With --contexts=yes tally record also keeps every distinct stack of" \
+    "calls (the calling-context tree), so the flame graph is exact, not" \
+    "guessed from caller/callee pairs. tally report writes one HTML page" \
+    "(function table, callers and callees, source, flame and call graph);" \
+    "tally graph draws the call graph with Graphviz. Open the files in a" \
+    "browser: they are kept in build/demo/."
+say tally record -q --cache-sim=no --contexts=yes --contexts-out-file="$WORK/wordfreq.ctx" \
+    --out-file="$WORK/ctx.out" -- ./wordfreq 5000
+"$TALLY" record -q --cache-sim=no --contexts=yes --contexts-out-file="$WORK/wordfreq.ctx" \
+    --out-file="$WORK/ctx.out" -- ./wordfreq 5000 >/dev/null 2>>"$WORK/valgrind.log" ||
+    { cat "$WORK/valgrind.log"; die "tally record --contexts=yes failed"; }
+show "$TALLY" flame --title=wordfreq -o "$PICS/flame.svg" "$WORK/wordfreq.ctx"
+show "$TALLY" report -o "$PICS/report" "$WORK/callgrind.out"
+if command -v dot >/dev/null; then
+    show "$TALLY" graph -o "$PICS/callgraph.svg" "$WORK/callgrind.out"
+fi
+show "$TALLY" convert --to=folded -o "$WORK/wordfreq.folded" "$WORK/wordfreq.ctx"
+echo "the five stacks with the most instructions (from main down; tally convert --to=folded):"
+awk '{ n = $NF; sub(/ [0-9]+$/, ""); sub(/^.*;main;/, "...;main;"); printf "%9d  %s\n", n, $0 }' \
+    "$WORK/wordfreq.folded" | sort -n -r | head -n 5 | cut -c 1-100
+echo
+echo "pictures: $PICS/flame.svg, $PICS/report/index.html$(command -v dot >/dev/null &&
+    echo ", $PICS/callgraph.svg")"
+
+step "9. How does the cost grow with the input?" \
+    "--input-sensitive=yes measures, for every call of every routine, how" \
+    "much memory it read that it had not written (its input size, RMS) and" \
+    "what it cost. examples/complexity/isort sorts reversed arrays of 30 to" \
+    "600 ints by insertion; tally complexity fits cost = a + b*n^c per" \
+    "routine and ranks the routines by growth: isort comes out as n^2."
+say tally record -q --cache-sim=no --input-sensitive=yes --aprof-out-file="$WORK/isort.aprof" \
+    --out-file="$WORK/isort.out" -- ./complexity/isort
+"$TALLY" record -q --cache-sim=no --input-sensitive=yes --aprof-out-file="$WORK/isort.aprof" \
+    --out-file="$WORK/isort.out" -- ./complexity/isort >/dev/null 2>>"$WORK/valgrind.log" ||
+    { cat "$WORK/valgrind.log"; die "tally record --input-sensitive=yes failed"; }
+keep "$WORK/cx.txt" "$TALLY" complexity --plot "$PICS/complexity" "$WORK/isort.aprof"
+sed -n '1,12p' "$WORK/cx.txt"
+echo "plots: $PICS/complexity/index.html"
+
 step "Done" \
-    "Next: 'tally annotate --help', and docs/tally.md for every command."
+    "Next: 'tally --help' for every command, docs/tally.md for the manual;" \
+    "the pictures of steps 8 and 9 are in build/demo/."
