@@ -97,8 +97,9 @@ struct rd {
     unsigned long lineno;
     struct idmap names[NAME_KINDS];
 
-    int body;   /* the current part's `events:` line was seen */
-    size_t nev; /* number of base events of the current part */
+    int body;        /* the current part's `events:` line was seen */
+    int header_open; /* ... and no body line since: `event:` lines still belong to it */
+    size_t nev;      /* number of base events of the current part */
     unsigned npos;
     unsigned char poskind[SP_KINDS];
     uint64_t last[SP_KINDS]; /* last cost line's subpositions */
@@ -622,6 +623,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
 {
     uint64_t pos[SP_KINDS];
     size_t n = 0;
+    r->header_open = 0;
     if (!r->fast || fast_cost_line(r, s, lim, r->last, pos, &n, next))
         if (parse_cost_line(r, s, lim, pos, &n, next)) return -1;
     uint64_t *cost = r->cost;
@@ -883,6 +885,7 @@ static int events_line(struct rd *r, const char *v, size_t len)
         r->cost = xcalloc(r->cost_cap, sizeof(*r->cost));
     }
     r->body = 1;
+    r->header_open = 1;
     if (r->npos == 1 && r->poskind[0] == SP_LINE)
         r->fast = FAST_LINE;
     else if (r->npos == 2 && r->poskind[0] == SP_ADDR && r->poskind[1] == SP_LINE)
@@ -1021,6 +1024,13 @@ static int header_line(struct rd *r, const char *line, size_t len)
     }
     if (KEY("positions")) return positions_line(r, v, vl);
     if (KEY("event")) {
+        /* `event:` and `events:` may come in any order in a part's header */
+        if (r->body && r->header_open) {
+            if (eventset_define(&r->pt->events, v, vl, r->err) ||
+                eventset_finish(&r->pt->events, r->err))
+                return eventset_fail(r, "'event:'");
+            return 0;
+        }
         if (header_part(r)) return -1;
         if (eventset_define(&r->pt->events, v, vl, r->err)) return eventset_fail(r, "'event:'");
         return 0;
@@ -1176,6 +1186,7 @@ static int spec_line(struct rd *r, const char *line, size_t len, const char *eq)
     size_t vl = len - kl - 1;
     const char *k = line;
     if (!r->body) return fail(r, "'%.*s=' line before the 'events:' line", SHOW(k, kl));
+    r->header_open = 0;
     if (r->pending)
         return fail(r, "expected the position line of the '%s' on line %lu, found '%.*s='",
                     r->pending == PEND_CALL ? "calls=" : "jump=", r->pending_line, SHOW(k, kl));

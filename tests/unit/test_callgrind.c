@@ -529,6 +529,22 @@ static void test_derived_events(void **state)
     assert_int_equal(v, 11); /* 3 + 2*4 */
     event_expr_release(&e);
     profile_free(p);
+
+    /* the format leaves the order of event: and events: free: the same
+       definitions after the events: line (still in the header) */
+    p = rd("events: Ir Dr\n"
+           "event: Ir : Instruction Fetch\n"
+           "event: Sum = Ir + 2 Dr : Weighted\n"
+           "fn=f\n1 3 4\n");
+    es = &p->parts[0]->events;
+    assert_int_equal(p->nparts, 1);
+    assert_string_equal(es->long_names[0], "Instruction Fetch");
+    assert_int_equal(eventset_lookup(es, "Sum", &e), 0);
+    c = cost_at(p, 0, fn_of(p, "", "", "f"), "", 1, 0);
+    assert_int_equal(event_expr_eval(&e, c, 0, &v), 0);
+    assert_int_equal(v, 11);
+    event_expr_release(&e);
+    profile_free(p);
 }
 
 static void test_crlf_blank_comments(void **state)
