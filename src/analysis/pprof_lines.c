@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pprof_lines.c - per-line self costs and call sites for pprof's
+ * line-level locations, and the largest-remainder split (see
+ * pprof_lines.h).
+ */
+#include "pprof_lines.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+__extension__ typedef unsigned __int128 u128;
+
+static int add_checked(uint64_t *dst, uint64_t v)
+{
+    if (*dst + v < *dst) return -1;
+    *dst += v;
+    return 0;
+}
+
+/* [nev] column of each tree event in part pt, or -1 when the part lacks it. */
+static void part_columns(const struct part *pt, const char *const *ev_names, size_t nev, int *col)
+{
+    for (size_t c = 0; c < nev; c++)
+        col[c] = eventset_index(&pt->events, ev_names[c]);
+}
+
+int pprof_lines_build(struct pprof_lines *pl, const struct profile *p, const char *const *ev_names,
+                      size_t nev, struct tally_error *err)
+{
+    memset(pl, 0, sizeof(*pl));
+    pl->nev = nev;
+    pl->nfn = p ? profile_nfunctions(p) : 0;
+    size_t vw = nev ? nev : 1;
+    rectab_init(&pl->arcs, 1, 2);
+    struct rectab self, sites;
+    rectab_init(&self, 2, vw);      /* fn << 32 | file, line -> costs */
+    rectab_init(&sites, 3, vw + 1); /* caller << 32 | callee, file, line -> count, costs */
+    int *col = xcalloc(vw, sizeof(*col));
+    int rc = 0;
+    for (size_t k = 0; p && k < p->nparts && rc == 0; k++) {
+        const struct part *pt = p->parts[k];
+        part_columns(pt, ev_names, nev, col);
+        for (size_t i = 0; i < part_ncosts(pt) && rc == 0; i++) {
+            struct cost_rec r;
+            part_cost_get(pt, i, &r);
+            if (r.fn >= pl->nfn) continue;
+            uint64_t key[2] = {(uint64_t)r.fn << 32 | r.pos.file, r.pos.line};
+            uint64_t *v = rectab_get(&self, key, NULL);
+            for (size_t c = 0; c < nev && rc == 0; c++)
+                if (col[c] >= 0) rc = add_checked(&v[c], r.cost[col[c]]);
+        }
+        for (size_t i = 0; i < part_ncalls(pt) && rc == 0; i++) {
+            struct call_rec r;
+            part_call_get(pt, i, &r);
+            if (r.caller >= pl->nfn || r.callee >= pl->nfn) continue;
+            uint64_t key[3] = {(uint64_t)r.caller << 32 | r.callee, r.site.file, r.site.line};
+            uint64_t *v = rectab_get(&sites, key, NULL);
+            rc = add_checked(&v[0], *r.count);
+            for (size_t c = 0; c < nev && rc == 0; c++)
+                if (col[c] >= 0) rc = add_checked(&v[1 + c], r.cost[col[c]]);
+        }
+    }
+    free(col);
+    if (rc) {
+        rectab_release(&self);
+        rectab_release(&sites);
+        rectab_release(&pl->arcs);
+        return tally_error_set(err, p ? p->path : NULL, 0, "a per-line cost sum overflows 64 bits");
+    }
+
+    /* self lines grouped by function, in the order first seen */
+    size_t nl = self.count;
+    pl->line_first = xcalloc(pl->nfn + 2, sizeof(*pl->line_first));
+    pl->lines = xcalloc(nl ? nl : 1, sizeof(*pl->lines));
+    pl->line_cost = xcalloc((nl ? nl : 1) * vw, sizeof(uint64_t));
+    for (size_t i = 0; i < nl; i++)
+        pl->line_first[(rectab_at(&self, i)[0] >> 32) + 1]++;
+    for (size_t f = 0; f < pl->nfn; f++)
+        pl->line_first[f + 1] += pl->line_first[f];
+    size_t *cur = xcalloc(pl->nfn + 1, sizeof(*cur));
+    memcpy(cur, pl->line_first, (pl->nfn + 1) * sizeof(*cur));
+    for (size_t i = 0; i < nl; i++) {
+        const uint64_t *rec = rectab_at(&self, i);
+        size_t at = cur[rec[0] >> 32]++;
+        pl->lines[at].file = (uint32_t)rec[0];
+        pl->lines[at].line = rec[1];
+        if (rec[1]) pl->has_lines = 1;
+        memcpy(pl->line_cost + at * vw, rec + 2, vw * sizeof(uint64_t));
+    }
+    free(cur);
+    rectab_release(&self);
+
+    /* call sites grouped by arc */
+    size_t ns = sites.count;
+    for (size_t i = 0; i < ns; i++) {
+        uint64_t key = rectab_at(&sites, i)[0];
+        rectab_get(&pl->arcs, &key, NULL)[1]++;
+    }
+    size_t run = 0;
+    for (size_t a = 0; a < pl->arcs.count; a++) {
+        uint64_t *v = rectab_val(&pl->arcs, a);
+        v[0] = run;
+        run += v[1];
+    }
+    size_t *fill = xcalloc(pl->arcs.count ? pl->arcs.count : 1, sizeof(*fill));
+    pl->sites = xcalloc(ns ? ns : 1, sizeof(*pl->sites));
+    pl->site_cost = xcalloc((ns ? ns : 1) * vw, sizeof(uint64_t));
+    pl->site_count = xcalloc(ns ? ns : 1, sizeof(uint64_t));
+    for (size_t i = 0; i < ns; i++) {
+        const uint64_t *rec = rectab_at(&sites, i);
+        size_t a = rectab_get_index(&pl->arcs, rec, NULL);
+        size_t at = (size_t)rectab_val(&pl->arcs, a)[0] + fill[a]++;
+        pl->sites[at].file = (uint32_t)rec[1];
+        pl->sites[at].line = rec[2];
+        if (rec[2]) pl->has_lines = 1;
+        pl->site_count[at] = rec[3];
+        memcpy(pl->site_cost + at * vw, rec + 4, vw * sizeof(uint64_t));
+    }
+    free(fill);
+    rectab_release(&sites);
+    return 0;
+}
+
+void pprof_lines_release(struct pprof_lines *pl)
+{
+    free(pl->line_first);
+    free(pl->lines);
+    free(pl->line_cost);
+    rectab_release(&pl->arcs);
+    free(pl->sites);
+    free(pl->site_cost);
+    free(pl->site_count);
+    memset(pl, 0, sizeof(*pl));
+}
+
+size_t pprof_lines_of(const struct pprof_lines *pl, uint32_t fn, size_t *first)
+{
+    if (fn >= pl->nfn || !pl->line_first) return 0;
+    *first = pl->line_first[fn];
+    return pl->line_first[fn + 1] - pl->line_first[fn];
+}
+
+size_t pprof_lines_sites(const struct pprof_lines *pl, uint32_t caller, uint32_t callee,
+                         size_t *first)
+{
+    if (caller >= pl->nfn || callee >= pl->nfn || !pl->arcs.count) return 0;
+    uint64_t key = (uint64_t)caller << 32 | callee;
+    const uint64_t *v = rectab_find(&pl->arcs, &key);
+    if (!v) return 0;
+    *first = (size_t)v[0];
+    return (size_t)v[1];
+}
+
+void pprof_scratch_release(struct pl_scratch *s)
+{
+    free(s->idx);
+    free(s->rem_hi);
+    free(s->rem_lo);
+    memset(s, 0, sizeof(*s));
+}
+
+static const struct pl_scratch *sort_scratch;
+
+static int cmp_rem(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const struct pl_scratch *s = sort_scratch;
+    if (s->rem_hi[i] != s->rem_hi[j]) return s->rem_hi[i] > s->rem_hi[j] ? -1 : 1;
+    if (s->rem_lo[i] != s->rem_lo[j]) return s->rem_lo[i] > s->rem_lo[j] ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+void pprof_apportion(uint64_t w, const uint64_t *weights, size_t stride, size_t n, uint64_t *out,
+                     struct pl_scratch *s)
+{
+    if (!n) return;
+    u128 sum = 0;
+    for (size_t k = 0; k < n; k++)
+        sum += weights[k * stride];
+    int even = sum == 0;
+    if (even) sum = n;
+    if (n == 1) {
+        out[0] = w;
+        return;
+    }
+    if (n > s->cap) {
+        size_t cap = s->cap;
+        s->idx = xgrow(s->idx, &cap, n, sizeof(*s->idx));
+        cap = s->cap;
+        s->rem_hi = xgrow(s->rem_hi, &cap, n, sizeof(*s->rem_hi));
+        cap = s->cap;
+        s->rem_lo = xgrow(s->rem_lo, &cap, n, sizeof(*s->rem_lo));
+        s->cap = cap;
+    }
+    uint64_t given = 0;
+    for (size_t k = 0; k < n; k++) {
+        u128 prod = (u128)w * (even ? 1 : weights[k * stride]);
+        u128 q = prod / sum, r = prod % sum;
+        out[k] = (uint64_t)q;
+        given += out[k];
+        s->rem_hi[k] = (uint64_t)(r >> 64);
+        s->rem_lo[k] = (uint64_t)r;
+        s->idx[k] = k;
+    }
+    uint64_t left = w - given; /* < n */
+    if (!left) return;
+    sort_scratch = s;
+    qsort(s->idx, n, sizeof(*s->idx), cmp_rem);
+    sort_scratch = NULL;
+    for (size_t k = 0; k < left; k++)
+        out[s->idx[k]]++;
+}
