@@ -25,6 +25,43 @@ static void part_columns(const struct part *pt, const char *const *ev_names, siz
         col[c] = eventset_index(&pt->events, ev_names[c]);
 }
 
+/* Order of the lines of a function and of the sites of an arc: by
+ * function (or arc), then line, then file name. */
+static const struct profile *sort_prof;
+static const struct rectab *sort_tab;
+static size_t sort_line_word; /* key word holding the line; the file id is the word before */
+
+static int cmp_rec(const void *a, const void *b)
+{
+    const uint64_t *x = rectab_at(sort_tab, *(const size_t *)a);
+    const uint64_t *y = rectab_at(sort_tab, *(const size_t *)b);
+    /* self: fn << 32 | file, line; sites: caller << 32 | callee, file, line */
+    int self = sort_line_word == 1;
+    uint64_t gx = self ? x[0] >> 32 : x[0], gy = self ? y[0] >> 32 : y[0];
+    if (gx != gy) return gx < gy ? -1 : 1;
+    size_t lw = sort_line_word;
+    if (x[lw] != y[lw]) return x[lw] < y[lw] ? -1 : 1;
+    uint32_t fx = (uint32_t)x[lw - 1], fy = (uint32_t)y[lw - 1];
+    if (fx == fy) return 0;
+    return strcmp(profile_str(sort_prof, fx), profile_str(sort_prof, fy));
+}
+
+/* Record indices of tab in the order above (malloc'd). */
+static size_t *sorted_records(const struct profile *p, const struct rectab *tab, size_t line_word)
+{
+    size_t n = tab->count;
+    size_t *ix = xcalloc(n ? n : 1, sizeof(*ix));
+    for (size_t i = 0; i < n; i++)
+        ix[i] = i;
+    sort_prof = p;
+    sort_tab = tab;
+    sort_line_word = line_word;
+    qsort(ix, n, sizeof(*ix), cmp_rec);
+    sort_prof = NULL;
+    sort_tab = NULL;
+    return ix;
+}
+
 int pprof_lines_build(struct pprof_lines *pl, const struct profile *p, const char *const *ev_names,
                       size_t nev, struct tally_error *err)
 {
@@ -69,7 +106,7 @@ int pprof_lines_build(struct pprof_lines *pl, const struct profile *p, const cha
         return tally_error_set(err, p ? p->path : NULL, 0, "a per-line cost sum overflows 64 bits");
     }
 
-    /* self lines grouped by function, in the order first seen */
+    /* self lines grouped by function, each function's by line (see cmp_rec) */
     size_t nl = self.count;
     pl->line_first = xcalloc(pl->nfn + 2, sizeof(*pl->line_first));
     pl->lines = xcalloc(nl ? nl : 1, sizeof(*pl->lines));
@@ -78,46 +115,38 @@ int pprof_lines_build(struct pprof_lines *pl, const struct profile *p, const cha
         pl->line_first[(rectab_at(&self, i)[0] >> 32) + 1]++;
     for (size_t f = 0; f < pl->nfn; f++)
         pl->line_first[f + 1] += pl->line_first[f];
-    size_t *cur = xcalloc(pl->nfn + 1, sizeof(*cur));
-    memcpy(cur, pl->line_first, (pl->nfn + 1) * sizeof(*cur));
-    for (size_t i = 0; i < nl; i++) {
-        const uint64_t *rec = rectab_at(&self, i);
-        size_t at = cur[rec[0] >> 32]++;
+    size_t *order = sorted_records(p, &self, 1);
+    for (size_t at = 0; at < nl; at++) {
+        const uint64_t *rec = rectab_at(&self, order[at]);
         pl->lines[at].file = (uint32_t)rec[0];
         pl->lines[at].line = rec[1];
         if (rec[1]) pl->has_lines = 1;
         memcpy(pl->line_cost + at * vw, rec + 2, vw * sizeof(uint64_t));
     }
-    free(cur);
+    free(order);
     rectab_release(&self);
 
-    /* call sites grouped by arc */
+    /* call sites grouped by arc, each arc's by line */
     size_t ns = sites.count;
-    for (size_t i = 0; i < ns; i++) {
-        uint64_t key = rectab_at(&sites, i)[0];
-        rectab_get(&pl->arcs, &key, NULL)[1]++;
+    order = sorted_records(p, &sites, 2);
+    for (size_t at = 0; at < ns; at++) {
+        uint64_t key = rectab_at(&sites, order[at])[0];
+        uint64_t *v = rectab_get(&pl->arcs, &key, NULL);
+        if (!v[1]) v[0] = at;
+        v[1]++;
     }
-    size_t run = 0;
-    for (size_t a = 0; a < pl->arcs.count; a++) {
-        uint64_t *v = rectab_val(&pl->arcs, a);
-        v[0] = run;
-        run += v[1];
-    }
-    size_t *fill = xcalloc(pl->arcs.count ? pl->arcs.count : 1, sizeof(*fill));
     pl->sites = xcalloc(ns ? ns : 1, sizeof(*pl->sites));
     pl->site_cost = xcalloc((ns ? ns : 1) * vw, sizeof(uint64_t));
     pl->site_count = xcalloc(ns ? ns : 1, sizeof(uint64_t));
-    for (size_t i = 0; i < ns; i++) {
-        const uint64_t *rec = rectab_at(&sites, i);
-        size_t a = rectab_get_index(&pl->arcs, rec, NULL);
-        size_t at = (size_t)rectab_val(&pl->arcs, a)[0] + fill[a]++;
+    for (size_t at = 0; at < ns; at++) {
+        const uint64_t *rec = rectab_at(&sites, order[at]);
         pl->sites[at].file = (uint32_t)rec[1];
         pl->sites[at].line = rec[2];
         if (rec[2]) pl->has_lines = 1;
         pl->site_count[at] = rec[3];
         memcpy(pl->site_cost + at * vw, rec + 4, vw * sizeof(uint64_t));
     }
-    free(fill);
+    free(order);
     rectab_release(&sites);
     return 0;
 }

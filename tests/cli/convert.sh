@@ -287,6 +287,298 @@ check_py "pprof --event=Dr: default sample type Dr" \
 if cmp -s "$TMP/pipe.pb.gz" "$TMP/a.pb.gz"; then ok "pprof to a pipe = pprof to -o"; else
     not_ok "pprof to a pipe"; fi
 
+# --- pprof line-level locations: a callgrind file worked out by hand -------
+# F has self cost on lines 10 (Ir 30, Dr 3) and 12 (70, 1); G (line 20: 5, 1)
+# calls F from line 21 (inclusive 40, 3) and from line 25 (60, 1). The
+# expected samples are computed by hand in pplines.py (check_hand).
+cat >"$TMP/h.cg" <<'EOF'
+# callgrind format
+version: 1
+creator: hand
+cmd: ./h
+positions: line
+events: Ir Dr
+ob=/bin/h
+fl=h.c
+fn=F
+10 30 3
+12 70 1
+fn=G
+20 5 1
+cfn=F
+calls=1 10
+21 40 3
+cfn=F
+calls=3 10
+25 60 1
+totals: 105 5
+EOF
+# pplines.py hand DECODED | real|cache DECODED PROFILE: line-level checks
+# against the profile file itself, parsed here from the format description
+cat >"$TMP/pplines.py" <<'EOF'
+import sys, re
+from collections import defaultdict
+
+def parse_text(path):
+    """protoc's text format -> nested dicts of lists"""
+    lines = open(path).read().splitlines()
+    def rec():
+        obj = {}
+        while lines:
+            ln = lines.pop(0).strip()
+            if not ln:
+                continue
+            if ln == "}":
+                return obj
+            if ln.endswith("{"):
+                obj.setdefault(ln[:-1].strip(), []).append(rec())
+                continue
+            k, v = ln.split(":", 1)
+            v = v.strip()
+            v = v[1:-1].encode().decode("unicode_escape") if v.startswith('"') else v
+            obj.setdefault(k, []).append(v)
+        return obj
+    return rec()
+
+def load_pprof(path):
+    """-> events, samples [(frames, values)], frames = [(obj, fn, file, line)] leaf first"""
+    d = parse_text(path)
+    st = d["string_table"]
+    s = lambda i: st[int(i)]
+    events = [s(t["type"][0]) for t in d["sample_type"]]
+    maps = {m["id"][0]: s(m.get("filename", ["0"])[0]) for m in d["mapping"]}
+    funcs = {f["id"][0]: (s(f["name"][0]), s(f.get("filename", ["0"])[0])) for f in d["function"]}
+    locs, seen = {}, set()
+    for l in d["location"]:
+        assert len(l["line"]) == 1, l
+        ln = l["line"][0]
+        fid, line = ln["function_id"][0], int(ln.get("line", ["0"])[0])
+        assert (fid, line) not in seen, ("location twice", funcs[fid], line)
+        seen.add((fid, line))
+        name, file = funcs[fid]
+        locs[l["id"][0]] = (maps[l["mapping_id"][0]], name, file, line)
+    samples, lists = [], set()
+    for smp in d.get("sample", []):
+        ids = tuple(smp["location_id"])
+        assert ids not in lists, ("two samples with one location list", ids)
+        lists.add(ids)
+        vals = [int(v) for v in smp.get("value", [])]
+        assert len(vals) == len(events)
+        samples.append(([locs[i] for i in ids], vals))
+    return events, samples
+
+def parse_profile(path):
+    """callgrind or cachegrind file, parsed from the format description.
+    -> events, self {(obj, fn, file, line): [costs]}, fself {(obj, fn): [costs]},
+       sites {((obj, caller), (obj, callee)): {(file, line)}}, fnfile {(obj, fn): file}"""
+    events, npos = None, 1
+    names = {}
+    ob = fl = src = fn = ""
+    cob = cfn = None
+    self_ = defaultdict(lambda: None)
+    sites = defaultdict(set)
+    fnfile = {}
+    last = [0, 0]
+    in_call = False
+    def name(kind, v):
+        m = re.match(r"^\((\d+)\)\s?(.*)$", v)
+        if not m:
+            return v
+        if m.group(2):
+            names[(kind, m.group(1))] = m.group(2)
+        return names[(kind, m.group(1))]
+    def pos(tok, i):
+        if tok == "*":
+            v = last[i]
+        elif tok[0] in "+-":
+            v = last[i] + int(tok, 0)
+        else:
+            v = int(tok, 0)
+        last[i] = v
+        return v
+    for ln in open(path):
+        ln = ln.rstrip("\n")
+        if not ln or ln.startswith("#"):
+            continue
+        m = re.match(r"^([a-z]+)[=:]\s?(.*)$", ln)
+        if m and not ln[0].isdigit():
+            k, v = m.group(1), m.group(2)
+            if k == "events":
+                events = v.split()
+            elif k == "positions":
+                npos = len(v.split())
+            elif k == "ob":
+                ob = name("ob", v)
+            elif k == "fl":
+                fl = src = name("fl", v)
+            elif k in ("fi", "fe"):
+                src = name("fl", v)
+            elif k == "fn":
+                fn = name("fn", v)
+                src = fl
+                fnfile[(ob, fn)] = fl
+            elif k == "cob":
+                cob = name("ob", v)
+            elif k in ("cfi", "cfl", "jfi"):
+                name("fl", v)
+            elif k == "jfn":
+                name("fn", v)
+            elif k == "cfn":
+                cfn = name("fn", v)
+            elif k == "calls":
+                in_call = True
+            continue
+        toks = ln.split()
+        p = [pos(t, i) for i, t in enumerate(toks[:npos])]
+        line = p[-1]
+        vals = [int(x) for x in toks[npos:]] + [0] * (len(events) - len(toks[npos:]))
+        if in_call:
+            sites[((ob, fn), (cob if cob is not None else ob, cfn))].add((src, line))
+            in_call = False
+            cob = None
+            continue
+        k = (ob, fn, src, line)
+        if self_[k] is None:
+            self_[k] = [0] * len(events)
+        self_[k] = [a + b for a, b in zip(self_[k], vals)]
+    fself = defaultdict(lambda: [0] * len(events))
+    for (o, f, s, l), v in self_.items():
+        fself[(o, f)] = [a + b for a, b in zip(fself[(o, f)], v)]
+    return events, dict(self_), dict(fself), sites, fnfile
+
+def add(d, k, v):
+    d[k] = [a + b for a, b in zip(d.get(k, [0] * len(v)), v)]
+
+def check_real(decoded, profile, cache, exact=False):
+    events, samples = load_pprof(decoded)
+    pev, self_, fself, sites, fnfile = parse_profile(profile)
+    assert events == pev, (events, pev)
+    total = [0] * len(events)
+    for v in self_.values():
+        total = [a + b for a, b in zip(total, v)]
+    got = [0] * len(events)
+    for _, v in samples:
+        got = [a + b for a, b in zip(got, v)]
+    assert got == total, ("per-event sums", got, total)
+    start = {}
+    for (o, f, s, l) in self_:
+        if l and s == fnfile.get((o, f)) and (start.get((o, f), 0) == 0 or l < start[(o, f)]):
+            start[(o, f)] = l
+    want_line = {}
+    for (o, f, s, l), v in self_.items():
+        k = (o, f, s, l) if l else (o, f, fnfile.get((o, f), s), start.get((o, f), 0))
+        add(want_line, k, v)
+    leaf_fn, leaf_line, contexts = {}, {}, defaultdict(set)
+    nsite = 0
+    for frames, v in samples:
+        if cache:
+            assert len(frames) == 1, frames
+        o, f, s, l = frames[0]
+        add(leaf_fn, (o, f), v)
+        add(leaf_line, (o, f, s, l), v)
+        contexts[(o, f)].add(tuple((x[0], x[1]) for x in frames))
+        for callee, caller in zip(frames, frames[1:]):
+            g = (caller[0], caller[1])
+            ok = sites.get((g, (callee[0], callee[1])), set())
+            lined = {x for x in ok if x[1]}
+            if lined:
+                assert (caller[2], caller[3]) in lined, ("not a call site", caller, callee, lined)
+                nsite += 1
+            else:
+                assert caller[3] == start.get(g, 0), ("caller without call-site lines", caller)
+    nz = lambda d: {k: v for k, v in d.items() if any(v)}
+    fs, lf = nz(fself), nz(leaf_fn)
+    single = {k for k, c in contexts.items() if len(c) == 1}
+    assert set(lf) == set(fs), set(lf) ^ set(fs)
+    # per function: the leaf total is the function's self cost, exactly when
+    # the stacks are (cachegrind: one level); estimated stacks round each
+    # stack's share to whole counts (stacks.h), so most, not all, are exact
+    nexact = sum(1 for k in single if lf.get(k) == fs.get(k))
+    if cache:
+        assert lf == fs, [(k, lf.get(k), fs.get(k)) for k in fs if lf.get(k) != fs.get(k)][:5]
+    else:
+        assert nexact >= 0.8 * len(single), (nexact, len(single))
+    # per line, for a function in one stack: its leaf total split over the
+    # function's lines by their self costs (largest remainder), which is the
+    # lines' self costs whenever the leaf total is the function's self cost
+    byfn = defaultdict(dict)
+    for k, v in want_line.items():
+        byfn[k[:2]][k] = v
+    nlines = nsame = 0
+    for f in single:
+        # in the order of line, then file name (ties of the split go to the first)
+        lines = sorted(byfn[f].items(), key=lambda kv: (kv[0][3], kv[0][2]))
+        want = {}
+        if lines:
+            for e in range(len(events)):
+                ws = [v[e] for _, v in lines]
+                if not any(ws):
+                    alt = [x for x in range(len(events)) if any(v[x] for _, v in lines)]
+                    ws = [v[alt[0]] for _, v in lines] if alt else ws
+                for (k, _), part in zip(lines, split(lf.get(f, [0] * len(events))[e], ws)):
+                    want.setdefault(k, [0] * len(events))[e] = part
+        want = nz(want)
+        got = {k: v for k, v in nz(leaf_line).items() if k[:2] == f}
+        assert got == want, ("lines of", f, got, want)
+        nlines += len(want)
+        if lf.get(f) == fs.get(f):
+            for k, v in nz(byfn[f]).items():
+                assert got.get(k) == v, ("line", k, got.get(k), v)
+                nsame += 1
+    print(len(fs), "functions,", len(single), "in one stack,", nexact, "with leaf total = self,",
+          nlines, "lines split as computed,", nsame, "lines = their self cost,", nsite,
+          "caller frames at call sites")
+    assert nsame > 0 and (cache or nsite > 0)
+
+def split(w, ws):
+    """largest remainder: floor(w * x / sum), then a unit each to the largest
+    remainders (ties: the first); an even split when every weight is 0"""
+    tot = sum(ws) or len(ws)
+    ws = ws if sum(ws) else [1] * len(ws)
+    q = [w * x // tot for x in ws]
+    r = sorted(range(len(ws)), key=lambda i: (-(w * ws[i] % tot), i))
+    for i in r[:w - sum(q)]:
+        q[i] += 1
+    return q
+
+def check_hand(decoded):
+    events, samples = load_pprof(decoded)
+    assert events == ["Ir", "Dr"]
+    got = {";".join("%s:%d" % (x[1], x[3]) for x in fr): v for fr, v in samples}
+    # F's lines 10 (30, 3) and 12 (70, 1); G calls F from 21 (incl. 40, 3) and 25 (60, 1).
+    # Ir: 30 -> 30*40/100 = 12, 18; 70 -> 28, 42.  Dr: 3 -> 3*3/4 = 2.25, 0.75 -> 2, 1
+    # (the unit left goes to the larger remainder 0.75); 1 -> 0.75, 0.25 -> 1, 0.
+    want = {"G:20": [5, 1], "F:10;G:21": [12, 2], "F:10;G:25": [18, 1],
+            "F:12;G:21": [28, 1], "F:12;G:25": [42, 0]}
+    assert got == want, got
+    leaf, site = {}, {}
+    for fr, v in samples:
+        add(leaf, "%s:%d" % (fr[0][1], fr[0][3]), v)
+        if len(fr) > 1:
+            add(site, "%s:%d" % (fr[1][1], fr[1][3]), v)
+    assert leaf == {"G:20": [5, 1], "F:10": [30, 3], "F:12": [70, 1]}, leaf
+    assert site == {"G:21": [40, 3], "G:25": [60, 1]}, site
+    print("hand values equal")
+
+if __name__ == "__main__":
+    try:
+        if sys.argv[1] == "hand":
+            check_hand(sys.argv[2])
+        else:
+            check_real(sys.argv[2], sys.argv[3], sys.argv[1] == "cache")
+    except AssertionError as e:
+        print("FAILED:", str(e)[:1500])
+        sys.exit(1)
+EOF
+conv 0 "" "stacks estimated" --to=pprof -o h.pb.gz h.cg
+check "pprof lines: hand-made callgrind file decodes" decode "$TMP/h.pb.gz"
+check_py "pprof lines: leaf lines 10/12 and call-site lines 21/25 carry the values computed by hand" \
+    "$TMP/pplines.py" hand "$TMP/h.pb.gz.txt"
+check "pprof lines: the comment says the lines are apportioned" \
+    grep -q "lines apportioned" "$TMP/h.pb.gz.txt"
+# no line information (a contexts file): one location per function, no such comment
+check "pprof of a contexts file: no line comment" sh -c "! grep -q 'lines apportioned' '$TMP/a.pb.gz.txt'"
+
 # --- callgrind and cachegrind from the contexts file ----------------------
 conv 0 "" "" --to=callgrind -o a.cg a.ctx
 conv 0 "" "" --to=json -o a.cg.json a.cg
@@ -442,6 +734,20 @@ check "pprof of cgx.recurse decodes" decode "$TMP/rec.pb.gz"
 check_py "pprof of cgx.recurse: 13 sample types, sums ~ totals, function names" \
     "$TMP/pprof.py" "$TMP/rec.pb.gz.txt" "$(echo "$evs" | tr ' ' ',')" "$(echo "$tot" | tr ' ' ',')" \
     estimated Ir main,fib,leaf,chain,is_even,is_odd
+
+# pprof line-level locations of real profiles: per-event sums, per-function
+# leaf totals and per-line leaf values against the file's own line costs;
+# caller frames at the file's call-site lines; a cachegrind file gives
+# one-frame samples whose (function, line) values are the file's line costs
+for f in cg.wordfreq cgx.matrix cache.wordfreq; do
+    cp "$PROF/$f.out" "$TMP/"
+    conv 0 "" "stacks" --to=pprof -o "pl.$f.pb.gz" "$f.out"
+    check "pprof lines of $f: decodes" decode "$TMP/pl.$f.pb.gz"
+    mode=real
+    case $f in cache.*) mode=cache ;; esac
+    check_py "pprof lines of $f: sums, functions, lines and call sites agree with the file" \
+        "$TMP/pplines.py" "$mode" "$TMP/pl.$f.pb.gz.txt" "$TMP/$f.out"
+done
 
 # --- exact stacks of a real run: tally record --contexts=yes -------------
 mkdir -p "$TMP/rec"
