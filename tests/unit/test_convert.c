@@ -10,6 +10,7 @@
 
 #include <zlib.h>
 
+#include "analysis/pprof_lines.h"
 #include "analysis/stacks.h"
 #include "formats/folded.h"
 #include "formats/json.h"
@@ -270,6 +271,7 @@ struct decoded {
     uint64_t fn_name[8];     /* function id -> name string index */
     uint64_t map_file[8];    /* mapping id -> filename string index */
     uint64_t loc_mapping[8]; /* location id -> mapping id */
+    uint64_t loc_line[8];    /* location id -> its line's line number */
     int ncomments;
     uint64_t comments[4];
     uint64_t default_type, period;
@@ -316,8 +318,10 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
                 if (f2 == 1) id = v2;
                 if (f2 == 2) m = v2;
                 if (f2 == 4)
-                    while (rd_field(&s2, &f3, &v3, &s))
+                    while (rd_field(&s2, &f3, &v3, &s)) {
                         if (f3 == 1) fn = v3;
+                        if (f3 == 2) d->loc_line[id] = v3;
+                    }
             }
             d->loc_fn[id] = fn;
             d->loc_mapping[id] = m;
@@ -430,12 +434,164 @@ static void test_pprof(void **state)
     profile_free(h.p);
 }
 
+/* --- apportioning whole counts (pprof lines) ------------------------------ */
+
+static void test_apportion(void **state)
+{
+    (void)state;
+    struct pl_scratch sc = {0};
+    uint64_t out[4];
+    /* 10 over 1:1:1 -> 3.33 each; the unit left goes to the first (ties: lower index) */
+    uint64_t w1[3] = {1, 1, 1};
+    pprof_apportion(10, w1, 1, 3, out, &sc);
+    assert_int_equal(out[0], 4);
+    assert_int_equal(out[1], 3);
+    assert_int_equal(out[2], 3);
+    /* 7 over 5:3:0 -> 4.375, 2.625, 0: the unit left goes to the larger remainder */
+    uint64_t w2[3] = {5, 3, 0};
+    pprof_apportion(7, w2, 1, 3, out, &sc);
+    assert_int_equal(out[0], 4);
+    assert_int_equal(out[1], 3);
+    assert_int_equal(out[2], 0);
+    /* stride: every second value; 3 over 3:1 -> 2.25, 0.75 -> 2, 1 */
+    uint64_t w3[4] = {3, 99, 1, 99};
+    pprof_apportion(3, w3, 2, 2, out, &sc);
+    assert_int_equal(out[0], 2);
+    assert_int_equal(out[1], 1);
+    /* all weights zero: an even split, still exact */
+    uint64_t w4[4] = {0, 0, 0, 0};
+    pprof_apportion(6, w4, 1, 4, out, &sc);
+    assert_int_equal(out[0], 2);
+    assert_int_equal(out[1], 2);
+    assert_int_equal(out[2], 1);
+    assert_int_equal(out[3], 1);
+    /* huge values: products need 128 bits; the parts still add up exactly */
+    uint64_t w5[3] = {UINT64_MAX, UINT64_MAX - 1, 3};
+    uint64_t big = (uint64_t)INT64_MAX;
+    pprof_apportion(big, w5, 1, 3, out, &sc);
+    assert_true(out[0] + out[1] + out[2] == big);
+    assert_true(out[0] >= out[1] && out[1] > out[2]);
+    /* 0 gives zeros; one part takes everything */
+    pprof_apportion(0, w2, 1, 3, out, &sc);
+    assert_int_equal(out[0] + out[1] + out[2], 0);
+    pprof_apportion(5, w4, 1, 1, out, &sc);
+    assert_int_equal(out[0], 5);
+    /* many parts: the sum is exact and no part is off by more than one */
+    uint64_t w6[100], o6[100], sum = 0;
+    for (int i = 0; i < 100; i++)
+        w6[i] = (uint64_t)(i * 7 + 1);
+    struct pl_scratch sc2 = {0};
+    pprof_apportion(12345, w6, 1, 100, o6, &sc2);
+    uint64_t wsum = 0;
+    for (int i = 0; i < 100; i++)
+        wsum += w6[i];
+    for (int i = 0; i < 100; i++) {
+        sum += o6[i];
+        double exact = 12345.0 * (double)w6[i] / (double)wsum;
+        assert_true((double)o6[i] > exact - 1.0 && (double)o6[i] < exact + 1.0);
+    }
+    assert_int_equal(sum, 12345);
+    pprof_scratch_release(&sc);
+    pprof_scratch_release(&sc2);
+}
+
+/*
+ * A profile with lines: F has self cost on lines 10 (Ir 30, Dr 3) and 12
+ * (70, 1); G (line 20: 5, 1) calls F from line 21 (inclusive 40, 3) and
+ * line 25 (60, 1). By hand: F's node (100, 4) splits over its lines as
+ * (30, 3) and (70, 1), then each over G's call sites: Ir 40:60, Dr 3:1
+ * (3 -> 2.25, 0.75 -> 2, 1; 1 -> 0.75, 0.25 -> 1, 0).
+ */
+static void test_pprof_lines(void **state)
+{
+    (void)state;
+    struct tally_error err;
+    struct profile *p = profile_new();
+    struct part *pt = profile_add_part(p);
+    assert_int_equal(eventset_set_base(&pt->events, "Ir Dr", 5, &err), 0);
+    assert_int_equal(eventset_finish(&pt->events, &err), 0);
+    uint32_t ob = profile_intern(p, "/bin/h", 6), fl = profile_intern(p, "h.c", 3);
+    uint32_t F = profile_function(p, ob, fl, profile_intern(p, "F", 1));
+    uint32_t G = profile_function(p, ob, fl, profile_intern(p, "G", 1));
+    struct position at = {fl, 10, 0, 0}, entry = {fl, 10, 0, 0};
+    uint64_t c[2] = {30, 3};
+    assert_int_equal(part_add_cost(p, pt, F, &at, c, 2), 0);
+    at.line = 12, c[0] = 70, c[1] = 1;
+    assert_int_equal(part_add_cost(p, pt, F, &at, c, 2), 0);
+    at.line = 20, c[0] = 5, c[1] = 1;
+    assert_int_equal(part_add_cost(p, pt, G, &at, c, 2), 0);
+    at.line = 21, c[0] = 40, c[1] = 3;
+    assert_int_equal(part_add_call(p, pt, G, &at, F, &entry, 1, c, 2), 0);
+    at.line = 25, c[0] = 60, c[1] = 1;
+    assert_int_equal(part_add_call(p, pt, G, &at, F, &entry, 3, c, 2), 0);
+
+    struct pprof_lines pl;
+    const char *evs[2] = {"Dr", "Ir"}; /* by name, in the tree's order */
+    assert_int_equal(pprof_lines_build(&pl, p, evs, 2, &err), 0);
+    assert_true(pl.has_lines);
+    size_t first = 0;
+    assert_int_equal(pprof_lines_of(&pl, F, &first), 2);
+    assert_int_equal(pl.lines[first].line, 10);
+    assert_int_equal(pl.line_cost[first * 2], 3); /* Dr first */
+    assert_int_equal(pl.line_cost[first * 2 + 1], 30);
+    assert_int_equal(pprof_lines_sites(&pl, G, F, &first), 2);
+    assert_int_equal(pl.sites[first + 1].line, 25);
+    assert_int_equal(pl.site_count[first + 1], 3);
+    assert_int_equal(pl.site_cost[(first + 1) * 2 + 1], 60);
+    assert_int_equal(pprof_lines_sites(&pl, F, G, &first), 0);
+    pprof_lines_release(&pl);
+
+    struct stack_tree t;
+    assert_int_equal(stacks_build(&t, p, NULL, &err), 0);
+    uint8_t *buf;
+    size_t len;
+    struct pprof_options o = {.default_event = 0, .comment = NULL};
+    assert_int_equal(pprof_encode(&t, &o, &buf, &len, &err), 0);
+    struct decoded d;
+    decode(buf, len, &d);
+    assert_int_equal(d.nsamples, 5);
+    /* want[k]: leaf line, caller line (0 = none), Ir, Dr */
+    static const uint64_t want[5][4] = {
+        {20, 0, 5, 1}, {10, 21, 12, 2}, {10, 25, 18, 1}, {12, 21, 28, 1}, {12, 25, 42, 0}};
+    int seen[5] = {0};
+    uint64_t sum[2] = {0, 0};
+    for (int i = 0; i < d.nsamples; i++) {
+        uint64_t leaf = d.loc_line[d.locs[i][0]];
+        uint64_t site = d.nlocs[i] > 1 ? d.loc_line[d.locs[i][1]] : 0;
+        assert_string_equal(loc_name(&d, d.locs[i][0]), leaf == 20 ? "G" : "F");
+        if (d.nlocs[i] > 1) assert_string_equal(loc_name(&d, d.locs[i][1]), "G");
+        int k = 0;
+        while (k < 5 && !(want[k][0] == leaf && want[k][1] == site))
+            k++;
+        assert_true(k < 5);
+        assert_false(seen[k]);
+        seen[k] = 1;
+        assert_int_equal(d.vals[i][0], want[k][2]);
+        assert_int_equal(d.vals[i][1], want[k][3]);
+        sum[0] += d.vals[i][0];
+        sum[1] += d.vals[i][1];
+    }
+    assert_int_equal(sum[0], 105);
+    assert_int_equal(sum[1], 5);
+    /* locations: one per (function, line): G 20, 21, 25 and F 10, 12 */
+    int nloc = 0;
+    for (int l = 1; l < 8; l++)
+        if (d.loc_fn[l]) nloc++;
+    assert_int_equal(nloc, 5);
+    assert_int_equal(d.ncomments, 2);
+    assert_non_null(strstr(d.strs[d.comments[1]], "lines apportio"));
+    free(buf);
+    stacks_release(&t);
+    profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_string), cmocka_unit_test(test_json_document),
         cmocka_unit_test(test_folded),      cmocka_unit_test(test_speedscope),
-        cmocka_unit_test(test_pprof),
+        cmocka_unit_test(test_pprof),       cmocka_unit_test(test_apportion),
+        cmocka_unit_test(test_pprof_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
