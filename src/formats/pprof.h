@@ -14,13 +14,22 @@
  *                   ids from the innermost frame out (leaf first, as pprof
  *                   wants), one value per event
  *   3 mapping       one per object (ELF file) of the functions in the tree
- *   4 location      one per function: its mapping, address 0, one line
- *                   (the function, its first source line in the profile)
- *   5 function      id, name, system_name (= name), filename, start_line
+ *   4 location      its mapping, address 0, one line: one location per
+ *                   (function, source line) when the profile has lines,
+ *                   else one per function at its first source line
+ *   5 function      id, name, system_name (= name), filename, start_line;
+ *                   one per (function, file): inlined code of another
+ *                   file gets a record of its own
  *   6 string_table  index 0 is ""
  *  11 period_type, 12 period   the default event, "count"; period 1
  *  13 comment      how the stacks were made (exact or estimated)
  *  14 default_sample_type      the chosen event
+ * Line-level samples (docs/tally-convert.md, "pprof source lines"): a
+ * node's weight is split among its function's lines by their self costs,
+ * then each caller frame among its call sites by their inclusive costs
+ * (analysis/pprof_lines.h; whole counts, largest remainder, so every
+ * node's parts and every event's samples add up exactly); samples with
+ * the same location list are merged.
  * Ids (mapping, location, function) start at 1. Cost that belongs to no
  * frame (the root's own weight) is a sample of a function "[other]".
  * Values are int64: a cost above 2^63-1 is an error.
