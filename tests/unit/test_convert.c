@@ -291,12 +291,14 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
             d->nsample_types++;
             break;
         case 2: {
+            /* (tables hold 8 entries: more samples or ids fail the test, not memory) */
+            assert_true(d->nsamples < 8);
             int i = d->nsamples++;
             while (rd_field(&s, &f2, &v2, &s2)) {
                 int k = 0;
                 while (s2.p < s2.end && k < 4) { /* packed varints */
                     uint64_t x = rd_varint(&s2);
-                    if (f2 == 1) d->locs[i][d->nlocs[i]++] = x;
+                    if (f2 == 1 && d->nlocs[i] < 4) d->locs[i][d->nlocs[i]++] = x;
                     if (f2 == 2 && k < 2) d->vals[i][k] = x;
                     k++;
                 }
@@ -309,6 +311,7 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
                 if (f2 == 1) id = v2;
                 if (f2 == 5) file = v2;
             }
+            assert_true(id < 8);
             d->map_file[id] = file;
             break;
         }
@@ -320,9 +323,10 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
                 if (f2 == 4)
                     while (rd_field(&s2, &f3, &v3, &s)) {
                         if (f3 == 1) fn = v3;
-                        if (f3 == 2) d->loc_line[id] = v3;
+                        if (f3 == 2 && id < 8) d->loc_line[id] = v3;
                     }
             }
+            assert_true(id < 8);
             d->loc_fn[id] = fn;
             d->loc_mapping[id] = m;
             break;
@@ -333,6 +337,7 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
                 if (f2 == 1) id = v2;
                 if (f2 == 2) name = v2;
             }
+            assert_true(id < 8);
             d->fn_name[id] = name;
             break;
         }
@@ -585,13 +590,62 @@ static void test_pprof_lines(void **state)
     profile_free(p);
 }
 
+/*
+ * Blow-up guard: G calls F from 300 lines (more than the 256 pieces a stack
+ * may be split into), the call from line 1000 + k costing k + 1 (line 1150
+ * costs 1000: the dominant site). F's whole sample goes to that line.
+ */
+static void test_pprof_lines_cap(void **state)
+{
+    (void)state;
+    struct tally_error err;
+    struct profile *p = profile_new();
+    struct part *pt = profile_add_part(p);
+    assert_int_equal(eventset_set_base(&pt->events, "Ir", 2, &err), 0);
+    assert_int_equal(eventset_finish(&pt->events, &err), 0);
+    uint32_t ob = profile_intern(p, "/bin/h", 6), fl = profile_intern(p, "h.c", 3);
+    uint32_t F = profile_function(p, ob, fl, profile_intern(p, "F", 1));
+    uint32_t G = profile_function(p, ob, fl, profile_intern(p, "G", 1));
+    struct position at = {fl, 10, 0, 0}, entry = {fl, 10, 0, 0};
+    uint64_t c = 0, want = 0;
+    for (int k = 0; k < 300; k++) {
+        at.line = 1000 + (uint64_t)k;
+        c = k == 150 ? 1000 : (uint64_t)k + 1;
+        want += c;
+        assert_int_equal(part_add_call(p, pt, G, &at, F, &entry, 1, &c, 1), 0);
+    }
+    at.line = 10;
+    assert_int_equal(part_add_cost(p, pt, F, &at, &want, 1), 0);
+    at.line = 5, c = 7;
+    assert_int_equal(part_add_cost(p, pt, G, &at, &c, 1), 0);
+    struct stack_tree t;
+    assert_int_equal(stacks_build(&t, p, NULL, &err), 0);
+    uint8_t *buf;
+    size_t len;
+    struct pprof_options o = {.default_event = 0, .comment = NULL};
+    assert_int_equal(pprof_encode(&t, &o, &buf, &len, &err), 0);
+    struct decoded d;
+    decode(buf, len, &d);
+    assert_int_equal(d.nsamples, 2);
+    int f = d.nlocs[0] == 2 ? 0 : 1;
+    assert_int_equal(d.nlocs[f], 2);
+    assert_int_equal(d.loc_line[d.locs[f][0]], 10);
+    assert_int_equal(d.loc_line[d.locs[f][1]], 1150);
+    assert_int_equal(d.vals[f][0], want);
+    assert_int_equal(d.loc_line[d.locs[1 - f][0]], 5);
+    assert_int_equal(d.vals[1 - f][0], 7);
+    free(buf);
+    stacks_release(&t);
+    profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_string), cmocka_unit_test(test_json_document),
         cmocka_unit_test(test_folded),      cmocka_unit_test(test_speedscope),
         cmocka_unit_test(test_pprof),       cmocka_unit_test(test_apportion),
-        cmocka_unit_test(test_pprof_lines),
+        cmocka_unit_test(test_pprof_lines), cmocka_unit_test(test_pprof_lines_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
