@@ -504,17 +504,21 @@ static int apportion(struct stack_tree *t, size_t ne)
         rem = xrealloc(rem, cap * sizeof(*rem));
         for (size_t k = 0; k < ne; k++) {
             uint64_t *tt = ttotal(t, i);
-            unsigned __int128 below = tself(t, i)[k];
-            w[0] = tself(t, i)[k];
+            /* the self cost keeps its rounded estimate (exact for a function
+               reached by one path only) as far as the total allows; the
+               rest of the total goes to the children and the pruned part */
+            uint64_t self = i == 0 ? 0 : tself(t, i)[k]; /* the root has none */
+            if (self > tt[k]) self = tt[k];
+            unsigned __int128 below = self;
+            w[0] = 0;
             for (size_t j = 0; j < nk; j++) {
                 w[j + 1] = ttotal(t, kids[j])[k];
                 below += w[j + 1];
             }
             /* the rounded total beyond self + children is the pruned part */
             w[nk + 1] = below < tt[k] ? (uint64_t)(tt[k] - below) : 0;
-            if (i == 0) w[0] = 0; /* the root has no self cost */
-            split_largest_remainder(w, rem, nk + 2, tt[k]);
-            tself(t, i)[k] = w[0];
+            split_largest_remainder(w, rem, nk + 2, tt[k] - self);
+            tself(t, i)[k] = self + w[0];
             for (size_t j = 0; j < nk; j++)
                 ttotal(t, kids[j])[k] = w[j + 1];
         }
@@ -741,11 +745,13 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
     free(stk);
     free(centry);
     /* Make the rounded shares add up: going down from the root (whose
-     * total is the exact sum of self costs), each node's integer total is
-     * apportioned to its self cost, its children's totals and what was
-     * pruned below it, in proportion to their rounded estimates, by largest
-     * remainder. Then total = self + children + pruned exactly everywhere,
-     * and the selves of all nodes plus the pruned cost equal the grand total. */
+     * total is the exact sum of self costs), each node keeps its rounded
+     * self cost (when its total allows) and the rest of its integer total is
+     * apportioned to its children's totals and what was pruned below it, in
+     * proportion to their rounded estimates, by largest remainder. Then
+     * total = self + children + pruned exactly everywhere, the selves of all
+     * nodes plus the pruned cost equal the grand total, and a function with
+     * one stack keeps its exact self cost. */
     if (apportion(t, ne)) {
         tally_error_set(err, p->path, 0, "cost overflow in the stack tree");
         goto out;

@@ -29,7 +29,10 @@ conv() {
 check_py() {
     name=$1 script=$2
     shift 2
-    if python3 "$script" "$@" >"$TMP/py.out" 2>&1; then ok "$name"; else
+    if python3 "$script" "$@" >"$TMP/py.out" 2>&1; then
+        ok "$name"
+        grep '^# ' "$TMP/py.out" # what the script measured
+    else
         not_ok "$name"
         head -n 30 "$TMP/py.out" | diag
     fi
@@ -494,6 +497,7 @@ def check_real(decoded, profile, cache, exact=False):
     # the stacks are (cachegrind: one level); estimated stacks round each
     # stack's share to whole counts (stacks.h), so most, not all, are exact
     nexact = sum(1 for k in single if lf.get(k) == fs.get(k))
+    print("# %d of %d functions with one stack have their exact self cost" % (nexact, len(single)))
     if cache:
         assert lf == fs, [(k, lf.get(k), fs.get(k)) for k in fs if lf.get(k) != fs.get(k)][:5]
     else:
