@@ -1190,6 +1190,7 @@ typedef struct {
     IRExpr *addr;  /* Dr, Dw: the address */
     Int size;      /* Dr, Dw: bytes */
     IRExpr *extra; /* Bc: taken (word); Bi: the target */
+    Bool i1hit;    /* Ir: a sure I1 hit on the most recently used line */
 } event;
 
 #define N_EVENTS 16
@@ -1239,7 +1240,7 @@ static void flush_events(tlstate *st)
         IRExpr *ins = mkIRExpr_HWord((HWord)e->ins);
         switch (e->kind) {
         case Ev_Ir:
-            if (!clo_cache_sim) break;
+            if (!clo_cache_sim || e->i1hit) break;
             if (!e->ins->nox) {
                 emit_call(sb, 1, "h_ir", h_ir, mkIRExprVec_1(ins), NULL);
                 break;
@@ -1258,7 +1259,7 @@ static void flush_events(tlstate *st)
             }
             Int run = 1;
             while (run < 3 && k + run < st->nev && st->ev[k + run].kind == Ev_Ir &&
-                   st->ev[k + run].ins->nox)
+                   st->ev[k + run].ins->nox && !st->ev[k + run].i1hit)
                 run++;
             if (run == 3)
                 emit_call(sb, 3, "h_ir3x", h_ir3x,
@@ -1309,6 +1310,19 @@ static void add_event(tlstate *st, evkind kind, instrcc *ins, IRExpr *addr, Int 
     e->addr = addr;
     e->size = size;
     e->extra = extra;
+    e->i1hit = False;
+}
+
+/* Mark the Ir event just added as a sure I1 hit when its instruction (at
+ * `a`, `len` bytes) lies wholly in `prev_line`, the I1 line where the
+ * previous instruction of the block ended; returns the line where this one
+ * ends (see tl_instrument). */
+static UWord note_i1hit(tlstate *st, Addr a, UInt len, UWord prev_line)
+{
+    if (!clo_cache_sim) return ~(UWord)0;
+    UWord first = a >> cachesim_I1.line_bits, last = (a + len - 1) >> cachesim_I1.line_bits;
+    if (first == last && first == prev_line) st->ev[st->nev - 1].i1hit = True;
+    return last;
 }
 
 static void add_guarded(tlstate *st, Bool write, instrcc *ins, IRExpr *addr, Int size,
@@ -1402,6 +1416,16 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
     Addr cia = 0;
     Addr inv_to = 0; /* the target of an inverted jcc in this block */
     UInt isize = 0;
+    /* The I1 line of the last byte of the previous instruction of this
+     * block (~0: none yet). An instruction that lies wholly in that line is
+     * a sure I1 hit: the previous fetch left the line most recently used in
+     * its set, and nothing but instruction fetches touches I1 (the block
+     * runs its instructions in order; any thread switch or signal comes
+     * between blocks, or restarts at an instruction that begins a block).
+     * A hit on the most recently used line changes no cache state and
+     * reaches no LL, so its simulation is left out: same counts, fewer
+     * calls (Cachegrind simulates every fetch). */
+    UWord prev_iline = ~(UWord)0;
 
     /* The self-check preamble, before the first IMark, makes no events. */
     while (i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark) {
@@ -1438,9 +1462,11 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                           mkIRExprVec_2(mkIRExpr_HWord((HWord)sbi), IRExpr_RdTmp(spt)),
                           IRExpr_RdTmp(g));
                 add_event(&st, Ev_Ir, cur, NULL, 0, NULL);
+                prev_iline = note_i1hit(&st, cia, isize, prev_iline);
                 continue;
             }
             add_event(&st, Ev_Ir, cur, NULL, 0, NULL);
+            prev_iline = note_i1hit(&st, cia, isize, prev_iline);
             break;
         case Ist_WrTmp:
             if (s->Ist.WrTmp.data->tag == Iex_Load) {
