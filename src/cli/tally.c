@@ -33,8 +33,9 @@ static const struct subcommand commands[] = {
 static void usage(FILE *fp)
 {
     fprintf(fp, "usage: tally [--version] [--help] COMMAND [ARGS]\n\n"
-                "tally measures programs (record, gprof) and reads callgrind and\n"
-                "cachegrind profiles (plain, gzip or zstd) to explain where the cost goes.\n\n"
+                "tally measures programs (record, gprof) and reads their profiles\n"
+                "(callgrind, cachegrind, tally contexts, gmon.out, aprof; plain, gzip or\n"
+                "zstd) to explain where the cost goes and how it grows with the input.\n\n"
                 "Commands:\n");
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
