@@ -529,6 +529,81 @@ static int apportion(struct stack_tree *t, size_t ne)
     return 0;
 }
 
+static void note_share(double **nsh, size_t *cap, uint32_t node, double share)
+{
+    *nsh = xgrow(*nsh, cap, (size_t)node + 1, sizeof(double));
+    (*nsh)[node] = share;
+}
+
+/*
+ * When nothing was pruned or cut: each function's self cost is split
+ * among its nodes in proportion to their shares, by largest remainder, so
+ * the nodes of a function add up to its self cost exactly; each total is
+ * then its self cost plus its children's totals (children come after their
+ * parents in the node array). Returns 1, or 0 (nothing changed) when the
+ * root would not come to the grand total (a function with cost and no
+ * node), for apportion() to do instead.
+ */
+static int exact_selves(struct stack_tree *t, size_t ne, const uint64_t *selfu, size_t nf,
+                        const double *nsh, const uint64_t *grand)
+{
+    size_t n = t->n;
+    uint32_t *first = xcalloc(nf + 2, sizeof(uint32_t)); /* nodes grouped by function */
+    uint32_t *byfn = xmalloc((n ? n : 1) * sizeof(uint32_t));
+    for (uint32_t i = 1; i < n; i++)
+        first[t->nodes[i].fn + 1]++;
+    for (size_t f = 0; f < nf; f++)
+        first[f + 1] += first[f];
+    {
+        uint32_t *fill = xmalloc((nf + 1) * sizeof(uint32_t));
+        memcpy(fill, first, (nf + 1) * sizeof(uint32_t));
+        for (uint32_t i = 1; i < n; i++)
+            byfn[fill[t->nodes[i].fn]++] = i;
+        free(fill);
+    }
+    uint64_t *self = xcalloc((n ? n : 1) * (ne ? ne : 1), sizeof(uint64_t));
+    uint64_t *total = xcalloc((n ? n : 1) * (ne ? ne : 1), sizeof(uint64_t));
+    size_t cap = 0;
+    uint64_t *w = NULL, *rem = NULL;
+    int ok = 1;
+    for (size_t f = 0; f < nf && ok; f++) {
+        uint32_t a = first[f], m = first[f + 1] - a;
+        if (!m) {
+            for (size_t k = 0; k < ne; k++)
+                if (selfu[f * ne + k]) ok = 0; /* cost without a node */
+            continue;
+        }
+        w = xgrow(w, &cap, m, sizeof(*w));
+        rem = xrealloc(rem, cap * sizeof(*rem));
+        for (size_t k = 0; k < ne; k++) {
+            for (uint32_t j = 0; j < m; j++) {
+                double x = nsh[byfn[a + j]] * 4294967296.0; /* 2^32 steps of a share */
+                w[j] = x >= 1.8e19 ? UINT64_MAX : (uint64_t)(x + 0.5);
+            }
+            split_largest_remainder(w, rem, m, selfu[f * ne + k]);
+            for (uint32_t j = 0; j < m; j++)
+                self[(size_t)byfn[a + j] * ne + k] = w[j];
+        }
+    }
+    memcpy(total, self, n * ne * sizeof(uint64_t));
+    for (uint32_t i = (uint32_t)n; ok && i-- > 1;)
+        for (size_t k = 0; k < ne; k++)
+            total[(size_t)t->nodes[i].parent * ne + k] += total[(size_t)i * ne + k];
+    for (size_t k = 0; ok && k < ne; k++)
+        if (n && total[k] != grand[k]) ok = 0;
+    if (ok) {
+        memcpy(t->self, self, n * ne * sizeof(uint64_t));
+        memcpy(t->total, total, n * ne * sizeof(uint64_t));
+    }
+    free(first);
+    free(byfn);
+    free(self);
+    free(total);
+    free(w);
+    free(rem);
+    return ok;
+}
+
 struct work {
     uint32_t node;
     uint32_t fn;
@@ -548,6 +623,8 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
     e.nev = t->nev;
     size_t nf = e.nf, ne = e.nev, ne1 = ne ? ne : 1;
     int rc = -1;
+    double *nsh = NULL; /* each node's share of its function's cost */
+    size_t nshcap = 0;
     uint64_t *selfu = xcalloc((nf ? nf : 1) * ne1, sizeof(uint64_t));
     uint64_t *grand = xcalloc(ne1, sizeof(uint64_t));
     struct rectab arcs;
@@ -663,6 +740,7 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
     struct work *stk = NULL;
     size_t cap = 0, top = 0;
     double *est = xmalloc(ne1 * sizeof(double));
+    int lossy = 0; /* some cost was left out of the nodes (pruned, depth) */
     /* top level: components nothing outside calls */
     for (size_t f = 0; f < nf; f++) {
         uint32_t c = e.comp[f];
@@ -673,13 +751,16 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
         for (size_t k = 0; k < ne; k++)
             any |= inc[k] > 0;
         if (!any && thr < 0 && ne) continue; /* never ran and calls nothing that ran */
-        if (ne && inc[0] < thr) continue;
-        if (maxdepth < 1) continue;
+        if ((ne && inc[0] < thr) || maxdepth < 1) {
+            lossy = 1;
+            continue;
+        }
         if (t->n >= maxnodes) {
             t->truncated = 1;
             continue;
         }
         uint32_t ni = tree_add(t, root, (uint32_t)f);
+        note_share(&nsh, &nshcap, ni, 1.0);
         t->nodes[ni].cycle = e.cnum[c];
         for (size_t k = 0; k < ne; k++)
             ttotal(t, ni)[k] = to_u64(inc[k]);
@@ -690,7 +771,11 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
         struct work w = stk[--top];
         for (size_t k = 0; k < ne; k++)
             tself(t, w.node)[k] = to_u64(w.share * e.self[(size_t)w.fn * ne + k]);
-        if (t->nodes[w.node].depth >= maxdepth) continue;
+        if (t->nodes[w.node].depth >= maxdepth) {
+            /* what it calls stays in its total, not in a node of its own */
+            if (e.off[w.fn + 1] > e.off[w.fn] || w.span >= 0) lossy = 1;
+            continue;
+        }
         uint32_t fc = e.comp[w.fn];
         /* children inside the cycle: the spanning tree */
         if (w.span >= 0) {
@@ -698,12 +783,16 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
             for (uint32_t cp = sp->first_child[w.pos]; cp; cp = sp->next_sib[cp - 1]) {
                 uint32_t pos = cp - 1;
                 const double *inc = sp->incl + (size_t)pos * ne;
-                if (ne && w.share * inc[0] < thr) continue;
+                if (ne && w.share * inc[0] < thr) {
+                    lossy = 1;
+                    continue;
+                }
                 if (t->n >= maxnodes) {
                     t->truncated = 1;
                     continue;
                 }
                 uint32_t ni = tree_add(t, w.node, sp->member[pos]);
+                note_share(&nsh, &nshcap, ni, w.share);
                 t->nodes[ni].cycle = e.cnum[fc];
                 t->nodes[ni].calls = to_u64(w.share * (double)sp->in_count[pos]);
                 for (size_t k = 0; k < ne; k++)
@@ -721,7 +810,10 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
             const double *inc = e.cincl + (size_t)tc * ne;
             for (size_t k = 0; k < ne; k++)
                 est[k] = share * inc[k];
-            if (ne && est[0] < thr) continue;
+            if (ne && est[0] < thr) {
+                lossy = 1;
+                continue;
+            }
             if (t->n >= maxnodes) {
                 t->truncated = 1;
                 continue;
@@ -733,6 +825,7 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
                     est[k] = share * si[k];
             }
             uint32_t ni = tree_add(t, w.node, a->to);
+            note_share(&nsh, &nshcap, ni, share);
             t->nodes[ni].cycle = e.cnum[tc];
             t->nodes[ni].calls = to_u64(w.share * (double)a->count);
             for (size_t k = 0; k < ne; k++)
@@ -752,12 +845,15 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
      * total = self + children + pruned exactly everywhere, the selves of all
      * nodes plus the pruned cost equal the grand total, and a function with
      * one stack keeps its exact self cost. */
-    if (apportion(t, ne)) {
-        tally_error_set(err, p->path, 0, "cost overflow in the stack tree");
-        goto out;
+    if (lossy || t->truncated || !exact_selves(t, ne, selfu, nf, nsh, grand)) {
+        if (apportion(t, ne)) {
+            tally_error_set(err, p->path, 0, "cost overflow in the stack tree");
+            goto out;
+        }
     }
     rc = 0;
 out:
+    free(nsh);
     for (size_t i = 0; i < e.nspans; i++) {
         free(e.spans[i].member);
         free(e.spans[i].first_child);

@@ -24,8 +24,11 @@
  * was pruned below it. So in both kinds the root's total is the sum of
  * all self costs of the part(s), and `total >= self + sum(child totals)`
  * holds at every node (the difference is what was pruned or cut by the
- * depth limit). Estimated shares are whole counts apportioned from the
- * root down by largest remainder, so they add up exactly.
+ * depth limit). Estimated shares are whole counts that add up exactly:
+ * when nothing is pruned or cut, each function's self cost is split among
+ * its nodes by largest remainder (so its nodes add up to it) and totals
+ * are summed from the leaves; otherwise totals are apportioned from the
+ * root down by largest remainder.
  *
  * Limits keep the tree finite and small on huge profiles: `max_depth`
  * (frames below the root; deeper cost stays in the node at the limit, as
