@@ -441,6 +441,31 @@ int pprof_encode(const struct stack_tree *t, const struct pprof_options *o, uint
         if (!m) obj_of_map[m = ++nmaps] = obj;
         map_of_fn[f] = m;
     }
+    /* pprof takes the first mapping for the main binary ("File:"): the
+       object named like the command's program, when there is one */
+    const char *cmd = p && p->nparts ? p->parts[0]->cmd : NULL;
+    if (cmd && nmaps > 1) {
+        size_t cl = strcspn(cmd, " \t");
+        const char *prog = cmd;
+        for (size_t i = 0; i < cl; i++)
+            if (cmd[i] == '/') prog = cmd + i + 1;
+        size_t pl = (size_t)(cmd + cl - prog);
+        uint32_t main_map = 0;
+        for (uint32_t m = 1; m <= nmaps && !main_map && pl; m++) {
+            const char *ob = profile_str(p, obj_of_map[m]), *base = strrchr(ob, '/');
+            base = base ? base + 1 : ob;
+            if (strlen(base) == pl && memcmp(base, prog, pl) == 0) main_map = m;
+        }
+        if (main_map > 1) {
+            uint32_t tmp = obj_of_map[1];
+            obj_of_map[1] = obj_of_map[main_map];
+            obj_of_map[main_map] = tmp;
+            for (size_t f = 0; f < nf; f++)
+                map_of_fn[f] = map_of_fn[f] == 1          ? main_map
+                               : map_of_fn[f] == main_map ? 1
+                                                          : map_of_fn[f];
+        }
+    }
     for (uint32_t m = 1; m <= nmaps; m++) {
         pb_uint(&sub, 1, m);
         const char *obj = p ? profile_str(p, obj_of_map[m]) : "";

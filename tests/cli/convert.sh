@@ -797,6 +797,63 @@ conv 0 "" "not every input has calling contexts" --to=folded -o mix.folded a.ctx
 if [ -z "$why" ]; then ok "contexts + callgrind: stacks estimated, with a warning"; else
     not_ok "contexts + callgrind: $why"; fi
 
+# --- go tool pprof (Debian's golang-go): pprof's own reader ----------------
+# It must read what tally writes, name the program's file, and show for
+# every event the total and each function's flat cost as tally annotate
+# (through its JSON) counts it: the self cost of every function, by name.
+cat >"$TMP/gotop.py" <<'EOF'
+import json, re, sys
+from collections import Counter
+top, js, event = sys.argv[1], sys.argv[2], sys.argv[3]
+d = json.load(open(js))
+ev = [e["name"] for e in d["events"]].index(event)
+want = Counter()
+for f in d["functions"]:
+    want[f["name"]] += f["self"][ev]
+want = {k: v for k, v in want.items() if v}
+got, total, rows = Counter(), None, False
+for ln in open(top):
+    m = re.search(r"accounting for (\d+), [\d.]+% of (\d+) total", ln)
+    if m:
+        total = int(m.group(2))
+    if re.match(r"^\s+flat\s+flat%", ln):
+        rows = True
+        continue
+    if rows:
+        t = ln.split(None, 5)
+        if len(t) == 6 and int(t[0]):
+            got[t[5].rstrip("\n")] += int(t[0])
+assert total == d["totals"][ev], (total, d["totals"][ev])
+bad = [(k, want.get(k), got.get(k)) for k in set(want) | set(got) if want.get(k) != got.get(k)]
+assert not bad, bad[:5]
+print("# %s: %d functions, total %d" % (event, len(want), total))
+EOF
+if command -v go >/dev/null 2>&1; then
+    mkdir -p "$TMP/gohome"
+    for f in cg.wordfreq cgx.matrix cache.wordfreq; do
+        cp "$PROF/$f.out" "$TMP/go.$f.out"
+        conv 0 "" "stacks estimated" --to=pprof -o "go.$f.pb.gz" "go.$f.out"
+        conv 0 "" "" --to=json -o "go.$f.json" "go.$f.out"
+        evs=$(python3 -c "import json,sys; print(' '.join(e['name'] for e in json.load(open(sys.argv[1]))['events'][:3]))" "$TMP/go.$f.json")
+        for ev in $evs; do
+            if HOME="$TMP/gohome" go tool pprof -top -nodecount=1000000 -nodefraction=0 \
+                -edgefraction=0 -sample_index="$ev" "$TMP/go.$f.pb.gz" >"$TMP/go.top" 2>"$TMP/go.err"; then
+                [ "$f" = cg.wordfreq ] && cp "$TMP/go.top" "$TMP/go.main.top"
+                check_py "go tool pprof -top of $f, $ev: total and every function's flat cost" \
+                    "$TMP/gotop.py" "$TMP/go.top" "$TMP/go.$f.json" "$ev"
+            else
+                not_ok "go tool pprof reads $f ($ev)"
+                head -n 5 "$TMP/go.err" | diag
+            fi
+        done
+    done
+    prog=$(sed -n 's/^File: //p' "$TMP/go.main.top")
+    if [ "$prog" = wordfreq ]; then ok "go tool pprof: File: is the program (wordfreq)"; else
+        not_ok "go tool pprof: File: is the program, not '$prog'"; fi
+else
+    ok "go tool pprof # SKIP go is not installed (sh scripts/install-deps.sh installs golang-go)"
+fi
+
 # --- gmon.out through the gprof analysis ----------------------------------
 . "$ROOT/tests/peer/gmon-profiles.sh"
 if make_gmon_profiles; then
