@@ -182,8 +182,28 @@ static int is_blank(char c)
     return c == ' ' || c == '\t' || c == '\r';
 }
 
-/* A `c` line: tally's metadata or a plain comment. */
+/* A `c` line, seen as the writer would write it back (line breaks as
+ * spaces, no blanks at either end), so that what is metadata, banner or
+ * comment does not change between a read and a re-read. */
+static int read_comment_text(struct reader *rd, const char *p, const char *end);
+
 static int read_comment(struct reader *rd, const char *p, const char *end)
+{
+    while (p < end && (is_blank(*p) || *p == '\n'))
+        p++;
+    while (end > p && (is_blank(end[-1]) || end[-1] == '\n'))
+        end--;
+    char *text = dup_text(p, end);
+    size_t n = (size_t)(end - p);
+    for (size_t i = 0; i < n; i++)
+        if (text[i] == '\r' || text[i] == '\n') text[i] = ' ';
+    int rc = read_comment_text(rd, text, text + n);
+    free(text);
+    return rc;
+}
+
+/* A normalised `c` line: tally's metadata or a plain comment. */
+static int read_comment_text(struct reader *rd, const char *p, const char *end)
 {
     struct isprof *ip = rd->ip;
     if (parse_prefix(p, (size_t)(end - p), "tally ", 6)) {
