@@ -56,6 +56,13 @@ struct cli_input_options {
 struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli_input_options *o,
                                 struct tally_error *err);
 /*
+ * (inputs.c) Where the second of two inputs starts, for commands that
+ * compare two (flame --diff): an input is one profile file, or a program
+ * followed by its gmon.out files. Returns the index of the second input's
+ * first file, or -1 when `files` is not exactly two inputs.
+ */
+int cli_split_two_inputs(const char *const *files, int nfiles);
+/*
  * (graph.c) The column of part 0 for --event=EVENT (base or derived; NULL
  * = the first base event), and its name. Returns 0, or -1 with err naming
  * the events the profile has.

@@ -23,6 +23,7 @@ struct flame_cli {
     unsigned width, depth;
     const char **files;
     int nfiles;
+    int split; /* with --diff: where NEW starts in files */
 };
 
 static void flame_usage(FILE *fp)
@@ -60,9 +61,10 @@ static void flame_usage(FILE *fp)
           "                       (deeper red = more self cost)\n"
           "  --width=PX           picture width (default 1200)\n"
           "  --depth=N            at most N frames per stack (default 256)\n"
-          "  --diff               two files OLD NEW: widths from NEW, red = the self\n"
+          "  --diff               two inputs OLD NEW: widths from NEW, red = the self\n"
           "                       cost of that stack grew, blue = it shrank, deeper =\n"
-          "                       larger relative change\n"
+          "                       larger relative change; an input is a profile or a\n"
+          "                       program followed by its gmon.out files\n"
           "  -h, --help           this text\n",
           fp);
 }
@@ -141,8 +143,9 @@ static int parse_args(int argc, char **argv, struct flame_cli *o)
         cli_errorf("flame: no input files; see 'tally flame --help'");
         return 2;
     }
-    if (o->diff && o->nfiles != 2) {
-        cli_errorf("flame: --diff takes exactly two files, OLD and NEW");
+    if (o->diff && (o->split = cli_split_two_inputs(o->files, o->nfiles)) < 0) {
+        cli_errorf("flame: --diff takes exactly two inputs, OLD and NEW (a profile each, or "
+                   "a program followed by its gmon.out files)");
         return 2;
     }
     return 0;
@@ -221,9 +224,9 @@ int cmd_flame(int argc, char **argv)
     int have_new = 0, have_old = 0;
     rc = 1;
     if (o.diff) {
-        oldp = read_inputs(o.files, 1, &err);
+        oldp = read_inputs(o.files, o.split, &err);
         if (!oldp) goto out;
-        newp = read_inputs(o.files + 1, 1, &err);
+        newp = read_inputs(o.files + o.split, o.nfiles - o.split, &err);
     } else {
         newp = read_inputs(o.files, o.nfiles, &err);
     }
@@ -233,7 +236,7 @@ int cmd_flame(int argc, char **argv)
     double prune = fo.minwidth_frac > 0 ? fo.minwidth_frac
                    : fo.minwidth_px > 0 ? fo.minwidth_px / draww
                                         : 0.1 / draww;
-    const char *newfile = o.diff ? o.files[1] : o.files[0];
+    const char *newfile = o.files[o.diff ? o.split : 0];
     int ev = event_index(newp, o.event, newfile, &err);
     if (ev < 0) {
         if (!err.msg[0]) tally_error_set(&err, newfile, 0, "the profile has no events");

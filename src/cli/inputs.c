@@ -175,6 +175,18 @@ static int add_profile(struct profile *dst, struct profile *src, int *dropped,
     return 0;
 }
 
+int cli_split_two_inputs(const char *const *files, int nfiles)
+{
+    int inputs = 0, second = -1;
+    for (int i = 0; i < nfiles; i++) {
+        enum cli_input_kind k = file_kind(files[i]);
+        /* gmon.out files after a program belong to it */
+        if (k == CLI_IN_GMON && i > 0 && file_kind(files[i - 1]) != CLI_IN_PROFILE) continue;
+        if (++inputs == 2) second = i;
+    }
+    return inputs == 2 ? second : -1;
+}
+
 struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli_input_options *o,
                                 struct tally_error *err)
 {

@@ -6,7 +6,8 @@
 # differential colours on a hand-made pair, the script (node --check when
 # node is installed, and run against a small stand-in DOM: search share
 # without double counting nested matches, case toggle, zoom), inputs summed,
-# gmon.out through tally gprof --callgrind-out, usage and input errors, no
+# gmon.out through tally gprof --callgrind-out and as PROGRAM GMON (also on
+# either side of --diff), usage and input errors, no
 # output file left behind on failure.
 . "$(dirname "$0")/../lib.sh"
 
@@ -356,6 +357,27 @@ if make_gmon_profiles >"$TMP/make.log" 2>&1; then
         sh -c "test -s '$TMP/g.frames' && cmp -s '$TMP/g.frames' '$TMP/g2.frames'"
     expect "a gmon.out without its program" 1 "" "a gmon.out file needs its program" \
         "$GPROF/cycles.gmon"
+    # --diff with gmon inputs: each side is a profile, or a program and its
+    # gmon.out files. Widths come from NEW (the frames of g2.svg); the same
+    # analysis on both sides leaves every frame grey; a shorter OLD run
+    # (cycles 100 against 300 loops) colours some frames.
+    cut -d' ' -f1-3 "$TMP/g2.frames" >"$TMP/g2.w"
+    expect "--diff CALLGRIND PROGRAM GMON" 0 "" "" --diff g.out "$GEX/cycles" \
+        "$GPROF/cycles.gmon" -o gd1.svg
+    python3 "$TMP/frames.py" "$TMP/gd1.svg" | sort >"$TMP/gd1.frames"
+    check "--diff gmon: widths from NEW" sh -c \
+        "cut -d' ' -f1-3 '$TMP/gd1.frames' | cmp -s - '$TMP/g2.w'"
+    check "--diff gmon: the same analysis on both sides is all grey" sh -c \
+        "test -s '$TMP/gd1.frames' && ! grep -v 'rgb(245,245,245)' '$TMP/gd1.frames'"
+    expect "--diff PROGRAM GMON PROGRAM GMON" 0 "" "" --diff "$GEX/cycles" \
+        "$GPROF/cycles.b.gmon" "$GEX/cycles" "$GPROF/cycles.gmon" -o gd2.svg
+    python3 "$TMP/frames.py" "$TMP/gd2.svg" | sort >"$TMP/gd2.frames"
+    check "--diff two gmon runs: widths from NEW" sh -c \
+        "cut -d' ' -f1-3 '$TMP/gd2.frames' | cmp -s - '$TMP/g2.w'"
+    check "--diff two gmon runs: the longer NEW run is coloured" \
+        grep -q 'rgb(255,' "$TMP/gd2.frames"
+    expect "--diff with one program and two gmon.out files is one input" 2 "" \
+        "exactly two inputs" --diff "$GEX/cycles" "$GPROF/cycles.b.gmon" "$GPROF/cycles.gmon"
 else
     echo "# SKIP: examples/gprof could not be built"
 fi
@@ -403,7 +425,7 @@ check "contexts and a callgrind file: the picture says estimated" grep -q 'data-
 expect "--help" 0 "usage: tally flame" "" --help
 expect "no files" 2 "" "^tally: flame: no input files" 
 expect "unknown option" 2 "" "unknown option '--bogus'" --bogus a.ctx
-expect "--diff needs two files" 2 "" "exactly two files" --diff a.ctx
+expect "--diff needs two inputs" 2 "" "exactly two inputs" --diff a.ctx
 expect "bad --minwidth" 2 "" "--minwidth needs" --minwidth=abc a.ctx
 expect "bad --colors" 2 "" "--colors must be" --colors=pink a.ctx
 expect "bad --width" 2 "" "--width needs a positive number" --width=0 a.ctx
