@@ -33,6 +33,25 @@ void cli_warnings(struct profile *p);
  * error reported through *missing.
  */
 const char *cli_optval(int argc, char **argv, int *i, const char *name, int *missing);
+/*
+ * A short option with a value: "-X VALUE", "-XVALUE" or "-X=VALUE" (name is
+ * "-X"). Returns the value (advancing *i past a separate one), or NULL when
+ * argv[*i] is not that option; a missing value sets *missing.
+ */
+const char *cli_shortval(int argc, char **argv, int *i, const char *name, int *missing);
+/* The output option of every command: --output[=]FILE or -o FILE / -oFILE. */
+const char *cli_output_arg(int argc, char **argv, int *i, int *missing);
+
+/* What cli_common_arg() made of an argument. */
+enum cli_arg { CLI_ARG_OTHER, CLI_ARG_TAKEN, CLI_ARG_HELP };
+/*
+ * The arguments every command that reads files treats alike: an operand (a
+ * word not starting with '-', "-" for standard input, or anything after
+ * "--") is appended to files[*nfiles] (room for argc entries), and "--"
+ * itself is taken (CLI_ARG_TAKEN); "-h" and "--help" give CLI_ARG_HELP;
+ * anything else is an option for the command (CLI_ARG_OTHER).
+ */
+enum cli_arg cli_common_arg(const char *a, int *only_files, const char **files, int *nfiles);
 
 /* What cli_read_inputs() leaves out of the files it reads, and what it found. */
 struct cli_input_options {

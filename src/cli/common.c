@@ -41,3 +41,33 @@ const char *cli_optval(int argc, char **argv, int *i, const char *name, int *mis
     }
     return argv[++*i];
 }
+
+const char *cli_shortval(int argc, char **argv, int *i, const char *name, int *missing)
+{
+    const char *v = cli_optval(argc, argv, i, name, missing);
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (!v && !*missing && strncmp(a, name, n) == 0 && a[n]) v = a + n;
+    return v;
+}
+
+const char *cli_output_arg(int argc, char **argv, int *i, int *missing)
+{
+    const char *v = cli_optval(argc, argv, i, "--output", missing);
+    if (!v && !*missing) v = cli_shortval(argc, argv, i, "-o", missing);
+    return v;
+}
+
+enum cli_arg cli_common_arg(const char *a, int *only_files, const char **files, int *nfiles)
+{
+    if (*only_files || a[0] != '-' || strcmp(a, "-") == 0) {
+        files[(*nfiles)++] = a;
+        return CLI_ARG_TAKEN;
+    }
+    if (strcmp(a, "--") == 0) {
+        *only_files = 1;
+        return CLI_ARG_TAKEN;
+    }
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return CLI_ARG_HELP;
+    return CLI_ARG_OTHER;
+}

@@ -23,7 +23,8 @@
 struct complexity_cli {
     struct complexity_options an;
     const char **include, **exclude, **routine, **files;
-    size_t ninclude, nexclude, nroutine, nfiles;
+    size_t ninclude, nexclude, nroutine;
+    int nfiles;
     int json;
     int logscale;
     const char *plot;   /* --plot DIR, or NULL */
@@ -108,17 +109,12 @@ static void push(const char ***list, size_t *n, const char *v)
 static int complexity_parse_args(int argc, char **argv, struct complexity_cli *o)
 {
     int only_files = 0;
+    o->files = xcalloc((size_t)argc + 1, sizeof(*o->files));
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
-            push(&o->files, &o->nfiles, a);
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            only_files = 1;
-            continue;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        enum cli_arg kind = cli_common_arg(a, &only_files, o->files, &o->nfiles);
+        if (kind == CLI_ARG_TAKEN) continue;
+        if (kind == CLI_ARG_HELP) {
             complexity_usage(stdout);
             return 1;
         }
@@ -181,11 +177,8 @@ static int complexity_parse_args(int argc, char **argv, struct complexity_cli *o
                 return 2;
             }
             o->plot = v;
-        } else if (!missing && ((v = cli_optval(argc, argv, &i, "--output", &missing)) ||
-                                (!missing && (v = cli_optval(argc, argv, &i, "-o", &missing))))) {
+        } else if (!missing && (v = cli_output_arg(argc, argv, &i, &missing))) {
             o->output = v;
-        } else if (!missing && strncmp(a, "-o", 2) == 0 && a[2]) {
-            o->output = a + 2;
         } else if (missing) {
             cli_errorf("complexity: option '%s' needs a value", a);
             return 2;
@@ -214,7 +207,7 @@ static int read_reports(const struct complexity_cli *o, struct isprof *ip)
         cli_error(&err);
         return 1;
     }
-    for (size_t i = 1; i < o->nfiles; i++) {
+    for (int i = 1; i < o->nfiles; i++) {
         struct isprof next;
         isprof_init(&next);
         struct strlist warnings = {0};

@@ -100,15 +100,9 @@ static int convert_parse_args(int argc, char **argv, struct convert_options *o)
     o->files = xcalloc((size_t)argc + 1, sizeof(*o->files));
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
-            o->files[o->nfiles++] = a;
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            only_files = 1;
-            continue;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        enum cli_arg kind = cli_common_arg(a, &only_files, o->files, &o->nfiles);
+        if (kind == CLI_ARG_TAKEN) continue;
+        if (kind == CLI_ARG_HELP) {
             convert_usage(stdout);
             return 1;
         }
@@ -118,13 +112,8 @@ static int convert_parse_args(int argc, char **argv, struct convert_options *o)
         }
         int missing = 0;
         const char *v;
-        if ((v = cli_optval(argc, argv, &i, "--output", &missing)) ||
-            (v = cli_optval(argc, argv, &i, "-o", &missing))) {
+        if ((v = cli_output_arg(argc, argv, &i, &missing))) {
             o->output = v;
-            continue;
-        }
-        if (!missing && strncmp(a, "-o", 2) == 0 && a[2]) {
-            o->output = a + 2; /* -oOUT */
             continue;
         }
         if (!missing && (v = cli_optval(argc, argv, &i, "--to", &missing))) {

@@ -16,7 +16,7 @@ struct diff_cli {
     const char *by;
     const char *mod_filename, *mod_funcname;
     const char *output;
-    const char *files[2];
+    const char *files[3]; /* a third is caught as an error */
     int nfiles;
 };
 
@@ -63,17 +63,13 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         int missing = 0;
-        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
-            if (o->nfiles == 2) {
-                cli_errorf("diff: too many files ('%s'); give exactly two", a);
-                return 2;
-            }
-            o->files[o->nfiles++] = a;
-            continue;
+        enum cli_arg kind = cli_common_arg(a, &only_files, o->files, &o->nfiles);
+        if (o->nfiles > 2) {
+            cli_errorf("diff: too many files ('%s'); give exactly two", a);
+            return 2;
         }
-        if (strcmp(a, "--") == 0) {
-            only_files = 1;
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        if (kind == CLI_ARG_TAKEN) continue;
+        if (kind == CLI_ARG_HELP) {
             usage(stdout);
             return -1;
         } else if ((v = cli_optval(argc, argv, &i, "--by", &missing))) {
@@ -86,11 +82,8 @@ static int parse_args(int argc, char **argv, struct diff_cli *o)
             o->mod_filename = v;
         } else if ((v = cli_optval(argc, argv, &i, "--mod-funcname", &missing))) {
             o->mod_funcname = v;
-        } else if ((v = cli_optval(argc, argv, &i, "--output", &missing)) ||
-                   (v = cli_optval(argc, argv, &i, "-o", &missing))) {
+        } else if ((v = cli_output_arg(argc, argv, &i, &missing))) {
             o->output = v;
-        } else if (!strncmp(a, "-o", 2) && a[2]) {
-            o->output = a + 2;
         } else if (!missing) {
             cli_errorf("diff: unknown option '%s'; see 'tally diff --help'", a);
             return 2;

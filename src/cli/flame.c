@@ -89,22 +89,12 @@ static int parse_args(int argc, char **argv, struct flame_cli *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         int missing = 0;
-        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
-            o->files[o->nfiles++] = a;
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            only_files = 1;
-        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        enum cli_arg kind = cli_common_arg(a, &only_files, o->files, &o->nfiles);
+        if (kind == CLI_ARG_TAKEN) continue;
+        if (kind == CLI_ARG_HELP) {
             flame_usage(stdout);
             return 0 - 1000;
-        } else if (strcmp(a, "-o") == 0) {
-            if (i + 1 >= argc) {
-                cli_errorf("flame: option '-o' needs a value");
-                return 2;
-            }
-            o->output = argv[++i];
-        } else if ((v = cli_optval(argc, argv, &i, "--output", &missing))) {
+        } else if ((v = cli_output_arg(argc, argv, &i, &missing))) {
             o->output = v;
         } else if ((v = cli_optval(argc, argv, &i, "--event", &missing))) {
             o->event = v;

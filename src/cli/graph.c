@@ -88,25 +88,16 @@ static int graph_parse_args(int argc, char **argv, struct graph_options *o)
     o->leaves = xcalloc((size_t)argc + 1, sizeof(*o->leaves));
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
-            o->files[o->nfiles++] = a;
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            only_files = 1;
-            continue;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        enum cli_arg kind = cli_common_arg(a, &only_files, o->files, &o->nfiles);
+        if (kind == CLI_ARG_TAKEN) continue;
+        if (kind == CLI_ARG_HELP) {
             graph_usage(stdout);
             return 1;
         }
         int missing = 0;
         const char *v;
-        if ((v = cli_optval(argc, argv, &i, "--output", &missing)) ||
-            (!missing && (v = cli_optval(argc, argv, &i, "-o", &missing)))) {
+        if ((v = cli_output_arg(argc, argv, &i, &missing))) {
             o->output = v;
-        } else if (!missing && strncmp(a, "-o", 2) == 0 && a[2]) {
-            o->output = a + 2;
         } else if (!missing && (v = cli_optval(argc, argv, &i, "--format", &missing))) {
             if (strcmp(v, "dot") == 0)
                 o->svg = 0;

@@ -76,27 +76,16 @@ static int merge_parse_args(int argc, char **argv, struct merge_options *o)
     o->files = xcalloc((size_t)argc + 1, sizeof(*o->files));
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
-            o->files[o->nfiles++] = a;
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            only_files = 1;
-            continue;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        enum cli_arg kind = cli_common_arg(a, &only_files, o->files, &o->nfiles);
+        if (kind == CLI_ARG_TAKEN) continue;
+        if (kind == CLI_ARG_HELP) {
             merge_usage(stdout);
             return 1;
         }
         int missing = 0;
         const char *v;
-        if ((v = cli_optval(argc, argv, &i, "--output", &missing)) ||
-            (v = cli_optval(argc, argv, &i, "-o", &missing))) {
+        if ((v = cli_output_arg(argc, argv, &i, &missing))) {
             o->output = v;
-            continue;
-        }
-        if (!missing && strncmp(a, "-o", 2) == 0 && a[2]) {
-            o->output = a + 2; /* -oOUT */
             continue;
         }
         if (!missing && (v = cli_optval(argc, argv, &i, "--format", &missing))) {
@@ -106,7 +95,8 @@ static int merge_parse_args(int argc, char **argv, struct merge_options *o)
             }
             o->format = format_from_name(v);
             if (o->format == PROFILE_FORMAT_UNKNOWN) {
-                cli_errorf("merge: unknown format '%s' (use callgrind, cachegrind, contexts or aprof)", v);
+                cli_errorf(
+                    "merge: unknown format '%s' (use callgrind, cachegrind, contexts or aprof)", v);
                 return 2;
             }
             continue;

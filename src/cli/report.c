@@ -94,30 +94,19 @@ static int report_parse_args(int argc, char **argv, struct report_options *o)
     o->files = xcalloc((size_t)argc + 1, sizeof(*o->files));
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
-            o->files[o->nfiles++] = a;
-            continue;
-        }
-        if (strcmp(a, "--") == 0) {
-            only_files = 1;
-            continue;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        enum cli_arg kind = cli_common_arg(a, &only_files, o->files, &o->nfiles);
+        if (kind == CLI_ARG_TAKEN) continue;
+        if (kind == CLI_ARG_HELP) {
             report_usage(stdout);
             return 1;
         }
         int missing = 0;
         const char *v;
-        if ((v = cli_optval(argc, argv, &i, "--output", &missing)) ||
-            (!missing && (v = cli_optval(argc, argv, &i, "-o", &missing)))) {
+        if ((v = cli_output_arg(argc, argv, &i, &missing))) {
             o->dir = v;
-        } else if (!missing && strncmp(a, "-o", 2) == 0 && a[2]) {
-            o->dir = a + 2;
         } else if (!missing && ((v = cli_optval(argc, argv, &i, "--include", &missing)) ||
-                                (!missing && (v = cli_optval(argc, argv, &i, "-I", &missing))))) {
+                                (!missing && (v = cli_shortval(argc, argv, &i, "-I", &missing))))) {
             strlist_push(&o->include, v);
-        } else if (!missing && strncmp(a, "-I", 2) == 0 && a[2]) {
-            strlist_push(&o->include, a + 2);
         } else if (!missing && (v = cli_optval(argc, argv, &i, "--event", &missing))) {
             o->event = v;
         } else if (!missing && (v = cli_optval(argc, argv, &i, "--title", &missing))) {
