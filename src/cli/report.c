@@ -21,6 +21,7 @@
 #include "../report/dot.h"
 #include "../report/flame.h"
 #include "../report/html.h"
+#include "../report/xmltext.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -320,7 +321,7 @@ static char *make_complexity(const char *dir, const char **files, int n, int *fa
         size_t elen = 0;
         FILE *em = open_memstream(&esc, &elen);
         if (!em) goto fail;
-        html_escape(em, text);
+        xml_text(em, text, SIZE_MAX);
         fclose(em);
         html = xasprintf("<details id=\"complexity-section\" open><summary>Complexity (aprof)"
                          "</summary>\n<div class=\"picture\"><p><a href=\"complexity/index.html\">"

@@ -14,32 +14,8 @@
 #include <string.h>
 
 #include "../analysis/inclusive.h"
+#include "../io/utf8.h"
 #include "format.h"
-
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid. */
-static size_t utf8_seq(const unsigned char *s)
-{
-    unsigned c = s[0];
-    if (c < 0x80) return 1;
-    unsigned lo = 0x80, hi = 0xBF;
-    size_t n;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        if (c == 0xE0) lo = 0xA0; /* no overlong forms */
-        if (c == 0xED) hi = 0x9F; /* no surrogates */
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F; /* not above U+10FFFF */
-    } else
-        return 0;
-    if (s[1] < lo || s[1] > hi) return 0;
-    for (size_t i = 2; i < n; i++)
-        if (s[i] < 0x80 || s[i] > 0xBF) return 0;
-    return n;
-}
 
 void json_put_string(FILE *fp, const char *str)
 {
@@ -61,7 +37,7 @@ void json_put_string(FILE *fp, const char *str)
             fprintf(fp, "\\u%04x", c);
             s++;
         } else {
-            size_t n = utf8_seq(s);
+            size_t n = utf8_len(s);
             if (n == 0) {
                 fputs("\\ufffd", fp);
                 s++;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +16,7 @@
 #include "../formats/json.h"
 #include "../io/outfile.h"
 #include "svgplot.h"
+#include "xmltext.h"
 
 #define COLOR_WORST "#d62728"
 #define COLOR_AVG "#2ca02c"
@@ -579,15 +581,15 @@ static void html_routine_section(FILE *fp, const struct complexity_routine *r)
     plot_base(r, base, sizeof(base));
     fprintf(fp, "<section id=\"%s\">\n<h2>", base);
     if (r->rank) fprintf(fp, "%zu. ", r->rank);
-    svgplot_put_escaped(fp, r->name);
+    xml_text(fp, r->name, SIZE_MAX);
     fputs("</h2>\n<p>", fp);
-    svgplot_put_escaped(fp, complexity_model_text(&r->power, model, sizeof(model)));
+    xml_text(fp, complexity_model_text(&r->power, model, sizeof(model)), SIZE_MAX);
     if (r->power.status == FIT_OK) fprintf(fp, " (R<sup>2</sup> %.4f)", r->power.r2);
     fputs("; closest class: ", fp);
-    svgplot_put_escaped(fp, class_text(r));
+    xml_text(fp, class_text(r), SIZE_MAX);
     fprintf(fp, "; %zu input sizes, %s calls, cost %.2f%% of the program; image ", r->npoints,
             fmt_u64(r->calls, num, sizeof(num)), r->share);
-    svgplot_put_escaped(fp, r->image);
+    xml_text(fp, r->image, SIZE_MAX);
     fprintf(fp,
             ".</p>\n<a href=\"%s.svg\"><img src=\"%s.svg\" alt=\"cost plot\"></a>\n"
             "<a href=\"%s-freq.svg\"><img src=\"%s-freq.svg\" alt=\"frequency plot\"></a>\n"
@@ -605,7 +607,7 @@ static int emit_index(FILE *fp, const void *ctx, struct tally_error *err)
     fputs("tally complexity", fp);
     if (ip->app) {
         fputs(": ", fp);
-        svgplot_put_escaped(fp, ip->app);
+        xml_text(fp, ip->app, SIZE_MAX);
     }
     fputs("</title>\n<style>\n"
           "body { font-family: sans-serif; margin: 1.5em; color: #222; }\n"
@@ -619,7 +621,7 @@ static int emit_index(FILE *fp, const void *ctx, struct tally_error *err)
           fp);
     if (ip->cmdline || ip->app) {
         fputs("Program: <code>", fp);
-        svgplot_put_escaped(fp, ip->cmdline ? ip->cmdline : ip->app);
+        xml_text(fp, ip->cmdline ? ip->cmdline : ip->app, SIZE_MAX);
         fputs("</code>. ", fp);
     }
     fprintf(fp, "Input size: %s", input_name(c));
@@ -639,12 +641,12 @@ static int emit_index(FILE *fp, const void *ctx, struct tally_error *err)
                 "<tr><td class=\"num\">%zu</td><td class=\"num\">%s</td><td "
                 "class=\"num\">%s</td><td>",
                 r->rank, exponent_text(r, e, sizeof(e)), r2_text(r->power.r2, r2, sizeof(r2)));
-        svgplot_put_escaped(fp, class_text(r));
+        xml_text(fp, class_text(r), SIZE_MAX);
         fprintf(fp, "</td><td class=\"num\">%zu</td><td class=\"num\">%s</td>", r->npoints,
                 fmt_u64(r->calls, num, sizeof(num)));
         fprintf(fp, "<td class=\"num\">%s</td><td class=\"num\">%.2f%%</td><td><a href=\"#%s\">",
                 fmt_u64(r->total, num, sizeof(num)), r->share, base);
-        svgplot_put_escaped(fp, r->name);
+        xml_text(fp, r->name, SIZE_MAX);
         fprintf(fp,
                 "</a></td><td><a href=\"%s.svg\">cost</a> <a href=\"%s-freq.svg\">calls</a>"
                 "</td></tr>\n",

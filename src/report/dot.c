@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../io/utf8.h"
+
 #define DOT_TIMEOUT_MS 120000
 
 void dot_options_init(struct dot_options *o)
@@ -206,25 +208,6 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
     va_end(ap);
     sb_add(b, big, (size_t)len);
     free(big);
-}
-
-/* Length of a valid UTF-8 sequence at s (1..4), or 0 when invalid. */
-static size_t utf8_len(const unsigned char *s)
-{
-    unsigned c = s[0];
-    size_t n;
-    if (c < 0x80) return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        n = 2;
-    else if (c >= 0xe0 && c <= 0xef)
-        n = 3;
-    else if (c >= 0xf0 && c <= 0xf4)
-        n = 4;
-    else
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80) return 0;
-    return n;
 }
 
 /*

@@ -10,48 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xmltext.h"
+
 enum { PAD = 10, FRAME_H = 16, TOP = 64, BOTTOM = 30 };
 #define CHAR_W 7.0 /* average glyph width of the 12px font, for labels */
-
-/* XML text: escapes, control characters dropped, bad UTF-8 bytes as '?'. */
-static void xml_put(FILE *fp, const char *s, size_t max)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    size_t n = 0;
-    while (*u && n < max) {
-        unsigned c = *u;
-        if (c < 0x80) {
-            if (c == '&')
-                fputs("&amp;", fp);
-            else if (c == '<')
-                fputs("&lt;", fp);
-            else if (c == '>')
-                fputs("&gt;", fp);
-            else if (c == '"')
-                fputs("&quot;", fp);
-            else if (c == '\'')
-                fputs("&apos;", fp);
-            else if (c >= 0x20 && c != 0x7f)
-                fputc((int)c, fp);
-            u++;
-            n++;
-            continue;
-        }
-        size_t len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-        size_t k = 1;
-        while (len && k < len && (u[k] & 0xc0) == 0x80)
-            k++;
-        if (!len || k < len || (c == 0xe0 && u[1] < 0xa0) || (c == 0xed && u[1] >= 0xa0) ||
-            (c == 0xf0 && u[1] < 0x90) || (c == 0xf4 && u[1] >= 0x90)) {
-            fputc('?', fp);
-            u++;
-        } else {
-            fwrite(u, 1, len, fp);
-            u += len;
-        }
-        n++;
-    }
-}
 
 /* A label that fits `px` pixels: the name, or its start and "..", or "". */
 static void put_label(FILE *fp, const char *name, double px)
@@ -62,10 +24,10 @@ static void put_label(FILE *fp, const char *name, double px)
     for (const unsigned char *u = (const unsigned char *)name; *u; u++)
         if ((*u & 0xc0) != 0x80) len++;
     if (len <= chars) {
-        xml_put(fp, name, SIZE_MAX);
+        xml_text(fp, name, SIZE_MAX);
         return;
     }
-    xml_put(fp, name, chars - 2);
+    xml_text(fp, name, chars - 2);
     fputs("..", fp);
 }
 
@@ -157,21 +119,21 @@ static void frame_title(const struct flame *f, uint32_t i)
     if (i == 0) {
         fputs("all", fp);
     } else {
-        xml_put(fp, stack_node_name(t, i), SIZE_MAX);
+        xml_text(fp, stack_node_name(t, i), SIZE_MAX);
         const char *file = stack_node_file(t, i), *obj = stack_node_object(t, i);
         if (*file || *obj) {
             fputs(" (", fp);
-            xml_put(fp, *file ? file : obj, SIZE_MAX);
+            xml_text(fp, *file ? file : obj, SIZE_MAX);
             if (*file && *obj) {
                 fputs(", ", fp);
-                xml_put(fp, obj, SIZE_MAX);
+                xml_text(fp, obj, SIZE_MAX);
             }
             fputc(')', fp);
         }
     }
     uint64_t self = self_of(f, i), tot = total_of(f, i);
     fputc('\n', fp);
-    xml_put(fp, t->ev_names[f->ev], SIZE_MAX);
+    xml_text(fp, t->ev_names[f->ev], SIZE_MAX);
     fputs(" total ", fp);
     put_count(fp, tot);
     fprintf(fp, " (%.2f%%), self ", pct(tot, f->grand));
@@ -403,21 +365,21 @@ int flame_write_svg(const struct stack_tree *t, const struct flame_options *opt,
             "data-total=\"%" PRIu64 "\" data-kind=\"%s\" data-icicle=\"%d\" data-event=\"",
             imgw, height, imgw, height, PAD, f.width, f.grand,
             t->kind == STACKS_EXACT ? "exact" : "estimated", opt->icicle ? 1 : 0);
-    xml_put(fp, t->ev_names[f.ev], SIZE_MAX);
+    xml_text(fp, t->ev_names[f.ev], SIZE_MAX);
     fprintf(fp, "\" data-diff=\"%d\">\n", opt->old ? 1 : 0);
     fprintf(fp, "<style type=\"text/css\"><![CDATA[\n%s]]></style>\n", style);
     fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"rgb(250,250,245)\"/>\n",
             imgw, height);
     fprintf(fp, "<text id=\"title\" x=\"%.1f\" y=\"24\">", imgw / 2.0);
-    xml_put(fp, title, SIZE_MAX);
+    xml_text(fp, title, SIZE_MAX);
     fputs("</text>\n", fp);
     fprintf(fp, "<text id=\"subtitle\" x=\"%.1f\" y=\"42\">", imgw / 2.0);
     if (opt->subtitle) {
-        xml_put(fp, opt->subtitle, SIZE_MAX);
+        xml_text(fp, opt->subtitle, SIZE_MAX);
         fputs(" \xe2\x80\x94 ", fp);
     }
     if (opt->old) fputs("differential (widths: new; red: grew, blue: shrank) \xe2\x80\x94 ", fp);
-    xml_put(fp, t->method ? t->method : "", SIZE_MAX);
+    xml_text(fp, t->method ? t->method : "", SIZE_MAX);
     if (t->truncated) fputs(" (node limit reached: small frames left out)", fp);
     fputs("</text>\n", fp);
     fprintf(fp, "<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n", PAD);
@@ -436,7 +398,7 @@ int flame_write_svg(const struct stack_tree *t, const struct flame_options *opt,
                                : (double)height - BOTTOM - (double)(d + 1) * FRAME_H;
         fill_color(&f, i, color, sizeof(color));
         fputs("<g class=\"frame\" data-name=\"", fp);
-        xml_put(fp, i ? stack_node_name(t, i) : "all", SIZE_MAX);
+        xml_text(fp, i ? stack_node_name(t, i) : "all", SIZE_MAX);
         fprintf(fp,
                 "\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-self=\"%" PRIu64
                 "\" data-depth=\"%u\"",

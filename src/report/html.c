@@ -5,6 +5,8 @@
 #include "html.h"
 #include "../analysis/callgraph.h"
 #include "html_assets.h"
+#include "../io/utf8.h"
+#include "xmltext.h"
 
 #include <inttypes.h>
 #include <stdint.h>
@@ -24,50 +26,6 @@ void html_options_release(struct html_options *o)
 {
     strlist_release(&o->include);
     strlist_release(&o->inputs);
-}
-
-void html_escape(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", out);
-            break;
-        case '<':
-            fputs("&lt;", out);
-            break;
-        case '>':
-            fputs("&gt;", out);
-            break;
-        case '"':
-            fputs("&quot;", out);
-            break;
-        case '\'':
-            fputs("&#39;", out);
-            break;
-        default:
-            fputc(*s, out);
-        }
-    }
-}
-
-/* Length of a valid UTF-8 sequence at s (1..4), or 0 when invalid. */
-static size_t utf8_len(const unsigned char *s)
-{
-    unsigned c = s[0];
-    size_t n;
-    if (c < 0x80) return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        n = 2;
-    else if (c >= 0xe0 && c <= 0xef)
-        n = 3;
-    else if (c >= 0xf0 && c <= 0xf4)
-        n = 4;
-    else
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80) return 0;
-    return n;
 }
 
 /*
@@ -549,13 +507,15 @@ int html_report_write(FILE *out, const struct profile *p, const struct html_opti
           "<link rel=\"icon\" href=\"data:,\">\n<title>",
           out);
     if (o->title)
-        html_escape(out, o->title);
+        xml_text(out, o->title, SIZE_MAX);
     else {
         fputs("tally report: ", out);
-        html_escape(out, cmd            ? cmd
-                         : o->inputs.n  ? o->inputs.items[0]
-                         : p && p->path ? p->path
-                                        : "profile");
+        xml_text(out,
+                 cmd            ? cmd
+                 : o->inputs.n  ? o->inputs.items[0]
+                 : p && p->path ? p->path
+                                : "profile",
+                 SIZE_MAX);
     }
     fputs("</title>\n<style>\n", out);
     write_asset(out, html_asset_css);
@@ -569,7 +529,7 @@ int html_report_write(FILE *out, const struct profile *p, const struct html_opti
         fputs(o->flame_svg, out);
     else {
         fputs("<p class=\"note\">", out);
-        html_escape(out, o->flame_note ? o->flame_note : "No flame graph.");
+        xml_text(out, o->flame_note ? o->flame_note : "No flame graph.", SIZE_MAX);
         fputs("</p>", out);
     }
     fputs("</div></details>\n<details id=\"callgraph-section\" open><summary>Call graph"
@@ -579,7 +539,7 @@ int html_report_write(FILE *out, const struct profile *p, const struct html_opti
         fputs(o->callgraph_svg, out);
     else {
         fputs("<p class=\"note\">", out);
-        html_escape(out, o->callgraph_note ? o->callgraph_note : "No call graph.");
+        xml_text(out, o->callgraph_note ? o->callgraph_note : "No call graph.", SIZE_MAX);
         fputs("</p>", out);
     }
     fputs("</div></details>\n", out);

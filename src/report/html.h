@@ -60,7 +60,4 @@ void html_options_release(struct html_options *o); /* the strlists only */
 int html_report_write(FILE *out, const struct profile *p, const struct html_options *o,
                       struct tally_error *err);
 
-/* Write s with &, <, >, " and ' escaped for HTML text and attributes. */
-void html_escape(FILE *out, const char *s);
-
 #endif

@@ -7,8 +7,10 @@
  * linear one the range is extended to whole multiples of the tick step.
  */
 #include "svgplot.h"
+#include "xmltext.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,35 +136,6 @@ void svgplot_add_curve(struct svgplot *p, const char *name, const char *color,
     c->ctx = ctx;
 }
 
-void svgplot_put_escaped(FILE *fp, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", fp);
-            break;
-        case '<':
-            fputs("&lt;", fp);
-            break;
-        case '>':
-            fputs("&gt;", fp);
-            break;
-        case '"':
-            fputs("&quot;", fp);
-            break;
-        case '\'':
-            fputs("&apos;", fp);
-            break;
-        default:
-            /* control characters are not allowed in XML 1.0 */
-            if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
-                putc(' ', fp);
-            else
-                putc(*s, fp);
-        }
-    }
-}
-
 char *svgplot_format_number(double v, char *buf, size_t size)
 {
     static const char suffix[] = " kMGTPE";
@@ -260,7 +233,7 @@ static void put_text(FILE *fp, double x, double y, const char *anchor, const cha
 {
     fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s>", x, y, anchor,
             extra ? " " : "", extra ? extra : "");
-    svgplot_put_escaped(fp, s);
+    xml_text(fp, s, SIZE_MAX);
     fputs("</text>\n", fp);
 }
 
@@ -311,7 +284,7 @@ static void draw_marker(FILE *fp, double px, double py, double r, const char *co
     fprintf(fp, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.1f\" fill=\"%s\">", px, py, r, color);
     if (tip) {
         fputs("<title>", fp);
-        svgplot_put_escaped(fp, tip);
+        xml_text(fp, tip, SIZE_MAX);
         fputs("</title>", fp);
     }
     fputs("</circle>\n", fp);
@@ -454,7 +427,7 @@ int svgplot_write(const struct svgplot *p, FILE *fp, struct tally_error *err)
             W, H, W, H);
     if (o->title) {
         fputs("<title>", fp);
-        svgplot_put_escaped(fp, o->title);
+        xml_text(fp, o->title, SIZE_MAX);
         fputs("</title>\n", fp);
     }
     fprintf(fp,

@@ -73,9 +73,6 @@ int svgplot_write(const struct svgplot *p, FILE *fp, struct tally_error *err);
 
 void svgplot_free(struct svgplot *p);
 
-/* Write s with XML's special characters escaped (for text and attribute values). */
-void svgplot_put_escaped(FILE *fp, const char *s);
-
 /* v with an SI suffix and at most 3 significant digits ("1.5M", "250", "0.02"). */
 char *svgplot_format_number(double v, char *buf, size_t size);
 

@@ -133,6 +133,22 @@ for f in sys.argv[1:]: ET.parse(f)
 ' "$TMP"/logplots/*.svg
 if grep -q "not positive: not shown on the log scale" "$TMP/logplots/r7-operator___int____x_.svg"
 then ok "log scale says a size 0 is not shown"; else not_ok "log scale says a size 0 is not shown"; fi
+# a routine name that is not UTF-8 (Latin-1 e-acute, an overlong '/'), with
+# markup and a control character: the plots and the page still parse
+printf 'v 4\nr "caf\351\300\257<x>&\001" "img" 0\np 0 1 1 1 1 1 1 1 1 1 1 1\np 0 2 2 2 2 4 1 2 2 2 2 4\np 0 4 4 4 4 16 1 4 4 4 4 16\n' \
+    >"$TMP/latin1.aprof"
+expect_run "--plot of a name that is not UTF-8" 0 "Rank" "" \
+    complexity --min-points=1 --plot="$TMP/l1plots" "$TMP/latin1.aprof"
+check "plots of a name that is not UTF-8 are well-formed, each bad byte shown as '?'" python3 -c '
+import sys, xml.etree.ElementTree as ET
+texts = []
+for f in sys.argv[1:]:
+    texts += ["".join(e.itertext()) for e in ET.parse(f).getroot().iter()]
+assert any("caf???<x>&" in t for t in texts), texts
+' "$TMP"/l1plots/*.svg
+check "its index.html is UTF-8" python3 -c '
+import sys; assert "caf???&lt;x&gt;&amp;" in open(sys.argv[1], encoding="utf-8").read()' \
+    "$TMP/l1plots/index.html"
 : >"$TMP/afile"
 expect_run "--plot onto a file fails" 1 "" "afile: not a directory" \
     complexity --plot="$TMP/afile" "$R1"
