@@ -2,7 +2,7 @@
 # Install the Debian 12 packages tally needs to build, test and demo,
 # skipping those already present. Runs apt-get update at most once.
 set -e
-PKGS="gcc g++ make pkg-config clang libclang-rt-14-dev valgrind perl python3 binutils \
+PKGS="gcc g++ make pkg-config clang clang-format libclang-rt-14-dev valgrind perl python3 binutils \
 zlib1g-dev libzstd-dev libpcre2-dev libcmocka-dev libelf-dev libdw-dev libiberty-dev gzip zstd time bzip2 graphviz chromium protobuf-compiler golang-go sqlite3 jq"
 missing=""
 for p in $PKGS; do

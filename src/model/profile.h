@@ -121,7 +121,7 @@ struct profile {
     size_t nparts, parts_cap;
     struct part **parts;
     struct strlist warnings; /* non-fatal problems found while reading */
-    struct cct *cct; /* calling-context tree of part 0 (contexts files), or NULL; owned */
+    struct cct *cct;         /* calling-context tree of part 0 (contexts files), or NULL; owned */
 };
 
 struct profile *profile_new(void);
