@@ -83,10 +83,11 @@ struct pp_state {
     size_t dflt;          /* default event */
     uint64_t *start_line; /* [nfn] first source line of each function, 0 = unknown */
     struct pprof_lines pl;
-    int use_lines;      /* line-level locations */
-    int split_off;      /* the split budget is spent */
-    struct rectab fns;  /* slot << 32 | file -> (pprof function id = index + 1) */
-    struct rectab locs; /* function id, line -> (location id = index + 1) */
+    uint64_t *line_left; /* [lines * vw] self cost per line not yet given to a stack */
+    int use_lines;       /* line-level locations */
+    int split_off;       /* the split budget is spent */
+    struct rectab fns;   /* slot << 32 | file -> (pprof function id = index + 1) */
+    struct rectab locs;  /* function id, line -> (location id = index + 1) */
     struct pl_scratch scratch;
     /* pieces of the sample being made: [np][plen] location ids, [np][vw] values */
     uint32_t *ploc, *ploc2;
@@ -245,7 +246,18 @@ static const uint64_t *pick_weights(const struct pp_state *s, const uint64_t *ba
     return NULL;
 }
 
-/* The innermost frame: one piece per source line of fn with self cost. */
+/*
+ * The innermost frame: one piece per source line of fn with self cost.
+ *
+ * A stack's self cost w is split among the lines in proportion to what
+ * each line has left (line_left: its self cost minus what earlier stacks of
+ * fn took). Largest remainder never gives a line more than it has left
+ * when w is at most the sum left, so when fn's stacks add up to its self
+ * cost (stacks.h: nothing pruned), the last stack takes exactly the rest
+ * and every line's pieces add up to its self cost: pprof's per-line flat
+ * costs are exact. A stack that asks for more than is left (pruned or
+ * rounded trees) is split by the line costs instead.
+ */
 static void leaf_pieces(struct pp_state *s, uint32_t fn, const uint64_t *w)
 {
     size_t np2 = 0, first = 0;
@@ -258,8 +270,20 @@ static void leaf_pieces(struct pp_state *s, uint32_t fn, const uint64_t *w)
     }
     uint64_t *out = tmp_vals(s, n);
     uint64_t *one = xcalloc(n, sizeof(*one));
+    uint64_t *left = s->line_left + first * s->vw;
     for (size_t e = 0; e < s->nev; e++) {
-        pprof_apportion(w[e], pick_weights(s, base, n, e), s->vw, n, one, &s->scratch);
+        uint64_t sum = 0;
+        for (size_t k = 0; k < n && sum <= w[e]; k++) {
+            uint64_t x = left[k * s->vw + e];
+            sum = sum + x < sum ? UINT64_MAX : sum + x;
+        }
+        if (w[e] && w[e] <= sum) {
+            pprof_apportion(w[e], left + e, s->vw, n, one, &s->scratch);
+            for (size_t k = 0; k < n; k++)
+                left[k * s->vw + e] -= one[k];
+        } else {
+            pprof_apportion(w[e], pick_weights(s, base, n, e), s->vw, n, one, &s->scratch);
+        }
         for (size_t k = 0; k < n; k++)
             out[k * s->vw + e] = one[k];
     }
@@ -378,6 +402,7 @@ static int put_samples(struct pp_state *s, struct pbuf *out, struct tally_error 
 static void pp_release(struct pp_state *s)
 {
     free(s->start_line);
+    free(s->line_left);
     pprof_lines_release(&s->pl);
     rectab_release(&s->fns);
     rectab_release(&s->locs);
@@ -417,6 +442,11 @@ int pprof_encode(const struct stack_tree *t, const struct pprof_options *o, uint
     if (t->p && pprof_lines_build(&s.pl, t->p, (const char *const *)t->ev_names, t->nev, err))
         goto done;
     s.use_lines = s.pl.has_lines;
+    if (s.use_lines) {
+        size_t nl = s.pl.line_first[s.nfn];
+        s.line_left = xcalloc((nl ? nl : 1) * s.vw, sizeof(uint64_t));
+        memcpy(s.line_left, s.pl.line_cost, nl * s.vw * sizeof(uint64_t));
+    }
 
     int64_t count = str_id(&s, "count");
     for (size_t e = 0; e < t->nev; e++) {

@@ -828,12 +828,41 @@ bad = [(k, want.get(k), got.get(k)) for k in set(want) | set(got) if want.get(k)
 assert not bad, bad[:5]
 print("# %s: %d functions, total %d" % (event, len(want), total))
 EOF
+# With -lines: the flat cost of every (function, file, line) equals the
+# line's self cost in tally's JSON (--lines); pprof cleans the paths.
+cat >"$TMP/golines.py" <<'EOF'
+import json, os, re, sys
+from collections import Counter
+top, js, event = sys.argv[1], sys.argv[2], sys.argv[3]
+d = json.load(open(js))
+ev = [e["name"] for e in d["events"]].index(event)
+want = Counter()
+for f in d["functions"]:
+    for l in f["lines"]:
+        path = l["file"] if l["file"] == "???" else os.path.normpath(l["file"])
+        want[(f["name"], path, l["line"])] += l["self"][ev]
+want = {k: v for k, v in want.items() if v}
+got, rows = Counter(), False
+for ln in open(top):
+    if re.match(r"^\s+flat\s+flat%", ln):
+        rows = True
+        continue
+    t = ln.rstrip("\n").split(None, 5)
+    if rows and len(t) == 6 and int(t[0]):
+        name, where = t[5].rsplit(" ", 1)
+        m = re.fullmatch(r"(.*):(\d+)", where)
+        got[(name, m.group(1), int(m.group(2))) if m else (name, where, 0)] += int(t[0])
+bad = [(k, want.get(k), got.get(k)) for k in set(want) | set(got) if want.get(k) != got.get(k)]
+assert not bad, (len(bad), sorted(bad, key=str)[:5])
+assert sum(1 for k in want if k[2]) > 100, "few lines"
+print("# %s: %d lines" % (event, len(want)))
+EOF
 if command -v go >/dev/null 2>&1; then
     mkdir -p "$TMP/gohome"
     for f in cg.wordfreq cgx.matrix cache.wordfreq; do
         cp "$PROF/$f.out" "$TMP/go.$f.out"
         conv 0 "" "stacks estimated" --to=pprof -o "go.$f.pb.gz" "go.$f.out"
-        conv 0 "" "" --to=json -o "go.$f.json" "go.$f.out"
+        conv 0 "" "" --to=json --lines -o "go.$f.json" "go.$f.out"
         evs=$(python3 -c "import json,sys; print(' '.join(e['name'] for e in json.load(open(sys.argv[1]))['events'][:3]))" "$TMP/go.$f.json")
         for ev in $evs; do
             if HOME="$TMP/gohome" go tool pprof -top -nodecount=1000000 -nodefraction=0 \
@@ -843,6 +872,14 @@ if command -v go >/dev/null 2>&1; then
                     "$TMP/gotop.py" "$TMP/go.top" "$TMP/go.$f.json" "$ev"
             else
                 not_ok "go tool pprof reads $f ($ev)"
+                head -n 5 "$TMP/go.err" | diag
+            fi
+            if HOME="$TMP/gohome" go tool pprof -top -lines -nodecount=1000000 -nodefraction=0 \
+                -edgefraction=0 -sample_index="$ev" "$TMP/go.$f.pb.gz" >"$TMP/go.lines" 2>"$TMP/go.err"; then
+                check_py "go tool pprof -top -lines of $f, $ev: every line's flat cost is its self cost" \
+                    "$TMP/golines.py" "$TMP/go.lines" "$TMP/go.$f.json" "$ev"
+            else
+                not_ok "go tool pprof -lines reads $f ($ev)"
                 head -n 5 "$TMP/go.err" | diag
             fi
         done
