@@ -146,7 +146,7 @@ static int parse_minwidth(const char *s, struct flame_options *fo)
 {
     char *end;
     double v = strtod(s, &end);
-    if (end == s || v < 0 || v != v) return -1;
+    if (end == s || !(v >= 0 && v <= 1e9)) return -1; /* also NaN and inf */
     if (*end == '%' && end[1] == 0) {
         if (v > 100) return -1;
         fo->minwidth_frac = v / 100.0;

@@ -430,6 +430,7 @@ expect "no files" 2 "" "^tally: flame: no input files"
 expect "unknown option" 2 "" "unknown option '--bogus'" --bogus a.ctx
 expect "--diff needs two inputs" 2 "" "exactly two inputs" --diff a.ctx
 expect "bad --minwidth" 2 "" "--minwidth needs" --minwidth=abc a.ctx
+expect "--minwidth=inf is refused" 2 "" "--minwidth needs" --minwidth=inf a.ctx
 expect "bad --colors" 2 "" "--colors must be" --colors=pink a.ctx
 expect "bad --width" 2 "" "--width needs a positive number" --width=0 a.ctx
 expect "missing file" 1 "" "^tally: .*nope" nope.out
