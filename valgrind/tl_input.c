@@ -78,6 +78,7 @@ Bool rms_process_option(const HChar *arg)
         else
             VG_(fmsg_bad_option)(arg, "the cost is bb (basic blocks) or instr (instructions)\n");
     } else if VG_STR_CLO (arg, "--aprof-out-file", clo_aprof_out) {
+        if (!*clo_aprof_out) VG_(fmsg_bad_option)(arg, "it needs a file name\n");
     } else if VG_BOOL_CLO (arg, "--separate-threads", clo_is_separate) {
         return False; /* tl_main.c takes it too */
     } else if (VG_(strncmp)(arg, "--cache-sim=", 12) == 0) {

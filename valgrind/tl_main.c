@@ -2240,14 +2240,18 @@ static Bool tl_process_cmd_line_option(const HChar *arg)
     } else if VG_BOOL_CLO (arg, "--dump-instr", clo_dump_instr) {
     } else if VG_BOOL_CLO (arg, "--calls", clo_calls) {
     } else if VG_STR_CLO (arg, "--out-file", clo_out_file) {
+        if (!*clo_out_file) VG_(fmsg_bad_option)(arg, "it needs a file name\n");
     } else if VG_STR_CLO (arg, "--cachegrind-out-file", clo_cg_out_file) {
+        if (!*clo_cg_out_file) VG_(fmsg_bad_option)(arg, "it needs a file name\n");
     } else if VG_BOOL_CLO (arg, "--collect-atstart", clo_collect_atstart) {
     } else if VG_BOOL_CLO (arg, "--separate-threads", clo_separate) {
     } else if VG_BOOL_CLO (arg, "--collect-jumps", clo_jumps) {
     } else if VG_BOOL_CLO (arg, "--contexts", clo_contexts) {
     } else if VG_BINT_CLO (arg, "--context-depth", clo_context_depth, 0, 1000000) {
     } else if VG_STR_CLO (arg, "--contexts-out-file", clo_ctx_out_file) {
+        if (!*clo_ctx_out_file) VG_(fmsg_bad_option)(arg, "it needs a file name\n");
     } else if VG_STR_CLO (arg, "--toggle-collect", clo_toggle) {
+        if (!*clo_toggle) VG_(fmsg_bad_option)(arg, "it needs a function name\n");
         clo_collect_atstart = False;
     } else if (cachesim_parse_opt(arg, &clo_I1, &clo_D1, &clo_LL)) {
     } else

@@ -62,6 +62,11 @@ if command -v valgrind >/dev/null 2>&1 && [ -x "$ROOT/build/valgrind/lib/tally-a
         --toggle-collect=main --calls=no /bin/true
     expect "--context-depth out of range" 1 "" "'--context-depth' argument must be between 0 and" \
         --context-depth=-1 /bin/true
+    # an empty name is refused before the program runs (it would have run
+    # for nothing, or with --toggle-collect= collected nothing)
+    for o in --toggle-collect --out-file --cachegrind-out-file --contexts-out-file --aprof-out-file; do
+        expect "$o= (empty) refused" 1 "" "Bad option: $o=\$" --input-sensitive=yes "$o=" /bin/echo ran
+    done
     CTXNAME=abc
     export CTXNAME
     expect "--contexts=yes run" 0 "^hi$" "I   refs:" --cache-sim=no --contexts=yes --out-file=/dev/null \
