@@ -57,6 +57,8 @@ enum cli_arg cli_common_arg(const char *a, int *only_files, const char **files, 
 struct cli_input_options {
     int drop_jumps; /* jump records (jump=, jcnd=) */
     int drop_addr;  /* instruction addresses (costs stay, per line) */
+    int pair_runs;  /* two inputs that are the contexts and callgrind files of one run
+                       (analysis/runpair.h) are joined, not added up */
     int mixed;      /* set on return: the inputs were not all of one format */
 };
 
@@ -68,7 +70,9 @@ struct cli_input_options {
  * (event Time in microseconds, as `tally gprof --callgrind-out` writes).
  * Calling-context trees are added up when every input has one with the
  * same events; otherwise the sum has none (its stacks will be estimated)
- * and a warning says so. A profile of differences makes the sum signed.
+ * and a warning says so. With pair_runs, exactly two inputs that are the
+ * contexts file and the callgrind file of one run become one profile
+ * (runpair_join(): exact stacks and source lines). A profile of differences makes the sum signed.
  * The profiles' warnings are printed. `o` may be NULL. Returns the sum, or
  * NULL with err.
  */

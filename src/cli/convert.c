@@ -224,7 +224,8 @@ int cmd_convert(int argc, char **argv)
     }
     struct tally_error err;
     tally_error_clear(&err);
-    struct profile *p = cli_read_inputs(o.files, o.nfiles, NULL, &err);
+    struct cli_input_options in = {.pair_runs = 1};
+    struct profile *p = cli_read_inputs(o.files, o.nfiles, &in, &err);
     if (!p) {
         cli_error(&err);
         free(o.files);

@@ -206,7 +206,7 @@ int cmd_graph(int argc, char **argv)
                    "write DOT text (-o FILE.dot) and lay it out elsewhere");
         goto out;
     }
-    struct cli_input_options in = {.drop_jumps = 1};
+    struct cli_input_options in = {.drop_jumps = 1, .pair_runs = 1};
     p = cli_read_inputs((const char *const *)o.files, o.nfiles, &in, &err);
     if (!p) goto fail;
     const char *evname;

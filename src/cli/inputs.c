@@ -17,6 +17,7 @@
 
 #include "../analysis/gprof.h"
 #include "../analysis/gprof_callgrind.h"
+#include "../analysis/runpair.h"
 #include "../analysis/symspec.h"
 #include "../formats/format.h"
 #include "../formats/gmon.h"
@@ -233,15 +234,31 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
             break;
         }
         cli_warnings(p);
-        if (sum && o && p->format != sum->format) o->mixed = 1;
+        /* the contexts and callgrind files of one run? */
+        int same_run = sum && !ngmons && (runpair_match(sum, p) || runpair_match(p, sum));
+        int join = same_run && o && o->pair_runs && nprofs == 2;
+        if (sum && o && !join && p->format != sum->format) o->mixed = 1;
         if (p->nparts == 0) {
             failed = tally_error_set(err, profs[i], 0, "the profile holds no data");
+        } else if (join) {
+            /* the contexts and callgrind files of one run: one profile, not a sum */
+            struct profile *j =
+                runpair_match(sum, p) ? runpair_join(sum, p, err) : runpair_join(p, sum, err);
+            profile_free(sum);
+            sum = j;
+            if (!j) failed = -1;
         } else if (!sum) {
             sum = p;
             p = NULL;
-        } else if (add_profile(sum, p, &dropped, err)) {
-            if (!err->file[0]) snprintf(err->file, sizeof(err->file), "%s", profs[i]);
-            failed = -1;
+        } else {
+            if (same_run && i == 1)
+                cli_errorf("warning: %s and %s are the contexts and callgrind files of one run: "
+                           "their sum counts every cost twice",
+                           profs[0], profs[1]);
+            if (add_profile(sum, p, &dropped, err)) {
+                if (!err->file[0]) snprintf(err->file, sizeof(err->file), "%s", profs[i]);
+                failed = -1;
+            }
         }
         profile_free(p);
     }

@@ -387,7 +387,7 @@ int cmd_report(int argc, char **argv)
         goto fail;
     }
     if (nprof) {
-        struct cli_input_options in = {.drop_jumps = 1};
+        struct cli_input_options in = {.drop_jumps = 1, .pair_runs = 1};
         p = cli_read_inputs(profs, nprof, &in, &err);
         if (!p) goto fail;
         const char *evname;

@@ -94,16 +94,28 @@ int cct_inclusive(const struct cct *t, uint64_t *out, struct tally_error *err)
 int cct_add_tree(struct cct *dst, struct profile *dp, const struct cct *src,
                  const struct profile *sp, const size_t *emap, struct tally_error *err)
 {
+    return cct_add_tree_mapped(dst, dp, src, sp, emap, NULL, err);
+}
+
+int cct_add_tree_mapped(struct cct *dst, struct profile *dp, const struct cct *src,
+                        const struct profile *sp, const size_t *emap, const uint32_t *fnmap,
+                        struct tally_error *err)
+{
     uint32_t *map = xcalloc(src->n ? src->n : 1, sizeof(uint32_t));
     int rc = 0;
     for (size_t i = 1; i < src->n && !rc; i++) {
         const struct cct_node *sn = &src->nodes[i];
-        struct function f = profile_function_at(sp, sn->fn);
-        const char *o = profile_str(sp, f.obj), *fl = profile_str(sp, f.file);
-        const char *nm = profile_str(sp, f.name);
-        uint32_t fn = profile_function(dp, profile_intern(dp, o, strlen(o)),
-                                       profile_intern(dp, fl, strlen(fl)),
-                                       profile_intern(dp, nm, strlen(nm)));
+        uint32_t fn;
+        if (fnmap) {
+            fn = fnmap[sn->fn];
+        } else {
+            struct function f = profile_function_at(sp, sn->fn);
+            const char *o = profile_str(sp, f.obj), *fl = profile_str(sp, f.file);
+            const char *nm = profile_str(sp, f.name);
+            fn = profile_function(dp, profile_intern(dp, o, strlen(o)),
+                                  profile_intern(dp, fl, strlen(fl)),
+                                  profile_intern(dp, nm, strlen(nm)));
+        }
         uint32_t d = cct_child(dst, map[sn->parent], fn);
         if (d == UINT32_MAX) {
             rc = tally_error_set(err, sp->path, 0, "too many calling contexts");

@@ -95,5 +95,9 @@ int cct_inclusive(const struct cct *t, uint64_t *out, struct tally_error *err);
 struct profile;
 int cct_add_tree(struct cct *dst, struct profile *dp, const struct cct *src,
                  const struct profile *sp, const size_t *emap, struct tally_error *err);
+/* The same, with the functions given: src's function f is dp's fnmap[f]. */
+int cct_add_tree_mapped(struct cct *dst, struct profile *dp, const struct cct *src,
+                        const struct profile *sp, const size_t *emap, const uint32_t *fnmap,
+                        struct tally_error *err);
 
 #endif

@@ -318,6 +318,13 @@ static void permute(const uint64_t *src, const size_t *map, size_t n, uint64_t *
 int part_accumulate(struct profile *dp, struct part *dst, const struct profile *sp,
                     const struct part *src, struct tally_error *err)
 {
+    return part_accumulate_mapped(dp, dst, sp, src, NULL, err);
+}
+
+int part_accumulate_mapped(struct profile *dp, struct part *dst, const struct profile *sp,
+                           const struct part *src, const uint32_t *fnmap, struct tally_error *err)
+{
+#define MAP_FN(f) (fnmap ? fnmap[f] : map_fn(dp, sp, (f)))
     size_t n = src->events.n;
     if (dst->events.n == 0 && dst->costs.count == 0 && dst->calls.count == 0) {
         eventset_release(&dst->events);
@@ -363,22 +370,22 @@ int part_accumulate(struct profile *dp, struct part *dst, const struct profile *
         part_cost_get(src, i, &c);
         permute(c.cost, map, n, tmp);
         struct position pos = map_pos(dp, sp, &c.pos);
-        bad |= part_add_cost(dp, dst, map_fn(dp, sp, c.fn), &pos, tmp, n);
+        bad |= part_add_cost(dp, dst, MAP_FN(c.fn), &pos, tmp, n);
     }
     for (size_t i = 0; i < src->calls.count && !bad; i++) {
         struct call_rec c;
         part_call_get(src, i, &c);
         permute(c.cost, map, n, tmp);
         struct position site = map_pos(dp, sp, &c.site), target = map_pos(dp, sp, &c.target);
-        bad |= part_add_call(dp, dst, map_fn(dp, sp, c.caller), &site, map_fn(dp, sp, c.callee),
-                             &target, *c.count, tmp, n);
+        bad |= part_add_call(dp, dst, MAP_FN(c.caller), &site, MAP_FN(c.callee), &target, *c.count,
+                             tmp, n);
     }
     for (size_t i = 0; i < src->jumps.count && !bad; i++) {
         struct jump_rec j;
         part_jump_get(src, i, &j);
         struct position s = map_pos(dp, sp, &j.src), t = map_pos(dp, sp, &j.target);
-        bad |= part_add_jump(dp, dst, map_fn(dp, sp, j.fn), &s, map_fn(dp, sp, j.target_fn), &t,
-                             j.conditional, *j.executed, *j.taken);
+        bad |= part_add_jump(dp, dst, MAP_FN(j.fn), &s, MAP_FN(j.target_fn), &t, j.conditional,
+                             *j.executed, *j.taken);
     }
     free(tmp);
     free(map);
@@ -390,6 +397,7 @@ mismatch:;
     free(a);
     free(b);
     return -1;
+#undef MAP_FN
 }
 
 int profile_merge_parts(struct profile *p, struct tally_error *err)

@@ -226,6 +226,13 @@ int part_check_totals(struct profile *p, struct part *pt);
  */
 int part_accumulate(struct profile *dp, struct part *dst, const struct profile *sp,
                     const struct part *src, struct tally_error *err);
+/*
+ * The same, with the functions given: src's function f goes to dp's
+ * function fnmap[f] (every index of sp's functions must be there) instead
+ * of the one with the same (object, file, name).
+ */
+int part_accumulate_mapped(struct profile *dp, struct part *dst, const struct profile *sp,
+                           const struct part *src, const uint32_t *fnmap, struct tally_error *err);
 
 /*
  * Fold every part into part 0 (all parts must have the same events).

@@ -788,12 +788,56 @@ if (cd "$TMP/rec" && TALLY_VALGRIND_LIB=$ROOT/build/valgrind/lib "$TALLY" record
     conv 0 "" "" --to=json -o rec/cg.json "$cgo"
     check_py "json: the contexts and callgrind files of one run: same self costs in recurse" \
         "$TMP/compare.py" "$TMP/rec/ctx.json" "$TMP/rec/cg.json" self /examples/recurse
+    # Given together, the two files of one run are joined, not added up:
+    # the callgrind file's costs (and lines) with the contexts file's tree.
+    conv 0 "" "" --to=json --lines -o rec/pair.json "$ctx" "$cgo"
+    check "contexts + callgrind file of one run: the totals of one run, not twice" python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert a["totals"] == b["totals"], (a["totals"], b["totals"])
+assert sum(len(f["lines"]) for f in a["functions"]) > 50, "no lines"
+' "$TMP/rec/pair.json" "$TMP/rec/cg.json"
+    conv 0 "" "stacks exact" --to=folded -o rec/pair.folded "$cgo" "$ctx"
+    check "contexts + callgrind file of one run: the exact stacks of the contexts file" \
+        cmp "$TMP/rec/pair.folded" "$TMP/rec/exact.folded"
+    # the same pid and command but other costs: refused, with the function
+    python3 - "$cgo" "$TMP/rec/bumped.out" <<'EOF'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+# the compressed id of leaf (defined wherever it first appears, fn= or cfn=)
+ids = [m.group(1) for l in lines for m in [re.search(r"fn=\((\d+)\) leaf$", l)] if m]
+fn, done = None, False
+for i, l in enumerate(lines):
+    if l.startswith("fn="):
+        fn = re.match(r"fn=\((\d+)\)", l).group(1)
+    elif fn == ids[0] and re.match(r"^[0-9+*-]\S* \d+", l):
+        f = l.split(" ")
+        f[1] = str(int(f[1]) + 1)  # one more Ir of leaf's own
+        lines[i] = " ".join(f)
+        done = True
+        break
+assert done
+open(sys.argv[2], "w").write("\n".join(lines))
+EOF
+    conv 1 "" "but leaf costs [0-9]+ Ir there and [0-9]+ here: they are not the contexts and callgrind files of one run" \
+        --to=folded -o rec/bad.folded "$ctx" rec/bumped.out
+    if [ -z "$why" ] && [ ! -e "$TMP/rec/bad.folded" ]; then ok "a pair whose costs differ is refused"
+    else not_ok "a pair whose costs differ is refused ($why)"; fi
+    # another pid: two runs, added up (estimated stacks, with the warning)
+    sed 's/^pid: .*/pid: 1/' "$cgo" >"$TMP/rec/other.out"
+    conv 0 "" "not every input has calling contexts" --to=folded -o rec/two.folded "$ctx" rec/other.out
+    if [ -z "$why" ]; then ok "contexts + callgrind file of another pid: added up"; else
+        not_ok "contexts + callgrind file of another pid: $why"; fi
+    expect_run "merge of the two files of one run warns that it counts twice" 0 "" \
+        "contexts and callgrind files of one run: their sum counts every cost twice" \
+        merge -o "$TMP/rec/twice.out" "$ctx" "$cgo"
 else
     not_ok "tally record --contexts=yes examples/recurse"
 fi
 
-# contexts + a callgrind file: the sum has no contexts
-conv 0 "" "not every input has calling contexts" --to=folded -o mix.folded a.ctx a.cg
+# contexts + a callgrind file of another run: the sum has no contexts
+sed 's/^pid: .*/pid: 77/' "$TMP/a.cg" >"$TMP/a77.cg"
+conv 0 "" "not every input has calling contexts" --to=folded -o mix.folded a.ctx a77.cg
 if [ -z "$why" ]; then ok "contexts + callgrind: stacks estimated, with a warning"; else
     not_ok "contexts + callgrind: $why"; fi
 
@@ -884,6 +928,20 @@ if command -v go >/dev/null 2>&1; then
             fi
         done
     done
+    # the two files of one recording: exact stacks and exact lines together
+    if [ -s "$TMP/rec/pair.json" ]; then
+        conv 0 "" "stacks exact" --to=pprof -o rec/pair.pb.gz "$ctx" "$cgo"
+        for ev in Ir Dr; do
+            if HOME="$TMP/gohome" go tool pprof -top -lines -nodecount=1000000 -nodefraction=0 \
+                -edgefraction=0 -sample_index="$ev" "$TMP/rec/pair.pb.gz" >"$TMP/go.lines" 2>"$TMP/go.err"; then
+                check_py "go tool pprof -lines of a contexts + callgrind pair ($ev): exact stacks, every line exact" \
+                    "$TMP/golines.py" "$TMP/go.lines" "$TMP/rec/pair.json" "$ev"
+            else
+                not_ok "go tool pprof -lines reads the pair ($ev)"
+                head -n 5 "$TMP/go.err" | diag
+            fi
+        done
+    fi
     prog=$(sed -n 's/^File: //p' "$TMP/go.main.top")
     if [ "$prog" = wordfreq ]; then ok "go tool pprof: File: is the program (wordfreq)"; else
         not_ok "go tool pprof: File: is the program, not '$prog'"; fi
