@@ -828,6 +828,15 @@ EOF
     conv 0 "" "not every input has calling contexts" --to=folded -o rec/two.folded "$ctx" rec/other.out
     if [ -z "$why" ]; then ok "contexts + callgrind file of another pid: added up"; else
         not_ok "contexts + callgrind file of another pid: $why"; fi
+    # the report of the pair: exact stacks and the annotated source (the
+    # contexts file alone has no lines, so no source)
+    expect_run "report of the two files of one run" 0 "" "" report -o "$TMP/rec/rep" "$ctx" "$cgo"
+    expect_run "report of the contexts file alone" 0 "" "" report -o "$TMP/rec/repc" "$ctx"
+    if grep -q 'return x \* 2654435761u % 1000003u;' "$TMP/rec/rep/index.html" &&
+        ! grep -q 'return x \* 2654435761u % 1000003u;' "$TMP/rec/repc/index.html" &&
+        grep -q '"exact"' "$TMP/rec/rep/index.html"; then
+        ok "report of the pair: exact stacks and recurse.c's annotated source"
+    else not_ok "report of the pair: exact stacks and recurse.c's annotated source"; fi
     expect_run "merge of the two files of one run warns that it counts twice" 0 "" \
         "contexts and callgrind files of one run: their sum counts every cost twice" \
         merge -o "$TMP/rec/twice.out" "$ctx" "$cgo"
