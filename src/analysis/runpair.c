@@ -113,8 +113,7 @@ struct profile *runpair_join(const struct profile *ctx, const struct profile *cg
     pt->has_thread = src->has_thread;
     pt->thread = src->thread;
 
-    /* the functions of the contexts file first; (object, name) -> one of them, or none if several
-     */
+    /* the functions of the contexts file first; (object, name) -> one of them (0: several) */
     size_t nc = profile_nfunctions(ctx), ng = profile_nfunctions(cg);
     uint32_t *cmap = xcalloc(nc ? nc : 1, sizeof(*cmap));
     uint32_t *gmap = xcalloc(ng ? ng : 1, sizeof(*gmap));
@@ -128,16 +127,18 @@ struct profile *runpair_join(const struct profile *ctx, const struct profile *cg
         uint64_t *v = rectab_get(&byname, key, &created);
         *v = created ? (uint64_t)cmap[f] + 1 : v[0] == (uint64_t)cmap[f] + 1 ? v[0] : 0;
     }
-    size_t known = profile_nfunctions(j);
     for (uint32_t f = 0; f < ng; f++) {
-        uint32_t fn = copy_function(j, cg, f);
-        if (fn >= known) { /* no function of the contexts file has this file: match by name */
-            uint64_t key[1];
-            group_key(j, fn, key);
-            const uint64_t *v = rectab_find(&byname, key);
-            if (v && v[0]) fn = (uint32_t)(v[0] - 1);
+        struct function g = profile_function_at(cg, f);
+        uint64_t fkey[2] = {(uint64_t)known_name(j, cg, g.obj) << 32 | known_name(j, cg, g.file),
+                            known_name(j, cg, g.name)};
+        if (rectab_find(&j->funcs, fkey)) {
+            gmap[f] = copy_function(j, cg, f); /* the same object, file and name */
+            continue;
         }
-        gmap[f] = fn;
+        /* no function of the contexts file has this file: match by name */
+        uint64_t key[1] = {fkey[0] >> 32 << 32 | fkey[1]};
+        const uint64_t *v = rectab_find(&byname, key);
+        gmap[f] = v && v[0] ? (uint32_t)(v[0] - 1) : copy_function(j, cg, f);
     }
     rectab_release(&byname);
 
