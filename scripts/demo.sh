@@ -126,6 +126,8 @@ step "8. Exact stacks, and pictures" \
     "calls (the calling-context tree), so the flame graph is exact, not" \
     "guessed from caller/callee pairs. tally report writes one HTML page" \
     "(function table, callers and callees, source, flame and call graph);" \
+    "given both files of the recording it joins them: exact stacks, and" \
+    "source lines from the callgrind file;" \
     "tally graph draws the call graph with Graphviz. Open the files in a" \
     "browser: they are kept in build/demo/."
 say tally record -q --cache-sim=no --contexts=yes --contexts-out-file="$WORK/wordfreq.ctx" \
@@ -134,7 +136,7 @@ say tally record -q --cache-sim=no --contexts=yes --contexts-out-file="$WORK/wor
     --out-file="$WORK/ctx.out" -- ./wordfreq 5000 >/dev/null 2>>"$WORK/valgrind.log" ||
     { cat "$WORK/valgrind.log"; die "tally record --contexts=yes failed"; }
 show "$TALLY" flame --title=wordfreq -o "$PICS/flame.svg" "$WORK/wordfreq.ctx"
-show "$TALLY" report -o "$PICS/report" "$WORK/callgrind.out"
+show "$TALLY" report -o "$PICS/report" "$WORK/wordfreq.ctx" "$WORK/ctx.out"
 if command -v dot >/dev/null; then
     show "$TALLY" graph -o "$PICS/callgraph.svg" "$WORK/callgrind.out"
 fi
