@@ -83,15 +83,19 @@ static int check_costs(const struct profile *j, const size_t *emap, const struct
     int rc = 0;
     for (size_t g = 0; g < groups.count && !rc && !over; g++) {
         const uint64_t *k = rectab_at(&groups, g), *v = rectab_val(&groups, g);
+        const struct part *cp = ctx->parts[0];
         for (size_t e = 0; e < ne && !rc; e++)
             if (v[e] != v[ne + e])
-                rc = tally_error_set(err, cg->path, 0,
-                                     "%s has the same command and pid as this file, but %s costs "
-                                     "%llu %s there and %llu here: they are not the contexts and "
-                                     "callgrind files of one run",
-                                     ctx->path ? ctx->path : "the contexts file",
-                                     profile_str(j, (uint32_t)k[0]), (unsigned long long)v[ne + e],
-                                     pt->events.names[emap[e]], (unsigned long long)v[e]);
+                rc = tally_error_set(
+                    err, cg->path, 0,
+                    "%s has the same command and pid as this file, but %s costs %llu %s there "
+                    "and %llu here: they are not the contexts and callgrind files of one run%s",
+                    ctx->path ? ctx->path : "the contexts file", profile_str(j, (uint32_t)k[0]),
+                    (unsigned long long)v[ne + e], pt->events.names[emap[e]],
+                    (unsigned long long)v[e],
+                    cp->has_thread ? " (the contexts file holds one thread: add the contexts files "
+                                     "of every thread first, with tally merge --format=contexts)"
+                                   : "");
     }
     if (over) rc = tally_error_set(err, cg->path, 0, "a cost sum overflows 64 bits");
     rectab_release(&groups);

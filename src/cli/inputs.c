@@ -166,6 +166,15 @@ static int add_profile(struct profile *dst, struct profile *src, int *dropped,
     if (src->signed_costs && profile_make_signed(dst, err)) return -1;
     if (dst->signed_costs && profile_make_signed(src, err)) return -1;
     if (part_accumulate(dst, dst->parts[0], src, src->parts[0], err)) return -1;
+    /* a sum of several processes or threads is none of them */
+    struct part *d = dst->parts[0];
+    const struct part *s = src->parts[0];
+    if (d->has_pid && (!s->has_pid || s->pid != d->pid)) d->has_pid = 0;
+    if (d->has_thread && (!s->has_thread || s->thread != d->thread)) d->has_thread = 0;
+    if (dst->cct) {
+        dst->cct->has_thread = d->has_thread;
+        dst->cct->thread = d->thread;
+    }
     int rc = dst->cct && src->cct ? add_cct(dst, src, err) : dst->cct || src->cct ? 1 : 0;
     if (rc < 0) return -1;
     if (rc == 1) {

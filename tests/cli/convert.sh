@@ -837,6 +837,28 @@ EOF
         grep -q '"exact"' "$TMP/rec/rep/index.html"; then
         ok "report of the pair: exact stacks and recurse.c's annotated source"
     else not_ok "report of the pair: exact stacks and recurse.c's annotated source"; fi
+    # threads recorded apart: one thread's contexts do not pair with the
+    # callgrind file of all threads; the merged contexts files do
+    mkdir -p "$TMP/thr"
+    if (cd "$TMP/thr" && TALLY_VALGRIND_LIB=$ROOT/build/valgrind/lib "$TALLY" record -q --cache-sim=no \
+        --contexts=yes --separate-threads=yes --out-file=t.out --contexts-out-file=t.ctx \
+        -- "$ROOT/examples/complexity/prodcons" >/dev/null 2>&1) && [ -f "$TMP/thr/t.ctx-2" ]; then
+        conv 1 "" "the contexts file holds one thread: add the contexts files of every thread first" \
+            --to=folded -o thr/one.folded thr/t.ctx-1 thr/t.out
+        if [ -z "$why" ]; then ok "one thread's contexts + the callgrind file: refused, saying why"
+        else not_ok "one thread's contexts + the callgrind file: $why"; fi
+        expect_run "merge the threads' contexts files" 0 "" "" merge --format=contexts \
+            -o "$TMP/thr/all.ctx" "$TMP/thr/t.ctx-1" "$TMP/thr/t.ctx-2"
+        check "the merged contexts file names no thread" sh -c "! grep -q '^thread:' '$TMP/thr/all.ctx'"
+        conv 0 "" "" --to=json -o thr/pair.json thr/all.ctx thr/t.out
+        conv 0 "" "" --to=json -o thr/cg.json thr/t.out
+        check "every thread's contexts + the callgrind file: joined, the totals of one run" python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert a["totals"] == b["totals"], (a["totals"], b["totals"])' "$TMP/thr/pair.json" "$TMP/thr/cg.json"
+    else
+        not_ok "tally record --separate-threads=yes --contexts=yes examples/complexity/prodcons"
+    fi
     expect_run "merge of the two files of one run warns that it counts twice" 0 "" \
         "contexts and callgrind files of one run: their sum counts every cost twice" \
         merge -o "$TMP/rec/twice.out" "$ctx" "$cgo"
