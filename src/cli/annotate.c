@@ -14,6 +14,7 @@
 
 #include "../formats/format.h"
 #include "../analysis/rename.h"
+#include "../analysis/runpair.h"
 #include "../report/annotate.h"
 
 static void usage(FILE *fp)
@@ -363,6 +364,17 @@ int cmd_annotate(int argc, char **argv)
         cli_warnings(q);
         if (!p) {
             p = q;
+            continue;
+        }
+        if (k == 1 && o.inputs.n == 2 && (runpair_match(p, q) || runpair_match(q, p))) {
+            /* the contexts and callgrind files of one run count the same costs:
+               the callgrind file has everything annotate shows */
+            if (runpair_match(p, q)) {
+                profile_free(p);
+                p = q;
+            } else {
+                profile_free(q);
+            }
             continue;
         }
         int bad = 0;

@@ -859,6 +859,11 @@ assert a["totals"] == b["totals"], (a["totals"], b["totals"])' "$TMP/thr/pair.js
     else
         not_ok "tally record --separate-threads=yes --contexts=yes examples/complexity/prodcons"
     fi
+    # tally annotate of the pair: the callgrind file's numbers, not twice them
+    (cd "$TMP/rec" && "$TALLY" annotate "$ctx" "$cgo" | sed 1,2d >pair.ann &&
+        "$TALLY" annotate "$cgo" | sed 1,2d >cg.ann)
+    check "annotate of the two files of one run = annotate of the callgrind file" \
+        sh -c "test -s '$TMP/rec/cg.ann' && cmp '$TMP/rec/pair.ann' '$TMP/rec/cg.ann'"
     expect_run "merge of the two files of one run warns that it counts twice" 0 "" \
         "contexts and callgrind files of one run: their sum counts every cost twice" \
         merge -o "$TMP/rec/twice.out" "$ctx" "$cgo"
