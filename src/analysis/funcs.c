@@ -101,6 +101,32 @@ static void max_into(uint64_t *slot, uint32_t ndef)
     if (*slot < ndef) *slot = ndef;
 }
 
+/*
+ * A row may hold functions of several objects (code without symbols is
+ * named by its offset in its object; every library has an `_init`). When
+ * the reader recorded where functions were named (profile.h), the row
+ * shows the object of the function named last, as callgrind_annotate
+ * does; otherwise it keeps the object of the last record added above.
+ */
+static void label_shared_rows(struct func_table *ft, const struct profile *p)
+{
+    size_t nfn = profile_nfunctions(p);
+    uint64_t *last = NULL;
+    for (size_t f = 0; f < nfn; f++) {
+        uint64_t m = profile_function_mention(p, (uint32_t)f);
+        if (!m) continue;
+        struct function fn = profile_function_at(p, (uint32_t)f);
+        uint64_t key = (uint64_t)func_canon_file(ft, fn.file) << 32 | canon_name(ft, fn.name);
+        if (!rectab_find(&ft->rows, &key)) continue;
+        size_t r = rectab_get_index(&ft->rows, &key, NULL);
+        if (!last) last = xcalloc(ft->rows.count, sizeof(*last));
+        if (m < last[r]) continue;
+        last[r] = m;
+        rectab_val(&ft->rows, r)[1] = (uint64_t)fn.obj + 1;
+    }
+    free(last);
+}
+
 int func_table_build(struct func_table *ft, struct profile *p, const struct func_options *opt,
                      struct tally_error *err)
 {
@@ -201,6 +227,7 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         v[1] = (uint64_t)fn.obj + 1;
         v[2] |= FUNC_ROW_LISTED;
     }
+    if (!rc) label_shared_rows(ft, p);
     free(seen);
     free(tmp);
     if (!rc && ft->rename_failed) {

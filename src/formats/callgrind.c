@@ -1097,6 +1097,7 @@ static void set_name(struct rd *r, int key, uint32_t id)
         r->have_fn = 1;
         r->src = r->fl;
         r->fn = profile_function(r->p, r->ob, r->fl, id);
+        profile_mention_function(r->p, r->fn);
         r->fn_dirty = 0;
         break;
     case K_FL:

@@ -19,7 +19,7 @@ struct profile *profile_new(void)
 {
     struct profile *p = xcalloc(1, sizeof(*p));
     strtab_init(&p->names);
-    rectab_init(&p->funcs, 2, 0);
+    rectab_init(&p->funcs, 2, 1);
     return p;
 }
 
@@ -61,6 +61,16 @@ uint32_t profile_function(struct profile *p, uint32_t obj, uint32_t file, uint32
 size_t profile_nfunctions(const struct profile *p)
 {
     return p->funcs.count;
+}
+
+void profile_mention_function(struct profile *p, uint32_t fn)
+{
+    rectab_val(&p->funcs, fn)[0] = ++p->mentions;
+}
+
+uint64_t profile_function_mention(const struct profile *p, uint32_t fn)
+{
+    return rectab_val(&p->funcs, fn)[0];
 }
 
 struct function profile_function_at(const struct profile *p, uint32_t fn)

@@ -117,7 +117,8 @@ struct profile {
     int version;                /* `version:` value, 0 when absent */
     int signed_costs;           /* costs are int64 (diff results) */
     struct strtab names;
-    struct rectab funcs; /* key: obj<<32|file, name; index = function id */
+    struct rectab funcs; /* key: obj<<32|file, name; value: last mention; index = function id */
+    uint64_t mentions;   /* profile_mention_function() calls so far */
     size_t nparts, parts_cap;
     struct part **parts;
     struct strlist warnings; /* non-fatal problems found while reading */
@@ -141,6 +142,18 @@ static inline const char *profile_str(const struct profile *p, uint32_t id)
 uint32_t profile_function(struct profile *p, uint32_t obj, uint32_t file, uint32_t name);
 size_t profile_nfunctions(const struct profile *p);
 struct function profile_function_at(const struct profile *p, uint32_t fn);
+
+/*
+ * A reader saw a line that names function fn (the callgrind reader: each
+ * `fn=` line). profile_function_mention() gives the ordinal (1, 2, ...)
+ * of the last such line, 0 when none: callgrind_annotate shows a
+ * FILE:FUNCTION row that functions of several objects share (code without
+ * symbols is named by its offset, every library has an `_init`) with the
+ * object of the last `fn=` line of that row, and tally annotate does the
+ * same (analysis/funcs.c).
+ */
+void profile_mention_function(struct profile *p, uint32_t fn);
+uint64_t profile_function_mention(const struct profile *p, uint32_t fn);
 
 /* Append a new empty part (positions POS_LINE, no events yet). */
 struct part *profile_add_part(struct profile *p);

@@ -26,7 +26,7 @@ make_profiles || { not_ok "make_profiles"; exit 1; }
 cd "$ROOT/examples" || exit 1
 CWD=$(pwd)
 
-# parse.pl MODE CWD < report: rows | tree
+# parse.pl MODE CWD < report: rows | objrows (rows with their [object]) | tree
 cat >"$TMP/parse.pl" <<'PERL'
 use strict; use warnings;
 my ($mode, $cwd) = @ARGV;
@@ -40,14 +40,16 @@ while (my $l = <STDIN>) {
     chomp $l;
     if ($state == 0) { $state = 1 if $l =~ / file:function$/; next; }
     if ($state == 1) { $state = 2; next; }    # the rule under the header
-    last if $mode eq 'rows' && $l eq '';
+    last if $mode ne 'tree' && $l eq '';
     last if $l =~ /^-{80}$/;
     next if $l eq '';
     $l =~ s/ \(\s*-?[\d.]+%\)//g;
-    if ($mode eq 'rows') {
+    if ($mode ne 'tree') {
         $l =~ /^\s*($num(?:\s+$num)*)\s+(\S.*)$/ or die "bad row: $l\n";
         my ($c, $n) = (costs($1), $2);
-        $n =~ s/ \[[^\]]*\]$//; $n =~ s/ <cycle \d+>$//; $n = norm($n);
+        my $obj = $n =~ s/ (\[[^\]]*\])$// ? " $1" : "";
+        $n =~ s/ <cycle \d+>$//; $n = norm($n);
+        $n .= $obj if $mode eq 'objrows';
         if (exists $row{$n}) { $row{$n} .= " | $c"; } else { $row{$n} = $c; push @order, $n; }
     } else {
         if ($l =~ /^\s*($num(?:\s+$num)*)\s+\*\s+(\S.*)$/) {
@@ -61,14 +63,14 @@ while (my $l = <STDIN>) {
         }
     }
 }
-if ($mode eq 'rows') { print "$_\t$row{$_}\n" for @order; }
+if ($mode ne 'tree') { print "$_\t$row{$_}\n" for @order; }
 else { print "$_\t$edge{$_}[0]\t@{$edge{$_}[1]}\n" for sort keys %edge; }
 PERL
 parse() { perl "$TMP/parse.pl" "$1" "$CWD"; }
 
 # compare NAME KIND(ordered|sets) ORACLE_OUT TALLY_OUT
 compare_rows() {
-    parse rows <"$3" >"$TMP/o.rows"; parse rows <"$4" >"$TMP/t.rows"
+    parse objrows <"$3" >"$TMP/o.rows"; parse objrows <"$4" >"$TMP/t.rows"
     if [ "$2" = sets ]; then sort -o "$TMP/o.rows" "$TMP/o.rows"; sort -o "$TMP/t.rows" "$TMP/t.rows"; fi
     if [ ! -s "$TMP/o.rows" ]; then not_ok "$1 (no rows parsed)"; return; fi
     same_text "$1" "$TMP/o.rows" "$TMP/t.rows"
@@ -158,3 +160,57 @@ sum=$("$TALLY" annotate --auto=no --threshold=100 --show-percs=no "$in" >"$TMP/t
     awk -F'\t' '{split($2, c, " "); s += c[1]} END {print s}')
 if [ "$sum" = "$want" ]; then ok "cgparts: rows add up to the total"; else
     not_ok "cgparts: rows add up to $sum, want $want"; fi
+
+# One FILE:FUNCTION row, functions of several objects: code without symbols
+# is named by its offset in its object, and every library has an `_init`.
+# callgrind_annotate labels the row with the object of the last fn= line
+# that named it. Here liba's 0x1000 is seen first, libb's next, and liba's
+# named again last; for _init it is the other way round. The outputs must
+# be the same text (tally used to label it with the object of the last record it added).
+cat >"$TMP/shared.out" <<'CG'
+version: 1
+creator: tally-test
+cmd: shared
+positions: line
+events: Ir Dr
+ob=/bin/prog
+fl=prog.c
+fn=main
+10 40 4
+cob=/lib/liba.so
+cfi=???
+cfn=0x0000000000001000
+calls=3 0
+11 502 20
+ob=/lib/liba.so
+fl=???
+fn=0x0000000000001000
+0 500 20
+ob=/lib/libb.so
+fl=???
+fn=0x0000000000001000
+0 30 1
+fn=_init
+0 7
+ob=/lib/liba.so
+fl=???
+fn=0x0000000000001000
+0 2
+fn=_init
+0 9 2
+ob=/lib/libb.so
+fl=???
+fn=_init
+0 1
+totals: 589 27
+CG
+for opts in "--auto=no" "--auto=no --tree=both" "--auto=no --inclusive=yes"; do
+    callgrind_annotate $opts "$TMP/shared.out" >"$TMP/o.txt" 2>&1
+    "$TALLY" annotate $opts "$TMP/shared.out" >"$TMP/t.txt" 2>&1
+    same_text "rows shared by several objects: labelled as callgrind_annotate labels them ($opts)" \
+        "$TMP/o.txt" "$TMP/t.txt"
+done
+grep -q '???:0x0000000000001000 \[/lib/liba.so\]' "$TMP/o.txt" &&
+    grep -q '???:_init \[/lib/libb.so\]' "$TMP/o.txt" &&
+    ok "callgrind_annotate: the last fn= line names the row's object" ||
+    not_ok "callgrind_annotate labels shared rows otherwise than this test assumes"

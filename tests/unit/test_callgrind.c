@@ -979,6 +979,36 @@ static void test_write_signed(void **state)
 }
 
 /* Real files named by TALLY_CG_FILES: round trip, and compressed copies. */
+/* Each fn= line records which function it named last (annotate labels a
+ * row shared by several objects with the last one); cfn= lines do not,
+ * and functions made by accumulating into another profile have none. */
+static void test_fn_mentions(void **state)
+{
+    (void)state;
+    struct profile *p = rd("events: Ir\n"
+                           "ob=a\nfl=f.c\nfn=(1) x\n1 1\n"
+                           "cob=c\ncfn=z\ncalls=1 0\n2 5\n"
+                           "ob=b\nfn=x\n1 2\n"
+                           "ob=a\nfn=(1)\n1 3\n"
+                           "ob=c\nfl=g.c\nfn=z\n0 5\n");
+    uint32_t ax = fn_of(p, "a", "f.c", "x"), bx = fn_of(p, "b", "f.c", "x");
+    uint32_t cz = fn_of(p, "c", "g.c", "z");
+    assert_int_equal(profile_function_mention(p, ax), 3);
+    assert_int_equal(profile_function_mention(p, bx), 2);
+    assert_int_equal(profile_function_mention(p, cz), 4);
+    /* the callee function of the cfn= line (file f.c, not named by fn=) */
+    assert_int_equal(profile_function_mention(p, fn_of(p, "c", "f.c", "z")), 0);
+    struct profile *q = profile_new();
+    struct tally_error err;
+    tally_error_clear(&err);
+    profile_add_part(q);
+    assert_int_equal(part_accumulate(q, q->parts[0], p, p->parts[0], &err), 0);
+    for (size_t i = 0; i < profile_nfunctions(q); i++)
+        assert_int_equal(profile_function_mention(q, (uint32_t)i), 0);
+    profile_free(q);
+    profile_free(p);
+}
+
 static void test_real_files(void **state)
 {
     const char *env = getenv("TALLY_CG_FILES");
@@ -1047,6 +1077,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip_samples),
         cmocka_unit_test(test_writer_text),
         cmocka_unit_test(test_write_signed),
+        cmocka_unit_test(test_fn_mentions),
         cmocka_unit_test(test_real_files),
     };
     return cmocka_run_group_tests_name("callgrind", tests, NULL, NULL);
