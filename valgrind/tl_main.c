@@ -384,18 +384,27 @@ typedef struct jrec {
     Bool cond;
     Bool inverted; /* the Exit goes to the next instruction: taken = !guard */
     Bool skip;     /* a jump into a function entry: a call, not a jump */
+    UInt id;       /* its place in a thread's store (--separate-threads) */
     ULong exe, taken;
 } jrec;
 
 static Bool collecting;
 static htab djumps; /* jumps with a computed target, by (site, target) */
 
-static jrec *new_jrec(instrcc *site, Addr to, Bool cond)
+static UInt n_jrecs;
+
+/* The record of a jump from `site` to `to`: the one an earlier translation
+ * of the same code made, or a new one. */
+static jrec *get_jrec(instrcc *site, Addr to, Bool cond, Bool inverted)
 {
+    for (jrec *j = site->jumps; j; j = j->snext)
+        if (j->to == to && j->cond == cond && j->inverted == inverted) return j;
     jrec *j = arena_alloc(sizeof *j);
+    j->id = n_jrecs++;
     j->site = site;
     j->to = to;
     j->cond = cond;
+    j->inverted = inverted;
     j->target = lookup_position(to, to);
     const HChar *name;
     j->skip = VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), to, &name) ||
@@ -431,7 +440,7 @@ static VG_REGPARM(2) void h_jump_dyn(instrcc *site, Addr to)
     for (j = djumps.slot[h & (djumps.nslots - 1)]; j; j = j->next)
         if (j->site == site && j->to == to) break;
     if (!j) {
-        j = new_jrec(site, to, False);
+        j = get_jrec(site, to, False, False);
         if (++djumps.nused > djumps.nslots) htab_grow(&djumps, jrec_rehash);
         UWord k = h & (djumps.nslots - 1);
         j->next = djumps.slot[k];
@@ -620,10 +629,10 @@ typedef struct {
     ULong plt_enter[N_EV]; /* running cost at that call (the stub is the callee's) */
     ULong run[N_EV];
     UInt tid;
-    /* --separate-threads: this thread's counts, by instr id (N_EV each)
-     * and by arc id (calls, then N_EV costs) */
-    ULong *istore, *astore;
-    UInt n_istore, n_astore;
+    /* --separate-threads: this thread's counts, by instr id (N_EV each),
+     * by arc id (calls, then N_EV costs) and by jump id (executed, taken) */
+    ULong *istore, *astore, *jstore;
+    UInt n_istore, n_astore, n_jstore;
     cct_thread cct; /* --contexts=yes: where in the tree this thread runs */
 } thread;
 
@@ -1049,6 +1058,16 @@ static void stash(thread *t)
                 a->cost[e] = 0;
             }
         }
+    if (!clo_jumps) return;
+    for (UWord k = 0; k < instrs.nslots; k++)
+        for (instrcc *i = instrs.slot[k]; i; i = i->next)
+            for (jrec *j = i->jumps; j; j = j->snext) {
+                if (!j->exe && !j->taken) continue;
+                t->jstore = grow_store(t->jstore, &t->n_jstore, j->id + 1, 2);
+                t->jstore[(SizeT)j->id * 2] += j->exe;
+                t->jstore[(SizeT)j->id * 2 + 1] += j->taken;
+                j->exe = j->taken = 0;
+            }
 }
 
 static void unstash(thread *t, Bool clear)
@@ -1070,6 +1089,16 @@ static void unstash(thread *t, Bool clear)
                 a->cost[e] += c[e + 1];
             if (clear) VG_(memset)(c, 0, (N_EV + 1) * sizeof(ULong));
         }
+    if (!clo_jumps) return;
+    for (UWord k = 0; k < instrs.nslots; k++)
+        for (instrcc *i = instrs.slot[k]; i; i = i->next)
+            for (jrec *j = i->jumps; j; j = j->snext) {
+                if (j->id >= t->n_jstore) continue;
+                ULong *c = &t->jstore[(SizeT)j->id * 2];
+                j->exe += c[0];
+                j->taken += c[1];
+                if (clear) c[0] = c[1] = 0;
+            }
 }
 
 /* Everything counted so far into the threads' stores: the current
@@ -1175,6 +1204,7 @@ static void zero_counts(void)
             if (t->istore) VG_(memset)(t->istore, 0, (SizeT)t->n_istore * N_EV * sizeof(ULong));
             if (t->astore)
                 VG_(memset)(t->astore, 0, (SizeT)t->n_astore * (N_EV + 1) * sizeof(ULong));
+            if (t->jstore) VG_(memset)(t->jstore, 0, (SizeT)t->n_jstore * 2 * sizeof(ULong));
         }
 }
 
@@ -1553,8 +1583,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                     to = 0;
                 }
                 if (to) {
-                    jrec *j = new_jrec(cur, to, True);
-                    j->inverted = inv;
+                    jrec *j = get_jrec(cur, to, True, inv);
                     IRTemp g = newIRTemp(st.sbOut->tyenv, Ity_I64);
                     addStmtToIRSB(st.sbOut,
                                   IRStmt_WrTmp(g, IRExpr_Unop(Iop_1Uto64, s->Ist.Exit.guard)));
@@ -1582,7 +1611,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
             Addr to = (Addr)nx->Iex.Const.con->Ico.U64;
             /* a fall-through is no jump; an inverted jcc's target is counted by its jcnd */
             if (to != cia + isize && to != inv_to) {
-                jrec *j = new_jrec(cur, to, False);
+                jrec *j = get_jrec(cur, to, False, False);
                 if (!j->skip)
                     emit_call(st.sbOut, 1, "h_jump", h_jump,
                               mkIRExprVec_1(mkIRExpr_HWord((HWord)j)), NULL);
@@ -1979,7 +2008,6 @@ static void write_callgrind(UInt tid)
     VG_(fprintf)(f, "\n");
     for (Int e = 0; e < N_EV; e++)
         grand[e] += totals[e];
-    clear_jumps(); /* jumps are not split by thread: the first part has them */
 }
 
 static void close_callgrind(void)
@@ -2023,10 +2051,12 @@ static void write_parts(void)
     for (UInt k = 0; k < n_threads; k++)
         if (threads[k]) {
             move_counts(C_DROP);
+            clear_jumps();
             unstash(threads[k], False);
             write_callgrind(threads[k]->tid);
         }
     move_counts(C_DROP);
+    clear_jumps();
     for (UInt k = 0; k < n_threads; k++)
         if (threads[k]) unstash(threads[k], True);
 }

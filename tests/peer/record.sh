@@ -556,8 +556,11 @@ fi
 # --collect-jumps=yes: jump=/jcnd= records equal Callgrind's (--separate-recs=1,
 # so that recursion is not split into fib'2) for the functions of a program
 # built for it and of examples/recurse.
-jumps_of() { # FILE FUNCTION: "kind counts target<-source", line positions resolved
-    awk -v F="$2" 'function pos(t) {
+# Records of the same kind between the same two lines are summed (as
+# callgrind_annotate and KCachegrind show them): Callgrind keeps one record
+# per basic block that holds the jump, tally one per instruction.
+jumps_of() { # FILE FUNCTION [PART]: "kind counts target<-source", line positions resolved
+    awk -v F="$2" -v P="${3:-}" 'function pos(t) {
             if (t == "*") return last
             if (t ~ /^\+/) return last + substr(t, 2)
             if (t ~ /^-/) return last - substr(t, 2)
@@ -569,12 +572,20 @@ jumps_of() { # FILE FUNCTION: "kind counts target<-source", line positions resol
             if (r != "") n[id] = r
             return n[id]
         }
+        /^part:/ { part = $2 }
         /^fn=/ { on = (nm(substr($0, 4)) == F); next }
         /^(cfn|jfn)=/ { nm(substr($0, 5)); next }
         /^(jump|jcnd)=/ { split($0, a, "[= ]"); k = a[1]; c = a[2]; t = pos($2)
-            getline; last = pos($1); if (on) print k, c, t "<-" last; next }
+            getline; last = pos($1)
+            if (on && (P == "" || part == P)) {
+                key = k " " t "<-" last; nc = split(c, tc, "/")
+                taken[key] += tc[1]; if (nc > 1) exe[key] += tc[2]
+            }
+            next }
         /^calls=/ { getline; last = pos($1); next }
-        /^[0-9+*-]/ { last = pos($1) }' "$1" | LC_ALL=C sort
+        /^[0-9+*-]/ { last = pos($1) }
+        END { for (key in taken) { split(key, w, " ")
+                print w[1], (w[1] == "jcnd" ? taken[key] "/" exe[key] : taken[key]), w[2] } }' "$1" | LC_ALL=C sort
 }
 cat >"$TMP/jm.c" <<'EOF'
 static volatile int sink;
@@ -616,6 +627,33 @@ if ${CC:-cc} -O0 -g -o "$TMP/jm" "$TMP/jm.c" 2>"$TMP/cc.err"; then
         ok "--collect-jumps=yes: tally annotate and callgrind_annotate read the file"
     else
         not_ok "--collect-jumps=yes: tally annotate and callgrind_annotate read the file"
+    fi
+    # per thread: each part holds its thread's jumps, as Callgrind's
+    # --separate-threads=yes files (NAME-01, NAME-02) do
+    if [ -x "$TMP/th" ]; then
+        (cd "$TMP" && "$TALLY" record -q --cache-sim=no --separate-threads=yes --collect-jumps=yes \
+            --out-file="$TMP/thj.cl" ./th >/dev/null 2>&1)
+        (cd "$TMP" && valgrind -q --tool=callgrind --separate-threads=yes --collect-jumps=yes \
+            --separate-recs=1 --callgrind-out-file="$TMP/thj.cg" ./th >/dev/null 2>&1)
+        bad=
+        nj=0
+        for part in 1 2; do
+            for fn in main body work other; do
+                jumps_of "$TMP/thj.cl" "$fn" "$part" >"$TMP/j.t"
+                jumps_of "$TMP/thj.cg-0$part" "$fn" >"$TMP/j.c"
+                cmp -s "$TMP/j.t" "$TMP/j.c" || bad="$bad $fn@$part"
+                nj=$((nj + $(wc -l <"$TMP/j.t")))
+            done
+        done
+        # work runs once in thread 1 and twice in thread 2: its loop's
+        # executed count in part 2 is twice that of part 1
+        w1=$(jumps_of "$TMP/thj.cl" work 1 | awk '$1 == "jcnd" { split($2, a, "/"); s += a[2] } END { print s + 0 }')
+        w2=$(jumps_of "$TMP/thj.cl" work 2 | awk '$1 == "jcnd" { split($2, a, "/"); s += a[2] } END { print s + 0 }')
+        if [ -z "$bad" ] && [ "$w1" -gt 0 ] && [ "$w2" = $((2 * w1)) ]; then
+            ok "--collect-jumps=yes --separate-threads=yes: each part's jumps equal Callgrind's thread file ($nj records; work: $w1, $w2)"
+        else
+            not_ok "--collect-jumps=yes --separate-threads=yes: each part's jumps equal Callgrind's thread file (differ:$bad; work: $w1, $w2)"
+        fi
     fi
 else
     not_ok "jumps: test program builds"
