@@ -37,6 +37,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_transtab.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
 
@@ -135,7 +136,6 @@ typedef struct instrcc {
     linecc *line;
     struct arc *arcs;   /* calls made by this instruction (--calls=yes) */
     struct jrec *jumps; /* jumps from this instruction (--collect-jumps=yes) */
-    ULong *kept;        /* counted before collection was last stopped */
     UInt id;            /* index into the threads' stores (--separate-threads) */
     ULong ev[N_EV];
 } instrcc;
@@ -388,7 +388,13 @@ typedef struct jrec {
     ULong exe, taken;
 } jrec;
 
-static Bool collecting;
+/* Collection on or off (--toggle-collect, --collect-atstart, client
+ * requests), and the same as the number each run of a block adds to its
+ * counters in the instrumented code once `gated`: until collection first
+ * stops, blocks add the constant 1, which saves a load per block. */
+static Bool collecting = True;
+static ULong count_gate = 1;
+static Bool gated;
 static htab djumps; /* jumps with a computed target, by (site, target) */
 
 static UInt n_jrecs;
@@ -453,11 +459,15 @@ static VG_REGPARM(2) void h_jump_dyn(instrcc *site, Addr to)
 /*--- Run-time helpers (simulators only)                   ---*/
 /*------------------------------------------------------------*/
 
-/* The simulators count into the instr and into the running cost. */
+/* The simulators run whether or not collection is on (the caches and
+ * predictors keep their state); they count into the instr only while it is
+ * on, and always into the running cost. */
 static inline void count2(instrcc *n, Int e1, Int eL, ULong m1, ULong mL)
 {
-    n->ev[e1] += m1;
-    n->ev[eL] += mL;
+    if (collecting) {
+        n->ev[e1] += m1;
+        n->ev[eL] += mL;
+    }
     cur_run[e1] += m1;
     cur_run[eL] += mL;
 }
@@ -533,14 +543,14 @@ static VG_REGPARM(3) void h_dw(instrcc *n, Addr a, UWord size)
  * true). */
 static VG_REGPARM(3) void h_guarded_dr(instrcc *n, Addr a, UWord size)
 {
-    n->ev[EV_Dr]++;
+    if (collecting) n->ev[EV_Dr]++;
     cur_run[EV_Dr]++;
     if (clo_cache_sim) d_ref(n, a, size, EV_D1mr, EV_DLmr);
 }
 
 static VG_REGPARM(3) void h_guarded_dw(instrcc *n, Addr a, UWord size)
 {
-    n->ev[EV_Dw]++;
+    if (collecting) n->ev[EV_Dw]++;
     cur_run[EV_Dw]++;
     if (clo_cache_sim) d_ref(n, a, size, EV_D1mw, EV_DLmw);
 }
@@ -549,7 +559,7 @@ static VG_REGPARM(2) void h_bc(instrcc *n, UWord taken)
 {
     ULong m = 0;
     branchsim_cond(n->addr, (Word)taken, &m);
-    n->ev[EV_Bcm] += m;
+    if (collecting) n->ev[EV_Bcm] += m;
     cur_run[EV_Bcm] += m;
 }
 
@@ -557,7 +567,7 @@ static VG_REGPARM(2) void h_bi(instrcc *n, Addr dst)
 {
     ULong m = 0;
     branchsim_ind(n->addr, dst, &m);
-    n->ev[EV_Bim] += m;
+    if (collecting) n->ev[EV_Bim] += m;
     cur_run[EV_Bim] += m;
 }
 
@@ -599,7 +609,6 @@ typedef struct arc {
     instrcc *site, *callee;
     ULong calls;
     ULong cost[N_EV];
-    ULong *kept; /* calls, then cost: counted before collection was last stopped */
     struct cct_node *cparent, *cchild; /* --contexts: the last call's contexts */
     UInt id;                           /* index into the threads' stores (--separate-threads) */
 } arc;
@@ -762,7 +771,7 @@ static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool r
     if (toggle && toggle_depth++ == 0) collect_start();
     frame *f = new_frame(t);
     f->a = get_arc(site, callee);
-    f->a->calls++;
+    if (collecting) f->a->calls++;
     f->sp = sp;
     f->resolver = resolver;
     f->toggle = toggle;
@@ -803,8 +812,9 @@ static frame *pop_call(thread *t)
         if (rms_on) rms_on_signal_end(t->tid, t->run[EV_Ir]);
         return f;
     }
-    for (Int e = 0; e < N_EV; e++)
-        f->a->cost[e] += t->run[e] - f->enter[e];
+    if (collecting)
+        for (Int e = 0; e < N_EV; e++)
+            f->a->cost[e] += t->run[e] - f->enter[e];
     if (rms_on) rms_on_return(t->tid, f->resolver, t->run[EV_Ir]);
     if (f->toggle && --toggle_depth == 0) collect_stop();
     return f;
@@ -945,22 +955,18 @@ static void tl_post_deliver_signal(ThreadId tid, Int sigNo)
 
 /* The scheduler gives the CPU to `tid`: costs now run into its vector, and
  * the transition the previous thread was in the middle of waits for it. */
-typedef enum { C_KEEP, C_DROP, C_RESTORE, C_CLEAR } cmove;
-static void move_counts(cmove how);
 static void stash(thread *t);
-static Bool collecting;
+static Bool counted = True; /* the counters may hold counts of cur_thread */
 
 static void tl_start_client_code(ThreadId tid, ULong bbs_done)
 {
     thread *t = get_thread(tid);
     if (t == cur_thread) return;
-    if (clo_separate && cur_thread) {
+    if (clo_separate && cur_thread && counted) {
         /* what ran since the last switch was the old thread's */
         fold_segs();
-        if (collecting)
-            stash(cur_thread);
-        else
-            move_counts(C_DROP);
+        stash(cur_thread);
+        counted = collecting;
     }
     if (cur_thread) cur_thread->pending = last_exit;
     last_exit = t->pending;
@@ -985,40 +991,18 @@ static void calls_finish(void)
 /*------------------------------------------------------------*/
 
 /*
- * Counting never stops in the instrumented code (that would cost a test
- * per block). Instead, when collection stops, everything counted so far is
- * moved into the `kept` arrays; when it starts again, what was counted
- * while it was off is thrown away. Open calls are charged up to the moment
- * of a stop or start (their frames' entry cost is moved to the current
- * running cost).
+ * While collection is off, nothing is counted: each run of a block adds
+ * `count_gate` (0) to its counters instead of 1, the helpers and the call
+ * tracking test `collecting`. The running cost of each thread always
+ * advances (it is the clock of the input-sensitive profile), so open calls
+ * are charged up to the moment collection stops, and their entry cost is
+ * moved to the moment it starts again. Starting and stopping cost a walk of
+ * the call stacks, not of the counters. Blocks are instrumented with the
+ * gate from the start when collection may stop (--toggle-collect,
+ * --collect-atstart=no); otherwise the first stop (a client request) folds
+ * the counts and has every block translated again, with the gate.
  */
 static Bool all_zero(const ULong *ev);
-static Bool collecting = True;
-
-/* Charge (or, with add False, only restart) every open call at the
- * current running cost. */
-static void restart_thread_frames(thread *t, Bool add)
-{
-    /* frames below a signal mark are charged up to the delivery */
-    ULong upto[N_EV];
-    VG_(memcpy)(upto, t->run, sizeof upto);
-    for (UInt d = t->depth; d-- > 0;) {
-        frame *f = &t->stack[d];
-        if (f->sig)
-            VG_(memcpy)(upto, f->enter, sizeof upto);
-        else if (add)
-            for (Int e = 0; e < N_EV; e++)
-                f->a->cost[e] += upto[e] - f->enter[e];
-        VG_(memcpy)(f->enter, t->run, sizeof f->enter);
-    }
-    VG_(memcpy)(t->plt_enter, t->run, sizeof t->plt_enter);
-}
-
-static void restart_frames(Bool add)
-{
-    for (UInt k = 0; k < n_threads; k++)
-        if (threads[k]) restart_thread_frames(threads[k], add);
-}
 
 /* --separate-threads: move the counters into t's store (stash) or put the
  * store back into the counters (unstash, emptying it if `clear`). */
@@ -1033,6 +1017,38 @@ static ULong *grow_store(ULong *v, UInt *n, UInt need, UInt width)
     }
     *n = m;
     return w;
+}
+
+/* Charge (or, with add False, only restart) every open call at the
+ * current running cost. With --separate-threads, a thread that is not
+ * running is charged in its own store. */
+static void restart_thread_frames(thread *t, Bool add)
+{
+    /* frames below a signal mark are charged up to the delivery */
+    ULong upto[N_EV];
+    VG_(memcpy)(upto, t->run, sizeof upto);
+    for (UInt d = t->depth; d-- > 0;) {
+        frame *f = &t->stack[d];
+        if (f->sig)
+            VG_(memcpy)(upto, f->enter, sizeof upto);
+        else if (add) {
+            ULong *c = f->a->cost;
+            if (clo_separate && t != cur_thread) {
+                t->astore = grow_store(t->astore, &t->n_astore, f->a->id + 1, N_EV + 1);
+                c = &t->astore[(SizeT)f->a->id * (N_EV + 1) + 1];
+            }
+            for (Int e = 0; e < N_EV; e++)
+                c[e] += upto[e] - f->enter[e];
+        }
+        VG_(memcpy)(f->enter, t->run, sizeof f->enter);
+    }
+    VG_(memcpy)(t->plt_enter, t->run, sizeof t->plt_enter);
+}
+
+static void restart_frames(Bool add)
+{
+    for (UInt k = 0; k < n_threads; k++)
+        if (threads[k]) restart_thread_frames(threads[k], add);
 }
 
 static void stash(thread *t)
@@ -1115,89 +1131,65 @@ static void stash_all(Bool final)
             if (final)
                 while (t->depth > 0)
                     pop_call(t);
-            else
+            else if (collecting)
                 restart_thread_frames(t, True);
         }
         stash(t);
     }
 }
 
-/* KEEP: counters into kept; DROP: counters to zero; RESTORE: kept back
- * into the counters; CLEAR: kept to zero. */
-static void move_counts(cmove how)
+/* Every counter to zero. */
+static void clear_counters(void)
 {
     for (UWord k = 0; k < instrs.nslots; k++)
-        for (instrcc *i = instrs.slot[k]; i; i = i->next) {
-            if (how == C_KEEP && !i->kept) {
-                if (all_zero(i->ev)) continue;
-                i->kept = arena_alloc(N_EV * sizeof(ULong));
-                VG_(memset)(i->kept, 0, N_EV * sizeof(ULong));
-            }
-            for (Int e = 0; e < N_EV; e++) {
-                if (how == C_KEEP) i->kept[e] += i->ev[e];
-                if (how == C_RESTORE && i->kept) i->ev[e] += i->kept[e];
-                if (how == C_KEEP || how == C_DROP) i->ev[e] = 0;
-                if ((how == C_RESTORE || how == C_CLEAR) && i->kept) i->kept[e] = 0;
-            }
-        }
+        for (instrcc *i = instrs.slot[k]; i; i = i->next)
+            VG_(memset)(i->ev, 0, sizeof i->ev);
     for (UWord k = 0; k < arcs.nslots; k++)
         for (arc *a = arcs.slot[k]; a; a = a->next) {
-            if (how == C_KEEP && !a->kept) {
-                a->kept = arena_alloc((N_EV + 1) * sizeof(ULong));
-                VG_(memset)(a->kept, 0, (N_EV + 1) * sizeof(ULong));
-            }
-            for (Int e = 0; e <= N_EV; e++) {
-                ULong *c = e == 0 ? &a->calls : &a->cost[e - 1];
-                if (how == C_KEEP) a->kept[e] += *c;
-                if (how == C_RESTORE && a->kept) *c += a->kept[e];
-                if (how == C_KEEP || how == C_DROP) *c = 0;
-                if ((how == C_RESTORE || how == C_CLEAR) && a->kept) a->kept[e] = 0;
-            }
+            a->calls = 0;
+            VG_(memset)(a->cost, 0, sizeof a->cost);
         }
 }
 
-/* Everything counted so far into kept (while collecting). */
-static void keep_counts(void)
+static void set_collecting(Bool on)
 {
-    if (clo_separate) {
-        stash_all(False);
-        return;
-    }
-    fold_segs();
-    if (clo_calls) restart_frames(True);
-    move_counts(C_KEEP);
+    collecting = on;
+    count_gate = on ? 1 : 0;
+    if (on) counted = True;
 }
 
-/* Forget what was counted since the last keep. */
-static void drop_counts(void)
-{
-    fold_segs();
-    if (clo_calls) restart_frames(False);
-    move_counts(C_DROP);
-}
-
-static void collect_start(void)
+/* Rare (kept out of line, so that push_call and pop_call stay small) */
+static __attribute__((noinline)) void collect_start(void)
 {
     if (collecting) return;
-    drop_counts();
+    if (clo_calls) restart_frames(False);
     cct_restart(False);
-    collecting = True;
+    set_collecting(True);
 }
 
-static void collect_stop(void)
+static __attribute__((noinline)) void collect_stop(void)
 {
     if (!collecting) return;
     cct_restart(True);
-    keep_counts();
-    collecting = False;
+    if (clo_calls) restart_frames(True);
+    if (!gated) {
+        /* every block counts 1 per run: fold them all and translate anew
+         * (the rest of the running block counts into a dropped segment) */
+        fold_segs();
+        all_segs = NULL;
+        gated = True;
+        VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "tally");
+    }
+    set_collecting(False);
 }
 
 static void clear_jumps(void);
 static void zero_counts(void)
 {
+    fold_segs();
     clear_jumps();
-    drop_counts();
-    move_counts(C_CLEAR);
+    if (clo_calls) restart_frames(False);
+    clear_counters();
     for (UInt k = 0; k < n_threads; k++)
         if (threads[k]) {
             thread *t = threads[k];
@@ -1255,13 +1247,19 @@ static void flush_events(tlstate *st)
     s->next = all_segs;
     all_segs = s;
 
-    /* count++ as plain IR: load, add, store. */
+    /* count += 1 (or count_gate) as plain IR: load, add, store. */
     IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
     IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
     addStmtToIRSB(
         sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&s->count))));
-    addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1),
-                                                    IRExpr_Const(IRConst_U64(1)))));
+    IRExpr *inc = IRExpr_Const(IRConst_U64(1));
+    if (gated) {
+        IRTemp g = newIRTemp(sb->tyenv, Ity_I64);
+        addStmtToIRSB(sb, IRStmt_WrTmp(g, IRExpr_Load(Iend_LE, Ity_I64,
+                                                      mkIRExpr_HWord((HWord)&count_gate))));
+        inc = IRExpr_RdTmp(g);
+    }
+    addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), inc)));
     addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&s->count), IRExpr_RdTmp(t2)));
 
     /* The simulators, in program order. */
@@ -2021,10 +2019,7 @@ static void close_callgrind(void)
 /* What was collected since the last part, into the counters. */
 static void gather_part(Bool final)
 {
-    if (collecting)
-        fold_segs();
-    else
-        drop_counts();
+    fold_segs();
     if (clo_separate) {
         if (final) last_exit = NULL;
         stash_all(final);
@@ -2033,10 +2028,9 @@ static void gather_part(Bool final)
     if (clo_calls) {
         if (final)
             calls_finish();
-        else
+        else if (collecting)
             restart_frames(True);
     }
-    move_counts(C_RESTORE);
 }
 
 /* Write the gathered counts: one part, or with --separate-threads one
@@ -2050,12 +2044,12 @@ static void write_parts(void)
     }
     for (UInt k = 0; k < n_threads; k++)
         if (threads[k]) {
-            move_counts(C_DROP);
+            clear_counters();
             clear_jumps();
             unstash(threads[k], False);
             write_callgrind(threads[k]->tid);
         }
-    move_counts(C_DROP);
+    clear_counters();
     clear_jumps();
     for (UInt k = 0; k < n_threads; k++)
         if (threads[k]) unstash(threads[k], True);
@@ -2357,7 +2351,8 @@ static void tl_post_clo_init(void)
         }
         cct_init((UInt)clo_context_depth, clo_separate, out_ev, n_out_ev);
     }
-    collecting = clo_collect_atstart;
+    gated = clo_toggle != NULL || !clo_collect_atstart;
+    set_collecting(clo_collect_atstart);
 }
 
 static Bool tl_client_request(ThreadId tid, UWord *args, UWord *ret)

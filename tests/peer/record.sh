@@ -472,10 +472,44 @@ else
     diag <"$TMP/cc.err"
 fi
 
+# FILE FUNCTION [PART]: the sum of each event over FUNCTION's own cost lines
+# (positions are lines: --dump-instr=no)
+self_of() {
+    awk -v F="$2" -v P="${3:-}" 'function nm(v,   id, r) {
+            if (v !~ /^\(/) return v
+            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
+            if (r != "") n[id] = r
+            return n[id]
+        }
+        /^events:/ { ne = NF - 1 }
+        /^part:/ { part = $2 }
+        /^c?fn=/ { v = nm(substr($0, index($0, "=") + 1)) }
+        /^fn=/ { on = (v == F) && (P == "" || part == P) }
+        /^calls=/ { skip = 1; next }
+        /^[0-9+*-]/ { if (on && !skip) for (k = 2; k <= NF; k++) s[k] += $k
+            skip = 0 }
+        END { for (k = 2; k <= ne + 1; k++) printf "%s%d", (k > 2 ? " " : ""), s[k]; print "" }' "$1"
+}
+# FILE CALLER CALLEE: the inclusive cost of CALLER's calls to CALLEE, summed
+calls_cost_of() {
+    awk -v A="$2" -v B="$3" 'function nm(v,   id, r) {
+            if (v !~ /^\(/) return v
+            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
+            if (r != "") n[id] = r
+            return n[id]
+        }
+        /^events:/ { ne = NF - 1 }
+        /^fn=/ { fn = nm(substr($0, 4)) }
+        /^cfn=/ { cfn = nm(substr($0, 5)) }
+        /^calls=/ { getline; if (fn == A && cfn == B) for (k = 2; k <= NF; k++) s[k] += $k }
+        END { for (k = 2; k <= ne + 1; k++) printf "%s%d", (k > 2 ? " " : ""), s[k]; print "" }' "$1"
+}
+
 # --toggle-collect=work: only work's cost, with its calls.
 cat >"$TMP/tg.c" <<'EOF'
 static volatile int sink;
-__attribute__((noinline)) void work(int n) { for (int i = 0; i < n; i++) sink += i; }
+char big[1 << 20];        /* work reads lines 4 KiB apart: D1 and LL misses */
+__attribute__((noinline)) void work(int n) { for (int i = 0; i < n; i++) sink += big[(i * 4096 + n) & ((1 << 20) - 1)] + i; }
 __attribute__((noinline)) void other(int n) { for (int i = 0; i < n; i++) sink -= i; }
 int main(void) { other(50); work(10); other(5); work(10); work(10); return 0; }
 EOF
@@ -508,6 +542,20 @@ if ${CC:-cc} -O1 -g -o "$TMP/tg" "$TMP/tg.c" 2>"$TMP/cc.err"; then
         ok "--toggle-collect: tally annotate and callgrind_annotate read it ($t1, $t2)"
     else
         not_ok "--toggle-collect: tally annotate and callgrind_annotate read it ($t1, $t2, want $tot)"
+    fi
+    # With the simulators on: they run while collection is off too, so the
+    # toggled run counts, in every event, exactly work's self cost in a
+    # full run, and main's calls to work carry all of it as inclusive cost.
+    opts="$CACHES --branch-sim=yes"
+    (cd "$TMP" && "$TALLY" record -q $opts --out-file="$TMP/tg3.cl" ./tg >/dev/null 2>&1)
+    (cd "$TMP" && "$TALLY" record -q $opts --toggle-collect=work --out-file="$TMP/tg4.cl" ./tg >/dev/null 2>&1)
+    fullv=$(self_of "$TMP/tg3.cl" work)
+    totv=$(awk '/^totals:/ { $1 = ""; print substr($0, 2) }' "$TMP/tg4.cl")
+    inclv=$(calls_cost_of "$TMP/tg4.cl" main work)
+    if [ -n "$fullv" ] && [ "$fullv" = "$totv" ] && [ "$inclv" = "$totv" ]; then
+        ok "--toggle-collect=work with caches and branches: every event's total = work's self cost in a full run = main -> work inclusive ($totv)"
+    else
+        not_ok "--toggle-collect=work with caches and branches: totals $totv, work in a full run $fullv, main -> work inclusive $inclv"
     fi
 else
     not_ok "toggle-collect: test program builds"
@@ -547,6 +595,22 @@ if ${CC:-cc} -O1 -g -pthread -o "$TMP/th" "$TMP/th.c" 2>"$TMP/cc.err"; then
         ok "--separate-threads=yes: parts 1, 2 for threads 1, 2; tally annotate sums them ($sum); callgrind_annotate reads it"
     else
         not_ok "--separate-threads=yes: parts 1, 2 for threads 1, 2 ($heads); tally annotate sums them ($sum vs $shown); callgrind_annotate reads it"
+    fi
+    # and with --toggle-collect=work: each part holds its thread's calls
+    # of work, in every event
+    opts="$CACHES --branch-sim=yes --separate-threads=yes"
+    (cd "$TMP" && "$TALLY" record -q $opts --out-file="$TMP/th3.cl" ./th >/dev/null 2>&1)
+    (cd "$TMP" && "$TALLY" record -q $opts --toggle-collect=work --out-file="$TMP/th4.cl" ./th >/dev/null 2>&1)
+    bad=
+    for part in 1 2; do
+        want=$(self_of "$TMP/th3.cl" work $part)
+        got=$(awk -v P=$part '/^part:/ { p = $2 } /^totals:/ && p == P { $1 = ""; print substr($0, 2) }' "$TMP/th4.cl")
+        [ -n "$want" ] && [ "$want" = "$got" ] || bad="$bad part $part: $got, want $want;"
+    done
+    if [ -z "$bad" ]; then
+        ok "--separate-threads=yes --toggle-collect=work: each part's totals = its thread's work in a full run"
+    else
+        not_ok "--separate-threads=yes --toggle-collect=work:$bad"
     fi
 else
     not_ok "separate threads: test program builds"
