@@ -7,6 +7,8 @@
 #ifndef TALLY_CLI_H
 #define TALLY_CLI_H
 
+#include <stdio.h>
+
 #include "../model/error.h"
 #include "../model/profile.h"
 
@@ -52,6 +54,36 @@ enum cli_arg { CLI_ARG_OTHER, CLI_ARG_TAKEN, CLI_ARG_HELP };
  * anything else is an option for the command (CLI_ARG_OTHER).
  */
 enum cli_arg cli_common_arg(const char *a, int *only_files, const char **files, int *nfiles);
+
+/* How a command's own option handler answered (cli_parse_args). */
+enum cli_opt { CLI_OPT_TAKEN, CLI_OPT_UNKNOWN, CLI_OPT_BAD };
+/*
+ * A command's own options: argv[*i] is an option other than "--", -h,
+ * --help and the output option. Match it with cli_optval() and the like,
+ * which advance *i past a separate value and set *missing when the value
+ * is missing (then answer CLI_OPT_UNKNOWN), and store it in `ctx`.
+ * CLI_OPT_BAD after reporting a bad value with cli_errorf().
+ */
+typedef enum cli_opt (*cli_opt_fn)(void *ctx, int argc, char **argv, int *i, int *missing);
+
+/* What cli_parse_args() is told about a command and finds for it. */
+struct cli_args {
+    const char *cmd;         /* "merge": for messages */
+    void (*usage)(FILE *fp); /* --help prints it on standard output */
+    int max_files;           /* more operands are a usage error; 0 = no limit */
+    const char **files;      /* the operands (set; room for argc) */
+    int nfiles;
+    const char *output; /* -o FILE, --output=FILE */
+};
+/*
+ * The argument loop of the commands that read files: operands go to
+ * a->files (cli_common_arg()), the output option to a->output, -h and
+ * --help print the usage, every other option goes to `own` (NULL: none).
+ * An unknown option or a missing value is reported as "CMD: option 'X'
+ * needs a value" or "CMD: unknown option 'X'; see 'tally CMD --help'".
+ * Returns 0, 1 after --help, or 2 on a usage error.
+ */
+int cli_parse_args(int argc, char **argv, struct cli_args *a, cli_opt_fn own, void *ctx);
 
 /* What cli_read_inputs() leaves out of the files it reads, and what it found. */
 struct cli_input_options {

@@ -71,3 +71,39 @@ enum cli_arg cli_common_arg(const char *a, int *only_files, const char **files, 
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return CLI_ARG_HELP;
     return CLI_ARG_OTHER;
 }
+
+int cli_parse_args(int argc, char **argv, struct cli_args *a, cli_opt_fn own, void *ctx)
+{
+    int only_files = 0;
+    a->files = xcalloc((size_t)argc + 1, sizeof(*a->files));
+    a->nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        enum cli_arg kind = cli_common_arg(arg, &only_files, a->files, &a->nfiles);
+        if (a->max_files && a->nfiles > a->max_files) {
+            cli_errorf("%s: too many files ('%s'); give at most %d", a->cmd, arg, a->max_files);
+            return 2;
+        }
+        if (kind == CLI_ARG_TAKEN) continue;
+        if (kind == CLI_ARG_HELP) {
+            a->usage(stdout);
+            return 1;
+        }
+        int missing = 0;
+        const char *v = cli_output_arg(argc, argv, &i, &missing);
+        if (v) {
+            a->output = v;
+            continue;
+        }
+        enum cli_opt r = CLI_OPT_UNKNOWN;
+        if (!missing && own) r = own(ctx, argc, argv, &i, &missing);
+        if (r == CLI_OPT_TAKEN) continue;
+        if (r == CLI_OPT_BAD) return 2;
+        if (missing)
+            cli_errorf("%s: option '%s' needs a value", a->cmd, arg);
+        else
+            cli_errorf("%s: unknown option '%s'; see 'tally %s --help'", a->cmd, arg, a->cmd);
+        return 2;
+    }
+    return 0;
+}

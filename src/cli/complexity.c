@@ -105,88 +105,81 @@ static void push(const char ***list, size_t *n, const char *v)
     (*list)[(*n)++] = v;
 }
 
+/* complexity's own options (cli_parse_args). */
+static enum cli_opt complexity_option(void *ctx, int argc, char **argv, int *i, int *missing)
+{
+    struct complexity_cli *o = ctx;
+    const char *v;
+    if (strcmp(argv[*i], "--log") == 0) {
+        o->logscale = 1;
+    } else if ((v = cli_optval(argc, argv, i, "--min-points", missing))) {
+        if (parse_size(v, &o->an.min_points)) {
+            cli_errorf("complexity: --min-points wants a whole number, not '%s'", v);
+            return CLI_OPT_BAD;
+        }
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--min-share", missing))) {
+        if (parse_percent(v, &o->an.min_share)) {
+            cli_errorf("complexity: --min-share wants a percentage from 0 to 100, not '%s'", v);
+            return CLI_OPT_BAD;
+        }
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--min-r2", missing))) {
+        char *end;
+        errno = 0;
+        o->an.min_r2 = strtod(v, &end);
+        if (!*v || *end || errno || !(o->an.min_r2 >= 0 && o->an.min_r2 <= 1)) {
+            cli_errorf("complexity: --min-r2 wants a number from 0 to 1, not '%s'", v);
+            return CLI_OPT_BAD;
+        }
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--top", missing))) {
+        if (parse_size(v, &o->an.top) || o->an.top == 0) {
+            cli_errorf("complexity: --top wants a positive whole number, not '%s'", v);
+            return CLI_OPT_BAD;
+        }
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--include", missing))) {
+        push(&o->include, &o->ninclude, v);
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--exclude", missing))) {
+        push(&o->exclude, &o->nexclude, v);
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--routine", missing))) {
+        push(&o->routine, &o->nroutine, v);
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--cost", missing))) {
+        if (strcmp(v, "cumulative") == 0)
+            o->an.cost = COMPLEXITY_COST_CUMULATIVE;
+        else if (strcmp(v, "self") == 0)
+            o->an.cost = COMPLEXITY_COST_SELF;
+        else {
+            cli_errorf("complexity: unknown cost '%s' (use cumulative or self)", v);
+            return CLI_OPT_BAD;
+        }
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--format", missing))) {
+        if (strcmp(v, "text") == 0)
+            o->json = 0;
+        else if (strcmp(v, "json") == 0)
+            o->json = 1;
+        else {
+            cli_errorf("complexity: unknown format '%s' (use text or json)", v);
+            return CLI_OPT_BAD;
+        }
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--plot", missing))) {
+        if (!*v) {
+            cli_errorf("complexity: --plot wants a directory");
+            return CLI_OPT_BAD;
+        }
+        o->plot = v;
+    } else {
+        return CLI_OPT_UNKNOWN;
+    }
+    return CLI_OPT_TAKEN;
+}
+
 /* Returns 0, 1 after --help, or 2 on a usage error. */
 static int complexity_parse_args(int argc, char **argv, struct complexity_cli *o)
 {
-    int only_files = 0;
-    o->files = xcalloc((size_t)argc + 1, sizeof(*o->files));
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        enum cli_arg kind = cli_common_arg(a, &only_files, o->files, &o->nfiles);
-        if (kind == CLI_ARG_TAKEN) continue;
-        if (kind == CLI_ARG_HELP) {
-            complexity_usage(stdout);
-            return 1;
-        }
-        if (strcmp(a, "--log") == 0) {
-            o->logscale = 1;
-            continue;
-        }
-        int missing = 0;
-        const char *v;
-        if ((v = cli_optval(argc, argv, &i, "--min-points", &missing))) {
-            if (parse_size(v, &o->an.min_points)) {
-                cli_errorf("complexity: --min-points wants a whole number, not '%s'", v);
-                return 2;
-            }
-        } else if (!missing && (v = cli_optval(argc, argv, &i, "--min-share", &missing))) {
-            if (parse_percent(v, &o->an.min_share)) {
-                cli_errorf("complexity: --min-share wants a percentage from 0 to 100, not '%s'", v);
-                return 2;
-            }
-        } else if (!missing && (v = cli_optval(argc, argv, &i, "--min-r2", &missing))) {
-            char *end;
-            errno = 0;
-            o->an.min_r2 = strtod(v, &end);
-            if (!*v || *end || errno || !(o->an.min_r2 >= 0 && o->an.min_r2 <= 1)) {
-                cli_errorf("complexity: --min-r2 wants a number from 0 to 1, not '%s'", v);
-                return 2;
-            }
-        } else if (!missing && (v = cli_optval(argc, argv, &i, "--top", &missing))) {
-            if (parse_size(v, &o->an.top) || o->an.top == 0) {
-                cli_errorf("complexity: --top wants a positive whole number, not '%s'", v);
-                return 2;
-            }
-        } else if (!missing && (v = cli_optval(argc, argv, &i, "--include", &missing))) {
-            push(&o->include, &o->ninclude, v);
-        } else if (!missing && (v = cli_optval(argc, argv, &i, "--exclude", &missing))) {
-            push(&o->exclude, &o->nexclude, v);
-        } else if (!missing && (v = cli_optval(argc, argv, &i, "--routine", &missing))) {
-            push(&o->routine, &o->nroutine, v);
-        } else if (!missing && (v = cli_optval(argc, argv, &i, "--cost", &missing))) {
-            if (strcmp(v, "cumulative") == 0)
-                o->an.cost = COMPLEXITY_COST_CUMULATIVE;
-            else if (strcmp(v, "self") == 0)
-                o->an.cost = COMPLEXITY_COST_SELF;
-            else {
-                cli_errorf("complexity: unknown cost '%s' (use cumulative or self)", v);
-                return 2;
-            }
-        } else if (!missing && (v = cli_optval(argc, argv, &i, "--format", &missing))) {
-            if (strcmp(v, "text") == 0)
-                o->json = 0;
-            else if (strcmp(v, "json") == 0)
-                o->json = 1;
-            else {
-                cli_errorf("complexity: unknown format '%s' (use text or json)", v);
-                return 2;
-            }
-        } else if (!missing && (v = cli_optval(argc, argv, &i, "--plot", &missing))) {
-            if (!*v) {
-                cli_errorf("complexity: --plot wants a directory");
-                return 2;
-            }
-            o->plot = v;
-        } else if (!missing && (v = cli_output_arg(argc, argv, &i, &missing))) {
-            o->output = v;
-        } else if (missing) {
-            cli_errorf("complexity: option '%s' needs a value", a);
-            return 2;
-        } else {
-            cli_errorf("complexity: unknown option '%s'; see 'tally complexity --help'", a);
-            return 2;
-        }
-    }
+    struct cli_args a = {.cmd = "complexity", .usage = complexity_usage};
+    int rc = cli_parse_args(argc, argv, &a, complexity_option, o);
+    o->files = a.files;
+    o->nfiles = a.nfiles;
+    o->output = a.output;
+    if (rc) return rc;
     if (o->nfiles == 0) {
         cli_errorf("complexity: no reports given; see 'tally complexity --help'");
         return 2;

@@ -95,52 +95,43 @@ static void convert_usage(FILE *fp)
           fp);
 }
 
+/* convert's own options (cli_parse_args). */
+static enum cli_opt convert_option(void *ctx, int argc, char **argv, int *i, int *missing)
+{
+    struct convert_options *o = ctx;
+    const char *v;
+    if (strcmp(argv[*i], "--lines") == 0) {
+        o->lines = 1;
+        return CLI_OPT_TAKEN;
+    }
+    if ((v = cli_optval(argc, argv, i, "--to", missing))) {
+        o->to = CONV_NONE;
+        for (size_t k = 0; k < sizeof(convert_formats) / sizeof(convert_formats[0]); k++)
+            if (strcmp(v, convert_formats[k].name) == 0) o->to = convert_formats[k].f;
+        if (o->to == CONV_NONE) {
+            cli_errorf("convert: unknown format '%s' (use callgrind, cachegrind, json, "
+                       "folded, speedscope or pprof)",
+                       v);
+            return CLI_OPT_BAD;
+        }
+        return CLI_OPT_TAKEN;
+    }
+    if (!*missing && (v = cli_optval(argc, argv, i, "--event", missing))) {
+        o->event = v;
+        return CLI_OPT_TAKEN;
+    }
+    return CLI_OPT_UNKNOWN;
+}
+
 /* Parse the command line. Returns 0, 1 after --help, or 2 on a usage error. */
 static int convert_parse_args(int argc, char **argv, struct convert_options *o)
 {
-    int only_files = 0;
-    o->files = xcalloc((size_t)argc + 1, sizeof(*o->files));
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        enum cli_arg kind = cli_common_arg(a, &only_files, o->files, &o->nfiles);
-        if (kind == CLI_ARG_TAKEN) continue;
-        if (kind == CLI_ARG_HELP) {
-            convert_usage(stdout);
-            return 1;
-        }
-        if (strcmp(a, "--lines") == 0) {
-            o->lines = 1;
-            continue;
-        }
-        int missing = 0;
-        const char *v;
-        if ((v = cli_output_arg(argc, argv, &i, &missing))) {
-            o->output = v;
-            continue;
-        }
-        if (!missing && (v = cli_optval(argc, argv, &i, "--to", &missing))) {
-            o->to = CONV_NONE;
-            for (size_t k = 0; k < sizeof(convert_formats) / sizeof(convert_formats[0]); k++)
-                if (strcmp(v, convert_formats[k].name) == 0) o->to = convert_formats[k].f;
-            if (o->to == CONV_NONE) {
-                cli_errorf("convert: unknown format '%s' (use callgrind, cachegrind, json, "
-                           "folded, speedscope or pprof)",
-                           v);
-                return 2;
-            }
-            continue;
-        }
-        if (!missing && (v = cli_optval(argc, argv, &i, "--event", &missing))) {
-            o->event = v;
-            continue;
-        }
-        if (missing) {
-            cli_errorf("convert: option '%s' needs a value", a);
-            return 2;
-        }
-        cli_errorf("convert: unknown option '%s'; see 'tally convert --help'", a);
-        return 2;
-    }
+    struct cli_args a = {.cmd = "convert", .usage = convert_usage};
+    int rc = cli_parse_args(argc, argv, &a, convert_option, o);
+    o->files = a.files;
+    o->nfiles = a.nfiles;
+    o->output = a.output;
+    if (rc) return rc;
     if (o->to == CONV_NONE) {
         cli_errorf("convert: --to=FORMAT is required; see 'tally convert --help'");
         return 2;

@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../analysis/diff.h"
@@ -16,7 +17,7 @@ struct diff_cli {
     const char *by;
     const char *mod_filename, *mod_funcname;
     const char *output;
-    const char *files[3]; /* a third is caught as an error */
+    const char *files[2];
     int nfiles;
 };
 
@@ -56,43 +57,39 @@ static void usage(FILE *fp)
           fp);
 }
 
+/* diff's own options (cli_parse_args). */
+static enum cli_opt diff_option(void *ctx, int argc, char **argv, int *i, int *missing)
+{
+    struct diff_cli *o = ctx;
+    const char *v;
+    if ((v = cli_optval(argc, argv, i, "--by", missing))) {
+        if (strcmp(v, "function") != 0 && strcmp(v, "line") != 0) {
+            cli_errorf("diff: --by takes 'function' or 'line', not '%s'", v);
+            return CLI_OPT_BAD;
+        }
+        o->by = v;
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--mod-filename", missing))) {
+        o->mod_filename = v;
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--mod-funcname", missing))) {
+        o->mod_funcname = v;
+    } else {
+        return CLI_OPT_UNKNOWN;
+    }
+    return CLI_OPT_TAKEN;
+}
+
 /* Returns 0 to go on, or the exit status to return (with 0 mapped to -1). */
 static int parse_args(int argc, char **argv, struct diff_cli *o)
 {
-    int only_files = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        int missing = 0;
-        enum cli_arg kind = cli_common_arg(a, &only_files, o->files, &o->nfiles);
-        if (o->nfiles > 2) {
-            cli_errorf("diff: too many files ('%s'); give exactly two", a);
-            return 2;
-        }
-        if (kind == CLI_ARG_TAKEN) continue;
-        if (kind == CLI_ARG_HELP) {
-            usage(stdout);
-            return -1;
-        } else if ((v = cli_optval(argc, argv, &i, "--by", &missing))) {
-            if (strcmp(v, "function") != 0 && strcmp(v, "line") != 0) {
-                cli_errorf("diff: --by takes 'function' or 'line', not '%s'", v);
-                return 2;
-            }
-            o->by = v;
-        } else if ((v = cli_optval(argc, argv, &i, "--mod-filename", &missing))) {
-            o->mod_filename = v;
-        } else if ((v = cli_optval(argc, argv, &i, "--mod-funcname", &missing))) {
-            o->mod_funcname = v;
-        } else if ((v = cli_output_arg(argc, argv, &i, &missing))) {
-            o->output = v;
-        } else if (!missing) {
-            cli_errorf("diff: unknown option '%s'; see 'tally diff --help'", a);
-            return 2;
-        }
-        if (missing) {
-            cli_errorf("diff: option '%s' needs a value", a);
-            return 2;
-        }
-    }
+    struct cli_args a = {.cmd = "diff", .usage = usage, .max_files = 2};
+    int rc = cli_parse_args(argc, argv, &a, diff_option, o);
+    for (int k = 0; k < a.nfiles && k < 2; k++)
+        o->files[k] = a.files[k];
+    o->nfiles = a.nfiles;
+    o->output = a.output;
+    free(a.files);
+    if (rc == 1) return -1;
+    if (rc) return rc;
     if (o->nfiles != 2) {
         cli_errorf("diff: give exactly two profiles, FILE1 and FILE2; see 'tally diff --help'");
         return 2;

@@ -82,54 +82,53 @@ static int parse_count(const char *v, const char *opt, unsigned *out)
     return 0;
 }
 
+/* flame's own options (cli_parse_args). */
+static enum cli_opt flame_option(void *ctx, int argc, char **argv, int *i, int *missing)
+{
+    struct flame_cli *o = ctx;
+    const char *a = argv[*i], *v;
+    if ((v = cli_optval(argc, argv, i, "--event", missing))) {
+        o->event = v;
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--title", missing))) {
+        o->title = v;
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--subtitle", missing))) {
+        o->subtitle = v;
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--minwidth", missing))) {
+        o->minwidth = v;
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--colors", missing))) {
+        if (strcmp(v, "module") == 0)
+            o->colors = FLAME_COLORS_MODULE;
+        else if (strcmp(v, "cost") == 0)
+            o->colors = FLAME_COLORS_COST;
+        else {
+            cli_errorf("flame: --colors must be 'module' or 'cost', not '%s'", v);
+            return CLI_OPT_BAD;
+        }
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--width", missing))) {
+        if (parse_count(v, "--width", &o->width)) return CLI_OPT_BAD;
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--depth", missing))) {
+        if (parse_count(v, "--depth", &o->depth)) return CLI_OPT_BAD;
+    } else if (strcmp(a, "--icicle") == 0) {
+        o->icicle = 1;
+    } else if (strcmp(a, "--diff") == 0) {
+        o->diff = 1;
+    } else {
+        return CLI_OPT_UNKNOWN;
+    }
+    return CLI_OPT_TAKEN;
+}
+
+/* Returns 0, -1000 after --help, or 2 on a usage error. */
 static int parse_args(int argc, char **argv, struct flame_cli *o)
 {
     memset(o, 0, sizeof(*o));
-    o->files = xcalloc((size_t)argc + 1, sizeof(*o->files));
-    int only_files = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        int missing = 0;
-        enum cli_arg kind = cli_common_arg(a, &only_files, o->files, &o->nfiles);
-        if (kind == CLI_ARG_TAKEN) continue;
-        if (kind == CLI_ARG_HELP) {
-            flame_usage(stdout);
-            return 0 - 1000;
-        } else if ((v = cli_output_arg(argc, argv, &i, &missing))) {
-            o->output = v;
-        } else if ((v = cli_optval(argc, argv, &i, "--event", &missing))) {
-            o->event = v;
-        } else if ((v = cli_optval(argc, argv, &i, "--title", &missing))) {
-            o->title = v;
-        } else if ((v = cli_optval(argc, argv, &i, "--subtitle", &missing))) {
-            o->subtitle = v;
-        } else if ((v = cli_optval(argc, argv, &i, "--minwidth", &missing))) {
-            o->minwidth = v;
-        } else if ((v = cli_optval(argc, argv, &i, "--colors", &missing))) {
-            if (strcmp(v, "module") == 0)
-                o->colors = FLAME_COLORS_MODULE;
-            else if (strcmp(v, "cost") == 0)
-                o->colors = FLAME_COLORS_COST;
-            else {
-                cli_errorf("flame: --colors must be 'module' or 'cost', not '%s'", v);
-                return 2;
-            }
-        } else if ((v = cli_optval(argc, argv, &i, "--width", &missing))) {
-            if (parse_count(v, "--width", &o->width)) return 2;
-        } else if ((v = cli_optval(argc, argv, &i, "--depth", &missing))) {
-            if (parse_count(v, "--depth", &o->depth)) return 2;
-        } else if (strcmp(a, "--icicle") == 0) {
-            o->icicle = 1;
-        } else if (strcmp(a, "--diff") == 0) {
-            o->diff = 1;
-        } else if (missing) {
-            cli_errorf("flame: option '%s' needs a value", a);
-            return 2;
-        } else {
-            cli_errorf("flame: unknown option '%s'; see 'tally flame --help'", a);
-            return 2;
-        }
-    }
+    struct cli_args a = {.cmd = "flame", .usage = flame_usage};
+    int rc = cli_parse_args(argc, argv, &a, flame_option, o);
+    o->files = a.files;
+    o->nfiles = a.nfiles;
+    o->output = a.output;
+    if (rc == 1) return 0 - 1000;
+    if (rc) return rc;
     if (o->nfiles == 0) {
         cli_errorf("flame: no input files; see 'tally flame --help'");
         return 2;

@@ -81,68 +81,62 @@ static int parse_pct(const char *s, double *out)
     return 0;
 }
 
+/* graph's own options (cli_parse_args). */
+static enum cli_opt graph_option(void *ctx, int argc, char **argv, int *i, int *missing)
+{
+    struct graph_options *o = ctx;
+    const char *a = argv[*i], *v;
+    if ((v = cli_optval(argc, argv, i, "--format", missing))) {
+        if (strcmp(v, "dot") == 0)
+            o->svg = 0;
+        else if (strcmp(v, "svg") == 0)
+            o->svg = 1;
+        else {
+            cli_errorf("graph: unknown format '%s' (use dot or svg)", v);
+            return CLI_OPT_BAD;
+        }
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--event", missing))) {
+        o->event = v;
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--title", missing))) {
+        o->title = v;
+    } else if (!*missing &&
+               ((v = cli_optval(argc, argv, i, "--node-thres", missing)) ||
+                (!*missing && (v = cli_optval(argc, argv, i, "--edge-thres", missing))))) {
+        int node = strncmp(a, "--node", 6) == 0;
+        if (parse_pct(v, node ? &o->node_thres : &o->edge_thres)) {
+            cli_errorf("graph: --%s-thres wants a percentage from 0 to 100, not '%s'",
+                       node ? "node" : "edge", v);
+            return CLI_OPT_BAD;
+        }
+    } else if (!*missing && ((v = cli_optval(argc, argv, i, "--root", missing)) ||
+                             (!*missing && (v = cli_optval(argc, argv, i, "--leaf", missing))))) {
+        struct tally_error err;
+        tally_error_clear(&err);
+        int root = strncmp(a, "--root", 6) == 0;
+        if (dot_check_regex(v, &err)) {
+            cli_errorf("graph: --%s: %s", root ? "root" : "leaf", err.msg);
+            return CLI_OPT_BAD;
+        }
+        if (root)
+            o->roots[o->nroots++] = v;
+        else
+            o->leaves[o->nleaves++] = v;
+    } else {
+        return CLI_OPT_UNKNOWN;
+    }
+    return CLI_OPT_TAKEN;
+}
+
 static int graph_parse_args(int argc, char **argv, struct graph_options *o)
 {
-    int only_files = 0;
-    o->files = xcalloc((size_t)argc + 1, sizeof(*o->files));
     o->roots = xcalloc((size_t)argc + 1, sizeof(*o->roots));
     o->leaves = xcalloc((size_t)argc + 1, sizeof(*o->leaves));
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        enum cli_arg kind = cli_common_arg(a, &only_files, o->files, &o->nfiles);
-        if (kind == CLI_ARG_TAKEN) continue;
-        if (kind == CLI_ARG_HELP) {
-            graph_usage(stdout);
-            return 1;
-        }
-        int missing = 0;
-        const char *v;
-        if ((v = cli_output_arg(argc, argv, &i, &missing))) {
-            o->output = v;
-        } else if (!missing && (v = cli_optval(argc, argv, &i, "--format", &missing))) {
-            if (strcmp(v, "dot") == 0)
-                o->svg = 0;
-            else if (strcmp(v, "svg") == 0)
-                o->svg = 1;
-            else {
-                cli_errorf("graph: unknown format '%s' (use dot or svg)", v);
-                return 2;
-            }
-        } else if (!missing && (v = cli_optval(argc, argv, &i, "--event", &missing))) {
-            o->event = v;
-        } else if (!missing && (v = cli_optval(argc, argv, &i, "--title", &missing))) {
-            o->title = v;
-        } else if (!missing &&
-                   ((v = cli_optval(argc, argv, &i, "--node-thres", &missing)) ||
-                    (!missing && (v = cli_optval(argc, argv, &i, "--edge-thres", &missing))))) {
-            int node = strncmp(a, "--node", 6) == 0;
-            if (parse_pct(v, node ? &o->node_thres : &o->edge_thres)) {
-                cli_errorf("graph: --%s-thres wants a percentage from 0 to 100, not '%s'",
-                           node ? "node" : "edge", v);
-                return 2;
-            }
-        } else if (!missing &&
-                   ((v = cli_optval(argc, argv, &i, "--root", &missing)) ||
-                    (!missing && (v = cli_optval(argc, argv, &i, "--leaf", &missing))))) {
-            struct tally_error err;
-            tally_error_clear(&err);
-            int root = strncmp(a, "--root", 6) == 0;
-            if (dot_check_regex(v, &err)) {
-                cli_errorf("graph: --%s: %s", root ? "root" : "leaf", err.msg);
-                return 2;
-            }
-            if (root)
-                o->roots[o->nroots++] = v;
-            else
-                o->leaves[o->nleaves++] = v;
-        } else {
-            if (missing)
-                cli_errorf("graph: option '%s' needs a value", a);
-            else
-                cli_errorf("graph: unknown option '%s'; see 'tally graph --help'", a);
-            return 2;
-        }
-    }
+    struct cli_args a = {.cmd = "graph", .usage = graph_usage};
+    int rc = cli_parse_args(argc, argv, &a, graph_option, o);
+    o->files = a.files;
+    o->nfiles = a.nfiles;
+    o->output = a.output;
+    if (rc) return rc;
     if (o->nfiles == 0) {
         cli_errorf("graph: no input files; see 'tally graph --help'");
         return 2;

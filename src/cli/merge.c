@@ -69,45 +69,33 @@ static void merge_usage(FILE *fp)
           fp);
 }
 
+/* merge's own options (cli_parse_args). */
+static enum cli_opt merge_option(void *ctx, int argc, char **argv, int *i, int *missing)
+{
+    struct merge_options *o = ctx;
+    const char *v = cli_optval(argc, argv, i, "--format", missing);
+    if (!v) return CLI_OPT_UNKNOWN;
+    if (strcmp(v, "aprof") == 0) {
+        o->aprof = 1;
+        return CLI_OPT_TAKEN;
+    }
+    o->format = format_from_name(v);
+    if (o->format == PROFILE_FORMAT_UNKNOWN) {
+        cli_errorf("merge: unknown format '%s' (use callgrind, cachegrind, contexts or aprof)", v);
+        return CLI_OPT_BAD;
+    }
+    return CLI_OPT_TAKEN;
+}
+
 /* Parse the command line. Returns 0, 1 after --help, or 2 on a usage error. */
 static int merge_parse_args(int argc, char **argv, struct merge_options *o)
 {
-    int only_files = 0;
-    o->files = xcalloc((size_t)argc + 1, sizeof(*o->files));
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        enum cli_arg kind = cli_common_arg(a, &only_files, o->files, &o->nfiles);
-        if (kind == CLI_ARG_TAKEN) continue;
-        if (kind == CLI_ARG_HELP) {
-            merge_usage(stdout);
-            return 1;
-        }
-        int missing = 0;
-        const char *v;
-        if ((v = cli_output_arg(argc, argv, &i, &missing))) {
-            o->output = v;
-            continue;
-        }
-        if (!missing && (v = cli_optval(argc, argv, &i, "--format", &missing))) {
-            if (strcmp(v, "aprof") == 0) {
-                o->aprof = 1;
-                continue;
-            }
-            o->format = format_from_name(v);
-            if (o->format == PROFILE_FORMAT_UNKNOWN) {
-                cli_errorf(
-                    "merge: unknown format '%s' (use callgrind, cachegrind, contexts or aprof)", v);
-                return 2;
-            }
-            continue;
-        }
-        if (missing) {
-            cli_errorf("merge: option '%s' needs a value", a);
-            return 2;
-        }
-        cli_errorf("merge: unknown option '%s'; see 'tally merge --help'", a);
-        return 2;
-    }
+    struct cli_args a = {.cmd = "merge", .usage = merge_usage};
+    int rc = cli_parse_args(argc, argv, &a, merge_option, o);
+    o->files = a.files;
+    o->nfiles = a.nfiles;
+    o->output = a.output;
+    if (rc) return rc;
     if (o->nfiles == 0) {
         cli_errorf("merge: no input files; see 'tally merge --help'");
         return 2;

@@ -91,55 +91,50 @@ static int parse_count(const char *s, size_t *out)
     return 0;
 }
 
+/* report's own options (cli_parse_args). */
+static enum cli_opt report_option(void *ctx, int argc, char **argv, int *i, int *missing)
+{
+    struct report_options *o = ctx;
+    const char *a = argv[*i], *v;
+    if ((v = cli_optval(argc, argv, i, "--include", missing)) ||
+        (!*missing && (v = cli_shortval(argc, argv, i, "-I", missing)))) {
+        strlist_push(&o->include, v);
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--event", missing))) {
+        o->event = v;
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--title", missing))) {
+        o->title = v;
+    } else if (!*missing &&
+               ((v = cli_optval(argc, argv, i, "--max-functions", missing)) ||
+                (!*missing && (v = cli_optval(argc, argv, i, "--max-source", missing))))) {
+        int fn = strncmp(a, "--max-f", 7) == 0;
+        size_t n;
+        if (parse_count(v, &n) || (fn && n == 0)) {
+            cli_errorf("report: --max-%s wants a %s number, not '%s'", fn ? "functions" : "source",
+                       fn ? "positive" : "whole", v);
+            return CLI_OPT_BAD;
+        }
+        if (fn)
+            o->max_functions = n;
+        else
+            o->max_source = n;
+    } else if (strcmp(a, "--no-callgraph") == 0) {
+        o->no_callgraph = 1;
+    } else if (strcmp(a, "--no-flame") == 0) {
+        o->no_flame = 1;
+    } else {
+        return CLI_OPT_UNKNOWN;
+    }
+    return CLI_OPT_TAKEN;
+}
+
 static int report_parse_args(int argc, char **argv, struct report_options *o)
 {
-    int only_files = 0;
-    o->files = xcalloc((size_t)argc + 1, sizeof(*o->files));
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        enum cli_arg kind = cli_common_arg(a, &only_files, o->files, &o->nfiles);
-        if (kind == CLI_ARG_TAKEN) continue;
-        if (kind == CLI_ARG_HELP) {
-            report_usage(stdout);
-            return 1;
-        }
-        int missing = 0;
-        const char *v;
-        if ((v = cli_output_arg(argc, argv, &i, &missing))) {
-            o->dir = v;
-        } else if (!missing && ((v = cli_optval(argc, argv, &i, "--include", &missing)) ||
-                                (!missing && (v = cli_shortval(argc, argv, &i, "-I", &missing))))) {
-            strlist_push(&o->include, v);
-        } else if (!missing && (v = cli_optval(argc, argv, &i, "--event", &missing))) {
-            o->event = v;
-        } else if (!missing && (v = cli_optval(argc, argv, &i, "--title", &missing))) {
-            o->title = v;
-        } else if (!missing &&
-                   ((v = cli_optval(argc, argv, &i, "--max-functions", &missing)) ||
-                    (!missing && (v = cli_optval(argc, argv, &i, "--max-source", &missing))))) {
-            int fn = strncmp(a, "--max-f", 7) == 0;
-            size_t n;
-            if (parse_count(v, &n) || (fn && n == 0)) {
-                cli_errorf("report: --max-%s wants a %s number, not '%s'",
-                           fn ? "functions" : "source", fn ? "positive" : "whole", v);
-                return 2;
-            }
-            if (fn)
-                o->max_functions = n;
-            else
-                o->max_source = n;
-        } else if (strcmp(a, "--no-callgraph") == 0) {
-            o->no_callgraph = 1;
-        } else if (strcmp(a, "--no-flame") == 0) {
-            o->no_flame = 1;
-        } else {
-            if (missing)
-                cli_errorf("report: option '%s' needs a value", a);
-            else
-                cli_errorf("report: unknown option '%s'; see 'tally report --help'", a);
-            return 2;
-        }
-    }
+    struct cli_args a = {.cmd = "report", .usage = report_usage};
+    int rc = cli_parse_args(argc, argv, &a, report_option, o);
+    o->files = a.files;
+    o->nfiles = a.nfiles;
+    o->dir = a.output;
+    if (rc) return rc;
     if (!o->dir) {
         cli_errorf("report: no output directory (-o DIR); see 'tally report --help'");
         return 2;
