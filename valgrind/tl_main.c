@@ -132,21 +132,50 @@ typedef struct instrcc {
     struct instrcc *next;
     Addr addr;
     UInt len;
-    Bool nox; /* in one I1 line, and I1 and LL lines are equal */
+    Bool nox;     /* in one I1 line, and I1 and LL lines are equal */
+    Bool touched; /* on `touched_instrs` (--separate-threads) */
     linecc *line;
     struct arc *arcs;   /* calls made by this instruction (--calls=yes) */
     struct jrec *jumps; /* jumps from this instruction (--collect-jumps=yes) */
     UInt id;            /* index into the threads' stores (--separate-threads) */
+    struct instrcc *tnext;
     ULong ev[N_EV];
 } instrcc;
 
-/* One flushed stretch of events: `count` runs. */
+/* --separate-threads: the instrs (and arcs, jumps) counted into since the
+ * counters last went into a thread's store, so that a thread switch moves
+ * only those. */
+static instrcc *touched_instrs;
+
+static inline void touch_instr(instrcc *n)
+{
+    if (clo_separate && !n->touched) {
+        n->touched = True;
+        n->tnext = touched_instrs;
+        touched_instrs = n;
+    }
+}
+
+/* One flushed stretch of events: `*count` runs; it adds to ctr[k], the
+ * counter of ins[k]. */
 typedef struct seg {
-    struct seg *next;
-    ULong count;
+    ULong *count;
     UInt n;
-    ULong *ctr[];
+    struct {
+        ULong *ctr;
+        instrcc *ins;
+    } e[];
 } seg;
+
+/* The run counts of all segs, side by side in chunks (a fold reads them
+ * in order); the instrumented code adds to them at fixed addresses. */
+#define SEG_CHUNK 4096
+typedef struct segchunk {
+    struct segchunk *next;
+    UInt n;
+    ULong count[SEG_CHUNK];
+    seg *seg[SEG_CHUNK];
+} segchunk;
 
 /* The running cost of the current thread (for inclusive costs); a dummy
  * when calls are not collected. Helpers add dynamic events (misses,
@@ -212,7 +241,7 @@ static void htab_grow(htab *h, UWord (*hash)(const void *))
 }
 
 static htab strs, lines, instrs;
-static seg *all_segs;
+static segchunk *seg_chunks;
 
 static UInt str_hash(const HChar *s)
 {
@@ -356,16 +385,21 @@ static instrcc *get_instrcc(Addr a, UInt len, Addr entry)
     return new_instrcc(a, len, l);
 }
 
-/* Add every seg's runs into its instr counters (before writing). */
+/* Add every seg's runs into its instr counters (before writing, and at a
+ * thread switch with --separate-threads). */
 static void fold_segs(void)
 {
-    for (seg *s = all_segs; s; s = s->next) {
-        ULong c = s->count;
-        if (!c) continue;
-        for (UInt k = 0; k < s->n; k++)
-            *s->ctr[k] += c;
-        s->count = 0;
-    }
+    for (segchunk *ch = seg_chunks; ch; ch = ch->next)
+        for (UInt x = 0; x < ch->n; x++) {
+            ULong c = ch->count[x];
+            if (!c) continue;
+            seg *sg = ch->seg[x];
+            for (UInt k = 0; k < sg->n; k++) {
+                *sg->e[k].ctr += c;
+                touch_instr(sg->e[k].ins);
+            }
+            ch->count[x] = 0;
+        }
 }
 
 /*------------------------------------------------------------*/
@@ -384,9 +418,22 @@ typedef struct jrec {
     Bool cond;
     Bool inverted; /* the Exit goes to the next instruction: taken = !guard */
     Bool skip;     /* a jump into a function entry: a call, not a jump */
+    Bool touched;  /* on `touched_jrecs` (--separate-threads) */
     UInt id;       /* its place in a thread's store (--separate-threads) */
+    struct jrec *tnext;
     ULong exe, taken;
 } jrec;
+
+static jrec *touched_jrecs;
+
+static inline void touch_jrec(jrec *j)
+{
+    if (clo_separate && !j->touched) {
+        j->touched = True;
+        j->tnext = touched_jrecs;
+        touched_jrecs = j;
+    }
+}
 
 /* Collection on or off (--toggle-collect, --collect-atstart, client
  * requests), and the same as the number each run of a block adds to its
@@ -431,11 +478,14 @@ static VG_REGPARM(2) void h_jcnd(jrec *j, UWord guard)
     if (!collecting) return;
     j->exe++;
     j->taken += j->inverted ? !guard : guard;
+    touch_jrec(j);
 }
 
 static VG_REGPARM(1) void h_jump(jrec *j)
 {
-    if (collecting) j->taken++;
+    if (!collecting) return;
+    j->taken++;
+    touch_jrec(j);
 }
 
 static VG_REGPARM(2) void h_jump_dyn(instrcc *site, Addr to)
@@ -453,6 +503,7 @@ static VG_REGPARM(2) void h_jump_dyn(instrcc *site, Addr to)
         djumps.slot[k] = j;
     }
     j->taken++;
+    touch_jrec(j);
 }
 
 /*------------------------------------------------------------*/
@@ -467,6 +518,7 @@ static inline void count2(instrcc *n, Int e1, Int eL, ULong m1, ULong mL)
     if (collecting) {
         n->ev[e1] += m1;
         n->ev[eL] += mL;
+        touch_instr(n);
     }
     cur_run[e1] += m1;
     cur_run[eL] += mL;
@@ -543,14 +595,20 @@ static VG_REGPARM(3) void h_dw(instrcc *n, Addr a, UWord size)
  * true). */
 static VG_REGPARM(3) void h_guarded_dr(instrcc *n, Addr a, UWord size)
 {
-    if (collecting) n->ev[EV_Dr]++;
+    if (collecting) {
+        n->ev[EV_Dr]++;
+        touch_instr(n);
+    }
     cur_run[EV_Dr]++;
     if (clo_cache_sim) d_ref(n, a, size, EV_D1mr, EV_DLmr);
 }
 
 static VG_REGPARM(3) void h_guarded_dw(instrcc *n, Addr a, UWord size)
 {
-    if (collecting) n->ev[EV_Dw]++;
+    if (collecting) {
+        n->ev[EV_Dw]++;
+        touch_instr(n);
+    }
     cur_run[EV_Dw]++;
     if (clo_cache_sim) d_ref(n, a, size, EV_D1mw, EV_DLmw);
 }
@@ -559,7 +617,10 @@ static VG_REGPARM(2) void h_bc(instrcc *n, UWord taken)
 {
     ULong m = 0;
     branchsim_cond(n->addr, (Word)taken, &m);
-    if (collecting) n->ev[EV_Bcm] += m;
+    if (collecting) {
+        n->ev[EV_Bcm] += m;
+        touch_instr(n);
+    }
     cur_run[EV_Bcm] += m;
 }
 
@@ -567,7 +628,10 @@ static VG_REGPARM(2) void h_bi(instrcc *n, Addr dst)
 {
     ULong m = 0;
     branchsim_ind(n->addr, dst, &m);
-    if (collecting) n->ev[EV_Bim] += m;
+    if (collecting) {
+        n->ev[EV_Bim] += m;
+        touch_instr(n);
+    }
     cur_run[EV_Bim] += m;
 }
 
@@ -611,7 +675,20 @@ typedef struct arc {
     ULong cost[N_EV];
     struct cct_node *cparent, *cchild; /* --contexts: the last call's contexts */
     UInt id;                           /* index into the threads' stores (--separate-threads) */
+    Bool touched;                      /* on `touched_arcs` (--separate-threads) */
+    struct arc *tnext;
 } arc;
+
+static arc *touched_arcs;
+
+static inline void touch_arc(arc *a)
+{
+    if (clo_separate && !a->touched) {
+        a->touched = True;
+        a->tnext = touched_arcs;
+        touched_arcs = a;
+    }
+}
 
 /* A call, or (sig) the mark of a signal delivery: the handler's frames are
  * above it; its sp is the interrupted stack pointer, its `enter` the
@@ -771,7 +848,10 @@ static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool r
     if (toggle && toggle_depth++ == 0) collect_start();
     frame *f = new_frame(t);
     f->a = get_arc(site, callee);
-    if (collecting) f->a->calls++;
+    if (collecting) {
+        f->a->calls++;
+        touch_arc(f->a);
+    }
     f->sp = sp;
     f->resolver = resolver;
     f->toggle = toggle;
@@ -812,9 +892,11 @@ static frame *pop_call(thread *t)
         if (rms_on) rms_on_signal_end(t->tid, t->run[EV_Ir]);
         return f;
     }
-    if (collecting)
+    if (collecting) {
         for (Int e = 0; e < N_EV; e++)
             f->a->cost[e] += t->run[e] - f->enter[e];
+        touch_arc(f->a);
+    }
     if (rms_on) rms_on_return(t->tid, f->resolver, t->run[EV_Ir]);
     if (f->toggle && --toggle_depth == 0) collect_stop();
     return f;
@@ -1036,6 +1118,8 @@ static void restart_thread_frames(thread *t, Bool add)
             if (clo_separate && t != cur_thread) {
                 t->astore = grow_store(t->astore, &t->n_astore, f->a->id + 1, N_EV + 1);
                 c = &t->astore[(SizeT)f->a->id * (N_EV + 1) + 1];
+            } else {
+                touch_arc(f->a);
             }
             for (Int e = 0; e < N_EV; e++)
                 c[e] += upto[e] - f->enter[e];
@@ -1051,39 +1135,42 @@ static void restart_frames(Bool add)
         if (threads[k]) restart_thread_frames(threads[k], add);
 }
 
+/* The counters (folded) into t's store: only what was counted into since
+ * the last stash, which the touched lists hold. */
 static void stash(thread *t)
 {
-    for (UWord k = 0; k < instrs.nslots; k++)
-        for (instrcc *i = instrs.slot[k]; i; i = i->next) {
-            if (all_zero(i->ev)) continue;
-            t->istore = grow_store(t->istore, &t->n_istore, i->id + 1, N_EV);
-            for (Int e = 0; e < N_EV; e++) {
-                t->istore[(SizeT)i->id * N_EV + e] += i->ev[e];
-                i->ev[e] = 0;
-            }
+    for (instrcc *i = touched_instrs; i; i = i->tnext) {
+        i->touched = False;
+        if (all_zero(i->ev)) continue;
+        t->istore = grow_store(t->istore, &t->n_istore, i->id + 1, N_EV);
+        for (Int e = 0; e < N_EV; e++) {
+            t->istore[(SizeT)i->id * N_EV + e] += i->ev[e];
+            i->ev[e] = 0;
         }
-    for (UWord k = 0; k < arcs.nslots; k++)
-        for (arc *a = arcs.slot[k]; a; a = a->next) {
-            if (!a->calls && all_zero(a->cost)) continue;
-            t->astore = grow_store(t->astore, &t->n_astore, a->id + 1, N_EV + 1);
-            ULong *c = &t->astore[(SizeT)a->id * (N_EV + 1)];
-            c[0] += a->calls;
-            a->calls = 0;
-            for (Int e = 0; e < N_EV; e++) {
-                c[e + 1] += a->cost[e];
-                a->cost[e] = 0;
-            }
+    }
+    touched_instrs = NULL;
+    for (arc *a = touched_arcs; a; a = a->tnext) {
+        a->touched = False;
+        if (!a->calls && all_zero(a->cost)) continue;
+        t->astore = grow_store(t->astore, &t->n_astore, a->id + 1, N_EV + 1);
+        ULong *c = &t->astore[(SizeT)a->id * (N_EV + 1)];
+        c[0] += a->calls;
+        a->calls = 0;
+        for (Int e = 0; e < N_EV; e++) {
+            c[e + 1] += a->cost[e];
+            a->cost[e] = 0;
         }
-    if (!clo_jumps) return;
-    for (UWord k = 0; k < instrs.nslots; k++)
-        for (instrcc *i = instrs.slot[k]; i; i = i->next)
-            for (jrec *j = i->jumps; j; j = j->snext) {
-                if (!j->exe && !j->taken) continue;
-                t->jstore = grow_store(t->jstore, &t->n_jstore, j->id + 1, 2);
-                t->jstore[(SizeT)j->id * 2] += j->exe;
-                t->jstore[(SizeT)j->id * 2 + 1] += j->taken;
-                j->exe = j->taken = 0;
-            }
+    }
+    touched_arcs = NULL;
+    for (jrec *j = touched_jrecs; j; j = j->tnext) {
+        j->touched = False;
+        if (!j->exe && !j->taken) continue;
+        t->jstore = grow_store(t->jstore, &t->n_jstore, j->id + 1, 2);
+        t->jstore[(SizeT)j->id * 2] += j->exe;
+        t->jstore[(SizeT)j->id * 2 + 1] += j->taken;
+        j->exe = j->taken = 0;
+    }
+    touched_jrecs = NULL;
 }
 
 static void unstash(thread *t, Bool clear)
@@ -1176,7 +1263,7 @@ static __attribute__((noinline)) void collect_stop(void)
         /* every block counts 1 per run: fold them all and translate anew
          * (the rest of the running block counts into a dropped segment) */
         fold_segs();
-        all_segs = NULL;
+        seg_chunks = NULL;
         gated = True;
         VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "tally");
     }
@@ -1237,21 +1324,27 @@ static void flush_events(tlstate *st)
 {
     if (st->nev == 0) return;
     IRSB *sb = st->sbOut;
-    seg *s = arena_alloc(sizeof(seg) + st->nev * sizeof(ULong *));
+    seg *s = arena_alloc(sizeof(seg) + st->nev * sizeof(s->e[0]));
     s->n = st->nev;
     for (Int k = 0; k < st->nev; k++) {
         event *e = &st->ev[k];
         static const Int which[] = {EV_Ir, EV_Dr, EV_Dw, EV_Bc, EV_Bi};
-        s->ctr[k] = &e->ins->ev[which[e->kind]];
+        s->e[k].ctr = &e->ins->ev[which[e->kind]];
+        s->e[k].ins = e->ins;
     }
-    s->next = all_segs;
-    all_segs = s;
+    if (!seg_chunks || seg_chunks->n == SEG_CHUNK) {
+        segchunk *ch = VG_(calloc)("tl.segs", 1, sizeof *ch);
+        ch->next = seg_chunks;
+        seg_chunks = ch;
+    }
+    s->count = &seg_chunks->count[seg_chunks->n];
+    seg_chunks->seg[seg_chunks->n++] = s;
 
     /* count += 1 (or count_gate) as plain IR: load, add, store. */
     IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
     IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
     addStmtToIRSB(
-        sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&s->count))));
+        sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)s->count))));
     IRExpr *inc = IRExpr_Const(IRConst_U64(1));
     if (gated) {
         IRTemp g = newIRTemp(sb->tyenv, Ity_I64);
@@ -1260,7 +1353,7 @@ static void flush_events(tlstate *st)
         inc = IRExpr_RdTmp(g);
     }
     addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), inc)));
-    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&s->count), IRExpr_RdTmp(t2)));
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)s->count), IRExpr_RdTmp(t2)));
 
     /* The simulators, in program order. */
     for (Int k = 0; k < st->nev; k++) {

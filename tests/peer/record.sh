@@ -617,6 +617,76 @@ else
     diag <"$TMP/cc.err"
 fi
 
+# --separate-threads=yes with constant switching: two threads take turns N
+# times (a condition variable), each calling work(10) once a turn. Each
+# part has N calls of work and the same self cost of work (Ir, Dr, Dw: one
+# call costs the same in either thread), and the two parts add up to the
+# cachegrind file of the same run. A switch moves only what was counted
+# since the last one (docs/internals/tool.md), so this also checks that
+# nothing stays behind or goes to the other thread.
+cat >"$TMP/pp.c" <<'EOF'
+#include <pthread.h>
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+static int turn;
+static volatile int sink;
+__attribute__((noinline)) void work(int k) { for (int i = 0; i < k; i++) sink += i; }
+static void *side(void *p)
+{
+    int me = (int)(long)p;
+    for (int i = 0; i < 2000; i++) {
+        pthread_mutex_lock(&m);
+        while (turn != me) pthread_cond_wait(&c, &m);
+        work(10);
+        turn = !me;
+        pthread_cond_broadcast(&c);
+        pthread_mutex_unlock(&m);
+    }
+    return 0;
+}
+int main(void)
+{
+    pthread_t t;
+    pthread_create(&t, 0, side, (void *)1L);
+    side((void *)0L);
+    pthread_join(t, 0);
+    return 0;
+}
+EOF
+if ${CC:-cc} -O1 -g -pthread -o "$TMP/pp" "$TMP/pp.c" 2>"$TMP/cc.err"; then
+    (cd "$TMP" && "$TALLY" record -q --cache-sim=no --separate-threads=yes --collect-jumps=yes \
+        --out-file="$TMP/pp.cl" --cachegrind-out-file="$TMP/pp.cg" ./pp >/dev/null 2>&1)
+    w1=$(self_of "$TMP/pp.cl" work 1)
+    w2=$(self_of "$TMP/pp.cl" work 2)
+    wsum=$(echo "$w1 $w2" | awk '{ n = NF / 2; for (k = 1; k <= n; k++) printf "%s%d", (k > 1 ? " " : ""), $k + $(k + n); print "" }')
+    wcg=$(awk '/^fn=/ { on = ($0 == "fn=work") } on && /^[0-9]/ { for (k = 2; k <= NF; k++) s[k] += $k; w = NF }
+        END { for (k = 2; k <= w; k++) printf "%s%d", (k > 2 ? " " : ""), s[k]; print "" }' "$TMP/pp.cg")
+    # work's cost does not depend on the interleaving: a run without
+    # --separate-threads has the same in all
+    (cd "$TMP" && "$TALLY" record -q --cache-sim=no --out-file="$TMP/pp1.cl" ./pp >/dev/null 2>&1)
+    wone=$(self_of "$TMP/pp1.cl" work)
+    calls=$(awk 'function nm(v,   id, r) {
+            if (v !~ /^\(/) return v
+            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
+            if (r != "") n[id] = r
+            return n[id]
+        }
+        /^part:/ { p = $2 }
+        /^fn=/ { nm(substr($0, 4)) }
+        /^cfn=/ { cfn = nm(substr($0, 5)) }
+        /^calls=/ { split(substr($0, 7), a, " "); if (cfn == "work") c[p] += a[1] }
+        END { print c[1] + 0, c[2] + 0 }' "$TMP/pp.cl")
+    if [ "$calls" = "2000 2000" ] && [ -n "$w1" ] && [ "$w1" = "$w2" ] && [ "$wsum" = "$wcg" ] &&
+        [ "$wsum" = "$wone" ]; then
+        ok "--separate-threads=yes, threads taking turns 2000 times: work called 2000 times in each part, same cost ($w1), parts add up to the cachegrind file and to a run without threads separated"
+    else
+        not_ok "--separate-threads=yes, threads taking turns: calls per part $calls (want 2000 2000), work $w1 and $w2, sum $wsum, cachegrind file $wcg, not separated $wone"
+    fi
+else
+    not_ok "turn-taking threads: test program builds"
+    diag <"$TMP/cc.err"
+fi
+
 # --collect-jumps=yes: jump=/jcnd= records equal Callgrind's (--separate-recs=1,
 # so that recursion is not split into fib'2) for the functions of a program
 # built for it and of examples/recurse.
