@@ -436,11 +436,10 @@ static inline void touch_jrec(jrec *j)
 }
 
 /* Collection on or off (--toggle-collect, --collect-atstart, client
- * requests), and the same as the number each run of a block adds to its
- * counters in the instrumented code once `gated`: until collection first
- * stops, blocks add the constant 1, which saves a load per block. */
+ * requests). Once `gated`, each run of a block adds this flag (0 or 1) to
+ * its counters in the instrumented code; until collection first stops,
+ * blocks add the constant 1, which saves a load per block. */
 static Bool collecting = True;
-static ULong count_gate = 1;
 static Bool gated;
 static htab djumps; /* jumps with a computed target, by (site, target) */
 
@@ -1074,7 +1073,7 @@ static void calls_finish(void)
 
 /*
  * While collection is off, nothing is counted: each run of a block adds
- * `count_gate` (0) to its counters instead of 1, the helpers and the call
+ * `collecting` (0) to its counters instead of 1, the helpers and the call
  * tracking test `collecting`. The running cost of each thread always
  * advances (it is the clock of the input-sensitive profile), so open calls
  * are charged up to the moment collection stops, and their entry cost is
@@ -1241,7 +1240,6 @@ static void clear_counters(void)
 static void set_collecting(Bool on)
 {
     collecting = on;
-    count_gate = on ? 1 : 0;
     if (on) counted = True;
 }
 
@@ -1340,16 +1338,17 @@ static void flush_events(tlstate *st)
     s->count = &seg_chunks->count[seg_chunks->n];
     seg_chunks->seg[seg_chunks->n++] = s;
 
-    /* count += 1 (or count_gate) as plain IR: load, add, store. */
+    /* count += 1 (or collecting) as plain IR: load, add, store. */
     IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
     IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
     addStmtToIRSB(
         sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)s->count))));
     IRExpr *inc = IRExpr_Const(IRConst_U64(1));
     if (gated) {
-        IRTemp g = newIRTemp(sb->tyenv, Ity_I64);
-        addStmtToIRSB(sb, IRStmt_WrTmp(g, IRExpr_Load(Iend_LE, Ity_I64,
-                                                      mkIRExpr_HWord((HWord)&count_gate))));
+        IRTemp b = newIRTemp(sb->tyenv, Ity_I8), g = newIRTemp(sb->tyenv, Ity_I64);
+        addStmtToIRSB(sb, IRStmt_WrTmp(b, IRExpr_Load(Iend_LE, Ity_I8,
+                                                      mkIRExpr_HWord((HWord)&collecting))));
+        addStmtToIRSB(sb, IRStmt_WrTmp(g, IRExpr_Unop(Iop_8Uto64, IRExpr_RdTmp(b))));
         inc = IRExpr_RdTmp(g);
     }
     addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), inc)));
