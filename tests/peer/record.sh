@@ -36,6 +36,15 @@ for f in "$ROOT"/build/valgrind/lib/* /usr/libexec/valgrind/cachegrind-amd64-lin
 done
 E="env -i PATH=/usr/bin:/bin"
 
+# An awk function for the programs below: nm(v) resolves a compressed name
+# ("(id) name" defines it, "(id)" refers to it).
+NM_AWK='function nm(v,   id, r) {
+    if (v !~ /^\(/) return v
+    id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
+    if (r != "") n[id] = r
+    return n[id]
+}'
+
 # Sums per (file, function) and event: "file:fn EVENT value" for values != 0,
 # plus "TOTAL EVENT value" from the summary line.
 cg_sums() {
@@ -222,27 +231,19 @@ int main(int argc, char **argv)
 }
 EOF
 # caller -> callee count, summed over call sites, from a callgrind file
+# (FILE [PART]: only that part's)
 arcs_of() {
-    awk 'function nm(v,   id, r) {
-            if (v !~ /^\(/) return v
-            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
-            if (r != "") n[id] = r
-            return n[id]
-        }
+    awk -v P="${2:-}" "$NM_AWK"'
+        /^part:/ { part = $2 }
         /^fn=/ { fn = nm(substr($0, 4)) }
         /^cfn=/ { cfn = nm(substr($0, 5)) }
-        /^calls=/ { split(substr($0, 7), a, " "); c[fn " -> " cfn] += a[1] }
+        /^calls=/ { split(substr($0, 7), a, " "); if (P == "" || part == P) c[fn " -> " cfn] += a[1] }
         END { for (k in c) print k, c[k] }' "$1" | LC_ALL=C sort
 }
 # Inclusive Ir of FUNCTION: the Ir of the calls into it (first cost after
 # each calls= line whose cfn= is FUNCTION; positions: line)
 incl_ir() {
-    awk -v f="$2" 'function nm(v,   id, r) {
-            if (v !~ /^\(/) return v
-            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
-            if (r != "") n[id] = r
-            return n[id]
-        }
+    awk -v f="$2" "$NM_AWK"'
         /^cfn=/ { cfn = nm(substr($0, 5)); next }
         /^fn=/ { nm(substr($0, 4)); next }
         /^calls=/ { want = (cfn == f); next }
@@ -359,12 +360,7 @@ fi
 # `<signal N>` root, not by the function it interrupted; after it returns
 # (or siglongjmps out) the interrupted stack goes on.
 self_out() { # FILE FUNCTION: "SELF OUT" Ir (self, and inclusive of its calls)
-    awk -v F="$2" 'function nm(v,   id, r) {
-            if (v !~ /^\(/) return v
-            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
-            if (r != "") n[id] = r
-            return n[id]
-        }
+    awk -v F="$2" "$NM_AWK"'
         /^fn=/ { fn = nm(substr($0, 4)); next }
         /^cfn=/ { nm(substr($0, 5)); next }
         /^(c?fl|c?fi|fe|c?ob)=/ { next }
@@ -372,17 +368,16 @@ self_out() { # FILE FUNCTION: "SELF OUT" Ir (self, and inclusive of its calls)
         /^[0-9+*-]/ { if (fn == F) self += $2 }
         END { print self + 0, out + 0 }' "$1"
 }
-arc_ir() { # FILE CALLER CALLEE: inclusive Ir of the calls
-    awk -v F="$2" -v C="$3" 'function nm(v,   id, r) {
-            if (v !~ /^\(/) return v
-            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
-            if (r != "") n[id] = r
-            return n[id]
-        }
+arc_cost() { # FILE CALLER CALLEE: the inclusive cost of the calls, each event
+    awk -v A="$2" -v B="$3" "$NM_AWK"'
+        /^events:/ { ne = NF - 1 }
         /^fn=/ { fn = nm(substr($0, 4)) }
         /^cfn=/ { cfn = nm(substr($0, 5)) }
-        /^calls=/ { getline; if (fn == F && cfn == C) s += $2 }
-        END { print s + 0 }' "$1"
+        /^calls=/ { getline; if (fn == A && cfn == B) for (k = 2; k <= NF; k++) s[k] += $k }
+        END { for (k = 2; k <= ne + 1; k++) printf "%s%d", (k > 2 ? " " : ""), s[k]; print "" }' "$1"
+}
+arc_ir() { # FILE CALLER CALLEE: inclusive Ir of the calls
+    arc_cost "$@" | awk '{ print $1 }'
 }
 (cd "$EX" && "$TALLY" record -q --cache-sim=no --out-file="$TMP/sig.cl" ./signals >/dev/null 2>&1)
 (cd "$EX" && valgrind -q --tool=callgrind --callgrind-out-file="$TMP/sig.cg" ./signals >/dev/null 2>&1)
@@ -475,12 +470,7 @@ fi
 # FILE FUNCTION [PART]: the sum of each event over FUNCTION's own cost lines
 # (positions are lines: --dump-instr=no)
 self_of() {
-    awk -v F="$2" -v P="${3:-}" 'function nm(v,   id, r) {
-            if (v !~ /^\(/) return v
-            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
-            if (r != "") n[id] = r
-            return n[id]
-        }
+    awk -v F="$2" -v P="${3:-}" "$NM_AWK"'
         /^events:/ { ne = NF - 1 }
         /^part:/ { part = $2 }
         /^c?fn=/ { v = nm(substr($0, index($0, "=") + 1)) }
@@ -488,20 +478,6 @@ self_of() {
         /^calls=/ { skip = 1; next }
         /^[0-9+*-]/ { if (on && !skip) for (k = 2; k <= NF; k++) s[k] += $k
             skip = 0 }
-        END { for (k = 2; k <= ne + 1; k++) printf "%s%d", (k > 2 ? " " : ""), s[k]; print "" }' "$1"
-}
-# FILE CALLER CALLEE: the inclusive cost of CALLER's calls to CALLEE, summed
-calls_cost_of() {
-    awk -v A="$2" -v B="$3" 'function nm(v,   id, r) {
-            if (v !~ /^\(/) return v
-            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
-            if (r != "") n[id] = r
-            return n[id]
-        }
-        /^events:/ { ne = NF - 1 }
-        /^fn=/ { fn = nm(substr($0, 4)) }
-        /^cfn=/ { cfn = nm(substr($0, 5)) }
-        /^calls=/ { getline; if (fn == A && cfn == B) for (k = 2; k <= NF; k++) s[k] += $k }
         END { for (k = 2; k <= ne + 1; k++) printf "%s%d", (k > 2 ? " " : ""), s[k]; print "" }' "$1"
 }
 
@@ -517,17 +493,7 @@ if ${CC:-cc} -O1 -g -o "$TMP/tg" "$TMP/tg.c" 2>"$TMP/cc.err"; then
     (cd "$TMP" && "$TALLY" record -q --cache-sim=no --out-file="$TMP/tg.cl" ./tg >/dev/null 2>&1)
     (cd "$TMP" && "$TALLY" record -q --cache-sim=no --toggle-collect=work --out-file="$TMP/tg2.cl" ./tg >/dev/null 2>&1)
     # work's self Ir in the full run (work calls nothing)
-    full=$(awk 'function nm(v,   id, r) {
-            if (v !~ /^\(/) return v
-            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
-            if (r != "") n[id] = r
-            return n[id]
-        }
-        /^c?fn=/ { v = nm(substr($0, index($0, "=") + 1)) }
-        /^fn=/ { on = (v == "work") }
-        /^calls=/ { skip = 1; next }
-        /^[0-9]/ { if (on && !skip) s += $2; skip = 0 }
-        END { print s + 0 }' "$TMP/tg.cl")
+    full=$(self_of "$TMP/tg.cl" work | awk '{ print $1 }')
     tot=$(awk '/^totals:/ { print $2 }' "$TMP/tg2.cl")
     if [ "$full" -gt 0 ] && [ "$full" = "$tot" ] && ! grep -q 'fn=.* other$' "$TMP/tg2.cl" &&
         arcs_of "$TMP/tg2.cl" | grep -qx 'main -> work 3'; then
@@ -551,7 +517,7 @@ if ${CC:-cc} -O1 -g -o "$TMP/tg" "$TMP/tg.c" 2>"$TMP/cc.err"; then
     (cd "$TMP" && "$TALLY" record -q $opts --toggle-collect=work --out-file="$TMP/tg4.cl" ./tg >/dev/null 2>&1)
     fullv=$(self_of "$TMP/tg3.cl" work)
     totv=$(awk '/^totals:/ { $1 = ""; print substr($0, 2) }' "$TMP/tg4.cl")
-    inclv=$(calls_cost_of "$TMP/tg4.cl" main work)
+    inclv=$(arc_cost "$TMP/tg4.cl" main work)
     if [ -n "$fullv" ] && [ "$fullv" = "$totv" ] && [ "$inclv" = "$totv" ]; then
         ok "--toggle-collect=work with caches and branches: every event's total = work's self cost in a full run = main -> work inclusive ($totv)"
     else
@@ -573,17 +539,8 @@ int main(void) { pthread_t t; work(10); pthread_create(&t, 0, body, 0); pthread_
 EOF
 if ${CC:-cc} -O1 -g -pthread -o "$TMP/th" "$TMP/th.c" 2>"$TMP/cc.err"; then
     (cd "$TMP" && "$TALLY" record -q --cache-sim=no --separate-threads=yes --out-file="$TMP/th.cl" ./th >/dev/null 2>&1)
-    awk 'function nm(v,   id, r) {
-            if (v !~ /^\(/) return v
-            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
-            if (r != "") n[id] = r
-            return n[id]
-        }
-        /^thread:/ { th = $2 }
-        /^fn=/ { fn = nm(substr($0, 4)) }
-        /^cfn=/ { cfn = nm(substr($0, 5)) }
-        /^calls=/ { split(substr($0, 7), a, " "); c["thread " th ": " fn " -> " cfn] += a[1] }
-        END { for (k in c) print k, c[k] }' "$TMP/th.cl" | grep -E ' -> (work|other|body) ' | LC_ALL=C sort >"$TMP/tharcs"
+    for part in 1 2; do arcs_of "$TMP/th.cl" $part | sed "s/^/thread $part: /"; done |
+        grep -E ' -> (work|other|body) ' | LC_ALL=C sort >"$TMP/tharcs"
     printf '%s\n' "thread 1: main -> work 1" "thread 2: body -> other 1" "thread 2: body -> work 2" \
         "thread 2: start_thread -> body 1" >"$TMP/tharcs.exp"
     same_text "--separate-threads=yes: calls per thread as constructed" "$TMP/tharcs.exp" "$TMP/tharcs"
@@ -665,17 +622,8 @@ if ${CC:-cc} -O1 -g -pthread -o "$TMP/pp" "$TMP/pp.c" 2>"$TMP/cc.err"; then
     # --separate-threads has the same in all
     (cd "$TMP" && "$TALLY" record -q --cache-sim=no --out-file="$TMP/pp1.cl" ./pp >/dev/null 2>&1)
     wone=$(self_of "$TMP/pp1.cl" work)
-    calls=$(awk 'function nm(v,   id, r) {
-            if (v !~ /^\(/) return v
-            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
-            if (r != "") n[id] = r
-            return n[id]
-        }
-        /^part:/ { p = $2 }
-        /^fn=/ { nm(substr($0, 4)) }
-        /^cfn=/ { cfn = nm(substr($0, 5)) }
-        /^calls=/ { split(substr($0, 7), a, " "); if (cfn == "work") c[p] += a[1] }
-        END { print c[1] + 0, c[2] + 0 }' "$TMP/pp.cl")
+    calls=$(for part in 1 2; do arcs_of "$TMP/pp.cl" $part | awk '$3 == "work" { s += $NF } END { print s + 0 }'; done)
+    calls=$(echo $calls)
     if [ "$calls" = "2000 2000" ] && [ -n "$w1" ] && [ "$w1" = "$w2" ] && [ "$wsum" = "$wcg" ] &&
         [ "$wsum" = "$wone" ]; then
         ok "--separate-threads=yes, threads taking turns 2000 times: work called 2000 times in each part, same cost ($w1), parts add up to the cachegrind file and to a run without threads separated"
@@ -700,12 +648,7 @@ jumps_of() { # FILE FUNCTION|'*' [PART]: "kind counts target<-source", line posi
             if (t ~ /^-/) return last - substr(t, 2)
             return t + 0
         }
-        function nm(v,   id, r) {
-            if (v !~ /^\(/) return v
-            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
-            if (r != "") n[id] = r
-            return n[id]
-        }
+        '"$NM_AWK"'
         /^part:/ { part = $2 }
         /^fn=/ { on = (nm(substr($0, 4)) == F || F == "*"); next }
         /^(cfn|jfn)=/ { nm(substr($0, 5)); next }
@@ -831,12 +774,7 @@ ctx_fn_sums() { # per function name and event, from a contexts file
         END { for (k in s) if (s[k]) print k, s[k] }' "$1" | LC_ALL=C sort
 }
 cl_fn_sums() { # the same from a callgrind file (one part)
-    awk 'function nm(v,   id, r) {
-            if (v !~ /^\(/) return v
-            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
-            if (r != "") n[id] = r
-            return n[id]
-        }
+    awk "$NM_AWK"'
         /^positions:/ { np = NF - 1; next }
         /^events:/ { for (i = 2; i <= NF; i++) ev[i - 1] = $i; next }
         /^fn=/ { fn = nm(substr($0, 4)); next }
