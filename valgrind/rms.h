@@ -692,6 +692,8 @@ void rms_on_signal(UInt tid, Int sig, ULong instr);
 void rms_on_signal_end(UInt tid, ULong instr);
 /* At exit, after every open call was closed: write the report(s). */
 void rms_fini(void);
+/* Before the program runs: the report file can be created (else exit). */
+void rms_out_check(void);
 #endif
 
 #endif /* TALLY_RMS_H */

@@ -24,6 +24,7 @@
 #include "pub_tool_xarray.h"
 
 #include "tl_cct.h"
+#include "tl_out.h"
 
 /* A name (object or file) with its id in the file being written. */
 typedef struct cct_name {
@@ -320,6 +321,7 @@ static void write_tree(const HChar *name, UInt owner, const Int *ev, Int n_ev,
         VG_(fopen)(name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
     if (!f) {
         VG_(umsg)("error: cannot create contexts file '%s'\n", name);
+        tl_out_failed();
         return;
     }
     VG_(fprintf)(f, "# tally contexts 1\ncreator: tally-record 0.1\n");

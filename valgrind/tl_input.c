@@ -46,6 +46,7 @@
 #include "sim_types.h"
 
 #include "rms.h"
+#include "tl_out.h"
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -565,6 +566,11 @@ static void bad_combination(const HChar *opt, const HChar *why)
 /* After the options: `calls` is --calls (the tracker the hooks need).
  * Input-sensitive profiling runs without the cache simulation unless
  * --cache-sim=yes is given: it is then about twice as fast. */
+void rms_out_check(void)
+{
+    if (rms_on) tl_out_check("--aprof-out-file", clo_aprof_out);
+}
+
 Bool rms_post_clo_init(Bool calls)
 {
     if (!rms_on) {
@@ -670,6 +676,7 @@ static void write_report(const HChar *name, rms_tuples *ts, UInt tid, ULong tota
         VG_(fopen)(tmp, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
     if (!f) {
         VG_(umsg)("error: cannot create the aprof report '%s'\n", tmp);
+        tl_out_failed();
         VG_(free)(tmp);
         return;
     }

@@ -26,6 +26,7 @@
  * Copyright (C) 2026 the tally authors.
  */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
@@ -43,6 +44,7 @@
 
 #include "tally.h"
 #include "tl_cct.h"
+#include "tl_out.h"
 
 #include "sim_types.h"
 
@@ -272,22 +274,24 @@ static istr *intern(const HChar *s)
     return e;
 }
 
-static UWord line_hash(const istr *file, const istr *fn, const istr *obj, UInt line)
+static UWord line_hash(const istr *file, const istr *fn, const istr *obj, const istr *cgfn,
+                       UInt line)
 {
-    return ((file->hash * 31u + fn->hash) * 31u + obj->hash) * 31u + line;
+    return (((file->hash * 31u + fn->hash) * 31u + obj->hash) * 31u + cgfn->hash) * 31u + line;
 }
 
 static UWord linecc_rehash(const void *p)
 {
     const linecc *l = p;
-    return line_hash(l->file, l->fn, l->obj, l->line);
+    return line_hash(l->file, l->fn, l->obj, l->cgfn, l->line);
 }
 
 static linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line)
 {
-    UWord h = line_hash(file, fn, obj, line);
+    UWord h = line_hash(file, fn, obj, cgfn, line);
     for (linecc *l = lines.slot[h & (lines.nslots - 1)]; l; l = l->next)
-        if (l->file == file && l->fn == fn && l->obj == obj && l->line == line) return l;
+        if (l->file == file && l->fn == fn && l->obj == obj && l->cgfn == cgfn && l->line == line)
+            return l;
     linecc *l = arena_alloc(sizeof *l);
     l->file = file;
     l->fn = fn;
@@ -311,18 +315,39 @@ static UWord instrcc_rehash(const void *p)
     return addr_hash(((const instrcc *)p)->addr);
 }
 
-/* File, function, object and line of one instruction: "dir/file" (or
+/* The object file holding code at `a` ("???" when unknown) and its load
+ * bias: the debug info's, else the mapping's (Valgrind marks only `.plt`
+ * as a PLT section and keeps no text range for `.plt.sec`). */
+static istr *object_of(Addr a, Addr *bias)
+{
+    DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+    const HChar *name = di ? VG_(DebugInfo_get_filename)(di) : NULL;
+    if (name && name[0]) {
+        if (bias) *bias = (Addr)VG_(DebugInfo_get_text_bias)(di);
+        return intern(name);
+    }
+    NSegment const *seg = VG_(am_find_nsegment)(a);
+    name = seg ? VG_(am_get_filename)(seg) : NULL;
+    if (bias) *bias = name ? seg->start - (Addr)seg->offset : 0;
+    return intern(name && name[0] ? name : "???");
+}
+
+/*
+ * File, function, object and line of one instruction: "dir/file" (or
  * "file" without a directory), "???" and line 0 without line info. Code
  * without a symbol is "???" in the cachegrind format (as Cachegrind names
- * it); for the call graph and the callgrind format it is named, as Callgrind
- * does, by the address of the block it was entered at (`entry`), relative to
- * its object's load bias: unrelated unnamed code never merges into one node. */
-static linecc *lookup_position(Addr a, Addr entry)
+ * it). For the call graph and the callgrind format it belongs to `owner`'s
+ * function (the function whose frame it runs in, see block_owner()), or,
+ * without an owner, it is a function of its own named, as Callgrind names
+ * such code, by the address `entry` where it was entered, relative to its
+ * object's load bias.
+ */
+static linecc *lookup_position(Addr a, Addr entry, const linecc *owner)
 {
     DiEpoch ep = VG_(current_DiEpoch)();
     const HChar *file, *dir, *fn;
     UInt line = 0;
-    istr *ifile, *ifn;
+    istr *ifile;
 
     if (VG_(get_filename_linenum)(ep, a, &file, &dir, &line)) {
         if (dir[0]) {
@@ -340,20 +365,17 @@ static linecc *lookup_position(Addr a, Addr entry)
         ifile = intern("???");
         line = 0;
     }
-    DebugInfo *di = VG_(find_DebugInfo)(ep, a);
-    const HChar *oname = di ? VG_(DebugInfo_get_filename)(di) : NULL;
-    istr *iobj = intern(oname && oname[0] ? oname : "???");
-    istr *icg;
     if (VG_(get_fnname)(ep, a, &fn)) {
-        ifn = icg = intern(fn);
-    } else {
-        HChar buf[32];
-        Addr bias = di ? (Addr)VG_(DebugInfo_get_text_bias)(di) : 0;
-        VG_(sprintf)(buf, "0x%016lx", (unsigned long)(entry - bias));
-        ifn = intern(buf);
-        icg = intern("???");
+        istr *ifn = intern(fn);
+        return get_linecc(ifile, ifn, object_of(a, NULL), ifn, line);
     }
-    return get_linecc(ifile, ifn, iobj, icg, line);
+    istr *unk = intern("???");
+    if (owner) return get_linecc(ifile, owner->fn, owner->obj, unk, line);
+    HChar buf[32];
+    Addr bias;
+    istr *iobj = object_of(entry, &bias);
+    VG_(sprintf)(buf, "0x%016lx", (unsigned long)(entry - bias));
+    return get_linecc(ifile, intern(buf), iobj, unk, line);
 }
 
 static instrcc *new_instrcc(Addr a, UInt len, linecc *l)
@@ -372,9 +394,9 @@ static instrcc *new_instrcc(Addr a, UInt len, linecc *l)
     return i;
 }
 
-static instrcc *get_instrcc(Addr a, UInt len, Addr entry)
+static instrcc *get_instrcc(Addr a, UInt len, Addr entry, const linecc *owner)
 {
-    linecc *l = lookup_position(a, entry);
+    linecc *l = lookup_position(a, entry, owner);
     UWord h = addr_hash(a);
     /* The newest entry for an address is first in its chain. */
     for (instrcc *i = instrs.slot[h & (instrs.nslots - 1)]; i; i = i->next)
@@ -383,6 +405,26 @@ static instrcc *get_instrcc(Addr a, UInt len, Addr entry)
             break;
         }
     return new_instrcc(a, len, l);
+}
+
+/* A PLT entry by its code: [endbr64] [bnd] jmp *disp32(%rip), the shape of
+ * the stubs of `.plt.sec` and `.plt.got`, which Valgrind does not mark as
+ * PLT code (it knows only `.plt`). Only code without a symbol qualifies. */
+static Bool stub_code(Addr a)
+{
+    if (!VG_(am_is_valid_for_client)(a, 8, VKI_PROT_READ | VKI_PROT_EXEC)) return False;
+    const UChar *p = (const UChar *)a;
+    if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa) p += 4;
+    if (p[0] == 0xf2) p++;
+    return p[0] == 0xff && p[1] == 0x25;
+}
+
+/* Code of a PLT section or a PLT-style stub: transparent in the call graph. */
+static Bool is_plt(Addr a)
+{
+    if (VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT) return True;
+    const HChar *name;
+    return !VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name) && stub_code(a);
 }
 
 /* Add every seg's runs into its instr counters (before writing, and at a
@@ -457,10 +499,11 @@ static jrec *get_jrec(instrcc *site, Addr to, Bool cond, Bool inverted)
     j->to = to;
     j->cond = cond;
     j->inverted = inverted;
-    j->target = lookup_position(to, to);
+    /* code without a symbol in the same object is the jumping function's */
+    j->target = lookup_position(
+        to, to, object_of(to, NULL) == object_of(site->addr, NULL) ? site->line : NULL);
     const HChar *name;
-    j->skip = VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), to, &name) ||
-              VG_(DebugInfo_sect_kind)(NULL, to) == Vg_SectPLT;
+    j->skip = VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), to, &name) || is_plt(to);
     j->snext = site->jumps;
     site->jumps = j;
     return j;
@@ -651,17 +694,27 @@ typedef enum { K_JUMP, K_CALL, K_RET, K_SIG, K_START } exitkind;
 typedef struct {
     UChar kind;         /* exitkind */
     Bool from_resolver; /* the block is in _dl_runtime_resolve* */
+    Bool from_plt;      /* the block is PLT code */
     instrcc *site;      /* the instruction holding the exit */
+    istr *obj;          /* the object file of the block */
     UInt cost[N_SX];
 } exitinfo;
 
+#define PLT_MAX_INSTRS 4
+
 typedef struct {
     instrcc *first; /* the block's first instruction: the callee position */
+    istr *obj;      /* its object file */
     Bool is_entry;  /* starts at a function symbol */
     Bool in_plt;
     Bool is_resolver;
     cct_fn *cfn;             /* the block's function in the context tree (--contexts=yes) */
     cct_node *cbase, *cnode; /* the last frame context it ran under, and its own */
+    /* PLT code: its instrs, named after the function it leads to once
+     * that is known (plt_owner) */
+    linecc *plt_owner;
+    UInt n_ins;
+    instrcc *ins[PLT_MAX_INSTRS];
 } sbinfo;
 
 /* One call site -> callee entry: count and inclusive cost. */
@@ -693,11 +746,16 @@ static inline void touch_arc(arc *a)
  * above it; its sp is the interrupted stack pointer, its `enter` the
  * running cost at delivery, and it keeps the interrupted thread's state. */
 typedef struct {
-    arc *a; /* NULL for a signal mark */
+    arc *a;          /* NULL for a signal mark */
+    linecc *sigline; /* mark: `<signal N>` */
     Addr sp;
     Bool resolver;
     Bool toggle; /* the callee is --toggle-collect's function */
     Bool sig;
+    /* mark of a handler on an alternate stack above the interrupted one:
+     * the stack pointers the handler's code was seen at */
+    Bool alt;
+    Addr alt_lo, alt_hi;
     exitinfo *saved;      /* mark: the transition the delivery interrupted */
     instrcc *saved_plt;   /* mark: an unresolved call into a PLT stub */
     cct_node *node;       /* --contexts: the callee's context (mark: the root) */
@@ -705,13 +763,25 @@ typedef struct {
     ULong enter[N_EV];
 } frame;
 
+/* PLT blocks run since the call into a stub; their costs are split among
+ * them for the context tree (--contexts=yes) */
+#define PLT_CHAIN 6
+
 typedef struct {
     frame *stack;
     UInt depth, cap;
     exitinfo *pending; /* last exit before the thread was switched away */
+    linecc *base;      /* the function of code without a symbol run at depth 0 */
     instrcc *plt_site; /* a call into a PLT stub, not yet resolved */
     Addr plt_sp;
     ULong plt_enter[N_EV]; /* running cost at that call (the stub is the callee's) */
+    UInt n_plt;            /* PLT blocks run since then, and when each began */
+    sbinfo *plt_sb[PLT_CHAIN];
+    ULong plt_at[PLT_CHAIN][N_EV];
+    Bool plt_wait;       /* they wait for the lazy-binding resolver's target */
+    ULong plt_end[N_EV]; /* where the last of them ended (the resolver began) */
+    UInt n_alt;          /* marks of handlers on an alternate stack above */
+    cct_node *plt_node;  /* --contexts: the caller's node */
     ULong run[N_EV];
     UInt tid;
     /* --separate-threads: this thread's counts, by instr id (N_EV each),
@@ -756,6 +826,8 @@ static arc *get_arc(instrcc *site, instrcc *callee)
     return a;
 }
 
+static exitinfo start_exit = {.kind = K_START};
+
 static thread *get_thread(ThreadId tid)
 {
     if (tid >= n_threads) {
@@ -772,7 +844,6 @@ static thread *get_thread(ThreadId tid)
         t->tid = tid;
         if (clo_contexts) {
             /* the first block places the thread in the tree */
-            static exitinfo start_exit = {.kind = K_START};
             cct_thread_init(&t->cct, tid, t->run);
             t->pending = &start_exit;
         }
@@ -887,6 +958,7 @@ static frame *pop_call(thread *t)
     if (clo_contexts)
         cct_switch(&t->cct, f->sig ? f->saved_node : frame_node(t), t->run, collecting);
     if (f->sig) {
+        if (f->alt) t->n_alt--;
         end_signal(t, f);
         if (rms_on) rms_on_signal_end(t->tid, t->run[EV_Ir]);
         return f;
@@ -901,15 +973,188 @@ static frame *pop_call(thread *t)
     return f;
 }
 
+/*--- PLT code ---*/
+
+/*
+ * PLT stubs are transparent: a call (or a tail jump) into PLT code is
+ * recorded from its site to the function the stub leads to, and the code
+ * of a stub is the code of that function (its instrs are named after it,
+ * file ??? line 0; the cachegrind file still has them as ???). The lazy
+ * binding resolver is called from the same site; the block that jumped to
+ * it is its code, the stub before it waits for the function the resolver
+ * hands over to.
+ */
+static void plt_flush(thread *t);
+
+static void plt_begin(thread *t, instrcc *site, Addr sp)
+{
+    if (clo_contexts) {
+        plt_flush(t); /* blocks still waiting keep their names */
+        /* what ran before the stub is the caller's */
+        cct_switch(&t->cct, t->cct.cur, t->run, collecting);
+        t->plt_node = t->cct.cur;
+    }
+    t->n_plt = 0;
+    t->plt_wait = False;
+    t->plt_site = site;
+    t->plt_sp = sp;
+    VG_(memcpy)(t->plt_enter, t->run, sizeof t->plt_enter);
+}
+
+/* A PLT block runs for the pending call. */
+static void plt_note(thread *t, sbinfo *sb)
+{
+    if (t->n_plt == PLT_CHAIN) return; /* the last one takes the rest */
+    t->plt_sb[t->n_plt] = sb;
+    VG_(memcpy)(t->plt_at[t->n_plt], t->run, sizeof t->plt_at[0]);
+    t->n_plt++;
+}
+
+static void plt_name(sbinfo *sb, const linecc *owner)
+{
+    if (sb->plt_owner) return;
+    istr *unk = intern("???");
+    linecc *l = get_linecc(unk, owner->fn, owner->obj, unk, 0);
+    sb->plt_owner = l;
+    for (UInt k = 0; k < sb->n_ins; k++)
+        sb->ins[k]->line = l;
+    if (clo_contexts) {
+        sb->cfn = fn_of(l);
+        sb->cbase = NULL;
+    }
+}
+
+/* The end of the cost of chain block k: the start of the next, or (the
+ * last) the resolver's start while the chain waits for it, or now. */
+static const ULong *plt_end_of(const thread *t, UInt k)
+{
+    return k + 1 < t->n_plt ? t->plt_at[k + 1] : t->plt_wait ? t->plt_end : t->run;
+}
+
+/* Empty the chain; with --contexts, charge each block to the node of its
+ * function under the caller's node (the caller is charged up to now). */
+static void plt_flush(thread *t)
+{
+    if (clo_contexts && t->n_plt) {
+        if (collecting)
+            for (UInt k = 0; k < t->n_plt; k++)
+                cct_add(cct_child(t->plt_node, t->plt_sb[k]->cfn), plt_end_of(t, k), t->plt_at[k]);
+        cct_skip(t->run, t->cct.mark);
+    }
+    t->n_plt = 0;
+    t->plt_wait = False;
+}
+
+/* The pending PLT call reaches the block `sb`: name the PLT blocks that
+ * ran for it. When sb is the lazy-binding resolver, only the last block
+ * (the one that jumped to it) is the resolver's; the others wait for the
+ * function it resolves (plt_resolved). */
+static void plt_settle(thread *t, sbinfo *sb)
+{
+    if (t->n_plt == 0) return;
+    if (!sb->is_resolver) {
+        for (UInt k = 0; k < t->n_plt; k++)
+            plt_name(t->plt_sb[k], sb->first->line);
+        plt_flush(t);
+        return;
+    }
+    UInt last = t->n_plt - 1;
+    plt_name(t->plt_sb[last], sb->first->line);
+    if (clo_contexts) {
+        VG_(memcpy)(t->plt_end, t->plt_at[last], sizeof t->plt_end);
+        if (collecting)
+            cct_add(cct_child(t->plt_node, t->plt_sb[last]->cfn), t->run, t->plt_at[last]);
+        cct_skip(t->run, t->cct.mark);
+    }
+    t->n_plt = last;
+    t->plt_wait = True;
+}
+
+/* The resolver hands over to `sb`: the blocks that waited are its code. */
+static void plt_resolved(thread *t, sbinfo *sb)
+{
+    if (!t->plt_wait) return;
+    for (UInt k = 0; k < t->n_plt; k++)
+        plt_name(t->plt_sb[k], sb->first->line);
+    plt_flush(t);
+}
+
+/*
+ * The function that a block starting at `start` without a symbol belongs
+ * to (NULL: a function of its own). Decided when the block is translated,
+ * right before it first runs: code entered by a call, a signal delivery or
+ * a jump that counts as a call is a function of its own, named by its
+ * address; code reached by a jump, a fall-through or a return belongs to
+ * the function whose frame it runs in, as Callgrind charges it.
+ */
+/* The innermost alternate-stack mark (see below), or NULL. */
+static frame *alt_mark(thread *t)
+{
+    for (UInt d = t->depth; d > 0; d--)
+        if (t->stack[d - 1].alt) return &t->stack[d - 1];
+    return NULL;
+}
+
+/* A call inside a handler on an alternate stack widens the range of
+ * stack pointers known to be the handler's. */
+static void note_alt_sp(thread *t, const exitinfo *x, Addr sp)
+{
+    frame *m = alt_mark(t);
+    if (m && x->kind == K_CALL) {
+        if (sp < m->alt_lo) m->alt_lo = sp;
+        if (sp > m->alt_hi) m->alt_hi = sp;
+    }
+}
+
+/* True when the top frame is the mark of a handler that runs on an
+ * alternate stack above the interrupted stack, and control is still on
+ * that stack: the interrupted frames below it have lower stack pointers
+ * but are not returned from. Control has left it when a jump or return
+ * (siglongjmp) lands outside the stack pointers seen in the handler. */
+static Bool alt_shields(const frame *m, const exitinfo *x, Addr sp)
+{
+    if (!m->alt) return False;
+    return x->kind == K_CALL || (sp >= m->alt_lo && sp <= m->alt_hi + 4096);
+}
+
+static thread *running_thread(void)
+{
+    return cur_thread ? cur_thread : get_thread(VG_(get_running_tid)());
+}
+
+static linecc *block_owner(Addr start)
+{
+    thread *t = running_thread();
+    if (!clo_calls || !t) return NULL;
+    exitinfo *x = last_exit;
+    if (x) {
+        if (x->kind == K_CALL || x->kind == K_SIG || x->kind == K_START) return NULL;
+        if (x->kind == K_JUMP &&
+            (x->from_plt || x->from_resolver || x->obj != object_of(start, NULL)))
+            return NULL;
+    }
+    UInt d = t->depth;
+    if (x) {
+        Addr sp = VG_(get_SP)(t->tid);
+        while (d > 0 && t->stack[d - 1].sp < sp && !alt_shields(&t->stack[d - 1], x, sp))
+            d--;
+        if (x->kind == K_RET && d == t->depth && d > 0 && !t->stack[d - 1].sig)
+            return NULL; /* a stack switch calls it (enter_block) */
+    }
+    if (d == 0) return t->base;
+    /* the signal return trampoline runs under the delivery's mark */
+    frame *f = &t->stack[d - 1];
+    return f->sig ? f->sigline : f->a->callee->line;
+}
+
 /*
  * How control came into this block (research §5.3, simplified): frames
  * whose stack pointer is below the current one have returned (a return,
  * longjmp or unwinding); a call pushes; a jump to a function's first
- * instruction is a tail call and pushes with the caller's stack pointer,
- * so one return pops both. PLT stubs are transparent: the call is recorded
- * from the original call site to the function the stub reaches. A jump out
- * of the lazy-binding resolver replaces the resolver's frame by the
- * resolved function's.
+ * instruction, or into another object, is a tail call and pushes with the
+ * caller's stack pointer, so one return pops both. PLT code is
+ * transparent (see plt_begin). A jump out of the lazy-binding resolver
+ * replaces the resolver's frame by the resolved function's.
  */
 static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
 {
@@ -922,11 +1167,21 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
             cct_called(sn, sf);
             cct_switch(&t->cct, sn, t->run, collecting);
         }
+        if (t->depth > 0 && t->stack[t->depth - 1].sig && t->stack[t->depth - 1].sp < sp) {
+            /* an alternate stack above the interrupted one: its frames
+             * must not close the interrupted ones (see alt_shields) */
+            frame *m = &t->stack[t->depth - 1];
+            m->alt = True;
+            m->alt_lo = m->alt_hi = sp;
+            t->n_alt++;
+        }
         push_call(t, x->site, sb->first, sp, sb->is_resolver);
         return;
     }
+    if (t->n_alt) note_alt_sp(t, x, sp);
     Bool popped = False;
-    while (t->depth > 0 && t->stack[t->depth - 1].sp < sp) {
+    while (t->depth > 0 && t->stack[t->depth - 1].sp < sp &&
+           !alt_shields(&t->stack[t->depth - 1], x, sp)) {
         pop_call(t);
         popped = True;
     }
@@ -934,20 +1189,29 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
         t->plt_site = NULL;
         return;
     }
-    if (x->kind == K_CALL) {
-        if (sb->in_plt) {
-            t->plt_site = x->site;
-            t->plt_sp = sp;
-            VG_(memcpy)(t->plt_enter, t->run, sizeof t->plt_enter);
-        } else {
-            push_call(t, x->site, sb->first, sp, sb->is_resolver);
-        }
+    Addr tail_sp = t->depth > 0 ? t->stack[t->depth - 1].sp : sp;
+    if (sb->in_plt) {
+        if (x->kind == K_CALL)
+            plt_begin(t, x->site, sp);
+        else if (x->kind == K_JUMP && !x->from_plt)
+            plt_begin(t, x->site, tail_sp); /* a tail call through the PLT */
+        if (t->plt_site) plt_note(t, sb);
         return;
     }
-    if (x->kind != K_JUMP || sb->in_plt) return;
+    if (x->kind == K_CALL) {
+        push_call(t, x->site, sb->first, sp, sb->is_resolver);
+        return;
+    }
+    if (x->kind == K_RET) {
+        /* A return that leaves no frame switches stacks (swapcontext to a
+         * coroutine): it calls the code it lands in, as in Callgrind, and
+         * the switch back, a return above that frame, ends the call. */
+        if (t->depth > 0 && !t->stack[t->depth - 1].sig)
+            push_call(t, x->site, sb->first, tail_sp, False);
+        return;
+    }
     if (t->plt_site) {
-        /* the stub ran in a context of its own under the caller's */
-        if (clo_contexts) cct_switch(&t->cct, frame_node(t), t->run, collecting);
+        plt_settle(t, sb);
         push_call(t, t->plt_site, sb->first, t->plt_sp, sb->is_resolver);
         VG_(memcpy)(t->stack[t->depth - 1].enter, t->plt_enter, sizeof t->plt_enter);
         t->plt_site = NULL;
@@ -955,13 +1219,12 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
     }
     if (x->from_resolver && t->depth > 0 && t->stack[t->depth - 1].resolver) {
         frame *f = pop_call(t);
+        plt_resolved(t, sb);
         push_call(t, f->a->site, sb->first, f->sp, False);
         return;
     }
-    if (sb->is_entry) {
-        Addr fsp = t->depth > 0 ? t->stack[t->depth - 1].sp : sp;
-        push_call(t, x->site, sb->first, fsp, sb->is_resolver);
-    }
+    if (sb->is_entry || sb->obj != x->obj)
+        push_call(t, x->site, sb->first, tail_sp, sb->is_resolver);
 }
 
 static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
@@ -971,7 +1234,8 @@ static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
     last_exit = NULL;
     if (!x || !t) return;
     enter_block(t, x, sb, sp);
-    if (clo_contexts) cct_block(t, sb);
+    /* PLT code of a pending call is charged when the call is recorded */
+    if (clo_contexts && !(sb->in_plt && t->plt_site)) cct_block(t, sb);
 }
 
 /*--- Signals ---*/
@@ -1010,6 +1274,7 @@ static void tl_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
     m->sp = VG_(get_SP)(tid);
     m->saved = *pend;
     m->saved_plt = t->plt_site;
+    m->sigline = signal_exit(sigNo)->site->line;
     m->node = t->cct.root;
     m->saved_node = t->cct.cur;
     t->plt_site = NULL;
@@ -1055,6 +1320,27 @@ static void tl_start_client_code(ThreadId tid, ULong bbs_done)
     cur_thread = t;
     cur_run = t->run;
     if (rms_on) rms_on_switch(tid);
+}
+
+/* A thread ends: its open calls (start_thread, clone, and whatever
+ * pthread_exit left) end with it, and the next thread given its id starts
+ * afresh. */
+static void tl_thread_exit(ThreadId tid)
+{
+    if (!clo_calls || tid >= n_threads || !threads[tid]) return;
+    thread *t = threads[tid];
+    exitinfo **pend = t == cur_thread ? &last_exit : &t->pending;
+    *pend = NULL;
+    while (t->depth > 0)
+        pop_call(t);
+    t->plt_site = NULL;
+    t->n_plt = 0;
+    t->plt_wait = False;
+    t->base = NULL;
+    if (clo_contexts) {
+        cct_switch(&t->cct, t->cct.root, t->run, collecting);
+        *pend = &start_exit;
+    }
 }
 
 /* At exit: close every open call. */
@@ -1341,13 +1627,13 @@ static void flush_events(tlstate *st)
     /* count += 1 (or collecting) as plain IR: load, add, store. */
     IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
     IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
-    addStmtToIRSB(
-        sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)s->count))));
+    addStmtToIRSB(sb,
+                  IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)s->count))));
     IRExpr *inc = IRExpr_Const(IRConst_U64(1));
     if (gated) {
         IRTemp b = newIRTemp(sb->tyenv, Ity_I8), g = newIRTemp(sb->tyenv, Ity_I64);
-        addStmtToIRSB(sb, IRStmt_WrTmp(b, IRExpr_Load(Iend_LE, Ity_I8,
-                                                      mkIRExpr_HWord((HWord)&collecting))));
+        addStmtToIRSB(
+            sb, IRStmt_WrTmp(b, IRExpr_Load(Iend_LE, Ity_I8, mkIRExpr_HWord((HWord)&collecting))));
         addStmtToIRSB(sb, IRStmt_WrTmp(g, IRExpr_Unop(Iop_8Uto64, IRExpr_RdTmp(b))));
         inc = IRExpr_RdTmp(g);
     }
@@ -1461,7 +1747,8 @@ static void add_guarded(tlstate *st, Bool write, instrcc *ins, IRExpr *addr, Int
  * Then, unless the exit is a plain jump to a known address inside a
  * function (most are), last_exit = x tells the next block's h_enter how
  * control got there. */
-static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, Bool resolver, const IRExpr *dst)
+static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *sbi,
+                      const IRExpr *dst)
 {
     IRSB *sb = st->sbOut;
     IRTemp p = newIRTemp(sb->tyenv, Ity_I64);
@@ -1486,18 +1773,21 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, Bool resolver, 
     exitkind kind = jk == Ijk_Call ? K_CALL : jk == Ijk_Ret ? K_RET : K_JUMP;
     if (kind == K_JUMP && dst && dst->tag == Iex_Const && dst->Iex.Const.con->tag == Ico_U64) {
         Addr to = (Addr)dst->Iex.Const.con->Ico.U64;
+        DiEpoch ep = VG_(current_DiEpoch)();
         const HChar *name;
-        if (!VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), to, &name) &&
-            VG_(DebugInfo_sect_kind)(NULL, to) != Vg_SectPLT && !resolver) {
-            /* --contexts: a jump into another function changes context */
-            if (!clo_contexts) return;
-            linecc *tl = lookup_position(to, to);
-            if (tl->fn == site->line->fn && tl->obj == site->line->obj) return;
+        if (!sbi->is_resolver && !sbi->in_plt && !VG_(get_fnname_if_entry)(ep, to, &name) &&
+            !is_plt(to) && object_of(to, NULL) == sbi->obj) {
+            /* --contexts: a jump into another function's code changes
+             * context (code without a symbol is the frame's function) */
+            if (!clo_contexts || !VG_(get_fnname)(ep, to, &name)) return;
+            if (intern(name) == site->line->fn && site->line->obj == sbi->obj) return;
         }
     }
     exitinfo *x = arena_alloc(sizeof *x);
     x->kind = kind;
-    x->from_resolver = resolver;
+    x->from_resolver = sbi->is_resolver;
+    x->from_plt = sbi->in_plt;
+    x->obj = sbi->obj;
     x->site = site;
     addStmtToIRSB(
         sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&last_exit), mkIRExpr_HWord((HWord)x)));
@@ -1509,11 +1799,28 @@ static sbinfo *make_sbinfo(instrcc *first)
     DiEpoch ep = VG_(current_DiEpoch)();
     const HChar *name;
     sb->first = first;
+    sb->obj = object_of(first->addr, NULL);
     sb->is_entry = VG_(get_fnname_if_entry)(ep, first->addr, &name);
-    sb->in_plt = VG_(DebugInfo_sect_kind)(NULL, first->addr) == Vg_SectPLT;
+    sb->in_plt = is_plt(first->addr);
     sb->is_resolver = VG_(strncmp)(first->line->fn->s, "_dl_runtime_resolve", 19) == 0;
     if (clo_contexts) sb->cfn = fn_of(first->line);
     return sb;
+}
+
+/* The owner of a block starting at `a` (see block_owner): none for code
+ * with a symbol or PLT code. The first such block a thread runs outside any
+ * frame is the function of the code it runs outside frames later. */
+static const linecc *first_owner(Addr a)
+{
+    const HChar *name;
+    if (VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name) || is_plt(a)) return NULL;
+    const linecc *o = block_owner(a);
+    thread *t = clo_calls ? running_thread() : NULL;
+    if (!o && t && t->depth == 0 && !t->base && (!last_exit || last_exit->kind == K_START)) {
+        t->base = lookup_position(a, a, NULL);
+        return t->base;
+    }
+    return o;
 }
 
 static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGuestLayout *layout,
@@ -1530,7 +1837,8 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
     VG_(memset)(st.charged, 0, sizeof st.charged);
     sbinfo *sbi = NULL;
     IRTypeEnv *tyenv = sbIn->tyenv;
-    Addr sb_start = 0; /* names code without a symbol (its first IMark) */
+    Addr sb_start = 0;   /* names code without a symbol (its first IMark) */
+    const linecc *owner; /* the function of the block's code without a symbol */
     Int i = 0;
     instrcc *cur = NULL;
     Addr cia = 0;
@@ -1561,11 +1869,21 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         switch (s->tag) {
         case Ist_IMark:
             cia = (Addr)s->Ist.IMark.addr;
-            if (!sb_start) sb_start = cia;
             isize = s->Ist.IMark.len ? s->Ist.IMark.len : VG_MIN_INSTR_SZB;
-            cur = get_instrcc(cia, isize, sb_start);
+            if (!sb_start) {
+                sb_start = cia;
+                owner = first_owner(cia);
+                cur = get_instrcc(cia, isize, sb_start, owner);
+                /* code without a symbol after the first instruction is its
+                 * function's (or its owner's) */
+                if (!owner) owner = cur->line;
+            } else {
+                cur = get_instrcc(cia, isize, sb_start, owner);
+            }
+            if (sbi && sbi->in_plt && sbi->n_ins < PLT_MAX_INSTRS) sbi->ins[sbi->n_ins++] = cur;
             if (clo_calls && !sbi) {
                 sbi = make_sbinfo(cur);
+                if (sbi->in_plt) sbi->ins[sbi->n_ins++] = cur;
                 addStmtToIRSB(st.sbOut, s);
                 IRTemp spt = newIRTemp(st.sbOut->tyenv, Ity_I64);
                 addStmtToIRSB(st.sbOut, IRStmt_WrTmp(spt, IRExpr_Get(layout->offset_SP, Ity_I64)));
@@ -1681,7 +1999,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                               mkIRExprVec_2(mkIRExpr_HWord((HWord)j), IRExpr_RdTmp(g)), NULL);
                 }
             }
-            if (clo_calls) note_exit(&st, jk, cur, sbi->is_resolver, IRExpr_Const(s->Ist.Exit.dst));
+            if (clo_calls) note_exit(&st, jk, cur, sbi, IRExpr_Const(s->Ist.Exit.dst));
             break;
         }
         default:
@@ -1711,7 +2029,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                       mkIRExprVec_2(mkIRExpr_HWord((HWord)cur), nx), NULL);
         }
     }
-    if (clo_calls && sbi) note_exit(&st, sbIn->jumpkind, cur, sbi->is_resolver, sbIn->next);
+    if (clo_calls && sbi) note_exit(&st, sbIn->jumpkind, cur, sbi, sbIn->next);
     return st.sbOut;
 }
 
@@ -1813,12 +2131,43 @@ static linecc **collect_lines(UWord *np, Int (*cmp)(const void *, const void *))
     return v;
 }
 
+static Bool out_failed;
+
+void tl_out_failed(void)
+{
+    out_failed = True;
+}
+
+void tl_out_check(const HChar *opt, const HChar *pattern)
+{
+    HChar *name = VG_(expand_file_name)(opt, pattern);
+    struct vg_stat st;
+    Bool existed = !sr_isError(VG_(stat)(name, &st));
+    if (existed && VKI_S_ISDIR(st.mode)) {
+        VG_(fmsg)("tally: %s: '%s' is a directory\n", opt, name);
+        VG_(exit)(1);
+    }
+    VgFile *f = VG_(fopen)(name, VKI_O_CREAT | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+    if (!f) {
+        VG_(fmsg)("tally: %s: cannot create '%s' (does its directory exist, and may it be "
+                  "written?)\n",
+                  opt, name);
+        VG_(exit)(1);
+    }
+    VG_(fclose)(f);
+    if (!existed) VG_(unlink)(name);
+    VG_(free)(name);
+}
+
 static VgFile *open_out(const HChar *opt, const HChar *pattern, HChar **namep)
 {
     HChar *name = VG_(expand_file_name)(opt, pattern);
     VgFile *f =
         VG_(fopen)(name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
-    if (!f) VG_(umsg)("error: cannot create output file '%s'\n", name);
+    if (!f) {
+        VG_(umsg)("error: cannot create output file '%s'\n", name);
+        tl_out_failed();
+    }
     *namep = name;
     return f;
 }
@@ -2346,6 +2695,7 @@ static void tl_fini(Int exitcode)
     if (clo_contexts) cct_write(clo_ctx_out_file, out_ev, n_out_ev, ev_name);
     VG_(memcpy)(totals, grand, sizeof totals);
     print_summary();
+    if (out_failed) VG_(exit)(1); /* a profile is missing: say so by the status */
 }
 
 static Bool tl_process_cmd_line_option(const HChar *arg)
@@ -2445,6 +2795,11 @@ static void tl_post_clo_init(void)
     }
     gated = clo_toggle != NULL || !clo_collect_atstart;
     set_collecting(clo_collect_atstart);
+    /* the files are written at exit: find out now if they cannot be */
+    tl_out_check("--out-file", clo_out_file);
+    if (clo_cg_out_file) tl_out_check("--cachegrind-out-file", clo_cg_out_file);
+    if (clo_contexts) tl_out_check("--contexts-out-file", clo_ctx_out_file);
+    rms_out_check();
 }
 
 static Bool tl_client_request(ThreadId tid, UWord *args, UWord *ret)
@@ -2490,6 +2845,7 @@ static void tl_pre_clo_init(void)
 
     VG_(basic_tool_funcs)(tl_post_clo_init, tl_instrument, tl_fini);
     VG_(track_start_client_code)(tl_start_client_code);
+    VG_(track_pre_thread_ll_exit)(tl_thread_exit);
     VG_(track_pre_deliver_signal)(tl_pre_deliver_signal);
     VG_(track_post_deliver_signal)(tl_post_deliver_signal);
     VG_(needs_client_requests)(tl_client_request);
