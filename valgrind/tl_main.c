@@ -1223,6 +1223,18 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
         push_call(t, f->a->site, sb->first, f->sp, False);
         return;
     }
+    /* A tail-called piece (main.cold, entered by a jump from the unwinder
+     * or from main) that jumps back into the code of the function below
+     * it, on the same stack pointer, has returned to it. */
+    if (t->depth > 1 && !sb->is_entry && sb->obj == x->obj) {
+        frame *top = &t->stack[t->depth - 1], *below = top - 1;
+        if (!top->sig && !below->sig && top->sp == below->sp &&
+            below->a->callee->line->fn == sb->first->line->fn &&
+            top->a->callee->line->fn != sb->first->line->fn) {
+            pop_call(t);
+            return;
+        }
+    }
     if (sb->is_entry || sb->obj != x->obj)
         push_call(t, x->site, sb->first, tail_sp, sb->is_resolver);
 }
@@ -1329,7 +1341,9 @@ static void tl_thread_exit(ThreadId tid)
 {
     if (!clo_calls || tid >= n_threads || !threads[tid]) return;
     thread *t = threads[tid];
-    exitinfo **pend = t == cur_thread ? &last_exit : &t->pending;
+    /* what the closing calls charge is this thread's (--separate-threads) */
+    if (t != cur_thread) tl_start_client_code(tid, 0);
+    exitinfo **pend = &last_exit;
     *pend = NULL;
     while (t->depth > 0)
         pop_call(t);
@@ -1777,9 +1791,10 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
         const HChar *name;
         if (!sbi->is_resolver && !sbi->in_plt && !VG_(get_fnname_if_entry)(ep, to, &name) &&
             !is_plt(to) && object_of(to, NULL) == sbi->obj) {
-            /* --contexts: a jump into another function's code changes
-             * context (code without a symbol is the frame's function) */
-            if (!clo_contexts || !VG_(get_fnname)(ep, to, &name)) return;
+            /* a jump into another function's code may return from a
+             * tail-called piece (enter_block) and, with --contexts,
+             * changes context; code without a symbol is the frame's */
+            if (!VG_(get_fnname)(ep, to, &name)) return;
             if (intern(name) == site->line->fn && site->line->obj == sbi->obj) return;
         }
     }
@@ -2149,9 +2164,10 @@ void tl_out_check(const HChar *opt, const HChar *pattern)
     }
     VgFile *f = VG_(fopen)(name, VKI_O_CREAT | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
     if (!f) {
-        VG_(fmsg)("tally: %s: cannot create '%s' (does its directory exist, and may it be "
-                  "written?)\n",
-                  opt, name);
+        VG_(fmsg)
+        ("tally: %s: cannot create '%s' (does its directory exist, and may it be "
+         "written?)\n",
+         opt, name);
         VG_(exit)(1);
     }
     VG_(fclose)(f);

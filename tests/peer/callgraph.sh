@@ -1,0 +1,260 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Peer test of `tally record`'s call graph against Callgrind 3.19.
+#
+# Each program runs under Callgrind (--separate-recs=1) and under tally
+# record in one environment: `env -i` with the same PATH, one VALGRIND_LIB
+# holding both tools, the same directory and arguments. For every file
+# tally writes, tests/tools/cgcheck.py checks the call graph's invariants:
+# every function with a cost has a caller apart from the roots (the
+# loader's entry, `<signal N>`, a thread's clone), no function outside a
+# cycle has an inclusive cost below one of its arcs out, and the roots add
+# up to the total. Then, against Callgrind's file of the same run:
+#  - never more functions without a symbol (0x...) than Callgrind;
+#  - the calls between functions named by symbols equal Callgrind's, apart
+#    from the differences listed (and explained in docs/tally-record.md)
+#    for each program.
+# The small programs in tests/peer/callgraph/ each hold one case: a PLT
+# tail call (lazy binding, -z now, IBT's .plt.sec), a stripped program, N
+# threads, pthread_exit from a nested frame, an interval timer whose
+# handler leaves by siglongjmp, swapcontext, C++ exceptions and a handler
+# on an alternate stack. Real programs nobody here wrote: python3, perl,
+# sqlite3, git, sort and gcc's cc1.
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v valgrind >/dev/null 2>&1; then
+    ok "skipped: no Valgrind"
+    exit 0
+fi
+if [ ! -x "$ROOT/build/valgrind/lib/tally-amd64-linux" ]; then
+    not_ok "tally's Valgrind tool is built"
+    exit 1
+fi
+SRC="$ROOT/tests/peer/callgraph"
+CHECK="python3 $ROOT/tests/tools/cgcheck.py"
+LIB=$TMP/lib
+mkdir -p "$LIB"
+for f in "$ROOT"/build/valgrind/lib/* /usr/libexec/valgrind/callgrind-amd64-linux; do
+    ln -s "$f" "$LIB/"
+done
+E="env -i PATH=/usr/bin:/bin PYTHONHASHSEED=0"
+# the loader's entry has no symbol and no caller: the root of the process
+LD=$(readlink -f /lib64/ld-linux-x86-64.so.2)
+LDENTRY=$(readelf -h "$LD" | awk '/Entry point/ { printf "0x%016x", strtonum($NF) }' 2>/dev/null)
+[ -n "$LDENTRY" ] || LDENTRY=$(python3 -c "import sys; print('0x%016x' % int(sys.argv[1], 16))" \
+    "$(readelf -h "$LD" | awk '/Entry point/ { print $NF }')")
+ROOTS="--root $LDENTRY --root clone --root clone3"
+
+build() { # NAME COMPILER FLAGS... (source NAME.c or NAME.cc)
+    n=$1 cc=$2
+    shift 2
+    src=$SRC/$n.c
+    [ -f "$src" ] || src=$SRC/$n.cc
+    $cc "$@" -o "$TMP/$n" "$src" 2>"$TMP/$n.ccerr"
+}
+
+# run NAME [TALLY-OPTIONS] -- PROG ARGS: $TMP/NAME.cg (Callgrind), $TMP/NAME.tl
+run() {
+    n=$1
+    shift
+    topts=
+    while [ "$1" != "--" ]; do topts="$topts $1"; shift; done
+    shift
+    (cd "$TMP" && $E VALGRIND_LIB="$LIB" valgrind --tool=callgrind --separate-recs=1 \
+        --callgrind-out-file="$TMP/$n.cg" "$@" >/dev/null 2>"$TMP/$n.cgerr" </dev/null)
+    (cd "$TMP" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record -q --cache-sim=no $topts \
+        --out-file="$TMP/$n.tl" "$@" >/dev/null 2>"$TMP/$n.tlerr" </dev/null)
+}
+
+invariants() { # NAME FILE
+    if $CHECK check $ROOTS "$2" >"$TMP/chk" 2>&1; then
+        ok "$1: call graph invariants hold ($(head -n 1 "$TMP/chk" | cut -d' ' -f2-))"
+    else
+        not_ok "$1: call graph invariants hold"
+        diag <"$TMP/chk"
+    fi
+}
+
+fewer_unsymbolled() { # NAME
+    a=$($CHECK stat "$TMP/$1.tl" unsymbolled)
+    b=$($CHECK stat "$TMP/$1.cg" unsymbolled)
+    if [ -n "$a" ] && [ -n "$b" ] && [ "$a" -le "$b" ]; then
+        ok "$1: functions without a symbol: $a, Callgrind $b"
+    else
+        not_ok "$1: functions without a symbol: $a, Callgrind $b"
+    fi
+}
+
+# same_arcs NAME [ALLOWED-REGEX]: named arcs equal Callgrind's, apart from
+# lines (of either side) that match ALLOWED-REGEX
+same_arcs() {
+    $CHECK arcs "$TMP/$1.tl" >"$TMP/$1.tarcs"
+    $CHECK arcs "$TMP/$1.cg" >"$TMP/$1.carcs"
+    if [ -n "${2:-}" ]; then
+        grep -Ev -- "$2" "$TMP/$1.tarcs" >"$TMP/a1"
+        grep -Ev -- "$2" "$TMP/$1.carcs" >"$TMP/a2"
+    else
+        cp "$TMP/$1.tarcs" "$TMP/a1"
+        cp "$TMP/$1.carcs" "$TMP/a2"
+    fi
+    same_text "$1: calls between named functions equal Callgrind's ($(wc -l <"$TMP/a2") arcs)" \
+        "$TMP/a2" "$TMP/a1"
+}
+
+has_arc() { # NAME "CALLER -> CALLEE COUNT"
+    if grep -qxF -- "$2" "$TMP/$1.tarcs"; then ok "$1: $2"; else
+        not_ok "$1: $2"
+        grep -F -- "${2% *}" "$TMP/$1.tarcs" | diag
+    fi
+}
+
+full() { # NAME [ALLOWED-REGEX]: all three checks
+    if [ ! -s "$TMP/$1.tl" ] || [ ! -s "$TMP/$1.cg" ]; then
+        not_ok "$1: both tools wrote their files"
+        tail -n 5 "$TMP/$1.tlerr" "$TMP/$1.cgerr" | diag
+        return
+    fi
+    invariants "$1" "$TMP/$1.tl"
+    fewer_unsymbolled "$1"
+    same_arcs "$1" "${2:-}"
+}
+
+# A PLT tail call (jmp free@plt at -O2): lazy binding, -z now, and IBT
+# (.plt.sec, which Valgrind does not mark as PLT).
+build plttail gcc -O2 -g
+run plttail -- ./plttail
+full plttail
+has_arc plttail "wrap -> free 100"
+gcc -O2 -g -Wl,-z,now -o "$TMP/plttail_now" "$SRC/plttail.c"
+run plttail_now -- ./plttail_now
+full plttail_now
+has_arc plttail_now "wrap -> free 100"
+if gcc -O2 -g -fcf-protection=full -Wl,-z,ibtplt -o "$TMP/plttail_ibt" "$SRC/plttail.c" 2>/dev/null &&
+    readelf -SW "$TMP/plttail_ibt" | grep -q '\.plt\.sec'; then
+    run plttail_ibt -- ./plttail_ibt
+    # Callgrind sees .plt.sec stubs as functions 0x...: its named arcs
+    # lack the calls made through them
+    invariants plttail_ibt "$TMP/plttail_ibt.tl"
+    fewer_unsymbolled plttail_ibt
+    $CHECK arcs "$TMP/plttail_ibt.tl" >"$TMP/plttail_ibt.tarcs"
+    has_arc plttail_ibt "wrap -> free 100"
+    has_arc plttail_ibt "main -> malloc 100"
+else
+    ok "skipped: the linker makes no .plt.sec"
+fi
+
+# A stripped program: its code named by the called entries only.
+build stripped gcc -O1 && strip "$TMP/stripped"
+run stripped -- ./stripped
+full stripped
+# the calls among the program's own functions (named by address) too
+$CHECK arcs-in "$TMP/stripped.tl" /stripped >"$TMP/s1"
+$CHECK arcs-in "$TMP/stripped.cg" /stripped >"$TMP/s2"
+same_text "stripped: calls among the program's functions equal Callgrind's" "$TMP/s2" "$TMP/s1"
+
+# Threads: N clone -> start_thread arcs; each thread's part separately too.
+build threads gcc -O2 -g -pthread
+run threads -- ./threads 4
+# Which waits happen in pthread_join depends on scheduling, so only the
+# threads' own calls are compared; the roots' sum is checked per thread.
+fewer_unsymbolled threads
+$CHECK arcs "$TMP/threads.tl" >"$TMP/threads.tarcs"
+has_arc threads "clone -> start_thread 4"
+has_arc threads "start_thread -> body 4"
+(cd "$TMP" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record -q --cache-sim=no --separate-threads=yes \
+    --out-file="$TMP/threads.sep" ./threads 4 >/dev/null 2>&1 </dev/null)
+invariants "threads, --separate-threads=yes" "$TMP/threads.sep"
+
+# pthread_exit from a nested frame
+build texit gcc -O1 -g -pthread
+run texit -- ./texit
+# libc's .plt.got stub of free is a function 0x... for Callgrind
+fewer_unsymbolled texit
+same_arcs texit '^__glibc_tls_internal_free -> free '
+a=$($CHECK stat "$TMP/texit.tl" incl:start_thread)
+b=$(awk '/^start_thread -> body / { print $NF }' "$TMP/texit.tarcs")
+if [ -n "$a" ] && [ "$a" -gt 0 ]; then ok "texit: start_thread's inclusive cost $a"; else not_ok "texit: start_thread has an inclusive cost"; fi
+
+# An interval timer whose handler leaves by siglongjmp now and then: the
+# counts depend on timing, so the graph is checked by its invariants and
+# by construction.
+build itimer gcc -O1 -g
+(cd "$TMP" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record -q --cache-sim=no \
+    --out-file="$TMP/itimer.tl" ./itimer >/dev/null 2>&1 </dev/null)
+invariants itimer "$TMP/itimer.tl"
+$CHECK arcs "$TMP/itimer.tl" >"$TMP/itimer.tarcs"
+main_in=$($CHECK stat "$TMP/itimer.tl" incl:main)
+deep_in=$(awk '/^main -> deepf / { print $NF }' "$TMP/itimer.tarcs")
+tot=$(sed -n 's/^totals: //p' "$TMP/itimer.tl" | cut -d' ' -f1)
+if [ -n "$main_in" ] && [ -n "$tot" ] && [ $((main_in * 100)) -ge $((tot * 90)) ]; then
+    ok "itimer: main's inclusive cost is most of the run ($main_in of $tot)"
+else
+    not_ok "itimer: main's inclusive cost is most of the run ($main_in of $tot)"
+fi
+if grep -q '^<signal 14> -> on_alarm ' "$TMP/itimer.tarcs"; then ok "itimer: <signal 14> -> on_alarm"; else
+    not_ok "itimer: <signal 14> -> on_alarm"; fi
+
+# swapcontext: the coroutine is called from swapcontext at each resume.
+build coro gcc -O1 -g
+run coro -- ./coro
+full coro
+has_arc coro "swapcontext -> coroutine 5000"
+has_arc coro "coroutine -> step 5000"
+
+# C++ exceptions out of a recursion. Callgrind emulates a call at each jump
+# to a landing pad's first instruction (main.cold) from the unwinder and
+# counts main.cold as its own caller; tally counts main -> main.cold.
+build except g++ -O2 -g
+run except -- ./except
+full except 'main\.cold|^main -> down'
+has_arc except "main -> main.cold 50"
+has_arc except "operator delete(void*) -> free 50"
+has_arc except "std::runtime_error::~runtime_error() -> std::exception::~exception() 50"
+
+# A handler on an alternate stack inside main's frame, above the
+# interrupted stack pointer (Callgrind 3.19 stops on an assertion there).
+build altstack gcc -O1 -g
+(cd "$TMP" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record -q --cache-sim=no \
+    --out-file="$TMP/altstack.tl" ./altstack >/dev/null 2>&1 </dev/null)
+invariants altstack "$TMP/altstack.tl"
+$CHECK arcs "$TMP/altstack.tl" >"$TMP/altstack.tarcs"
+for a in "main -> busy 5" "busy -> counted 10" "busy -> raise 5" "<signal 10> -> on_usr1 5" \
+    "on_usr1 -> counted 5"; do has_arc altstack "$a"; done
+
+# Real programs nobody here wrote. Code without a symbol is named by the
+# frame it first ran in (when its block was translated), where Callgrind
+# decides per run, so a few calls between named functions differ; the
+# share that agrees is reported, with a floor.
+agree() { # NAME
+    $CHECK arcs "$TMP/$1.tl" >"$TMP/$1.tarcs"
+    $CHECK arcs "$TMP/$1.cg" >"$TMP/$1.carcs"
+    n=$(cat "$TMP/$1.tarcs" "$TMP/$1.carcs" | awk '{ $NF = ""; print }' | sort -u | wc -l)
+    same=$(comm -12 "$TMP/$1.tarcs" "$TMP/$1.carcs" | wc -l)
+    if [ "$n" -gt 0 ] && [ $((same * 100)) -ge $((n * 90)) ]; then
+        ok "$1: $same of $n calls between named functions equal Callgrind's"
+    else
+        not_ok "$1: $same of $n calls between named functions equal Callgrind's (at least 90%)"
+    fi
+}
+real() { # NAME PROG ARGS
+    n=$1
+    shift
+    if ! command -v "$1" >/dev/null 2>&1; then ok "skipped: no $1"; return; fi
+    run "$n" -- "$@"
+    if [ ! -s "$TMP/$n.tl" ] || [ ! -s "$TMP/$n.cg" ]; then
+        not_ok "$n: both tools wrote their files"
+        return
+    fi
+    fewer_unsymbolled "$n"
+    agree "$n"
+}
+printf 'import sys\nd = {str(i): i * i for i in range(2000)}\nprint(len(sorted(d.items(), key=lambda kv: kv[1] %% 97)))\n' >"$TMP/t.py"
+real python3 python3 t.py
+real perl perl -e 'my %h; $h{$_ % 97} += $_ for 1..20000; print scalar(keys %h), "\n"'
+real sqlite3 sqlite3 :memory: "CREATE TABLE t(a,b); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x<2000) INSERT INTO t SELECT x, x*x FROM c; SELECT count(*), sum(b) FROM t WHERE a % 3 = 1;"
+real git git --version
+seq 1 2000 | sed 's/$/ line/' | sort -R --random-source=/dev/zero >"$TMP/words.txt" 2>/dev/null || seq 1 2000 >"$TMP/words.txt"
+real sort sort "$TMP/words.txt"
+echo 'int f(int x) { return x * x + 1; } int main(void) { return f(3); }' >"$TMP/small.c"
+CC1=$(gcc -print-prog-name=cc1)
+real cc1 "$CC1" -quiet small.c -o small.s
