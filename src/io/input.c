@@ -14,6 +14,26 @@
 #define RAW_CHUNK (256 * 1024)
 #define BUF_CHUNK (1024 * 1024)
 
+static size_t max_line = INPUT_MAX_LINE_DEFAULT;
+
+size_t input_max_line(void)
+{
+    return max_line;
+}
+
+void input_set_max_line(size_t n)
+{
+    max_line = n ? n : INPUT_MAX_LINE_DEFAULT;
+}
+
+int input_line_too_long(const char *path, unsigned long lineno, struct tally_error *err)
+{
+    return tally_error_set(err, path, lineno,
+                           "line longer than %zu bytes: not a profile, or raise the limit with "
+                           "'tally --max-line=BYTES COMMAND ...'",
+                           max_line);
+}
+
 static int is_gzip(const unsigned char *p, size_t n)
 {
     return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
@@ -277,6 +297,7 @@ int input_getline(struct input *in, const char **line, size_t *len, struct tally
         size_t left = in->size - in->pos;
         const char *nl = memchr(s, '\n', left);
         size_t n = nl ? (size_t)(nl - s) : left;
+        if (n > max_line) return input_line_too_long(in->path, in->lineno + 1, err);
         in->pos += nl ? n + 1 : n;
         if (n && s[n - 1] == '\r') n--;
         *line = s;
@@ -292,6 +313,7 @@ int input_getline(struct input *in, const char **line, size_t *len, struct tally
         char *nl = left > scanned ? memchr(s + scanned, '\n', left - scanned) : NULL;
         if (!nl) {
             scanned = left;
+            if (left > max_line) return input_line_too_long(in->path, in->lineno + 1, err);
             /* fill_buf keeps the unread bytes, so `scanned` stays valid */
             int r = fill_buf(in, err);
             if (r < 0) return -1;
@@ -300,6 +322,7 @@ int input_getline(struct input *in, const char **line, size_t *len, struct tally
         }
         s = in->buf + in->pos;
         size_t n = nl ? (size_t)(nl - s) : left;
+        if (n > max_line) return input_line_too_long(in->path, in->lineno + 1, err);
         in->pos += nl ? n + 1 : n;
         if (n && s[n - 1] == '\r') n--;
         *line = s;

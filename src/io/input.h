@@ -11,6 +11,12 @@
  *
  * Errors (unreadable file, corrupt compressed data) fill `err` with the
  * file name and the line number reached.
+ *
+ * Lines are bounded: a line longer than input_max_line() bytes (8 MiB by
+ * default) is an error naming the file and the line, so a file without
+ * line ends (/dev/zero, a binary file, a gzip bomb of one line) is refused
+ * after that many bytes instead of being buffered without end. Readers that
+ * parse the mapped bytes in place apply the same limit themselves.
  */
 #ifndef TALLY_INPUT_H
 #define TALLY_INPUT_H
@@ -39,6 +45,16 @@ struct input {
     unsigned long lineno; /* number of the line last returned */
     size_t discarded;     /* INPUT_MAP: bytes before this were given back to the kernel */
 };
+
+/* The default longest line (bytes, without its "\n"). */
+#define INPUT_MAX_LINE_DEFAULT ((size_t)8 << 20)
+
+/* The longest line any input accepts (process-wide; `tally --max-line`). */
+size_t input_max_line(void);
+/* Set it (0 restores the default). */
+void input_set_max_line(size_t n);
+/* Fill err with the "line too long" error of line `lineno` of `path`; returns -1. */
+int input_line_too_long(const char *path, unsigned long lineno, struct tally_error *err);
 
 /* Open a file ("-" = stdin). Returns 0, or -1 with err. */
 int input_open(struct input *in, const char *path, struct tally_error *err);
