@@ -236,6 +236,8 @@ int input_open(struct input *in, const char *path, struct tally_error *err)
                 in->kind = INPUT_MAP;
                 in->data = m;
                 in->size = (size_t)st.st_size;
+                close(fd); /* the mapping stays: many inputs may be open at once */
+                in->fd = -1;
                 return 0;
             }
             munmap(m, (size_t)st.st_size);
@@ -272,6 +274,31 @@ int input_peek(struct input *in, size_t want, const char **data, size_t *len,
     size_t have = in->buf_len - in->pos;
     *len = have < want ? have : want;
     return 0;
+}
+
+long long input_read(struct input *in, void *dst, size_t n, struct tally_error *err)
+{
+    if (in->kind == INPUT_MAP || (in->kind == INPUT_MEM && in->data)) {
+        size_t k = in->pos < in->size ? in->size - in->pos : 0;
+        if (k > n) k = n;
+        memcpy(dst, in->data + in->pos, k);
+        in->pos += k;
+        return (long long)k;
+    }
+    size_t got = 0;
+    while (got < n) {
+        if (in->pos == in->buf_len) {
+            int r = fill_buf(in, err);
+            if (r < 0) return -1;
+            if (r == 0) break;
+        }
+        size_t k = in->buf_len - in->pos;
+        if (k > n - got) k = n - got;
+        memcpy((char *)dst + got, in->buf + in->pos, k);
+        in->pos += k;
+        got += k;
+    }
+    return (long long)got;
 }
 
 #define DISCARD_STEP ((size_t)1 << 20)

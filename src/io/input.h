@@ -81,6 +81,13 @@ int input_peek(struct input *in, size_t want, const char **data, size_t *len,
                struct tally_error *err);
 
 /*
+ * Read up to n bytes of (decompressed) content, for binary formats: bytes
+ * already looked at by input_peek() come first. Returns the number of
+ * bytes read (smaller than n only at the end of the input), or -1 with err.
+ */
+long long input_read(struct input *in, void *dst, size_t n, struct tally_error *err);
+
+/*
  * Tell the input that nothing before `upto` (a pointer into the mapped data)
  * will be read again. For a mapped file the pages before it are dropped
  * from the process every few megabytes, so reading a large file does not
