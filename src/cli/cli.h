@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "../io/input.h"
 #include "../model/error.h"
 #include "../model/profile.h"
 
@@ -87,11 +88,14 @@ int cli_parse_args(int argc, char **argv, struct cli_args *a, cli_opt_fn own, vo
 
 /* What cli_read_inputs() leaves out of the files it reads, and what it found. */
 struct cli_input_options {
-    int drop_jumps; /* jump records (jump=, jcnd=) */
-    int drop_addr;  /* instruction addresses (costs stay, per line) */
-    int pair_runs;  /* two inputs that are the contexts and callgrind files of one run
-                       (analysis/runpair.h) are joined, not added up */
-    int mixed;      /* set on return: the inputs were not all of one format */
+    int drop_jumps;       /* jump records (jump=, jcnd=) */
+    int drop_addr;        /* instruction addresses (costs stay, per line) */
+    int pair_runs;        /* two inputs that are the contexts and callgrind files of one run
+                             (analysis/runpair.h) are joined, not added up */
+    int mixed;            /* set on return: the inputs were not all of one format */
+    struct input *opened; /* NULL, or nfiles inputs (xcalloc'ed): those with a path are
+                             files[i] already opened; cli_read_inputs takes them, closes
+                             them all, frees the array and sets this to NULL */
 };
 
 /*

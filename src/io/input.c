@@ -366,6 +366,7 @@ const char *input_compression(const struct input *in)
 
 void input_close(struct input *in)
 {
+    if (!in->path) return; /* never opened (zeroed), or closed already */
     if (in->kind == INPUT_MAP && in->data) munmap((void *)in->data, in->size);
     if (in->fd >= 0) close(in->fd);
     if (in->codec) {

@@ -100,6 +100,7 @@ void input_discard_before(struct input *in, const char *upto);
 /* Was the input compressed? ("gzip", "zstd" or NULL) */
 const char *input_compression(const struct input *in);
 
+/* Close; does nothing to a zeroed or already closed input. */
 void input_close(struct input *in);
 
 #endif
