@@ -42,6 +42,14 @@ const char *cli_optval(int argc, char **argv, int *i, const char *name, int *mis
  * argv[*i] is not that option; a missing value sets *missing.
  */
 const char *cli_shortval(int argc, char **argv, int *i, const char *name, int *missing);
+/*
+ * Is the output file one of the inputs (the same file, or the same name
+ * when the output does not exist yet)? Writing it would destroy a profile:
+ * returns -1 with err naming the output and the input, else 0. A NULL
+ * output and "-" (standard output) pass.
+ */
+int cli_check_output(const char *output, const char *const *files, int nfiles,
+                     struct tally_error *err);
 /* The output option of every command: --output[=]FILE or -o FILE / -oFILE. */
 const char *cli_output_arg(int argc, char **argv, int *i, int *missing);
 
