@@ -82,7 +82,10 @@ struct cli_args {
     int max_files;           /* more operands are a usage error; 0 = no limit */
     const char **files;      /* the operands (set; room for argc) */
     int nfiles;
-    const char *output; /* -o FILE, --output=FILE */
+    const char *output;      /* -o FILE, --output=FILE */
+    int output_may_be_input; /* set by the caller: the output may be one of the files (merge
+                                into a total); otherwise that is a usage error
+                                (cli_check_output()) */
 };
 /*
  * The argument loop of the commands that read files: operands go to
@@ -90,6 +93,8 @@ struct cli_args {
  * --help print the usage, every other option goes to `own` (NULL: none).
  * An unknown option or a missing value is reported as "CMD: option 'X'
  * needs a value" or "CMD: unknown option 'X'; see 'tally CMD --help'".
+ * An output that is one of the files is refused (cli_check_output()) unless
+ * a->output_may_be_input.
  * Returns 0, 1 after --help, or 2 on a usage error.
  */
 int cli_parse_args(int argc, char **argv, struct cli_args *a, cli_opt_fn own, void *ctx);

@@ -107,7 +107,7 @@ int cli_parse_args(int argc, char **argv, struct cli_args *a, cli_opt_fn own, vo
         return 2;
     }
     struct tally_error err;
-    if (cli_check_output(a->output, a->files, a->nfiles, &err)) {
+    if (!a->output_may_be_input && cli_check_output(a->output, a->files, a->nfiles, &err)) {
         cli_error(&err);
         return 2;
     }

@@ -22,6 +22,7 @@
 #include "../analysis/symspec.h"
 #include "../formats/format.h"
 #include "../formats/gmon.h"
+#include "../io/outfile.h"
 #include "../model/cct.h"
 #include "../symbols/elfsyms.h"
 #include "../symbols/lines.h"
@@ -145,6 +146,7 @@ static struct profile *read_gmon(const char *exe, struct input **gmons, int ngmo
         goto out;
     }
     close(fd);
+    int slot = outfile_track_temp(tmp); /* removed on SIGINT and SIGTERM too */
     if (gprof_write_callgrind(&g, &img, exe, tmp, err) == 0) {
         p = profile_read(tmp, ro, err);
         if (p) {
@@ -155,6 +157,7 @@ static struct profile *read_gmon(const char *exe, struct input **gmons, int ngmo
         }
     }
     unlink(tmp);
+    outfile_untrack_temp(slot);
 out:
     free(tmp);
     if (have_g) gprof_release(&g);

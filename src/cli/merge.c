@@ -90,7 +90,8 @@ static enum cli_opt merge_option(void *ctx, int argc, char **argv, int *i, int *
 /* Parse the command line. Returns 0, 1 after --help, or 2 on a usage error. */
 static int merge_parse_args(int argc, char **argv, struct merge_options *o)
 {
-    struct cli_args a = {.cmd = "merge", .usage = merge_usage};
+    /* merging into one of the inputs (a running total) is allowed and documented */
+    struct cli_args a = {.cmd = "merge", .usage = merge_usage, .output_may_be_input = 1};
     int rc = cli_parse_args(argc, argv, &a, merge_option, o);
     o->files = a.files;
     o->nfiles = a.nfiles;

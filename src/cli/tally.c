@@ -5,11 +5,13 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../io/input.h"
+#include "../io/outfile.h"
 
 #ifndef TALLY_VERSION
 #define TALLY_VERSION "0.1.0"
@@ -68,8 +70,26 @@ static int max_line_option(const char *v)
     return 0;
 }
 
+/* SIGINT, SIGTERM, SIGHUP: remove the temporary output files, then die of the signal. */
+static void on_signal(int sig)
+{
+    outfile_remove_temps();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 int main(int argc, char **argv)
 {
+    static const int deadly[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof(deadly) / sizeof(deadly[0]); i++) {
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        /* a signal ignored by the caller (nohup, a background shell) stays ignored */
+        if (sigaction(deadly[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(deadly[i], &sa, NULL);
+    }
     while (argc >= 2 && strncmp(argv[1], "--max-line", 10) == 0) {
         const char *v = argv[1][10] == '=' ? argv[1] + 11 : argv[1][10] ? NULL : argv[2];
         int used = argv[1][10] == '=' ? 1 : 2;
