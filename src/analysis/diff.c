@@ -88,8 +88,8 @@ static int match_events(struct diff *d, struct diff_side *s, struct tally_error 
     }
     free(used);
     if (ok) return 0;
-    char *a = eventset_join(es), *b = eventset_join(mine);
-    tally_error_set(err, NULL, 0, "the events differ: '%s' in %s versus '%s' in %s",
+    char *a = eventset_join_brief(es), *b = eventset_join_brief(mine);
+    tally_error_set(err, s->label, 0, "the events differ: '%s' in %s versus '%s' in %s",
                     s->negate ? b : a, s->negate ? s->label : d->events_label, s->negate ? a : b,
                     s->negate ? d->events_label : s->label);
     free(a);

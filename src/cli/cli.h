@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "../io/input.h"
 #include "../model/error.h"
 #include "../model/profile.h"
 
@@ -41,6 +42,14 @@ const char *cli_optval(int argc, char **argv, int *i, const char *name, int *mis
  * argv[*i] is not that option; a missing value sets *missing.
  */
 const char *cli_shortval(int argc, char **argv, int *i, const char *name, int *missing);
+/*
+ * Is the output file one of the inputs (the same file, or the same name
+ * when the output does not exist yet)? Writing it would destroy a profile:
+ * returns -1 with err naming the output and the input, else 0. A NULL
+ * output and "-" (standard output) pass.
+ */
+int cli_check_output(const char *output, const char *const *files, int nfiles,
+                     struct tally_error *err);
 /* The output option of every command: --output[=]FILE or -o FILE / -oFILE. */
 const char *cli_output_arg(int argc, char **argv, int *i, int *missing);
 
@@ -73,7 +82,10 @@ struct cli_args {
     int max_files;           /* more operands are a usage error; 0 = no limit */
     const char **files;      /* the operands (set; room for argc) */
     int nfiles;
-    const char *output; /* -o FILE, --output=FILE */
+    const char *output;      /* -o FILE, --output=FILE */
+    int output_may_be_input; /* set by the caller: the output may be one of the files (merge
+                                into a total); otherwise that is a usage error
+                                (cli_check_output()) */
 };
 /*
  * The argument loop of the commands that read files: operands go to
@@ -81,17 +93,22 @@ struct cli_args {
  * --help print the usage, every other option goes to `own` (NULL: none).
  * An unknown option or a missing value is reported as "CMD: option 'X'
  * needs a value" or "CMD: unknown option 'X'; see 'tally CMD --help'".
+ * An output that is one of the files is refused (cli_check_output()) unless
+ * a->output_may_be_input.
  * Returns 0, 1 after --help, or 2 on a usage error.
  */
 int cli_parse_args(int argc, char **argv, struct cli_args *a, cli_opt_fn own, void *ctx);
 
 /* What cli_read_inputs() leaves out of the files it reads, and what it found. */
 struct cli_input_options {
-    int drop_jumps; /* jump records (jump=, jcnd=) */
-    int drop_addr;  /* instruction addresses (costs stay, per line) */
-    int pair_runs;  /* two inputs that are the contexts and callgrind files of one run
-                       (analysis/runpair.h) are joined, not added up */
-    int mixed;      /* set on return: the inputs were not all of one format */
+    int drop_jumps;       /* jump records (jump=, jcnd=) */
+    int drop_addr;        /* instruction addresses (costs stay, per line) */
+    int pair_runs;        /* two inputs that are the contexts and callgrind files of one run
+                             (analysis/runpair.h) are joined, not added up */
+    int mixed;            /* set on return: the inputs were not all of one format */
+    struct input *opened; /* NULL, or nfiles inputs (xcalloc'ed): those with a path are
+                             files[i] already opened; cli_read_inputs takes them, closes
+                             them all, frees the array and sets this to NULL */
 };
 
 /*

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void cli_error(const struct tally_error *err)
 {
@@ -104,6 +105,32 @@ int cli_parse_args(int argc, char **argv, struct cli_args *a, cli_opt_fn own, vo
         else
             cli_errorf("%s: unknown option '%s'; see 'tally %s --help'", a->cmd, arg, a->cmd);
         return 2;
+    }
+    struct tally_error err;
+    if (!a->output_may_be_input && cli_check_output(a->output, a->files, a->nfiles, &err)) {
+        cli_error(&err);
+        return 2;
+    }
+    return 0;
+}
+
+int cli_check_output(const char *output, const char *const *files, int nfiles,
+                     struct tally_error *err)
+{
+    if (!output || strcmp(output, "-") == 0) return 0;
+    struct stat so;
+    int exists = stat(output, &so) == 0;
+    for (int i = 0; i < nfiles; i++) {
+        if (strcmp(files[i], "-") == 0) continue;
+        struct stat si;
+        int same =
+            exists ? stat(files[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino
+                   : strcmp(files[i], output) == 0;
+        if (same)
+            return tally_error_set(err, output, 0,
+                                   "the output would overwrite the input %s: give another "
+                                   "output file",
+                                   files[i]);
     }
     return 0;
 }

@@ -500,6 +500,16 @@ int cmd_gprof(int argc, char **argv)
     const char *default_gmon = "gmon.out";
     char **gmons = optind < argc ? argv + optind : (char **)&default_gmon;
     int ngmons = optind < argc ? argc - optind : 1;
+    {
+        /* --callgrind-out onto the program or a gmon.out file would destroy it */
+        const char *ins[2] = {exe, NULL};
+        if (cli_check_output(callgrind_out, ins, 1, &err) ||
+            cli_check_output(callgrind_out, (const char *const *)gmons, ngmons, &err)) {
+            cli_error(&err);
+            rc = 2;
+            goto out;
+        }
+    }
 
     struct elf_image img;
     memset(&img, 0, sizeof(img));

@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../analysis/gprof.h"
@@ -21,6 +22,7 @@
 #include "../analysis/symspec.h"
 #include "../formats/format.h"
 #include "../formats/gmon.h"
+#include "../io/outfile.h"
 #include "../model/cct.h"
 #include "../symbols/elfsyms.h"
 #include "../symbols/lines.h"
@@ -28,9 +30,37 @@
 /* What the first bytes of a file say it is. */
 enum cli_input_kind { CLI_IN_PROFILE, CLI_IN_ELF, CLI_IN_GMON };
 
+/* What the first bytes of an opened input say it is (nothing is consumed). */
+static enum cli_input_kind input_kind(struct input *in)
+{
+    const char *b;
+    size_t n;
+    struct tally_error e;
+    if (input_peek(in, 4, &b, &n, &e)) return CLI_IN_PROFILE; /* the reader reports it */
+    if (n == 4 && memcmp(b, "\177ELF", 4) == 0) return CLI_IN_ELF;
+    if (n == 4 && memcmp(b, "gmon", 4) == 0) return CLI_IN_GMON;
+    return CLI_IN_PROFILE;
+}
+
+/* Is the opened input a callgrind, cachegrind or contexts file? */
+static int looks_like_profile(struct input *in)
+{
+    const char *b;
+    size_t n;
+    struct tally_error e;
+    return input_peek(in, 4096, &b, &n, &e) == 0 && format_detect(b, n) != PROFILE_FORMAT_UNKNOWN;
+}
+
+/*
+ * The same by path, for plain files only: a pipe, a FIFO or standard
+ * input is not opened here (it could not be read again) and counts as a
+ * profile.
+ */
 static enum cli_input_kind file_kind(const char *path)
 {
-    if (strcmp(path, "-") == 0) return CLI_IN_PROFILE;
+    struct stat st;
+    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return CLI_IN_PROFILE;
     FILE *fp = fopen(path, "rb");
     if (!fp) return CLI_IN_PROFILE; /* profile_read reports the error */
     unsigned char b[4] = {0};
@@ -49,7 +79,7 @@ static const char *const gprof_excluded[] = {"_gprof_mcount",     "mcount",     
  * The gprof analysis of program `exe` and its gmon files as a profile.
  * Returns NULL with err on failure.
  */
-static struct profile *read_gmon(const char *exe, const char **gmons, int ngmons,
+static struct profile *read_gmon(const char *exe, struct input **gmons, int ngmons,
                                  const struct read_options *ro, struct tally_error *err)
 {
     struct profile *p = NULL;
@@ -99,7 +129,7 @@ static struct profile *read_gmon(const char *exe, const char **gmons, int ngmons
     gopts.hertz = hz > 0 ? (unsigned)hz : 0;
     size_t arcs_done = 0;
     for (int i = 0; i < ngmons; i++) {
-        if (gmon_read(&gm, gmons[i], &gopts, err)) goto out;
+        if (gmon_read_input(&gm, gmons[i], &gopts, err)) goto out;
         for (; arcs_done < gm.narcs; arcs_done++)
             gprof_tally(&g, gm.arcs[arcs_done].from_pc, gm.arcs[arcs_done].self_pc,
                         gm.arcs[arcs_done].count, &specs);
@@ -116,16 +146,18 @@ static struct profile *read_gmon(const char *exe, const char **gmons, int ngmons
         goto out;
     }
     close(fd);
+    int slot = outfile_track_temp(tmp); /* removed on SIGINT and SIGTERM too */
     if (gprof_write_callgrind(&g, &img, exe, tmp, err) == 0) {
         p = profile_read(tmp, ro, err);
         if (p) {
             free(p->path);
-            p->path = xstrdup(gmons[0]);
+            p->path = xstrdup(gmons[0]->path);
         } else {
-            snprintf(err->file, sizeof(err->file), "%s", gmons[0]);
+            snprintf(err->file, sizeof(err->file), "%s", gmons[0]->path);
         }
     }
     unlink(tmp);
+    outfile_untrack_temp(slot);
 out:
     free(tmp);
     if (have_g) gprof_release(&g);
@@ -201,12 +233,23 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
                                 struct tally_error *err)
 {
     const char *exe = NULL;
-    const char **gmons = xcalloc((size_t)nfiles + 1, sizeof(*gmons));
-    const char **profs = xcalloc((size_t)nfiles + 1, sizeof(*profs));
-    int ngmons = 0, nprofs = 0, failed = 0, dropped = 0;
+    /* every input is opened once: its first bytes say what it is, and its
+       reader starts from them (a pipe cannot be opened again) */
+    struct input *ins = xcalloc((size_t)nfiles + 1, sizeof(*ins));
+    struct input **gmons = xcalloc((size_t)nfiles + 1, sizeof(*gmons));
+    struct input **profs = xcalloc((size_t)nfiles + 1, sizeof(*profs));
+    int ngmons = 0, nprofs = 0, failed = 0, dropped = 0, nopen = 0;
     struct profile *sum = NULL;
     for (int i = 0; i < nfiles && !failed; i++) {
-        switch (file_kind(files[i])) {
+        if (o && o->opened && o->opened[i].path) {
+            ins[i] = o->opened[i];
+            memset(&o->opened[i], 0, sizeof(o->opened[i]));
+        } else if (input_open(&ins[i], files[i], err)) {
+            failed = -1;
+            break;
+        }
+        nopen = i + 1;
+        switch (input_kind(&ins[i])) {
         case CLI_IN_ELF:
             if (exe)
                 failed = tally_error_set(err, files[i], 0,
@@ -214,16 +257,30 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
                                          "belong to exactly one",
                                          exe);
             exe = files[i];
+            input_close(&ins[i]); /* the program is read by its name */
             break;
         case CLI_IN_GMON:
-            gmons[ngmons++] = files[i];
+            gmons[ngmons++] = &ins[i];
             break;
         default:
-            profs[nprofs++] = files[i];
+            /* after a program and its gmon.out files, a file that is no
+               profile is one of its gmon.out files too (an old BSD one, or
+               a damaged one: the gmon reader names what is wrong with it) */
+            if (exe && (ngmons ? gmons[ngmons - 1] == &ins[i - 1] : !strcmp(exe, files[i - 1])) &&
+                !looks_like_profile(&ins[i]))
+                gmons[ngmons++] = &ins[i];
+            else
+                profs[nprofs++] = &ins[i];
         }
     }
+    if (o && o->opened) {
+        for (int i = 0; i < nfiles; i++)
+            input_close(&o->opened[i]);
+        free(o->opened);
+        o->opened = NULL;
+    }
     if (!failed && ngmons && !exe)
-        failed = tally_error_set(err, gmons[0], 0,
+        failed = tally_error_set(err, gmons[0]->path, 0,
                                  "a gmon.out file needs its program: give the executable "
                                  "built with -pg as an input too");
     if (!failed && exe && !ngmons)
@@ -237,7 +294,7 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
     if (o) o->mixed = 0;
     if (!failed && ngmons && !(sum = read_gmon(exe, gmons, ngmons, &ro, err))) failed = -1;
     for (int i = 0; i < nprofs && !failed; i++) {
-        struct profile *p = profile_read(profs[i], &ro, err);
+        struct profile *p = profile_read_input(profs[i], &ro, err);
         if (!p) {
             failed = -1;
             break;
@@ -248,7 +305,7 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
         int join = same_run && o && o->pair_runs && nprofs == 2;
         if (sum && o && !join && p->format != sum->format) o->mixed = 1;
         if (p->nparts == 0) {
-            failed = tally_error_set(err, profs[i], 0, "the profile holds no data");
+            failed = tally_error_set(err, profs[i]->path, 0, "the profile holds no data");
         } else if (join) {
             /* the contexts and callgrind files of one run: one profile, not a sum */
             struct profile *j =
@@ -263,9 +320,9 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
             if (same_run && i == 1)
                 cli_errorf("warning: %s and %s are the contexts and callgrind files of one run: "
                            "their sum counts every cost twice",
-                           profs[0], profs[1]);
+                           profs[0]->path, profs[1]->path);
             if (add_profile(sum, p, &dropped, err)) {
-                if (!err->file[0]) snprintf(err->file, sizeof(err->file), "%s", profs[i]);
+                if (!err->file[0]) snprintf(err->file, sizeof(err->file), "%s", profs[i]->path);
                 failed = -1;
             }
         }
@@ -278,6 +335,9 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
         profile_free(sum);
         sum = NULL;
     }
+    for (int i = 0; i < nopen; i++)
+        input_close(&ins[i]);
+    free(ins);
     free(gmons);
     free(profs);
     return sum;

@@ -90,7 +90,8 @@ static enum cli_opt merge_option(void *ctx, int argc, char **argv, int *i, int *
 /* Parse the command line. Returns 0, 1 after --help, or 2 on a usage error. */
 static int merge_parse_args(int argc, char **argv, struct merge_options *o)
 {
-    struct cli_args a = {.cmd = "merge", .usage = merge_usage};
+    /* merging into one of the inputs (a running total) is allowed and documented */
+    struct cli_args a = {.cmd = "merge", .usage = merge_usage, .output_may_be_input = 1};
     int rc = cli_parse_args(argc, argv, &a, merge_option, o);
     o->files = a.files;
     o->nfiles = a.nfiles;
@@ -103,22 +104,20 @@ static int merge_parse_args(int argc, char **argv, struct merge_options *o)
     return 0;
 }
 
-/* Is the file an aprof report? (by content; "-" cannot be peeked at and says no) */
-static int is_aprof_file(const char *path)
+/* Is the opened input an aprof report? (by content; nothing is consumed) */
+static int is_aprof_input(struct input *in)
 {
-    if (strcmp(path, "-") == 0) return 0;
-    struct input in;
     struct tally_error err;
-    if (input_open(&in, path, &err)) return 0;
     const char *data;
     size_t len;
-    int yes = input_peek(&in, 4096, &data, &len, &err) == 0 && aprof_detect(data, len);
-    input_close(&in);
-    return yes;
+    return input_peek(in, 4096, &data, &len, &err) == 0 && aprof_detect(data, len);
 }
 
-/* Merge aprof reports (docs/internals/aprof.md): the first is the base. */
-static int merge_aprof(const struct merge_options *o)
+/*
+ * Merge aprof reports (docs/internals/aprof.md): the first is the base.
+ * `first` is the first file, already opened (closed here).
+ */
+static int merge_aprof(const struct merge_options *o, struct input *first)
 {
     struct tally_error err;
     tally_error_clear(&err);
@@ -128,11 +127,15 @@ static int merge_aprof(const struct merge_options *o)
     for (int i = 0; i < o->nfiles && rc == 0; i++) {
         struct isprof *ip = i == 0 ? &sum : &next;
         if (i > 0) isprof_init(&next);
-        if (strcmp(o->files[i], "-") != 0 && !is_aprof_file(o->files[i])) {
+        /* every report is opened once: a pipe cannot be opened again */
+        struct input opened, *in = i == 0 ? first : &opened;
+        if (i > 0 && input_open(&opened, o->files[i], &err)) {
+            rc = 1;
+        } else if (strcmp(o->files[i], "-") != 0 && !is_aprof_input(in)) {
             tally_error_set(&err, o->files[i], 0,
                             "not an aprof report (cannot merge it with aprof reports)");
             rc = 1;
-        } else if (aprof_read(ip, o->files[i], &err)) {
+        } else if (aprof_read_input(ip, in, &err)) {
             rc = 1;
         } else if (i > 0) {
             struct strlist warnings = {0};
@@ -145,6 +148,7 @@ static int merge_aprof(const struct merge_options *o)
                 fprintf(stderr, "tally: warning: %s: %s\n", o->files[i], warnings.items[w]);
             strlist_release(&warnings);
         }
+        input_close(in);
         if (i > 0) isprof_release(&next);
     }
     if (rc == 0 && aprof_write(&sum, o->output, &err)) rc = 1;
@@ -162,19 +166,30 @@ int cmd_merge(int argc, char **argv)
         free(o.files);
         return rc == 1 ? 0 : 2;
     }
-    if (o.aprof || is_aprof_file(o.files[0])) {
+    struct tally_error err;
+    tally_error_clear(&err);
+    /* the first file is opened once: its content says aprof or not */
+    struct input *opened = xcalloc((size_t)o.nfiles, sizeof(*opened)), *first = &opened[0];
+    if (input_open(first, o.files[0], &err)) {
+        cli_error(&err);
+        free(opened);
+        free(o.files);
+        return 1;
+    }
+    if (o.aprof || is_aprof_input(first)) {
         if (o.format != PROFILE_FORMAT_UNKNOWN) {
             cli_errorf("merge: aprof reports can only be written as aprof reports");
+            input_close(first);
+            free(opened);
             free(o.files);
             return 2;
         }
-        rc = merge_aprof(&o);
+        rc = merge_aprof(&o, first);
+        free(opened);
         free(o.files);
         return rc;
     }
-    struct tally_error err;
-    tally_error_clear(&err);
-    struct cli_input_options in = {0};
+    struct cli_input_options in = {.opened = opened};
     struct profile *sum = cli_read_inputs(o.files, o.nfiles, &in, &err);
     rc = sum ? 0 : 1;
     if (sum) {

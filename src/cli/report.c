@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define REPORT_FLAME_MAX_NODES 5000
 
@@ -146,17 +147,13 @@ static int report_parse_args(int argc, char **argv, struct report_options *o)
     return 0;
 }
 
-/* Is the file an aprof report? (-1 with err when it cannot be read) */
-static int is_aprof(const char *path, struct tally_error *err)
+/* Is the opened input an aprof report? (-1 with err when it cannot be read) */
+static int is_aprof(struct input *in, struct tally_error *err)
 {
-    if (strcmp(path, "-") == 0) return 0;
-    struct input in;
-    if (input_open(&in, path, err)) return -1;
     const char *data;
     size_t len;
-    int r = input_peek(&in, 4096, &data, &len, err) == 0 && aprof_detect(data, len);
-    input_close(&in);
-    return r;
+    if (input_peek(in, 4096, &data, &len, err)) return -1;
+    return aprof_detect(data, len);
 }
 
 /* Read everything a memory stream collected into a string; NULL on failure. */
@@ -276,7 +273,8 @@ static char *make_flame(const struct profile *p, const char *evname, char **note
 }
 
 /* The complexity section for aprof reports; writes DIR/complexity/. NULL after printing. */
-static char *make_complexity(const char *dir, const char **files, int n, int *failed)
+static char *make_complexity(const char *dir, const char **files, struct input *ins, int n,
+                             int *failed)
 {
     struct tally_error err;
     tally_error_clear(&err);
@@ -288,12 +286,12 @@ static char *make_complexity(const char *dir, const char **files, int n, int *fa
     complexity_options_init(&an);
     char *html = NULL, *text = NULL, *sub = NULL;
     size_t len = 0;
-    if (aprof_read(&ip, files[0], &err)) goto fail;
+    if (aprof_read_input(&ip, &ins[0], &err)) goto fail;
     for (int i = 1; i < n; i++) {
         struct isprof next;
         isprof_init(&next);
         struct strlist warnings = {0};
-        int rc = aprof_read(&next, files[i], &err);
+        int rc = aprof_read_input(&next, &ins[i], &err);
         if (rc == 0) {
             rc = isprof_merge(&ip, &next, &warnings, &err);
             if (rc && !err.file[0]) snprintf(err.file, sizeof(err.file), "%s", files[i]);
@@ -364,14 +362,26 @@ int cmd_report(int argc, char **argv)
     char *cg = NULL, *cgnote = NULL, *fl = NULL, *flnote = NULL, *cx = NULL, *path = NULL;
     const char **aprofs = xcalloc((size_t)o.nfiles + 1, sizeof(*aprofs));
     const char **profs = xcalloc((size_t)o.nfiles + 1, sizeof(*profs));
-    int naprof = 0, nprof = 0;
+    /* every input is opened once (a pipe cannot be opened again): its
+       first bytes say aprof report or profile, its reader starts there */
+    struct input *aprof_in = xcalloc((size_t)o.nfiles + 1, sizeof(*aprof_in));
+    struct input *prof_in = xcalloc((size_t)o.nfiles + 1, sizeof(*prof_in));
+    int naprof = 0, nprof = 0, made_dir = 0;
     for (int i = 0; i < o.nfiles; i++) {
-        int a = is_aprof(o.files[i], &err);
-        if (a < 0) goto fail;
-        if (a)
+        struct input in;
+        if (input_open(&in, o.files[i], &err)) goto fail;
+        int a = is_aprof(&in, &err);
+        if (a < 0) {
+            input_close(&in);
+            goto fail;
+        }
+        if (a) {
+            aprof_in[naprof] = in;
             aprofs[naprof++] = o.files[i];
-        else
+        } else {
+            prof_in[nprof] = in;
             profs[nprof++] = o.files[i];
+        }
     }
     struct stat st;
     if (stat(o.dir, &st) == 0) {
@@ -382,9 +392,12 @@ int cmd_report(int argc, char **argv)
     } else if (mkdir(o.dir, 0777) && errno != EEXIST) {
         tally_error_set(&err, o.dir, 0, "cannot create the directory: %s", strerror(errno));
         goto fail;
+    } else {
+        made_dir = 1; /* removed again if the report cannot be made */
     }
     if (nprof) {
-        struct cli_input_options in = {.drop_jumps = 1, .pair_runs = 1};
+        struct cli_input_options in = {.drop_jumps = 1, .pair_runs = 1, .opened = prof_in};
+        prof_in = NULL;
         p = cli_read_inputs(profs, nprof, &in, &err);
         if (!p) goto fail;
         const char *evname;
@@ -394,7 +407,7 @@ int cmd_report(int argc, char **argv)
     }
     if (naprof) {
         int failed = 0;
-        cx = make_complexity(o.dir, aprofs, naprof, &failed);
+        cx = make_complexity(o.dir, aprofs, aprof_in, naprof, &failed);
         if (failed) {
             status = 1;
             goto out;
@@ -431,6 +444,19 @@ int cmd_report(int argc, char **argv)
 fail:
     cli_error(&err);
 out:
+    if (status && made_dir) {
+        /* a refused input leaves no directory behind (only emptied ones go) */
+        char *sub = xasprintf("%s/complexity", o.dir);
+        rmdir(sub);
+        free(sub);
+        rmdir(o.dir);
+    }
+    for (int i = 0; i < o.nfiles; i++) {
+        if (prof_in) input_close(&prof_in[i]);
+        input_close(&aprof_in[i]);
+    }
+    free(prof_in);
+    free(aprof_in);
     free(path);
     free(cg);
     free(cgnote);

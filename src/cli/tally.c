@@ -4,8 +4,14 @@
  */
 #include "cli.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "../io/input.h"
+#include "../io/outfile.h"
 
 #ifndef TALLY_VERSION
 #define TALLY_VERSION "0.1.0"
@@ -32,19 +38,68 @@ static const struct subcommand commands[] = {
 
 static void usage(FILE *fp)
 {
-    fprintf(fp, "usage: tally [--version] [--help] COMMAND [ARGS]\n\n"
+    fprintf(fp, "usage: tally [--version] [--help] [--max-line=BYTES] COMMAND [ARGS]\n\n"
                 "tally measures programs (record, gprof) and reads their profiles\n"
                 "(callgrind, cachegrind, tally contexts, gmon.out, aprof; plain, gzip or\n"
                 "zstd) to explain where the cost goes and how it grows with the input.\n\n"
                 "Commands:\n");
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
         fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(fp,
+            "\n--max-line=BYTES sets the longest line a text input may have (default %zu\n"
+            "bytes; K, M and G suffixes count 1024s): a longer one is refused with its\n"
+            "file and line.\n",
+            (size_t)INPUT_MAX_LINE_DEFAULT);
     fprintf(fp, "\nRun 'tally COMMAND --help' for the options of one command.\n"
                 "Documentation: docs/ in the source tree.\n");
 }
 
+/* "--max-line=N[KMG]": 0 and sets the limit, or -1 when N is not a size. */
+static int max_line_option(const char *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    unsigned shift = 0;
+    if (*end == 'K' || *end == 'k') shift = 10;
+    if (*end == 'M' || *end == 'm') shift = 20;
+    if (*end == 'G' || *end == 'g') shift = 30;
+    if (shift) end++;
+    if (errno || end == v || *end || *v == '-' || n == 0 || n > (SIZE_MAX >> 31)) return -1;
+    input_set_max_line((size_t)n << shift);
+    return 0;
+}
+
+/* SIGINT, SIGTERM, SIGHUP: remove the temporary output files, then die of the signal. */
+static void on_signal(int sig)
+{
+    outfile_remove_temps();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 int main(int argc, char **argv)
 {
+    static const int deadly[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof(deadly) / sizeof(deadly[0]); i++) {
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        /* a signal ignored by the caller (nohup, a background shell) stays ignored */
+        if (sigaction(deadly[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(deadly[i], &sa, NULL);
+    }
+    while (argc >= 2 && strncmp(argv[1], "--max-line", 10) == 0) {
+        const char *v = argv[1][10] == '=' ? argv[1] + 11 : argv[1][10] ? NULL : argv[2];
+        int used = argv[1][10] == '=' ? 1 : 2;
+        if (!v || max_line_option(v)) {
+            cli_errorf("--max-line needs a size in bytes (like 64M)");
+            return 2;
+        }
+        argc -= used;
+        argv += used;
+    }
     if (argc < 2) {
         usage(stderr);
         return 2;

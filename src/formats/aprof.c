@@ -708,6 +708,11 @@ int aprof_read(struct isprof *ip, const char *path, struct tally_error *err)
     return rc;
 }
 
+int aprof_read_input(struct isprof *ip, struct input *in, struct tally_error *err)
+{
+    return read_input(ip, in, in->path, err);
+}
+
 int aprof_read_mem(struct isprof *ip, const char *name, const void *data, size_t size,
                    struct tally_error *err)
 {

@@ -38,6 +38,13 @@ int aprof_read_mem(struct isprof *ip, const char *name, const void *data, size_t
 /* Does this look like an aprof report? (first non-comment tag is v/e/t/f/a/m/k/i/r) */
 int aprof_detect(const char *data, size_t len);
 
+struct input;
+/*
+ * aprof_read() from an opened input (io/input.h; not closed here): bytes
+ * looked at with input_peek() are read again, so a pipe is read once.
+ */
+int aprof_read_input(struct isprof *ip, struct input *in, struct tally_error *err);
+
 /* Write ip to `path` atomically ("-" or NULL = stdout). 0, or -1 with err. */
 int aprof_write(const struct isprof *ip, const char *path, struct tally_error *err);
 

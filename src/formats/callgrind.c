@@ -1347,6 +1347,7 @@ static inline int one_line(struct rd *r, const char *s, const char *lim, const c
     }
     const char *e = memchr(s, '\n', (size_t)(lim - s));
     *eol = e;
+    if ((size_t)(e - s) > input_max_line()) return input_line_too_long(r->path, r->lineno, r->err);
     return other_line(r, s, (size_t)(e - s));
 }
 
@@ -1393,6 +1394,7 @@ static int read_all(struct rd *r)
         if (s < end) {
             r->lineno++;
             size_t len = (size_t)(end - s);
+            if (len > input_max_line()) return input_line_too_long(r->path, r->lineno, r->err);
             if (len && s[len - 1] == '\r') len--;
             if (copied_line(r, s, len)) return -1;
         }

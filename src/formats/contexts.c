@@ -19,8 +19,8 @@ struct ctx_reader {
     struct tally_error *err;
     unsigned long lineno;
     struct rectab obs, fls, fns, nodes; /* file id -> value */
-    uint64_t *bloom;                    /* per cct node: functions on its stack, hashed */
-    size_t bloom_cap;
+    unsigned long *node_line;           /* per cct node: the line of its `x` */
+    size_t node_line_cap;
     int have_events, in_body;
     unsigned pending_depth; /* `depth:` */
 };
@@ -95,11 +95,6 @@ static int fn_line(struct ctx_reader *r, const char *s, const char *end)
     return 0;
 }
 
-static uint64_t fn_bit(uint32_t fn)
-{
-    return (uint64_t)1 << ((fn * 2654435761u) >> 26);
-}
-
 static int x_line(struct ctx_reader *r, const char *s, const char *end)
 {
     struct cct *c = r->p->cct;
@@ -116,10 +111,6 @@ static int x_line(struct ctx_reader *r, const char *s, const char *end)
     }
     if (fid == 0) return bad(r, "%s", "a context needs a function (id 0 is unknown)");
     if (lookup(r, &r->fns, fid, "function", &fn)) return -1;
-    uint64_t pb = r->bloom[pidx];
-    if ((pb & fn_bit(fn)) && cct_on_stack(c, pidx, fn))
-        return bad(r, "function '%s' twice on one stack (recursion must be folded)",
-                   profile_str(r->p, profile_function_at(r->p, fn).name));
     if (cct_find(c, pidx, fn)) return bad(r, "%s", "the same function twice under one parent");
     int created;
     uint64_t *v = rectab_get(&r->nodes, &id, &created);
@@ -127,8 +118,8 @@ static int x_line(struct ctx_reader *r, const char *s, const char *end)
     uint32_t ni = cct_child(c, pidx, fn);
     if (ni == UINT32_MAX) return bad(r, "%s", "too many contexts");
     *v = ni;
-    r->bloom = xgrow(r->bloom, &r->bloom_cap, (size_t)ni + 1, sizeof(*r->bloom));
-    r->bloom[ni] = pb | fn_bit(fn);
+    r->node_line = xgrow(r->node_line, &r->node_line_cap, (size_t)ni + 1, sizeof(*r->node_line));
+    r->node_line[ni] = r->lineno;
     c->nodes[ni].calls = calls;
     uint64_t *cost = cct_self(c, ni);
     size_t k = 0;
@@ -222,9 +213,45 @@ static int start_body(struct ctx_reader *r)
     r->p->cct->depth_limit = r->pending_depth;
     r->p->cct->has_thread = r->pt->has_thread;
     r->p->cct->thread = r->pt->thread;
-    r->bloom = xgrow(r->bloom, &r->bloom_cap, 1, sizeof(*r->bloom));
-    r->bloom[0] = 0;
+    r->node_line = xgrow(r->node_line, &r->node_line_cap, 1, sizeof(*r->node_line));
+    r->node_line[0] = 0;
     return 0;
+}
+
+/*
+ * No function twice on one stack: one walk of the whole tree, depth first,
+ * with a mark per function on the current path, so the check is linear in
+ * the number of contexts however deep they go. Of several offending
+ * contexts the one on the earliest line is named.
+ */
+static int check_stacks(struct ctx_reader *r)
+{
+    const struct cct *c = r->p->cct;
+    size_t nfn = profile_nfunctions(r->p);
+    unsigned char *on_path = xcalloc(nfn ? nfn : 1, 1);
+    uint32_t worst = 0;
+    uint32_t i = c->nodes[CCT_ROOT].first_child;
+    while (i) {
+        const struct cct_node *nd = &c->nodes[i];
+        if (on_path[nd->fn]) {
+            if (!worst || r->node_line[i] < r->node_line[worst]) worst = i;
+        } else if (nd->first_child) {
+            on_path[nd->fn] = 1;
+            i = nd->first_child;
+            continue;
+        }
+        /* up to the first ancestor (or this node) with a next sibling */
+        while (i && !c->nodes[i].next_sibling) {
+            i = c->nodes[i].parent;
+            if (i) on_path[c->nodes[i].fn] = 0;
+        }
+        if (i) i = c->nodes[i].next_sibling;
+    }
+    free(on_path);
+    if (!worst) return 0;
+    r->lineno = r->node_line[worst];
+    return bad(r, "function '%s' twice on one stack (recursion must be folded)",
+               profile_str(r->p, profile_function_at(r->p, c->nodes[worst].fn).name));
 }
 
 /* Self costs and call arcs of the profile, from the tree. */
@@ -316,7 +343,7 @@ int contexts_read(struct input *in, struct profile *p, struct tally_error *err)
         tally_error_set(err, in->path, 0, "%s", "no 'events:' line");
         goto out;
     }
-    if (derive(&r)) goto out;
+    if (check_stacks(&r) || derive(&r)) goto out;
     part_check_totals(p, r.pt);
     rc = 0;
 out:
@@ -324,7 +351,7 @@ out:
     rectab_release(&r.fls);
     rectab_release(&r.fns);
     rectab_release(&r.nodes);
-    free(r.bloom);
+    free(r.node_line);
     return rc;
 }
 

@@ -71,16 +71,22 @@ enum profile_format format_from_name(const char *name)
 struct profile *profile_read(const char *path, const struct read_options *opt,
                              struct tally_error *err)
 {
-    static const struct read_options defaults;
-    if (!opt) opt = &defaults;
     struct input in;
     if (input_open(&in, path, err)) return NULL;
+    struct profile *p = profile_read_input(&in, opt, err);
+    input_close(&in);
+    return p;
+}
+
+struct profile *profile_read_input(struct input *in, const struct read_options *opt,
+                                   struct tally_error *err)
+{
+    static const struct read_options defaults;
+    if (!opt) opt = &defaults;
+    const char *path = in->path;
     const char *head;
     size_t hlen;
-    if (input_peek(&in, 4096, &head, &hlen, err)) {
-        input_close(&in);
-        return NULL;
-    }
+    if (input_peek(in, 4096, &head, &hlen, err)) return NULL;
     enum profile_format f = format_detect(head, hlen);
     if (f == PROFILE_FORMAT_UNKNOWN) {
         tally_error_set(err, path, hlen ? 1 : 0, "%s",
@@ -90,16 +96,14 @@ struct profile *profile_read(const char *path, const struct read_options *opt,
                         : hlen ? "not a callgrind or cachegrind profile (no 'events:' line "
                                  "in the first 4 KiB)"
                                : "empty file, not a profile");
-        input_close(&in);
         return NULL;
     }
     struct profile *p = profile_new();
     p->path = xstrdup(path);
     p->format = f;
-    int rc = f == PROFILE_FORMAT_CONTEXTS    ? contexts_read(&in, p, err)
-             : f == PROFILE_FORMAT_CALLGRIND ? callgrind_read(&in, p, opt, err)
-                                             : cachegrind_read(&in, p, opt, err);
-    input_close(&in);
+    int rc = f == PROFILE_FORMAT_CONTEXTS    ? contexts_read(in, p, err)
+             : f == PROFILE_FORMAT_CALLGRIND ? callgrind_read(in, p, opt, err)
+                                             : cachegrind_read(in, p, opt, err);
     if (rc == 0 && opt->merge_parts) rc = profile_merge_parts(p, err);
     if (rc) {
         profile_free(p);

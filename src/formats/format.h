@@ -36,6 +36,13 @@ enum profile_format format_from_name(const char *name);
 
 struct profile *profile_read(const char *path, const struct read_options *opt,
                              struct tally_error *err);
+/*
+ * The same from an opened input (not closed here), from where it stands:
+ * bytes looked at with input_peek() are read again, so a pipe is opened
+ * and read once.
+ */
+struct profile *profile_read_input(struct input *in, const struct read_options *opt,
+                                   struct tally_error *err);
 
 /* Read from an already opened input into `p` (which must be fresh). */
 int callgrind_read(struct input *in, struct profile *p, const struct read_options *opt,

@@ -4,12 +4,16 @@
  * several files; writing gmon.sum. See gmon.h for the API and
  * docs/internals/gmon.md for the layouts and the rules as implemented.
  *
- * The whole file is read into memory and decoded byte by byte with
- * explicit byte order, so no structure is ever overlaid on file data.
- * Every count taken from the file is checked against the bytes that are
- * left before anything is allocated for it.
+ * A plain file is mapped and decoded byte by byte with explicit byte
+ * order, so no structure is ever overlaid on file data. Every count taken
+ * from the file is checked against the bytes that are left before
+ * anything is allocated for it. A pipe or a compressed file is read as the
+ * decoding goes (rd_left() asks for the bytes it needs), so its bytes are
+ * only kept up to the first impossible one: /dev/zero is refused after its
+ * first header, and a count is never trusted beyond the bytes that came.
  */
 #include "gmon.h"
+#include "../io/input.h"
 #include "../io/outfile.h"
 #include "../model/hash.h"
 
@@ -67,10 +71,35 @@ struct rd {
     const char *name;
     struct gmon_layout lay;
     struct tally_error *err;
+    struct input *in;   /* streamed: more bytes come from here; NULL: p holds them all */
+    unsigned char *own; /* streamed: the bytes read so far (p == own) */
+    size_t cap;
+    int failed; /* streamed: a read error is in err */
 };
 
-static size_t rd_left(const struct rd *r)
+#define RD_CHUNK ((size_t)1 << 20)
+
+/*
+ * The bytes left after pos, reading more of a streamed input until `want`
+ * of them are there (or the input ends). Every check is `rd_left(r, n) <
+ * n`, so a count in a header never makes more bytes be read than arrive.
+ */
+static size_t rd_left(struct rd *r, size_t want)
 {
+    while (r->in && !r->failed && r->size < r->pos + want) {
+        size_t need = r->pos + want - r->size;
+        if (need > RD_CHUNK) need = RD_CHUNK;
+        if (need < 65536) need = 65536;
+        r->own = xgrow(r->own, &r->cap, r->size + need, 1);
+        r->p = r->own;
+        long long got = input_read(r->in, r->own + r->size, need, r->err);
+        if (got < 0) r->failed = 1;
+        if (got <= 0) {
+            r->in = NULL;
+            break;
+        }
+        r->size += (size_t)got;
+    }
     return r->pos < r->size ? r->size - r->pos : 0;
 }
 
@@ -106,6 +135,7 @@ static uint64_t rd_vma(struct rd *r)
 
 static int truncated(struct rd *r, size_t at, const char *what)
 {
+    if (r->failed) return -1; /* the read error is in err */
     return tally_error_set(r->err, r->name, 0, "truncated %s at byte %zu (file has %zu bytes)",
                            what, at, r->size);
 }
@@ -185,7 +215,8 @@ static int read_gnu_hist(struct gmon *g, struct rd *r)
 {
     size_t at = r->pos - 1; /* the tag */
     unsigned A = r->lay.addr_size;
-    if (rd_left(r) < 2 * A + 4 + 4 + 16) return truncated(r, at, "histogram record header");
+    if (rd_left(r, 2 * A + 4 + 4 + 16) < 2 * A + 4 + 4 + 16)
+        return truncated(r, at, "histogram record header");
     uint64_t low = rd_vma(r), high = rd_vma(r);
     uint32_t nbins = (uint32_t)rd_u(r, 4), rate = (uint32_t)rd_u(r, 4);
     char dimen[16];
@@ -244,10 +275,10 @@ static int read_gnu_hist(struct gmon *g, struct rd *r)
                                        at, low, high, o->low_pc, o->high_pc);
         }
     }
-    if (rd_left(r) / 2 < nbins) {
+    if (rd_left(r, 2 * (size_t)nbins) / 2 < nbins) {
         char what[96];
         snprintf(what, sizeof what, "histogram record (%zu of %" PRIu32 " samples present)",
-                 rd_left(r) / 2, nbins);
+                 rd_left(r, 0) / 2, nbins);
         return truncated(r, at, what);
     }
     if (!h) h = add_hist(g, low, high, nbins, rate);
@@ -260,7 +291,7 @@ static int read_gnu_arc(struct gmon *g, struct rd *r)
 {
     size_t at = r->pos - 1;
     unsigned A = r->lay.addr_size;
-    if (rd_left(r) < 2 * A + 4) return truncated(r, at, "call-graph record");
+    if (rd_left(r, 2 * A + 4) < 2 * A + 4) return truncated(r, at, "call-graph record");
     uint64_t from = rd_vma(r), self = rd_vma(r);
     uint64_t count = rd_u(r, 4);
     add_arc(g, from, self, count);
@@ -270,9 +301,15 @@ static int read_gnu_arc(struct gmon *g, struct rd *r)
 /* Skip a NUL-terminated string; 0 when the NUL was found. */
 static int skip_string(struct rd *r)
 {
-    const unsigned char *s = r->pos < r->size ? r->p + r->pos : NULL;
-    const unsigned char *nul = s ? memchr(s, 0, r->size - r->pos) : NULL;
+    size_t look = 0, left;
+    const unsigned char *nul = NULL;
+    /* a streamed string is looked for as far as the longest text line */
+    while (!nul && (left = rd_left(r, look + 1)) > look && look < input_max_line()) {
+        nul = memchr(r->p + r->pos + look, 0, left - look);
+        look = left;
+    }
     if (!nul) return -1;
+    const unsigned char *s = r->p + r->pos;
     r->pos += (size_t)(nul - s) + 1;
     return 0;
 }
@@ -281,7 +318,7 @@ static int read_gnu_bb(struct gmon *g, struct rd *r, int version)
 {
     size_t at = r->pos - 1;
     unsigned A = r->lay.addr_size;
-    if (rd_left(r) < 4) return truncated(r, at, "basic-block record");
+    if (rd_left(r, 4) < 4) return truncated(r, at, "basic-block record");
     uint32_t n = (uint32_t)rd_u(r, 4);
     if (version == 0) {
         /*
@@ -290,21 +327,22 @@ static int read_gnu_bb(struct gmon *g, struct rd *r, int version)
          * gprof's 64-bit host; decoded here in the executable's byte order).
          */
         if (skip_string(r)) return truncated(r, at, "basic-block record (version 0 name)");
-        if (rd_left(r) / 22 < n) return truncated(r, at, "basic-block record (version 0)");
+        if (rd_left(r, 22 * (size_t)n) / 22 < n)
+            return truncated(r, at, "basic-block record (version 0)");
         for (uint32_t i = 0; i < n; i++) {
-            if (rd_left(r) < 16) return truncated(r, at, "basic-block record (version 0)");
+            if (rd_left(r, 16) < 16) return truncated(r, at, "basic-block record (version 0)");
             uint64_t count = rd_u(r, 8), addr = rd_u(r, 8);
-            if (skip_string(r) || skip_string(r) || rd_left(r) < 4)
+            if (skip_string(r) || skip_string(r) || rd_left(r, 4) < 4)
                 return truncated(r, at, "basic-block record (version 0)");
             r->pos += 4;
             add_bb(g, addr, count);
         }
         return 0;
     }
-    if (rd_left(r) / (2 * A) < n) {
+    if (rd_left(r, 2 * A * (size_t)n) / (2 * A) < n) {
         char what[96];
         snprintf(what, sizeof what, "basic-block record (%zu of %" PRIu32 " blocks present)",
-                 rd_left(r) / (2 * A), n);
+                 rd_left(r, 0) / (2 * A), n);
         return truncated(r, at, what);
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -324,7 +362,7 @@ static int read_gnu(struct gmon *g, struct rd *r)
     g->last.version = (int)version;
     g->last.flavour = GMON_FLAVOUR_MAGIC;
     r->pos = GMON_HDR_SIZE;
-    while (r->pos < r->size) {
+    while (rd_left(r, 1)) {
         unsigned tag = r->p[r->pos++];
         int rc;
         switch (tag) {
@@ -362,13 +400,13 @@ static int read_bsd(struct gmon *g, struct rd *r, const struct gmon_read_opts *o
     unsigned A = r->lay.addr_size;
     g->last.version = g->version;
     r->pos = 0;
-    if (rd_left(r) < 2 * A + 8) return truncated(r, 0, "BSD header");
+    if (rd_left(r, 2 * A + 8) < 2 * A + 8) return truncated(r, 0, "BSD header");
     uint64_t low = rd_vma(r), high = rd_vma(r);
     uint32_t ncnt = (uint32_t)rd_u(r, 4);
     uint32_t version = (uint32_t)rd_u(r, 4);
     uint32_t hdr;
     if (version == BSD44_VERSION) {
-        if (rd_left(r) < 4) return truncated(r, 0, "4.4BSD header");
+        if (rd_left(r, 4) < 4) return truncated(r, 0, "4.4BSD header");
         uint32_t rate = (uint32_t)rd_u(r, 4);
         if (g->nhists == 0)
             g->hz = rate;
@@ -404,10 +442,10 @@ static int read_bsd(struct gmon *g, struct rd *r, const struct gmon_read_opts *o
                                samp < 0 ? "sample byte count below the header size"
                                         : "low_pc above high_pc");
     r->pos = hdr;
-    if (rd_left(r) / 2 < nbins) {
+    if (rd_left(r, 2 * (size_t)nbins) / 2 < nbins) {
         char what[96];
         snprintf(what, sizeof what, "BSD histogram (%zu of %" PRIu32 " samples present)",
-                 rd_left(r) / 2, nbins);
+                 rd_left(r, 0) / 2, nbins);
         return truncated(r, hdr, what);
     }
     g->input = GMON_INPUT_HIST | GMON_INPUT_ARCS; /* as gprof: this also drops the BB flag */
@@ -422,15 +460,16 @@ static int read_bsd(struct gmon *g, struct rd *r, const struct gmon_read_opts *o
     for (uint32_t i = 0; i < nbins; i++)
         h->bins[i] += rd_u(r, 2);
     size_t arc_size = 3 * (size_t)A; /* the count is address-sized here */
-    while (rd_left(r) >= arc_size) {
+    while (rd_left(r, arc_size) >= arc_size) {
         uint64_t from = rd_vma(r), self = rd_vma(r);
         uint64_t count = rd_u(r, A);
         add_arc(g, from, self, count);
         g->last.narcs++;
     }
-    if (rd_left(r))
+    if (r->failed) return -1;
+    if (rd_left(r, 0))
         strlist_pushf(&g->warnings, "%s: ignoring %zu trailing bytes at byte %zu (not a whole arc)",
-                      r->name, rd_left(r), r->pos);
+                      r->name, rd_left(r, 0), r->pos);
     if (g->hz == 0) {
         g->hz = o->hertz;
         if (g->hz == 0) {
@@ -445,58 +484,56 @@ static int read_bsd(struct gmon *g, struct rd *r, const struct gmon_read_opts *o
 /* Entry points                                                             */
 /* ------------------------------------------------------------------------ */
 
+/* Decode the file behind `r` (p and size set, or an input to stream). */
+static int read_rd(struct gmon *g, struct rd *r, const struct gmon_read_opts *o)
+{
+    memset(&g->last, 0, sizeof g->last);
+    if (r->lay.addr_size != 4 && r->lay.addr_size != 8)
+        return tally_error_set(r->err, r->name, 0, "address size has unexpected value of %u",
+                               r->lay.addr_size * 8);
+    if (rd_left(r, GMON_HDR_SIZE) < GMON_HDR_SIZE) {
+        if (r->failed) return -1;
+        return tally_error_set(r->err, r->name, 0, "file too short to be a gmon file (%zu bytes)",
+                               r->size);
+    }
+    int magic = memcmp(r->p, "gmon", 4) == 0;
+    if (o->flavour == GMON_FLAVOUR_MAGIC && !magic)
+        return tally_error_set(r->err, r->name, 0, "bad magic cookie: not a GNU gmon.out file");
+    int rc = o->flavour == GMON_FLAVOUR_MAGIC || (o->flavour == GMON_FLAVOUR_AUTO && magic)
+                 ? read_gnu(g, r)
+                 : read_bsd(g, r, o);
+    return rc || r->failed ? -1 : 0;
+}
+
 int gmon_read_mem(struct gmon *g, const char *name, const void *data, size_t size,
                   const struct gmon_read_opts *o, struct tally_error *err)
 {
     struct rd r = {.p = data, .size = size, .name = name, .lay = o->layout, .err = err};
-    memset(&g->last, 0, sizeof g->last);
-    if (r.lay.addr_size != 4 && r.lay.addr_size != 8)
-        return tally_error_set(err, name, 0, "address size has unexpected value of %u",
-                               r.lay.addr_size * 8);
-    if (size < GMON_HDR_SIZE)
-        return tally_error_set(err, name, 0, "file too short to be a gmon file (%zu bytes)", size);
-    int magic = memcmp(data, "gmon", 4) == 0;
-    if (o->flavour == GMON_FLAVOUR_MAGIC && !magic)
-        return tally_error_set(err, name, 0, "bad magic cookie: not a GNU gmon.out file");
-    if (o->flavour == GMON_FLAVOUR_MAGIC || (o->flavour == GMON_FLAVOUR_AUTO && magic))
-        return read_gnu(g, &r);
-    return read_bsd(g, &r, o);
+    return read_rd(g, &r, o);
 }
 
-/* Read all of a file ("-" = stdin) into memory. */
-static int slurp(const char *path, unsigned char **out, size_t *len, struct tally_error *err)
+int gmon_read_input(struct gmon *g, struct input *in, const struct gmon_read_opts *o,
+                    struct tally_error *err)
 {
-    int is_stdin = strcmp(path, "-") == 0;
-    FILE *fp = is_stdin ? stdin : fopen(path, "rb");
-    if (!fp) return tally_error_set(err, path, 0, "cannot open: %s", strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = xmalloc(cap);
-    for (;;) {
-        if (n == cap) buf = xgrow(buf, &cap, n + 1, 1);
-        size_t got = fread(buf + n, 1, cap - n, fp);
-        n += got;
-        if (got == 0) break;
+    struct rd r = {.name = in->path, .lay = o->layout, .err = err, .in = in};
+    if (in->kind == INPUT_MAP || (in->kind == INPUT_MEM && in->data)) {
+        /* all of it is in memory already */
+        r.p = (const unsigned char *)in->data + in->pos;
+        r.size = in->size - in->pos;
+        r.in = NULL;
     }
-    int bad = ferror(fp);
-    int saved = errno;
-    if (!is_stdin) fclose(fp);
-    if (bad) {
-        free(buf);
-        return tally_error_set(err, path, 0, "read error: %s", strerror(saved));
-    }
-    *out = buf;
-    *len = n;
-    return 0;
+    int rc = read_rd(g, &r, o);
+    free(r.own);
+    return rc;
 }
 
 int gmon_read(struct gmon *g, const char *path, const struct gmon_read_opts *o,
               struct tally_error *err)
 {
-    unsigned char *buf = NULL;
-    size_t len = 0;
-    if (slurp(path, &buf, &len, err)) return -1;
-    int rc = gmon_read_mem(g, path, buf, len, o, err);
-    free(buf);
+    struct input in;
+    if (input_open(&in, path, err)) return -1;
+    int rc = gmon_read_input(g, &in, o, err);
+    input_close(&in);
     return rc;
 }
 

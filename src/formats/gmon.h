@@ -141,9 +141,13 @@ void gmon_init(struct gmon *g);
 void gmon_release(struct gmon *g);
 
 /*
- * Read the gmon file `path` ("-" = standard input) and add it into `g`.
- * Returns 0, or -1 with err (err->file = path, err->line = 0, the message
- * names the problem and, for truncation or corruption, the byte offset).
+ * Read the gmon file `path` ("-" = standard input; gzip or zstd too) and
+ * add it into `g`. Returns 0, or -1 with err (err->file = path, err->line =
+ * 0, the message names the problem and, for truncation or corruption, the
+ * byte offset). A plain file is mapped, and every count in it is checked
+ * against the file's size before anything is allocated for it; a pipe is
+ * read as the decoding goes and refused at its first impossible bytes
+ * (the bytes read so far are held until the end of the file).
  */
 int gmon_read(struct gmon *g, const char *path, const struct gmon_read_opts *o,
               struct tally_error *err);
@@ -151,6 +155,14 @@ int gmon_read(struct gmon *g, const char *path, const struct gmon_read_opts *o,
 /* The same from memory; `name` is used in messages. */
 int gmon_read_mem(struct gmon *g, const char *name, const void *data, size_t size,
                   const struct gmon_read_opts *o, struct tally_error *err);
+
+struct input;
+/*
+ * The same from an opened input (io/input.h), from where it stands: bytes
+ * looked at with input_peek() are read again, so a pipe is opened once.
+ */
+int gmon_read_input(struct gmon *g, struct input *in, const struct gmon_read_opts *o,
+                    struct tally_error *err);
 
 struct gmon_write_opts {
     /*

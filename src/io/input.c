@@ -14,6 +14,26 @@
 #define RAW_CHUNK (256 * 1024)
 #define BUF_CHUNK (1024 * 1024)
 
+static size_t max_line = INPUT_MAX_LINE_DEFAULT;
+
+size_t input_max_line(void)
+{
+    return max_line;
+}
+
+void input_set_max_line(size_t n)
+{
+    max_line = n ? n : INPUT_MAX_LINE_DEFAULT;
+}
+
+int input_line_too_long(const char *path, unsigned long lineno, struct tally_error *err)
+{
+    return tally_error_set(err, path, lineno,
+                           "line longer than %zu bytes: not a profile, or raise the limit with "
+                           "'tally --max-line=BYTES COMMAND ...'",
+                           max_line);
+}
+
 static int is_gzip(const unsigned char *p, size_t n)
 {
     return n >= 2 && p[0] == 0x1f && p[1] == 0x8b;
@@ -216,6 +236,8 @@ int input_open(struct input *in, const char *path, struct tally_error *err)
                 in->kind = INPUT_MAP;
                 in->data = m;
                 in->size = (size_t)st.st_size;
+                close(fd); /* the mapping stays: many inputs may be open at once */
+                in->fd = -1;
                 return 0;
             }
             munmap(m, (size_t)st.st_size);
@@ -254,6 +276,31 @@ int input_peek(struct input *in, size_t want, const char **data, size_t *len,
     return 0;
 }
 
+long long input_read(struct input *in, void *dst, size_t n, struct tally_error *err)
+{
+    if (in->kind == INPUT_MAP || (in->kind == INPUT_MEM && in->data)) {
+        size_t k = in->pos < in->size ? in->size - in->pos : 0;
+        if (k > n) k = n;
+        memcpy(dst, in->data + in->pos, k);
+        in->pos += k;
+        return (long long)k;
+    }
+    size_t got = 0;
+    while (got < n) {
+        if (in->pos == in->buf_len) {
+            int r = fill_buf(in, err);
+            if (r < 0) return -1;
+            if (r == 0) break;
+        }
+        size_t k = in->buf_len - in->pos;
+        if (k > n - got) k = n - got;
+        memcpy((char *)dst + got, in->buf + in->pos, k);
+        in->pos += k;
+        got += k;
+    }
+    return (long long)got;
+}
+
 #define DISCARD_STEP ((size_t)1 << 20)
 
 void input_discard_before(struct input *in, const char *upto)
@@ -277,6 +324,7 @@ int input_getline(struct input *in, const char **line, size_t *len, struct tally
         size_t left = in->size - in->pos;
         const char *nl = memchr(s, '\n', left);
         size_t n = nl ? (size_t)(nl - s) : left;
+        if (n > max_line) return input_line_too_long(in->path, in->lineno + 1, err);
         in->pos += nl ? n + 1 : n;
         if (n && s[n - 1] == '\r') n--;
         *line = s;
@@ -292,6 +340,7 @@ int input_getline(struct input *in, const char **line, size_t *len, struct tally
         char *nl = left > scanned ? memchr(s + scanned, '\n', left - scanned) : NULL;
         if (!nl) {
             scanned = left;
+            if (left > max_line) return input_line_too_long(in->path, in->lineno + 1, err);
             /* fill_buf keeps the unread bytes, so `scanned` stays valid */
             int r = fill_buf(in, err);
             if (r < 0) return -1;
@@ -300,6 +349,7 @@ int input_getline(struct input *in, const char **line, size_t *len, struct tally
         }
         s = in->buf + in->pos;
         size_t n = nl ? (size_t)(nl - s) : left;
+        if (n > max_line) return input_line_too_long(in->path, in->lineno + 1, err);
         in->pos += nl ? n + 1 : n;
         if (n && s[n - 1] == '\r') n--;
         *line = s;
@@ -316,6 +366,7 @@ const char *input_compression(const struct input *in)
 
 void input_close(struct input *in)
 {
+    if (!in->path) return; /* never opened (zeroed), or closed already */
     if (in->kind == INPUT_MAP && in->data) munmap((void *)in->data, in->size);
     if (in->fd >= 0) close(in->fd);
     if (in->codec) {

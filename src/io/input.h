@@ -11,6 +11,12 @@
  *
  * Errors (unreadable file, corrupt compressed data) fill `err` with the
  * file name and the line number reached.
+ *
+ * Lines are bounded: a line longer than input_max_line() bytes (8 MiB by
+ * default) is an error naming the file and the line, so a file without
+ * line ends (/dev/zero, a binary file, a gzip bomb of one line) is refused
+ * after that many bytes instead of being buffered without end. Readers that
+ * parse the mapped bytes in place apply the same limit themselves.
  */
 #ifndef TALLY_INPUT_H
 #define TALLY_INPUT_H
@@ -40,6 +46,16 @@ struct input {
     size_t discarded;     /* INPUT_MAP: bytes before this were given back to the kernel */
 };
 
+/* The default longest line (bytes, without its "\n"). */
+#define INPUT_MAX_LINE_DEFAULT ((size_t)8 << 20)
+
+/* The longest line any input accepts (process-wide; `tally --max-line`). */
+size_t input_max_line(void);
+/* Set it (0 restores the default). */
+void input_set_max_line(size_t n);
+/* Fill err with the "line too long" error of line `lineno` of `path`; returns -1. */
+int input_line_too_long(const char *path, unsigned long lineno, struct tally_error *err);
+
 /* Open a file ("-" = stdin). Returns 0, or -1 with err. */
 int input_open(struct input *in, const char *path, struct tally_error *err);
 
@@ -65,6 +81,13 @@ int input_peek(struct input *in, size_t want, const char **data, size_t *len,
                struct tally_error *err);
 
 /*
+ * Read up to n bytes of (decompressed) content, for binary formats: bytes
+ * already looked at by input_peek() come first. Returns the number of
+ * bytes read (smaller than n only at the end of the input), or -1 with err.
+ */
+long long input_read(struct input *in, void *dst, size_t n, struct tally_error *err);
+
+/*
  * Tell the input that nothing before `upto` (a pointer into the mapped data)
  * will be read again. For a mapped file the pages before it are dropped
  * from the process every few megabytes, so reading a large file does not
@@ -77,6 +100,7 @@ void input_discard_before(struct input *in, const char *upto);
 /* Was the input compressed? ("gzip", "zstd" or NULL) */
 const char *input_compression(const struct input *in);
 
+/* Close; does nothing to a zeroed or already closed input. */
 void input_close(struct input *in);
 
 #endif

@@ -20,7 +20,22 @@ struct outfile {
     FILE *fp;
     char *path; /* destination, NULL for stdout */
     char *tmp;  /* temporary name, NULL for stdout */
+    int slot;   /* its place among the tracked temporary files, or -1 */
 };
+
+/*
+ * The temporary files in use are remembered (outfile_open() to
+ * outfile_commit() or outfile_abort()), so that the command line's handler
+ * of SIGINT, SIGTERM and SIGHUP can remove them before the process dies:
+ * outfile_remove_temps() is async-signal-safe. Other temporary files are
+ * added with outfile_track_temp() (it returns a slot, or -1 when the table
+ * of 64 is full) and forgotten with outfile_untrack_temp(slot) once removed
+ * or renamed; `path` must stay valid meanwhile. SIGKILL cannot be caught:
+ * a killed process leaves its DEST.tmpXXXXXX file behind.
+ */
+int outfile_track_temp(const char *path);
+void outfile_untrack_temp(int slot);
+void outfile_remove_temps(void);
 
 int outfile_open(struct outfile *of, const char *path, struct tally_error *err);
 int outfile_commit(struct outfile *of, struct tally_error *err);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "eventset.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -336,4 +337,19 @@ char *eventset_join(const struct eventset *es)
     }
     *p = '\0';
     return s;
+}
+
+char *eventset_join_brief(const struct eventset *es)
+{
+    char buf[256];
+    size_t len = 0, i;
+    buf[0] = '\0';
+    for (i = 0; i < es->n && len < 160; i++) {
+        const char *nm = es->names[i];
+        int cut = strlen(nm) > 40;
+        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%.*s%s", i ? " " : "",
+                                cut ? 37 : 40, nm, cut ? "..." : "");
+    }
+    if (i < es->n) snprintf(buf + len, sizeof(buf) - len, " ... (%zu events)", es->n);
+    return xstrdup(buf);
 }

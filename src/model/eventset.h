@@ -88,5 +88,11 @@ int event_expr_eval(const struct event_expr *e, const uint64_t *costs, int is_si
 
 /* All base names joined by single spaces (caller frees). */
 char *eventset_join(const struct eventset *es);
+/*
+ * The same for messages, kept short: at most about 160 bytes of names
+ * (a long name is cut with "..."), then "... (N events)", so a message
+ * that quotes two event lists always fits and still names its files.
+ */
+char *eventset_join_brief(const struct eventset *es);
 
 #endif

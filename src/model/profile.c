@@ -402,7 +402,7 @@ int part_accumulate_mapped(struct profile *dp, struct part *dst, const struct pr
     if (bad) return tally_error_set(err, sp->path, 0, "costs overflow 64 bits when added together");
     return 0;
 mismatch:;
-    char *a = eventset_join(&dst->events), *b = eventset_join(&src->events);
+    char *a = eventset_join_brief(&dst->events), *b = eventset_join_brief(&src->events);
     tally_error_set(err, sp->path, 0, "events differ: '%s' versus '%s'", a, b);
     free(a);
     free(b);
