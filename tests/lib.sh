@@ -58,3 +58,128 @@ expect_run() {
         { echo "$why"; echo "stdout:"; head -n 20 "$TMP/out"; echo "stderr:"; head -n 20 "$TMP/err"; } | diag
     fi
 }
+
+# callgrind_ids_check FILE : prints one line per compressed function id that
+# names two functions in FILE (a callgrind file), nothing when every id names
+# one. A function is (object, file, name), as Callgrind and KCachegrind take
+# it: fn=(N) in the context of the current ob=/fl=, cfn=(N) in that of
+# cob=/cfi= (else the current object and source file). Ids start afresh
+# with every part (at its `events:` line); a reference to an id defined in
+# an earlier part is checked against its first use in this one. jfn=(N) is
+# checked by name only (a jump target's file is not always written).
+callgrind_ids_check() {
+    awk '
+    function nm(kind, v,   id, rest) {
+        if (v ~ /^\([0-9]+\)/) {
+            id = v; sub(/\).*/, "", id); id = substr(id, 2)
+            rest = v; sub(/^\([0-9]+\) ?/, "", rest)
+            if (rest != "") {
+                if ((kind SUBSEP id) in def && def[kind, id] != rest)
+                    printf "line %d: %s id (%s) defined twice: \"%s\" and \"%s\"\n", NR, kind, id, def[kind, id], rest
+                def[kind, id] = rest
+                return rest
+            }
+            return ((kind SUBSEP id) in def) ? def[kind, id] : "(" id ")"
+        }
+        return v
+    }
+    function fnid(v,   id) {
+        if (v !~ /^\([0-9]+\)/) return ""
+        id = v; sub(/\).*/, "", id); return substr(id, 2)
+    }
+    function use(id, name, ctx, what) {
+        if (id == "") return
+        if (id in fctx) {
+            if (fctx[id] != ctx)
+                printf "line %d: fn id (%s) \"%s\" names two functions: %s and %s (%s)\n", NR, id, name, fctx[id], ctx, what
+        } else fctx[id] = ctx
+    }
+    /^events:/ { delete def; delete fctx; ob = fl = src = ""; cob = cfi = ""; hcob = hcfi = 0; next }
+    /^ob=/ { ob = nm("ob", substr($0, 4)); next }
+    /^fl=/ { fl = src = nm("fl", substr($0, 4)); next }
+    /^f[ie]=/ { src = nm("fl", substr($0, 4)); next }
+    /^cob=/ { cob = nm("ob", substr($0, 5)); hcob = 1; next }
+    /^cfi=/ || /^cfl=/ { cfi = nm("fl", substr($0, 5)); hcfi = 1; next }
+    /^jfi=/ { nm("fl", substr($0, 5)); next }
+    /^fn=/ {
+        v = substr($0, 4); n = nm("fn", v); src = fl
+        use(fnid(v), n, ob " | " fl " | " n, "fn=")
+        next
+    }
+    /^cfn=/ {
+        v = substr($0, 5); n = nm("fn", v)
+        use(fnid(v), n, (hcob ? cob : ob) " | " (hcfi ? cfi : src) " | " n, "cfn=")
+        next
+    }
+    /^jfn=/ { nm("fn", substr($0, 5)); next }
+    /^calls=/ { hcob = hcfi = 0; next }
+    ' "$1"
+}
+
+# callgrind_annotate_check FILE : prints what is wrong when callgrind_annotate
+# reads FILE (a callgrind file): any warning or error, or a PROGRAM TOTALS
+# event that differs from the sum of the function rows (all rows:
+# --threshold=100). Prints nothing when all is well.
+callgrind_annotate_check() {
+    if ! callgrind_annotate --threshold=100 --auto=no --inclusive=no "$1" \
+            >"$TMP/cga.out" 2>"$TMP/cga.err"; then
+        echo "callgrind_annotate failed:"
+        head -n 5 "$TMP/cga.err"
+        return
+    fi
+    if [ -s "$TMP/cga.err" ]; then
+        echo "callgrind_annotate warned ($(wc -l <"$TMP/cga.err") lines):"
+        head -n 5 "$TMP/cga.err"
+    fi
+    awk '
+    # the numbers at the start of a row: "1,234 (5.6%)" or "." per event
+    function nums(line, arr,   n, w) {
+        n = 0
+        while (1) {
+            sub(/^ +/, "", line)
+            if (line ~ /^-?[0-9,]+/) {
+                w = line; sub(/[^-0-9,].*/, "", w); gsub(/,/, "", w)
+                arr[++n] = w + 0
+                sub(/^-?[0-9,]+/, "", line)
+                sub(/^ *\([^)]*\)/, "", line)
+            } else if (line ~ /^\. /) {
+                arr[++n] = 0; line = substr(line, 2)
+            } else break
+        }
+        rest = line
+        return n
+    }
+    /PROGRAM TOTALS$/ { nt = nums($0, tot); next }
+    /file:function$/ { rows = 1; getline; next }
+    rows && /^-----/ { rows = 0; next }
+    rows && NF {
+        k = nums($0, r)
+        if (k == 0) { printf "row without numbers: %s\n", $0; next }
+        for (i = 1; i <= k; i++) sum[i] += r[i]
+        nrows++
+    }
+    END {
+        if (!nt) { print "no PROGRAM TOTALS line"; exit }
+        for (i = 1; i <= nt; i++)
+            if (sum[i] != tot[i])
+                printf "event %d: PROGRAM TOTALS %d, rows sum to %d (%d rows)\n", i, tot[i], sum[i], nrows
+    }' "$TMP/cga.out"
+}
+
+# check_callgrind_file NAME FILE : one TAP line: FILE (written by tally) has
+# no fn id naming two functions and callgrind_annotate reads it cleanly with
+# PROGRAM TOTALS equal to the sum of its rows. Without callgrind_annotate
+# only the ids are checked (and the line says so).
+check_callgrind_file() {
+    { callgrind_ids_check "$2"
+      command -v callgrind_annotate >/dev/null 2>&1 && callgrind_annotate_check "$2"
+    } >"$TMP/ccf.out" 2>&1
+    cga=""
+    command -v callgrind_annotate >/dev/null 2>&1 || cga=" (no callgrind_annotate: ids only)"
+    if [ -s "$TMP/ccf.out" ]; then
+        not_ok "$1: fn ids unique, callgrind_annotate clean$cga"
+        head -n 20 "$TMP/ccf.out" | diag
+    else
+        ok "$1: fn ids unique, callgrind_annotate clean$cga"
+    fi
+}
