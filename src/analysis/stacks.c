@@ -14,7 +14,10 @@
 static const char method_exact[] = "exact: recorded calling contexts";
 static const char method_estimated[] =
     "estimated from call arcs: a function's cost is split among its callers in proportion to "
-    "call counts (gprof's assumption); recursion folded";
+    "the inclusive costs of their calls (measured per arc); recursion folded";
+static const char method_counts[] =
+    "estimated from call arcs: a function's cost is split among its callers in proportion to "
+    "call counts (gprof's assumption: the arcs have no costs); recursion folded";
 static const char method_flat[] = "no call arcs in the profile: one level of functions";
 
 /* ---- the tree itself ---------------------------------------------------- */
@@ -247,6 +250,7 @@ static int build_exact(struct stack_tree *t, const struct stack_options *opt, st
 struct arc {
     uint32_t to;
     uint64_t count;
+    double *cost; /* [nev] inclusive cost of the calls (by_cost) */
 };
 
 /* A spanning tree of one recursion cycle, from one entry member. */
@@ -262,6 +266,7 @@ struct span {
 struct est {
     struct stack_tree *t;
     size_t nf, nev;
+    int by_cost;      /* the arcs carry inclusive costs: split by them, else by counts */
     double *self;     /* [nf * nev] */
     uint32_t *off;    /* [nf + 1] out arcs in arcs[off[f] .. off[f+1]) */
     struct arc *arcs; /* no self arcs */
@@ -269,9 +274,11 @@ struct est {
     uint32_t ncomp;
     uint32_t *csize;    /* [ncomp] */
     uint32_t *cnum;     /* [ncomp] cycle number (1..) or 0 */
-    double *cin;        /* [ncomp] weight of the calls entering from outside */
+    double *cin;        /* [ncomp] weight of the calls entering from outside (counts) */
     int *cin_by_arcs;   /* [ncomp] entering calls have no counts: weigh each arc 1 */
-    double *cincl;      /* [ncomp * nev] */
+    double *cincl;      /* [ncomp * nev] inclusive cost of the component */
+    double *cinc;       /* [ncomp * nev] by_cost: inclusive cost of the calls entering it */
+    double *cden;       /* [ncomp * nev] what an entering arc's weight is divided by */
     int32_t *span_of;   /* [nf] span index for entry f, or -1 */
     struct span *spans; /* made on demand */
     size_t nspans, spans_cap;
@@ -280,6 +287,39 @@ struct est {
 static double arc_weight(const struct est *e, const struct arc *a)
 {
     return e->cin_by_arcs[e->comp[a->to]] ? 1.0 : (double)a->count;
+}
+
+/*
+ * The share of the callee component's cost (event k) that one arc into it
+ * carries: by_cost, the arc's inclusive cost over the component's (or over
+ * the costs of all entering calls when those are more); else the arc's
+ * calls over all calls entering the component.
+ */
+static double arc_frac(const struct est *e, const struct arc *a, size_t k)
+{
+    uint32_t tc = e->comp[a->to];
+    double d = e->cden[(size_t)tc * e->nev + k];
+    if (!(d > 0)) return 0.0;
+    return (e->by_cost ? a->cost[k] : arc_weight(e, a)) / d;
+}
+
+/* The share of component c's cost (event k) that runs at the top (no recorded caller). */
+static double top_frac(const struct est *e, uint32_t c, size_t k)
+{
+    if (!e->by_cost) return e->cin[c] > 0 ? 0.0 : 1.0;
+    double d = e->cden[(size_t)c * e->nev + k], in = e->cinc[(size_t)c * e->nev + k];
+    /* sums of whole counts: a remainder below a billionth is rounding */
+    return d > 0 && in < d && d - in > d * 1e-9 ? (d - in) / d : 0.0;
+}
+
+/* What an arc adds to its caller's inclusive cost (event k). */
+static double arc_incl(const struct est *e, const struct arc *a, size_t k)
+{
+    size_t i = (size_t)e->comp[a->to] * e->nev + k;
+    if (!e->by_cost) return arc_frac(e, a, k) * e->cincl[i];
+    /* the measured cost, scaled down where the entering calls cost more
+       than the component (exactly 1 otherwise, so sums stay whole) */
+    return e->cden[i] > 0 ? a->cost[k] * (e->cincl[i] / e->cden[i]) : 0.0;
 }
 
 /* Iterative Tarjan; components come out callees first. */
@@ -342,6 +382,41 @@ static void find_components(struct est *e, uint32_t **order_out)
     *order_out = order;
 }
 
+/* A max-heap of arcs inside a cycle, by weight (the arc's cost of the first event). */
+struct span_cand {
+    double w;
+    uint32_t pos; /* the caller's position in the span */
+    uint32_t arc;
+};
+
+static void cand_push(struct span_cand **h, size_t *n, size_t *cap, struct span_cand x)
+{
+    *h = xgrow(*h, cap, *n + 1, sizeof(**h));
+    size_t i = (*n)++;
+    while (i && (*h)[(i - 1) / 2].w < x.w) {
+        (*h)[i] = (*h)[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    (*h)[i] = x;
+}
+
+static struct span_cand cand_pop(struct span_cand *h, size_t *n)
+{
+    struct span_cand top = h[0], x = h[--*n];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        double wm = x.w;
+        if (l < *n && h[l].w > wm) m = l, wm = h[l].w;
+        if (r < *n && h[r].w > wm) m = r;
+        if (m == i) break;
+        h[i] = h[m];
+        i = m;
+    }
+    if (*n) h[i] = x;
+    return top;
+}
+
 static int32_t get_span(struct est *e, uint32_t entry)
 {
     if (e->span_of[entry] >= 0) return e->span_of[entry];
@@ -375,6 +450,39 @@ static int32_t get_span(struct est *e, uint32_t entry)
     }
     stk[top] = 0;
     edg[top++] = e->off[entry];
+    if (e->by_cost && e->nev) {
+        /*
+         * By costs: each member hangs under the member that calls it with
+         * the most cost (the heaviest arcs first, as Prim's algorithm does),
+         * so the spanning tree follows the calls that carry the cost.
+         */
+        struct span_cand *h = NULL;
+        size_t hn = 0, hcap = 0;
+        top = 0;
+        for (uint32_t ai = e->off[entry]; ai < e->off[entry + 1]; ai++)
+            if (e->comp[e->arcs[ai].to] == c)
+                cand_push(&h, &hn, &hcap, (struct span_cand){e->arcs[ai].cost[0], 0, ai});
+        while (hn) {
+            struct span_cand x = cand_pop(h, &hn);
+            const struct arc *a = &e->arcs[x.arc];
+            size_t hs = SPAN_SLOT(a->to);
+            while (tabk[hs] != UINT32_MAX && tabk[hs] != a->to)
+                hs = (hs + 1) & (tabn - 1);
+            if (tabk[hs] == a->to) continue;
+            uint32_t np = sp.n++;
+            tabk[hs] = a->to;
+            tabv[hs] = np;
+            sp.member[np] = a->to;
+            parent[np] = x.pos;
+            sp.in_count[np] = a->count;
+            sp.next_sib[np] = sp.first_child[x.pos];
+            sp.first_child[x.pos] = np + 1;
+            for (uint32_t ai = e->off[a->to]; ai < e->off[a->to + 1]; ai++)
+                if (e->comp[e->arcs[ai].to] == c)
+                    cand_push(&h, &hn, &hcap, (struct span_cand){e->arcs[ai].cost[0], np, ai});
+        }
+        free(h);
+    }
     while (top) {
         uint32_t pos = stk[top - 1], f = sp.member[pos];
         if (edg[top - 1] >= e->off[f + 1]) {
@@ -399,7 +507,8 @@ static int32_t get_span(struct est *e, uint32_t entry)
         edg[top++] = e->off[a->to];
     }
 #undef SPAN_SLOT
-    /* inclusive estimates, children before parents (reverse preorder) */
+    /* inclusive estimates, children before parents (every member comes
+       after its tree parent) */
     size_t ne = e->nev;
     for (uint32_t pos = sp.n; pos-- > 0;) {
         uint32_t f = sp.member[pos];
@@ -409,10 +518,9 @@ static int32_t get_span(struct est *e, uint32_t entry)
         for (uint32_t ai = e->off[f]; ai < e->off[f + 1]; ai++) {
             const struct arc *a = &e->arcs[ai];
             uint32_t tc = e->comp[a->to];
-            if (tc == c || e->cin[tc] <= 0) continue;
-            double share = arc_weight(e, a) / e->cin[tc];
+            if (tc == c) continue;
             for (size_t k = 0; k < ne; k++)
-                inc[k] += share * e->cincl[(size_t)tc * ne + k];
+                inc[k] += arc_incl(e, a, k);
         }
         if (pos) {
             double *pinc = sp.incl + (size_t)parent[pos] * ne;
@@ -529,10 +637,13 @@ static int apportion(struct stack_tree *t, size_t ne)
     return 0;
 }
 
-static void note_share(double **nsh, size_t *cap, uint32_t node, double share)
+/* Node `node`'s share of its function's cost, per event: share[0..ne). */
+static void note_share(double **nsh, size_t *cap, uint32_t node, const double *share, size_t ne)
 {
-    *nsh = xgrow(*nsh, cap, (size_t)node + 1, sizeof(double));
-    (*nsh)[node] = share;
+    size_t ne1 = ne ? ne : 1;
+    *nsh = xgrow(*nsh, cap, ((size_t)node + 1) * ne1, sizeof(double));
+    for (size_t k = 0; k < ne1; k++)
+        (*nsh)[(size_t)node * ne1 + k] = ne ? share[k] : 0.0;
 }
 
 /*
@@ -577,7 +688,7 @@ static int exact_selves(struct stack_tree *t, size_t ne, const uint64_t *selfu, 
         rem = xrealloc(rem, cap * sizeof(*rem));
         for (size_t k = 0; k < ne; k++) {
             for (uint32_t j = 0; j < m; j++) {
-                double x = nsh[byfn[a + j]] * 4294967296.0; /* 2^32 steps of a share */
+                double x = nsh[(size_t)byfn[a + j] * ne + k] * 4294967296.0; /* 2^32 steps */
                 w[j] = x >= 1.8e19 ? UINT64_MAX : (uint64_t)(x + 0.5);
             }
             split_largest_remainder(w, rem, m, selfu[f * ne + k]);
@@ -605,11 +716,10 @@ static int exact_selves(struct stack_tree *t, size_t ne, const uint64_t *selfu, 
 }
 
 struct work {
-    uint32_t node;
+    uint32_t node; /* its shares per event: nsh[node * ne ..] */
     uint32_t fn;
     int32_t span; /* -1 = not in a cycle */
     uint32_t pos; /* position in the span */
-    double share;
 };
 
 static int build_estimated(struct stack_tree *t, const struct stack_options *opt, struct sel *s,
@@ -623,10 +733,12 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
     e.nev = t->nev;
     size_t nf = e.nf, ne = e.nev, ne1 = ne ? ne : 1;
     int rc = -1;
-    double *nsh = NULL; /* each node's share of its function's cost */
+    double *nsh = NULL; /* each node's share of its function's cost, per event */
     size_t nshcap = 0;
     uint64_t *selfu = xcalloc((nf ? nf : 1) * ne1, sizeof(uint64_t));
     uint64_t *grand = xcalloc(ne1, sizeof(uint64_t));
+    double *acost = NULL; /* [arcs * ne] inclusive costs of the calls, summed over parts */
+    size_t acap = 0;
     struct rectab arcs;
     rectab_init(&arcs, 1, 1);
     for (size_t k = 0; k < s->nparts; k++) {
@@ -647,14 +759,27 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
             part_call_get(pt, i, &cr);
             if (cr.caller == cr.callee) continue;
             uint64_t key = (uint64_t)cr.caller << 32 | cr.callee;
-            uint64_t *v = rectab_get(&arcs, &key, NULL);
-            if (add_checked(v, *cr.count)) {
+            int created = 0;
+            size_t idx = rectab_get_index(&arcs, &key, &created);
+            if (add_checked(rectab_val(&arcs, idx), *cr.count)) {
                 tally_error_set(err, p->path, 0, "call count overflow");
                 goto out;
             }
+            if (created) {
+                acost = xgrow(acost, &acap, (idx + 1) * ne1, sizeof(double));
+                memset(acost + idx * ne1, 0, ne1 * sizeof(double));
+            }
+            for (size_t c = 0; c < ne; c++) {
+                uint64_t x = cr.cost[s->colmap[k][c]];
+                acost[idx * ne1 + c] += (double)x;
+                if (x) e.by_cost = 1;
+            }
         }
     }
-    if (!arcs.count) t->method = method_flat;
+    if (!arcs.count)
+        t->method = method_flat;
+    else if (!e.by_cost)
+        t->method = method_counts;
     e.self = xmalloc(nf * ne1 * sizeof(double) + 1);
     for (size_t i = 0; i < nf * ne; i++)
         e.self[i] = (double)selfu[i];
@@ -674,6 +799,7 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
             struct arc *a = &e.arcs[fill[from]++];
             a->to = (uint32_t)key;
             a->count = rectab_val(&arcs, i)[0];
+            a->cost = acost + i * ne1;
         }
         free(fill);
     }
@@ -686,6 +812,8 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
     e.cin = xcalloc(nc + 1, sizeof(double));
     e.cin_by_arcs = xcalloc(nc + 1, sizeof(int));
     e.cincl = xcalloc((size_t)(nc + 1) * ne1, sizeof(double));
+    e.cinc = xcalloc((size_t)(nc + 1) * ne1, sizeof(double));
+    e.cden = xcalloc((size_t)(nc + 1) * ne1, sizeof(double));
     uint32_t *centry = xmalloc((nc + 1) * sizeof(uint32_t)); /* smallest member */
     for (uint32_t c = 0; c < nc; c++)
         centry[c] = UINT32_MAX;
@@ -704,10 +832,13 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
     double *narcs_in = xcalloc(nc + 1, sizeof(double));
     for (size_t f = 0; f < nf; f++)
         for (uint32_t ai = e.off[f]; ai < e.off[f + 1]; ai++) {
-            uint32_t tc = e.comp[e.arcs[ai].to];
+            const struct arc *a = &e.arcs[ai];
+            uint32_t tc = e.comp[a->to];
             if (tc == e.comp[f]) continue;
-            e.cin[tc] += (double)e.arcs[ai].count;
+            e.cin[tc] += (double)a->count;
             narcs_in[tc] += 1;
+            for (size_t k = 0; k < ne; k++)
+                e.cinc[(size_t)tc * ne + k] += a->cost[k];
         }
     for (uint32_t c = 0; c < nc; c++)
         if (e.cin[c] <= 0 && narcs_in[c] > 0) {
@@ -715,7 +846,15 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
             e.cin[c] = narcs_in[c];
         }
     free(narcs_in);
-    /* component inclusive estimates, callees first (Tarjan's order) */
+    /*
+     * Component inclusive costs, callees first (Tarjan's order; a
+     * component's members come together): its self costs plus, for every
+     * arc leaving it, the share of the callee component's cost that the arc
+     * carries. By costs, that share is the arc's measured cost (scaled down
+     * only where the calls entering a component cost more than the
+     * component itself: inconsistent input), so these are the measured
+     * inclusive costs; by counts, they are gprof's estimates.
+     */
     for (size_t i = 0; i < nf; i++) {
         uint32_t f = order[i], c = e.comp[f];
         double *inc = e.cincl + (size_t)c * ne;
@@ -724,10 +863,14 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
         for (uint32_t ai = e.off[f]; ai < e.off[f + 1]; ai++) {
             uint32_t tc = e.comp[e.arcs[ai].to];
             if (tc == c) continue;
-            double share = arc_weight(&e, &e.arcs[ai]) / e.cin[tc];
             for (size_t k = 0; k < ne; k++)
-                inc[k] += share * e.cincl[(size_t)tc * ne + k];
+                inc[k] += arc_incl(&e, &e.arcs[ai], k);
         }
+        if (i + 1 == nf || e.comp[order[i + 1]] != c) /* the component is complete */
+            for (size_t k = 0; k < ne; k++) {
+                double in = e.cinc[(size_t)c * ne + k];
+                e.cden[(size_t)c * ne + k] = e.by_cost ? (in > inc[k] ? in : inc[k]) : e.cin[c];
+            }
     }
     free(order);
     e.span_of = xmalloc((nf ? nf : 1) * sizeof(int32_t));
@@ -740,18 +883,25 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
     struct work *stk = NULL;
     size_t cap = 0, top = 0;
     double *est = xmalloc(ne1 * sizeof(double));
+    double *sh = xmalloc(ne1 * sizeof(double));  /* the current node's shares */
+    double *csh = xmalloc(ne1 * sizeof(double)); /* a child's */
     int lossy = 0; /* some cost was left out of the nodes (pruned, depth) */
-    /* top level: components nothing outside calls */
+    /* top level: what of each component runs with no recorded caller (by
+     * counts: the components nothing outside calls), at its first member */
     for (size_t f = 0; f < nf; f++) {
         uint32_t c = e.comp[f];
-        if (e.cin[c] > 0 || centry[c] != f) continue;
-        int32_t sp = e.csize[c] > 1 ? get_span(&e, (uint32_t)f) : -1;
+        if (centry[c] != f) continue;
         const double *inc = e.cincl + (size_t)c * ne;
         int any = 0;
-        for (size_t k = 0; k < ne; k++)
-            any |= inc[k] > 0;
-        if (!any && thr < 0 && ne) continue; /* never ran and calls nothing that ran */
-        if ((ne && inc[0] < thr) || maxdepth < 1) {
+        for (size_t k = 0; k < ne; k++) {
+            csh[k] = top_frac(&e, c, k);
+            est[k] = csh[k] * inc[k];
+            any |= est[k] > 0;
+        }
+        if (!e.by_cost && e.cin[c] > 0) continue;
+        if (!any && (e.by_cost || (thr < 0 && ne))) continue; /* never ran, or all called */
+        int32_t sp = e.csize[c] > 1 ? get_span(&e, (uint32_t)f) : -1;
+        if ((ne && est[0] < thr) || maxdepth < 1) {
             lossy = 1;
             continue;
         }
@@ -760,30 +910,31 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
             continue;
         }
         uint32_t ni = tree_add(t, root, (uint32_t)f);
-        note_share(&nsh, &nshcap, ni, 1.0);
+        note_share(&nsh, &nshcap, ni, csh, ne);
         t->nodes[ni].cycle = e.cnum[c];
         for (size_t k = 0; k < ne; k++)
-            ttotal(t, ni)[k] = to_u64(inc[k]);
+            ttotal(t, ni)[k] = to_u64(est[k]);
         stk = xgrow(stk, &cap, top + 1, sizeof(*stk));
-        stk[top++] = (struct work){ni, (uint32_t)f, sp, 0, 1.0};
+        stk[top++] = (struct work){ni, (uint32_t)f, sp, 0};
     }
     while (top) {
         struct work w = stk[--top];
+        memcpy(sh, nsh + (size_t)w.node * ne1, ne1 * sizeof(double));
         for (size_t k = 0; k < ne; k++)
-            tself(t, w.node)[k] = to_u64(w.share * e.self[(size_t)w.fn * ne + k]);
+            tself(t, w.node)[k] = to_u64(sh[k] * e.self[(size_t)w.fn * ne + k]);
         if (t->nodes[w.node].depth >= maxdepth) {
             /* what it calls stays in its total, not in a node of its own */
             if (e.off[w.fn + 1] > e.off[w.fn] || w.span >= 0) lossy = 1;
             continue;
         }
         uint32_t fc = e.comp[w.fn];
-        /* children inside the cycle: the spanning tree */
+        /* children inside the cycle: the spanning tree, with the entry's shares */
         if (w.span >= 0) {
             const struct span *sp = &e.spans[w.span];
             for (uint32_t cp = sp->first_child[w.pos]; cp; cp = sp->next_sib[cp - 1]) {
                 uint32_t pos = cp - 1;
                 const double *inc = sp->incl + (size_t)pos * ne;
-                if (ne && w.share * inc[0] < thr) {
+                if (ne && sh[0] * inc[0] < thr) {
                     lossy = 1;
                     continue;
                 }
@@ -792,24 +943,40 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
                     continue;
                 }
                 uint32_t ni = tree_add(t, w.node, sp->member[pos]);
-                note_share(&nsh, &nshcap, ni, w.share);
+                note_share(&nsh, &nshcap, ni, sh, ne);
                 t->nodes[ni].cycle = e.cnum[fc];
-                t->nodes[ni].calls = to_u64(w.share * (double)sp->in_count[pos]);
+                t->nodes[ni].calls = to_u64((ne ? sh[0] : 1.0) * (double)sp->in_count[pos]);
                 for (size_t k = 0; k < ne; k++)
-                    ttotal(t, ni)[k] = to_u64(w.share * inc[k]);
+                    ttotal(t, ni)[k] = to_u64(sh[k] * inc[k]);
                 stk = xgrow(stk, &cap, top + 1, sizeof(*stk));
-                stk[top++] = (struct work){ni, sp->member[pos], w.span, pos, w.share};
+                stk[top++] = (struct work){ni, sp->member[pos], w.span, pos};
             }
         }
-        /* calls leaving the component */
+        /* calls leaving the component: each arc carries its share */
         for (uint32_t ai = e.off[w.fn]; ai < e.off[w.fn + 1]; ai++) {
             const struct arc *a = &e.arcs[ai];
             uint32_t tc = e.comp[a->to];
             if (tc == fc) continue;
-            double share = w.share * arc_weight(&e, a) / e.cin[tc];
             const double *inc = e.cincl + (size_t)tc * ne;
-            for (size_t k = 0; k < ne; k++)
-                est[k] = share * inc[k];
+            int any = 0;
+            for (size_t k = 0; k < ne; k++) {
+                csh[k] = sh[k] * arc_frac(&e, a, k);
+                est[k] = csh[k] * inc[k];
+                any |= est[k] > 0;
+            }
+            if (e.by_cost && !any) continue; /* carries no cost */
+            if (e.by_cost) {
+                /* under half a unit of every event: not a count of its own
+                   (the estimate would otherwise copy every callee under
+                   every path that leads to it); its cost stays in the total */
+                int whole = 0;
+                for (size_t k = 0; k < ne; k++)
+                    whole |= est[k] >= 0.5;
+                if (!whole) {
+                    lossy = 1;
+                    continue;
+                }
+            }
             if (ne && est[0] < thr) {
                 lossy = 1;
                 continue;
@@ -822,19 +989,21 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
             if (sp >= 0) { /* entering a cycle: its spanning tree from this member */
                 const double *si = e.spans[sp].incl;
                 for (size_t k = 0; k < ne; k++)
-                    est[k] = share * si[k];
+                    est[k] = csh[k] * si[k];
             }
             uint32_t ni = tree_add(t, w.node, a->to);
-            note_share(&nsh, &nshcap, ni, share);
+            note_share(&nsh, &nshcap, ni, csh, ne);
             t->nodes[ni].cycle = e.cnum[tc];
-            t->nodes[ni].calls = to_u64(w.share * (double)a->count);
+            t->nodes[ni].calls = to_u64((ne ? sh[0] : 1.0) * (double)a->count);
             for (size_t k = 0; k < ne; k++)
                 ttotal(t, ni)[k] = to_u64(est[k]);
             stk = xgrow(stk, &cap, top + 1, sizeof(*stk));
-            stk[top++] = (struct work){ni, a->to, sp, 0, share};
+            stk[top++] = (struct work){ni, a->to, sp, 0};
         }
     }
     free(est);
+    free(sh);
+    free(csh);
     free(stk);
     free(centry);
     /* Make the rounded shares add up: going down from the root (whose
@@ -872,6 +1041,9 @@ out:
     free(e.cin);
     free(e.cin_by_arcs);
     free(e.cincl);
+    free(e.cinc);
+    free(e.cden);
+    free(acost);
     rectab_release(&arcs);
     free(selfu);
     free(grand);

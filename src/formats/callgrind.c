@@ -1451,6 +1451,7 @@ struct wr {
     FILE *fp;
     uint32_t *ids[NAME_KINDS]; /* name id -> compressed id (0 = not yet written) */
     uint32_t next_id[NAME_KINDS];
+    uint32_t *fn_ids; /* function index -> compressed id: one per (object, file, name) */
     unsigned npos;
     unsigned char poskind[SP_KINDS];
     uint64_t last[SP_KINDS];
@@ -1470,6 +1471,28 @@ static void put_name(struct wr *w, const char *key, int kind, uint32_t name)
         return;
     }
     *id = ++w->next_id[kind];
+    fprintf(w->fp, "%s=(%" PRIu32 ") %s\n", key, *id, s);
+}
+
+/*
+ * fn=/cfn=/jfn= of function index fn. Compressed function ids belong to a
+ * function, not to its name: two functions of one name in different
+ * objects or files get two ids, as Callgrind writes them, since KCachegrind
+ * takes an id to be one function.
+ */
+static void put_fn(struct wr *w, const char *key, uint32_t fn)
+{
+    const char *s = profile_str(w->p, profile_function_at(w->p, fn).name);
+    if (!s[0]) {
+        fprintf(w->fp, "%s=\n", key);
+        return;
+    }
+    uint32_t *id = &w->fn_ids[fn];
+    if (*id) {
+        fprintf(w->fp, "%s=(%" PRIu32 ")\n", key, *id);
+        return;
+    }
+    *id = ++w->next_id[NAME_FN];
     fprintf(w->fp, "%s=(%" PRIu32 ") %s\n", key, *id, s);
 }
 
@@ -1751,7 +1774,7 @@ static int write_part(struct wr *w, const struct part *pt, struct tally_error *e
             } else if (f.file != cur_fl || f.file != w->src) {
                 put_name(w, "fl", NAME_FL, f.file);
             }
-            put_name(w, "fn", NAME_FN, f.name);
+            put_fn(w, "fn", fn);
             have_fn = 1;
             cur_fn = fn;
             cur_ob = f.obj;
@@ -1771,7 +1794,7 @@ static int write_part(struct wr *w, const struct part *pt, struct tally_error *e
             struct function cf = profile_function_at(p, c.callee);
             if (cf.obj != f.obj) put_name(w, "cob", NAME_OB, cf.obj);
             if (cf.file != w->src) put_name(w, "cfi", NAME_FL, cf.file);
-            put_name(w, "cfn", NAME_FN, cf.name);
+            put_fn(w, "cfn", c.callee);
             if (p->signed_costs)
                 fprintf(fp, "calls=%" PRId64 " ", (int64_t)*c.count);
             else
@@ -1792,7 +1815,7 @@ static int write_part(struct wr *w, const struct part *pt, struct tally_error *e
                 if (tf.file != f.file) need_jfi = 1;
             }
             if (need_jfi) put_name(w, "jfi", NAME_FL, j.target.file);
-            if (need_jfn) put_name(w, "jfn", NAME_FN, profile_function_at(p, j.target_fn).name);
+            if (need_jfn) put_fn(w, "jfn", j.target_fn);
             if (j.conditional)
                 fprintf(fp, "jcnd=%" PRIu64 "/%" PRIu64 " ", *j.taken, *j.executed);
             else
@@ -1827,6 +1850,8 @@ int callgrind_write(const struct profile *p, FILE *fp, struct tally_error *err)
     size_t nnames = p->names.n ? p->names.n : 1;
     for (int k = 0; k < NAME_KINDS; k++)
         w.ids[k] = xcalloc(nnames, sizeof(uint32_t));
+    size_t nfns = profile_nfunctions(p) ? profile_nfunctions(p) : 1;
+    w.fn_ids = xcalloc(nfns, sizeof(uint32_t));
     fputs("# callgrind format\nversion: 1\n", fp);
     fprintf(fp, "creator: %s\n", p->creator ? p->creator : "tally");
     int rc = 0;
@@ -1837,11 +1862,13 @@ int callgrind_write(const struct profile *p, FILE *fp, struct tally_error *err)
             memset(w.ids[k], 0, nnames * sizeof(uint32_t));
             w.next_id[k] = 0;
         }
+        memset(w.fn_ids, 0, nfns * sizeof(uint32_t));
         w.pt = p->parts[i];
         rc = write_part(&w, p->parts[i], err);
     }
     for (int k = 0; k < NAME_KINDS; k++)
         free(w.ids[k]);
+    free(w.fn_ids);
     if (!rc && (fflush(fp) != 0 || ferror(fp)))
         rc = tally_error_set(err, NULL, 0, "write error while writing the callgrind profile");
     return rc;

@@ -10,6 +10,7 @@
 # 5000, each leaf call runs 14 instructions).
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/peer/profiles.sh"
+track_written # every callgrind file written is checked at the end (tests/lib.sh)
 
 RUN_DIR=$TMP
 expect() {
@@ -1010,4 +1011,5 @@ assert abs(d['totals'][0]/1e6-secs) <= 0.01*len(d['functions'])+0.01, (d['totals
 else
     not_ok "build the gprof examples"
 fi
+check_written
 echo "1..$TESTN"

@@ -2,6 +2,7 @@
 # tally diff: usage errors (exit 2), bad or missing input (exit 1, with
 # "tally: FILE[:LINE]: message"), output options, and -o atomicity.
 . "$(dirname "$0")/../lib.sh"
+track_written # every callgrind file written is checked at the end (tests/lib.sh)
 
 # run / expect: run_tally / expect_run (tests/lib.sh) for "tally diff", in $TMP.
 RUN_DIR=$TMP
@@ -130,3 +131,4 @@ if [ -w /dev/full ]; then
     if [ "$rc" = 1 ] && grep -q '^tally: ' "$TMP/full.err"; then ok "stdout write error: exit 1"; else
         not_ok "stdout write error: exit 1 (got $rc)"; diag <"$TMP/full.err"; fi
 fi
+check_written

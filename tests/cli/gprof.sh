@@ -8,6 +8,7 @@
 # tests/peer/gmon-profiles.sh).
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/peer/gmon-profiles.sh"
+track_written # every callgrind file written is checked at the end (tests/lib.sh)
 
 if ! make_gmon_profiles >"$TMP/make.log" 2>&1; then
     not_ok "build and run examples/gprof"
@@ -152,3 +153,4 @@ if command -v callgrind_annotate >/dev/null; then
 fi
 expect_run "--callgrind-out to a missing folder: exit 1" 1 "" "^tally: .*no/such/dir" \
     gprof -b --callgrind-out=no/such/dir/cg.out "$EXE" "$GMON"
+check_written

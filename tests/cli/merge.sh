@@ -4,6 +4,7 @@
 # partial or stale file behind. Inputs are small files written here; the
 # expected sums are worked out by hand.
 . "$(dirname "$0")/../lib.sh"
+track_written # every callgrind file written is checked at the end (tests/lib.sh)
 
 # run / expect: run_tally / expect_run (tests/lib.sh) for "tally merge", in $TMP.
 RUN_DIR=$TMP
@@ -168,3 +169,4 @@ expect "--format=contexts without a tree in every input" 1 "" "needs calling con
 
 ls "$TMP" | grep -v -E '^(a|a2|b|ev|bad|warn|sum|sum2|self|stdin|text|empty|keep)\.out$|^(a|b|ab|ab2)\.(ctx|want)$|^b\.out\.gz$|^(want|got|out|err|stray|check\.out|diff\.out)$' >"$TMP/stray"
 same_text "no temporary files left behind" /dev/null "$TMP/stray"
+check_written

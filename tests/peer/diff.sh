@@ -6,6 +6,7 @@
 # the summary, since cg_diff prints in Perl hash order.
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/peer/profiles.sh"
+track_written # every callgrind file written is checked at the end (tests/lib.sh)
 
 if ! command -v cg_diff >/dev/null 2>&1; then
     echo "# cg_diff not installed"
@@ -259,3 +260,4 @@ if command -v callgrind_annotate >/dev/null 2>&1; then
         not_ok "callgrind_annotate gave too few functions"; head "$TMP/ca.want" | diag
     fi
 fi
+check_written

@@ -23,6 +23,7 @@
 #   A line starting with "#" is skipped.
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/peer/gmon-profiles.sh"
+track_written # every callgrind file written is checked at the end (tests/lib.sh)
 
 if ! command -v gprof >/dev/null; then
     echo "1..0 # SKIP gprof is not installed"
@@ -379,3 +380,4 @@ for prog in cycles cs; do
     cg_children "$TMP/ca2.out" main >"$TMP/pc"
     same_text "$prog --callgrind-out: calls of main, counts and inclusive time" "$TMP/pg" "$TMP/pc"
 done
+check_written

@@ -10,6 +10,7 @@
 # self cost as callgrind_annotate reports it, and every call count.
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/peer/profiles.sh"
+track_written # every callgrind file written is checked at the end (tests/lib.sh)
 
 if ! command -v cg_merge >/dev/null 2>&1 || ! command -v callgrind_annotate >/dev/null 2>&1; then
     echo "# cg_merge or callgrind_annotate not installed"
@@ -150,3 +151,4 @@ same_text "events in the first file's order" "$TMP/mix.evw" "$TMP/mix.ev"
 "$TALLY" merge "$M" "$X" 2>/dev/null | head -n 1 >"$TMP/mix.first"
 echo "# callgrind format" >"$TMP/mix.firstw"
 same_text "mixed inputs without --format give callgrind" "$TMP/mix.firstw" "$TMP/mix.first"
+check_written

@@ -151,7 +151,8 @@ static void test_exact(void **state)
  * calls c 3 times; c (40) calls e (8) once. c is called 4 times: 1/4 of
  * it under a, 3/4 under b. So main/a/c: self 10, e 2, total 12; main/b/c:
  * self 30, e 6, total 36; a 32, b 66, main 108 = the sum of all self costs.
- * The inclusive costs on the calls lines are not used by the estimate.
+ * The calls lines carry no costs (as in gmon data), so the estimate goes
+ * by call counts.
  */
 static const char arcs[] = "# callgrind format\n"
                            "events: Ir\n"
@@ -160,25 +161,25 @@ static const char arcs[] = "# callgrind format\n"
                            "1 10\n"
                            "cfn=a\n"
                            "calls=1 1\n"
-                           "1 32\n"
+                           "1 0\n"
                            "cfn=b\n"
                            "calls=1 1\n"
-                           "1 66\n"
+                           "1 0\n"
                            "fn=a\n"
                            "1 20\n"
                            "cfn=c\n"
                            "calls=1 1\n"
-                           "1 999\n"
+                           "1 0\n"
                            "fn=b\n"
                            "1 30\n"
                            "cfn=c\n"
                            "calls=3 1\n"
-                           "1 1\n"
+                           "1 0\n"
                            "fn=c\n"
                            "1 40\n"
                            "cfn=e\n"
                            "calls=1 1\n"
-                           "1 8\n"
+                           "1 0\n"
                            "fn=e\n"
                            "1 8\n";
 
@@ -191,6 +192,7 @@ static void test_estimated(void **state)
     assert_int_equal(stacks_build(&t, p, NULL, &err), 0);
     assert_int_equal(t.kind, STACKS_ESTIMATED);
     assert_non_null(strstr(t.method, "proportion to call counts"));
+    assert_non_null(strstr(t.method, "the arcs have no costs"));
     assert_int_equal(stack_total(&t, 0)[0], 108);
     assert_int_equal(total(&t, "main", 0), 108);
     assert_int_equal(self(&t, "main", 0), 10);
@@ -213,6 +215,87 @@ static void test_estimated(void **state)
     assert_int_equal(at(&t, "main/a/c/e"), 0);
     assert_int_equal(total(&t, "main/a/c", 0), 12);
     assert_int_equal(total(&t, "main/b/c/e", 0), 6);
+    stacks_release(&t);
+    profile_free(p);
+}
+
+/*
+ * The calls lines carry their inclusive costs (Ir, Dr), and every function
+ * has one caller except work: main (5) calls mid once (1000), work 50 times
+ * (100) and t once (10); mid (10) calls leaf once (900) and work 100 times
+ * (90); leaf (20) calls work once (880, all 7 Dr of work). work: 1070 Ir.
+ * Each arc carries its measured cost: main/mid/leaf/work 880 Ir and 7 Dr,
+ * main/mid/work 90, main/work 100 (by counts they would be 1070 * 1/151,
+ * 100/151 and 50/151). t costs 30 but its one call only 10: the other 20
+ * ran with no recorded caller, at the top. Root: 1135 Ir, 7 Dr.
+ */
+static const char costed[] = "# callgrind format\n"
+                             "events: Ir Dr\n"
+                             "fl=t.c\n"
+                             "fn=main\n"
+                             "1 5\n"
+                             "cfn=mid\n"
+                             "calls=1 1\n"
+                             "1 1000 7\n"
+                             "cfn=work\n"
+                             "calls=50 1\n"
+                             "1 100\n"
+                             "cfn=t\n"
+                             "calls=1 1\n"
+                             "1 10\n"
+                             "fn=mid\n"
+                             "1 10\n"
+                             "cfn=leaf\n"
+                             "calls=1 1\n"
+                             "1 900 7\n"
+                             "cfn=work\n"
+                             "calls=100 1\n"
+                             "1 90\n"
+                             "fn=leaf\n"
+                             "1 20\n"
+                             "cfn=work\n"
+                             "calls=1 1\n"
+                             "1 880 7\n"
+                             "fn=work\n"
+                             "1 1070 7\n"
+                             "fn=t\n"
+                             "1 30\n";
+
+static void test_estimated_costs(void **state)
+{
+    (void)state;
+    struct profile *p = read_text(costed);
+    struct stack_tree t;
+    struct tally_error err;
+    assert_int_equal(stacks_build(&t, p, NULL, &err), 0);
+    assert_int_equal(t.kind, STACKS_ESTIMATED);
+    assert_non_null(strstr(t.method, "inclusive costs of their calls"));
+    assert_int_equal(stack_total(&t, 0)[0], 1135);
+    assert_int_equal(stack_total(&t, 0)[1], 7);
+    assert_int_equal(total(&t, "main", 0), 1115);
+    assert_int_equal(self(&t, "main", 0), 5);
+    assert_int_equal(total(&t, "main/mid", 0), 1000);
+    assert_int_equal(total(&t, "main/mid/leaf", 0), 900);
+    assert_int_equal(total(&t, "main/mid/leaf/work", 0), 880);
+    assert_int_equal(self(&t, "main/mid/leaf/work", 0), 880);
+    assert_int_equal(total(&t, "main/mid/leaf/work", 1), 7);
+    assert_int_equal(total(&t, "main/mid/work", 0), 90);
+    assert_int_equal(total(&t, "main/mid/work", 1), 0);
+    assert_int_equal(total(&t, "main/work", 0), 100);
+    assert_int_equal(total(&t, "main/work", 1), 0);
+    assert_int_equal(t.nodes[at(&t, "main/work")].calls, 50);
+    assert_int_equal(t.nodes[at(&t, "main/mid/leaf/work")].calls, 1);
+    assert_int_equal(total(&t, "main/t", 0), 10);
+    assert_int_equal(total(&t, "t", 0), 20);
+    assert_int_equal(nchildren(&t, 0), 2);
+    check_invariants(&t);
+    stacks_release(&t);
+
+    /* one event at a time: the same values */
+    struct stack_options o = {.part = -1, .event = 1};
+    assert_int_equal(stacks_build(&t, p, &o, &err), 0);
+    assert_int_equal(total(&t, "main/mid/leaf/work", 0), 7);
+    assert_int_equal(stack_total(&t, 0)[0], 7);
     stacks_release(&t);
     profile_free(p);
 }
@@ -425,10 +508,10 @@ static void test_parts(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact),         cmocka_unit_test(test_estimated),
-        cmocka_unit_test(test_cycles),        cmocka_unit_test(test_uncalled_cycle),
-        cmocka_unit_test(test_random_graphs), cmocka_unit_test(test_no_calls),
-        cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_exact),           cmocka_unit_test(test_estimated),
+        cmocka_unit_test(test_estimated_costs), cmocka_unit_test(test_cycles),
+        cmocka_unit_test(test_uncalled_cycle),  cmocka_unit_test(test_random_graphs),
+        cmocka_unit_test(test_no_calls),        cmocka_unit_test(test_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
