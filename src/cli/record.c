@@ -3,10 +3,12 @@
  * record.c - `tally record [OPTIONS] [--] PROG [ARGS]`: run PROG under
  * tally's own Valgrind tool (valgrind/tl_main.c).
  *
- * The tool lives in a private directory next to the tally binary
- * (DIR/valgrind/lib for DIR/tally) that also holds the few files of
- * Valgrind's own that the core loads (the preload library, the default
- * suppressions); that directory is given to Valgrind as VALGRIND_LIB.
+ * The tool lives in a private directory found from the tally binary
+ * DIR/tally: DIR/valgrind/lib in the build tree, DIR/../lib/tally once
+ * installed (`make install`), or $TALLY_VALGRIND_LIB when that is set. The
+ * directory also holds the few files of Valgrind's own that the core loads
+ * (the preload library, the default suppressions); it is given to Valgrind
+ * as VALGRIND_LIB.
  * The file tally-valgrind-version in it names the Valgrind version the tool
  * was built for; `valgrind --version` must print the same.
  *
@@ -14,8 +16,8 @@
  * the tool's own options (--cache-sim, --out-file, ...) and the core's
  * (--trace-children=yes, -q, ...).
  *
- * For tests, TALLY_VALGRIND_LIB replaces the private directory and
- * TALLY_VALGRIND the `valgrind` command; neither reaches PROG.
+ * TALLY_VALGRIND (for tests) replaces the `valgrind` command; neither it
+ * nor TALLY_VALGRIND_LIB reaches PROG.
  */
 #include "cli.h"
 
@@ -64,7 +66,11 @@ static void record_usage(FILE *fp)
                 "                                --separate-threads, FILE-TID per thread\n\n"
                 "Signal handlers are called by a `<signal N>` root in the call graph.\n"
                 "Client requests (start/stop collection, zero, dump a part): see tally.h\n"
-                "in build/valgrind/include/.\n"
+                "(PREFIX/include/tally.h once installed, build/valgrind/include/ in the\n"
+                "build tree).\n\n"
+                "The tool is looked for in DIR/valgrind/lib (the build tree) and then in\n"
+                "DIR/../lib/tally (installed), DIR being the directory of the tally binary;\n"
+                "the environment variable TALLY_VALGRIND_LIB=DIR names another directory.\n"
                 "Any other option is Valgrind's own (e.g. --trace-children=yes, -q); see\n"
                 "'valgrind --help'. Documentation: docs/tally-record.md.\n");
 }
@@ -165,6 +171,64 @@ static int program_exists(const char *prog)
     return 0;
 }
 
+/*
+ * The directory holding tally's Valgrind tool: $TALLY_VALGRIND_LIB when
+ * set, else the first of DIR/valgrind/lib (the build tree) and
+ * DIR/../lib/tally (an installed prefix) that holds the tool, DIR being the
+ * directory of the tally binary (symbolic links resolved). NULL after an
+ * error naming every place looked at.
+ */
+static char *find_tool_dir(void)
+{
+    const char *env_lib = getenv("TALLY_VALGRIND_LIB");
+    if (env_lib && *env_lib) {
+        char *tool = xmalloc(strlen(env_lib) + sizeof "/tally-amd64-linux");
+        sprintf(tool, "%s/tally-amd64-linux", env_lib);
+        int ok = access(tool, R_OK | X_OK) == 0;
+        if (!ok)
+            cli_errorf("record: tally's Valgrind tool is missing: %s (TALLY_VALGRIND_LIB is set to "
+                       "'%s'; unset it to use the tool installed with tally)",
+                       tool, env_lib);
+        free(tool);
+        return ok ? xstrdup(env_lib) : NULL;
+    }
+    char *dir = self_dir();
+    if (!dir) {
+        cli_errorf("record: cannot find the directory of the tally binary (/proc/self/exe)");
+        return NULL;
+    }
+    /* DIR/.. written without the "..": "/usr/local" for "/usr/local/bin". */
+    size_t plen = strlen(dir);
+    while (plen > 0 && dir[plen - 1] != '/')
+        plen--;
+    while (plen > 1 && dir[plen - 1] == '/')
+        plen--;
+    const char *bases[] = {dir, dir};
+    size_t blen[] = {strlen(dir), plen == 1 && dir[0] == '/' ? 0 : plen};
+    static const char *const places[] = {"/valgrind/lib", "/lib/tally"};
+    enum { NPLACES = sizeof places / sizeof places[0] };
+    char *cand[NPLACES];
+    char *found = NULL;
+    for (int k = 0; k < NPLACES; k++) {
+        cand[k] = xmalloc(blen[k] + strlen(places[k]) + sizeof "/tally-amd64-linux");
+        sprintf(cand[k], "%.*s%s/tally-amd64-linux", (int)blen[k], bases[k], places[k]);
+        if (!found && access(cand[k], R_OK | X_OK) == 0) {
+            found = xstrdup(cand[k]);
+            *strrchr(found, '/') = '\0';
+        }
+    }
+    if (!found)
+        cli_errorf("record: tally's Valgrind tool (tally-amd64-linux) is missing; looked for %s "
+                   "(build tree) and %s (installed); build it with 'make' (it needs Valgrind's "
+                   "development files: apt-get install valgrind pkg-config), reinstall with 'make "
+                   "install', or set TALLY_VALGRIND_LIB to the directory holding it",
+                   cand[0], cand[1]);
+    for (int k = 0; k < NPLACES; k++)
+        free(cand[k]);
+    free(dir);
+    return found;
+}
+
 int cmd_record(int argc, char **argv)
 {
     int i = 1;
@@ -205,27 +269,9 @@ int cmd_record(int argc, char **argv)
     /* The private lib directory and the tool in it. */
     char *lib = NULL, *tool = NULL, *want = NULL, *valgrind = NULL, *have = NULL;
     char **av = NULL;
-    const char *env_lib = getenv("TALLY_VALGRIND_LIB");
-    if (env_lib && *env_lib) {
-        lib = xstrdup(env_lib);
-    } else {
-        char *dir = self_dir();
-        if (!dir) {
-            cli_errorf("record: cannot find the directory of the tally binary (/proc/self/exe)");
-            goto out;
-        }
-        lib = xmalloc(strlen(dir) + sizeof "/valgrind/lib");
-        sprintf(lib, "%s/valgrind/lib", dir);
-        free(dir);
-    }
+    lib = find_tool_dir();
+    if (!lib) goto out;
     tool = xmalloc(strlen(lib) + 64);
-    sprintf(tool, "%s/tally-amd64-linux", lib);
-    if (access(tool, R_OK | X_OK) != 0) {
-        cli_errorf("record: tally's Valgrind tool is missing: %s (build it with 'make'; it needs "
-                   "Valgrind's development files: apt-get install valgrind pkg-config)",
-                   tool);
-        goto out;
-    }
     sprintf(tool, "%s/tally-valgrind-version", lib);
     want = read_line(tool);
     if (!want || !*want) {

@@ -26,8 +26,20 @@ expect "missing program by path" 1 "" "^tally: record: ./nothing-here: no such e
 mkdir -p "$TMP/emptylib"
 TALLY_VALGRIND_LIB=$TMP/emptylib
 export TALLY_VALGRIND_LIB
-expect "no tool in the lib dir" 1 "" "tally's Valgrind tool is missing: .*/emptylib/tally-amd64-linux \\(build it with 'make'" \
+expect "no tool in the lib dir" 1 "" "tally's Valgrind tool is missing: .*/emptylib/tally-amd64-linux \\(TALLY_VALGRIND_LIB is set" \
     /bin/true
+unset TALLY_VALGRIND_LIB
+# A copy of the binary with no tool beside it names both places looked at.
+mkdir -p "$TMP/copy/bin"
+cp "$TALLY" "$TMP/copy/bin/tally"
+run_tally_copy() { (cd "$TMP" && "$TMP/copy/bin/tally" record /bin/true) >"$TMP/out" 2>"$TMP/err"; }
+if run_tally_copy; then not_ok "copied binary without its tool fails"; else
+    if grep -q "looked for $TMP/copy/bin/valgrind/lib/tally-amd64-linux (build tree) and $TMP/copy/lib/tally/tally-amd64-linux (installed)" "$TMP/err"; then
+        ok "copied binary without its tool names every place looked at"
+    else
+        not_ok "copied binary without its tool names every place looked at"; diag <"$TMP/err"
+    fi
+fi
 
 # A lib dir with a tool but another Valgrind version, and a missing Valgrind.
 mkdir -p "$TMP/lib"
@@ -37,6 +49,7 @@ echo "valgrind-3.19.0" >"$TMP/lib/tally-valgrind-version"
 printf '#!/bin/sh\necho valgrind-3.99.0\n' >"$TMP/fakevg"
 chmod +x "$TMP/fakevg"
 TALLY_VALGRIND_LIB=$TMP/lib
+export TALLY_VALGRIND_LIB
 TALLY_VALGRIND=$TMP/fakevg
 export TALLY_VALGRIND
 expect "other Valgrind version" 1 "" \
