@@ -312,7 +312,8 @@ int cmd_annotate(int argc, char **argv)
             else
                 missing = 1;
         } else {
-            rc = bad_usage("unknown option '%s'", a);
+            cli_unknown_option("annotate", a, usage);
+            rc = 2;
             goto out;
         }
         if (missing) {
@@ -329,8 +330,9 @@ int cmd_annotate(int argc, char **argv)
         goto out;
     }
     if (!positional.n) {
-        rc = bad_usage("no profile given%s", "");
-        goto out;
+        const char *newest = cli_newest_profile("annotate");
+        if (!newest) goto out;
+        strlist_push(&positional, newest);
     }
     /* profiles, then source files */
     strlist_push(&o.inputs, positional.items[0]);

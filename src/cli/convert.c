@@ -145,14 +145,15 @@ static int convert_parse_args(int argc, char **argv, struct convert_options *o)
 
 /*
  * Build the stack tree for the stack formats: every event, or only
- * `event` (folded). Says on stderr whether the stacks are exact.
+ * `event` (folded). Says on stderr whether the stacks are exact (a note:
+ * not with -q).
  */
 static int convert_stacks(struct stack_tree *t, const struct profile *p, int event,
                           struct tally_error *err)
 {
     struct stack_options so = {.part = -1, .event = event};
     if (stacks_build(t, p, &so, err)) return -1;
-    fprintf(stderr, "tally: convert: stacks %s\n", t->method);
+    cli_note("convert: stacks %s", t->method);
     if (t->truncated)
         fprintf(stderr,
                 "tally: convert: warning: the stack tree was cut at %zu nodes; the cost "

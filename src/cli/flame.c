@@ -129,9 +129,14 @@ static int parse_args(int argc, char **argv, struct flame_cli *o)
     o->output = a.output;
     if (rc == 1) return 0 - 1000;
     if (rc) return rc;
-    if (o->nfiles == 0) {
+    if (o->nfiles == 0 && o->diff) {
         cli_errorf("flame: no input files; see 'tally flame --help'");
         return 2;
+    }
+    if (o->nfiles == 0) {
+        /* room for argc entries: one more fits */
+        if (!(o->files[0] = cli_newest_profile("flame"))) return 2;
+        o->nfiles = 1;
     }
     if (o->diff && (o->split = cli_split_two_inputs(o->files, o->nfiles)) < 0) {
         cli_errorf("flame: --diff takes exactly two inputs, OLD and NEW (a profile each, or "

@@ -150,7 +150,10 @@ static char *valgrind_version(const char *valgrind, int *missing)
 /* Is PROG something exec can start (a path, or a name found in PATH)? */
 static int program_exists(const char *prog)
 {
-    if (strchr(prog, '/')) return access(prog, X_OK) == 0;
+    if (strchr(prog, '/')) {
+        struct stat st;
+        return stat(prog, &st) == 0 && S_ISREG(st.st_mode) && access(prog, X_OK) == 0;
+    }
     const char *path = getenv("PATH");
     if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
     size_t plen = strlen(prog);
@@ -229,6 +232,112 @@ static char *find_tool_dir(void)
     return found;
 }
 
+/* The tool's own options and what their values must be (record_usage()). */
+enum optkind { OPT_YESNO, OPT_CACHE, OPT_COUNT, OPT_RES, OPT_COST, OPT_TEXT };
+static const struct {
+    const char *name;
+    enum optkind kind;
+} tool_options[] = {
+    {"--cache-sim", OPT_YESNO},
+    {"--I1", OPT_CACHE},
+    {"--D1", OPT_CACHE},
+    {"--LL", OPT_CACHE},
+    {"--branch-sim", OPT_YESNO},
+    {"--calls", OPT_YESNO},
+    {"--dump-instr", OPT_YESNO},
+    {"--out-file", OPT_TEXT},
+    {"--cachegrind-out-file", OPT_TEXT},
+    {"--collect-atstart", OPT_YESNO},
+    {"--toggle-collect", OPT_TEXT},
+    {"--separate-threads", OPT_YESNO},
+    {"--collect-jumps", OPT_YESNO},
+    {"--contexts", OPT_YESNO},
+    {"--context-depth", OPT_COUNT},
+    {"--contexts-out-file", OPT_TEXT},
+    {"--input-sensitive", OPT_YESNO},
+    {"--drms", OPT_YESNO},
+    {"--memory-resolution", OPT_RES},
+    {"--cost", OPT_COST},
+    {"--collect-cct", OPT_YESNO},
+    {"--aprof-out-file", OPT_TEXT},
+};
+enum { NTOOL_OPTIONS = sizeof tool_options / sizeof tool_options[0] };
+
+/* Is s a whole decimal number (no sign)? */
+static int is_count(const char *s)
+{
+    if (!*s) return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9') return 0;
+    return 1;
+}
+
+/*
+ * Checks one option before Valgrind starts: a tool option's value, and a
+ * near miss of a tool option's name. Other options are Valgrind's core's
+ * and go through unchecked. Returns 0, or 2 after a usage error.
+ */
+static int check_option(const char *a)
+{
+    size_t n = strcspn(a, "=");
+    const char *v = a[n] ? a + n + 1 : NULL;
+    for (size_t k = 0; k < NTOOL_OPTIONS; k++) {
+        if (strlen(tool_options[k].name) != n || strncmp(a, tool_options[k].name, n) != 0) continue;
+        int ok = v != NULL;
+        const char *want = "";
+        switch (tool_options[k].kind) {
+        case OPT_YESNO:
+            ok = ok && (!strcmp(v, "yes") || !strcmp(v, "no"));
+            want = "yes or no";
+            break;
+        case OPT_CACHE: {
+            /* SIZE,ASSOC,LINE: three numbers (the tool checks the geometry) */
+            const char *p = v;
+            for (int f = 0; ok && f < 3; f++) {
+                size_t d = strspn(p, "0123456789");
+                ok = d > 0 && p[d] == (f < 2 ? ',' : '\0');
+                p += d + 1;
+            }
+            want = "SIZE,ASSOC,LINE (three numbers, e.g. 32768,8,64)";
+            break;
+        }
+        case OPT_COUNT:
+            ok = ok && is_count(v);
+            want = "a whole number";
+            break;
+        case OPT_RES:
+            ok = ok && (!strcmp(v, "1") || !strcmp(v, "2") || !strcmp(v, "4") || !strcmp(v, "8") ||
+                        !strcmp(v, "16"));
+            want = "1, 2, 4, 8 or 16";
+            break;
+        case OPT_COST:
+            ok = ok && (!strcmp(v, "bb") || !strcmp(v, "instr"));
+            want = "bb or instr";
+            break;
+        case OPT_TEXT:
+            ok = ok && *v;
+            want = "a non-empty value";
+            break;
+        }
+        if (ok) return 0;
+        cli_errorf("record: '%s': %.*s takes %s; see 'tally record --help'", a, (int)n, a, want);
+        return 2;
+    }
+    /* not the tool's: a typo of one of its options? (Valgrind's own pass) */
+    const char *names[NTOOL_OPTIONS];
+    for (size_t k = 0; k < NTOOL_OPTIONS; k++)
+        names[k] = tool_options[k].name;
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)n, a);
+    const char *near = cli_nearest(name, names, NTOOL_OPTIONS);
+    if (near) {
+        cli_errorf("record: unknown option '%s'; did you mean '%s'? See 'tally record --help'", a,
+                   near);
+        return 2;
+    }
+    return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
     int i = 1;
@@ -251,6 +360,7 @@ int cmd_record(int argc, char **argv)
             cli_errorf("record: '%s': options take their value after '=' (e.g. --cache-sim=no)", a);
             return 2;
         }
+        if (check_option(a)) return 2;
     }
     int nopts = 0;
     for (int k = 1; k < i; k++)
@@ -261,8 +371,12 @@ int cmd_record(int argc, char **argv)
     }
     const char *prog = argv[i];
     if (!program_exists(prog)) {
-        cli_errorf("record: %s: %s", prog,
-                   strchr(prog, '/') ? "no such executable file" : "command not found in PATH");
+        struct stat st;
+        if (strchr(prog, '/') && stat(prog, &st) == 0 && S_ISDIR(st.st_mode))
+            cli_errorf("record: %s: is a directory, not a program to run", prog);
+        else
+            cli_errorf("record: %s: %s", prog,
+                       strchr(prog, '/') ? "no such executable file" : "command not found in PATH");
         return 1;
     }
 

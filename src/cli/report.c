@@ -140,8 +140,9 @@ static int report_parse_args(int argc, char **argv, struct report_options *o)
         return 2;
     }
     if (o->nfiles == 0) {
-        cli_errorf("report: no input files; see 'tally report --help'");
-        return 2;
+        /* room for argc entries: one more fits */
+        if (!(o->files[0] = cli_newest_profile("report"))) return 2;
+        o->nfiles = 1;
     }
     return 0;
 }
