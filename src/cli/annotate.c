@@ -19,10 +19,12 @@
 
 static void usage(FILE *fp)
 {
-    fputs("usage: tally annotate [OPTIONS] PROFILE... [--] [SOURCE...]\n"
+    fputs("usage: tally annotate [OPTIONS] [PROFILE...] [--] [SOURCE...]\n"
           "\n"
           "Print the program totals, the functions that cost the most, and the\n"
           "source files of those functions with a count beside every line.\n"
+          "With no PROFILE, the newest tally.out.*, callgrind.out.* or\n"
+          "cachegrind.out.* of the current directory is read (a note says which).\n"
           "Callgrind and cachegrind profiles are recognised by their content (plain,\n"
           "gzip or zstd); several profiles with the same events are added together.\n"
           "A callgrind profile is shown as callgrind_annotate shows it, a cachegrind\n"

@@ -28,9 +28,11 @@ struct flame_cli {
 
 static void flame_usage(FILE *fp)
 {
-    fputs("usage: tally flame [OPTIONS] FILE...\n"
+    fputs("usage: tally flame [OPTIONS] [FILE...]\n"
           "       tally flame [OPTIONS] --diff OLD NEW\n"
           "\n"
+          "With no FILE, the newest tally.out.*, callgrind.out.* or cachegrind.out.*\n"
+          "of the current directory is read (a note says which).\n"
           "Draw an interactive SVG flame graph: one box per stack of functions, as\n"
           "wide as the cost spent in it and below it, callers under callees (or above\n"
           "them with --icicle). Hover a box for its name, file, self and total cost\n"

@@ -45,8 +45,10 @@ struct report_options {
 
 static void report_usage(FILE *fp)
 {
-    fputs("usage: tally report -o DIR [OPTIONS] FILE...\n"
+    fputs("usage: tally report -o DIR [OPTIONS] [FILE...]\n"
           "\n"
+          "With no FILE, the newest tally.out.*, callgrind.out.* or cachegrind.out.*\n"
+          "of the current directory is read (a note says which).\n"
           "Write DIR/index.html: one self-contained page (styles, scripts and data\n"
           "inline; nothing is fetched) about callgrind, cachegrind or contexts files\n"
           "(several are added up), a program built with -pg followed by its gmon.out\n"
