@@ -358,13 +358,16 @@ int cmd_annotate(int argc, char **argv)
     struct tally_error err;
     tally_error_clear(&err);
     struct profile *p = NULL;
+    cli_progress_start((const char *const *)o.inputs.items, (int)o.inputs.n);
     for (size_t k = 0; k < o.inputs.n; k++) {
         struct profile *q = profile_read(o.inputs.items[k], &ro, &err);
         if (!q) {
+            cli_progress_stop();
             cli_error(&err);
             profile_free(p);
             goto out;
         }
+        if (q->warnings.n) cli_progress_stop();
         cli_warnings(q);
         if (!p) {
             p = q;
@@ -396,6 +399,7 @@ int cmd_annotate(int argc, char **argv)
             goto out;
         }
     }
+    cli_progress_stop();
     if (annotate_check_events(p, &o, &err)) {
         fputs("tally: annotate: ", stderr);
         fprintf(stderr, "%s\n", err.msg);

@@ -46,6 +46,15 @@ void cli_unknown_option(const char *cmd, const char *arg, void (*usage)(FILE *fp
  */
 const char *cli_newest_profile(const char *cmd);
 
+/*
+ * (progress.c) While FILES are read: after a second, a progress line on
+ * stderr ("tally: reading FILE: 45% (1.2 GB of 2.7 GB)"), when stderr is a
+ * terminal and not cli_quiet. cli_progress_stop() ends it and erases the
+ * line; call it before anything else is printed. Once per run.
+ */
+void cli_progress_start(const char *const *files, int nfiles);
+void cli_progress_stop(void);
+
 /* "tally: FILE:LINE: msg" on stderr. */
 void cli_error(const struct tally_error *err);
 /* "tally: msg" on stderr (printf-style). */

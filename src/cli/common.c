@@ -13,12 +13,14 @@
 void cli_error(const struct tally_error *err)
 {
     char buf[2048];
+    cli_progress_stop();
     fprintf(stderr, "tally: %s\n", tally_error_format(err, buf, sizeof(buf)));
 }
 
 void cli_errorf(const char *fmt, ...)
 {
     va_list ap;
+    cli_progress_stop();
     va_start(ap, fmt);
     fputs("tally: ", stderr);
     vfprintf(stderr, fmt, ap);
@@ -28,6 +30,7 @@ void cli_errorf(const char *fmt, ...)
 
 void cli_warnings(struct profile *p)
 {
+    if (p->warnings.n) cli_progress_stop();
     for (size_t i = 0; i < p->warnings.n; i++)
         fprintf(stderr, "tally: warning: %s\n", p->warnings.items[i]);
     strlist_release(&p->warnings);
@@ -118,6 +121,7 @@ int cli_quiet;
 void cli_note(const char *fmt, ...)
 {
     if (cli_quiet) return;
+    cli_progress_stop();
     va_list ap;
     va_start(ap, fmt);
     fputs("tally: ", stderr);

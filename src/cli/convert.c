@@ -219,7 +219,9 @@ int cmd_convert(int argc, char **argv)
     struct tally_error err;
     tally_error_clear(&err);
     struct cli_input_options in = {.pair_runs = 1};
+    cli_progress_start(o.files, o.nfiles);
     struct profile *p = cli_read_inputs(o.files, o.nfiles, &in, &err);
+    cli_progress_stop();
     if (!p) {
         cli_error(&err);
         free(o.files);

@@ -220,6 +220,7 @@ int cmd_flame(int argc, char **argv)
     struct stack_tree tnew, told;
     int have_new = 0, have_old = 0;
     rc = 1;
+    cli_progress_start(o.files, o.nfiles);
     if (o.diff) {
         oldp = read_inputs(o.files, o.split, &err);
         if (!oldp) goto out;
@@ -227,6 +228,7 @@ int cmd_flame(int argc, char **argv)
     } else {
         newp = read_inputs(o.files, o.nfiles, &err);
     }
+    cli_progress_stop();
     if (!newp) goto out;
     /* frames below the minimum width are not built at all */
     double draww = (o.width ? (o.width < 100 ? 100 : o.width) : 1200) - 20.0;

@@ -175,7 +175,9 @@ int cmd_merge(int argc, char **argv)
     struct tally_error err;
     tally_error_clear(&err);
     struct cli_input_options in = {0};
+    cli_progress_start(o.files, o.nfiles);
     struct profile *sum = cli_read_inputs(o.files, o.nfiles, &in, &err);
+    cli_progress_stop();
     rc = sum ? 0 : 1;
     if (sum) {
         /* by default the inputs' format; contexts files keep their summed

@@ -388,7 +388,9 @@ int cmd_report(int argc, char **argv)
     }
     if (nprof) {
         struct cli_input_options in = {.drop_jumps = 1, .pair_runs = 1};
+        cli_progress_start(profs, nprof);
         p = cli_read_inputs(profs, nprof, &in, &err);
+        cli_progress_stop();
         if (!p) goto fail;
         const char *evname;
         if (cli_event_column(p, o.event, &col, &evname, &err)) goto fail;

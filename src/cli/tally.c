@@ -120,7 +120,9 @@ int main(int argc, char **argv)
                 printf("tally %s\n", TALLY_VERSION);
                 return 0;
             }
-            return commands[i].run(n, argv + 1);
+            int rc = commands[i].run(n, argv + 1);
+            cli_progress_stop();
+            return rc;
         }
     return not_a_command(cmd);
 }
