@@ -3,7 +3,10 @@
 #
 #   make            build build/tally (optimised, with debug info)
 #   make check      install missing packages, build, run every test
-#   make demo       install, build, profile examples/ and show the result
+#   make install    install under PREFIX (default /usr/local), staged in DESTDIR
+#   make uninstall  remove what make install put there
+#   make man        the man pages, build/man/*.1, from docs/*.md (needs lowdown)
+#   make demo       install what the demo needs, build, profile examples/ and show it
 #   make asan       build the unit tests with ASan+UBSan
 #   make fuzz       run every fuzzer for longer (FUZZ_SECONDS, default 300)
 #   make bench      speed and memory against the peer tools
@@ -31,7 +34,8 @@ ASANTALLY := $(B)/asan/tally
 FUZZBIN  := $(FUZZSRC:tests/fuzz/%.c=$(B)/fuzz/%)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps check unit asan fuzz fuzz-build bench demo format format-check clean examples tool
+.PHONY: all deps check unit asan fuzz fuzz-build bench demo format format-check clean examples tool \
+	man install uninstall
 
 all: $(B)/tally tool
 
@@ -58,6 +62,53 @@ $(B)/tests/%: tests/unit/%.c $(B)/libtally.a tests/unit/testutil.h
 	$(CC) $(BASEFLAGS) $(CFLAGS) -Isrc -o $@ $< $(B)/libtally.a -lcmocka $(LIBS)
 
 unit: $(UNITBIN)
+
+# --- man pages: docs/*.md through scripts/mkman.py and lowdown ----------------
+DOCPAGES := $(sort $(wildcard docs/tally*.md))
+MANPAGES := $(DOCPAGES:docs/%.md=$(B)/man/%.1)
+
+$(B)/man/%.1: docs/%.md scripts/mkman.py $(B)/tally
+	@mkdir -p $(dir $@)
+	@python3 scripts/mkman.py $(B)/tally $< > $@.tmp && mv $@.tmp $@
+
+man: $(MANPAGES)
+
+# --- install ----------------------------------------------------------------
+# PREFIX/bin/tally finds its Valgrind tool in PREFIX/lib/tally (relative to
+# the binary, so a tree staged in DESTDIR works wherever it is moved).
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+IBIN     := $(DESTDIR)$(PREFIX)/bin
+ILIB     := $(DESTDIR)$(PREFIX)/lib/tally
+IINC     := $(DESTDIR)$(PREFIX)/include
+IMAN     := $(DESTDIR)$(PREFIX)/share/man/man1
+ICOMP    := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+IDOC     := $(DESTDIR)$(PREFIX)/share/doc/tally
+TOOLFILES = $(notdir $(wildcard $(B)/valgrind/lib/*))
+DOCFILES := $(notdir $(wildcard docs/*.md))
+INTFILES := $(notdir $(wildcard docs/internals/*.md))
+
+install: all man
+	@test -x $(B)/valgrind/lib/tally-amd64-linux || { echo "make install: the Valgrind tool is not built" >&2; exit 1; }
+	install -d $(IBIN) $(ILIB) $(IINC) $(IMAN) $(ICOMP) $(IDOC)/internals
+	install -m 755 $(B)/tally $(IBIN)/tally
+	@# real files, never links: the tool dir must stand on its own
+	@for f in $(B)/valgrind/lib/*; do \
+	    if [ -x "$$f" ]; then m=755; else m=644; fi; \
+	    echo "install -m $$m $$f $(ILIB)/"; install -m $$m "$$f" $(ILIB)/ || exit 1; done
+	install -m 644 $(B)/valgrind/include/tally.h $(IINC)/tally.h
+	install -m 644 $(MANPAGES) $(IMAN)/
+	install -m 644 scripts/tally.bash $(ICOMP)/tally
+	install -m 644 README.md LICENSE $(addprefix docs/,$(DOCFILES)) $(IDOC)/
+	install -m 644 $(addprefix docs/internals/,$(INTFILES)) $(IDOC)/internals/
+
+uninstall:
+	rm -f $(IBIN)/tally $(IINC)/tally.h $(ICOMP)/tally
+	rm -f $(addprefix $(IMAN)/,$(notdir $(MANPAGES)))
+	rm -f $(ILIB)/tally-amd64-linux $(ILIB)/tally-valgrind-version $(ILIB)/vgpreload_core-amd64-linux.so \
+	    $(ILIB)/default.supp $(ILIB)/getoff-amd64-linux
+	rm -f $(addprefix $(IDOC)/internals/,$(INTFILES)) $(addprefix $(IDOC)/,README.md LICENSE $(DOCFILES))
+	-rmdir $(ILIB) $(IDOC)/internals $(IDOC) 2>/dev/null || true
 
 # --- sanitizer build ------------------------------------------------------
 $(B)/asan/%.o: %.c
@@ -100,7 +151,10 @@ check: deps
 bench: deps all examples
 	@sh bench/run.sh
 
-demo: deps all examples
+# the demo installs only what it needs (not the tests' browser, Go, protobuf)
+demo:
+	@sh scripts/install-deps.sh demo
+	@$(MAKE) -s all examples
 	@sh scripts/demo.sh
 
 format:

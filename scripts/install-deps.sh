@@ -1,9 +1,24 @@
 #!/bin/sh
-# Install the Debian 12 packages tally needs to build, test and demo,
-# skipping those already present. Runs apt-get update at most once.
+# Install the Debian 12 packages tally needs, skipping those already present.
+# Runs apt-get update at most once; apt's own output goes to a log that is
+# shown only when apt fails.
+#
+#   scripts/install-deps.sh [build|demo|all]
+#     build  to build tally and `make install` (the man pages need lowdown)
+#     demo   build, plus what `make demo` runs (Valgrind, Graphviz, gzip)
+#     all    demo, plus what the tests and the benchmark use (default)
 set -e
-PKGS="gcc g++ make pkg-config clang clang-format libclang-rt-14-dev valgrind perl python3 binutils \
-zlib1g-dev libzstd-dev libpcre2-dev libcmocka-dev libelf-dev libdw-dev libiberty-dev gzip zstd time bzip2 graphviz chromium protobuf-compiler golang-go sqlite3 jq"
+BUILD="gcc make pkg-config valgrind python3 zlib1g-dev libzstd-dev libpcre2-dev libelf-dev libdw-dev \
+libiberty-dev lowdown"
+DEMO="$BUILD graphviz gzip"
+ALL="$DEMO g++ clang clang-format libclang-rt-14-dev perl binutils libcmocka-dev zstd time bzip2 \
+chromium protobuf-compiler golang-go sqlite3 jq man-db"
+case ${1:-all} in
+build) PKGS=$BUILD ;;
+demo) PKGS=$DEMO ;;
+all) PKGS=$ALL ;;
+*) echo "usage: scripts/install-deps.sh [build|demo|all]" >&2; exit 2 ;;
+esac
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -17,6 +32,11 @@ if [ "$(id -u)" != 0 ]; then
     fi
 fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+log=$(mktemp "${TMPDIR:-/tmp}/tally-apt.XXXXXX")
+trap 'rm -f "$log"' EXIT
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing
+if ! { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends $missing; } >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "tally: apt-get failed to install:$missing" >&2
+    exit 1
+fi

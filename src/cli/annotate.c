@@ -19,10 +19,12 @@
 
 static void usage(FILE *fp)
 {
-    fputs("usage: tally annotate [OPTIONS] PROFILE... [--] [SOURCE...]\n"
+    fputs("usage: tally annotate [OPTIONS] [PROFILE...] [--] [SOURCE...]\n"
           "\n"
           "Print the program totals, the functions that cost the most, and the\n"
           "source files of those functions with a count beside every line.\n"
+          "With no PROFILE, the newest tally.out.*, callgrind.out.* or\n"
+          "cachegrind.out.* of the current directory is read (a note says which).\n"
           "Callgrind and cachegrind profiles are recognised by their content (plain,\n"
           "gzip or zstd); several profiles with the same events are added together.\n"
           "A callgrind profile is shown as callgrind_annotate shows it, a cachegrind\n"
@@ -312,7 +314,8 @@ int cmd_annotate(int argc, char **argv)
             else
                 missing = 1;
         } else {
-            rc = bad_usage("unknown option '%s'", a);
+            cli_unknown_option("annotate", a, usage);
+            rc = 2;
             goto out;
         }
         if (missing) {
@@ -329,8 +332,9 @@ int cmd_annotate(int argc, char **argv)
         goto out;
     }
     if (!positional.n) {
-        rc = bad_usage("no profile given%s", "");
-        goto out;
+        const char *newest = cli_newest_profile("annotate");
+        if (!newest) goto out;
+        strlist_push(&positional, newest);
     }
     /* profiles, then source files */
     strlist_push(&o.inputs, positional.items[0]);
@@ -354,13 +358,16 @@ int cmd_annotate(int argc, char **argv)
     struct tally_error err;
     tally_error_clear(&err);
     struct profile *p = NULL;
+    cli_progress_start((const char *const *)o.inputs.items, (int)o.inputs.n);
     for (size_t k = 0; k < o.inputs.n; k++) {
         struct profile *q = profile_read(o.inputs.items[k], &ro, &err);
         if (!q) {
+            cli_progress_stop();
             cli_error(&err);
             profile_free(p);
             goto out;
         }
+        if (q->warnings.n) cli_progress_stop();
         cli_warnings(q);
         if (!p) {
             p = q;
@@ -392,6 +399,7 @@ int cmd_annotate(int argc, char **argv)
             goto out;
         }
     }
+    cli_progress_stop();
     if (annotate_check_events(p, &o, &err)) {
         fputs("tally: annotate: ", stderr);
         fprintf(stderr, "%s\n", err.msg);

@@ -24,6 +24,38 @@ int cmd_report(int argc, char **argv);
 int cmd_flame(int argc, char **argv);
 int cmd_complexity(int argc, char **argv);
 
+/* Set by -q/--quiet (tally.c): cli_note() prints nothing, nor do progress lines. */
+extern int cli_quiet;
+/* "tally: msg" on stderr unless cli_quiet: what a run did, not what went wrong. */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * The candidate nearest to `word` (edit distance, adjacent swaps counting
+ * one; a word that starts a candidate counts as near) when it is near
+ * enough to be a typo, else NULL.
+ */
+const char *cli_nearest(const char *word, const char *const *cands, size_t n);
+/*
+ * "tally: CMD: unknown option 'ARG'; did you mean '--X'? See ..." on
+ * stderr, the candidates being the options named in the usage text.
+ */
+void cli_unknown_option(const char *cmd, const char *arg, void (*usage)(FILE *fp));
+/*
+ * For a command given no profile: the newest regular file of the current
+ * directory named tally.out.*, callgrind.out.* or cachegrind.out.* (as
+ * KCachegrind picks), said in a note; NULL after an error saying none was
+ * found (a usage error: exit 2).
+ */
+const char *cli_newest_profile(const char *cmd);
+
+/*
+ * (progress.c) While FILES are read: after a second, a progress line on
+ * stderr ("tally: reading FILE: 45% (1.2 GB of 2.7 GB)"), when stderr is a
+ * terminal and not cli_quiet. cli_progress_stop() ends it and erases the
+ * line; call it before anything else is printed. Once per run.
+ */
+void cli_progress_start(const char *const *files, int nfiles);
+void cli_progress_stop(void);
+
 /* "tally: FILE:LINE: msg" on stderr. */
 void cli_error(const struct tally_error *err);
 /* "tally: msg" on stderr (printf-style). */

@@ -1,20 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "cli.h"
 
+#include <ctype.h>
+#include <dirent.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 void cli_error(const struct tally_error *err)
 {
     char buf[2048];
+    cli_progress_stop();
     fprintf(stderr, "tally: %s\n", tally_error_format(err, buf, sizeof(buf)));
 }
 
 void cli_errorf(const char *fmt, ...)
 {
     va_list ap;
+    cli_progress_stop();
     va_start(ap, fmt);
     fputs("tally: ", stderr);
     vfprintf(stderr, fmt, ap);
@@ -24,6 +30,7 @@ void cli_errorf(const char *fmt, ...)
 
 void cli_warnings(struct profile *p)
 {
+    if (p->warnings.n) cli_progress_stop();
     for (size_t i = 0; i < p->warnings.n; i++)
         fprintf(stderr, "tally: warning: %s\n", p->warnings.items[i]);
     strlist_release(&p->warnings);
@@ -103,7 +110,7 @@ int cli_parse_args(int argc, char **argv, struct cli_args *a, cli_opt_fn own, vo
         if (missing)
             cli_errorf("%s: option '%s' needs a value", a->cmd, arg);
         else
-            cli_errorf("%s: unknown option '%s'; see 'tally %s --help'", a->cmd, arg, a->cmd);
+            cli_unknown_option(a->cmd, arg, a->usage);
         return 2;
     }
     struct tally_error err;
@@ -133,4 +140,146 @@ int cli_check_output(const char *output, const char *const *files, int nfiles,
                                    files[i]);
     }
     return 0;
+}
+
+int cli_quiet;
+
+void cli_note(const char *fmt, ...)
+{
+    if (cli_quiet) return;
+    cli_progress_stop();
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tally: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* Levenshtein distance of a and b, with adjacent swaps counting one. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na > 64 || nb > 64) return (size_t)-1;
+    size_t d[65][65];
+    for (size_t i = 0; i <= na; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= nb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= na; i++)
+        for (size_t j = 1; j <= nb; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[na][nb];
+}
+
+const char *cli_nearest(const char *word, const char *const *cands, size_t n)
+{
+    size_t wl = strlen(word);
+    size_t limit = wl <= 4 ? 1 : wl <= 12 ? 2 : 3;
+    const char *best = NULL;
+    size_t bestd = (size_t)-1;
+    for (size_t k = 0; k < n; k++) {
+        size_t d = edit_distance(word, cands[k]);
+        /* a word that starts a candidate is a near miss too ("--incl") */
+        if (d > limit && wl >= 3 && strncmp(cands[k], word, wl) == 0) d = limit;
+        if (d <= limit && d < bestd) {
+            best = cands[k];
+            bestd = d;
+        }
+    }
+    return best;
+}
+
+/* Appends to *list the options ("--name", "-x") named in TEXT, once each. */
+static void options_in(const char *text, struct strlist *list)
+{
+    for (const char *s = text; *s; s++) {
+        if (*s != '-' || (s > text && (isalnum((unsigned char)s[-1]) || s[-1] == '-'))) continue;
+        const char *e = s + 1;
+        if (*e == '-') e++;
+        if (!isalpha((unsigned char)*e)) continue;
+        while (isalnum((unsigned char)*e) || *e == '-')
+            e++;
+        if (e[-1] == '-') continue;
+        /* a short option is one letter ("-I", not "-IDIR") */
+        if (s[1] != '-' && e - s > 2) continue;
+        char *name = xmalloc((size_t)(e - s) + 1);
+        memcpy(name, s, (size_t)(e - s));
+        name[e - s] = '\0';
+        int seen = 0;
+        for (size_t k = 0; k < list->n && !seen; k++)
+            seen = strcmp(list->items[k], name) == 0;
+        if (!seen) strlist_push(list, name);
+        free(name);
+        s = e - 1;
+    }
+}
+
+void cli_unknown_option(const char *cmd, const char *arg, void (*usage)(FILE *fp))
+{
+    struct strlist opts = {0};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = usage ? open_memstream(&text, &len) : NULL;
+    if (fp) {
+        usage(fp);
+        fclose(fp);
+        options_in(text, &opts);
+    }
+    free(text);
+    /* the option's name without its value */
+    size_t n = strcspn(arg, "=");
+    char *name = xmalloc(n + 1);
+    memcpy(name, arg, n);
+    name[n] = '\0';
+    const char *near = cli_nearest(name, (const char *const *)opts.items, opts.n);
+    if (near)
+        cli_errorf("%s: unknown option '%s'; did you mean '%s'? See 'tally %s --help'", cmd, arg,
+                   near, cmd);
+    else
+        cli_errorf("%s: unknown option '%s'; see 'tally %s --help'", cmd, arg, cmd);
+    free(name);
+    strlist_release(&opts);
+}
+
+const char *cli_newest_profile(const char *cmd)
+{
+    static const char *const prefixes[] = {"tally.out.", "callgrind.out.", "cachegrind.out."};
+    static char best[NAME_MAX + 1];
+    DIR *d = opendir(".");
+    if (!d) return NULL;
+    struct timespec bt = {0, 0};
+    best[0] = '\0';
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        int match = 0;
+        for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0] && !match; k++)
+            match = strncmp(de->d_name, prefixes[k], strlen(prefixes[k])) == 0 &&
+                    de->d_name[strlen(prefixes[k])] != '\0';
+        struct stat st;
+        if (!match || stat(de->d_name, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        struct timespec t = st.st_mtim;
+        /* the newest; between files of the same time, the last name */
+        if (!best[0] || t.tv_sec > bt.tv_sec || (t.tv_sec == bt.tv_sec && t.tv_nsec > bt.tv_nsec) ||
+            (t.tv_sec == bt.tv_sec && t.tv_nsec == bt.tv_nsec && strcmp(de->d_name, best) > 0)) {
+            snprintf(best, sizeof best, "%s", de->d_name);
+            bt = t;
+        }
+    }
+    closedir(d);
+    if (!best[0]) {
+        cli_errorf("%s: no profile given, and no tally.out.*, callgrind.out.* or "
+                   "cachegrind.out.* file in the current directory; see 'tally %s --help'",
+                   cmd, cmd);
+        return NULL;
+    }
+    cli_note("%s: no profile given; reading %s, the newest profile here", cmd, best);
+    return best;
 }

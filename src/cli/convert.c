@@ -145,14 +145,15 @@ static int convert_parse_args(int argc, char **argv, struct convert_options *o)
 
 /*
  * Build the stack tree for the stack formats: every event, or only
- * `event` (folded). Says on stderr whether the stacks are exact.
+ * `event` (folded). Says on stderr whether the stacks are exact (a note:
+ * not with -q).
  */
 static int convert_stacks(struct stack_tree *t, const struct profile *p, int event,
                           struct tally_error *err)
 {
     struct stack_options so = {.part = -1, .event = event};
     if (stacks_build(t, p, &so, err)) return -1;
-    fprintf(stderr, "tally: convert: stacks %s\n", t->method);
+    cli_note("convert: stacks %s", t->method);
     if (t->truncated)
         fprintf(stderr,
                 "tally: convert: warning: the stack tree was cut at %zu nodes; the cost "
@@ -218,7 +219,9 @@ int cmd_convert(int argc, char **argv)
     struct tally_error err;
     tally_error_clear(&err);
     struct cli_input_options in = {.pair_runs = 1};
+    cli_progress_start(o.files, o.nfiles);
     struct profile *p = cli_read_inputs(o.files, o.nfiles, &in, &err);
+    cli_progress_stop();
     if (!p) {
         cli_error(&err);
         free(o.files);

@@ -132,6 +132,7 @@ int cmd_diff(int argc, char **argv)
     status = 1;
     /* one input in memory at a time: add it, then free it */
     dd = diff_new(&dopt);
+    cli_progress_start(o.files, 2);
     for (int k = 0; k < 2; k++) {
         in = profile_read(o.files[k], &ropt, &err);
         if (!in) {
@@ -146,6 +147,7 @@ int cmd_diff(int argc, char **argv)
         profile_free(in);
         in = NULL;
     }
+    cli_progress_stop();
     d = diff_finish(dd, &err);
     if (!d) {
         cli_error(&err);

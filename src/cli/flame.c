@@ -28,9 +28,11 @@ struct flame_cli {
 
 static void flame_usage(FILE *fp)
 {
-    fputs("usage: tally flame [OPTIONS] FILE...\n"
+    fputs("usage: tally flame [OPTIONS] [FILE...]\n"
           "       tally flame [OPTIONS] --diff OLD NEW\n"
           "\n"
+          "With no FILE, the newest tally.out.*, callgrind.out.* or cachegrind.out.*\n"
+          "of the current directory is read (a note says which).\n"
           "Draw an interactive SVG flame graph: one box per stack of functions, as\n"
           "wide as the cost spent in it and below it, callers under callees (or above\n"
           "them with --icicle). Hover a box for its name, file, self and total cost\n"
@@ -129,9 +131,14 @@ static int parse_args(int argc, char **argv, struct flame_cli *o)
     o->output = a.output;
     if (rc == 1) return 0 - 1000;
     if (rc) return rc;
-    if (o->nfiles == 0) {
+    if (o->nfiles == 0 && o->diff) {
         cli_errorf("flame: no input files; see 'tally flame --help'");
         return 2;
+    }
+    if (o->nfiles == 0) {
+        /* room for argc entries: one more fits */
+        if (!(o->files[0] = cli_newest_profile("flame"))) return 2;
+        o->nfiles = 1;
     }
     if (o->diff && (o->split = cli_split_two_inputs(o->files, o->nfiles)) < 0) {
         cli_errorf("flame: --diff takes exactly two inputs, OLD and NEW (a profile each, or "
@@ -213,6 +220,7 @@ int cmd_flame(int argc, char **argv)
     struct stack_tree tnew, told;
     int have_new = 0, have_old = 0;
     rc = 1;
+    cli_progress_start(o.files, o.nfiles);
     if (o.diff) {
         oldp = read_inputs(o.files, o.split, &err);
         if (!oldp) goto out;
@@ -220,6 +228,7 @@ int cmd_flame(int argc, char **argv)
     } else {
         newp = read_inputs(o.files, o.nfiles, &err);
     }
+    cli_progress_stop();
     if (!newp) goto out;
     /* frames below the minimum width are not built at all */
     double draww = (o.width ? (o.width < 100 ? 100 : o.width) : 1200) - 20.0;

@@ -486,7 +486,8 @@ int cmd_gprof(int argc, char **argv)
             rc = bad_usage("option '%s' needs a value", argv[optind - 1]);
             goto out;
         default:
-            rc = bad_usage("unknown option '%s'", argv[optind - 1]);
+            cli_unknown_option("gprof", argv[optind - 1], usage);
+            rc = 2;
             goto out;
         }
     }

@@ -202,7 +202,9 @@ int cmd_graph(int argc, char **argv)
         goto out;
     }
     struct cli_input_options in = {.drop_jumps = 1, .pair_runs = 1};
+    cli_progress_start((const char *const *)o.files, o.nfiles);
     p = cli_read_inputs((const char *const *)o.files, o.nfiles, &in, &err);
+    cli_progress_stop();
     if (!p) goto fail;
     const char *evname;
     if (cli_event_column(p, o.event, &col, &evname, &err)) goto fail;

@@ -190,7 +190,9 @@ int cmd_merge(int argc, char **argv)
         return rc;
     }
     struct cli_input_options in = {.opened = opened};
+    cli_progress_start(o.files, o.nfiles);
     struct profile *sum = cli_read_inputs(o.files, o.nfiles, &in, &err);
+    cli_progress_stop();
     rc = sum ? 0 : 1;
     if (sum) {
         /* by default the inputs' format; contexts files keep their summed

@@ -3,10 +3,12 @@
  * record.c - `tally record [OPTIONS] [--] PROG [ARGS]`: run PROG under
  * tally's own Valgrind tool (valgrind/tl_main.c).
  *
- * The tool lives in a private directory next to the tally binary
- * (DIR/valgrind/lib for DIR/tally) that also holds the few files of
- * Valgrind's own that the core loads (the preload library, the default
- * suppressions); that directory is given to Valgrind as VALGRIND_LIB.
+ * The tool lives in a private directory found from the tally binary
+ * DIR/tally: DIR/valgrind/lib in the build tree, DIR/../lib/tally once
+ * installed (`make install`), or $TALLY_VALGRIND_LIB when that is set. The
+ * directory also holds the few files of Valgrind's own that the core loads
+ * (the preload library, the default suppressions); it is given to Valgrind
+ * as VALGRIND_LIB.
  * The file tally-valgrind-version in it names the Valgrind version the tool
  * was built for; `valgrind --version` must print the same.
  *
@@ -14,8 +16,8 @@
  * the tool's own options (--cache-sim, --out-file, ...) and the core's
  * (--trace-children=yes, -q, ...).
  *
- * For tests, TALLY_VALGRIND_LIB replaces the private directory and
- * TALLY_VALGRIND the `valgrind` command; neither reaches PROG.
+ * TALLY_VALGRIND (for tests) replaces the `valgrind` command; neither it
+ * nor TALLY_VALGRIND_LIB reaches PROG.
  */
 #include "cli.h"
 
@@ -64,7 +66,11 @@ static void record_usage(FILE *fp)
                 "                                --separate-threads, FILE-TID per thread\n\n"
                 "Signal handlers are called by a `<signal N>` root in the call graph.\n"
                 "Client requests (start/stop collection, zero, dump a part): see tally.h\n"
-                "in build/valgrind/include/.\n"
+                "(PREFIX/include/tally.h once installed, build/valgrind/include/ in the\n"
+                "build tree).\n\n"
+                "The tool is looked for in DIR/valgrind/lib (the build tree) and then in\n"
+                "DIR/../lib/tally (installed), DIR being the directory of the tally binary;\n"
+                "the environment variable TALLY_VALGRIND_LIB=DIR names another directory.\n"
                 "Any other option is Valgrind's own (e.g. --trace-children=yes, -q); see\n"
                 "'valgrind --help'. Documentation: docs/tally-record.md.\n");
 }
@@ -144,7 +150,10 @@ static char *valgrind_version(const char *valgrind, int *missing)
 /* Is PROG something exec can start (a path, or a name found in PATH)? */
 static int program_exists(const char *prog)
 {
-    if (strchr(prog, '/')) return access(prog, X_OK) == 0;
+    if (strchr(prog, '/')) {
+        struct stat st;
+        return stat(prog, &st) == 0 && S_ISREG(st.st_mode) && access(prog, X_OK) == 0;
+    }
     const char *path = getenv("PATH");
     if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
     size_t plen = strlen(prog);
@@ -161,6 +170,170 @@ static int program_exists(const char *prog)
         if (ok) return 1;
         path += dlen;
         if (*path == ':') path++;
+    }
+    return 0;
+}
+
+/*
+ * The directory holding tally's Valgrind tool: $TALLY_VALGRIND_LIB when
+ * set, else the first of DIR/valgrind/lib (the build tree) and
+ * DIR/../lib/tally (an installed prefix) that holds the tool, DIR being the
+ * directory of the tally binary (symbolic links resolved). NULL after an
+ * error naming every place looked at.
+ */
+static char *find_tool_dir(void)
+{
+    const char *env_lib = getenv("TALLY_VALGRIND_LIB");
+    if (env_lib && *env_lib) {
+        char *tool = xmalloc(strlen(env_lib) + sizeof "/tally-amd64-linux");
+        sprintf(tool, "%s/tally-amd64-linux", env_lib);
+        int ok = access(tool, R_OK | X_OK) == 0;
+        if (!ok)
+            cli_errorf("record: tally's Valgrind tool is missing: %s (TALLY_VALGRIND_LIB is set to "
+                       "'%s'; unset it to use the tool installed with tally)",
+                       tool, env_lib);
+        free(tool);
+        return ok ? xstrdup(env_lib) : NULL;
+    }
+    char *dir = self_dir();
+    if (!dir) {
+        cli_errorf("record: cannot find the directory of the tally binary (/proc/self/exe)");
+        return NULL;
+    }
+    /* DIR/.. written without the "..": "/usr/local" for "/usr/local/bin". */
+    size_t plen = strlen(dir);
+    while (plen > 0 && dir[plen - 1] != '/')
+        plen--;
+    while (plen > 1 && dir[plen - 1] == '/')
+        plen--;
+    const char *bases[] = {dir, dir};
+    size_t blen[] = {strlen(dir), plen == 1 && dir[0] == '/' ? 0 : plen};
+    static const char *const places[] = {"/valgrind/lib", "/lib/tally"};
+    enum { NPLACES = sizeof places / sizeof places[0] };
+    char *cand[NPLACES];
+    char *found = NULL;
+    for (int k = 0; k < NPLACES; k++) {
+        cand[k] = xmalloc(blen[k] + strlen(places[k]) + sizeof "/tally-amd64-linux");
+        sprintf(cand[k], "%.*s%s/tally-amd64-linux", (int)blen[k], bases[k], places[k]);
+        if (!found && access(cand[k], R_OK | X_OK) == 0) {
+            found = xstrdup(cand[k]);
+            *strrchr(found, '/') = '\0';
+        }
+    }
+    if (!found)
+        cli_errorf("record: tally's Valgrind tool (tally-amd64-linux) is missing; looked for %s "
+                   "(build tree) and %s (installed); build it with 'make' (it needs Valgrind's "
+                   "development files: apt-get install valgrind pkg-config), reinstall with 'make "
+                   "install', or set TALLY_VALGRIND_LIB to the directory holding it",
+                   cand[0], cand[1]);
+    for (int k = 0; k < NPLACES; k++)
+        free(cand[k]);
+    free(dir);
+    return found;
+}
+
+/* The tool's own options and what their values must be (record_usage()). */
+enum optkind { OPT_YESNO, OPT_CACHE, OPT_COUNT, OPT_RES, OPT_COST, OPT_TEXT };
+static const struct {
+    const char *name;
+    enum optkind kind;
+} tool_options[] = {
+    {"--cache-sim", OPT_YESNO},
+    {"--I1", OPT_CACHE},
+    {"--D1", OPT_CACHE},
+    {"--LL", OPT_CACHE},
+    {"--branch-sim", OPT_YESNO},
+    {"--calls", OPT_YESNO},
+    {"--dump-instr", OPT_YESNO},
+    {"--out-file", OPT_TEXT},
+    {"--cachegrind-out-file", OPT_TEXT},
+    {"--collect-atstart", OPT_YESNO},
+    {"--toggle-collect", OPT_TEXT},
+    {"--separate-threads", OPT_YESNO},
+    {"--collect-jumps", OPT_YESNO},
+    {"--contexts", OPT_YESNO},
+    {"--context-depth", OPT_COUNT},
+    {"--contexts-out-file", OPT_TEXT},
+    {"--input-sensitive", OPT_YESNO},
+    {"--drms", OPT_YESNO},
+    {"--memory-resolution", OPT_RES},
+    {"--cost", OPT_COST},
+    {"--collect-cct", OPT_YESNO},
+    {"--aprof-out-file", OPT_TEXT},
+};
+enum { NTOOL_OPTIONS = sizeof tool_options / sizeof tool_options[0] };
+
+/* Is s a whole decimal number (no sign)? */
+static int is_count(const char *s)
+{
+    if (!*s) return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9') return 0;
+    return 1;
+}
+
+/*
+ * Checks one option before Valgrind starts: a tool option's value, and a
+ * near miss of a tool option's name. Other options are Valgrind's core's
+ * and go through unchecked. Returns 0, or 2 after a usage error.
+ */
+static int check_option(const char *a)
+{
+    size_t n = strcspn(a, "=");
+    const char *v = a[n] ? a + n + 1 : NULL;
+    for (size_t k = 0; k < NTOOL_OPTIONS; k++) {
+        if (strlen(tool_options[k].name) != n || strncmp(a, tool_options[k].name, n) != 0) continue;
+        int ok = v != NULL;
+        const char *want = "";
+        switch (tool_options[k].kind) {
+        case OPT_YESNO:
+            ok = ok && (!strcmp(v, "yes") || !strcmp(v, "no"));
+            want = "yes or no";
+            break;
+        case OPT_CACHE: {
+            /* SIZE,ASSOC,LINE: three numbers (the tool checks the geometry) */
+            const char *p = v;
+            for (int f = 0; ok && f < 3; f++) {
+                size_t d = strspn(p, "0123456789");
+                ok = d > 0 && p[d] == (f < 2 ? ',' : '\0');
+                p += d + 1;
+            }
+            want = "SIZE,ASSOC,LINE (three numbers, e.g. 32768,8,64)";
+            break;
+        }
+        case OPT_COUNT:
+            ok = ok && is_count(v);
+            want = "a whole number";
+            break;
+        case OPT_RES:
+            ok = ok && (!strcmp(v, "1") || !strcmp(v, "2") || !strcmp(v, "4") || !strcmp(v, "8") ||
+                        !strcmp(v, "16"));
+            want = "1, 2, 4, 8 or 16";
+            break;
+        case OPT_COST:
+            ok = ok && (!strcmp(v, "bb") || !strcmp(v, "instr"));
+            want = "bb or instr";
+            break;
+        case OPT_TEXT:
+            ok = ok && *v;
+            want = "a non-empty value";
+            break;
+        }
+        if (ok) return 0;
+        cli_errorf("record: '%s': %.*s takes %s; see 'tally record --help'", a, (int)n, a, want);
+        return 2;
+    }
+    /* not the tool's: a typo of one of its options? (Valgrind's own pass) */
+    const char *names[NTOOL_OPTIONS];
+    for (size_t k = 0; k < NTOOL_OPTIONS; k++)
+        names[k] = tool_options[k].name;
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)n, a);
+    const char *near = cli_nearest(name, names, NTOOL_OPTIONS);
+    if (near) {
+        cli_errorf("record: unknown option '%s'; did you mean '%s'? See 'tally record --help'", a,
+                   near);
+        return 2;
     }
     return 0;
 }
@@ -187,6 +360,7 @@ int cmd_record(int argc, char **argv)
             cli_errorf("record: '%s': options take their value after '=' (e.g. --cache-sim=no)", a);
             return 2;
         }
+        if (check_option(a)) return 2;
     }
     int nopts = 0;
     for (int k = 1; k < i; k++)
@@ -197,35 +371,21 @@ int cmd_record(int argc, char **argv)
     }
     const char *prog = argv[i];
     if (!program_exists(prog)) {
-        cli_errorf("record: %s: %s", prog,
-                   strchr(prog, '/') ? "no such executable file" : "command not found in PATH");
+        struct stat st;
+        if (strchr(prog, '/') && stat(prog, &st) == 0 && S_ISDIR(st.st_mode))
+            cli_errorf("record: %s: is a directory, not a program to run", prog);
+        else
+            cli_errorf("record: %s: %s", prog,
+                       strchr(prog, '/') ? "no such executable file" : "command not found in PATH");
         return 1;
     }
 
     /* The private lib directory and the tool in it. */
     char *lib = NULL, *tool = NULL, *want = NULL, *valgrind = NULL, *have = NULL;
     char **av = NULL;
-    const char *env_lib = getenv("TALLY_VALGRIND_LIB");
-    if (env_lib && *env_lib) {
-        lib = xstrdup(env_lib);
-    } else {
-        char *dir = self_dir();
-        if (!dir) {
-            cli_errorf("record: cannot find the directory of the tally binary (/proc/self/exe)");
-            goto out;
-        }
-        lib = xmalloc(strlen(dir) + sizeof "/valgrind/lib");
-        sprintf(lib, "%s/valgrind/lib", dir);
-        free(dir);
-    }
+    lib = find_tool_dir();
+    if (!lib) goto out;
     tool = xmalloc(strlen(lib) + 64);
-    sprintf(tool, "%s/tally-amd64-linux", lib);
-    if (access(tool, R_OK | X_OK) != 0) {
-        cli_errorf("record: tally's Valgrind tool is missing: %s (build it with 'make'; it needs "
-                   "Valgrind's development files: apt-get install valgrind pkg-config)",
-                   tool);
-        goto out;
-    }
     sprintf(tool, "%s/tally-valgrind-version", lib);
     want = read_line(tool);
     if (!want || !*want) {

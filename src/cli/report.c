@@ -46,8 +46,10 @@ struct report_options {
 
 static void report_usage(FILE *fp)
 {
-    fputs("usage: tally report -o DIR [OPTIONS] FILE...\n"
+    fputs("usage: tally report -o DIR [OPTIONS] [FILE...]\n"
           "\n"
+          "With no FILE, the newest tally.out.*, callgrind.out.* or cachegrind.out.*\n"
+          "of the current directory is read (a note says which).\n"
           "Write DIR/index.html: one self-contained page (styles, scripts and data\n"
           "inline; nothing is fetched) about callgrind, cachegrind or contexts files\n"
           "(several are added up), a program built with -pg followed by its gmon.out\n"
@@ -141,8 +143,9 @@ static int report_parse_args(int argc, char **argv, struct report_options *o)
         return 2;
     }
     if (o->nfiles == 0) {
-        cli_errorf("report: no input files; see 'tally report --help'");
-        return 2;
+        /* room for argc entries: one more fits */
+        if (!(o->files[0] = cli_newest_profile("report"))) return 2;
+        o->nfiles = 1;
     }
     return 0;
 }
@@ -398,7 +401,9 @@ int cmd_report(int argc, char **argv)
     if (nprof) {
         struct cli_input_options in = {.drop_jumps = 1, .pair_runs = 1, .opened = prof_in};
         prof_in = NULL;
+        cli_progress_start(profs, nprof);
         p = cli_read_inputs(profs, nprof, &in, &err);
+        cli_progress_stop();
         if (!p) goto fail;
         const char *evname;
         if (cli_event_column(p, o.event, &col, &evname, &err)) goto fail;

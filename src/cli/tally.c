@@ -38,7 +38,8 @@ static const struct subcommand commands[] = {
 
 static void usage(FILE *fp)
 {
-    fprintf(fp, "usage: tally [--version] [--help] [--max-line=BYTES] COMMAND [ARGS]\n\n"
+    fprintf(fp, "usage: tally [--version] [--help] [--max-line=BYTES] COMMAND [ARGS]\n"
+                "       tally help COMMAND\n\n"
                 "tally measures programs (record, gprof) and reads their profiles\n"
                 "(callgrind, cachegrind, tally contexts, gmon.out, aprof; plain, gzip or\n"
                 "zstd) to explain where the cost goes and how it grows with the input.\n\n"
@@ -50,8 +51,54 @@ static void usage(FILE *fp)
             "bytes; K, M and G suffixes count 1024s): a longer one is refused with its\n"
             "file and line.\n",
             (size_t)INPUT_MAX_LINE_DEFAULT);
-    fprintf(fp, "\nRun 'tally COMMAND --help' for the options of one command.\n"
-                "Documentation: docs/ in the source tree.\n");
+    fprintf(fp, "\nRun 'tally COMMAND --help' or 'tally help COMMAND' for the options of one\n"
+                "command. Every command also takes --version, and -q/--quiet to print no\n"
+                "notes (errors and warnings stay). Documentation: 'man tally', docs/ in the\n"
+                "source tree.\n");
+}
+
+enum { NCOMMANDS = sizeof(commands) / sizeof(commands[0]) };
+
+/* "'X' is not a tally command", with the nearest command when X looks like a typo. */
+static int not_a_command(const char *cmd)
+{
+    const char *names[NCOMMANDS];
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    const char *near = cli_nearest(cmd, names, NCOMMANDS);
+    if (near)
+        cli_errorf("'%s' is not a tally command; did you mean '%s'? See 'tally --help'", cmd, near);
+    else
+        cli_errorf("'%s' is not a tally command; see 'tally --help'", cmd);
+    return 2;
+}
+
+/*
+ * The options every command takes, taken out of argv before the command
+ * sees it: --version (1 is returned) and -q/--quiet (cli_quiet). Only the
+ * arguments before "--" count; for record only those before the program,
+ * and -q stays (Valgrind's own -q, which record passes on).
+ */
+static int common_options(int *argc, char **argv, int record)
+{
+    int out = 1, version = 0, done = 0;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (!done && !strcmp(a, "--")) done = 1;
+        if (!done && record && a[0] != '-') done = 1;
+        if (!done && !strcmp(a, "--version")) {
+            version = 1;
+            continue;
+        }
+        if (!done && (!strcmp(a, "-q") || !strcmp(a, "--quiet"))) {
+            cli_quiet = 1;
+            if (!record) continue;
+        }
+        argv[out++] = argv[i];
+    }
+    *argc = out;
+    argv[out] = NULL;
+    return version;
 }
 
 /* "--max-line=N[KMG]": 0 and sets the limit, or -1 when N is not a size. */
@@ -107,11 +154,12 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         if (argc > 2 && strcmp(cmd, "help") == 0) {
-            for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+            for (size_t i = 0; i < NCOMMANDS; i++)
                 if (!strcmp(argv[2], commands[i].name)) {
                     char *av[] = {argv[2], "--help", NULL};
                     return commands[i].run(2, av);
                 }
+            return not_a_command(argv[2]);
         }
         usage(stdout);
         return 0;
@@ -120,8 +168,16 @@ int main(int argc, char **argv)
         printf("tally %s\n", TALLY_VERSION);
         return 0;
     }
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-        if (!strcmp(cmd, commands[i].name)) return commands[i].run(argc - 1, argv + 1);
-    cli_errorf("'%s' is not a tally command; see 'tally --help'", cmd);
-    return 2;
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(cmd, commands[i].name)) {
+            int n = argc - 1;
+            if (common_options(&n, argv + 1, commands[i].run == cmd_record)) {
+                printf("tally %s\n", TALLY_VERSION);
+                return 0;
+            }
+            int rc = commands[i].run(n, argv + 1);
+            cli_progress_stop();
+            return rc;
+        }
+    return not_a_command(cmd);
 }

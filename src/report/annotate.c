@@ -41,9 +41,19 @@ int annotate_check_events(const struct profile *p, const struct annotate_options
     for (int l = 0; l < 2; l++)
         for (size_t i = 0; i < lists[l]->n; i++) {
             struct event_expr e;
-            if (eventset_lookup(es, lists[l]->items[i], &e))
-                return tally_error_set(err, NULL, 0, "%s event '%s' did not appear in input",
-                                       what[l], lists[l]->items[i]);
+            if (eventset_lookup(es, lists[l]->items[i], &e)) {
+                /* name the events there are, as a user would type them */
+                char have[512] = "";
+                size_t len = 0;
+                for (size_t k = 0; k < es->n + es->nderived && len < sizeof have; k++) {
+                    const char *nm = k < es->n ? es->names[k] : es->derived[k - es->n].name;
+                    int w = snprintf(have + len, sizeof have - len, "%s%s", len ? " " : "", nm);
+                    if (w > 0) len += (size_t)w;
+                }
+                return tally_error_set(
+                    err, NULL, 0, "%s event '%s' did not appear in input (the profile has: %s)",
+                    what[l], lists[l]->items[i], have);
+            }
             event_expr_release(&e);
         }
     return 0;

@@ -426,7 +426,7 @@ expect "--help" 0 "usage: tally flame" "" --help
 expect "-oOUT, as the other commands take it" 0 "" "" -oglued.svg a.ctx
 check "-oOUT wrote the picture" grep -q '<svg' "$TMP/glued.svg"
 expect "-o without a value" 2 "" "option '-o' needs a value" a.ctx -o
-expect "no files" 2 "" "^tally: flame: no input files" 
+expect "no files" 2 "" "^tally: flame: no profile given, and no tally.out" 
 expect "unknown option" 2 "" "unknown option '--bogus'" --bogus a.ctx
 expect "--diff needs two inputs" 2 "" "exactly two inputs" --diff a.ctx
 expect "bad --minwidth" 2 "" "--minwidth needs" --minwidth=abc a.ctx

@@ -21,13 +21,37 @@ expect "missing program in PATH" 1 "" "^tally: record: no-such-program-xyz: comm
     no-such-program-xyz
 expect "missing program by path" 1 "" "^tally: record: ./nothing-here: no such executable file" \
     ./nothing-here
+expect "a directory as the program" 1 "" "^tally: record: /tmp: is a directory, not a program to run" \
+    -- /tmp
+# the tool's options are checked before Valgrind starts (usage errors: exit 2)
+expect "yes|no option with another value" 2 "" "'--cache-sim=maybe': --cache-sim takes yes or no" \
+    --cache-sim=maybe /bin/true
+expect "cache option not three numbers" 2 "" "'--I1=32k,8': --I1 takes SIZE,ASSOC,LINE" --I1=32k,8 /bin/true
+expect "--memory-resolution not a power of two to 16" 2 "" "takes 1, 2, 4, 8 or 16" \
+    --memory-resolution=3 /bin/true
+expect "--cost neither bb nor instr" 2 "" "--cost takes bb or instr" --cost=cycles /bin/true
+expect "--context-depth not a number" 2 "" "--context-depth takes a whole number" --context-depth=-1 /bin/true
+expect "misspelt tool option: did you mean" 2 "" \
+    "unknown option '--cachesim=no'; did you mean '--cache-sim'\\?" --cachesim=no /bin/true
 
 # No tool in the lib dir.
 mkdir -p "$TMP/emptylib"
 TALLY_VALGRIND_LIB=$TMP/emptylib
 export TALLY_VALGRIND_LIB
-expect "no tool in the lib dir" 1 "" "tally's Valgrind tool is missing: .*/emptylib/tally-amd64-linux \\(build it with 'make'" \
+expect "no tool in the lib dir" 1 "" "tally's Valgrind tool is missing: .*/emptylib/tally-amd64-linux \\(TALLY_VALGRIND_LIB is set" \
     /bin/true
+unset TALLY_VALGRIND_LIB
+# A copy of the binary with no tool beside it names both places looked at.
+mkdir -p "$TMP/copy/bin"
+cp "$TALLY" "$TMP/copy/bin/tally"
+run_tally_copy() { (cd "$TMP" && "$TMP/copy/bin/tally" record /bin/true) >"$TMP/out" 2>"$TMP/err"; }
+if run_tally_copy; then not_ok "copied binary without its tool fails"; else
+    if grep -q "looked for $TMP/copy/bin/valgrind/lib/tally-amd64-linux (build tree) and $TMP/copy/lib/tally/tally-amd64-linux (installed)" "$TMP/err"; then
+        ok "copied binary without its tool names every place looked at"
+    else
+        not_ok "copied binary without its tool names every place looked at"; diag <"$TMP/err"
+    fi
+fi
 
 # A lib dir with a tool but another Valgrind version, and a missing Valgrind.
 mkdir -p "$TMP/lib"
@@ -37,6 +61,7 @@ echo "valgrind-3.19.0" >"$TMP/lib/tally-valgrind-version"
 printf '#!/bin/sh\necho valgrind-3.99.0\n' >"$TMP/fakevg"
 chmod +x "$TMP/fakevg"
 TALLY_VALGRIND_LIB=$TMP/lib
+export TALLY_VALGRIND_LIB
 TALLY_VALGRIND=$TMP/fakevg
 export TALLY_VALGRIND
 expect "other Valgrind version" 1 "" \
@@ -60,12 +85,11 @@ if command -v valgrind >/dev/null 2>&1 && [ -x "$ROOT/build/valgrind/lib/tally-a
         --contexts=yes --calls=no /bin/true
     expect "--toggle-collect needs the call graph" 1 "" "Bad option: --toggle-collect" \
         --toggle-collect=main --calls=no /bin/true
-    expect "--context-depth out of range" 1 "" "'--context-depth' argument must be between 0 and" \
-        --context-depth=-1 /bin/true
-    # an empty name is refused before the program runs (it would have run
-    # for nothing, or with --toggle-collect= collected nothing)
+    # an empty name is refused before Valgrind starts (the program would have
+    # run for nothing, or with --toggle-collect= collected nothing): usage, exit 2
     for o in --toggle-collect --out-file --cachegrind-out-file --contexts-out-file --aprof-out-file; do
-        expect "$o= (empty) refused" 1 "" "Bad option: $o=\$" --input-sensitive=yes "$o=" /bin/echo ran
+        expect "$o= (empty) refused" 2 "" "^tally: record: '$o=': $o takes a non-empty value" \
+            --input-sensitive=yes "$o=" /bin/echo ran
     done
     CTXNAME=abc
     export CTXNAME

@@ -142,7 +142,7 @@ fi
 # errors
 expect "--help" 0 '^usage: tally report' "" --help
 expect "no -o" 2 "" 'no output directory' a.out
-expect "no input" 2 "" 'no input files' -o x
+expect "no input" 2 "" 'report: no profile given, and no tally.out' -o x
 expect "unknown option" 2 "" "unknown option '--bogus'" -o x --bogus a.out
 expect "bad --max-functions" 2 "" 'max-functions wants a positive number' -o x --max-functions=0 a.out
 expect "bad --max-source" 2 "" 'max-source wants a whole number' -o x --max-source=-1 a.out
