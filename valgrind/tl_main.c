@@ -162,10 +162,14 @@ static inline void touch_instr(instrcc *n)
  * counter of ins[k]. */
 typedef struct seg {
     ULong *count;
+    struct seg *dnext; /* the next seg of its block, for a block of code
+                          without a symbol (see dynblock) */
     UInt n;
     struct {
         ULong *ctr;
         instrcc *ins;
+        UShort idx;   /* the instruction's index in its block */
+        UShort which; /* the event counted (EV_*) */
     } e[];
 } seg;
 
@@ -342,7 +346,7 @@ static istr *object_of(Addr a, Addr *bias)
  * such code, by the address `entry` where it was entered, relative to its
  * object's load bias.
  */
-static linecc *lookup_position(Addr a, Addr entry, const linecc *owner)
+static linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow)
 {
     DiEpoch ep = VG_(current_DiEpoch)();
     const HChar *file, *dir, *fn;
@@ -367,6 +371,10 @@ static linecc *lookup_position(Addr a, Addr entry, const linecc *owner)
     }
     if (VG_(get_fnname)(ep, a, &fn)) {
         istr *ifn = intern(fn);
+        /* a block that runs on past its function's end is its first
+         * instruction's function (`follow`), as in Callgrind */
+        if (follow && owner && owner->fn != ifn)
+            return get_linecc(ifile, owner->fn, owner->obj, ifn, line);
         return get_linecc(ifile, ifn, object_of(a, NULL), ifn, line);
     }
     istr *unk = intern("???");
@@ -394,16 +402,15 @@ static instrcc *new_instrcc(Addr a, UInt len, linecc *l)
     return i;
 }
 
-static instrcc *get_instrcc(Addr a, UInt len, Addr entry, const linecc *owner)
+static instrcc *get_instrcc(Addr a, UInt len, Addr entry, const linecc *owner, Bool follow)
 {
-    linecc *l = lookup_position(a, entry, owner);
+    linecc *l = lookup_position(a, entry, owner, follow);
     UWord h = addr_hash(a);
-    /* The newest entry for an address is first in its chain. */
+    /* Several entries may share an address: code replaced by other code
+     * (the newest is first), and code without a symbol run for several
+     * functions (one entry each, see dynblock). */
     for (instrcc *i = instrs.slot[h & (instrs.nslots - 1)]; i; i = i->next)
-        if (i->addr == a) {
-            if (i->line == l && i->len == len) return i;
-            break;
-        }
+        if (i->addr == a && i->line == l && i->len == len) return i;
     return new_instrcc(a, len, l);
 }
 
@@ -501,7 +508,7 @@ static jrec *get_jrec(instrcc *site, Addr to, Bool cond, Bool inverted)
     j->inverted = inverted;
     /* code without a symbol in the same object is the jumping function's */
     j->target = lookup_position(
-        to, to, object_of(to, NULL) == object_of(site->addr, NULL) ? site->line : NULL);
+        to, to, object_of(to, NULL) == object_of(site->addr, NULL) ? site->line : NULL, False);
     const HChar *name;
     j->skip = VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), to, &name) || is_plt(to);
     j->snext = site->jumps;
@@ -692,17 +699,43 @@ static const Int sx_ev[N_SX] = {EV_Ir, EV_Dr, EV_Dw, EV_Bc, EV_Bi};
 typedef enum { K_JUMP, K_CALL, K_RET, K_SIG, K_START } exitkind;
 
 typedef struct {
-    UChar kind;         /* exitkind */
-    Bool from_resolver; /* the block is in _dl_runtime_resolve* */
-    Bool from_plt;      /* the block is PLT code */
-    instrcc *site;      /* the instruction holding the exit */
-    istr *obj;          /* the object file of the block */
+    UChar kind;           /* exitkind */
+    Bool from_resolver;   /* the block is in _dl_runtime_resolve* */
+    Bool from_plt;        /* the block is PLT code */
+    instrcc *site;        /* the instruction holding the exit */
+    struct dynblock *dyn; /* code without a symbol: the site is dyn->cur[idx] */
+    UInt idx;
+    istr *obj; /* the object file of the block */
     UInt cost[N_SX];
 } exitinfo;
 
 #define PLT_MAX_INSTRS 4
 
-typedef struct {
+/* A block of code without a symbol: it belongs to the function whose frame
+ * runs it, decided each time it runs (as Callgrind does), so its
+ * instructions have one instr per function they ran for (a clone), and
+ * its segs, helpers and exits use the current one. */
+typedef struct dynclone {
+    struct dynclone *next;
+    const struct linecc *owner;
+    struct instrcc *ins[];
+} dynclone;
+
+typedef struct dynblock {
+    const struct linecc *owner; /* the function it runs for now (read by the IR) */
+    UInt n;                     /* instructions */
+    Addr entry;                 /* its first instruction */
+    struct seg *segs;
+    dynclone *clones;
+    struct sbinfo *sb;
+    struct instrcc *cur[]; /* the current clone's instrs (read by the IR) */
+} dynblock;
+
+/* Instructions of a block that can have clones; longer blocks keep the
+ * function they were first run for. */
+#define DYN_MAX_INSTRS 128
+
+typedef struct sbinfo {
     instrcc *first; /* the block's first instruction: the callee position */
     istr *obj;      /* its object file */
     Bool is_entry;  /* starts at a function symbol */
@@ -715,6 +748,7 @@ typedef struct {
     linecc *plt_owner;
     UInt n_ins;
     instrcc *ins[PLT_MAX_INSTRS];
+    dynblock *dyn; /* code without a symbol (see dynblock) */
 } sbinfo;
 
 /* One call site -> callee entry: count and inclusive cost. */
@@ -1117,6 +1151,77 @@ static Bool alt_shields(const frame *m, const exitinfo *x, Addr sp)
     return x->kind == K_CALL || (sp >= m->alt_lo && sp <= m->alt_hi + 4096);
 }
 
+/*--- Code without a symbol: the function it runs for ---*/
+
+/* The function that code without a symbol runs for now: the running
+ * thread's innermost frame's (a mark's `<signal N>`, at depth 0 the
+ * thread's base). The IR of a dynblock compares it with the block's. */
+static const linecc *cur_owner;
+
+static const linecc *frame_owner(const thread *t)
+{
+    if (t->depth == 0) return t->base;
+    const frame *f = &t->stack[t->depth - 1];
+    return f->sig ? f->sigline : f->a->callee->line;
+}
+
+static inline void note_owner(const thread *t)
+{
+    if (t == cur_thread) cur_owner = frame_owner(t);
+}
+
+/* The site of an exit: in a dynblock, the instr of the function the block
+ * runs for now. */
+static inline instrcc *exit_site(const exitinfo *x)
+{
+    return x->dyn ? x->dyn->cur[x->idx] : x->site;
+}
+
+/* The block now runs for `o`: what its segs counted goes to the instrs of
+ * the function it ran for, and they count into o's from now on. */
+static void dyn_switch(dynblock *d, const linecc *o)
+{
+    for (seg *sg = d->segs; sg; sg = sg->dnext) {
+        ULong c = *sg->count;
+        if (!c) continue;
+        for (UInt k = 0; k < sg->n; k++) {
+            *sg->e[k].ctr += c;
+            touch_instr(sg->e[k].ins);
+        }
+        *sg->count = 0;
+    }
+    dynclone *c = d->clones;
+    while (c && c->owner != o)
+        c = c->next;
+    if (!c) {
+        c = arena_alloc(sizeof *c + d->n * sizeof c->ins[0]);
+        c->owner = o;
+        for (UInt k = 0; k < d->n; k++)
+            c->ins[k] = get_instrcc(d->cur[k]->addr, d->cur[k]->len, d->entry, o, k > 0);
+        c->next = d->clones;
+        d->clones = c;
+    }
+    for (seg *sg = d->segs; sg; sg = sg->dnext)
+        for (UInt k = 0; k < sg->n; k++) {
+            instrcc *i = c->ins[sg->e[k].idx];
+            sg->e[k].ins = i;
+            sg->e[k].ctr = &i->ev[sg->e[k].which];
+        }
+    for (UInt k = 0; k < d->n; k++)
+        d->cur[k] = c->ins[k];
+    d->owner = o;
+    if (clo_contexts && d->sb) {
+        d->sb->cfn = fn_of(c->ins[0]->line);
+        d->sb->cbase = NULL;
+    }
+}
+
+static VG_REGPARM(1) void h_dyn(dynblock *d)
+{
+    const linecc *o = cur_owner;
+    if (o && o != d->owner) dyn_switch(d, o);
+}
+
 static thread *running_thread(void)
 {
     return cur_thread ? cur_thread : get_thread(VG_(get_running_tid)());
@@ -1162,7 +1267,7 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
     if (x->kind == K_SIG) {
         /* the handler is called by `<signal N>`, a root of the graph */
         if (clo_contexts) {
-            cct_fn *sf = fn_of(x->site->line);
+            cct_fn *sf = fn_of(exit_site(x)->line);
             cct_node *sn = cct_child(t->cct.root, sf);
             cct_called(sn, sf);
             cct_switch(&t->cct, sn, t->run, collecting);
@@ -1175,7 +1280,7 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
             m->alt_lo = m->alt_hi = sp;
             t->n_alt++;
         }
-        push_call(t, x->site, sb->first, sp, sb->is_resolver);
+        push_call(t, exit_site(x), sb->first, sp, sb->is_resolver);
         return;
     }
     if (t->n_alt) note_alt_sp(t, x, sp);
@@ -1192,14 +1297,14 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
     Addr tail_sp = t->depth > 0 ? t->stack[t->depth - 1].sp : sp;
     if (sb->in_plt) {
         if (x->kind == K_CALL)
-            plt_begin(t, x->site, sp);
+            plt_begin(t, exit_site(x), sp);
         else if (x->kind == K_JUMP && !x->from_plt)
-            plt_begin(t, x->site, tail_sp); /* a tail call through the PLT */
+            plt_begin(t, exit_site(x), tail_sp); /* a tail call through the PLT */
         if (t->plt_site) plt_note(t, sb);
         return;
     }
     if (x->kind == K_CALL) {
-        push_call(t, x->site, sb->first, sp, sb->is_resolver);
+        push_call(t, exit_site(x), sb->first, sp, sb->is_resolver);
         return;
     }
     if (x->kind == K_RET) {
@@ -1207,7 +1312,7 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
          * coroutine): it calls the code it lands in, as in Callgrind, and
          * the switch back, a return above that frame, ends the call. */
         if (t->depth > 0 && !t->stack[t->depth - 1].sig)
-            push_call(t, x->site, sb->first, tail_sp, False);
+            push_call(t, exit_site(x), sb->first, tail_sp, False);
         return;
     }
     if (t->plt_site) {
@@ -1235,8 +1340,17 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
             return;
         }
     }
-    if (sb->is_entry || sb->obj != x->obj)
-        push_call(t, x->site, sb->first, tail_sp, sb->is_resolver);
+    if (sb->is_entry || sb->obj != x->obj) {
+        push_call(t, exit_site(x), sb->first, tail_sp, sb->is_resolver);
+        return;
+    }
+    /* A jump into the middle of another named function (a shared tail,
+     * __strcasecmp_avx2 into __strcasecmp_l_avx2) is a tail call: that
+     * code is the other function's, and it needs a caller. Callgrind
+     * charges it to the jumping function instead. */
+    if (t->depth > 0 && !sb->dyn && !t->stack[t->depth - 1].sig &&
+        t->stack[t->depth - 1].a->callee->line->fn != sb->first->line->fn)
+        push_call(t, exit_site(x), sb->first, tail_sp, sb->is_resolver);
 }
 
 static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
@@ -1246,6 +1360,7 @@ static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
     last_exit = NULL;
     if (!x || !t) return;
     enter_block(t, x, sb, sp);
+    note_owner(t);
     /* PLT code of a pending call is charged when the call is recorded */
     if (clo_contexts && !(sb->in_plt && t->plt_site)) cct_block(t, sb);
 }
@@ -1291,6 +1406,7 @@ static void tl_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
     m->saved_node = t->cct.cur;
     t->plt_site = NULL;
     *pend = signal_exit(sigNo);
+    note_owner(t);
 }
 
 /* The handler returned (sigreturn): close what it left open, drop the mark
@@ -1309,6 +1425,7 @@ static void tl_post_deliver_signal(ThreadId tid, Int sigNo)
     frame *m = pop_call(t);
     *(t == cur_thread ? &last_exit : &t->pending) = m->saved;
     t->plt_site = m->saved_plt;
+    note_owner(t);
 }
 
 /* The scheduler gives the CPU to `tid`: costs now run into its vector, and
@@ -1331,6 +1448,7 @@ static void tl_start_client_code(ThreadId tid, ULong bbs_done)
     t->pending = NULL;
     cur_thread = t;
     cur_run = t->run;
+    note_owner(t);
     if (rms_on) rms_on_switch(tid);
 }
 
@@ -1351,6 +1469,7 @@ static void tl_thread_exit(ThreadId tid)
     t->n_plt = 0;
     t->plt_wait = False;
     t->base = NULL;
+    note_owner(t);
     if (clo_contexts) {
         cct_switch(&t->cct, t->cct.root, t->run, collecting);
         *pend = &start_exit;
@@ -1598,6 +1717,7 @@ typedef struct {
     Int size;      /* Dr, Dw: bytes */
     IRExpr *extra; /* Bc: taken (word); Bi: the target */
     Bool i1hit;    /* Ir: a sure I1 hit on the most recently used line */
+    UShort idx;    /* the instruction's index in the block */
 } event;
 
 #define N_EVENTS 16
@@ -1606,8 +1726,10 @@ typedef struct {
     IRSB *sbOut;
     event ev[N_EVENTS];
     Int nev;
-    UInt cnt[N_SX];     /* events of the block so far, by evkind (= SX_ order) */
-    UInt charged[N_SX]; /* of which already added to the running cost */
+    UInt cnt[N_SX];       /* events of the block so far, by evkind (= SX_ order) */
+    UInt charged[N_SX];   /* of which already added to the running cost */
+    UInt idx;             /* the current instruction's index in the block */
+    struct dynblock *dyn; /* a block of code without a symbol, or NULL */
 } tlstate;
 
 static void emit_call(IRSB *sb, Int regparms, const HChar *name, void *fn, IRExpr **args,
@@ -1616,6 +1738,18 @@ static void emit_call(IRSB *sb, Int regparms, const HChar *name, void *fn, IRExp
     IRDirty *di = unsafeIRDirty_0_N(regparms, name, VG_(fnptr_to_fnentry)(fn), args);
     if (guard) di->guard = guard;
     addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
+/* The instr of an event as a helper's argument: a constant, or, in a block
+ * of code without a symbol, the instr of the function it now runs for. */
+static IRExpr *ins_atom(tlstate *st, instrcc *ins, UInt idx)
+{
+    if (!st->dyn) return mkIRExpr_HWord((HWord)ins);
+    IRTemp t = newIRTemp(st->sbOut->tyenv, Ity_I64);
+    addStmtToIRSB(
+        st->sbOut,
+        IRStmt_WrTmp(t, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&st->dyn->cur[idx]))));
+    return IRExpr_RdTmp(t);
 }
 
 static void flush_events(tlstate *st)
@@ -1629,6 +1763,12 @@ static void flush_events(tlstate *st)
         static const Int which[] = {EV_Ir, EV_Dr, EV_Dw, EV_Bc, EV_Bi};
         s->e[k].ctr = &e->ins->ev[which[e->kind]];
         s->e[k].ins = e->ins;
+        s->e[k].idx = e->idx;
+        s->e[k].which = (UShort)which[e->kind];
+    }
+    if (st->dyn) {
+        s->dnext = st->dyn->segs;
+        st->dyn->segs = s;
     }
     if (!seg_chunks || seg_chunks->n == SEG_CHUNK) {
         segchunk *ch = VG_(calloc)("tl.segs", 1, sizeof *ch);
@@ -1657,7 +1797,7 @@ static void flush_events(tlstate *st)
     /* The simulators, in program order. */
     for (Int k = 0; k < st->nev; k++) {
         event *e = &st->ev[k];
-        IRExpr *ins = mkIRExpr_HWord((HWord)e->ins);
+        IRExpr *ins = ins_atom(st, e->ins, e->idx);
         switch (e->kind) {
         case Ev_Ir:
             if (!clo_cache_sim || e->i1hit) break;
@@ -1683,12 +1823,13 @@ static void flush_events(tlstate *st)
                 run++;
             if (run == 3)
                 emit_call(sb, 3, "h_ir3x", h_ir3x,
-                          mkIRExprVec_3(ins, mkIRExpr_HWord((HWord)st->ev[k + 1].ins),
-                                        mkIRExpr_HWord((HWord)st->ev[k + 2].ins)),
+                          mkIRExprVec_3(ins, ins_atom(st, st->ev[k + 1].ins, st->ev[k + 1].idx),
+                                        ins_atom(st, st->ev[k + 2].ins, st->ev[k + 2].idx)),
                           NULL);
             else if (run == 2)
                 emit_call(sb, 2, "h_ir2x", h_ir2x,
-                          mkIRExprVec_2(ins, mkIRExpr_HWord((HWord)st->ev[k + 1].ins)), NULL);
+                          mkIRExprVec_2(ins, ins_atom(st, st->ev[k + 1].ins, st->ev[k + 1].idx)),
+                          NULL);
             else
                 emit_call(sb, 1, "h_ir1x", h_ir1x, mkIRExprVec_1(ins), NULL);
             k += run - 1;
@@ -1731,6 +1872,7 @@ static void add_event(tlstate *st, evkind kind, instrcc *ins, IRExpr *addr, Int 
     e->size = size;
     e->extra = extra;
     e->i1hit = False;
+    e->idx = (UShort)st->idx;
 }
 
 /* Mark the Ir event just added as a sure I1 hit when its instruction (at
@@ -1749,7 +1891,7 @@ static void add_guarded(tlstate *st, Bool write, instrcc *ins, IRExpr *addr, Int
                         IRExpr *guard)
 {
     flush_events(st);
-    IRExpr **args = mkIRExprVec_3(mkIRExpr_HWord((HWord)ins), addr, mkIRExpr_HWord(size));
+    IRExpr **args = mkIRExprVec_3(ins_atom(st, ins, st->idx), addr, mkIRExpr_HWord(size));
     if (write)
         emit_call(st->sbOut, 3, "h_guarded_dw", h_guarded_dw, args, guard);
     else
@@ -1804,6 +1946,8 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
     x->from_plt = sbi->in_plt;
     x->obj = sbi->obj;
     x->site = site;
+    x->dyn = st->dyn;
+    x->idx = st->idx;
     addStmtToIRSB(
         sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&last_exit), mkIRExpr_HWord((HWord)x)));
 }
@@ -1832,10 +1976,28 @@ static const linecc *first_owner(Addr a)
     const linecc *o = block_owner(a);
     thread *t = clo_calls ? running_thread() : NULL;
     if (!o && t && t->depth == 0 && !t->base && (!last_exit || last_exit->kind == K_START)) {
-        t->base = lookup_position(a, a, NULL);
+        t->base = lookup_position(a, a, NULL, False);
+        note_owner(t);
         return t->base;
     }
     return o;
+}
+
+/* A dynblock for a block starting at `a` when it is code without a symbol
+ * (not PLT code) and the call graph is on, else NULL. */
+static dynblock *new_dynblock(const IRSB *sbIn, Addr a, const linecc *owner)
+{
+    const HChar *name;
+    if (!clo_calls || VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name) || is_plt(a)) return NULL;
+    UInt n = 0;
+    for (Int k = 0; k < sbIn->stmts_used; k++)
+        if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark) n++;
+    if (n == 0 || n > DYN_MAX_INSTRS) return NULL;
+    dynblock *d = arena_alloc(sizeof *d + n * sizeof d->cur[0]);
+    d->n = n;
+    d->entry = a;
+    d->owner = owner;
+    return d;
 }
 
 static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGuestLayout *layout,
@@ -1850,6 +2012,9 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
     st.nev = 0;
     VG_(memset)(st.cnt, 0, sizeof st.cnt);
     VG_(memset)(st.charged, 0, sizeof st.charged);
+    st.idx = 0;
+    st.dyn = NULL;
+    UInt n_im = 0;
     sbinfo *sbi = NULL;
     IRTypeEnv *tyenv = sbIn->tyenv;
     Addr sb_start = 0;   /* names code without a symbol (its first IMark) */
@@ -1885,19 +2050,29 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         case Ist_IMark:
             cia = (Addr)s->Ist.IMark.addr;
             isize = s->Ist.IMark.len ? s->Ist.IMark.len : VG_MIN_INSTR_SZB;
+            st.idx = n_im++;
             if (!sb_start) {
                 sb_start = cia;
                 owner = first_owner(cia);
-                cur = get_instrcc(cia, isize, sb_start, owner);
+                cur = get_instrcc(cia, isize, sb_start, owner, False);
+                st.dyn = new_dynblock(sbIn, cia, owner ? owner : cur->line);
                 /* code without a symbol after the first instruction is its
                  * function's (or its owner's) */
                 if (!owner) owner = cur->line;
             } else {
-                cur = get_instrcc(cia, isize, sb_start, owner);
+                cur = get_instrcc(cia, isize, sb_start, owner, True);
             }
+            if (st.dyn) st.dyn->cur[st.idx] = cur;
             if (sbi && sbi->in_plt && sbi->n_ins < PLT_MAX_INSTRS) sbi->ins[sbi->n_ins++] = cur;
             if (clo_calls && !sbi) {
-                sbi = make_sbinfo(cur);
+                /* called, a block of code without a symbol is a function of
+                 * its own, whatever it runs for when reached otherwise */
+                sbi = make_sbinfo(st.dyn ? get_instrcc(cia, isize, cia, NULL, False) : cur);
+                if (st.dyn) {
+                    sbi->dyn = st.dyn;
+                    st.dyn->sb = sbi;
+                    if (clo_contexts) sbi->cfn = fn_of(cur->line);
+                }
                 if (sbi->in_plt) sbi->ins[sbi->n_ins++] = cur;
                 addStmtToIRSB(st.sbOut, s);
                 IRTemp spt = newIRTemp(st.sbOut->tyenv, Ity_I64);
@@ -1914,6 +2089,24 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                 emit_call(st.sbOut, 2, "h_enter", h_enter,
                           mkIRExprVec_2(mkIRExpr_HWord((HWord)sbi), IRExpr_RdTmp(spt)),
                           IRExpr_RdTmp(g));
+                if (st.dyn) {
+                    /* the function it runs for changed: h_dyn switches */
+                    IRTemp o1 = newIRTemp(st.sbOut->tyenv, Ity_I64);
+                    IRTemp o2 = newIRTemp(st.sbOut->tyenv, Ity_I64);
+                    IRTemp ne = newIRTemp(st.sbOut->tyenv, Ity_I1);
+                    addStmtToIRSB(st.sbOut,
+                                  IRStmt_WrTmp(o1, IRExpr_Load(Iend_LE, Ity_I64,
+                                                               mkIRExpr_HWord((HWord)&cur_owner))));
+                    addStmtToIRSB(
+                        st.sbOut,
+                        IRStmt_WrTmp(o2, IRExpr_Load(Iend_LE, Ity_I64,
+                                                     mkIRExpr_HWord((HWord)&st.dyn->owner))));
+                    addStmtToIRSB(st.sbOut,
+                                  IRStmt_WrTmp(ne, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(o1),
+                                                                IRExpr_RdTmp(o2))));
+                    emit_call(st.sbOut, 1, "h_dyn", h_dyn,
+                              mkIRExprVec_1(mkIRExpr_HWord((HWord)st.dyn)), IRExpr_RdTmp(ne));
+                }
                 add_event(&st, Ev_Ir, cur, NULL, 0, NULL);
                 prev_iline = note_i1hit(&st, cia, isize, prev_iline);
                 continue;
@@ -2045,6 +2238,14 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         }
     }
     if (clo_calls && sbi) note_exit(&st, sbIn->jumpkind, cur, sbi, sbIn->next);
+    if (st.dyn) {
+        /* its first clone: the instrs it was translated with */
+        dynclone *c = arena_alloc(sizeof *c + st.dyn->n * sizeof c->ins[0]);
+        c->owner = st.dyn->owner;
+        for (UInt k = 0; k < st.dyn->n; k++)
+            c->ins[k] = st.dyn->cur[k];
+        st.dyn->clones = c;
+    }
     return st.sbOut;
 }
 

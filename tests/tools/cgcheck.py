@@ -10,9 +10,13 @@
       the roots (self cost plus the arcs out of them) add up to the total.
     Prints "PART functions=N unsymbolled=N orphans=N below=N roots=R total=T"
     and exits 1 when an invariant fails.
-  cgcheck.py arcs FILE           "CALLER -> CALLEE COUNT" for every arc
+  cgcheck.py arcs FILE [--through-stubs]
+                                 "CALLER -> CALLEE COUNT" for every arc
                                  between functions named by symbols (summed
-                                 over parts and objects)
+                                 over parts and objects); --through-stubs
+                                 makes PLT stubs that a file shows as
+                                 functions 0x... transparent (Callgrind's
+                                 .plt.got and .plt.sec stubs)
  cgcheck.py arcs-in FILE OBJ   the same for the arcs between functions of
                                  the objects whose path ends with OBJ
   cgcheck.py stat FILE KEY       one figure: unsymbolled, functions,
@@ -22,6 +26,7 @@
 """
 import collections
 import re
+import subprocess
 import sys
 
 UNSYM = re.compile(r'^0x[0-9a-f]+$')
@@ -132,6 +137,64 @@ def check(part, label, roots):
     return not orphans and not below and rootsum == total
 
 
+SECTIONS = {}
+
+
+def plt_section(obj, name):
+    """True when function `name` (0x<offset>) of object `obj` lies in a
+    PLT section (.plt, .plt.sec, .plt.got), by the object's section table."""
+    m = UNSYM.match(name)
+    if not m or not obj.startswith('/'):
+        return False
+    if obj not in SECTIONS:
+        rows = []
+        try:
+            out = subprocess.run(['readelf', '-SW', obj], capture_output=True, text=True).stdout
+        except OSError:
+            out = ''
+        for line in out.splitlines():
+            f = line.replace('[ ', '[').split()
+            if len(f) > 5 and f[1].startswith('.plt'):
+                rows.append((int(f[3], 16), int(f[5], 16)))
+        SECTIONS[obj] = rows
+    off = int(name, 16)
+    return any(a <= off < a + n for a, n in SECTIONS[obj])
+
+
+def through_stubs(arcs, self_):
+    """Callgrind's arcs with its PLT stub functions (X -> stub -> T) made
+    transparent (X -> T), as tally records them; a caller's calls into a
+    stub go to the stub's main callee (a stub has one target; the lazy
+    binding resolver may be a second). A stub is known by its object's
+    section table, or, in an unknown object (Callgrind names a .plt.got stub
+    of a library by its absolute address), by its shape: at most three
+    instructions per call."""
+    out_of = collections.defaultdict(list)
+    calls_in = collections.Counter()
+    for (a, b), (n, v) in arcs.items():
+        out_of[a].append((b, n, v))
+        calls_in[b] += n
+
+    def stub(f):
+        if f[0] == '???' and UNSYM.match(f[1]):
+            return calls_in[f] > 0 and out_of[f] and self_[f] <= 3 * calls_in[f]
+        return plt_section(*f)
+    res = collections.defaultdict(lambda: [0, 0])
+    for (a, b), (n, v) in arcs.items():
+        if stub(a):
+            continue
+        if stub(b) and out_of[b]:
+            t = max(out_of[b], key=lambda o: o[1])[0]
+            r = res[(a, t)]
+            r[0] += n
+            r[1] += v
+            continue
+        r = res[(a, b)]
+        r[0] += n
+        r[1] += v
+    return res
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -154,7 +217,10 @@ def main(argv):
     if cmd in ('arcs', 'arcs-in'):
         c = collections.Counter()
         for p in parts:
-            for (a, b), (n, _) in p['arcs'].items():
+            arcs = p['arcs']
+            if '--through-stubs' in argv:
+                arcs = through_stubs(arcs, p['self'])
+            for (a, b), (n, _) in arcs.items():
                 if cmd == 'arcs-in':
                     if a[0].endswith(argv[3]) and b[0].endswith(argv[3]):
                         c[(a[1], b[1])] += n
