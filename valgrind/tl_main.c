@@ -906,9 +906,20 @@ static cct_node *frame_node(thread *t)
 /* A block starts: code of another function than the frame's (reached by a
  * jump, a PLT stub, code before the first call) runs in a child context of
  * the frame's, so that every cost is in a context of its own function. */
+static const linecc *frame_owner(const thread *t);
+
 static void cct_block(thread *t, sbinfo *sb)
 {
     cct_node *base = frame_node(t);
+    const linecc *o = sb->dyn ? frame_owner(t) : NULL;
+    if (o) {
+        /* code without a symbol runs for the frame's function (h_dyn
+         * switches the block to it right after this) */
+        cct_fn *fn = fn_of((linecc *)o);
+        cct_node *n = cct_node_fn(base) == fn ? base : cct_child(base, fn);
+        if (n != t->cct.cur) cct_switch(&t->cct, n, t->run, collecting);
+        return;
+    }
     if (sb->cbase != base) {
         sb->cbase = base;
         sb->cnode = cct_node_fn(base) == sb->cfn ? base : cct_child(base, sb->cfn);
@@ -1036,8 +1047,13 @@ static void plt_begin(thread *t, instrcc *site, Addr sp)
 }
 
 /* A PLT block runs for the pending call. */
+static void dyn_fold(dynblock *d);
+static void dyn_point(dynblock *d, const linecc *o);
+
 static void plt_note(thread *t, sbinfo *sb)
 {
+    /* what it ran before is its earlier targets' (see plt_name) */
+    if (sb->dyn) dyn_fold(sb->dyn);
     if (t->n_plt == PLT_CHAIN) return; /* the last one takes the rest */
     t->plt_sb[t->n_plt] = sb;
     VG_(memcpy)(t->plt_at[t->n_plt], t->run, sizeof t->plt_at[0]);
@@ -1046,6 +1062,11 @@ static void plt_note(thread *t, sbinfo *sb)
 
 static void plt_name(sbinfo *sb, const linecc *owner)
 {
+    if (sb->dyn) {
+        /* this run (counted since plt_note folded) is owner's */
+        if (sb->dyn->owner != owner) dyn_point(sb->dyn, owner);
+        return;
+    }
     if (sb->plt_owner) return;
     istr *unk = intern("???");
     linecc *l = get_linecc(unk, owner->fn, owner->obj, unk, 0);
@@ -1179,7 +1200,8 @@ static inline instrcc *exit_site(const exitinfo *x)
 
 /* The block now runs for `o`: what its segs counted goes to the instrs of
  * the function it ran for, and they count into o's from now on. */
-static void dyn_switch(dynblock *d, const linecc *o)
+/* What the block's segs counted goes to the instrs they count for. */
+static void dyn_fold(dynblock *d)
 {
     for (seg *sg = d->segs; sg; sg = sg->dnext) {
         ULong c = *sg->count;
@@ -1190,6 +1212,11 @@ static void dyn_switch(dynblock *d, const linecc *o)
         }
         *sg->count = 0;
     }
+}
+
+/* From now on (counts not yet folded included) the block counts for o. */
+static void dyn_point(dynblock *d, const linecc *o)
+{
     dynclone *c = d->clones;
     while (c && c->owner != o)
         c = c->next;
@@ -1197,7 +1224,7 @@ static void dyn_switch(dynblock *d, const linecc *o)
         c = arena_alloc(sizeof *c + d->n * sizeof c->ins[0]);
         c->owner = o;
         for (UInt k = 0; k < d->n; k++)
-            c->ins[k] = get_instrcc(d->cur[k]->addr, d->cur[k]->len, d->entry, o, k > 0);
+            c->ins[k] = get_instrcc(d->cur[k]->addr, d->cur[k]->len, d->entry, o, True);
         c->next = d->clones;
         d->clones = c;
     }
@@ -1216,10 +1243,10 @@ static void dyn_switch(dynblock *d, const linecc *o)
     }
 }
 
-static VG_REGPARM(1) void h_dyn(dynblock *d)
+static void dyn_switch(dynblock *d, const linecc *o)
 {
-    const linecc *o = cur_owner;
-    if (o && o != d->owner) dyn_switch(d, o);
+    dyn_fold(d);
+    dyn_point(d, o);
 }
 
 static thread *running_thread(void)
@@ -1344,13 +1371,6 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
         push_call(t, exit_site(x), sb->first, tail_sp, sb->is_resolver);
         return;
     }
-    /* A jump into the middle of another named function (a shared tail,
-     * __strcasecmp_avx2 into __strcasecmp_l_avx2) is a tail call: that
-     * code is the other function's, and it needs a caller. Callgrind
-     * charges it to the jumping function instead. */
-    if (t->depth > 0 && !sb->dyn && !t->stack[t->depth - 1].sig &&
-        t->stack[t->depth - 1].a->callee->line->fn != sb->first->line->fn)
-        push_call(t, exit_site(x), sb->first, tail_sp, sb->is_resolver);
 }
 
 static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
@@ -1358,11 +1378,15 @@ static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
     thread *t = cur_thread;
     exitinfo *x = last_exit;
     last_exit = NULL;
-    if (!x || !t) return;
-    enter_block(t, x, sb, sp);
-    note_owner(t);
-    /* PLT code of a pending call is charged when the call is recorded */
-    if (clo_contexts && !(sb->in_plt && t->plt_site)) cct_block(t, sb);
+    if (x && t) {
+        enter_block(t, x, sb, sp);
+        note_owner(t);
+        /* PLT code of a pending call is charged when the call is recorded */
+        if (clo_contexts && !(sb->in_plt && t->plt_site)) cct_block(t, sb);
+    }
+    /* the block runs for another function than last time */
+    if (sb->dyn && !sb->in_plt && cur_owner && cur_owner != sb->dyn->owner)
+        dyn_switch(sb->dyn, cur_owner);
 }
 
 /*--- Signals ---*/
@@ -1972,7 +1996,13 @@ static sbinfo *make_sbinfo(instrcc *first)
 static const linecc *first_owner(Addr a)
 {
     const HChar *name;
-    if (VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name) || is_plt(a)) return NULL;
+    DiEpoch ep = VG_(current_DiEpoch)();
+    if (is_plt(a)) return NULL;
+    if (VG_(get_fnname)(ep, a, &name))
+        /* named code is its function's when it is entered as that
+         * function; reached by a jump from another function's frame it is
+         * that function's (corrected while it runs, see dynblock) */
+        return VG_(get_fnname_if_entry)(ep, a, &name) ? NULL : block_owner(a);
     const linecc *o = block_owner(a);
     thread *t = clo_calls ? running_thread() : NULL;
     if (!o && t && t->depth == 0 && !t->base && (!last_exit || last_exit->kind == K_START)) {
@@ -1983,12 +2013,12 @@ static const linecc *first_owner(Addr a)
     return o;
 }
 
-/* A dynblock for a block starting at `a` when it is code without a symbol
- * (not PLT code) and the call graph is on, else NULL. */
+/* A dynblock for a block starting at `a` when the call graph is on, else
+ * NULL. PLT code counts for the function it leads to (plt_name), other
+ * code for the function whose frame runs it. */
 static dynblock *new_dynblock(const IRSB *sbIn, Addr a, const linecc *owner)
 {
-    const HChar *name;
-    if (!clo_calls || VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name) || is_plt(a)) return NULL;
+    if (!clo_calls) return NULL;
     UInt n = 0;
     for (Int k = 0; k < sbIn->stmts_used; k++)
         if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark) n++;
@@ -2054,7 +2084,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
             if (!sb_start) {
                 sb_start = cia;
                 owner = first_owner(cia);
-                cur = get_instrcc(cia, isize, sb_start, owner, False);
+                cur = get_instrcc(cia, isize, sb_start, owner, True);
                 st.dyn = new_dynblock(sbIn, cia, owner ? owner : cur->line);
                 /* code without a symbol after the first instruction is its
                  * function's (or its owner's) */
@@ -2077,23 +2107,20 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                 addStmtToIRSB(st.sbOut, s);
                 IRTemp spt = newIRTemp(st.sbOut->tyenv, Ity_I64);
                 addStmtToIRSB(st.sbOut, IRStmt_WrTmp(spt, IRExpr_Get(layout->offset_SP, Ity_I64)));
-                /* Only when the last block left through an exit that matters. */
+                /* Only when the last block left through an exit that matters,
+                 * or (a dynblock) it runs for another function than last
+                 * time: one test of (last_exit | (cur_owner ^ owner)). */
                 IRTemp le = newIRTemp(st.sbOut->tyenv, Ity_I64);
                 IRTemp g = newIRTemp(st.sbOut->tyenv, Ity_I1);
                 addStmtToIRSB(st.sbOut,
                               IRStmt_WrTmp(le, IRExpr_Load(Iend_LE, Ity_I64,
                                                            mkIRExpr_HWord((HWord)&last_exit))));
-                addStmtToIRSB(st.sbOut,
-                              IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(le),
-                                                           IRExpr_Const(IRConst_U64(0)))));
-                emit_call(st.sbOut, 2, "h_enter", h_enter,
-                          mkIRExprVec_2(mkIRExpr_HWord((HWord)sbi), IRExpr_RdTmp(spt)),
-                          IRExpr_RdTmp(g));
-                if (st.dyn) {
-                    /* the function it runs for changed: h_dyn switches */
+                IRExpr *any = IRExpr_RdTmp(le);
+                if (st.dyn && !sbi->in_plt) {
                     IRTemp o1 = newIRTemp(st.sbOut->tyenv, Ity_I64);
                     IRTemp o2 = newIRTemp(st.sbOut->tyenv, Ity_I64);
-                    IRTemp ne = newIRTemp(st.sbOut->tyenv, Ity_I1);
+                    IRTemp x1 = newIRTemp(st.sbOut->tyenv, Ity_I64);
+                    IRTemp x2 = newIRTemp(st.sbOut->tyenv, Ity_I64);
                     addStmtToIRSB(st.sbOut,
                                   IRStmt_WrTmp(o1, IRExpr_Load(Iend_LE, Ity_I64,
                                                                mkIRExpr_HWord((HWord)&cur_owner))));
@@ -2102,11 +2129,19 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                         IRStmt_WrTmp(o2, IRExpr_Load(Iend_LE, Ity_I64,
                                                      mkIRExpr_HWord((HWord)&st.dyn->owner))));
                     addStmtToIRSB(st.sbOut,
-                                  IRStmt_WrTmp(ne, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(o1),
+                                  IRStmt_WrTmp(x1, IRExpr_Binop(Iop_Xor64, IRExpr_RdTmp(o1),
                                                                 IRExpr_RdTmp(o2))));
-                    emit_call(st.sbOut, 1, "h_dyn", h_dyn,
-                              mkIRExprVec_1(mkIRExpr_HWord((HWord)st.dyn)), IRExpr_RdTmp(ne));
+                    addStmtToIRSB(st.sbOut,
+                                  IRStmt_WrTmp(x2, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(x1),
+                                                                IRExpr_RdTmp(le))));
+                    any = IRExpr_RdTmp(x2);
                 }
+                addStmtToIRSB(
+                    st.sbOut,
+                    IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, any, IRExpr_Const(IRConst_U64(0)))));
+                emit_call(st.sbOut, 2, "h_enter", h_enter,
+                          mkIRExprVec_2(mkIRExpr_HWord((HWord)sbi), IRExpr_RdTmp(spt)),
+                          IRExpr_RdTmp(g));
                 add_event(&st, Ev_Ir, cur, NULL, 0, NULL);
                 prev_iline = note_i1hit(&st, cia, isize, prev_iline);
                 continue;

@@ -39,7 +39,7 @@ mkdir -p "$LIB"
 for f in "$ROOT"/build/valgrind/lib/* /usr/libexec/valgrind/callgrind-amd64-linux; do
     ln -s "$f" "$LIB/"
 done
-E="env -i PATH=/usr/bin:/bin PYTHONHASHSEED=0"
+E="env -i PATH=/usr/bin:/bin PYTHONHASHSEED=0 PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0"
 # the loader's entry has no symbol and no caller: the root of the process
 LD=$(readlink -f /lib64/ld-linux-x86-64.so.2)
 LDENTRY=$(readelf -h "$LD" | awk '/Entry point/ { printf "0x%016x", strtonum($NF) }' 2>/dev/null)
