@@ -812,6 +812,7 @@ typedef struct {
     UInt n_plt;            /* PLT blocks run since then, and when each began */
     sbinfo *plt_sb[PLT_CHAIN];
     ULong plt_at[PLT_CHAIN][N_EV];
+    ULong plt_snap[PLT_CHAIN][PLT_MAX_INSTRS][N_EV]; /* their instrs' counts then */
     Bool plt_wait;       /* they wait for the lazy-binding resolver's target */
     ULong plt_end[N_EV]; /* where the last of them ended (the resolver began) */
     UInt n_alt;          /* marks of handlers on an alternate stack above */
@@ -1055,16 +1056,39 @@ static void plt_note(thread *t, sbinfo *sb)
     /* what it ran before is its earlier targets' (see plt_name) */
     if (sb->dyn) dyn_fold(sb->dyn);
     if (t->n_plt == PLT_CHAIN) return; /* the last one takes the rest */
+    if (sb->dyn)
+        for (UInt i = 0; i < sb->dyn->n && i < PLT_MAX_INSTRS; i++)
+            VG_(memcpy)(t->plt_snap[t->n_plt][i], sb->dyn->cur[i]->ev, sizeof(ULong) * N_EV);
     t->plt_sb[t->n_plt] = sb;
     VG_(memcpy)(t->plt_at[t->n_plt], t->run, sizeof t->plt_at[0]);
     t->n_plt++;
 }
 
-static void plt_name(sbinfo *sb, const linecc *owner)
+/* Chain block k leads to owner's function: its code counts for it. */
+static void plt_name(thread *t, UInt k, const linecc *owner)
 {
-    if (sb->dyn) {
-        /* this run (counted since plt_note folded) is owner's */
-        if (sb->dyn->owner != owner) dyn_point(sb->dyn, owner);
+    sbinfo *sb = t->plt_sb[k];
+    dynblock *d = sb->dyn;
+    if (d) {
+        if (d->owner == owner) return;
+        /* this run counts for owner: its seg counts since plt_note
+         * folded, and what the helpers added since (misses) */
+        instrcc *old[PLT_MAX_INSTRS];
+        UInt n = d->n < PLT_MAX_INSTRS ? d->n : PLT_MAX_INSTRS;
+        for (UInt i = 0; i < n; i++)
+            old[i] = d->cur[i];
+        dyn_point(d, owner);
+        for (UInt i = 0; i < n; i++) {
+            if (old[i] == d->cur[i]) continue;
+            for (Int e = 0; e < N_EV; e++) {
+                ULong moved = old[i]->ev[e] - t->plt_snap[k][i][e];
+                if (old[i]->ev[e] < t->plt_snap[k][i][e] || !moved) continue;
+                old[i]->ev[e] -= moved;
+                d->cur[i]->ev[e] += moved;
+            }
+            touch_instr(old[i]);
+            touch_instr(d->cur[i]);
+        }
         return;
     }
     if (sb->plt_owner) return;
@@ -1109,12 +1133,12 @@ static void plt_settle(thread *t, sbinfo *sb)
     if (t->n_plt == 0) return;
     if (!sb->is_resolver) {
         for (UInt k = 0; k < t->n_plt; k++)
-            plt_name(t->plt_sb[k], sb->first->line);
+            plt_name(t, k, sb->first->line);
         plt_flush(t);
         return;
     }
     UInt last = t->n_plt - 1;
-    plt_name(t->plt_sb[last], sb->first->line);
+    plt_name(t, last, sb->first->line);
     if (clo_contexts) {
         VG_(memcpy)(t->plt_end, t->plt_at[last], sizeof t->plt_end);
         if (collecting)
@@ -1130,7 +1154,7 @@ static void plt_resolved(thread *t, sbinfo *sb)
 {
     if (!t->plt_wait) return;
     for (UInt k = 0; k < t->n_plt; k++)
-        plt_name(t->plt_sb[k], sb->first->line);
+        plt_name(t, k, sb->first->line);
     plt_flush(t);
 }
 

@@ -134,7 +134,10 @@ has_arc plttail_now "wrap -> free 100"
 if gcc -O2 -g -fcf-protection=full -Wl,-z,ibtplt -o "$TMP/plttail_ibt" "$SRC/plttail.c" 2>/dev/null &&
     readelf -SW "$TMP/plttail_ibt" | grep -q '\.plt\.sec'; then
     run plttail_ibt -- ./plttail_ibt
-    full plttail_ibt
+    # through Callgrind's .plt.sec stub the first call reaches the lazy
+    # binding resolver: tally has it from the caller, the stub folding
+    # gives the stub's calls to its main target
+    full plttail_ibt '_dl_runtime_resolve'
     has_arc plttail_ibt "wrap -> free 100"
     has_arc plttail_ibt "main -> malloc 100"
 else
@@ -168,6 +171,9 @@ build texit gcc -O1 -g -pthread
 run texit -- ./texit
 fewer_unsymbolled texit
 same_arcs texit
+(cd "$TMP" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record -q --cache-sim=no --separate-threads=yes \
+    --out-file="$TMP/texit.sep" ./texit >/dev/null 2>&1 </dev/null)
+invariants "texit, --separate-threads=yes" "$TMP/texit.sep"
 a=$($CHECK stat "$TMP/texit.tl" incl:start_thread)
 b=$(awk '/^start_thread -> body / { print $NF }' "$TMP/texit.tarcs")
 if [ -n "$a" ] && [ "$a" -gt 0 ]; then ok "texit: start_thread's inclusive cost $a"; else not_ok "texit: start_thread has an inclusive cost"; fi
@@ -218,19 +224,20 @@ $CHECK arcs "$TMP/altstack.tl" >"$TMP/altstack.tarcs"
 for a in "main -> busy 5" "busy -> counted 10" "busy -> raise 5" "<signal 10> -> on_usr1 5" \
     "on_usr1 -> counted 5"; do has_arc altstack "$a"; done
 
-# Real programs nobody here wrote. Code without a symbol is named by the
-# frame it first ran in (when its block was translated), where Callgrind
-# decides per run, so a few calls between named functions differ; the
-# share that agrees is reported, with a floor.
+# Real programs nobody here wrote: the same invariants, and the calls
+# between named functions. A few may differ: calls that reach the lazy
+# binding resolver through a stub Callgrind shows as a function, which
+# the stub folding cannot give to the right caller.
 agree() { # NAME
     $CHECK arcs "$TMP/$1.tl" >"$TMP/$1.tarcs"
     $CHECK arcs "$TMP/$1.cg" --through-stubs >"$TMP/$1.carcs"
     n=$(cat "$TMP/$1.tarcs" "$TMP/$1.carcs" | awk '{ $NF = ""; print }' | sort -u | wc -l)
     same=$(comm -12 "$TMP/$1.tarcs" "$TMP/$1.carcs" | wc -l)
-    if [ "$n" -gt 0 ] && [ $((same * 100)) -ge $((n * 90)) ]; then
+    if [ "$n" -gt 0 ] && [ $((same * 1000)) -ge $((n * 998)) ]; then
         ok "$1: $same of $n calls between named functions equal Callgrind's"
     else
-        not_ok "$1: $same of $n calls between named functions equal Callgrind's (at least 90%)"
+        not_ok "$1: $same of $n calls between named functions equal Callgrind's (at least 99.8%)"
+        diff "$TMP/$1.carcs" "$TMP/$1.tarcs" | head -n 20 | diag
     fi
 }
 real() { # NAME PROG ARGS
@@ -242,6 +249,7 @@ real() { # NAME PROG ARGS
         not_ok "$n: both tools wrote their files"
         return
     fi
+    invariants "$n" "$TMP/$n.tl"
     fewer_unsymbolled "$n"
     agree "$n"
 }
