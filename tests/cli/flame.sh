@@ -138,9 +138,9 @@ check "summed: still exact" grep -q 'data-kind="exact"' "$TMP/out"
 # -------------------------------------------------------- estimated graph
 expect "callgrind file" 0 "" "" arcs.out -o arcs.svg
 frames "$TMP/arcs.svg" >"$TMP/arcs.frames"
-check "estimated widths (call-count shares, by hand)" width_check "$TMP/arcs.want" "$TMP/arcs.frames"
+check "estimated widths (the arcs' inclusive costs: a->c 12, b->c 36; by hand)" width_check "$TMP/arcs.want" "$TMP/arcs.frames"
 check "estimated: subtitle names the method" \
-    grep -q '<text id="subtitle"[^>]*>estimated from call arcs: .*in proportion to call counts' "$TMP/arcs.svg"
+    grep -q '<text id="subtitle"[^>]*>estimated from call arcs: .*in proportion to the inclusive costs of their calls' "$TMP/arcs.svg"
 check "estimated: data-kind" grep -q 'data-kind="estimated"' "$TMP/arcs.svg"
 
 expect "--event=Dr" 0 "" "" --event=Dr arcs.out -o dr.svg
