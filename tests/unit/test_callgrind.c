@@ -458,6 +458,39 @@ static void test_drop_addr(void **state)
     profile_free(p);
 }
 
+/*
+ * A part without `totals:` in a file whose producer always writes it
+ * (creator Callgrind or tally, or `totals:` in another part) was cut
+ * short: one warning naming the file. Other producers' files (xdebug,
+ * pprof -callgrind) may have none at all: no warning.
+ */
+static void test_truncated(void **state)
+{
+    (void)state;
+    static const char *const cut[] = {
+        "# callgrind format\ncreator: callgrind-3.19.0\nevents: Ir\nfn=f\n1 10\n",
+        "# callgrind format\ncreator: tally-record 0.1\nevents: Ir\nfn=f\n1 10\n",
+        "events: Ir\nfn=f\n1 10\ntotals: 10\npart: 2\nevents: Ir\nfn=f\n1 3\n",
+    };
+    static const char *const whole[] = {
+        "# callgrind format\ncreator: callgrind-3.19.0\nevents: Ir\nfn=f\n1 10\ntotals: 10\n",
+        "# callgrind format\ncreator: xdebug 3.2\nevents: Time\nfn=f\n1 10\n",
+        "events: Ir\nfn=f\n1 10\npart: 2\nevents: Ir\nfn=f\n1 3\n",
+    };
+    for (size_t i = 0; i < 3; i++) {
+        struct profile *p = rd(cut[i]);
+        assert_int_equal(p->warnings.n, 1);
+        assert_non_null(strstr(p->warnings.items[0], "test: "));
+        assert_non_null(strstr(p->warnings.items[0], "'totals:'"));
+        assert_non_null(strstr(p->warnings.items[0], "truncated"));
+        if (i == 2) assert_non_null(strstr(p->warnings.items[0], "part 2 of 2"));
+        profile_free(p);
+        p = rd(whole[i]);
+        assert_int_equal(p->warnings.n, 0);
+        profile_free(p);
+    }
+}
+
 static void test_parts(void **state)
 {
     struct profile *p = rd("# callgrind format\n"
@@ -484,7 +517,8 @@ static void test_parts(void **state)
                            "events: X\n"
                            "fl=(1)\n"
                            "fn=(1)\n"
-                           "3 5\n");
+                           "3 5\n"
+                           "totals: 5\n");
     assert_int_equal(p->nparts, 3);
     struct part *a = p->parts[0], *b = p->parts[1], *c = p->parts[2];
     assert_int_equal(a->part_no, 1);
@@ -1067,6 +1101,7 @@ int main(void)
         cmocka_unit_test(test_jumps),
         cmocka_unit_test(test_drop_addr),
         cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_derived_events),
         cmocka_unit_test(test_crlf_blank_comments),
         cmocka_unit_test(test_negative_costs),
