@@ -105,5 +105,6 @@ int cli_parse_args(int argc, char **argv, struct cli_args *a, cli_opt_fn own, vo
             cli_errorf("%s: unknown option '%s'; see 'tally %s --help'", a->cmd, arg, a->cmd);
         return 2;
     }
+    a->files = cli_thread_sets(a->files, &a->nfiles);
     return 0;
 }
