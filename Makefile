@@ -7,6 +7,7 @@
 #   make asan       build the unit tests with ASan+UBSan
 #   make fuzz       run every fuzzer for longer (FUZZ_SECONDS, default 300)
 #   make bench      speed and memory against the peer tools
+#   make interop    tally's files in KCachegrind (screenshots) and callgrind_annotate
 #   make format     reformat the sources with clang-format
 
 CC       ?= gcc
@@ -31,7 +32,7 @@ ASANTALLY := $(B)/asan/tally
 FUZZBIN  := $(FUZZSRC:tests/fuzz/%.c=$(B)/fuzz/%)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps check unit asan fuzz fuzz-build bench demo format format-check clean examples tool
+.PHONY: all deps check unit asan fuzz fuzz-build bench demo format format-check clean examples tool interop
 
 all: $(B)/tally tool
 
@@ -99,6 +100,9 @@ check: deps
 
 bench: deps all examples
 	@sh bench/run.sh
+
+interop: all examples
+	@sh scripts/interop.sh
 
 demo: deps all examples
 	@sh scripts/demo.sh

@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make interop: files that tally writes, opened in the programs people read
+# them with, for a person to look at (not part of make check):
+#   - KCachegrind (Debian package kcachegrind) under Xvfb: a screenshot of
+#     each file just after it loaded;
+#   - callgrind_annotate: its output, and whether it warned.
+# Files: Callgrind's own profile of examples/recurse, and what tally's
+# convert --to=callgrind, merge, diff and gprof --callgrind-out write from
+# it or from examples/gprof. KCachegrind, Xvfb and xauth are installed
+# with apt-get when missing (needs root). Output: build/interop/ (*.png,
+# *.annotate.txt, and the files themselves); the last lines list them.
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 1
+TALLY=${TALLY:-$ROOT/build/tally}
+OUT=$ROOT/build/interop
+WAIT=${INTEROP_WAIT:-8}
+[ -x "$TALLY" ] || { echo "interop: $TALLY is missing; run 'make'" >&2; exit 1; }
+if ! command -v kcachegrind >/dev/null 2>&1 || ! command -v xvfb-run >/dev/null 2>&1 ||
+    ! command -v xauth >/dev/null 2>&1; then
+    echo "interop: installing kcachegrind, xvfb and xauth (apt-get)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        kcachegrind xvfb xauth >/dev/null || { echo "interop: apt-get failed" >&2; exit 1; }
+fi
+rm -rf "$OUT"
+mkdir -p "$OUT"
+cd "$OUT" || exit 1
+
+# the files
+valgrind -q --tool=callgrind --callgrind-out-file=callgrind.out "$ROOT/examples/recurse" >/dev/null 2>&1 ||
+    { echo "interop: valgrind failed (make examples?)" >&2; exit 1; }
+"$TALLY" convert --to=callgrind -o convert.out callgrind.out
+"$TALLY" merge -o merge.out callgrind.out callgrind.out
+valgrind -q --tool=callgrind --callgrind-out-file=callgrind2.out "$ROOT/examples/wordfreq" 300 >/dev/null 2>&1
+"$TALLY" diff -o diff.out callgrind.out callgrind2.out
+files="callgrind.out convert.out merge.out diff.out"
+if [ -x "$ROOT/examples/gprof/cycles" ]; then
+    (cd "$ROOT/examples/gprof" && ./cycles >/dev/null 2>&1) &&
+        "$TALLY" gprof -b --callgrind-out="$OUT/gprof.out" "$ROOT/examples/gprof/cycles" \
+            "$ROOT/examples/gprof/gmon.out" >/dev/null 2>&1 && files="$files gprof.out"
+fi
+
+# callgrind_annotate
+for f in $files; do
+    callgrind_annotate --threshold=100 --inclusive=yes "$f" >"$f.annotate.txt" 2>"$f.annotate.err"
+    echo "callgrind_annotate $f: $(wc -l <"$f.annotate.err") warning lines"
+done
+
+# KCachegrind under Xvfb: the screen is a file in -fbdir (XWD), made a PNG
+for f in $files; do
+    mkdir -p "fb.$f"
+    xvfb-run -a -s "-screen 0 1400x900x24 -fbdir $OUT/fb.$f" kcachegrind "$OUT/$f" >"$f.kcachegrind.log" 2>&1 &
+    pid=$!
+    sleep "$WAIT"
+    if [ -f "fb.$f/Xvfb_screen0" ] && python3 "$ROOT/scripts/xwd2png.py" "fb.$f/Xvfb_screen0" "$f.png"; then
+        echo "kcachegrind $f: $OUT/$f.png"
+    else
+        echo "kcachegrind $f: no screenshot (see $f.kcachegrind.log)"
+    fi
+    # the kcachegrind under this xvfb-run, then the xvfb-run itself
+    pkill -P "$pid" >/dev/null 2>&1
+    kill "$pid" >/dev/null 2>&1
+    wait "$pid" 2>/dev/null
+    rm -rf "fb.$f"
+done
