@@ -193,6 +193,7 @@ fn 3 0 0 y
 x 1 0 1 1 10
 x 2 1 2 1 10
 x 3 1 3 1 40
+totals: 60
 EOF
 cat >"$TMP/new.ctx" <<'EOF'
 # tally contexts 1
@@ -205,6 +206,7 @@ x 1 0 1 1 10
 x 2 1 2 1 30
 x 3 1 3 1 10
 x 4 1 4 1 5
+totals: 55
 EOF
 expect "--diff OLD NEW" 0 "" "" --diff old.ctx new.ctx -o diff.svg
 frames "$TMP/diff.svg" >"$TMP/diff.frames"
