@@ -40,26 +40,37 @@ if [ -x "$ROOT/examples/gprof/cycles" ]; then
             "$ROOT/examples/gprof/gmon.out" >/dev/null 2>&1 && files="$files gprof.out"
 fi
 
+# a difference: its summary: line, and what KCachegrind will show as the
+# total (the sum of the positive counts: docs/tally-diff.md)
+awk '/^summary:/ { s = $2 } /^[0-9]/ && NF > 1 && $2 > 0 { p += $2 }
+    END { printf "diff.out: summary: %d, KCachegrind total (positive counts): %d\n", s, p }' diff.out
+
 # callgrind_annotate
 for f in $files; do
     callgrind_annotate --threshold=100 --inclusive=yes "$f" >"$f.annotate.txt" 2>"$f.annotate.err"
     echo "callgrind_annotate $f: $(wc -l <"$f.annotate.err") warning lines"
 done
 
-# KCachegrind under Xvfb: the screen is a file in -fbdir (XWD), made a PNG
+# KCachegrind under Xvfb (and a D-Bus session: it quits without one), its
+# own settings (no tip of the day); inside the session a shell starts it,
+# waits, copies the screen (Xvfb keeps it as an XWD file in -fbdir) and
+# ends it by its pid. The screen then becomes a PNG.
+export XDG_CONFIG_HOME="$OUT/config"
+mkdir -p "$XDG_CONFIG_HOME"
+printf '[TipOfDay]\nRunOnStart=false\n' >"$XDG_CONFIG_HOME/kcachegrindrc"
 for f in $files; do
     mkdir -p "fb.$f"
-    xvfb-run -a -s "-screen 0 1400x900x24 -fbdir $OUT/fb.$f" kcachegrind "$OUT/$f" >"$f.kcachegrind.log" 2>&1 &
-    pid=$!
-    sleep "$WAIT"
-    if [ -f "fb.$f/Xvfb_screen0" ] && python3 "$ROOT/scripts/xwd2png.py" "fb.$f/Xvfb_screen0" "$f.png"; then
+    dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24 -fbdir $OUT/fb.$f" sh -c '
+        kcachegrind -qwindowgeometry 1400x900+0+0 "$1" &
+        k=$!
+        sleep "$2"
+        cp "$3/Xvfb_screen0" "$3/screen.xwd"
+        kill "$k"
+        wait "$k"' sh "$OUT/$f" "$WAIT" "$OUT/fb.$f" >"$f.kcachegrind.log" 2>&1
+    if [ -f "fb.$f/screen.xwd" ] && python3 "$ROOT/scripts/xwd2png.py" "fb.$f/screen.xwd" "$f.png"; then
         echo "kcachegrind $f: $OUT/$f.png"
     else
-        echo "kcachegrind $f: no screenshot (see $f.kcachegrind.log)"
+        echo "kcachegrind $f: no screenshot (see $OUT/$f.kcachegrind.log)"
     fi
-    # the kcachegrind under this xvfb-run, then the xvfb-run itself
-    pkill -P "$pid" >/dev/null 2>&1
-    kill "$pid" >/dev/null 2>&1
-    wait "$pid" 2>/dev/null
     rm -rf "fb.$f"
 done
