@@ -4,7 +4,11 @@
 # them with, for a person to look at (not part of make check):
 #   - KCachegrind (Debian package kcachegrind) under Xvfb: a screenshot of
 #     each file just after it loaded;
-#   - callgrind_annotate: its output, and whether it warned.
+#   - callgrind_annotate: its output, and whether it warned;
+#   - speedscope 1.25 (npm package speedscope, installed with npm into
+#     build/interop-tools when missing) in headless Chromium: tally's
+#     speedscope conversion of Callgrind's file beside speedscope's own
+#     import of that file (scripts/interop_speedscope.py).
 # Files: Callgrind's own profile of examples/recurse, and what tally's
 # convert --to=callgrind, merge, diff and gprof --callgrind-out write from
 # it or from examples/gprof. KCachegrind, Xvfb and xauth are installed
@@ -74,3 +78,16 @@ for f in $files; do
     fi
     rm -rf "fb.$f"
 done
+
+# speedscope in headless Chromium
+SS=$ROOT/build/interop-tools/node_modules/speedscope/dist/release
+if [ ! -f "$SS/index.html" ] && command -v npm >/dev/null 2>&1; then
+    mkdir -p "$ROOT/build/interop-tools"
+    (cd "$ROOT/build/interop-tools" && npm install --no-audit --no-fund speedscope@1.25.0 >/dev/null 2>&1)
+fi
+if [ -f "$SS/index.html" ] && command -v chromium >/dev/null 2>&1; then
+    "$TALLY" convert --to=speedscope -o tally.speedscope.json callgrind.out 2>/dev/null
+    python3 "$ROOT/scripts/interop_speedscope.py" "$SS" "$OUT" tally.speedscope.json callgrind.out
+else
+    echo "speedscope: not run (needs npm's speedscope 1.25.0 and chromium)"
+fi
