@@ -10,6 +10,7 @@
 #   make asan       build the unit tests with ASan+UBSan
 #   make fuzz       run every fuzzer for longer (FUZZ_SECONDS, default 300)
 #   make bench      speed and memory against the peer tools
+#   make interop    tally's files in KCachegrind (screenshots) and callgrind_annotate
 #   make format     reformat the sources with clang-format
 
 CC       ?= gcc
@@ -35,7 +36,7 @@ FUZZBIN  := $(FUZZSRC:tests/fuzz/%.c=$(B)/fuzz/%)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .PHONY: all deps check unit asan fuzz fuzz-build bench demo format format-check clean examples tool \
-	man install uninstall
+	man install uninstall interop
 
 all: $(B)/tally tool
 
@@ -150,6 +151,9 @@ check: deps
 
 bench: deps all examples
 	@sh bench/run.sh
+
+interop: all examples
+	@sh scripts/interop.sh
 
 # the demo installs only what it needs (not the tests' browser, Go, protobuf)
 demo:

@@ -17,6 +17,8 @@
 #                --input-sensitive=yes, bench/rms.sh)
 #   BENCH_VIEWS  "no" skips tally flame, graph, report and convert on the
 #                largest profiles (bench/views.sh)
+#   BENCH_STACKS "no" skips the error of estimated stacks against exact ones
+#                on bzip2, sqlite3 and python3 (bench/stacks.sh)
 #
 # For every file it prints wall time, throughput (MB = 10^6 bytes) and peak
 # resident memory of each tool, then the throughput ratio, how time grows
@@ -205,6 +207,11 @@ fi
 if [ "${BENCH_VIEWS:-yes}" != no ]; then
     echo
     TALLY="$TALLY" BENCH_RUNS="$RUNS" sh bench/views.sh || failures=$((failures + 1))
+fi
+# ------------------------------------------ estimated against exact stacks
+if [ "${BENCH_STACKS:-yes}" != no ]; then
+    echo
+    TALLY="$TALLY" sh bench/stacks.sh || failures=$((failures + 1))
 fi
 if [ "$failures" != 0 ]; then
     echo "bench: $failures command(s) failed" >&2

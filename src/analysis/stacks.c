@@ -965,18 +965,6 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
                 any |= est[k] > 0;
             }
             if (e.by_cost && !any) continue; /* carries no cost */
-            if (e.by_cost) {
-                /* under half a unit of every event: not a count of its own
-                   (the estimate would otherwise copy every callee under
-                   every path that leads to it); its cost stays in the total */
-                int whole = 0;
-                for (size_t k = 0; k < ne; k++)
-                    whole |= est[k] >= 0.5;
-                if (!whole) {
-                    lossy = 1;
-                    continue;
-                }
-            }
             if (ne && est[0] < thr) {
                 lossy = 1;
                 continue;

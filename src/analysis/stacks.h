@@ -7,17 +7,24 @@
  * summed) and one event (or all of them):
  *   - EXACT when the profile carries a calling-context tree (p->cct, read
  *     from a contexts file): the nodes are the recorded stacks.
- *   - ESTIMATED otherwise, from the call arcs. gprof's assumption: every
- *     call of a function costs the same, so its cost is split among its
- *     callers in proportion to their call counts. The split is made on the
- *     graph of strongly connected components (recursion = a cycle that is
- *     treated as one unit, as gprof does): a node for function h under a
- *     caller g gets the share  share(g) * calls(g->h) / calls into h's
- *     component from outside it. Inside a cycle, each member appears once
- *     per entry into the cycle (a spanning tree of the cycle from the entry
- *     member), so no stack holds a function twice (recursion folded). The
- *     top-level nodes are the functions (or cycles) nothing else calls;
- *     a cycle that nothing outside calls is entered at its first member.
+ *   - ESTIMATED otherwise, from the call arcs. Each arc g->h carries the
+ *     measured inclusive cost of g's calls of h (per event), so h's cost
+ *     is split among its callers in proportion to those costs: a node for
+ *     h under a node of g with share s (per event) gets the share
+ *     s * cost(g->h) / cost of h's component, and its total is
+ *     s * cost(g->h). Where each function's callers are distinct, this is
+ *     the exact tree. When no arc has a cost (gmon data), call counts
+ *     stand in (gprof's assumption: every call of a function costs the
+ *     same): share(g) * calls(g->h) / calls into h's component; `method`
+ *     says which rule was used. The split is made on the graph of strongly
+ *     connected components (recursion = a cycle that is treated as one
+ *     unit, as gprof does). Inside a cycle, each member appears once per
+ *     entry into the cycle (a spanning tree of the cycle from the entry
+ *     member: by costs, each member under its heaviest caller inside the
+ *     cycle), so no stack holds a function twice (recursion folded). The
+ *     cost of a component that its callers' arcs do not cover (by costs;
+ *     by counts, the components nothing else calls) is a top-level node,
+ *     entered at the component's first member.
  *     Profiles without calls (cachegrind) give one level: every function.
  * A node's self cost is share * self cost of its function; its total
  * (inclusive) cost is its self cost plus its children's totals plus what
@@ -58,7 +65,7 @@
 
 enum stack_kind {
     STACKS_EXACT = 1,     /* from a calling-context tree */
-    STACKS_ESTIMATED = 2, /* from call arcs (gprof's assumption) */
+    STACKS_ESTIMATED = 2, /* from call arcs (their costs, else call counts) */
 };
 
 struct stack_options {

@@ -331,6 +331,22 @@ int cmd_annotate(int argc, char **argv)
         rc = bad_usage("--mod-funcname: %s", err0.msg);
         goto out;
     }
+    {
+        /* an empty FILE with FILE-01, FILE-02 ... beside it: the per-thread set */
+        int n = (int)positional.n;
+        const char **list = xmalloc(((size_t)n + 1) * sizeof(*list));
+        for (int k = 0; k < n; k++)
+            list[k] = positional.items[k];
+        const char **got = cli_thread_sets(list, &n);
+        if (got != list) {
+            struct strlist expanded = {0};
+            for (int k = 0; k < n; k++)
+                strlist_push(&expanded, got[k]);
+            strlist_release(&positional);
+            positional = expanded;
+        }
+        free(got);
+    }
     if (!positional.n) {
         const char *newest = cli_newest_profile("annotate");
         if (!newest) goto out;

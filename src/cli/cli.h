@@ -167,6 +167,18 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
  */
 int cli_split_two_inputs(const char *const *files, int nfiles);
 /*
+ * (threadset.c) Sets of per-thread files: Callgrind with
+ * --separate-threads=yes (and tally record) writes one complete profile per
+ * thread, FILE-01, FILE-02, ..., and leaves FILE empty. An empty FILE given
+ * with such files beside it stands for the set (as KCachegrind opens it);
+ * given with members of its set too (a shell glob `FILE*`), it is dropped.
+ * `files` must be malloc'd (the operands of cli_parse_args()); when the
+ * list changes it is freed and a new one returned (one block: free() of it
+ * frees the names made here too), and *nfiles updated; else `files`
+ * itself is returned.
+ */
+const char **cli_thread_sets(const char **files, int *nfiles);
+/*
  * (graph.c) The column of part 0 for --event=EVENT (base or derived; NULL
  * = the first base event), and its name. Returns 0, or -1 with err naming
  * the events the profile has.

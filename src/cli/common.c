@@ -118,6 +118,7 @@ int cli_parse_args(int argc, char **argv, struct cli_args *a, cli_opt_fn own, vo
         cli_error(&err);
         return 2;
     }
+    a->files = cli_thread_sets(a->files, &a->nfiles);
     return 0;
 }
 

@@ -1413,6 +1413,36 @@ static int read_all(struct rd *r)
     }
 }
 
+/*
+ * Callgrind and tally end every part with `totals:`; a part of such a file
+ * without one was cut short (at a line boundary, or the reader would have
+ * failed). Files of other producers (xdebug, pprof -callgrind) may have no
+ * `totals:` at all: the check applies when the creator is Callgrind or
+ * tally, or when some part of the file has `totals:`.
+ */
+static void warn_truncated(struct rd *r)
+{
+    const struct profile *p = r->p;
+    size_t first = 0, missing = 0, have = 0;
+    for (size_t i = 0; i < p->nparts; i++) {
+        if (p->parts[i]->totals) {
+            have++;
+        } else if (!missing++) {
+            first = i;
+        }
+    }
+    const char *c = p->creator ? p->creator : "";
+    int always = !strncmp(c, "callgrind", 9) || !strncmp(c, "tally", 5);
+    if (!missing || (!have && !always)) return;
+    if (p->nparts == 1)
+        profile_warn(r->p, "%s: no 'totals:' line at the end: the file looks truncated", r->path);
+    else
+        profile_warn(r->p,
+                     "%s: part %zu of %zu%s ends without a 'totals:' line: the file looks "
+                     "truncated",
+                     r->path, first + 1, p->nparts, missing > 1 ? " (and others)" : "");
+}
+
 int callgrind_read(struct input *in, struct profile *p, const struct read_options *opt,
                    struct tally_error *err)
 {
@@ -1430,6 +1460,7 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     int rc = read_all(&r);
     if (!rc) rc = finish_part(&r);
     if (!rc && !p->nparts) rc = fail(&r, "no 'events:' line: not a callgrind profile");
+    if (!rc) warn_truncated(&r);
     if (!rc && r.nneg)
         profile_warn(p, "%s: %lu negative cost%s clamped to 0", r.path, r.nneg,
                      r.nneg == 1 ? "" : "s");

@@ -344,6 +344,10 @@ int contexts_read(struct input *in, struct profile *p, struct tally_error *err)
         goto out;
     }
     if (check_stacks(&r) || derive(&r)) goto out;
+    /* tally writes `totals:` as the last line: without it the file was cut short */
+    if (!r.pt->totals)
+        profile_warn(p, "%s: no 'totals:' line at the end: the file looks truncated",
+                     in->path ? in->path : "(input)");
     part_check_totals(p, r.pt);
     rc = 0;
 out:

@@ -138,9 +138,9 @@ check "summed: still exact" grep -q 'data-kind="exact"' "$TMP/out"
 # -------------------------------------------------------- estimated graph
 expect "callgrind file" 0 "" "" arcs.out -o arcs.svg
 frames "$TMP/arcs.svg" >"$TMP/arcs.frames"
-check "estimated widths (call-count shares, by hand)" width_check "$TMP/arcs.want" "$TMP/arcs.frames"
+check "estimated widths (the arcs' inclusive costs: a->c 12, b->c 36; by hand)" width_check "$TMP/arcs.want" "$TMP/arcs.frames"
 check "estimated: subtitle names the method" \
-    grep -q '<text id="subtitle"[^>]*>estimated from call arcs: .*in proportion to call counts' "$TMP/arcs.svg"
+    grep -q '<text id="subtitle"[^>]*>estimated from call arcs: .*in proportion to the inclusive costs of their calls' "$TMP/arcs.svg"
 check "estimated: data-kind" grep -q 'data-kind="estimated"' "$TMP/arcs.svg"
 
 expect "--event=Dr" 0 "" "" --event=Dr arcs.out -o dr.svg
@@ -193,6 +193,7 @@ fn 3 0 0 y
 x 1 0 1 1 10
 x 2 1 2 1 10
 x 3 1 3 1 40
+totals: 60
 EOF
 cat >"$TMP/new.ctx" <<'EOF'
 # tally contexts 1
@@ -205,6 +206,7 @@ x 1 0 1 1 10
 x 2 1 2 1 30
 x 3 1 3 1 10
 x 4 1 4 1 5
+totals: 55
 EOF
 expect "--diff OLD NEW" 0 "" "" --diff old.ctx new.ctx -o diff.svg
 frames "$TMP/diff.svg" >"$TMP/diff.frames"

@@ -458,6 +458,39 @@ static void test_drop_addr(void **state)
     profile_free(p);
 }
 
+/*
+ * A part without `totals:` in a file whose producer always writes it
+ * (creator Callgrind or tally, or `totals:` in another part) was cut
+ * short: one warning naming the file. Other producers' files (xdebug,
+ * pprof -callgrind) may have none at all: no warning.
+ */
+static void test_truncated(void **state)
+{
+    (void)state;
+    static const char *const cut[] = {
+        "# callgrind format\ncreator: callgrind-3.19.0\nevents: Ir\nfn=f\n1 10\n",
+        "# callgrind format\ncreator: tally-record 0.1\nevents: Ir\nfn=f\n1 10\n",
+        "events: Ir\nfn=f\n1 10\ntotals: 10\npart: 2\nevents: Ir\nfn=f\n1 3\n",
+    };
+    static const char *const whole[] = {
+        "# callgrind format\ncreator: callgrind-3.19.0\nevents: Ir\nfn=f\n1 10\ntotals: 10\n",
+        "# callgrind format\ncreator: xdebug 3.2\nevents: Time\nfn=f\n1 10\n",
+        "events: Ir\nfn=f\n1 10\npart: 2\nevents: Ir\nfn=f\n1 3\n",
+    };
+    for (size_t i = 0; i < 3; i++) {
+        struct profile *p = rd(cut[i]);
+        assert_int_equal(p->warnings.n, 1);
+        assert_non_null(strstr(p->warnings.items[0], "test: "));
+        assert_non_null(strstr(p->warnings.items[0], "'totals:'"));
+        assert_non_null(strstr(p->warnings.items[0], "truncated"));
+        if (i == 2) assert_non_null(strstr(p->warnings.items[0], "part 2 of 2"));
+        profile_free(p);
+        p = rd(whole[i]);
+        assert_int_equal(p->warnings.n, 0);
+        profile_free(p);
+    }
+}
+
 static void test_parts(void **state)
 {
     struct profile *p = rd("# callgrind format\n"
@@ -484,7 +517,8 @@ static void test_parts(void **state)
                            "events: X\n"
                            "fl=(1)\n"
                            "fn=(1)\n"
-                           "3 5\n");
+                           "3 5\n"
+                           "totals: 5\n");
     assert_int_equal(p->nparts, 3);
     struct part *a = p->parts[0], *b = p->parts[1], *c = p->parts[2];
     assert_int_equal(a->part_no, 1);
@@ -865,6 +899,46 @@ static char *write_text(const struct profile *p, size_t *len)
     return buf;
 }
 
+/*
+ * Compressed function ids belong to a function (object, file, name), as
+ * Callgrind writes them: (below main) of the program and of libc, and f in
+ * two files of one object, get an id each; a call names its callee's id.
+ * Read back, the four functions stay four.
+ */
+static void test_fn_ids_per_function(void **state)
+{
+    (void)state;
+    struct profile *p = rd("events: Ir\n"
+                           "ob=prog\nfl=???\nfn=(below main)\n0 1\n"
+                           "cob=libc\ncfi=start.h\ncfn=(below main)\ncalls=1 0\n0 9\n"
+                           "fl=a.c\nfn=f\n1 2\n"
+                           "fl=b.c\nfn=f\n1 3\n"
+                           "ob=libc\nfl=start.h\nfn=(below main)\n0 4\n"
+                           "cob=prog\ncfi=a.c\ncfn=f\ncalls=1 1\n0 2\n"
+                           "cob=prog\ncfi=b.c\ncfn=f\ncalls=1 1\n0 3\n");
+    assert_int_equal(profile_nfunctions(p), 4);
+    size_t len;
+    char *text = write_text(p, &len);
+    /* four definitions, (1) to (4), each naming one function */
+    int defs = 0;
+    for (const char *s = text; (s = strstr(s, "fn=(")); s++)
+        if (s[4] >= '1' && s[4] <= '4' && s[5] == ')' && s[6] == ' ') defs++;
+    assert_int_equal(defs, 4);
+    assert_non_null(strstr(text, "fn=(1) (below main)\n"));
+    assert_non_null(strstr(text, "fn=(2) (below main)\n"));
+    assert_null(strstr(text, "fn=(5)"));
+    struct profile *q = rd(text);
+    assert_int_equal(profile_nfunctions(q), 4);
+    assert_int_equal(part_ncalls(q->parts[0]), 3);
+    size_t len2;
+    char *text2 = write_text(q, &len2);
+    assert_string_equal(text, text2);
+    free(text);
+    free(text2);
+    profile_free(q);
+    profile_free(p);
+}
+
 static struct profile *read_text(const char *buf, size_t len)
 {
     struct input in;
@@ -1067,6 +1141,8 @@ int main(void)
         cmocka_unit_test(test_jumps),
         cmocka_unit_test(test_drop_addr),
         cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_fn_ids_per_function),
         cmocka_unit_test(test_derived_events),
         cmocka_unit_test(test_crlf_blank_comments),
         cmocka_unit_test(test_negative_costs),

@@ -190,6 +190,23 @@ static void test_totals_mismatch_warns(void **state)
     free(text);
 }
 
+/* tally ends a contexts file with `totals:`: a file without it was cut short */
+static void test_truncated_warns(void **state)
+{
+    (void)state;
+    struct tally_error err;
+    char *text = strdup(doc_example);
+    char *t = strstr(text, "totals: 1020");
+    *t = 0;
+    struct profile *p = read_text(text, &err);
+    assert_non_null(p);
+    assert_int_equal(p->warnings.n, 1);
+    assert_non_null(strstr(p->warnings.items[0], "'totals:'"));
+    assert_non_null(strstr(p->warnings.items[0], "truncated"));
+    profile_free(p);
+    free(text);
+}
+
 struct bad_case {
     const char *text;
     unsigned long line;
@@ -370,10 +387,15 @@ static void test_tree_growth(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_doc_example),           cmocka_unit_test(test_derived_profile),
-        cmocka_unit_test(test_totals_mismatch_warns), cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_write_and_round_trip),  cmocka_unit_test(test_add_tree),
-        cmocka_unit_test(test_tree_growth),           cmocka_unit_test(test_nul_byte),
+        cmocka_unit_test(test_doc_example),
+        cmocka_unit_test(test_derived_profile),
+        cmocka_unit_test(test_totals_mismatch_warns),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_truncated_warns),
+        cmocka_unit_test(test_write_and_round_trip),
+        cmocka_unit_test(test_add_tree),
+        cmocka_unit_test(test_tree_growth),
+        cmocka_unit_test(test_nul_byte),
         cmocka_unit_test(test_tree_current),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
