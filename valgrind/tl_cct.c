@@ -325,9 +325,15 @@ static void write_tree(const HChar *name, UInt owner, const Int *ev, Int n_ev,
         return;
     }
     VG_(fprintf)(f, "# tally contexts 1\ncreator: tally-record 0.1\n");
-    VG_(fprintf)(f, "cmd: %s", VG_(args_the_exename));
-    for (Word k = 0; k < VG_(sizeXA)(VG_(args_for_client)); k++)
-        VG_(fprintf)(f, " %s", *(HChar **)VG_(indexXA)(VG_(args_for_client), k));
+    /* control characters (a newline in an argument) as spaces: one line */
+    VG_(fprintf)(f, "cmd:");
+    for (Word k = -1; k < VG_(sizeXA)(VG_(args_for_client)); k++) {
+        const HChar *w =
+            k < 0 ? VG_(args_the_exename) : *(HChar **)VG_(indexXA)(VG_(args_for_client), k);
+        VG_(fprintf)(f, " ");
+        for (; *w; w++)
+            VG_(fprintf)(f, "%c", (UChar)*w < 0x20 || *w == 0x7f ? ' ' : *w);
+    }
     VG_(fprintf)(f, "\npid: %d\n", VG_(getpid)());
     if (separate) VG_(fprintf)(f, "thread: %u\n", owner);
     VG_(fprintf)(f, "events:");

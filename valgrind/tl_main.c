@@ -121,6 +121,7 @@ typedef struct linecc {
     UInt line;
     struct arc *arcs;   /* calls from this line, while writing */
     struct jrec *jumps; /* jumps from this line, while writing */
+    struct fnrec *frec; /* its function in the callgrind file, while writing */
     Bool pseudo;        /* not code: a signal's caller (`<signal N>`) */
     void *cfn;          /* its function in the context tree (--contexts=yes) */
     ULong *cgkept;      /* costs of the parts already dumped, for the
@@ -843,6 +844,8 @@ static UWord arc_rehash(const void *p)
     return arc_hash(a->site, a->callee);
 }
 
+static void note_entry_file(const linecc *l);
+
 static arc *get_arc(instrcc *site, instrcc *callee)
 {
     UWord h = arc_hash(site, callee);
@@ -851,6 +854,7 @@ static arc *get_arc(instrcc *site, instrcc *callee)
     arc *a = arena_alloc(sizeof *a);
     a->site = site;
     a->callee = callee;
+    note_entry_file(callee->line);
     a->id = arcs.nused;
     a->snext = site->arcs;
     site->arcs = a;
@@ -2349,30 +2353,8 @@ static Int cmp_linecc_cg(const void *a, const void *b)
     return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* The callgrind format's order: object, file, function, line. */
-static Int cmp_linecc(const void *a, const void *b)
-{
-    const linecc *x = *(const linecc *const *)a, *y = *(const linecc *const *)b;
-    Int c = VG_(strcmp)(x->obj->s, y->obj->s);
-    if (c) return c;
-    c = VG_(strcmp)(x->file->s, y->file->s);
-    if (c) return c;
-    c = VG_(strcmp)(x->fn->s, y->fn->s);
-    if (c) return c;
-    return x->line < y->line ? -1 : x->line > y->line;
-}
-
-static Int cmp_instrcc(const void *a, const void *b)
-{
-    const instrcc *x = *(const instrcc *const *)a, *y = *(const instrcc *const *)b;
-    Int c = VG_(strcmp)(x->line->obj->s, y->line->obj->s);
-    if (c) return c;
-    c = VG_(strcmp)(x->line->file->s, y->line->file->s);
-    if (c) return c;
-    c = VG_(strcmp)(x->line->fn->s, y->line->fn->s);
-    if (c) return c;
-    return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
+static Int cmp_linecc(const void *a, const void *b);
+static Int cmp_instrcc(const void *a, const void *b);
 
 /* Every linecc (sorted by `cmp`) with its instr costs summed. */
 static linecc **collect_lines(UWord *np, Int (*cmp)(const void *, const void *))
@@ -2382,6 +2364,7 @@ static linecc **collect_lines(UWord *np, Int (*cmp)(const void *, const void *))
             VG_(memset)(l->ev, 0, sizeof l->ev);
             l->arcs = NULL;
             l->jumps = NULL;
+            l->frec = NULL;
         }
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next) {
@@ -2448,11 +2431,22 @@ static VgFile *open_out(const HChar *opt, const HChar *pattern, HChar **namep)
     return f;
 }
 
+/* A word of the command line on the cmd: line: control characters (a
+ * newline in an argument) as spaces, so the line stays one line. */
+static void write_word(VgFile *f, const HChar *w)
+{
+    for (; *w; w++)
+        VG_(fprintf)(f, "%c", (UChar)*w < 0x20 || *w == 0x7f ? ' ' : *w);
+}
+
 static void write_cmd(VgFile *f)
 {
-    VG_(fprintf)(f, "cmd: %s", VG_(args_the_exename));
-    for (Word k = 0; k < VG_(sizeXA)(VG_(args_for_client)); k++)
-        VG_(fprintf)(f, " %s", *(HChar **)VG_(indexXA)(VG_(args_for_client), k));
+    VG_(fprintf)(f, "cmd: ");
+    write_word(f, VG_(args_the_exename));
+    for (Word k = 0; k < VG_(sizeXA)(VG_(args_for_client)); k++) {
+        VG_(fprintf)(f, " ");
+        write_word(f, *(HChar **)VG_(indexXA)(VG_(args_for_client), k));
+    }
     VG_(fprintf)(f, "\n");
 }
 
@@ -2480,18 +2474,155 @@ static void write_costs(VgFile *f, const ULong *ev)
 }
 
 /* "fl=(3) name" the first time, "fl=(3)" after. */
-static void write_name(VgFile *f, const HChar *key, istr *s, UInt *id, UInt *next_id)
+/*--- The callgrind file(s) ---*/
+
+/*
+ * A function of the file: object, name and its own source file (the file
+ * of its entry, or of most of its cost when it was never called). Lines
+ * of other files (inlined code) are written under it with fi=, so that
+ * every function has one name-compression id, as Callgrind writes them.
+ */
+typedef struct fnrec {
+    struct fnrec *next;
+    istr *obj, *fn, *file;
+    UWord hash;
+} fnrec;
+
+static htab fnrecs;
+static htab entry_files; /* (obj, fn) -> file of the entry instr, see note_entry_file */
+
+typedef struct efile {
+    struct efile *next;
+    istr *obj, *fn, *file;
+    UWord hash;
+} efile;
+
+static UWord fnrec_rehash(const void *p)
 {
-    if (*id)
-        VG_(fprintf)(f, "%s=(%u)\n", key, *id);
-    else {
-        *id = ++*next_id;
-        VG_(fprintf)(f, "%s=(%u) %s\n", key, *id, s->s);
-    }
+    return ((const fnrec *)p)->hash;
 }
 
-/* One call: callee name, count and position, then the inclusive cost at
- * the call site's position (`pos`, already formatted). */
+static UWord efile_rehash(const void *p)
+{
+    return ((const efile *)p)->hash;
+}
+
+static UWord pair_hash(const istr *a, const istr *b)
+{
+    return (a->hash * 31u + b->hash) * 0x9E3779B97F4A7C15ull >> 16;
+}
+
+/* The function of a call's callee: its entry's file is its own. */
+static void note_entry_file(const linecc *l)
+{
+    UWord h = pair_hash(l->obj, l->fn);
+    for (efile *e = entry_files.slot[h & (entry_files.nslots - 1)]; e; e = e->next)
+        if (e->obj == l->obj && e->fn == l->fn) return;
+    efile *e = arena_alloc(sizeof *e);
+    e->obj = l->obj;
+    e->fn = l->fn;
+    e->file = l->file;
+    e->hash = h;
+    if (++entry_files.nused > entry_files.nslots) htab_grow(&entry_files, efile_rehash);
+    UWord k = h & (entry_files.nslots - 1);
+    e->next = entry_files.slot[k];
+    entry_files.slot[k] = e;
+}
+
+static istr *entry_file(const istr *obj, const istr *fn)
+{
+    UWord h = pair_hash(obj, fn);
+    for (efile *e = entry_files.slot[h & (entry_files.nslots - 1)]; e; e = e->next)
+        if (e->obj == obj && e->fn == fn) return e->file;
+    return NULL;
+}
+
+static fnrec *get_fnrec(istr *obj, istr *fn, istr *file)
+{
+    UWord h = pair_hash(obj, fn) ^ file->hash;
+    for (fnrec *r = fnrecs.slot[h & (fnrecs.nslots - 1)]; r; r = r->next)
+        if (r->obj == obj && r->fn == fn && r->file == file) return r;
+    fnrec *r = arena_alloc(sizeof *r);
+    r->obj = obj;
+    r->fn = fn;
+    r->file = file;
+    r->hash = h;
+    if (++fnrecs.nused > fnrecs.nslots) htab_grow(&fnrecs, fnrec_rehash);
+    UWord k = h & (fnrecs.nslots - 1);
+    r->next = fnrecs.slot[k];
+    fnrecs.slot[k] = r;
+    return r;
+}
+
+/* One output file and its name compression: ids of files, objects and
+ * functions (fnrec) hold for the whole file, over its parts. */
+typedef struct idmap {
+    struct idmap *next;
+    const void *key;
+    UInt kind; /* 0 file, 1 object, 2 function */
+    UInt id;
+} idmap;
+
+typedef struct {
+    HChar *name; /* expanded, once created */
+    Int pid;     /* of the process that created it */
+    UInt parts;
+    UInt next[3];
+    htab ids;
+    VgFile *f;
+} cgfile;
+
+static cgfile main_out;     /* without --separate-threads */
+static cgfile **thread_out; /* with it: one file per thread, by thread id */
+static UInt n_thread_out;
+
+static UWord idmap_rehash(const void *p)
+{
+    const idmap *m = p;
+    return ((UWord)m->key >> 3) * 0x9E3779B97F4A7C15ull >> 20 ^ m->kind;
+}
+
+/* "KEY=(id)" for a name written before in this file, else "KEY=(id) NAME". */
+static void write_id(cgfile *o, const HChar *key, UInt kind, const void *ptr, const HChar *name)
+{
+    idmap probe = {.key = ptr, .kind = kind};
+    UWord h = idmap_rehash(&probe);
+    for (idmap *m = o->ids.slot[h & (o->ids.nslots - 1)]; m; m = m->next)
+        if (m->key == ptr && m->kind == kind) {
+            VG_(fprintf)(o->f, "%s=(%u)\n", key, m->id);
+            return;
+        }
+    idmap *m = arena_alloc(sizeof *m);
+    m->key = ptr;
+    m->kind = kind;
+    m->id = ++o->next[kind];
+    if (++o->ids.nused > o->ids.nslots) htab_grow(&o->ids, idmap_rehash);
+    UWord k = h & (o->ids.nslots - 1);
+    m->next = o->ids.slot[k];
+    o->ids.slot[k] = m;
+    VG_(fprintf)(o->f, "%s=(%u) %s\n", key, m->id, name);
+}
+
+static void write_file_id(cgfile *o, const HChar *key, istr *file)
+{
+    write_id(o, key, 0, file, file->s);
+}
+
+static void write_fn_id(cgfile *o, const HChar *key, fnrec *r)
+{
+    write_id(o, key, 2, r, r->fn->s);
+}
+
+/* The function record of a line: its (obj, fn) with the function's file. */
+static fnrec *fnrec_of(linecc *l)
+{
+    if (!l->frec) {
+        istr *file = entry_file(l->obj, l->fn);
+        l->frec = get_fnrec(l->obj, l->fn, file ? file : l->file);
+    }
+    return l->frec;
+}
+
 /* Does a list of arcs (by lnext for a line, snext for an instr) have one
  * worth writing? A line without self cost is written for its calls. */
 static Bool live_arcs(const arc *a, Bool by_line)
@@ -2508,17 +2639,25 @@ static Bool live_jumps(const jrec *j, Bool by_line)
     return False;
 }
 
+/* Where the writer is: the object, the function and the file that
+ * positions refer to (fl=, or fi= for inlined code). */
+typedef struct {
+    cgfile *o;
+    istr *ob, *fl, *fi; /* fi: the file positions refer to (fl after fn=) */
+    fnrec *fn;
+} cgpos;
+
 /* jump=/jcnd= records, each followed by the source position alone; the
  * target's file and function are given (jfi=, jfn=) when they differ from
  * the current ones. */
-static void write_jumps(VgFile *f, const jrec *j, Bool by_line, const HChar *pos, istr *cur_fl,
-                        istr *cur_fn, UInt *next_fl, UInt *next_fn)
+static void write_jumps(cgpos *c, const jrec *j, Bool by_line, const HChar *pos)
 {
+    VgFile *f = c->o->f;
     for (; j; j = by_line ? j->lnext : j->snext) {
         if (j->skip || !j->taken) continue; /* as Callgrind: only jumps that happened */
         linecc *t = j->target;
-        if (t->file != cur_fl) write_name(f, "jfi", t->file, &t->file->fl_id, next_fl);
-        if (t->fn != cur_fn) write_name(f, "jfn", t->fn, &t->fn->fn_id, next_fn);
+        if (t->file != c->fi) write_file_id(c->o, "jfi", t->file);
+        if (fnrec_of(t) != c->fn) write_fn_id(c->o, "jfn", fnrec_of(t));
         if (j->cond)
             VG_(fprintf)(f, "jcnd=%llu/%llu", j->taken, j->exe);
         else
@@ -2538,62 +2677,160 @@ static void clear_jumps(void)
                 j->exe = j->taken = 0;
 }
 
-static UInt next_ob; /* ids of object names (ob=, cob=) for the whole file */
-
-static void write_arc(VgFile *f, const arc *a, const HChar *pos, UInt *next_fl, UInt *next_fn)
+/* One call: the callee's object and file when they differ from the
+ * current ones, its function, count and position, then the inclusive cost
+ * at the call site's position (`pos`, already formatted). */
+static void write_arc(cgpos *c, const arc *a, const HChar *pos)
 {
     if (all_zero(a->cost) && !a->calls) return;
     linecc *cl = a->callee->line;
-    write_name(f, "cob", cl->obj, &cl->obj->ob_id, &next_ob);
-    write_name(f, "cfi", cl->file, &cl->file->fl_id, next_fl);
-    write_name(f, "cfn", cl->fn, &cl->fn->fn_id, next_fn);
+    fnrec *r = fnrec_of(cl);
+    if (r->obj != c->ob) write_id(c->o, "cob", 1, r->obj, r->obj->s);
+    if (r->file != c->fi) write_file_id(c->o, "cfi", r->file);
+    write_fn_id(c->o, "cfn", r);
     if (clo_dump_instr)
-        VG_(fprintf)(f, "calls=%llu 0x%lx %u\n", a->calls, a->callee->addr, cl->line);
+        VG_(fprintf)(c->o->f, "calls=%llu 0x%lx %u\n", a->calls, a->callee->addr, cl->line);
     else
-        VG_(fprintf)(f, "calls=%llu %u\n", a->calls, cl->line);
-    VG_(fprintf)(f, "%s", pos);
-    write_costs(f, a->cost);
+        VG_(fprintf)(c->o->f, "calls=%llu %u\n", a->calls, cl->line);
+    VG_(fprintf)(c->o->f, "%s", pos);
+    write_costs(c->o->f, a->cost);
 }
 
-/* The output file is created at the first part; after a dump it is closed
- * and the next part appends to it, unless the process is a forked child
- * by then (another pid), which starts its own file. Name compression ids
- * hold for the whole file. */
-static VgFile *out_f;
-static HChar *out_name;
-static Int out_pid;
-static Bool out_failed;
-static UInt out_parts;
-static UInt next_fl, next_fn;
+/* Before the cost line of `l`: ob=, fl= and fn= when the function
+ * changes, fi= when the line is in another file than the position's. */
+static void write_place(cgpos *c, linecc *l)
+{
+    fnrec *r = fnrec_of(l);
+    if (r->obj != c->ob) {
+        c->ob = r->obj;
+        c->fl = c->fi = NULL;
+        c->fn = NULL;
+        write_id(c->o, "ob", 1, r->obj, r->obj->s);
+    }
+    if (r != c->fn) {
+        if (r->file != c->fl) write_file_id(c->o, "fl", r->file);
+        c->fl = c->fi = r->file;
+        c->fn = r;
+        write_fn_id(c->o, "fn", r);
+    }
+    if (l->file != c->fi) {
+        c->fi = l->file;
+        write_file_id(c->o, "fi", l->file);
+    }
+}
+
+/* The callgrind order: object, function (with its file), the function's
+ * own file first, then file and line (or address). */
+static Int cmp_place(const linecc *x, const linecc *y)
+{
+    fnrec *a = fnrec_of((linecc *)x), *b = fnrec_of((linecc *)y);
+    Int c = VG_(strcmp)(a->obj->s, b->obj->s);
+    if (c) return c;
+    if (a != b) {
+        c = VG_(strcmp)(a->file->s, b->file->s);
+        if (c) return c;
+        c = VG_(strcmp)(a->fn->s, b->fn->s);
+        if (c) return c;
+    }
+    Bool xo = x->file == a->file, yo = y->file == b->file;
+    if (xo != yo) return xo ? -1 : 1;
+    return VG_(strcmp)(x->file->s, y->file->s);
+}
+
+static Int cmp_linecc(const void *a, const void *b)
+{
+    const linecc *x = *(const linecc *const *)a, *y = *(const linecc *const *)b;
+    Int c = cmp_place(x, y);
+    if (c) return c;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static Int cmp_instrcc(const void *a, const void *b)
+{
+    const instrcc *x = *(const instrcc *const *)a, *y = *(const instrcc *const *)b;
+    Int c = cmp_place(x->line, y->line);
+    if (c) return c;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 static ULong grand[N_EV]; /* all parts, for the summary */
 
-/* Write the counters as the next part (the file is opened at the first). */
+/* The file a part of thread tid goes to (tid 0: all threads). It is
+ * created at its first part, named by --out-file expanded then (so a
+ * forked child writes its own), with "-TT" per thread; later parts are
+ * appended. A forked child that finds its parent's file starts its own. */
+static cgfile *part_file(UInt tid)
+{
+    cgfile *o = &main_out;
+    if (tid) {
+        if (tid >= n_thread_out) {
+            UInt n = tid + 8;
+            cgfile **v = VG_(calloc)("tl.outs", n, sizeof *v);
+            for (UInt k = 0; k < n_thread_out; k++)
+                v[k] = thread_out[k];
+            if (thread_out) VG_(free)(thread_out);
+            thread_out = v;
+            n_thread_out = n;
+        }
+        if (!thread_out[tid]) thread_out[tid] = VG_(calloc)("tl.out", 1, sizeof(cgfile));
+        o = thread_out[tid];
+    }
+    if (o->name && o->pid == VG_(getpid)()) {
+        o->f = VG_(fopen)(o->name, VKI_O_WRONLY | VKI_O_APPEND, 0);
+        if (!o->f) {
+            VG_(umsg)("error: cannot append to output file '%s'\n", o->name);
+            tl_out_failed();
+        }
+        return o->f ? o : NULL;
+    }
+    if (o->name) {
+        /* a forked child: its file does not hold the parent's parts */
+        VG_(free)(o->name);
+        if (clo_contexts && tid <= 1) cct_forget_dumped();
+        o->name = NULL;
+    }
+    HChar *base = VG_(expand_file_name)("--out-file", clo_out_file);
+    if (tid) {
+        o->name = VG_(malloc)("tl.outname", VG_(strlen)(base) + 16);
+        VG_(sprintf)(o->name, "%s-%02u", base, tid);
+        VG_(free)(base);
+    } else {
+        o->name = base;
+    }
+    o->f = VG_(fopen)(o->name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+    o->pid = VG_(getpid)();
+    o->parts = 0;
+    o->next[0] = o->next[1] = o->next[2] = 0;
+    if (o->ids.slot) VG_(free)(o->ids.slot);
+    htab_init(&o->ids, 1024);
+    if (!o->f) {
+        VG_(umsg)("error: cannot create output file '%s'\n", o->name);
+        tl_out_failed();
+        return NULL;
+    }
+    return o;
+}
+
+static void write_line_costs(cgpos *c, linecc *l)
+{
+    write_place(c, l);
+    VG_(fprintf)(c->o->f, "%u", l->line);
+    write_costs(c->o->f, l->ev);
+    HChar pos[16];
+    VG_(sprintf)(pos, "%u", l->line);
+    for (arc *a = l->arcs; a; a = a->lnext)
+        write_arc(c, a, pos);
+    if (l->jumps) write_jumps(c, l->jumps, True, pos);
+}
+
+/* Write the counters as the next part of thread tid's file (0: the one
+ * file of all threads). */
 static void write_callgrind(UInt tid)
 {
-    if (out_failed) return;
-    if (!out_f && out_name && out_pid == VG_(getpid)()) {
-        out_f = VG_(fopen)(out_name, VKI_O_WRONLY | VKI_O_APPEND, 0);
-        if (!out_f) VG_(umsg)("error: cannot append to output file '%s'\n", out_name);
-    } else if (!out_f) {
-        if (out_name) {
-            /* a forked child: its file does not hold the parent's parts */
-            VG_(free)(out_name);
-            if (clo_contexts) cct_forget_dumped();
-        }
-        out_f = open_out("--out-file", clo_out_file, &out_name);
-        out_pid = VG_(getpid)();
-        out_parts = 0;
-        next_fl = next_fn = next_ob = 0;
-        for (UWord k = 0; k < strs.nslots; k++)
-            for (istr *s = strs.slot[k]; s; s = s->next)
-                s->fl_id = s->fn_id = s->ob_id = 0;
-    }
-    if (!out_f) {
-        out_failed = True;
-        return;
-    }
-    VgFile *f = out_f;
-    if (out_parts++ == 0) {
+    cgfile *o = part_file(tid);
+    if (!o) return;
+    VgFile *f = o->f;
+    if (o->parts++ == 0) {
         VG_(fprintf)
         (f, "# callgrind format\nversion: 1\ncreator: tally-record (valgrind-3.19.0)\n");
         VG_(fprintf)(f, "pid: %d\n", VG_(getpid)());
@@ -2601,9 +2838,8 @@ static void write_callgrind(UInt tid)
     } else {
         VG_(fprintf)(f, "\n");
     }
-    /* Each part repeats its header (tally's reader wants events: per part;
-     * callgrind_annotate warns about the repeated lines and sums the parts). */
-    VG_(fprintf)(f, "part: %u\n", out_parts);
+    /* each part repeats its header (tally's reader wants events: per part) */
+    VG_(fprintf)(f, "part: %u\n", o->parts);
     if (tid) VG_(fprintf)(f, "thread: %u\n", tid);
     if (clo_cache_sim) write_desc(f, " ");
     VG_(fprintf)(f, "positions: %s\nevents:", clo_dump_instr ? "instr line" : "line");
@@ -2612,10 +2848,13 @@ static void write_callgrind(UInt tid)
     VG_(fprintf)(f, "\n");
 
     VG_(memset)(totals, 0, sizeof totals);
-    istr *cur_fl = NULL, *cur_fn = NULL, *cur_ob = NULL;
+    cgpos c = {.o = o};
+    UWord n;
+    linecc **lv = collect_lines(&n, cmp_linecc_cg); /* also clears the frecs */
+    VG_(free)(lv);
     if (clo_dump_instr) {
         instrcc **v = VG_(malloc)("tl.sort", (instrs.nused + 1) * sizeof *v);
-        UWord n = 0;
+        n = 0;
         for (UWord k = 0; k < instrs.nslots; k++)
             for (instrcc *i = instrs.slot[k]; i; i = i->next)
                 if (!all_zero(i->ev) || live_arcs(i->arcs, False) || live_jumps(i->jumps, False))
@@ -2625,23 +2864,10 @@ static void write_callgrind(UInt tid)
         UInt pl = 0;
         for (UWord k = 0; k < n; k++) {
             instrcc *i = v[k];
-            Bool fresh = False;
-            if (i->line->obj != cur_ob) {
-                cur_ob = i->line->obj;
-                cur_fl = cur_fn = NULL;
-                write_name(f, "ob", cur_ob, &cur_ob->ob_id, &next_ob);
-            }
-            if (i->line->file != cur_fl) {
-                cur_fl = i->line->file;
-                cur_fn = NULL;
-                write_name(f, "fl", cur_fl, &cur_fl->fl_id, &next_fl);
-            }
-            if (i->line->fn != cur_fn) {
-                cur_fn = i->line->fn;
-                write_name(f, "fn", cur_fn, &cur_fn->fn_id, &next_fn);
-                fresh = True;
-            }
-            if (fresh)
+            fnrec *before = c.fn;
+            istr *fi_before = c.fi;
+            write_place(&c, i->line);
+            if (c.fn != before || c.fi != fi_before)
                 VG_(fprintf)(f, "0x%lx %u", i->addr, i->line->line);
             else {
                 if (i->addr == pa)
@@ -2660,55 +2886,22 @@ static void write_callgrind(UInt tid)
             pa = i->addr;
             pl = i->line->line;
             write_costs(f, i->ev);
-            if (i->arcs) {
-                HChar pos[48];
-                VG_(sprintf)(pos, "0x%lx %u", i->addr, i->line->line);
-                for (arc *a = i->arcs; a; a = a->snext)
-                    write_arc(f, a, pos, &next_fl, &next_fn);
-            }
-            if (i->jumps) {
-                HChar pos[48];
-                VG_(sprintf)(pos, "0x%lx %u", i->addr, i->line->line);
-                write_jumps(f, i->jumps, False, pos, cur_fl, cur_fn, &next_fl, &next_fn);
-            }
+            HChar pos[48];
+            VG_(sprintf)(pos, "0x%lx %u", i->addr, i->line->line);
+            for (arc *a = i->arcs; a; a = a->snext)
+                write_arc(&c, a, pos);
+            if (i->jumps) write_jumps(&c, i->jumps, False, pos);
             for (Int e = 0; e < N_EV; e++)
                 totals[e] += i->ev[e];
         }
         VG_(free)(v);
     } else {
-        UWord n;
         linecc **v = collect_lines(&n, cmp_linecc);
         for (UWord k = 0; k < n; k++) {
             linecc *l = v[k];
             if (all_zero(l->ev) && !live_arcs(l->arcs, True) && !live_jumps(l->jumps, True))
                 continue;
-            if (l->obj != cur_ob) {
-                cur_ob = l->obj;
-                cur_fl = cur_fn = NULL;
-                write_name(f, "ob", cur_ob, &cur_ob->ob_id, &next_ob);
-            }
-            if (l->file != cur_fl) {
-                cur_fl = l->file;
-                cur_fn = NULL;
-                write_name(f, "fl", cur_fl, &cur_fl->fl_id, &next_fl);
-            }
-            if (l->fn != cur_fn) {
-                cur_fn = l->fn;
-                write_name(f, "fn", cur_fn, &cur_fn->fn_id, &next_fn);
-            }
-            VG_(fprintf)(f, "%u", l->line);
-            write_costs(f, l->ev);
-            if (l->arcs) {
-                HChar pos[16];
-                VG_(sprintf)(pos, "%u", l->line);
-                for (arc *a = l->arcs; a; a = a->lnext)
-                    write_arc(f, a, pos, &next_fl, &next_fn);
-            }
-            if (l->jumps) {
-                HChar pos[16];
-                VG_(sprintf)(pos, "%u", l->line);
-                write_jumps(f, l->jumps, True, pos, cur_fl, cur_fn, &next_fl, &next_fn);
-            }
+            write_line_costs(&c, l);
             for (Int e = 0; e < N_EV; e++)
                 totals[e] += l->ev[e];
         }
@@ -2723,14 +2916,8 @@ static void write_callgrind(UInt tid)
     VG_(fprintf)(f, "\n");
     for (Int e = 0; e < N_EV; e++)
         grand[e] += totals[e];
-}
-
-static void close_callgrind(void)
-{
-    if (out_f) VG_(fclose)(out_f);
-    if (out_name) VG_(free)(out_name);
-    out_f = NULL;
-    out_name = NULL;
+    VG_(fclose)(f);
+    o->f = NULL;
 }
 
 /* What was collected since the last part, into the counters. */
@@ -2751,8 +2938,8 @@ static void gather_part(Bool final)
 }
 
 /* Write the gathered counts: one part, or with --separate-threads one
- * part per thread (then the counters hold the sum, for the cachegrind
- * file). */
+ * part per thread, each in its own file (then the counters hold the sum,
+ * for the cachegrind file). */
 static void write_parts(void)
 {
     if (!clo_separate) {
@@ -2794,9 +2981,6 @@ static void dump_part(void)
     gather_part(False);
     write_parts();
     if (clo_cg_out_file) keep_for_cachegrind();
-    /* nothing stays buffered that a forked child could write again */
-    if (out_f) VG_(fclose)(out_f);
-    out_f = NULL;
     if (clo_contexts) {
         cct_restart(collecting); /* what ran up to the dump is in the part */
         cct_dumped();
@@ -2966,7 +3150,6 @@ static void tl_fini(Int exitcode)
                 cct_switch(&threads[k]->cct, threads[k]->cct.root, threads[k]->run, collecting);
     rms_fini();
     write_parts(); /* fills grand */
-    close_callgrind();
     if (clo_cg_out_file) write_cachegrind();
     if (clo_contexts) cct_write(clo_ctx_out_file, out_ev, n_out_ev, ev_name);
     VG_(memcpy)(totals, grand, sizeof totals);
@@ -3053,6 +3236,8 @@ static void tl_post_clo_init(void)
     htab_init(&lines, 16384);
     htab_init(&instrs, 65536);
     htab_init(&arcs, 4096);
+    htab_init(&fnrecs, 4096);
+    htab_init(&entry_files, 4096);
     htab_init(&djumps, 1024);
     if (clo_toggle) {
         if (!clo_calls) {

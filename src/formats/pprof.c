@@ -126,10 +126,15 @@ static uint32_t fn_loc(struct pp_state *s, uint32_t fn)
     return loc_at(s, fn, profile_function_at(s->t->p, fn).file, s->start_line[fn]);
 }
 
-/* Location of fn at source line ln (line 0: the function as a whole). */
+/* Location of fn at source line ln (line 0 of its own file: the function
+ * as a whole; line 0 of another file, such as a PLT stub's code without
+ * line information, stays that file's). */
 static uint32_t line_loc(struct pp_state *s, uint32_t fn, const struct pl_line *ln)
 {
-    return ln->line ? loc_at(s, fn, ln->file, ln->line) : fn_loc(s, fn);
+    if (ln->line) return loc_at(s, fn, ln->file, ln->line);
+    if (fn < s->nfn && ln->file != profile_function_at(s->t->p, fn).file)
+        return loc_at(s, fn, ln->file, 0);
+    return fn_loc(s, fn);
 }
 
 static uint64_t sample_hash(const uint32_t *ids, size_t n)

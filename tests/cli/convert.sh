@@ -843,7 +843,11 @@ EOF
     mkdir -p "$TMP/thr"
     if (cd "$TMP/thr" && TALLY_VALGRIND_LIB=$ROOT/build/valgrind/lib "$TALLY" record -q --cache-sim=no \
         --contexts=yes --separate-threads=yes --out-file=t.out --contexts-out-file=t.ctx \
-        -- "$ROOT/examples/complexity/prodcons" >/dev/null 2>&1) && [ -f "$TMP/thr/t.ctx-2" ]; then
+        -- "$ROOT/examples/complexity/prodcons" >/dev/null 2>&1) && [ -f "$TMP/thr/t.ctx-2" ] &&
+        [ -f "$TMP/thr/t.out-02" ]; then
+        # the callgrind file of all threads: the per-thread files added up
+        expect_run "merge the threads' callgrind files" 0 "" "" merge \
+            -o "$TMP/thr/t.out" "$TMP/thr/t.out-01" "$TMP/thr/t.out-02"
         conv 1 "" "the contexts file holds one thread: add the contexts files of every thread first" \
             --to=folded -o thr/one.folded thr/t.ctx-1 thr/t.out
         if [ -z "$why" ]; then ok "one thread's contexts + the callgrind file: refused, saying why"

@@ -68,11 +68,13 @@ run() {
         --out-file="$TMP/$n.tl" "$@" >/dev/null 2>"$TMP/$n.tlerr" </dev/null)
 }
 
-invariants() { # NAME FILE
-    if $CHECK check $ROOTS "$2" >"$TMP/chk" 2>&1; then
-        ok "$1: call graph invariants hold ($(head -n 1 "$TMP/chk" | cut -d' ' -f2-))"
+invariants() { # NAME FILE...
+    n=$1
+    shift
+    if $CHECK check $ROOTS "$@" >"$TMP/chk" 2>&1; then
+        ok "$n: call graph invariants hold ($(head -n 1 "$TMP/chk" | cut -d' ' -f2-))"
     else
-        not_ok "$1: call graph invariants hold"
+        not_ok "$n: call graph invariants hold"
         diag <"$TMP/chk"
     fi
 }
@@ -164,7 +166,7 @@ has_arc threads "clone -> start_thread 4"
 has_arc threads "start_thread -> body 4"
 (cd "$TMP" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record -q --cache-sim=no --separate-threads=yes \
     --out-file="$TMP/threads.sep" ./threads 4 >/dev/null 2>&1 </dev/null)
-invariants "threads, --separate-threads=yes" "$TMP/threads.sep"
+invariants "threads, --separate-threads=yes" "$TMP"/threads.sep-*
 
 # pthread_exit from a nested frame
 build texit gcc -O1 -g -pthread
@@ -173,7 +175,7 @@ fewer_unsymbolled texit
 same_arcs texit
 (cd "$TMP" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record -q --cache-sim=no --separate-threads=yes \
     --out-file="$TMP/texit.sep" ./texit >/dev/null 2>&1 </dev/null)
-invariants "texit, --separate-threads=yes" "$TMP/texit.sep"
+invariants "texit, --separate-threads=yes" "$TMP"/texit.sep-*
 a=$($CHECK stat "$TMP/texit.tl" incl:start_thread)
 b=$(awk '/^start_thread -> body / { print $NF }' "$TMP/texit.tarcs")
 if [ -n "$a" ] && [ "$a" -gt 0 ]; then ok "texit: start_thread's inclusive cost $a"; else not_ok "texit: start_thread has an inclusive cost"; fi
