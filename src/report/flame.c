@@ -273,7 +273,15 @@ static const char script[] =
     "    ignoreCase = !ignoreCase;\n"
     "    search(lastRe);\n"
     "  });\n"
+    "  /* In a page of its own the picture takes Ctrl-F; embedded (tally report)\n"
+    "     only while it has the focus (a click on it, or Tab), so the browser's\n"
+    "     find keeps working on the rest of the page. */\n"
+    "  var doc = svg.ownerDocument || document;\n"
+    "  var embedded = !!doc.documentElement && doc.documentElement !== svg;\n"
+    "  svg.addEventListener('mousedown', function () { if (embedded) svg.focus(); });\n"
     "  window.addEventListener('keydown', function (e) {\n"
+    "    var a = document.activeElement;\n"
+    "    if (embedded && !(a === svg || svg.contains(a))) return;\n"
     "    if ((e.ctrlKey || e.metaKey) && e.key === 'f') { e.preventDefault(); ask(); }\n"
     "    else if (e.key === 'Escape') { reset(); clearSearch(); }\n"
     "  });\n"
@@ -281,18 +289,22 @@ static const char script[] =
     "    matched: function () { return matchedShare; }, frames: frames.length};\n"
     "})();\n";
 
+/* Every rule is scoped to the picture: embedded in a page (tally report),
+   it must not restyle the page's other SVGs. */
 static const char style[] =
-    "text { font-family: Verdana, sans-serif; font-size: 12px; fill: rgb(0,0,0); }\n"
-    "#title { font-size: 17px; text-anchor: middle; }\n"
-    "#subtitle { font-size: 12px; text-anchor: middle; fill: rgb(80,80,80); }\n"
-    "#search, #ignorecase, #unzoom { cursor: pointer; fill: rgb(40,40,160); }\n"
-    "#ignorecase.on { font-weight: bold; }\n"
-    "#search, #ignorecase, #matched { text-anchor: end; }\n"
-    ".hide { display: none; }\n"
-    ".parent { opacity: 0.5; }\n"
-    "g.frame { cursor: pointer; }\n"
-    "g.frame:hover rect { stroke: rgb(0,0,0); stroke-width: 0.5; }\n"
-    "g.frame text { pointer-events: none; }\n";
+    "#tally-flame text { font-family: Verdana, sans-serif; font-size: 12px; fill: rgb(0,0,0); }\n"
+    "#tally-flame #title { font-size: 17px; text-anchor: middle; }\n"
+    "#tally-flame #subtitle { font-size: 12px; text-anchor: middle; fill: rgb(80,80,80); }\n"
+    "#tally-flame #search, #tally-flame #ignorecase, #tally-flame #unzoom { cursor: pointer; "
+    "fill: rgb(40,40,160); }\n"
+    "#tally-flame #ignorecase.on { font-weight: bold; }\n"
+    "#tally-flame #search, #tally-flame #ignorecase, #tally-flame #matched { text-anchor: end; }\n"
+    "#tally-flame .hide { display: none; }\n"
+    "#tally-flame .parent { opacity: 0.5; }\n"
+    "#tally-flame g.frame { cursor: pointer; }\n"
+    "#tally-flame g.frame:hover rect { stroke: rgb(0,0,0); stroke-width: 0.5; }\n"
+    "#tally-flame g.frame text { pointer-events: none; }\n"
+    "#tally-flame:focus { outline: 2px solid rgb(40,40,160); }\n";
 
 int flame_write_svg(const struct stack_tree *t, const struct flame_options *opt, FILE *fp,
                     struct tally_error *err)
@@ -361,6 +373,7 @@ int flame_write_svg(const struct stack_tree *t, const struct flame_options *opt,
     if (!opt->fragment) fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n", fp);
     fprintf(fp,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" id=\"tally-flame\" "
+            "tabindex=\"0\" "
             "width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" data-pad=\"%d\" data-width=\"%.2f\" "
             "data-total=\"%" PRIu64 "\" data-kind=\"%s\" data-icicle=\"%d\" data-event=\"",
             imgw, height, imgw, height, PAD, f.width, f.grand,
