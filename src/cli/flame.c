@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct flame_cli {
     const char *output; /* NULL = standard output */
@@ -139,6 +140,19 @@ static int parse_args(int argc, char **argv, struct flame_cli *o)
         /* room for argc entries: one more fits */
         if (!(o->files[0] = cli_newest_profile("flame"))) return 2;
         o->nfiles = 1;
+    }
+    /* the picture is SVG: a name that promises another format is refused */
+    static const char *const raster[] = {".png", ".pdf", ".jpg", ".jpeg", ".gif", ".webp", ".ps"};
+    size_t on = o->output ? strlen(o->output) : 0;
+    for (size_t k = 0; k < sizeof raster / sizeof raster[0]; k++) {
+        size_t rn = strlen(raster[k]);
+        if (on > rn && strcasecmp(o->output + on - rn, raster[k]) == 0) {
+            cli_errorf("flame: '%s': tally flame writes SVG only (an interactive picture); name "
+                       "the output %.*s.svg, and convert it if need be (e.g. rsvg-convert, or a "
+                       "browser's screenshot)",
+                       o->output, (int)(on - rn), o->output);
+            return 2;
+        }
     }
     if (o->diff && (o->split = cli_split_two_inputs(o->files, o->nfiles)) < 0) {
         cli_errorf("flame: --diff takes exactly two inputs, OLD and NEW (a profile each, or "

@@ -276,7 +276,7 @@ expect "unknown option" 2 "" "unknown option '--bogus'" --bogus a.out
 expect "bad threshold" 2 "" 'percentage from 0 to 100' --node-thres=abc a.out
 expect "threshold over 100" 2 "" 'percentage from 0 to 100' --edge-thres=101 a.out
 expect "bad regex" 2 "" 'root: bad regex' '--root=(' a.out
-expect "bad format" 2 "" "unknown format 'png'" --format=png a.out
+expect "bad format" 2 "" "unknown format 'jpeg'" --format=jpeg a.out
 expect "missing value" 2 "" "needs a value" a.out --event
 expect "missing file" 1 "" 'nope.out' nope.out
 expect "unknown event" 1 "" "no event 'Bc'.*Ir Dr" --event=Bc a.out
