@@ -125,7 +125,7 @@ frames "$TMP/a.svg" >"$TMP/a.frames"
 printf 'all 1020\nall;main 1020\nall;main;work 900\n' >"$TMP/a.want"
 check "exact widths: 1180 px * cost / 1020" width_check "$TMP/a.want" "$TMP/a.frames"
 check "work is 1041.18 px wide" grep -q '^all;main;work 1041.18 900 ' "$TMP/a.frames"
-check "exact: subtitle says so" grep -q '<text id="subtitle"[^>]*>exact: recorded calling contexts<' "$TMP/a.svg"
+check "exact: subtitle says so" grep -Eq '<text id="subtitle"[^>]*>exact: recorded calling contexts; recursion folded \(no function twice in a stack\)<' "$TMP/a.svg"
 check "exact: data-kind" grep -q 'data-kind="exact"' "$TMP/a.svg"
 check "hover text: name, file, object, costs and shares, calls" \
     grep -q '<title>work (a.c, /tmp/a.out)$' "$TMP/a.svg"
