@@ -311,7 +311,7 @@ static char *make_complexity(const char *dir, const char **files, int n, int *fa
         if (rc) goto fail;
     }
     if (complexity_analyse(&ip, &an, &c, &err)) goto fail;
-    struct complexity_report_options ro = {.sources = files, .nsources = (size_t)n};
+    struct complexity_report_options ro = {.sources = files, .nsources = (size_t)n, .filters = &an};
     sub = xasprintf("%s/complexity", dir);
     if (complexity_write_plots(&c, &ip, &ro, sub, &err)) goto fail;
     FILE *mem = open_memstream(&text, &len);
