@@ -272,6 +272,7 @@ int cmd_flame(int argc, char **argv)
     int ev = event_index(newp, o.event, newfile, &err);
     if (ev < 0) {
         if (!err.msg[0]) tally_error_set(&err, newfile, 0, "the profile has no events");
+        if (o.event) rc = 2; /* --event names no event of the input: usage */
         goto out;
     }
     struct stack_options so = {.part = -1, .event = ev, .max_depth = o.depth, .prune = prune};

@@ -226,7 +226,10 @@ int cmd_graph(int argc, char **argv)
     cli_progress_stop();
     if (!p) goto fail;
     const char *evname;
-    if (cli_event_column(p, o.event, &col, &evname, &err)) goto fail;
+    if (cli_event_column(p, o.event, &col, &evname, &err)) {
+        if (o.event) status = 2; /* --event names no event of the input: usage */
+        goto fail;
+    }
     if (callgraph_build(&g, p, 0, &col, 1, &err)) goto fail;
     struct dot_options dopt;
     dot_options_init(&dopt);

@@ -408,7 +408,10 @@ int cmd_report(int argc, char **argv)
         cli_progress_stop();
         if (!p) goto fail;
         const char *evname;
-        if (cli_event_column(p, o.event, &col, &evname, &err)) goto fail;
+        if (cli_event_column(p, o.event, &col, &evname, &err)) {
+            if (o.event) status = 2; /* --event names no event of the input: usage */
+            goto fail;
+        }
         if (!o.no_callgraph) cg = make_callgraph(p, &col, evname, &cgnote);
         if (!o.no_flame) fl = make_flame(p, evname, &flnote);
     }

@@ -452,7 +452,7 @@ expect "--minwidth=inf is refused" 2 "" "--minwidth needs" --minwidth=inf a.ctx
 expect "bad --colors" 2 "" "--colors must be" --colors=pink a.ctx
 expect "bad --width" 2 "" "--width needs a positive number" --width=0 a.ctx
 expect "missing file" 1 "" "^tally: .*nope" nope.out
-expect "unknown event" 1 "" "^tally: arcs.out: no event 'Zz' \(the profile has: Ir Dr\)" --event=Zz arcs.out
+expect "unknown event (usage: exit 2)" 2 "" "^tally: arcs.out: no event 'Zz' \(the profile has: Ir Dr\)" --event=Zz arcs.out
 printf '# tally contexts 1\nevents: Ir\nfn 1 0 0 f\nx 1 0 9 1 5\n' >"$TMP/bad.ctx"
 expect "malformed contexts: FILE:LINE: message" 1 "" "^tally: bad.ctx:4: function id used before" bad.ctx -o bad.svg
 check "no output file after a failure" test ! -e "$TMP/bad.svg"

@@ -279,7 +279,7 @@ expect "bad regex" 2 "" 'root: bad regex' '--root=(' a.out
 expect "bad format" 2 "" "unknown format 'jpeg'" --format=jpeg a.out
 expect "missing value" 2 "" "needs a value" a.out --event
 expect "missing file" 1 "" 'nope.out' nope.out
-expect "unknown event" 1 "" "no event 'Bc'.*Ir Dr" --event=Bc a.out
+expect "unknown event (usage: exit 2)" 2 "" "no event 'Bc'.*Ir Dr" --event=Bc a.out
 expect "--root matching nothing" 1 "" 'no function matches --root=zzz' --root=zzz a.out
 expect "--leaf matching nothing" 1 "" 'no function matches --leaf=zzz' --leaf=zzz a.out
 printf 'events: Ir\nfn=f\n1 x\n' >"$TMP/bad.out"
