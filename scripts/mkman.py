@@ -139,9 +139,13 @@ def main():
     pages = {f[:-3] for f in os.listdir(docdir) if f.startswith("tally") and f.endswith(".md")}
     with open(path, encoding="utf-8") as fp:
         md = convert(fp.read(), name, summary, pages)
-    r = subprocess.run(["lowdown", "-s", "-Tman", "-M", f"title={name}", "-M", "section=1",
-                        "-M", "source=tally", "--parse-no-metadata"],
-                       input=md.encode(), capture_output=True)
+    try:
+        r = subprocess.run(["lowdown", "-s", "-Tman", "-M", f"title={name}", "-M", "section=1",
+                            "-M", "source=tally", "--parse-no-metadata"],
+                           input=md.encode(), capture_output=True)
+    except FileNotFoundError:
+        sys.exit("mkman: the man pages need lowdown (Debian: apt-get install lowdown, or "
+                 "sh scripts/install-deps.sh build)")
     if r.returncode != 0:
         sys.stderr.write(r.stderr.decode())
         sys.exit(f"mkman: lowdown failed on {path}")

@@ -22,6 +22,7 @@ void complexity_options_init(struct complexity_options *o)
     memset(o, 0, sizeof(*o));
     o->cost = COMPLEXITY_COST_CUMULATIVE;
     o->min_points = 5;
+    o->min_share = 1.0;
 }
 
 /* ---- name patterns ---- */
@@ -240,7 +241,10 @@ int complexity_analyse(struct isprof *ip, const struct complexity_options *o,
         for (size_t i = 0; i < out->nall && rc == 0; i++) {
             struct complexity_routine *r = &out->all[i];
             if (r->npoints < o->min_points) continue;
-            if (r->share < o->min_share) continue;
+            if (r->share < o->min_share) {
+                if (r->npoints >= o->min_points) out->nbelow_share++;
+                continue;
+            }
             if (o->min_r2 > 0 && !(r->power.r2 >= o->min_r2)) continue; /* NaN: not fitted */
             if (o->ninclude) {
                 int m = patterns_any(inc, o->include, o->ninclude, r->name, err);

@@ -41,7 +41,7 @@ enum complexity_cost {
 struct complexity_options {
     enum complexity_cost cost;
     size_t min_points; /* fewest distinct input sizes a routine must have (aprof-plot: 5) */
-    double min_share;  /* smallest share of the program cost, in percent (0 = all) */
+    double min_share;  /* smallest share of the program cost, in percent (0 = all; default 1) */
     double min_r2;     /* if > 0: only routines whose model has at least this R^2 */
     const char *const *include; /* PCRE2 patterns: keep routines whose name matches one */
     size_t ninclude;            /*   (none given: keep all) */
@@ -90,6 +90,8 @@ struct complexity {
     /* The routines that passed the filters, ranked (and cut to `top`): pointers into `all`. */
     struct complexity_routine **ranked;
     size_t nranked;
+    /* Routines with enough input sizes left out only for their share (min_share). */
+    size_t nbelow_share;
 };
 
 /*

@@ -11,7 +11,8 @@
 
 #include "../model/cct.h"
 
-static const char method_exact[] = "exact: recorded calling contexts";
+static const char method_exact[] =
+    "exact: recorded calling contexts; recursion folded (no function twice in a stack)";
 static const char method_estimated[] =
     "estimated from call arcs: a function's cost is split among its callers in proportion to "
     "the inclusive costs of their calls (measured per arc); recursion folded";

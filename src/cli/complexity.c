@@ -9,6 +9,8 @@
  * report/complexity.c. See docs/tally-complexity.md.
  */
 #include "cli.h"
+
+#include "../io/input.h"
 #include "../analysis/complexity.h"
 #include "../formats/aprof.h"
 #include "../io/outfile.h"
@@ -192,10 +194,42 @@ static int complexity_parse_args(int argc, char **argv, struct complexity_cli *o
 }
 
 /* Read every report and merge them into *ip. 0, or 1 after printing the error. */
+/*
+ * Is FILE an aprof report? Says "FILE: not an aprof report" when it is not
+ * (a callgrind profile, a picture, ...): the reader's own message would be
+ * about its first line. Standard input is not checked. Returns 0 or 1.
+ */
+static int check_aprof(const char *file)
+{
+    if (strcmp(file, "-") == 0) return 0;
+    struct tally_error err;
+    tally_error_clear(&err);
+    struct input in;
+    if (input_open(&in, file, &err)) {
+        cli_error(&err);
+        return 1;
+    }
+    const char *data;
+    size_t len;
+    int bad = input_peek(&in, 4096, &data, &len, &err) != 0;
+    if (bad)
+        cli_error(&err);
+    else if (!aprof_detect(data, len)) {
+        bad = 1;
+        cli_errorf("%s: not an aprof report (tally complexity reads the reports of 'tally record "
+                   "--input-sensitive=yes' and of aprof)",
+                   file);
+    }
+    input_close(&in);
+    return bad;
+}
+
 static int read_reports(const struct complexity_cli *o, struct isprof *ip)
 {
     struct tally_error err;
     tally_error_clear(&err);
+    for (int i = 0; i < o->nfiles; i++)
+        if (check_aprof(o->files[i])) return 1;
     if (aprof_read(ip, o->files[0], &err)) {
         cli_error(&err);
         return 1;

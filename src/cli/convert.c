@@ -245,7 +245,7 @@ int cmd_convert(int argc, char **argv)
             free(names);
             profile_free(p);
             free(o.files);
-            return 1;
+            return 2; /* --event names no event of the input: usage */
         }
     }
     if (o.to == CONV_CALLGRIND || o.to == CONV_CACHEGRIND) {

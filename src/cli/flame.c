@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct flame_cli {
     const char *output; /* NULL = standard output */
@@ -20,6 +21,7 @@ struct flame_cli {
     const char *title, *subtitle;
     const char *minwidth; /* PX or PCT% */
     int icicle, diff, colors;
+    int negate; /* --negate: widths from OLD */
     unsigned width, depth;
     const char **files;
     int nfiles;
@@ -68,7 +70,10 @@ static void flame_usage(FILE *fp)
           "  --diff               two inputs OLD NEW: widths from NEW, red = the self\n"
           "                       cost of that stack grew, blue = it shrank, deeper =\n"
           "                       larger relative change; an input is a profile or a\n"
-          "                       program followed by its gmon.out files\n"
+          "                       program followed by its gmon.out files; a legend\n"
+          "                       shows the shades\n"
+          "  --negate             with --diff: widths from OLD, so stacks NEW lost are\n"
+          "                       seen (colours still say how NEW differs from OLD)\n"
           "  -h, --help           this text\n",
           fp);
 }
@@ -115,6 +120,8 @@ static enum cli_opt flame_option(void *ctx, int argc, char **argv, int *i, int *
         o->icicle = 1;
     } else if (strcmp(a, "--diff") == 0) {
         o->diff = 1;
+    } else if (strcmp(a, "--negate") == 0) {
+        o->negate = 1;
     } else {
         return CLI_OPT_UNKNOWN;
     }
@@ -140,6 +147,23 @@ static int parse_args(int argc, char **argv, struct flame_cli *o)
         /* room for argc entries: one more fits */
         if (!(o->files[0] = cli_newest_profile("flame"))) return 2;
         o->nfiles = 1;
+    }
+    /* the picture is SVG: a name that promises another format is refused */
+    static const char *const raster[] = {".png", ".pdf", ".jpg", ".jpeg", ".gif", ".webp", ".ps"};
+    size_t on = o->output ? strlen(o->output) : 0;
+    for (size_t k = 0; k < sizeof raster / sizeof raster[0]; k++) {
+        size_t rn = strlen(raster[k]);
+        if (on > rn && strcasecmp(o->output + on - rn, raster[k]) == 0) {
+            cli_errorf("flame: '%s': tally flame writes SVG only (an interactive picture); name "
+                       "the output %.*s.svg, and convert it if need be (e.g. rsvg-convert, or a "
+                       "browser's screenshot)",
+                       o->output, (int)(on - rn), o->output);
+            return 2;
+        }
+    }
+    if (o->negate && !o->diff) {
+        cli_errorf("flame: --negate draws the widths of OLD: it needs --diff OLD NEW");
+        return 2;
     }
     if (o->diff && (o->split = cli_split_two_inputs(o->files, o->nfiles)) < 0) {
         cli_errorf("flame: --diff takes exactly two inputs, OLD and NEW (a profile each, or "
@@ -231,15 +255,25 @@ int cmd_flame(int argc, char **argv)
     }
     cli_progress_stop();
     if (!newp) goto out;
+    const char *newfile = o.files[o.diff ? o.split : 0], *oldfile = o.files[0];
+    if (o.negate) {
+        /* widths from OLD: OLD is the tree drawn, NEW the one compared */
+        struct profile *swap = newp;
+        newp = oldp;
+        oldp = swap;
+        newfile = o.files[0];
+        oldfile = o.files[o.split];
+        fo.negate = 1;
+    }
     /* frames below the minimum width are not built at all */
     double draww = (o.width ? (o.width < 100 ? 100 : o.width) : 1200) - 20.0;
     double prune = fo.minwidth_frac > 0 ? fo.minwidth_frac
                    : fo.minwidth_px > 0 ? fo.minwidth_px / draww
                                         : 0.1 / draww;
-    const char *newfile = o.files[o.diff ? o.split : 0];
     int ev = event_index(newp, o.event, newfile, &err);
     if (ev < 0) {
         if (!err.msg[0]) tally_error_set(&err, newfile, 0, "the profile has no events");
+        if (o.event) rc = 2; /* --event names no event of the input: usage */
         goto out;
     }
     struct stack_options so = {.part = -1, .event = ev, .max_depth = o.depth, .prune = prune};
@@ -247,7 +281,7 @@ int cmd_flame(int argc, char **argv)
     have_new = 1;
     if (oldp) {
         const char *evname = newp->parts[0]->events.names[ev];
-        int oev = event_index(oldp, evname, o.files[0], &err);
+        int oev = event_index(oldp, evname, oldfile, &err);
         if (oev < 0) goto out;
         struct stack_options so2 = so;
         so2.event = oev;

@@ -15,11 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 
 struct graph_options {
     const char *output; /* -o; NULL = standard output */
-    int svg;            /* -1 = from the output name, 0 = DOT, 1 = SVG */
+    int svg;            /* -1 = from the output name, 0 = DOT, 1 = laid out by dot */
+    const char *fmt;    /* with svg = 1: dot's -T format (svg, png, pdf) */
     const char *event;  /* --event, NULL = the first event */
     const char *title;
     double node_thres, edge_thres;
@@ -47,9 +49,11 @@ static void graph_usage(FILE *fp)
           "and show only their count. Colours run from pale (cheap) to dark (costly).\n"
           "\n"
           "Options:\n"
-          "  -o, --output=OUT     write to OUT (atomically); OUT ending in .svg runs\n"
-          "                       'dot -Tsvg'; default: DOT text on standard output\n"
-          "  --format=dot|svg     choose the output kind whatever OUT is called\n"
+          "  -o, --output=OUT     write to OUT (atomically); OUT ending in .svg, .png or\n"
+          "                       .pdf runs 'dot -Tsvg', '-Tpng' or '-Tpdf'; any other\n"
+          "                       name (.dot, .gv) gets DOT text; default: DOT text on\n"
+          "                       standard output\n"
+          "  --format=dot|svg|png|pdf  choose the output kind whatever OUT is called\n"
           "  --event=EV           the event (base or derived) to draw; default: the\n"
           "                       first event of the profile\n"
           "  --node-thres=PCT     hide functions whose inclusive share is below PCT\n"
@@ -87,12 +91,13 @@ static enum cli_opt graph_option(void *ctx, int argc, char **argv, int *i, int *
     struct graph_options *o = ctx;
     const char *a = argv[*i], *v;
     if ((v = cli_optval(argc, argv, i, "--format", missing))) {
-        if (strcmp(v, "dot") == 0)
+        if (strcmp(v, "dot") == 0) {
             o->svg = 0;
-        else if (strcmp(v, "svg") == 0)
+        } else if (strcmp(v, "svg") == 0 || strcmp(v, "png") == 0 || strcmp(v, "pdf") == 0) {
             o->svg = 1;
-        else {
-            cli_errorf("graph: unknown format '%s' (use dot or svg)", v);
+            o->fmt = v;
+        } else {
+            cli_errorf("graph: unknown format '%s' (use dot, svg, png or pdf)", v);
             return CLI_OPT_BAD;
         }
     } else if (!*missing && (v = cli_optval(argc, argv, i, "--event", missing))) {
@@ -162,10 +167,14 @@ int cli_event_column(const struct profile *p, const char *event, struct event_ex
     return 0;
 }
 
-static int ends_with_svg(const char *s)
+/* The format dot lays OUT out in, from its name: "svg", "png", "pdf", or NULL (DOT text). */
+static const char *format_of_name(const char *s)
 {
+    static const char *const kinds[] = {"svg", "png", "pdf"};
     size_t n = strlen(s);
-    return n >= 4 && strcasecmp(s + n - 4, ".svg") == 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        if (n >= 4 && s[n - 4] == '.' && strcasecmp(s + n - 3, kinds[k]) == 0) return kinds[k];
+    return NULL;
 }
 
 int cmd_graph(int argc, char **argv)
@@ -183,7 +192,10 @@ int cmd_graph(int argc, char **argv)
         return status == 1 ? 0 : 2;
     }
     status = 1;
-    if (o.svg < 0) o.svg = o.output && ends_with_svg(o.output);
+    if (o.svg < 0) {
+        o.fmt = o.output ? format_of_name(o.output) : NULL;
+        o.svg = o.fmt != NULL;
+    }
     struct tally_error err;
     tally_error_clear(&err);
     struct profile *p = NULL;
@@ -195,10 +207,17 @@ int cmd_graph(int argc, char **argv)
     char *text = NULL;
     size_t len = 0;
     char prog[4096];
+    if (o.svg && strcmp(o.fmt, "svg") != 0 && (!o.output || !strcmp(o.output, "-")) && isatty(1)) {
+        cli_errorf("graph: %s output is binary: not writing it to a terminal (use -o FILE.%s)",
+                   o.fmt, o.fmt);
+        status = 2;
+        goto out;
+    }
     if (o.svg && !dot_find_program(prog, sizeof(prog))) {
-        cli_errorf("graph: SVG output needs the 'dot' program of Graphviz, which is not in "
+        cli_errorf("graph: %s output needs the 'dot' program of Graphviz, which is not in "
                    "PATH; install the Debian package graphviz (apt-get install graphviz), or "
-                   "write DOT text (-o FILE.dot) and lay it out elsewhere");
+                   "write DOT text (-o FILE.dot) and lay it out elsewhere",
+                   o.fmt);
         goto out;
     }
     struct cli_input_options in = {.drop_jumps = 1, .pair_runs = 1};
@@ -207,7 +226,10 @@ int cmd_graph(int argc, char **argv)
     cli_progress_stop();
     if (!p) goto fail;
     const char *evname;
-    if (cli_event_column(p, o.event, &col, &evname, &err)) goto fail;
+    if (cli_event_column(p, o.event, &col, &evname, &err)) {
+        if (o.event) status = 2; /* --event names no event of the input: usage */
+        goto fail;
+    }
     if (callgraph_build(&g, p, 0, &col, 1, &err)) goto fail;
     struct dot_options dopt;
     dot_options_init(&dopt);
@@ -238,7 +260,7 @@ int cmd_graph(int argc, char **argv)
         }
         fclose(mem);
         if (outfile_open(&of, o.output, &err)) goto fail;
-        if (fflush(of.fp) || dot_run(text, len, "svg", fileno(of.fp), &err)) {
+        if (fflush(of.fp) || dot_run(text, len, o.fmt, fileno(of.fp), &err)) {
             outfile_abort(&of);
             goto fail;
         }

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,14 +49,15 @@ static void report_usage(FILE *fp)
 {
     fputs("usage: tally report -o DIR [OPTIONS] [FILE...]\n"
           "\n"
-          "With no FILE, the newest tally.out.*, callgrind.out.* or cachegrind.out.*\n"
-          "of the current directory is read (a note says which).\n"
-          "Write DIR/index.html: one self-contained page (styles, scripts and data\n"
+          "Write DIR/index.html (or NAME.html for -o NAME.html): one self-contained\n"
+          "page (styles, scripts and data\n"
           "inline; nothing is fetched) about callgrind, cachegrind or contexts files\n"
           "(several are added up), a program built with -pg followed by its gmon.out\n"
           "files, and aprof reports. Open it from the disk in any browser. The\n"
           "contexts and callgrind files of one recording, given together, are\n"
-          "joined: exact flame graph and annotated source.\n"
+          "joined: exact flame graph and annotated source. With no FILE, the newest\n"
+          "tally.out.*, callgrind.out.* or cachegrind.out.* of the current directory\n"
+          "is read (a note says which).\n"
           "\n"
           "The page: the command, events and totals; a sortable, searchable table\n"
           "of the functions (self and inclusive cost of every event); for the\n"
@@ -65,7 +67,8 @@ static void report_usage(FILE *fp)
           "ranking with its plots (in DIR/complexity/).\n"
           "\n"
           "Options:\n"
-          "  -o, --output=DIR       the directory to write (created when missing)\n"
+          "  -o, --output=DIR       the directory to write (created when missing);\n"
+          "                         a name ending in .html is one file instead\n"
           "  --event=EV             the event of the flame and call graphs (default:\n"
           "                         the first event)\n"
           "  --max-functions=N      ship the N functions with the largest inclusive\n"
@@ -306,7 +309,7 @@ static char *make_complexity(const char *dir, const char **files, struct input *
         if (rc) goto fail;
     }
     if (complexity_analyse(&ip, &an, &c, &err)) goto fail;
-    struct complexity_report_options ro = {.sources = files, .nsources = (size_t)n};
+    struct complexity_report_options ro = {.sources = files, .nsources = (size_t)n, .filters = &an};
     sub = xasprintf("%s/complexity", dir);
     if (complexity_write_plots(&c, &ip, &ro, sub, &err)) goto fail;
     FILE *mem = open_memstream(&text, &len);
@@ -386,8 +389,20 @@ int cmd_report(int argc, char **argv)
             profs[nprof++] = o.files[i];
         }
     }
+    /* -o NAME.html: that one file; any other name is a directory */
+    size_t dl = strlen(o.dir);
+    int single = dl > 5 && strcasecmp(o.dir + dl - 5, ".html") == 0;
+    if (single && naprof) {
+        cli_errorf("report: aprof reports need a directory for their plots: give -o DIR, not "
+                   "'%s'",
+                   o.dir);
+        status = 2;
+        goto out;
+    }
     struct stat st;
-    if (stat(o.dir, &st) == 0) {
+    if (single) {
+        /* nothing to create */
+    } else if (stat(o.dir, &st) == 0) {
         if (!S_ISDIR(st.st_mode)) {
             tally_error_set(&err, o.dir, 0, "exists and is not a directory");
             goto fail;
@@ -406,7 +421,10 @@ int cmd_report(int argc, char **argv)
         cli_progress_stop();
         if (!p) goto fail;
         const char *evname;
-        if (cli_event_column(p, o.event, &col, &evname, &err)) goto fail;
+        if (cli_event_column(p, o.event, &col, &evname, &err)) {
+            if (o.event) status = 2; /* --event names no event of the input: usage */
+            goto fail;
+        }
         if (!o.no_callgraph) cg = make_callgraph(p, &col, evname, &cgnote);
         if (!o.no_flame) fl = make_flame(p, evname, &flnote);
     }
@@ -436,7 +454,7 @@ int cmd_report(int argc, char **argv)
                     : nprof    ? NULL
                                : "No flame graph: no callgrind or cachegrind input.";
     ho.extra_html = cx;
-    path = xasprintf("%s/index.html", o.dir);
+    path = single ? xstrdup(o.dir) : xasprintf("%s/index.html", o.dir);
     struct outfile of;
     if (outfile_open(&of, path, &err)) goto fail;
     if (html_report_write(of.fp, p, &ho, &err)) {

@@ -53,8 +53,8 @@ static void usage(FILE *fp)
             (size_t)INPUT_MAX_LINE_DEFAULT);
     fprintf(fp, "\nRun 'tally COMMAND --help' or 'tally help COMMAND' for the options of one\n"
                 "command. Every command also takes --version, and -q/--quiet to print no\n"
-                "notes (errors and warnings stay). Documentation: 'man tally', docs/ in the\n"
-                "source tree.\n");
+                "notes (errors and warnings stay; gprof's -q is gprof's own). Documentation:\n"
+                "'man tally', docs/ in the source tree.\n");
 }
 
 enum { NCOMMANDS = sizeof(commands) / sizeof(commands[0]) };
@@ -77,9 +77,10 @@ static int not_a_command(const char *cmd)
  * The options every command takes, taken out of argv before the command
  * sees it: --version (1 is returned) and -q/--quiet (cli_quiet). Only the
  * arguments before "--" count; for record only those before the program,
- * and -q stays (Valgrind's own -q, which record passes on).
+ * and -q stays (Valgrind's own -q, which record passes on). gprof's -q is
+ * gprof's own (the call graph): there only --quiet is tally's.
  */
-static int common_options(int *argc, char **argv, int record)
+static int common_options(int *argc, char **argv, int record, int gprof)
 {
     int out = 1, version = 0, done = 0;
     for (int i = 1; i < *argc; i++) {
@@ -90,7 +91,7 @@ static int common_options(int *argc, char **argv, int record)
             version = 1;
             continue;
         }
-        if (!done && (!strcmp(a, "-q") || !strcmp(a, "--quiet"))) {
+        if (!done && ((!gprof && !strcmp(a, "-q")) || !strcmp(a, "--quiet"))) {
             cli_quiet = 1;
             if (!record) continue;
         }
@@ -171,7 +172,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (!strcmp(cmd, commands[i].name)) {
             int n = argc - 1;
-            if (common_options(&n, argv + 1, commands[i].run == cmd_record)) {
+            if (common_options(&n, argv + 1, commands[i].run == cmd_record,
+                               commands[i].run == cmd_gprof)) {
                 printf("tally %s\n", TALLY_VERSION);
                 return 0;
             }

@@ -148,7 +148,8 @@ static void text_header(const struct complexity *c, const struct isprof *ip,
     const struct complexity_options *f = o->filters;
     if (f) {
         fprintf(fp, " (at least %zu input size%s", f->min_points, f->min_points == 1 ? "" : "s");
-        if (f->min_share > 0) fprintf(fp, ", share >= %g%%", f->min_share);
+        if (f->min_share > 0)
+            fprintf(fp, ", share >= %g%%: %zu below it left out", f->min_share, c->nbelow_share);
         if (f->min_r2 > 0) fprintf(fp, ", R^2 >= %g", f->min_r2);
         for (size_t i = 0; i < f->ninclude; i++)
             fprintf(fp, ", %s /%s/", i ? "or" : "matching", f->include[i]);
@@ -626,9 +627,16 @@ static int emit_index(FILE *fp, const void *ctx, struct tally_error *err)
     }
     fprintf(fp, "Input size: %s", input_name(c));
     if (c->resolution) fprintf(fp, " (memory cells of %u bytes)", c->resolution);
-    fprintf(fp, ". Cost: %s, %s. Program cost: %s. %zu routines ranked of %zu with tuples.</p>\n",
+    fprintf(fp, ". Cost: %s, %s. Program cost: %s. %zu routines ranked of %zu with tuples.",
             isprof_cost_name(c->metric), cost_kind(c), fmt_u64(c->program_total, num, sizeof(num)),
             c->nranked, c->nall);
+    const struct complexity_options *f = job->o ? job->o->filters : NULL;
+    if (f && f->min_share > 0)
+        fprintf(fp,
+                " Left out: %zu routine%s under %g%% of the program cost (--min-share=0 ranks "
+                "them).",
+                c->nbelow_share, c->nbelow_share == 1 ? "" : "s", f->min_share);
+    fputs("</p>\n", fp);
     fputs("<table>\n<tr><th>Rank</th><th>Exponent</th><th>R<sup>2</sup></th><th>Class</th>"
           "<th>Sizes</th><th>Calls</th><th>Cost</th><th>Share</th><th>Routine</th>"
           "<th>Plots</th></tr>\n",

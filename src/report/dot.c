@@ -4,6 +4,7 @@
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "dot.h"
+#include "textfmt.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -326,7 +327,8 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
     }
     sb_add(&b, "event ", 6);
     sb_esc(&b, o->event ? o->event : "?");
-    sb_printf(&b, ", total %" PRId64 "\\n", col < nc ? g->total[col] : 0);
+    char num[32], num2[32];
+    sb_printf(&b, ", total %s\\n", textfmt_commify(col < nc ? g->total[col] : 0, num));
     sb_printf(&b, "%zu of %zu functions (inclusive >= %g%%), %zu of %zu calls (>= %g%%)", s->nnodes,
               g->nnodes, o->node_thres, s->narcs, g->narcs, o->edge_thres);
     fprintf(out,
@@ -344,10 +346,19 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
         for (size_t k = g->ir.cycle_start[c]; k < g->ir.cycle_start[c + 1]; k++)
             drawn += s->node[g->ir.members[k]] != 0;
         if (!drawn) continue;
-        fprintf(out,
-                "  subgraph cluster_cycle%zu {\n    label=\"cycle %zu: %.2f%%\"; style=dashed; "
-                "color=\"#666666\";\n",
-                c + 1, c + 1, callgraph_share(g, col, g->ir.cycle_incl[c * nc + col]));
+        /* a cycle is labelled by what it costs: its members' own cost, and
+           the calls entering it when that is a share of the program (calls
+           entering from inside the cycle's own activations count twice) */
+        int64_t cself = g->ir.cycle_self[c * nc + col], cin = g->ir.cycle_incl[c * nc + col];
+        size_t nmem = g->ir.cycle_start[c + 1] - g->ir.cycle_start[c];
+        fprintf(
+            out,
+            "  subgraph cluster_cycle%zu {\n    label=\"cycle %zu: %zu functions, self %s (%.2f%%)",
+            c + 1, c + 1, nmem, textfmt_commify(cself, num), callgraph_share(g, col, cself));
+        if (col < nc && cin >= 0 && cin <= g->total[col])
+            fprintf(out, "\\ninclusive %s (%.2f%%)", textfmt_commify(cin, num2),
+                    callgraph_share(g, col, cin));
+        fputs("\"; style=dashed; color=\"#666666\";\n", out);
         for (size_t k = g->ir.cycle_start[c]; k < g->ir.cycle_start[c + 1]; k++)
             if (s->node[g->ir.members[k]])
                 fprintf(out, "    f%" PRIu32 ";\n", g->fn[g->ir.members[k]]);
@@ -372,9 +383,10 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
         }
         sb_printf(&b, "\\n%.2f%%\\n(%.2f%%)", ishare, sshare);
         if (g->reccalls[v])
-            sb_printf(&b, "\\n%" PRIu64 "+%" PRIu64 "×", g->calls[v], g->reccalls[v]);
+            sb_printf(&b, "\\n%s+%s×", textfmt_commify((int64_t)g->calls[v], num),
+                      textfmt_commify((int64_t)g->reccalls[v], num2));
         else if (g->calls[v])
-            sb_printf(&b, "\\n%" PRIu64 "×", g->calls[v]);
+            sb_printf(&b, "\\n%s×", textfmt_commify((int64_t)g->calls[v], num));
         fprintf(out,
                 "  f%" PRIu32 " [id=\"f%" PRIu32 "\", label=\"%s\", fillcolor=\"%s\", "
                 "fontcolor=\"%s\", ",
@@ -387,10 +399,12 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
             sb_add(&b, "\\nobject: ", 10);
             sb_esc(&b, profile_str(g->p, f.obj));
         }
-        sb_printf(&b, "\\ninclusive: %" PRId64 " (%.2f%%)\\nself: %" PRId64 " (%.2f%%)", incl,
-                  ishare, self, sshare);
-        sb_printf(&b, "\\ncalls: %" PRIu64, g->calls[v]);
-        if (g->reccalls[v]) sb_printf(&b, " (+%" PRIu64 " inside the recursion)", g->reccalls[v]);
+        sb_printf(&b, "\\ninclusive: %s (%.2f%%)", textfmt_commify(incl, num), ishare);
+        sb_printf(&b, "\\nself: %s (%.2f%%)", textfmt_commify(self, num), sshare);
+        sb_printf(&b, "\\ncalls: %s", textfmt_commify((int64_t)g->calls[v], num));
+        if (g->reccalls[v])
+            sb_printf(&b, " (+%s inside the recursion)",
+                      textfmt_commify((int64_t)g->reccalls[v], num));
         if (g->ir.cycle[v]) sb_printf(&b, "\\nin cycle %" PRIu32, g->ir.cycle[v]);
         fprintf(out, "tooltip=\"%s\"];\n", b.s);
     }
@@ -405,15 +419,15 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
         share_colours(rec ? 0 : share, 0.8, colour, &font, &w);
         if (rec) {
             fprintf(out,
-                    "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%" PRIu64 "×\", style=dashed, "
+                    "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%s×\", style=dashed, "
                     "color=\"#666666\", fontcolor=\"#666666\"];\n",
-                    g->fn[g->from[a]], g->fn[g->to[a]], g->count[a]);
+                    g->fn[g->from[a]], g->fn[g->to[a]], textfmt_commify((int64_t)g->count[a], num));
         } else {
             fprintf(out,
-                    "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%.2f%%\\n%" PRIu64
-                    "×\", color=\"%s\", fontcolor=\"%s\", penwidth=%.2f];\n",
-                    g->fn[g->from[a]], g->fn[g->to[a]], share, g->count[a], colour, colour,
-                    1.0 + 4.0 * w);
+                    "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%.2f%%\\n%s×\", color=\"%s\", "
+                    "fontcolor=\"%s\", penwidth=%.2f];\n",
+                    g->fn[g->from[a]], g->fn[g->to[a]], share,
+                    textfmt_commify((int64_t)g->count[a], num), colour, colour, 1.0 + 4.0 * w);
         }
     }
     fputs("}\n", out);

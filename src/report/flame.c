@@ -12,7 +12,7 @@
 
 #include "xmltext.h"
 
-enum { PAD = 10, FRAME_H = 16, TOP = 64, BOTTOM = 30 };
+enum { PAD = 10, FRAME_H = 16, TOP = 64, BOTTOM = 30, LEGEND_H = 18 };
 #define CHAR_W 7.0 /* average glyph width of the 12px font, for labels */
 
 /* A label that fits `px` pixels: the name, or its start and "..", or "". */
@@ -81,12 +81,14 @@ static void fill_color(const struct flame *f, uint32_t i, char *buf, size_t size
         uint64_t now = self_of(f, i);
         uint64_t was = f->old_of[i] ? stack_self(f->o->old, f->old_of[i])[f->o->old_event] : 0;
         if (i == 0 || now == was) {
-            snprintf(buf, size, "rgb(245,245,245)");
+            snprintf(buf, size, "rgb(225,225,225)");
             return;
         }
         double big = (double)(now > was ? now : was);
         double rel = ((double)now - (double)was) / big; /* -1 .. 1 */
-        int c = (int)lround(245 - 190 * fabs(rel));
+        if (f->o->negate) rel = -rel;                   /* `t` is OLD: the change is was - now */
+        /* the square root makes small changes visible: +100% (rel 0.5) is a strong red */
+        int c = (int)lround(215 - 195 * sqrt(fabs(rel)));
         if (rel > 0)
             snprintf(buf, size, "rgb(255,%d,%d)", c, c);
         else
@@ -145,8 +147,14 @@ static void frame_title(const struct flame *f, uint32_t i)
     }
     if (f->o->old && i) {
         uint64_t was = f->old_of[i] ? stack_self(f->o->old, f->old_of[i])[f->o->old_event] : 0;
-        fputs("\nself before ", fp);
+        fputs(f->o->negate ? "\nself after " : "\nself before ", fp);
         put_count(fp, was);
+        if (f->o->negate) {
+            /* the frame is OLD's: the change is from self to was */
+            uint64_t tmp = self;
+            self = was;
+            was = tmp;
+        }
         int64_t d = (int64_t)(self - was);
         fprintf(fp, ", change %s", d >= 0 ? "+" : "-");
         put_count(fp, d >= 0 ? (uint64_t)d : (uint64_t)0 - (uint64_t)d);
@@ -273,7 +281,15 @@ static const char script[] =
     "    ignoreCase = !ignoreCase;\n"
     "    search(lastRe);\n"
     "  });\n"
+    "  /* In a page of its own the picture takes Ctrl-F; embedded (tally report)\n"
+    "     only while it has the focus (a click on it, or Tab), so the browser's\n"
+    "     find keeps working on the rest of the page. */\n"
+    "  var doc = svg.ownerDocument || document;\n"
+    "  var embedded = !!doc.documentElement && doc.documentElement !== svg;\n"
+    "  svg.addEventListener('mousedown', function () { if (embedded) svg.focus(); });\n"
     "  window.addEventListener('keydown', function (e) {\n"
+    "    var a = document.activeElement;\n"
+    "    if (embedded && !(a === svg || svg.contains(a))) return;\n"
     "    if ((e.ctrlKey || e.metaKey) && e.key === 'f') { e.preventDefault(); ask(); }\n"
     "    else if (e.key === 'Escape') { reset(); clearSearch(); }\n"
     "  });\n"
@@ -281,18 +297,22 @@ static const char script[] =
     "    matched: function () { return matchedShare; }, frames: frames.length};\n"
     "})();\n";
 
+/* Every rule is scoped to the picture: embedded in a page (tally report),
+   it must not restyle the page's other SVGs. */
 static const char style[] =
-    "text { font-family: Verdana, sans-serif; font-size: 12px; fill: rgb(0,0,0); }\n"
-    "#title { font-size: 17px; text-anchor: middle; }\n"
-    "#subtitle { font-size: 12px; text-anchor: middle; fill: rgb(80,80,80); }\n"
-    "#search, #ignorecase, #unzoom { cursor: pointer; fill: rgb(40,40,160); }\n"
-    "#ignorecase.on { font-weight: bold; }\n"
-    "#search, #ignorecase, #matched { text-anchor: end; }\n"
-    ".hide { display: none; }\n"
-    ".parent { opacity: 0.5; }\n"
-    "g.frame { cursor: pointer; }\n"
-    "g.frame:hover rect { stroke: rgb(0,0,0); stroke-width: 0.5; }\n"
-    "g.frame text { pointer-events: none; }\n";
+    "#tally-flame text { font-family: Verdana, sans-serif; font-size: 12px; fill: rgb(0,0,0); }\n"
+    "#tally-flame #title { font-size: 17px; text-anchor: middle; }\n"
+    "#tally-flame #subtitle { font-size: 12px; text-anchor: middle; fill: rgb(80,80,80); }\n"
+    "#tally-flame #search, #tally-flame #ignorecase, #tally-flame #unzoom { cursor: pointer; "
+    "fill: rgb(40,40,160); }\n"
+    "#tally-flame #ignorecase.on { font-weight: bold; }\n"
+    "#tally-flame #search, #tally-flame #ignorecase, #tally-flame #matched { text-anchor: end; }\n"
+    "#tally-flame .hide { display: none; }\n"
+    "#tally-flame .parent { opacity: 0.5; }\n"
+    "#tally-flame g.frame { cursor: pointer; }\n"
+    "#tally-flame g.frame:hover rect { stroke: rgb(0,0,0); stroke-width: 0.5; }\n"
+    "#tally-flame g.frame text { pointer-events: none; }\n"
+    "#tally-flame:focus { outline: 2px solid rgb(40,40,160); }\n";
 
 int flame_write_svg(const struct stack_tree *t, const struct flame_options *opt, FILE *fp,
                     struct tally_error *err)
@@ -356,11 +376,13 @@ int flame_write_svg(const struct stack_tree *t, const struct flame_options *opt,
             }
         }
     }
-    unsigned height = TOP + (maxd + 1) * FRAME_H + BOTTOM;
+    unsigned ytop = TOP + (opt->old ? LEGEND_H : 0);
+    unsigned height = ytop + (maxd + 1) * FRAME_H + BOTTOM;
     const char *title = opt->title ? opt->title : opt->icicle ? "Icicle Graph" : "Flame Graph";
     if (!opt->fragment) fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n", fp);
     fprintf(fp,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" id=\"tally-flame\" "
+            "tabindex=\"0\" "
             "width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" data-pad=\"%d\" data-width=\"%.2f\" "
             "data-total=\"%" PRIu64 "\" data-kind=\"%s\" data-icicle=\"%d\" data-event=\"",
             imgw, height, imgw, height, PAD, f.width, f.grand,
@@ -378,10 +400,42 @@ int flame_write_svg(const struct stack_tree *t, const struct flame_options *opt,
         xml_text(fp, opt->subtitle, SIZE_MAX);
         fputs(" \xe2\x80\x94 ", fp);
     }
-    if (opt->old) fputs("differential (widths: new; red: grew, blue: shrank) \xe2\x80\x94 ", fp);
+    if (opt->old)
+        fputs(opt->negate
+                  ? "differential (widths: old, --negate; red: grew, blue: shrank) \xe2\x80\x94 "
+                  : "differential (widths: new; red: grew, blue: shrank) \xe2\x80\x94 ",
+              fp);
     xml_text(fp, t->method ? t->method : "", SIZE_MAX);
     if (t->truncated) fputs(" (node limit reached: small frames left out)", fp);
     fputs("</text>\n", fp);
+    if (opt->old) {
+        /* the legend: what the colours of a differential graph say */
+        static const struct {
+            const char *fill, *text;
+        } keys[] = {/* shades of the formula in fill_color() */
+                    {"rgb(255,20,20)", "new"},
+                    {"rgb(255,77,77)", "doubled"},
+                    {"rgb(255,156,156)", "+10%"},
+                    {"rgb(225,225,225)", "unchanged"},
+                    {"rgb(156,156,255)", "\xe2\x88\x92"
+                                         "10%"},
+                    {"rgb(77,77,255)", "halved"},
+                    {"rgb(20,20,255)", "gone"}};
+        fputs("<g id=\"legend\">", fp);
+        double lx = PAD;
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            fprintf(fp,
+                    "<rect x=\"%.1f\" y=\"%d\" width=\"14\" height=\"12\" fill=\"%s\" "
+                    "stroke=\"rgb(120,120,120)\" stroke-width=\"0.5\"/><text x=\"%.1f\" "
+                    "y=\"%d\">%s</text>",
+                    lx, TOP - 8, keys[k].fill, lx + 18, TOP + 2, keys[k].text);
+            lx += 18 + 7.5 * (double)strlen(keys[k].text) + 14;
+        }
+        fprintf(fp,
+                "<text x=\"%.1f\" y=\"%d\">(self cost, NEW against OLD; shade: the "
+                "change over the larger of the two)</text></g>\n",
+                lx, TOP + 2);
+    }
     fprintf(fp, "<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n", PAD);
     fprintf(fp, "<text id=\"search\" x=\"%u\" y=\"24\">Search</text>\n", imgw - PAD - 24);
     fprintf(fp, "<text id=\"ignorecase\" x=\"%u\" y=\"24\">ic</text>\n", imgw - PAD);
@@ -394,7 +448,7 @@ int flame_write_svg(const struct stack_tree *t, const struct flame_options *opt,
         unsigned d = t->nodes[i].depth;
         double x = PAD + (f.grand ? (double)xoff[i] / (double)f.grand * f.width : 0);
         double w = f.grand ? (double)total_of(&f, i) / (double)f.grand * f.width : f.width;
-        double y = opt->icicle ? TOP + (double)d * FRAME_H
+        double y = opt->icicle ? ytop + (double)d * FRAME_H
                                : (double)height - BOTTOM - (double)(d + 1) * FRAME_H;
         fill_color(&f, i, color, sizeof(color));
         fputs("<g class=\"frame\" data-name=\"", fp);
@@ -410,8 +464,10 @@ int flame_write_svg(const struct stack_tree *t, const struct flame_options *opt,
         frame_title(&f, i);
         fprintf(fp,
                 "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\" "
-                "rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
-                x, y, w, FRAME_H - 1, color, x + 3, y + 11.5);
+                "rx=\"2\" ry=\"2\"%s/><text x=\"%.2f\" y=\"%.1f\">",
+                x, y, w, FRAME_H - 1, color,
+                opt->old ? " stroke=\"rgb(150,150,150)\" stroke-width=\"0.5\"" : "", x + 3,
+                y + 11.5);
         put_label(fp, i ? stack_node_name(t, i) : "all", w);
         fputs("</text></g>\n", fp);
     }

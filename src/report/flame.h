@@ -45,7 +45,9 @@ struct flame_options {
     unsigned width;               /* picture width in pixels; 0 = 1200 */
     const struct stack_tree *old; /* differential: the OLD tree, or NULL */
     size_t old_event;             /* cost column of `old` */
-    int fragment;                 /* no XML prolog (for embedding in HTML) */
+    int negate;   /* differential with the trees swapped: `t` is OLD (widths from OLD), `old` is
+                     NEW; colours still say how NEW differs from OLD (FlameGraph's --negate) */
+    int fragment; /* no XML prolog (for embedding in HTML) */
 };
 
 /*

@@ -533,8 +533,16 @@ int html_report_write(FILE *out, const struct profile *p, const struct html_opti
         fputs("</p>", out);
     }
     fputs("</div></details>\n<details id=\"callgraph-section\" open><summary>Call graph"
-          "</summary>\n<div id=\"callgraph\" class=\"picture\">",
+          "</summary>\n",
           out);
+    if (o->callgraph_svg)
+        fputs("<div class=\"controls zoom\" id=\"cg-zoom\"><button id=\"cg-fit\" title=\"Fit the "
+              "width of the page\">Fit width</button><button id=\"cg-out\" title=\"Zoom out\">"
+              "\xe2\x88\x92</button><button id=\"cg-in\" title=\"Zoom in\">+</button><button "
+              "id=\"cg-one\" title=\"Actual size\">1:1</button><span class=\"count\" "
+              "id=\"cg-scale\"></span><span class=\"count\">drag to pan</span></div>\n",
+              out);
+    fputs("<div id=\"callgraph\" class=\"picture\">", out);
     if (o->callgraph_svg)
         fputs(o->callgraph_svg, out);
     else {

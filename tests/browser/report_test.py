@@ -137,13 +137,99 @@ def small(b, page, shot):
         helper_id = b.eval("tallyReport.data.funcs.filter(function(f){"
                            "return f.n==='helper';})[0].id")
         check("click on helper in the call graph",
-              b.click("document.getElementById('f%d')" % helper_id))
+              b.click("document.getElementById('cg-f%d')" % helper_id))
         check("the call graph selects helper",
               b.eval("document.getElementById('t-sel-name').textContent") == "helper")
+        callgraph_checks(b)
     else:
         print("ok - the call graph # SKIP dot is not installed")
+    flame_checks(b)
     screenshot(b, shot)
     check("no console errors", not b.errors, "\n".join(b.errors))
+
+
+def callgraph_checks(b):
+    """The flame graph's styles stay in it; zoom."""
+    # every label keeps the colour dot gave it (fill attribute or fontcolor)
+    # (a probe element with only dot's attributes, outside every SVG, says
+    # what the attributes alone give)
+    bad = b.eval("""(function(){
+      var out = [];
+      var box = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      document.body.appendChild(box);
+      document.querySelectorAll('#callgraph g.node text').forEach(function (t) {
+        var probe = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+        probe.setAttribute('fill', t.getAttribute('fill') || 'black');
+        probe.setAttribute('font-size', t.getAttribute('font-size') || '14');
+        box.appendChild(probe);
+        var w = getComputedStyle(probe), got = getComputedStyle(t);
+        if (w.fill !== got.fill || w.fontSize !== got.fontSize)
+          out.push(t.textContent + ': ' + got.fill + ' ' + got.fontSize + ', not ' + w.fill +
+                   ' ' + w.fontSize);
+        probe.remove();
+      });
+      box.remove();
+      return out; })()""")
+    n = b.eval("document.querySelectorAll('#callgraph g.node text').length")
+    check("the %d call-graph labels keep dot's colours and sizes (no style of the flame graph leaks)" % n,
+          n > 0 and bad == [], bad)
+    # the labels fit their boxes: a label's width is at most its node's shape's
+    over = b.eval("""(function(){
+      var out = [];
+      document.querySelectorAll('#callgraph g.node').forEach(function (g) {
+        var shape = g.querySelector('polygon, ellipse, path');
+        if (!shape) return;
+        var bw = shape.getBBox().width;
+        g.querySelectorAll('text').forEach(function (t) {
+          var tw = t.getBBox().width;
+          if (tw > bw + 1) out.push(t.textContent + ' ' + tw.toFixed(1) + ' > ' + bw.toFixed(1));
+        });
+      });
+      return out; })()""")
+    check("every call-graph label fits its node", over == [], over)
+    # zoom: 1:1, then + (x1.25), then - back; the SVG's width follows
+    w1 = b.eval("(document.getElementById('cg-one').click(),"
+                "document.querySelector('#callgraph svg').getBoundingClientRect().width)")
+    w2 = b.eval("(document.getElementById('cg-in').click(),"
+                "document.querySelector('#callgraph svg').getBoundingClientRect().width)")
+    w3 = b.eval("(document.getElementById('cg-out').click(),"
+                "document.querySelector('#callgraph svg').getBoundingClientRect().width)")
+    check("zoom in scales the call graph by 1.25 (%.1f -> %.1f px) and out back (%.1f)" % (w1, w2, w3),
+          abs(w2 - 1.25 * w1) < 1 and abs(w3 - w1) < 1)
+    scale = b.eval("document.getElementById('cg-scale').textContent")
+    check("the zoom level is shown (%s)" % scale, scale == "100%")
+
+
+def flame_checks(b):
+    """Ctrl-F belongs to the browser outside the flame graph; frames select rows;
+    permalinks open the function's panel."""
+    b.eval("window.prompt = function () { window.asked = (window.asked || 0) + 1; return null; }")
+    ctrl_f = ("(function(){ var e = new KeyboardEvent('keydown', {key: 'f', ctrlKey: true,"
+              " bubbles: true, cancelable: true}); (document.activeElement || document.body)"
+              ".dispatchEvent(e); return e.defaultPrevented; })()")
+    b.eval("document.activeElement && document.activeElement.blur(); document.body.focus()")
+    check("Ctrl-F outside the flame graph is left to the browser", b.eval(ctrl_f) is False)
+    b.eval("document.getElementById('tally-flame').focus()")
+    check("Ctrl-F with the flame graph focused opens its search",
+          b.eval(ctrl_f) is True and b.eval("window.asked") == 1)
+    b.eval("document.getElementById('tally-flame').blur()")
+    check("click on the frame 'work' of the flame graph", b.click(
+        "document.querySelector('#flame g.frame[data-name=\"work\"] rect')"))
+    check("the flame frame selects work in the table and the panel",
+          b.eval("document.getElementById('t-sel-name').textContent") == "work" and
+          b.eval("document.querySelector('#t-functions tr.selected').cells[0].textContent") == "work")
+
+
+def permalink(b, page):
+    helper = b.eval("tallyReport.data.funcs.filter(function(f){return f.n==='helper';})[0].id")
+    b.navigate("about:blank")
+    b.navigate("file://" + page + "#f%d" % helper)
+    check("the permalink #f%d selects helper" % helper,
+          b.eval("document.getElementById('t-sel-name').textContent") == "helper")
+    top = b.eval("document.getElementById('t-details').getBoundingClientRect().top")
+    check("the permalink shows the function's panel (its top at %.0f px)" % top, -2 <= top < 300, top)
+    check("no element of the page has the permalink's id (the call graph's nodes are cg-f<N>)",
+          b.eval("document.getElementById('f%d') === null" % helper))
 
 
 def load(b, page, shot, maxsec):
@@ -186,6 +272,7 @@ def main():
     try:
         if mode == "small":
             small(b, page, shot)
+            permalink(b, page)
         elif mode == "aprof":
             aprof(b, page, shot)
         else:

@@ -44,7 +44,7 @@ expect_run "--routine without a match warns" 0 "Rank" "warning: no routine match
     complexity --routine=nothing "$R1"
 
 # --- JSON: valid, and equal to an independent computation ---
-run_tally 0 "" "" complexity --format=json "$R1"
+run_tally 0 "" "" complexity --format=json --min-share=0 "$R1"
 cp "$TMP/out" "$TMP/r1.json"
 check "JSON is valid (python3 -m json.tool)" python3 -m json.tool "$TMP/r1.json"
 check "JSON: totals, shares, tuples, fits and classes" python3 "$CHECK" "$R1" "$TMP/r1.json" \
@@ -56,8 +56,36 @@ if grep -q '"name": "operator<<(int) \\"&x\\""' "$TMP/out"; then ok "JSON escape
 run_tally 0 "" "" complexity --format=json --include=nothing "$R1"
 check "JSON with an empty ranking is valid" python3 -m json.tool "$TMP/out"
 
+# --- the default --min-share (1%): noise is left out, and counted ---
+run_tally 0 "" "" complexity --format=json "$R1"
+cp "$TMP/out" "$TMP/r1d.json"
+check "default: the ranking is the routines of at least 1% (from the --min-share=0 JSON)" python3 -c '
+import json, sys
+full = json.load(open(sys.argv[1])); dflt = json.load(open(sys.argv[2]))
+def names(d): return [r["name"] for r in d["ranking"]]
+want = [r["name"] for r in full["ranking"] if r["share"] >= 1.0]
+assert names(dflt) == want, (names(dflt), want)
+assert len(want) < len(names(full)), "nothing was left out"
+assert dflt["filters"]["min_share"] == 1, dflt["filters"]
+' "$TMP/r1.json" "$TMP/r1d.json"
+# left out for the share: ranked with --min-share=0 (at least 5 sizes), under 1%
+nleft=$(python3 -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1]))["ranking"] if r["share"] < 1.0))' "$TMP/r1.json")
+expect_run "default: the text says how many were left out ($nleft)" 0 "share >= 1%: $nleft below it left out" "" \
+    complexity "$R1"
+expect_run "default --plot" 0 "Rank" "" complexity --plot="$TMP/dplots" "$R1"
+check "default: the plots page says what was left out" \
+    grep -q "Left out: $nleft routines under 1% of the program cost" "$TMP/dplots/index.html"
+
+# --- not an aprof report ---
+printf 'events: Ir\nfn=main\n1 10\n' >"$TMP/cg.out"
+expect_run "a callgrind file: not an aprof report" 1 "" "^tally: .*cg.out: not an aprof report" complexity "$TMP/cg.out"
+printf '\211PNG\r\n\032\n\000\000\000\rIHDR' >"$TMP/pic.png"
+expect_run "a PNG: not an aprof report, no raw bytes" 1 "" "^tally: .*pic.png: not an aprof report \\(" \
+    complexity "$TMP/pic.png"
+check "the PNG's bytes are not echoed" sh -c "! grep -q PNG '$TMP/err'"
+
 # --- merged reports: calls and costs add up, shares stay ---
-run_tally 0 "" "" complexity --format=json "$R1" "$R1"
+run_tally 0 "" "" complexity --format=json --min-share=0 "$R1" "$R1"
 cp "$TMP/out" "$TMP/r11.json"
 check "two reports are merged" python3 -c '
 import json, sys
@@ -79,7 +107,7 @@ if [ -e "$TMP/no" ]; then not_ok "nothing is left behind"; else ok "nothing is l
 
 # --- plots ---
 P="$TMP/plots"
-expect_run "--plot" 0 "Rank" "" complexity --plot="$P" --routine=tiny "$R1"
+expect_run "--plot" 0 "Rank" "" complexity --min-share=0 --plot="$P" --routine=tiny "$R1"
 n_svg=$(ls "$P"/*.svg 2>/dev/null | wc -l)
 # 6 ranked routines and tiny (not ranked), two plots each
 if [ "$n_svg" = 14 ]; then ok "one cost and one frequency plot per routine"; else
@@ -126,7 +154,7 @@ class P(html.parser.HTMLParser):
         assert self.stack and self.stack.pop() == tag, tag
 p = P(); p.feed(open(sys.argv[1]).read()); assert not p.stack, p.stack
 ' "$P/index.html"
-expect_run "--plot --log" 0 "Rank" "" complexity --log --plot="$TMP/logplots" "$R1"
+expect_run "--plot --log" 0 "Rank" "" complexity --min-share=0 --log --plot="$TMP/logplots" "$R1"
 check "log-scale SVGs are well-formed" python3 -c '
 import sys, xml.etree.ElementTree as ET
 for f in sys.argv[1:]: ET.parse(f)

@@ -75,7 +75,7 @@ if [ -z "$why" ]; then ok "tally --help lists convert"; else not_ok "tally --hel
 expect "missing input" 1 "" "^tally: .*nope.out" --to=json nope.out
 printf 'this is not a profile\n' >"$TMP/junk.txt"
 expect "unreadable input" 1 "" "^tally: .*junk.txt" --to=json junk.txt
-expect "unknown event" 1 "" "no event 'Bogus' in the input \(its events: Ir Dr\)" \
+expect "unknown event (usage: exit 2)" 2 "" "no event 'Bogus' in the input \(its events: Ir Dr\)" \
     --to=folded --event=Bogus a.ctx
 printf 'gmon\001\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >"$TMP/g.gmon"
 expect "gmon.out without its program" 1 "" "g.gmon: a gmon.out file needs its program" \

@@ -125,7 +125,7 @@ frames "$TMP/a.svg" >"$TMP/a.frames"
 printf 'all 1020\nall;main 1020\nall;main;work 900\n' >"$TMP/a.want"
 check "exact widths: 1180 px * cost / 1020" width_check "$TMP/a.want" "$TMP/a.frames"
 check "work is 1041.18 px wide" grep -q '^all;main;work 1041.18 900 ' "$TMP/a.frames"
-check "exact: subtitle says so" grep -q '<text id="subtitle"[^>]*>exact: recorded calling contexts<' "$TMP/a.svg"
+check "exact: subtitle says so" grep -Eq '<text id="subtitle"[^>]*>exact: recorded calling contexts; recursion folded \(no function twice in a stack\)<' "$TMP/a.svg"
 check "exact: data-kind" grep -q 'data-kind="exact"' "$TMP/a.svg"
 check "hover text: name, file, object, costs and shares, calls" \
     grep -q '<title>work (a.c, /tmp/a.out)$' "$TMP/a.svg"
@@ -210,14 +210,32 @@ totals: 55
 EOF
 expect "--diff OLD NEW" 0 "" "" --diff old.ctx new.ctx -o diff.svg
 frames "$TMP/diff.svg" >"$TMP/diff.frames"
-# rel = (new-old)/max; shade = round(245 - 190*|rel|)
+# rel = (new-old)/max; shade = round(215 - 195*sqrt|rel|): w 10->30 rel 2/3 -> 56,
+# x new rel 1 -> 20, y 40->10 rel -3/4 -> 46; unchanged grey 225
 check "diff: widths from NEW (55)" grep -q '^all;main 1180.00 55 ' "$TMP/diff.frames"
-check "diff: unchanged main is grey" grep -q '^all;main [^ ]* 55 rgb(245,245,245) ' "$TMP/diff.frames"
-check "diff: w grew 10 -> 30: red 118" grep -q '^all;main;w [^ ]* 30 rgb(255,118,118) ' "$TMP/diff.frames"
-check "diff: x is new: full red 55" grep -q '^all;main;x [^ ]* 5 rgb(255,55,55) ' "$TMP/diff.frames"
-check "diff: y shrank 40 -> 10: blue 103" grep -q '^all;main;y [^ ]* 10 rgb(103,103,255) ' "$TMP/diff.frames"
+check "diff: unchanged main is grey" grep -q '^all;main [^ ]* 55 rgb(225,225,225) ' "$TMP/diff.frames"
+check "diff: w grew 10 -> 30: red 56" grep -q '^all;main;w [^ ]* 30 rgb(255,56,56) ' "$TMP/diff.frames"
+check "diff: x is new: full red 20" grep -q '^all;main;x [^ ]* 5 rgb(255,20,20) ' "$TMP/diff.frames"
+check "diff: y shrank 40 -> 10: blue 46" grep -q '^all;main;y [^ ]* 10 rgb(46,46,255) ' "$TMP/diff.frames"
 check "diff: old self cost in the data" grep -q 'data-name="y" [^>]*data-old="40"' "$TMP/diff.svg"
 check "diff: subtitle says red grew, blue shrank" grep -q 'red: grew, blue: shrank' "$TMP/diff.svg"
+check "diff: frames have an outline" grep -q 'fill="rgb(225,225,225)" rx="2" ry="2" stroke="rgb(150,150,150)"' "$TMP/diff.svg"
+check "diff: a legend (new, doubled, unchanged, halved, gone)" sh -c "grep -o '<g id=\"legend\">.*</g>' '$TMP/diff.svg' |
+    grep '>new<' | grep '>doubled<' | grep '>unchanged<' | grep '>halved<' | grep -q '>gone<'"
+# the legend's shades are the formula's: doubled = rel 1/2 -> 77, +10% = rel 1/11 -> 156
+check "diff: legend shades follow the formula" sh -c "grep -q 'fill=\"rgb(255,77,77)\"[^>]*/><text[^>]*>doubled<' '$TMP/diff.svg' &&
+    grep -q 'fill=\"rgb(255,156,156)\"[^>]*/><text[^>]*>+10%<' '$TMP/diff.svg'"
+# --negate: widths from OLD (60: main 10, w 10, y 40); y, which lost 30, is wide;
+# x (only in NEW) is not drawn; the colours still say NEW against OLD
+expect "--diff --negate OLD NEW" 0 "" "" --diff --negate old.ctx new.ctx -o neg.svg
+frames "$TMP/neg.svg" >"$TMP/neg.frames"
+check "negate: widths from OLD (60)" grep -q '^all;main 1180.00 60 ' "$TMP/neg.frames"
+check "negate: y (40 in OLD) is drawn 40 wide, blue 46" grep -q '^all;main;y [^ ]* 40 rgb(46,46,255) ' "$TMP/neg.frames"
+check "negate: w still red 56 (it grew)" grep -q '^all;main;w [^ ]* 10 rgb(255,56,56) ' "$TMP/neg.frames"
+check "negate: x (only in NEW) is not drawn" sh -c "! grep -q '^all;main;x ' '$TMP/neg.frames'"
+check "negate: the subtitle says widths from OLD" grep -q 'widths: old, --negate' "$TMP/neg.svg"
+check "negate: the tooltip gives the self cost after" grep -q 'self after 10, change -30' "$TMP/neg.svg"
+expect "--negate without --diff" 2 "" "--negate draws the widths of OLD: it needs --diff" --negate a.ctx
 
 # ----------------------------------------------------------------- script
 python3 - "$TMP/arcs.svg" >"$TMP/flame.js" <<'EOF'
@@ -370,7 +388,7 @@ if make_gmon_profiles >"$TMP/make.log" 2>&1; then
     check "--diff gmon: widths from NEW" sh -c \
         "cut -d' ' -f1-3 '$TMP/gd1.frames' | cmp -s - '$TMP/g2.w'"
     check "--diff gmon: the same analysis on both sides is all grey" sh -c \
-        "test -s '$TMP/gd1.frames' && ! grep -v 'rgb(245,245,245)' '$TMP/gd1.frames'"
+        "test -s '$TMP/gd1.frames' && ! grep -v 'rgb(225,225,225)' '$TMP/gd1.frames'"
     expect "--diff PROGRAM GMON PROGRAM GMON" 0 "" "" --diff "$GEX/cycles" \
         "$GPROF/cycles.b.gmon" "$GEX/cycles" "$GPROF/cycles.gmon" -o gd2.svg
     python3 "$TMP/frames.py" "$TMP/gd2.svg" | sort >"$TMP/gd2.frames"
@@ -436,7 +454,7 @@ expect "--minwidth=inf is refused" 2 "" "--minwidth needs" --minwidth=inf a.ctx
 expect "bad --colors" 2 "" "--colors must be" --colors=pink a.ctx
 expect "bad --width" 2 "" "--width needs a positive number" --width=0 a.ctx
 expect "missing file" 1 "" "^tally: .*nope" nope.out
-expect "unknown event" 1 "" "^tally: arcs.out: no event 'Zz' \(the profile has: Ir Dr\)" --event=Zz arcs.out
+expect "unknown event (usage: exit 2)" 2 "" "^tally: arcs.out: no event 'Zz' \(the profile has: Ir Dr\)" --event=Zz arcs.out
 printf '# tally contexts 1\nevents: Ir\nfn 1 0 0 f\nx 1 0 9 1 5\n' >"$TMP/bad.ctx"
 expect "malformed contexts: FILE:LINE: message" 1 "" "^tally: bad.ctx:4: function id used before" bad.ctx -o bad.svg
 check "no output file after a failure" test ! -e "$TMP/bad.svg"

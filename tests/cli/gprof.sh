@@ -30,6 +30,11 @@ RUN_DIR=$W
 # ------------------------------------------------------------------ usage
 expect_run "--help" 0 "gprof" "" gprof --help
 expect_run "unknown option: exit 2" 2 "" "^tally: " gprof --no-such-option "$EXE" "$GMON"
+# -q is gprof's own (the call graph only), not tally's --quiet
+run_tally 0 "Call graph" "" gprof -b -q "$EXE" "$GMON"
+if [ -z "$why" ] && ! grep -q "Flat profile" "$TMP/out"; then ok "gprof -q is gprof's: the call graph only"; else
+    not_ok "gprof -q is gprof's: the call graph only"; echo "$why" | diag; fi
+expect_run "gprof --quiet is tally's (and -b -p still prints)" 0 "Flat profile" "" gprof --quiet -b -p "$EXE" "$GMON"
 expect_run "unknown short option: exit 2" 2 "" "^tally: " gprof -% "$EXE" "$GMON"
 expect_run "-k without a slash: exit 2" 2 "" "^tally: " gprof -b -k ping "$EXE" "$GMON"
 expect_run "-w not a number: exit 2" 2 "" "^tally: " gprof -b -wide "$EXE" "$GMON"

@@ -167,7 +167,7 @@ calls=7 30
 31 40
 EOF
 cat >"$TMP/want" <<'EOF'
-cluster cluster_cycle1: cycle 1: 95.00%: f1 f2
+cluster cluster_cycle1: cycle 1: 2 functions, self 50 (50.00%)|inclusive 95 (95.00%): f1 f2
 edge f0->f1: 95.00%|1×
 edge f1->f2: 3× dashed
 edge f2->f1: 2× dashed
@@ -182,7 +182,7 @@ drawn "recursion: cycle cluster, self-call loop, dashed recursive calls" "$TMP/w
 # a cycle that nothing enters: inclusive = members' self + calls leaving it
 printf 'events: Ir\nfn=x\n1 10\ncfn=y\ncalls=1 1\n1 30\nfn=y\n1 20\ncfn=x\ncalls=1 1\n1 25\ncfn=z\ncalls=1 1\n1 10\nfn=z\n1 10\n' >"$TMP/loop.out"
 cat >"$TMP/want" <<'EOF'
-cluster cluster_cycle1: cycle 1: 100.00%: f0 f1
+cluster cluster_cycle1: cycle 1: 2 functions, self 30 (75.00%)|inclusive 40 (100.00%): f0 f1
 edge f0->f1: 1× dashed
 edge f1->f0: 1× dashed
 edge f1->f2: 25.00%|1×
@@ -191,6 +191,13 @@ node f1: y|75.00%|(50.00%)|0+1×
 node f2: z|25.00%|(25.00%)|1×
 EOF
 drawn "a cycle nothing enters (no DAG): no hang, cycle 100%" "$TMP/want" loop.out
+
+# counts with thousands separators: total 1,000,000 + 234,567; 121,000 calls
+printf 'events: Ir\nfn=main\n1 1000000\ncfn=f\ncalls=121000 1\n1 234567\nfn=f\n1 234567\n' >"$TMP/big.out"
+(cd "$TMP" && "$TALLY" graph big.out) >"$TMP/big.dot" 2>&1
+check "graph title: total 1,234,567" grep -q 'total 1,234,567' "$TMP/big.dot"
+check "node and edge labels: 121,000×" grep -q '121,000×' "$TMP/big.dot"
+check "tooltips: inclusive 1,234,567" grep -q 'inclusive: 1,234,567' "$TMP/big.dot"
 
 # --- escaping -------------------------------------------------------------
 # names with quotes, backslashes (\n, \l, \N would be DOT escapes), braces,
@@ -269,10 +276,10 @@ expect "unknown option" 2 "" "unknown option '--bogus'" --bogus a.out
 expect "bad threshold" 2 "" 'percentage from 0 to 100' --node-thres=abc a.out
 expect "threshold over 100" 2 "" 'percentage from 0 to 100' --edge-thres=101 a.out
 expect "bad regex" 2 "" 'root: bad regex' '--root=(' a.out
-expect "bad format" 2 "" "unknown format 'png'" --format=png a.out
+expect "bad format" 2 "" "unknown format 'jpeg'" --format=jpeg a.out
 expect "missing value" 2 "" "needs a value" a.out --event
 expect "missing file" 1 "" 'nope.out' nope.out
-expect "unknown event" 1 "" "no event 'Bc'.*Ir Dr" --event=Bc a.out
+expect "unknown event (usage: exit 2)" 2 "" "no event 'Bc'.*Ir Dr" --event=Bc a.out
 expect "--root matching nothing" 1 "" 'no function matches --root=zzz' --root=zzz a.out
 expect "--leaf matching nothing" 1 "" 'no function matches --leaf=zzz' --leaf=zzz a.out
 printf 'events: Ir\nfn=f\n1 x\n' >"$TMP/bad.out"

@@ -355,9 +355,10 @@ fi
 # --------------------------------------------------------------- errors
 # shellcheck disable=SC2034 # read by run_tally in lib.sh
 RUN_DIR=$TMP
-expect_run "--memory-resolution=3 refused" 1 "" "memory resolution is 1, 2, 4, 8 or 16" \
+# refused by tally before Valgrind starts: usage, exit 2
+expect_run "--memory-resolution=3 refused" 2 "" "--memory-resolution takes 1, 2, 4, 8 or 16" \
     record -q --input-sensitive=yes --memory-resolution=3 /bin/true
-expect_run "--cost=time refused" 1 "" "the cost is bb" record -q --input-sensitive=yes --cost=time /bin/true
+expect_run "--cost=time refused" 2 "" "--cost takes bb or instr" record -q --input-sensitive=yes --cost=time /bin/true
 expect_run "--drms=yes needs --input-sensitive=yes" 1 "" "needs --input-sensitive=yes" \
     record -q --drms=yes /bin/true
 expect_run "--input-sensitive needs --calls" 1 "" "needs --calls=yes" \

@@ -150,7 +150,7 @@ expect "missing input" 1 "" 'nope.out' -o miss nope.out
 check "no page after a failed read" test ! -e "$TMP/miss/index.html"
 : >"$TMP/file"
 expect "-o names a file" 1 "" 'file: exists and is not a directory' -o file a.out
-expect "unknown --event" 1 "" "no event 'Bc'" -o ev --event=Bc a.out
+expect "unknown --event (usage: exit 2)" 2 "" "no event 'Bc'" -o ev --event=Bc a.out
 printf 'events: Ir\nfn=f\n1 x\n' >"$TMP/bad.out"
 expect "bad input: FILE:LINE" 1 "" 'bad.out:3' -o bad bad.out
 check "no page after bad input" test ! -e "$TMP/bad/index.html"

@@ -138,10 +138,20 @@ static void test_ranking_and_filters(void **state)
     struct complexity c;
     struct tally_error err;
 
-    /* default: at least 5 sizes; quad (c=2), lin and lin2 (c=1: lin costs more), flat */
+    /* default: a share of at least 1%: every routine here is under it (quad 0.262%,
+       lin 0.45%, lin2 0.08%, flat 0.045%), and the four with 5 sizes are counted */
+    assert_true(o.min_share == 1.0);
+    assert_int_equal(complexity_analyse(&ip, &o, &c, &err), 0);
+    assert_int_equal(c.nranked, 0);
+    assert_int_equal(c.nbelow_share, 4);
+    complexity_release(&c);
+
+    /* no share limit: at least 5 sizes; quad (c=2), lin and lin2 (c=1: lin costs more), flat */
+    o.min_share = 0;
     assert_int_equal(complexity_analyse(&ip, &o, &c, &err), 0);
     static const char *const all5[] = {"quad", "lin", "lin2", "flat"};
     ranking_is(&c, all5, 4);
+    assert_int_equal(c.nbelow_share, 0);
     assert_int_equal(by_name(&c, "few")->rank, 0);
     complexity_release(&c);
 
@@ -158,6 +168,7 @@ static void test_ranking_and_filters(void **state)
     assert_int_equal(complexity_analyse(&ip, &o, &c, &err), 0);
     static const char *const big[] = {"quad", "lin"};
     ranking_is(&c, big, 2);
+    assert_int_equal(c.nbelow_share, 2); /* lin2 and flat */
     complexity_release(&c);
 
     /* include (either pattern), exclude, top */
