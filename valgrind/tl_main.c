@@ -57,7 +57,7 @@
 /*--- Options                                              ---*/
 /*------------------------------------------------------------*/
 
-static Bool clo_cache_sim = True;
+static Bool clo_cache_sim = False; /* as Callgrind, and Cachegrind since 3.21 */
 static Bool clo_branch_sim = False;
 static Bool clo_dump_instr = False;
 static Bool clo_calls = True;
@@ -3051,6 +3051,7 @@ static void write_cachegrind(void)
     VG_(fprintf)(f, "\n");
     VG_(free)(v);
     VG_(fclose)(f);
+    VG_(umsg)("tally: wrote %s (cachegrind format)\n", name);
     VG_(free)(name);
 }
 
@@ -3141,6 +3142,17 @@ static void print_summary(void)
 /*--- Setup and teardown                                   ---*/
 /*------------------------------------------------------------*/
 
+/* At exit, as perf record does: what was written (not with -q). */
+static void say_written(void)
+{
+    if (main_out.name && main_out.pid == VG_(getpid)())
+        VG_(umsg)("tally: wrote %s (%u functions)\n", main_out.name, main_out.next[2]);
+    for (UInt k = 0; k < n_thread_out; k++)
+        if (thread_out[k] && thread_out[k]->name && thread_out[k]->pid == VG_(getpid)())
+            VG_(umsg)
+            ("tally: wrote %s (%u functions)\n", thread_out[k]->name, thread_out[k]->next[2]);
+}
+
 static void tl_fini(Int exitcode)
 {
     gather_part(True);
@@ -3150,6 +3162,7 @@ static void tl_fini(Int exitcode)
                 cct_switch(&threads[k]->cct, threads[k]->cct.root, threads[k]->run, collecting);
     rms_fini();
     write_parts(); /* fills grand */
+    say_written();
     if (clo_cg_out_file) write_cachegrind();
     if (clo_contexts) cct_write(clo_ctx_out_file, out_ev, n_out_ev, ev_name);
     VG_(memcpy)(totals, grand, sizeof totals);
@@ -3225,9 +3238,12 @@ static void tl_post_clo_init(void)
     cfg_I1 = clo_I1;
     cfg_D1 = clo_D1;
     cfg_LL = clo_LL;
-    if (!cachesim_configure(&cfg_I1, &cfg_D1, &cfg_LL)) VG_(exit)(1);
-    cachesim_init(&cfg_I1, &cfg_D1, &cfg_LL);
-    min_line_size = cachesim_min_line_size;
+    if (clo_cache_sim) {
+        /* (without the simulation there is nothing to configure or warn about) */
+        if (!cachesim_configure(&cfg_I1, &cfg_D1, &cfg_LL)) VG_(exit)(1);
+        cachesim_init(&cfg_I1, &cfg_D1, &cfg_LL);
+        min_line_size = cachesim_min_line_size;
+    }
     if (clo_branch_sim) {
         branchsim_init();
     }

@@ -36,7 +36,7 @@ static void record_usage(FILE *fp)
                 "Run PROG under tally's Valgrind tool and write a callgrind-format profile\n"
                 "(tally.out.PID by default) and, on stderr, Cachegrind's summary.\n\n"
                 "Tool options (defaults in brackets):\n"
-                "  --cache-sim=yes|no            simulate the I1, D1 and LL caches [yes]\n"
+                "  --cache-sim=yes|no            simulate the I1, D1 and LL caches [no]\n"
                 "  --I1=SIZE,ASSOC,LINE          I1 cache configuration [from the host]\n"
                 "  --D1=SIZE,ASSOC,LINE          D1 cache configuration [from the host]\n"
                 "  --LL=SIZE,ASSOC,LINE          LL cache configuration [from the host]\n"
