@@ -58,6 +58,7 @@
 /*------------------------------------------------------------*/
 
 static Bool clo_cache_sim = False; /* as Callgrind, and Cachegrind since 3.21 */
+static Bool clo_cache_sim_given;
 static Bool clo_branch_sim = False;
 static Bool clo_dump_instr = False;
 static Bool clo_calls = True;
@@ -3148,9 +3149,8 @@ static void say_written(void)
     if (main_out.name && main_out.pid == VG_(getpid)())
         VG_(umsg)("tally: wrote %s (%u functions)\n", main_out.name, main_out.next[2]);
     for (UInt k = 0; k < n_thread_out; k++)
-        if (thread_out[k] && thread_out[k]->name && thread_out[k]->pid == VG_(getpid)())
-            VG_(umsg)
-            ("tally: wrote %s (%u functions)\n", thread_out[k]->name, thread_out[k]->next[2]);
+        if (thread_out[k] && thread_out[k]->name && thread_out[k]->pid == VG_(getpid)()) VG_(umsg)
+    ("tally: wrote %s (%u functions)\n", thread_out[k]->name, thread_out[k]->next[2]);
 }
 
 static void tl_fini(Int exitcode)
@@ -3174,6 +3174,7 @@ static Bool tl_process_cmd_line_option(const HChar *arg)
 {
     if (rms_process_option(arg)) return True;
     if VG_BOOL_CLO (arg, "--cache-sim", clo_cache_sim) {
+        clo_cache_sim_given = True;
     } else if VG_BOOL_CLO (arg, "--branch-sim", clo_branch_sim) {
     } else if VG_BOOL_CLO (arg, "--dump-instr", clo_dump_instr) {
     } else if VG_BOOL_CLO (arg, "--calls", clo_calls) {
@@ -3228,6 +3229,15 @@ static void tl_print_debug_usage(void)
 static void tl_post_clo_init(void)
 {
     if (rms_post_clo_init(clo_calls)) clo_cache_sim = False;
+    /* a cache given by hand asks for the simulation; with it turned off
+     * explicitly, it would be ignored */
+    if (clo_I1.size != -1 || clo_D1.size != -1 || clo_LL.size != -1) {
+        if (clo_cache_sim_given && !clo_cache_sim) {
+            VG_(fmsg_bad_option)("--I1/--D1/--LL", "a cache is set while --cache-sim=no\n");
+            VG_(exit)(1);
+        }
+        clo_cache_sim = True;
+    }
     if (VG_(clo_vex_control).guest_chase) {
         if (VG_(clo_verbosity) > 1)
             VG_(umsg)("tally counts only instructions that run: --vex-guest-chase is set to no\n");

