@@ -59,6 +59,21 @@ if make_gmon_profiles >"$TMP/make.log" 2>&1; then
         if [ $? = 1 ] && grep -q '^tally: bad.gmon: ' err.txt; then ok "$cmd: a bad gmon.out is named"
         else not_ok "$cmd: a bad gmon.out is named"; diag <err.txt; fi
     done
+    # a GNU histogram with an inverted range (low_pc above high_pc): one
+    # validation in the reader, so every command refuses it alike
+    python3 -c '
+import struct, sys
+h = b"gmon" + struct.pack("<I", 1) + bytes(12)
+h += bytes([0]) + struct.pack("<QQII", 0x2000, 0x1000, 2, 100) + b"seconds".ljust(15, b"\0") + b"s"
+h += struct.pack("<HH", 1, 1)
+sys.stdout.buffer.write(h)' >inv.gmon
+    for cmd in "gprof -b" "convert --to=folded" flame graph merge; do
+        # shellcheck disable=SC2086
+        "$TALLY" $cmd "$GEX/cycles" inv.gmon >/dev/null 2>err.txt
+        if [ $? = 1 ] && grep -q '^tally: inv.gmon: histogram record at byte 20: low_pc' err.txt; then
+            ok "$cmd: an inverted histogram range is refused"
+        else not_ok "$cmd: an inverted histogram range is refused"; diag <err.txt; fi
+    done
 else
     not_ok "build and run examples/gprof"
     diag <"$TMP/make.log"
