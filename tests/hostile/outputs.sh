@@ -90,6 +90,24 @@ for cmd in merge "convert --to=json" flame graph diff; do
     else not_ok "$cmd: events differ names the file with 1,000 events"; diag <err.txt; fi
 done
 
+# ------------------------------------------------------------ the file to blame in a join
+# the contexts and callgrind files of one run whose costs disagree: the one
+# whose own costs do not add up to its totals line is named
+printf '# tally contexts 1\ncmd: ./a\npid: 7\nevents: Ir\nfl 1 a.c\nfn 1 0 1 main\nfn 2 0 1 work\nx 1 0 1 1 10\nx 2 1 2 3 90\ntotals: 100\n' >p.ctx
+printf '# callgrind format\nversion: 1\ncmd: ./a\npid: 7\npositions: line\nevents: Ir\nfl=a.c\nfn=main\n1 10\ncfn=work\ncalls=3 1\n1 90\nfn=work\n1 90\ntotals: 100\n' >p.out
+"$TALLY" convert --to=folded p.ctx p.out >pair.txt 2>err.txt
+if [ $? = 0 ] && grep -q '^main;work 90$' pair.txt; then ok "a contexts + callgrind pair is joined"
+else not_ok "a contexts + callgrind pair is joined"; diag <err.txt; fi
+sed 's/^x 2 1 2 3 90$/x 2 1 2 3 91/' p.ctx >bad.ctx
+sed 's/^1 90$/1 91/' p.out >bad.out
+for pair in "bad.ctx p.out bad.ctx" "p.ctx bad.out bad.out" "p.out bad.ctx bad.ctx"; do
+    set -- $pair
+    "$TALLY" flame "$1" "$2" >/dev/null 2>err.txt
+    if [ $? = 1 ] && grep -q "^tally: $3: .*not the contexts and callgrind files of one run" err.txt; then
+        ok "join of $1 and $2 names $3"
+    else not_ok "join of $1 and $2 names $3"; diag <err.txt; fi
+done
+
 # ------------------------------------------------------------ signals
 # a profile whose conversion takes a while to write
 awk 'BEGIN { print "events: Ir Dr Dw"; print "fl=big.c";
