@@ -50,6 +50,7 @@ same_output() {
 }
 
 same_output annotate prof.out annotate
+same_output "annotate (second profile)" prof.out annotate base.out
 same_output merge prof.out merge
 same_output diff prof.out diff base.out
 same_output "convert --to=callgrind" prof.out convert --to=callgrind
