@@ -79,6 +79,19 @@ else
     diag <"$TMP/make.log"
 fi
 
+# ------------------------------------------------------------ -o onto a FIFO or a device
+# written in place: a rename over it would replace the FIFO (or /dev/null)
+# with a regular file
+mkfifo out.fifo
+cat out.fifo >fifo.txt &
+catpid=$!
+"$TALLY" convert --to=folded -o out.fifo x.out 2>err.txt
+rc=$?
+sleep 1
+kill $catpid 2>/dev/null # still waiting only when nothing was written into the FIFO
+if [ $rc = 0 ] && [ -p out.fifo ] && grep -q . fifo.txt; then ok "-o onto a FIFO writes into it"
+else not_ok "-o onto a FIFO writes into it"; { echo "exit $rc"; cat err.txt; ls -l; } | diag; fi
+
 # ------------------------------------------------------------ 1,000 events
 awk 'BEGIN { printf "events:"; for (i = 0; i < 1000; i++) printf " Event%d", i; print "";
     print "fl=a.c"; print "fn=f"; printf "1"; for (i = 0; i < 1000; i++) printf " 1"; print "" }' >many.out
