@@ -24,7 +24,7 @@ int cmd_report(int argc, char **argv);
 int cmd_flame(int argc, char **argv);
 int cmd_complexity(int argc, char **argv);
 
-/* "tally: FILE:LINE: msg" on stderr. */
+/* "tally: FILE:LINE: msg" on stderr (control characters shown as '?'). */
 void cli_error(const struct tally_error *err);
 /* "tally: msg" on stderr (printf-style). */
 void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Endless and giant input: /dev/zero and /dev/urandom into every reader of
 # every command, under a memory limit (ulimit -v) and a time limit. Each
-# must be refused (exit 1) with a message naming the file, never crash,
-# hang or grow without bound: text readers stop at the line-length limit or
-# at the first impossible byte, the gmon reader at the first header.
+# must be refused (exit 1) with a message naming the file (and no control
+# character from the input in it), never crash, hang or grow without bound:
+# text readers stop at the line-length limit or at the first impossible
+# byte, the gmon reader at the first header.
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/peer/gmon-profiles.sh"
 
@@ -20,6 +21,8 @@ limited() {
     (ulimit -v $LIMIT_KB && cd "$W" && exec timeout 30 "$TALLY" "$@") >"$TMP/out" 2>"$TMP/err" </dev/null
     rc=$?
     last=$(grep -av 'warning' "$TMP/err" | tail -n 1)
+    # a message quoting binary input shows no control character (ESC, ...)
+    if tr -d '\n\t' <"$TMP/err" | LC_ALL=C grep -aq '[[:cntrl:]]'; then rc="$rc (control characters)"; fi
     case "$rc:$last" in
     "1:tally: $file"*) ok "$name" ;;
     *)
