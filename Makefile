@@ -35,8 +35,8 @@ ASANTALLY := $(B)/asan/tally
 FUZZBIN  := $(FUZZSRC:tests/fuzz/%.c=$(B)/fuzz/%)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps check unit asan fuzz fuzz-build bench demo format format-check clean examples tool \
-	man install uninstall interop
+.PHONY: all deps check unit asan fuzz fuzz-build bench hostile demo format format-check clean examples \
+	tool man install uninstall interop
 
 all: $(B)/tally tool
 
@@ -148,6 +148,11 @@ examples:
 check: deps
 	@$(MAKE) -s all unit asan fuzz-build examples
 	@sh tests/run.sh
+
+# the long mutation sweep of tests/hostile (make check runs 40 mutants)
+SWEEP_MUTANTS ?= 1500
+hostile: deps all asan examples
+	@SWEEP_MUTANTS=$(SWEEP_MUTANTS) sh tests/hostile/sweep.sh
 
 bench: deps all examples
 	@sh bench/run.sh

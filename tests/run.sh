@@ -41,7 +41,7 @@ for g in $groups; do
     case $g in
     unit) for t in build/tests/test_*; do [ -x "$t" ] && run_one "unit/${t##*/}" "$t"; done ;;
     asan) for t in build/asan/tests/test_*; do [ -x "$t" ] && run_one "asan/${t##*/}" "$t"; done ;;
-    scripts) for t in tests/style/*.sh tests/cli/*.sh tests/golden/*.sh tests/peer/*.sh tests/browser/*.sh; do
+    scripts) for t in tests/style/*.sh tests/cli/*.sh tests/hostile/*.sh tests/golden/*.sh tests/peer/*.sh tests/browser/*.sh; do
             # profiles.sh and gmon-profiles.sh are libraries the peer tests source, not tests
             case $t in */profiles.sh | */gmon-profiles.sh) continue ;; esac
             [ -f "$t" ] && run_one "${t#tests/}" sh "$t"; done ;;

@@ -49,6 +49,25 @@ static void group_key(const struct profile *p, uint32_t fn, uint64_t key[1])
  * Check that every (object, name) group has the same self cost in the
  * joined part as in the tree. Returns 0, or -1 with err.
  */
+/*
+ * Do the file's own costs add up to its `totals:` (or `summary:`) line?
+ * 1 when they do or when it has neither; the file that fails this is the
+ * one to blame for a mismatch between the two files of a run.
+ */
+static int totals_agree(const struct profile *p)
+{
+    const struct part *pt = p->parts[0];
+    const uint64_t *given = pt->totals ? pt->totals : pt->summary;
+    size_t n = pt->events.n;
+    if (!given || !n) return 1;
+    uint64_t *sum = xcalloc(n, sizeof(*sum));
+    int ok = part_self_total(p, pt, sum) == 0;
+    for (size_t e = 0; e < n && ok; e++)
+        ok = pt->totals ? given[e] == sum[e] : given[e] >= sum[e];
+    free(sum);
+    return ok;
+}
+
 static int check_costs(const struct profile *j, const size_t *emap, const struct profile *ctx,
                        const struct profile *cg, struct tally_error *err)
 {
@@ -81,23 +100,26 @@ static int check_costs(const struct profile *j, const size_t *emap, const struct
         }
     }
     int rc = 0;
+    /* blame the callgrind file, unless only the contexts file disagrees with its totals */
+    int blame_ctx = !totals_agree(ctx) && totals_agree(cg);
+    const struct profile *here = blame_ctx ? ctx : cg, *there = blame_ctx ? cg : ctx;
     for (size_t g = 0; g < groups.count && !rc && !over; g++) {
         const uint64_t *k = rectab_at(&groups, g), *v = rectab_val(&groups, g);
         const struct part *cp = ctx->parts[0];
         for (size_t e = 0; e < ne && !rc; e++)
             if (v[e] != v[ne + e])
                 rc = tally_error_set(
-                    err, cg->path, 0,
+                    err, here->path, 0,
                     "%s has the same command and pid as this file, but %s costs %llu %s there "
                     "and %llu here: they are not the contexts and callgrind files of one run%s",
-                    ctx->path ? ctx->path : "the contexts file", profile_str(j, (uint32_t)k[0]),
-                    (unsigned long long)v[ne + e], pt->events.names[emap[e]],
-                    (unsigned long long)v[e],
+                    there->path ? there->path : "the other file", profile_str(j, (uint32_t)k[0]),
+                    (unsigned long long)v[blame_ctx ? e : ne + e], pt->events.names[emap[e]],
+                    (unsigned long long)v[blame_ctx ? ne + e : e],
                     cp->has_thread ? " (the contexts file holds one thread: add the contexts files "
                                      "of every thread first, with tally merge --format=contexts)"
                                    : "");
     }
-    if (over) rc = tally_error_set(err, cg->path, 0, "a cost sum overflows 64 bits");
+    if (over) rc = tally_error_set(err, here->path, 0, "a cost sum overflows 64 bits");
     rectab_release(&groups);
     return rc;
 }

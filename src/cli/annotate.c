@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../formats/format.h"
@@ -170,6 +171,9 @@ static int looks_like_profile(const char *path)
     size_t len;
     if (!strcmp(path, "-")) return 1;
     if (access(path, R_OK) != 0) return 0;
+    /* a FIFO or <( ) could not be read again after a look: a source file is never one */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return 1;
     if (input_open(&in, path, &err)) return 0;
     int yes = input_peek(&in, 4096, &data, &len, &err) == 0 &&
               format_detect(data, len) != PROFILE_FORMAT_UNKNOWN;

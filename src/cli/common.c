@@ -14,7 +14,11 @@ void cli_error(const struct tally_error *err)
 {
     char buf[2048];
     cli_progress_stop();
-    fprintf(stderr, "tally: %s\n", tally_error_format(err, buf, sizeof(buf)));
+    tally_error_format(err, buf, sizeof(buf));
+    /* a message may quote bytes of a binary input: no control character reaches the terminal */
+    for (char *c = buf; *c; c++)
+        if (((unsigned char)*c < 0x20 && *c != '\t') || *c == 0x7f) *c = '?';
+    fprintf(stderr, "tally: %s\n", buf);
 }
 
 void cli_errorf(const char *fmt, ...)

@@ -67,7 +67,7 @@ static void complexity_usage(FILE *fp)
           "                      matches REGEX, ranked or not; may be repeated\n"
           "  --format=FORMAT     'text' (default) or 'json'\n"
           "  -o, --output=FILE   write the report to FILE (atomically) instead of\n"
-          "                      standard output\n"
+          "                      standard output; never one of the inputs\n"
           "  --plot=DIR          write DIR/index.html and, per ranked or chosen routine,\n"
           "                      an SVG cost plot (worst, average, best, fitted curve)\n"
           "                      and an SVG frequency plot (calls per input size)\n"

@@ -55,7 +55,7 @@ static void flame_usage(FILE *fp)
           "\n"
           "Options:\n"
           "  -o, --output=OUT     write the SVG to OUT (atomically); default: standard\n"
-          "                       output\n"
+          "                       output; OUT may not be one of the inputs\n"
           "  --event=EV           the event to draw (a base event of the profile);\n"
           "                       default: the first one\n"
           "  --icicle             top-down: the root at the top, callees below\n"

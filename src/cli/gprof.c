@@ -75,7 +75,8 @@ static void usage(FILE *fp)
           "  --demangle[=STYLE], --no-demangle   C++ names [on, auto]\n"
           "  --inline-file-names                 show file:line after names\n"
           "  --callgrind-out=FILE                also write the data as a callgrind\n"
-          "                                      profile (tally annotate, KCachegrind)\n"
+          "                                      profile (tally annotate, KCachegrind);\n"
+          "                                      not the program or a gmon.out file\n"
           "Analysis:\n"
           "  -a, --no-static                     hide static functions\n"
           "  -c, --static-call-graph             add calls found in the code (x86)\n"
@@ -595,7 +596,9 @@ int cmd_gprof(int argc, char **argv)
     }
     size_t arcs_done = 0;
     for (int i = 0; i < ngmons; i++) {
-        if (gmon_read(&gm, gmons[i], &ropts, &err)) {
+        size_t hists_before = gm.nhists;
+        if (gmon_read(&gm, gmons[i], &ropts, &err) ||
+            cli_gmon_check_hists(&gm, hists_before, &img, exe, gmons[i], &err)) {
             cli_error(&err);
             goto cleanup;
         }
@@ -610,18 +613,6 @@ int cmd_gprof(int argc, char **argv)
             printf("\t%lu basic-block count record%s\n", fi->nbb, fi->nbb == 1 ? "" : "s");
         }
     }
-    if (img.nsyms)
-        for (size_t h = 0; h < gm.nhists; h++) {
-            uint64_t lo = img.syms[0].addr, hi = img.syms[img.nsyms - 1].end_addr;
-            if (gm.hists[h].high_pc <= lo || gm.hists[h].low_pc > hi) {
-                cli_errorf("%s: its histogram (0x%llx-0x%llx) lies outside the text of %s "
-                           "(0x%llx-0x%llx): a profile of another program?",
-                           gmons[0], (unsigned long long)gm.hists[h].low_pc,
-                           (unsigned long long)gm.hists[h].high_pc, exe, (unsigned long long)lo,
-                           (unsigned long long)hi);
-                goto cleanup;
-            }
-        }
     for (size_t i = 0; i < gm.warnings.n; i++)
         fprintf(stderr, "tally: warning: %s\n", gm.warnings.items[i]);
 

@@ -52,7 +52,7 @@ static void graph_usage(FILE *fp)
           "  -o, --output=OUT     write to OUT (atomically); OUT ending in .svg, .png or\n"
           "                       .pdf runs 'dot -Tsvg', '-Tpng' or '-Tpdf'; any other\n"
           "                       name (.dot, .gv) gets DOT text; default: DOT text on\n"
-          "                       standard output\n"
+          "                       standard output; OUT may not be one of the inputs\n"
           "  --format=dot|svg|png|pdf  choose the output kind whatever OUT is called\n"
           "  --event=EV           the event (base or derived) to draw; default: the\n"
           "                       first event of the profile\n"

@@ -71,6 +71,22 @@ static enum cli_input_kind file_kind(const char *path)
     return CLI_IN_PROFILE;
 }
 
+int cli_gmon_check_hists(const struct gmon *gm, size_t from, const struct elf_image *img,
+                         const char *exe, const char *gmon, struct tally_error *err)
+{
+    if (!img->nsyms) return 0;
+    uint64_t lo = img->syms[0].addr, hi = img->syms[img->nsyms - 1].end_addr;
+    for (size_t h = from; h < gm->nhists; h++)
+        if (gm->hists[h].high_pc <= lo || gm->hists[h].low_pc > hi)
+            return tally_error_set(err, gmon, 0,
+                                   "its histogram (0x%llx-0x%llx) lies outside the text of %s "
+                                   "(0x%llx-0x%llx): a profile of another program?",
+                                   (unsigned long long)gm->hists[h].low_pc,
+                                   (unsigned long long)gm->hists[h].high_pc, exe,
+                                   (unsigned long long)lo, (unsigned long long)hi);
+    return 0;
+}
+
 /* gprof's own profiling routines, left out as `tally gprof` leaves them out */
 static const char *const gprof_excluded[] = {"_gprof_mcount",     "mcount",     "_mcount",
                                              "__mcount_internal", "__mcleanup", "__mcount"};
@@ -129,7 +145,10 @@ static struct profile *read_gmon(const char *exe, struct input **gmons, int ngmo
     gopts.hertz = hz > 0 ? (unsigned)hz : 0;
     size_t arcs_done = 0;
     for (int i = 0; i < ngmons; i++) {
-        if (gmon_read_input(&gm, gmons[i], &gopts, err)) goto out;
+        size_t hists_before = gm.nhists;
+        if (gmon_read_input(&gm, gmons[i], &gopts, err) ||
+            cli_gmon_check_hists(&gm, hists_before, &img, exe, gmons[i]->path, err))
+            goto out;
         for (; arcs_done < gm.narcs; arcs_done++)
             gprof_tally(&g, gm.arcs[arcs_done].from_pc, gm.arcs[arcs_done].self_pc,
                         gm.arcs[arcs_done].count, &specs);

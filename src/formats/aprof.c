@@ -812,7 +812,7 @@ static void put_tuples(FILE *fp, char tag, uint32_t owner, const struct isprof_t
                        struct isprof_tuple ***scratch, size_t *cap)
 {
     *scratch = xgrow(*scratch, cap, l->n ? l->n : 1, sizeof **scratch);
-    memcpy(*scratch, l->items, l->n * sizeof **scratch);
+    if (l->n) memcpy(*scratch, l->items, l->n * sizeof **scratch); /* items may be NULL */
     if (!l->sorted) qsort(*scratch, l->n, sizeof **scratch, cmp_tuple_ptr);
     for (size_t i = 0; i < l->n; i++)
         put_tuple(fp, tag, owner, (*scratch)[i], v6);

@@ -1337,6 +1337,16 @@ static int fast_key_line(struct rd *r, const char *s, const char **eol)
     return 0;
 }
 
+/* A line for other_line(), within the line limit (kept out of the inlined one_line()). */
+static __attribute__((noinline)) int slow_line(struct rd *r, const char *s, const char *lim,
+                                               const char **eol)
+{
+    const char *e = memchr(s, '\n', (size_t)(lim - s));
+    *eol = e;
+    if ((size_t)(e - s) > input_max_line()) return input_line_too_long(r->path, r->lineno, r->err);
+    return other_line(r, s, (size_t)(e - s));
+}
+
 /* One line at s, ended by a '\n' before lim; returns that '\n' in *eol. */
 static inline int one_line(struct rd *r, const char *s, const char *lim, const char **eol)
 {
@@ -1345,10 +1355,7 @@ static inline int one_line(struct rd *r, const char *s, const char *lim, const c
         int rc = fast_key_line(r, s, eol);
         if (rc <= 0) return rc;
     }
-    const char *e = memchr(s, '\n', (size_t)(lim - s));
-    *eol = e;
-    if ((size_t)(e - s) > input_max_line()) return input_line_too_long(r->path, r->lineno, r->err);
-    return other_line(r, s, (size_t)(e - s));
+    return slow_line(r, s, lim, eol);
 }
 
 /* A line that has no '\n' after it in memory: copy it and add one. */

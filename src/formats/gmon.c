@@ -224,6 +224,11 @@ static int read_gnu_hist(struct gmon *g, struct rd *r)
     dimen[15] = 0;
     char abbrev = (char)r->p[r->pos + 15];
     r->pos += 16;
+    if (low > high)
+        return tally_error_set(r->err, r->name, 0,
+                               "histogram record at byte %zu: low_pc 0x%" PRIx64
+                               " above high_pc 0x%" PRIx64,
+                               at, low, high);
     double scale = scale_of(low, high, nbins);
 
     if (g->nhists == 0) {

@@ -15,6 +15,8 @@
 #define BUF_CHUNK (1024 * 1024)
 
 static size_t max_line = INPUT_MAX_LINE_DEFAULT;
+/* the mapped path's per-line test: the smaller of the discard step (1 MiB) and max_line */
+static size_t check_step = (size_t)1 << 20;
 
 size_t input_max_line(void)
 {
@@ -24,6 +26,7 @@ size_t input_max_line(void)
 void input_set_max_line(size_t n)
 {
     max_line = n ? n : INPUT_MAX_LINE_DEFAULT;
+    check_step = max_line < ((size_t)1 << 20) ? max_line : (size_t)1 << 20;
 }
 
 int input_line_too_long(const char *path, unsigned long lineno, struct tally_error *err)
@@ -316,23 +319,10 @@ void input_discard_before(struct input *in, const char *upto)
     in->discarded = end;
 }
 
-int input_getline(struct input *in, const char **line, size_t *len, struct tally_error *err)
+/* input_getline() of a streamed input: kept apart so that the mapped path stays lean. */
+static __attribute__((noinline)) int getline_stream(struct input *in, const char **line,
+                                                    size_t *len, struct tally_error *err)
 {
-    if (in->kind == INPUT_MAP || (in->kind == INPUT_MEM && in->data)) {
-        if (in->pos >= in->size) return 0;
-        const char *s = in->data + in->pos;
-        size_t left = in->size - in->pos;
-        const char *nl = memchr(s, '\n', left);
-        size_t n = nl ? (size_t)(nl - s) : left;
-        if (n > max_line) return input_line_too_long(in->path, in->lineno + 1, err);
-        in->pos += nl ? n + 1 : n;
-        if (n && s[n - 1] == '\r') n--;
-        *line = s;
-        *len = n;
-        in->lineno++;
-        if (in->pos - in->discarded >= DISCARD_STEP) input_discard_before(in, s);
-        return 1;
-    }
     size_t scanned = 0; /* bytes after pos known to hold no newline */
     for (;;) {
         char *s = in->buf + in->pos;
@@ -357,6 +347,33 @@ int input_getline(struct input *in, const char **line, size_t *len, struct tally
         in->lineno++;
         return 1;
     }
+}
+
+int input_getline(struct input *in, const char **line, size_t *len, struct tally_error *err)
+{
+    if (in->kind == INPUT_MAP || (in->kind == INPUT_MEM && in->data)) {
+        if (in->pos >= in->size) return 0;
+        const char *s = in->data + in->pos;
+        size_t left = in->size - in->pos;
+        const char *nl = memchr(s, '\n', left);
+        size_t n = nl ? (size_t)(nl - s) : left;
+        in->pos += nl ? n + 1 : n;
+        /*
+         * One test per line serves both the page discarding and the line
+         * limit: a line longer than the limit has moved pos at least
+         * check_step (the smaller of the two) past `discarded`.
+         */
+        if (in->pos - in->discarded >= check_step) {
+            if (n > max_line) return input_line_too_long(in->path, in->lineno + 1, err);
+            input_discard_before(in, s);
+        }
+        if (n && s[n - 1] == '\r') n--;
+        *line = s;
+        *len = n;
+        in->lineno++;
+        return 1;
+    }
+    return getline_stream(in, line, len, err);
 }
 
 const char *input_compression(const struct input *in)

@@ -42,6 +42,15 @@ int outfile_open(struct outfile *of, const char *path, struct tally_error *err)
         of->fp = stdout;
         return 0;
     }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        /* a device or a FIFO (/dev/null, a pipe): written in place, never replaced */
+        of->fp = fopen(path, "w");
+        if (!of->fp)
+            return tally_error_set(err, path, 0, "cannot open output file: %s", strerror(errno));
+        of->path = xstrdup(path);
+        return 0;
+    }
     of->path = xstrdup(path);
     of->tmp = xasprintf("%s.tmpXXXXXX", path);
     /* a signal between mkstemp and the tracking would leave the file: block them */
@@ -93,13 +102,13 @@ int outfile_commit(struct outfile *of, struct tally_error *err)
         e = errno;
     }
     of->fp = NULL;
-    if (!bad && rename(of->tmp, of->path) != 0) {
+    if (!bad && of->tmp && rename(of->tmp, of->path) != 0) {
         bad = 1;
         e = errno;
     }
     if (bad) {
         tally_error_set(err, of->path, 0, "cannot write output file: %s", strerror(e));
-        unlink(of->tmp);
+        if (of->tmp) unlink(of->tmp);
     }
     outfile_untrack_temp(of->slot); /* after the rename: a late signal finds no file */
     free(of->tmp);
@@ -112,7 +121,7 @@ void outfile_abort(struct outfile *of)
 {
     if (of->path) {
         if (of->fp) fclose(of->fp);
-        unlink(of->tmp);
+        if (of->tmp) unlink(of->tmp);
         outfile_untrack_temp(of->slot);
         free(of->tmp);
         free(of->path);

@@ -7,7 +7,9 @@
  * error and renames the temporary file over the destination. On any
  * failure (or outfile_abort()) the temporary file is removed, so a
  * half-written output never appears under the destination's name.
- * A NULL path or "-" writes to standard output instead.
+ * A NULL path or "-" writes to standard output instead; an existing path
+ * that is not a regular file (/dev/null, a FIFO) is written in place, not
+ * replaced by a renamed file.
  */
 #ifndef TALLY_OUTFILE_H
 #define TALLY_OUTFILE_H
@@ -19,7 +21,7 @@
 struct outfile {
     FILE *fp;
     char *path; /* destination, NULL for stdout */
-    char *tmp;  /* temporary name, NULL for stdout */
+    char *tmp;  /* temporary name, NULL for stdout and for a device or FIFO */
     int slot;   /* its place among the tracked temporary files, or -1 */
 };
 

@@ -188,3 +188,8 @@ expect "aprof reports cannot be written as cachegrind" 2 "" "aprof reports can o
 expect "--help mentions aprof reports" 0 "aprof reports" "" --help
 expect_run "annotate says what an aprof report is" 1 "" \
     "^tally: a.aprof:1: an aprof report \(input-sensitive profile\), not a cost profile" annotate a.aprof
+
+# a routine without any tuple is written back without reading a NULL list
+# (the ASan+UBSan run of this script checks that no sanitizer complains)
+printf 'v 5\ni rvms\nr "f" "i" 0\n' >"$TMP/notuples.aprof"
+expect_run "a routine without tuples is merged cleanly" 0 '^r "f"' "" merge notuples.aprof

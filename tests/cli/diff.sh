@@ -82,7 +82,7 @@ expect "not a profile" 1 '' '^tally: text\.out:1: not a callgrind or cachegrind 
     text.out b.out
 expect "empty file" 1 '' '^tally: empty\.out: ' a.out empty.out
 expect "different events" 1 '' \
-    "^tally: the events differ: 'Ir Dr' in a\.out versus 'Ir Dw' in other\.out" a.out other.out
+    "^tally: other\.out: the events differ: 'Ir Dr' in a\.out versus 'Ir Dw' in other\.out" a.out other.out
 
 # --- output -------------------------------------------------------------------
 expect "stdout" 0 '^summary: -5 0$' '' a.out b.out

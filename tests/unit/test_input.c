@@ -194,6 +194,91 @@ static void test_missing_file(void **state)
     assert_non_null(strstr(err.msg, "cannot open"));
 }
 
+/* Lines of 100 and 300 bytes with the limit at 200: line 2 is refused, mapped or streamed. */
+static void check_line_limit(struct input *in)
+{
+    struct tally_error err;
+    const char *line;
+    size_t len;
+    assert_int_equal(input_getline(in, &line, &len, &err), 1);
+    assert_int_equal(len, 100);
+    assert_int_equal(input_getline(in, &line, &len, &err), -1);
+    assert_int_equal(err.line, 2);
+    assert_non_null(strstr(err.msg, "line longer than 200 bytes"));
+}
+
+static void test_line_limit(void **state)
+{
+    char text[100 + 1 + 300 + 1];
+    memset(text, 'a', sizeof(text));
+    text[100] = '\n';
+    text[401] = '\n';
+    input_set_max_line(200);
+    assert_int_equal(input_max_line(), 200);
+    /* mapped */
+    char *path = test_tmpfile(text, sizeof(text));
+    struct input in;
+    struct tally_error err;
+    assert_int_equal(input_open(&in, path, &err), 0);
+    check_line_limit(&in);
+    input_close(&in);
+    unlink(path);
+    free(path);
+    /* streamed (gzip), and the last line without a line end */
+    size_t glen;
+    unsigned char *gz = gzip_data(text, sizeof(text) - 1, &glen);
+    path = test_tmpfile(gz, glen);
+    assert_int_equal(input_open(&in, path, &err), 0);
+    check_line_limit(&in);
+    input_close(&in);
+    unlink(path);
+    free(path);
+    free(gz);
+    /* raised: read whole; 0 restores the default */
+    input_set_max_line(300);
+    assert_int_equal(input_open_mem(&in, "m", text, sizeof(text), &err), 0);
+    const char *line;
+    size_t len;
+    assert_int_equal(input_getline(&in, &line, &len, &err), 1);
+    assert_int_equal(input_getline(&in, &line, &len, &err), 1);
+    assert_int_equal(len, 300);
+    input_close(&in);
+    input_close(&in); /* a closed input may be closed again */
+    input_set_max_line(0);
+    assert_int_equal(input_max_line(), INPUT_MAX_LINE_DEFAULT);
+}
+
+/* input_read() hands out the peeked bytes first, then the rest, for any kind of input. */
+static void test_input_read(void **state)
+{
+    size_t len, glen;
+    char *text = make_text(20000, 0, &len);
+    unsigned char *gz = gzip_data(text, len, &glen);
+    char *paths[2] = {test_tmpfile(text, len), test_tmpfile(gz, glen)};
+    for (int k = 0; k < 2; k++) {
+        struct input in;
+        struct tally_error err;
+        assert_int_equal(input_open(&in, paths[k], &err), 0);
+        const char *head;
+        size_t hlen;
+        assert_int_equal(input_peek(&in, 4, &head, &hlen, &err), 0);
+        char *back = malloc(len + 10);
+        size_t got = 0;
+        long long r;
+        while ((r = input_read(&in, back + got, 777, &err)) > 0)
+            got += (size_t)r;
+        assert_int_equal(r, 0);
+        assert_int_equal(got, len);
+        assert_memory_equal(back, text, len);
+        free(back);
+        input_close(&in);
+        unlink(paths[k]);
+        free(paths[k]);
+    }
+    free(gz);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -205,6 +290,8 @@ int main(void)
         cmocka_unit_test(test_zstd_file),
         cmocka_unit_test(test_plain_file_mapped),
         cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_line_limit),
+        cmocka_unit_test(test_input_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
