@@ -2644,7 +2644,7 @@ static Bool live_jumps(const jrec *j, Bool by_line)
  * positions refer to (fl=, or fi= for inlined code). */
 typedef struct {
     cgfile *o;
-    istr *ob, *fl, *fi; /* fi: the file positions refer to (fl after fn=) */
+    istr *ob, *fl, *fi; /* fi: the file positions refer to (fl after fl=) */
     fnrec *fn;
 } cgpos;
 
@@ -2709,7 +2709,9 @@ static void write_place(cgpos *c, linecc *l)
         write_id(c->o, "ob", 1, r->obj, r->obj->s);
     }
     if (r != c->fn) {
-        if (r->file != c->fl) write_file_id(c->o, "fl", r->file);
+        /* readers differ on whether fn= goes back to the fl= file after a
+         * fi=: write fl= whenever either is another file */
+        if (r->file != c->fl || r->file != c->fi) write_file_id(c->o, "fl", r->file);
         c->fl = c->fi = r->file;
         c->fn = r;
         write_fn_id(c->o, "fn", r);

@@ -77,6 +77,18 @@ compare_rows() {
 }
 
 CG_FILES="cg.recurse cg.wordfreq cgx.wordfreq cgx.recurse cgx.matrix"
+# tally record's own files go through the same comparisons: callgrind_annotate
+# and tally annotate show the same rows on them (one fn id per function,
+# cfi=/cob= only where they differ, inlined code under fi=)
+if [ -x "$ROOT/build/valgrind/lib/tally-amd64-linux" ] &&
+    (cd "$ROOT/examples" && "$TALLY" record -q --out-file="$TMP/tl.wordfreq.out" ./wordfreq 5000 \
+        >/dev/null 2>&1 && "$TALLY" record -q --dump-instr=yes --cache-sim=yes \
+        --branch-sim=yes --out-file="$TMP/tlx.recurse.out" ./recurse >/dev/null 2>&1); then
+    cp "$TMP/tl.wordfreq.out" "$TMP/tlx.recurse.out" "$PROF/"
+    CG_FILES="$CG_FILES tl.wordfreq tlx.recurse"
+else
+    not_ok "tally record writes files of the examples to compare"
+fi
 CACHE_FILES="cache.wordfreq cache.wordfreq2 cache.matrix cache.recurse"
 
 for f in $CG_FILES; do

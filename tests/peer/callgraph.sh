@@ -5,7 +5,9 @@
 # Each program runs under Callgrind (--separate-recs=1) and under tally
 # record in one environment: `env -i` with the same PATH, one VALGRIND_LIB
 # holding both tools, the same directory and arguments. For every file
-# tally writes, tests/tools/cgcheck.py checks the call graph's invariants:
+# tally writes, tests/tools/cgcheck.py checks the call graph's invariants
+# (and tests/lib.sh's check_callgrind_file: unique fn ids, callgrind_annotate
+# reads it cleanly):
 # every function with a cost has a caller apart from the roots (the
 # loader's entry, `<signal N>`, a thread's clone), no function outside a
 # cycle has an inclusive cost below one of its arcs out, and the roots add
@@ -77,6 +79,9 @@ invariants() { # NAME FILE...
         not_ok "$n: call graph invariants hold"
         diag <"$TMP/chk"
     fi
+    # and every file reads right elsewhere: one fn id per function,
+    # callgrind_annotate without a warning, its totals the sum of its rows
+    for f in "$@"; do check_callgrind_file "$n, ${f##*/}" "$f"; done
 }
 
 fewer_unsymbolled() { # NAME
