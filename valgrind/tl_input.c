@@ -494,9 +494,9 @@ static void each_iov(rms_thread *t, const struct vki_iovec *iov, UWord n, UWord 
 static void rms_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
 {
     (void)tid;
-    (void)no;
     (void)args;
     (void)nargs;
+    tl_pre_syscall_note(no); /* the tool's own, registered here with RMS's */
 }
 
 static void rms_post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes res)

@@ -40,6 +40,7 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_transtab.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 #include "pub_tool_xarray.h"
 
 #include "tally.h"
@@ -2395,6 +2396,29 @@ static Bool out_failed;
 void tl_out_failed(void)
 {
     out_failed = True;
+}
+
+/* The last --trace-children= among Valgrind's arguments says yes. */
+static Bool tracing_children(void)
+{
+    Bool on = False;
+    for (Word k = 0; k < VG_(sizeXA)(VG_(args_for_valgrind)); k++) {
+        const HChar *a = *(HChar **)VG_(indexXA)(VG_(args_for_valgrind), k);
+        if (VG_(strcmp)(a, "--trace-children=yes") == 0) on = True;
+        if (VG_(strcmp)(a, "--trace-children=no") == 0) on = False;
+    }
+    return on;
+}
+
+void tl_pre_syscall_note(UInt sysno)
+{
+    static Bool said;
+    if ((sysno != __NR_execve && sysno != __NR_execveat) || said || tracing_children()) return;
+    said = True;
+    VG_(umsg)
+    ("tally: the program runs another program (execve): without --trace-children=yes\n"
+     "tally: that program is not recorded, and if it starts, this process writes no\n"
+     "tally: profile (a shell wrapper or a shim: record with --trace-children=yes)\n");
 }
 
 void tl_out_check(const HChar *opt, const HChar *pattern)

@@ -19,4 +19,8 @@ void tl_out_failed(void);
  * a message. A file that did not exist is not left behind. */
 void tl_out_check(const HChar *opt, const HChar *pattern);
 
+/* A system call is about to run (every thread): an execve without
+ * --trace-children=yes gets the hint that no profile will be written. */
+void tl_pre_syscall_note(UInt sysno);
+
 #endif

@@ -114,6 +114,28 @@ if command -v valgrind >/dev/null 2>&1 && [ -x "$ROOT/build/valgrind/lib/tally-a
         not_ok "--contexts-out-file=ctx.%q{CTXNAME} written as ctx.abc"
         ls "$TMP" | diag
     fi
+    # what was written is said at exit; a program that execs another without
+    # --trace-children=yes gets the hint that nothing is written
+    run_tally 0 "" "" record --out-file=said.out -- /bin/true
+    if grep -q "tally: wrote .*said.out ([0-9]* functions)" "$TMP/err" && [ -s "$TMP/said.out" ]; then
+        ok "at exit: tally: wrote said.out (N functions)"
+    else
+        not_ok "at exit: tally: wrote said.out (N functions)"; diag <"$TMP/err"
+    fi
+    printf '#!/bin/sh\nexec /bin/true\n' >"$TMP/wrapper.sh"
+    chmod +x "$TMP/wrapper.sh"
+    run_tally 0 "" "" record --out-file=wrapped.out -- ./wrapper.sh
+    if grep -q "without --trace-children=yes" "$TMP/err" && [ ! -f "$TMP/wrapped.out" ]; then
+        ok "a wrapper that execs: no profile, and the hint to use --trace-children=yes"
+    else
+        not_ok "a wrapper that execs: no profile, and the hint"; diag <"$TMP/err"
+    fi
+    run_tally 0 "" "" record --trace-children=yes --out-file=traced.%p -- ./wrapper.sh
+    if ! grep -q "without --trace-children=yes" "$TMP/err" && ls "$TMP"/traced.* >/dev/null 2>&1; then
+        ok "--trace-children=yes: the program it runs is recorded, no hint"
+    else
+        not_ok "--trace-children=yes: the program it runs is recorded, no hint"; diag <"$TMP/err"
+    fi
     unset TALLY_VALGRIND_LIB
 else
     ok "skipped: no Valgrind or no tool"
