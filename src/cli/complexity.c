@@ -193,15 +193,14 @@ static int complexity_parse_args(int argc, char **argv, struct complexity_cli *o
     return 0;
 }
 
-/* Read every report and merge them into *ip. 0, or 1 after printing the error. */
 /*
- * Is FILE an aprof report? Says "FILE: not an aprof report" when it is not
- * (a callgrind profile, a picture, ...): the reader's own message would be
- * about its first line. Standard input is not checked. Returns 0 or 1.
+ * Read one report into *ip, opening it once (a FIFO or <( ) works): its
+ * first bytes must look like an aprof report, else "FILE: not an aprof
+ * report" (a callgrind profile, a picture, ...), which says more than the
+ * reader's complaint about its first line. 0, or 1 after printing the error.
  */
-static int check_aprof(const char *file)
+static int read_report(struct isprof *ip, const char *file)
 {
-    if (strcmp(file, "-") == 0) return 0;
     struct tally_error err;
     tally_error_clear(&err);
     struct input in;
@@ -211,46 +210,43 @@ static int check_aprof(const char *file)
     }
     const char *data;
     size_t len;
-    int bad = input_peek(&in, 4096, &data, &len, &err) != 0;
-    if (bad)
+    int rc = input_peek(&in, 4096, &data, &len, &err) != 0;
+    if (rc)
         cli_error(&err);
     else if (!aprof_detect(data, len)) {
-        bad = 1;
+        rc = 1;
         cli_errorf("%s: not an aprof report (tally complexity reads the reports of 'tally record "
                    "--input-sensitive=yes' and of aprof)",
                    file);
+    } else if (aprof_read_input(ip, &in, &err)) {
+        rc = 1;
+        cli_error(&err);
     }
     input_close(&in);
-    return bad;
+    return rc;
 }
 
+/* Read every report and merge them into *ip. 0, or 1 after printing the error. */
 static int read_reports(const struct complexity_cli *o, struct isprof *ip)
 {
     struct tally_error err;
     tally_error_clear(&err);
-    for (int i = 0; i < o->nfiles; i++)
-        if (check_aprof(o->files[i])) return 1;
-    if (aprof_read(ip, o->files[0], &err)) {
-        cli_error(&err);
-        return 1;
-    }
+    if (read_report(ip, o->files[0])) return 1;
     for (int i = 1; i < o->nfiles; i++) {
         struct isprof next;
         isprof_init(&next);
         struct strlist warnings = {0};
-        int rc = aprof_read(&next, o->files[i], &err);
+        int rc = read_report(&next, o->files[i]);
         if (rc == 0) {
             rc = isprof_merge(ip, &next, &warnings, &err);
             if (rc && !err.file[0]) snprintf(err.file, sizeof(err.file), "%s", o->files[i]);
+            if (rc) cli_error(&err);
         }
         for (size_t w = 0; w < warnings.n; w++)
             fprintf(stderr, "tally: warning: %s: %s\n", o->files[i], warnings.items[w]);
         strlist_release(&warnings);
         isprof_release(&next);
-        if (rc) {
-            cli_error(&err);
-            return 1;
-        }
+        if (rc) return 1;
     }
     return 0;
 }
