@@ -197,7 +197,8 @@ static int complexity_parse_args(int argc, char **argv, struct complexity_cli *o
  * Read one report into *ip, opening it once (a FIFO or <( ) works): its
  * first bytes must look like an aprof report, else "FILE: not an aprof
  * report" (a callgrind profile, a picture, ...), which says more than the
- * reader's complaint about its first line. 0, or 1 after printing the error.
+ * reader's complaint about its first line (standard input is left to the
+ * reader, which names the line). 0, or 1 after printing the error.
  */
 static int read_report(struct isprof *ip, const char *file)
 {
@@ -213,7 +214,7 @@ static int read_report(struct isprof *ip, const char *file)
     int rc = input_peek(&in, 4096, &data, &len, &err) != 0;
     if (rc)
         cli_error(&err);
-    else if (!aprof_detect(data, len)) {
+    else if (strcmp(file, "-") != 0 && !aprof_detect(data, len)) {
         rc = 1;
         cli_errorf("%s: not an aprof report (tally complexity reads the reports of 'tally record "
                    "--input-sensitive=yes' and of aprof)",
