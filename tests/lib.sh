@@ -302,3 +302,15 @@ check_written() {
         ok "$n callgrind or cachegrind files written by tally: fn ids unique, callgrind_annotate clean$cga"
     fi
 }
+
+# peer_valgrind_lib DIR TOOL... : a VALGRIND_LIB folder DIR holding tally's
+# Valgrind tool and Valgrind's own TOOLs (callgrind, cachegrind), so that
+# both run in one identical environment (the client sees the same
+# environment strings; start-up counts depend on them).
+peer_valgrind_lib() {
+    d=$1
+    shift
+    mkdir -p "$d"
+    for f in "$ROOT"/build/valgrind/lib/*; do ln -s "$f" "$d/"; done
+    for t in "$@"; do ln -s "/usr/libexec/valgrind/$t-amd64-linux" "$d/"; done
+}

@@ -249,6 +249,30 @@ static void htab_grow(htab *h, UWord (*hash)(const void *))
     h->nslots = n;
 }
 
+/* Put `node` (a struct whose first member is its `next`) into h under
+ * `hash`, growing the table first when it is full. */
+static void htab_add(htab *h, void *node, UWord hash, UWord (*rehash)(const void *))
+{
+    if (++h->nused > h->nslots) htab_grow(h, rehash);
+    UWord k = hash & (h->nslots - 1);
+    ((hnode *)node)->next = h->slot[k];
+    h->slot[k] = node;
+}
+
+/* A vector of pointers indexed by thread id, grown (zero-filled) so that
+ * index tid exists; returns the vector, *n its new length. */
+static void *grow_by_tid(void *v, UInt *n, UInt tid, const HChar *cc)
+{
+    if (tid < *n) return v;
+    UInt m = tid + 8;
+    void **w = VG_(calloc)(cc, m, sizeof(void *));
+    for (UInt k = 0; k < *n; k++)
+        w[k] = ((void **)v)[k];
+    if (v) VG_(free)(v);
+    *n = m;
+    return w;
+}
+
 static htab strs, lines, instrs;
 static segchunk *seg_chunks;
 
@@ -274,10 +298,7 @@ static istr *intern(const HChar *s)
     istr *e = arena_alloc(sizeof(istr) + len + 1);
     e->hash = h;
     VG_(memcpy)(e->s, s, len + 1);
-    if (++strs.nused > strs.nslots) htab_grow(&strs, istr_rehash);
-    UWord k = h & (strs.nslots - 1);
-    e->next = strs.slot[k];
-    strs.slot[k] = e;
+    htab_add(&strs, e, h, istr_rehash);
     return e;
 }
 
@@ -305,10 +326,7 @@ static linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line
     l->obj = obj;
     l->cgfn = cgfn;
     l->line = line;
-    if (++lines.nused > lines.nslots) htab_grow(&lines, linecc_rehash);
-    UWord k = h & (lines.nslots - 1);
-    l->next = lines.slot[k];
-    lines.slot[k] = l;
+    htab_add(&lines, l, h, linecc_rehash);
     return l;
 }
 
@@ -398,10 +416,7 @@ static instrcc *new_instrcc(Addr a, UInt len, linecc *l)
     i->nox = clo_cache_sim && cachesim_is_IrNoX(a, (UChar)len);
     i->line = l;
     i->id = instrs.nused;
-    if (++instrs.nused > instrs.nslots) htab_grow(&instrs, instrcc_rehash);
-    UWord k = h & (instrs.nslots - 1);
-    i->next = instrs.slot[k];
-    instrs.slot[k] = i;
+    htab_add(&instrs, i, h, instrcc_rehash);
     return i;
 }
 
@@ -860,10 +875,7 @@ static arc *get_arc(instrcc *site, instrcc *callee)
     a->id = arcs.nused;
     a->snext = site->arcs;
     site->arcs = a;
-    if (++arcs.nused > arcs.nslots) htab_grow(&arcs, arc_rehash);
-    UWord k = h & (arcs.nslots - 1);
-    a->next = arcs.slot[k];
-    arcs.slot[k] = a;
+    htab_add(&arcs, a, h, arc_rehash);
     return a;
 }
 
@@ -871,15 +883,7 @@ static exitinfo start_exit = {.kind = K_START};
 
 static thread *get_thread(ThreadId tid)
 {
-    if (tid >= n_threads) {
-        UInt n = tid + 8;
-        thread **t = VG_(calloc)("tl.threads", n, sizeof *t);
-        for (UInt k = 0; k < n_threads; k++)
-            t[k] = threads[k];
-        if (threads) VG_(free)(threads);
-        threads = t;
-        n_threads = n;
-    }
+    threads = grow_by_tid(threads, &n_threads, tid, "tl.threads");
     if (!threads[tid]) {
         thread *t = VG_(calloc)("tl.thread", 1, sizeof(thread));
         t->tid = tid;
@@ -2548,10 +2552,7 @@ static void note_entry_file(const linecc *l)
     e->fn = l->fn;
     e->file = l->file;
     e->hash = h;
-    if (++entry_files.nused > entry_files.nslots) htab_grow(&entry_files, efile_rehash);
-    UWord k = h & (entry_files.nslots - 1);
-    e->next = entry_files.slot[k];
-    entry_files.slot[k] = e;
+    htab_add(&entry_files, e, h, efile_rehash);
 }
 
 static istr *entry_file(const istr *obj, const istr *fn)
@@ -2572,10 +2573,7 @@ static fnrec *get_fnrec(istr *obj, istr *fn, istr *file)
     r->fn = fn;
     r->file = file;
     r->hash = h;
-    if (++fnrecs.nused > fnrecs.nslots) htab_grow(&fnrecs, fnrec_rehash);
-    UWord k = h & (fnrecs.nslots - 1);
-    r->next = fnrecs.slot[k];
-    fnrecs.slot[k] = r;
+    htab_add(&fnrecs, r, h, fnrec_rehash);
     return r;
 }
 
@@ -2621,10 +2619,7 @@ static void write_id(cgfile *o, const HChar *key, UInt kind, const void *ptr, co
     m->key = ptr;
     m->kind = kind;
     m->id = ++o->next[kind];
-    if (++o->ids.nused > o->ids.nslots) htab_grow(&o->ids, idmap_rehash);
-    UWord k = h & (o->ids.nslots - 1);
-    m->next = o->ids.slot[k];
-    o->ids.slot[k] = m;
+    htab_add(&o->ids, m, h, idmap_rehash);
     VG_(fprintf)(o->f, "%s=(%u) %s\n", key, m->id, name);
 }
 
@@ -2790,15 +2785,7 @@ static cgfile *part_file(UInt tid)
 {
     cgfile *o = &main_out;
     if (tid) {
-        if (tid >= n_thread_out) {
-            UInt n = tid + 8;
-            cgfile **v = VG_(calloc)("tl.outs", n, sizeof *v);
-            for (UInt k = 0; k < n_thread_out; k++)
-                v[k] = thread_out[k];
-            if (thread_out) VG_(free)(thread_out);
-            thread_out = v;
-            n_thread_out = n;
-        }
+        thread_out = grow_by_tid(thread_out, &n_thread_out, tid, "tl.outs");
         if (!thread_out[tid]) thread_out[tid] = VG_(calloc)("tl.out", 1, sizeof(cgfile));
         o = thread_out[tid];
     }
