@@ -37,10 +37,7 @@ fi
 SRC="$ROOT/tests/peer/callgraph"
 CHECK="python3 $ROOT/tests/tools/cgcheck.py"
 LIB=$TMP/lib
-mkdir -p "$LIB"
-for f in "$ROOT"/build/valgrind/lib/* /usr/libexec/valgrind/callgrind-amd64-linux; do
-    ln -s "$f" "$LIB/"
-done
+peer_valgrind_lib "$LIB" callgrind
 E="env -i PATH=/usr/bin:/bin PYTHONHASHSEED=0 PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0"
 # the loader's entry has no symbol and no caller: the root of the process
 LD=$(readlink -f /lib64/ld-linux-x86-64.so.2)

@@ -30,10 +30,7 @@ fi
 make -s -C "$ROOT/examples" >/dev/null || { not_ok "examples build"; exit 1; }
 
 LIB=$TMP/lib
-mkdir -p "$LIB"
-for f in "$ROOT"/build/valgrind/lib/* /usr/libexec/valgrind/cachegrind-amd64-linux; do
-    ln -s "$f" "$LIB/"
-done
+peer_valgrind_lib "$LIB" cachegrind
 E="env -i PATH=/usr/bin:/bin"
 
 # An awk function for the programs below: nm(v) resolves a compressed name
