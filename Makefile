@@ -147,7 +147,7 @@ examples:
 
 check: deps
 	@$(MAKE) -s all unit asan fuzz-build examples
-	@sh tests/run.sh
+	@bash tests/run.sh
 
 # the long mutation sweep of tests/hostile (make check runs 40 mutants)
 SWEEP_MUTANTS ?= 1500
