@@ -5,7 +5,7 @@
 #include "html.h"
 #include "../analysis/callgraph.h"
 #include "html_assets.h"
-#include "../io/utf8.h"
+#include "../io/jsonstr.h"
 #include "xmltext.h"
 
 #include <inttypes.h>
@@ -28,52 +28,15 @@ void html_options_release(struct html_options *o)
     strlist_release(&o->inputs);
 }
 
-/*
- * A JSON string of n bytes. '<', '>' and '&' are written as \u escapes so
- * the text can never close the <script> element it sits in; invalid UTF-8
- * becomes U+FFFD.
- */
+/* JSON strings in the page sit inside a <script> element (jsonstr.h). */
 static void json_strn(FILE *out, const char *s, size_t n)
 {
-    const unsigned char *p = (const unsigned char *)s, *end = p + n;
-    fputc('"', out);
-    while (p < end) {
-        unsigned c = *p;
-        if (c == '"' || c == '\\') {
-            fputc('\\', out);
-            fputc((int)c, out);
-            p++;
-        } else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7f) {
-            if (c == '\t')
-                fputs("\\t", out);
-            else
-                fprintf(out, "\\u%04x", c);
-            p++;
-        } else {
-            size_t k = 0;
-            if (end - p >= 4 || c < 0x80)
-                k = utf8_len(p);
-            else { /* near the end: check without reading past it */
-                unsigned char tmp[4] = {0, 0, 0, 0};
-                memcpy(tmp, p, (size_t)(end - p));
-                k = utf8_len(tmp);
-                if (k > (size_t)(end - p)) k = 0;
-            }
-            if (!k) {
-                fputs("\\ufffd", out);
-                p++;
-            } else {
-                fwrite(p, 1, k, out);
-                p += k;
-            }
-        }
-    }
-    fputc('"', out);
+    jsonstr_write(out, s, n, JSONSTR_SCRIPT);
 }
 
 static void json_str(FILE *out, const char *s)
 {
-    json_strn(out, s ? s : "", s ? strlen(s) : 0);
+    jsonstr_puts(out, s, JSONSTR_SCRIPT);
 }
 
 static void json_costs(FILE *out, const int64_t *v, size_t n)
