@@ -7,6 +7,7 @@
 
 #include "../analysis/funcs.h"
 #include "../analysis/inclusive.h"
+#include "srcfile.h"
 #include "textfmt.h"
 
 #define RULE "--------------------------------------------------------------------------------\n"
@@ -697,27 +698,10 @@ static int cmp_strs(const void *pa, const void *pb)
     return strcmp(*(char *const *)pa, *(char *const *)pb);
 }
 
-/* Whole file into memory; NULL when it cannot be read. */
-static char *slurp(const char *path, size_t *len)
+/* srcfile_find's test: the file reads whole (into the srcfile_text ctx). */
+static int read_source(const char *path, void *ctx)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = xmalloc(cap);
-    for (;;) {
-        if (n == cap) buf = xrealloc(buf, cap *= 2);
-        size_t got = fread(buf + n, 1, cap - n, fp);
-        n += got;
-        if (got == 0) break;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
+    return srcfile_text_read(ctx, path, SIZE_MAX) == 0;
 }
 
 static void warn_newer(struct rep *r, const char *name)
@@ -822,23 +806,15 @@ static int annotate_one(struct rep *r, const char *name, int user, struct strlis
 {
     FILE *out = r->out;
     const struct annotate_options *o = r->o;
-    char *data = NULL, *opened = NULL, *shown = NULL;
-    size_t len = 0;
-    for (size_t d = 0; d <= o->include_dirs.n && !data; d++) {
-        const char *dir = d ? o->include_dirs.items[d - 1] : "";
-        char *path = xasprintf("%s%s", dir, name);
-        data = slurp(path, &len);
-        if (data) {
-            opened = path;
-            shown = d ? xasprintf("%s + %s", dir, name) : xstrdup(name);
-        } else {
-            free(path);
-        }
-    }
-    if (!data) {
+    struct srcfile_text src;
+    struct srcfile_found found;
+    if (!srcfile_find(name, &o->include_dirs, SRCFILE_PREFIX, read_source, &src, &found)) {
         strlist_push(unfound, name);
         return 0;
     }
+    char *opened = found.path;
+    char *shown = found.dir ? xasprintf("%s + %s", o->include_dirs.items[found.dir - 1], name)
+                            : xstrdup(name);
     fputs(RULE, out);
     fprintf(out, "-- %s-annotated source: %s\n", user ? "User" : "Auto", shown);
     fputs(RULE, out);
@@ -850,7 +826,7 @@ static int annotate_one(struct rep *r, const char *name, int user, struct strlis
     }
     if (lo == hi) {
         fprintf(out, "  No information has been collected for %s\n\n", name);
-        free(data);
+        srcfile_text_release(&src);
         free(opened);
         free(shown);
         return 0;
@@ -875,15 +851,9 @@ static int annotate_one(struct rep *r, const char *name, int user, struct strlis
     fputs("\n\n", out);
 
     /* source lines */
-    size_t nlines = 0, cap = 1024;
-    size_t *ls = xmalloc(cap * sizeof(size_t));
-    for (size_t i = 0; i < len;) {
-        if (nlines + 1 >= cap) ls = xrealloc(ls, (cap *= 2) * sizeof(size_t));
-        ls[nlines++] = i;
-        const char *nl = memchr(data + i, '\n', len - i);
-        i = nl ? (size_t)(nl - data) + 1 : len;
-    }
-    ls[nlines] = len;
+    size_t nlines = src.nlines;
+    const size_t *ls = src.line_off;
+    const char *data = src.text;
 
     size_t k = lo, line0 = SIZE_MAX;
     if (line_no(r, r->lsorted[k]) == 0) line0 = r->lsorted[k++];
@@ -949,9 +919,8 @@ static int annotate_one(struct rep *r, const char *name, int user, struct strlis
         print_cc(r, v, nd, w);
         fprintf(out, " <counts for unidentified lines in %s>\n\n", name);
     }
-    free(ls);
     free(w);
-    free(data);
+    srcfile_text_release(&src);
     free(opened);
     free(shown);
     return rc;
