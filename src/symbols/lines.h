@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "../model/error.h"
+#include "../model/strtab.h"
 #include "elfsyms.h"
 
 /* One row of the line programs: addresses [addr, next row's addr) belong
@@ -64,8 +65,7 @@ struct line_table {
     size_t nesyms;
 
     /* private */
-    char **pool; /* interning hash set */
-    size_t poolcap, pooln;
+    struct strtab names; /* every name above, interned */
 };
 
 /*
