@@ -19,9 +19,9 @@
 #include "../analysis/symspec.h"
 #include "../formats/gmon.h"
 #include "../report/gprof.h"
+#include "../report/srcfile.h"
 #include "../symbols/demangle.h"
 #include "../symbols/elfsyms.h"
-#include "../report/srcfile.h"
 #include "../symbols/lines.h"
 
 #include <libiberty/libiberty.h>
