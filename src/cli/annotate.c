@@ -17,6 +17,7 @@
 #include "../analysis/rename.h"
 #include "../analysis/runpair.h"
 #include "../report/annotate.h"
+#include "../report/srcfile.h"
 
 static void usage(FILE *fp)
 {
@@ -193,14 +194,10 @@ static int option(int argc, char **argv, int *i, const char *name, const char **
 
 static int source_found(const struct annotate_options *o, const char *name)
 {
-    if (access(name, R_OK) == 0) return 1;
-    for (size_t i = 0; i < o->include_dirs.n; i++) {
-        char *p = xasprintf("%s%s", o->include_dirs.items[i], name);
-        int ok = access(p, R_OK) == 0;
-        free(p);
-        if (ok) return 1;
-    }
-    return 0;
+    struct srcfile_found found;
+    int ok = srcfile_find(name, &o->include_dirs, SRCFILE_PREFIX, srcfile_access, NULL, &found);
+    free(found.path);
+    return ok;
 }
 
 int cmd_annotate(int argc, char **argv)

@@ -19,6 +19,7 @@
 #include "../analysis/symspec.h"
 #include "../formats/gmon.h"
 #include "../report/gprof.h"
+#include "../report/srcfile.h"
 #include "../symbols/demangle.h"
 #include "../symbols/elfsyms.h"
 #include "../symbols/lines.h"
@@ -356,7 +357,7 @@ int cmd_gprof(int argc, char **argv)
             user_specified |= STYLE_INFO;
             break;
         case 'I':
-            line_search_path_add(&dirs, optarg);
+            srcfile_dirs_add(&dirs, optarg);
             break;
         case 'k':
             if (!strchr(optarg, '/')) {
@@ -496,7 +497,7 @@ int cmd_gprof(int argc, char **argv)
         rc = bad_usage("%s", "--function-ordering and --file-ordering exclude each other");
         goto out;
     }
-    line_search_path_add(&dirs, getenv("GPROF_PATH"));
+    srcfile_dirs_add(&dirs, getenv("GPROF_PATH"));
 
     const char *exe = optind < argc ? argv[optind++] : "a.out";
     const char *default_gmon = "gmon.out";

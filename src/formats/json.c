@@ -14,40 +14,12 @@
 #include <string.h>
 
 #include "../analysis/inclusive.h"
-#include "../io/utf8.h"
+#include "../io/jsonstr.h"
 #include "format.h"
 
 void json_put_string(FILE *fp, const char *str)
 {
-    const unsigned char *s = (const unsigned char *)(str ? str : "");
-    putc('"', fp);
-    while (*s) {
-        unsigned c = *s;
-        if (c == '"' || c == '\\') {
-            putc('\\', fp);
-            putc((int)c, fp);
-            s++;
-        } else if (c == '\n') {
-            fputs("\\n", fp);
-            s++;
-        } else if (c == '\t') {
-            fputs("\\t", fp);
-            s++;
-        } else if (c < 0x20 || c == 0x7f) {
-            fprintf(fp, "\\u%04x", c);
-            s++;
-        } else {
-            size_t n = utf8_len(s);
-            if (n == 0) {
-                fputs("\\ufffd", fp);
-                s++;
-            } else {
-                fwrite(s, 1, n, fp);
-                s += n;
-            }
-        }
-    }
-    putc('"', fp);
+    jsonstr_puts(fp, str, 0);
 }
 
 /* One cost value as a JSON number. */

@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * annotate.c - `tally annotate` (see annotate.h): options, columns, the
+ * header and totals, the function table and the caller/callee trees. The
+ * annotated source is annotate_src.c; the shared state is annotate_rep.h.
+ */
 #include "annotate.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "../analysis/funcs.h"
-#include "../analysis/inclusive.h"
+#include "annotate_rep.h"
 #include "textfmt.h"
-
-#define RULE "--------------------------------------------------------------------------------\n"
-#define ATS "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
-#define DASHES40 "----------------------------------------"
 
 void annotate_options_init(struct annotate_options *o)
 {
@@ -59,99 +58,42 @@ int annotate_check_events(const struct profile *p, const struct annotate_options
     return 0;
 }
 
-/* ------------------------------------------------------------------ state */
+/* -------------------------------------------------------------- printing */
 
-struct entry {
-    int is_cycle;
-    uint32_t idx; /* row index, or 0-based cycle index */
-    const int64_t *v;
-    uint32_t ndef;
-    char *name;
-};
-
-/* A caller/callee line of a tree or a call from a source line. */
-struct varc {
-    uint32_t other; /* row at the other end */
-    uint32_t caller;
-    uint64_t count;
-    uint32_t ndef;
-    const int64_t *cost;
-    const int64_t *order; /* cost used for sorting */
-    uint32_t order_ndef;
-};
-
-struct rep {
-    FILE *out;
-    struct profile *p;
-    struct part *pt;
-    const struct annotate_options *o;
-    int cg; /* cachegrind layout and rules */
-    size_t nbase, ncols;
-    struct event_expr *cols;
-    char **colnames;
-    size_t nshow, nsort;
-    size_t *show, *sort;
-    double *thr;
-    char **thr_text;
-    int filter_on;
-    struct func_table ft;
-    int have_ft;
-    struct incl_result ir;
-    int have_ir;
-    int64_t *summary;
-    uint32_t summary_ndef;
-    int summary_calculated;
-    struct entry *ent;
-    size_t nent;
-    char **rowname; /* [nrows] display names (with a cycle tag when inclusive) */
-    size_t *fnw;    /* function table widths */
-    /* tree adjacency (arc indices by callee and by caller) */
-    size_t *in_start, *in_arcs, *out_start, *out_arcs;
-    /* printed rows' files */
-    char *file_printed; /* [string table size] */
-    size_t nfile_printed;
-    /* sorted per-line data */
-    size_t *lsorted, *csorted;
-    int64_t *printed;
-    uint32_t printed_ndef;
-};
-
-static int defined(const struct rep *r, size_t c, uint32_t ndef)
+int annrep_defined(const struct annrep *r, size_t c, uint32_t ndef)
 {
     return func_col_defined(&r->ft, c, ndef);
 }
 
-/* -------------------------------------------------------------- printing */
-
-static void widths_init(const struct rep *r, size_t *w)
+void annrep_widths_init(const struct annrep *r, size_t *w)
 {
     for (size_t c = 0; c < r->ncols; c++)
         w[c] = strlen(r->colnames[c]);
 }
 
-static void widths_add(const struct rep *r, size_t *w, const int64_t *v, uint32_t ndef)
+void annrep_widths_add(const struct annrep *r, size_t *w, const int64_t *v, uint32_t ndef)
 {
     for (size_t c = 0; c < r->ncols; c++)
-        if (defined(r, c, ndef)) {
+        if (annrep_defined(r, c, ndef)) {
             size_t x = textfmt_count_width(v[c], r->o->show_percs);
             if (x > w[c]) w[c] = x;
         }
 }
 
-static void print_cc(const struct rep *r, const int64_t *v, uint32_t ndef, const size_t *w)
+void annrep_print_cc(const struct annrep *r, const int64_t *v, uint32_t ndef, const size_t *w)
 {
     for (size_t i = 0; i < r->nshow; i++) {
         size_t c = r->show[i];
         char buf[TEXTFMT_CELL_MAX + 256];
-        int d = v && defined(r, c, ndef);
-        int64_t total = defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
+        int d = v && annrep_defined(r, c, ndef);
+        int64_t total = annrep_defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
         size_t width = w[c] < 200 ? w[c] : 200;
         textfmt_cell(buf, sizeof(buf), d ? v[c] : 0, d, total, r->o->show_percs, width);
         fputs(buf, r->out);
     }
 }
 
-static void print_events(const struct rep *r, const size_t *w)
+void annrep_print_events(const struct annrep *r, const size_t *w)
 {
     for (size_t i = 0; i < r->nshow; i++) {
         size_t c = r->show[i];
@@ -163,13 +105,13 @@ static void print_events(const struct rep *r, const size_t *w)
 }
 
 /* -1 when a sorts before b (bigger first, by the sort events in order). */
-static int cmp_costs(const struct rep *r, const int64_t *a, uint32_t nda, const int64_t *b,
+static int cmp_costs(const struct annrep *r, const int64_t *a, uint32_t nda, const int64_t *b,
                      uint32_t ndb)
 {
     for (size_t i = 0; i < r->nsort; i++) {
         size_t c = r->sort[i];
-        int64_t x = a && defined(r, c, nda) ? a[c] : -1;
-        int64_t y = b && defined(r, c, ndb) ? b[c] : -1;
+        int64_t x = a && annrep_defined(r, c, nda) ? a[c] : -1;
+        int64_t y = b && annrep_defined(r, c, ndb) ? b[c] : -1;
         if (r->cg) {
             uint64_t ux = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
             uint64_t uy = y < 0 ? (uint64_t)0 - (uint64_t)y : (uint64_t)y;
@@ -183,15 +125,15 @@ static int cmp_costs(const struct rep *r, const int64_t *a, uint32_t nda, const 
 
 static int cmp_entries(const void *pa, const void *pb, void *ctx)
 {
-    const struct rep *r = ctx;
+    const struct annrep *r = ctx;
     const struct entry *a = pa, *b = pb;
     int c = cmp_costs(r, a->v, a->ndef, b->v, b->ndef);
     return c ? c : strcmp(a->name, b->name);
 }
 
-static int cmp_varcs(const void *pa, const void *pb, void *ctx)
+int annrep_cmp_varcs(const void *pa, const void *pb, void *ctx)
 {
-    const struct rep *r = ctx;
+    const struct annrep *r = ctx;
     const struct varc *a = pa, *b = pb;
     int c = cmp_costs(r, a->order, a->order_ndef, b->order, b->order_ndef);
     if (c) return c;
@@ -202,7 +144,7 @@ static int cmp_varcs(const void *pa, const void *pb, void *ctx)
 
 /* ------------------------------------------------------------ setup */
 
-static int add_column(struct rep *r, const char *name, size_t *out)
+static int add_column(struct annrep *r, const char *name, size_t *out)
 {
     for (size_t c = 0; c < r->ncols; c++)
         if (!strcmp(r->colnames[c], name)) {
@@ -219,7 +161,7 @@ static int add_column(struct rep *r, const char *name, size_t *out)
     return 0;
 }
 
-static int setup_columns(struct rep *r, struct tally_error *err)
+static int setup_columns(struct annrep *r, struct tally_error *err)
 {
     const struct eventset *es = &r->pt->events;
     const struct annotate_options *o = r->o;
@@ -271,21 +213,21 @@ static int setup_columns(struct rep *r, struct tally_error *err)
     return 0;
 }
 
-static int eval_base(struct rep *r, const uint64_t *base, int64_t *out)
+static int eval_base(struct annrep *r, const uint64_t *base, int64_t *out)
 {
     for (size_t c = 0; c < r->ncols; c++)
         if (event_expr_eval(&r->cols[c], base, r->p->signed_costs, &out[c])) return -1;
     return 0;
 }
 
-static int base_is_zero(const struct rep *r, const uint64_t *v)
+static int base_is_zero(const struct annrep *r, const uint64_t *v)
 {
     for (size_t i = 0; i < r->nbase; i++)
         if (r->p->signed_costs ? (int64_t)v[i] > 0 : v[i] > 0) return 0;
     return 1;
 }
 
-static int setup_summary(struct rep *r, struct tally_error *err)
+static int setup_summary(struct annrep *r, struct tally_error *err)
 {
     r->summary = xcalloc(r->ncols ? r->ncols : 1, sizeof(int64_t));
     const uint64_t *base = NULL;
@@ -311,7 +253,7 @@ static int setup_summary(struct rep *r, struct tally_error *err)
     return 0;
 }
 
-static int setup_entries(struct rep *r, struct tally_error *err)
+static int setup_entries(struct annrep *r, struct tally_error *err)
 {
     struct func_table *ft = &r->ft;
     size_t nrows = func_nrows(ft);
@@ -383,7 +325,7 @@ static int setup_entries(struct rep *r, struct tally_error *err)
 }
 
 /* CSR lists of arc indices by callee (in) and by caller (out). */
-static void setup_adjacency(struct rep *r)
+static void setup_adjacency(struct annrep *r)
 {
     size_t n = func_nrows(&r->ft), na = r->ft.arcs.count;
     r->in_start = xcalloc(n + 1, sizeof(size_t));
@@ -411,7 +353,7 @@ static void setup_adjacency(struct rep *r)
 
 /* --------------------------------------------------------------- header */
 
-static void print_header(struct rep *r)
+static void print_header(struct annrep *r)
 {
     FILE *out = r->out;
     const struct annotate_options *o = r->o;
@@ -466,12 +408,12 @@ static void print_header(struct rep *r)
 
 /* ------------------------------------------------------ function table */
 
-static void print_varcs(struct rep *r, struct varc *v, size_t n, const char *mark)
+static void print_varcs(struct annrep *r, struct varc *v, size_t n, const char *mark)
 {
-    qsort_r(v, n, sizeof(*v), cmp_varcs, r);
+    qsort_r(v, n, sizeof(*v), annrep_cmp_varcs, r);
     char num[32];
     for (size_t i = 0; i < n; i++) {
-        print_cc(r, v[i].cost, v[i].ndef, r->fnw);
+        annrep_print_cc(r, v[i].cost, v[i].ndef, r->fnw);
         fprintf(r->out, "%s%s (%sx)", mark, r->rowname[v[i].other],
                 textfmt_commify((int64_t)v[i].count, num));
         uint64_t obj = func_row_obj(&r->ft, v[i].other);
@@ -480,7 +422,7 @@ static void print_varcs(struct rep *r, struct varc *v, size_t n, const char *mar
     }
 }
 
-static void fill_varc(const struct rep *r, struct varc *v, size_t a, uint32_t other)
+static void fill_varc(const struct annrep *r, struct varc *v, size_t a, uint32_t other)
 {
     v->other = other;
     v->caller = func_arc_caller(&r->ft, a);
@@ -490,7 +432,7 @@ static void fill_varc(const struct rep *r, struct varc *v, size_t a, uint32_t ot
 }
 
 /* Tree lines of a row: callers (dir 0) or callees (dir 1). */
-static void print_row_tree(struct rep *r, uint32_t row, int dir)
+static void print_row_tree(struct annrep *r, uint32_t row, int dir)
 {
     size_t *start = dir ? r->out_start : r->in_start;
     size_t *arcs = dir ? r->out_arcs : r->in_arcs;
@@ -505,7 +447,7 @@ static void print_row_tree(struct rep *r, uint32_t row, int dir)
 }
 
 /* Tree lines of a cycle: calls entering it (dir 0) or leaving it (dir 1), per row outside. */
-static void print_cycle_tree(struct rep *r, size_t cy, int dir)
+static void print_cycle_tree(struct annrep *r, size_t cy, int dir)
 {
     size_t nc = r->ncols;
     struct rectab agg;
@@ -541,30 +483,30 @@ static void print_cycle_tree(struct rep *r, size_t cy, int dir)
     rectab_release(&agg);
 }
 
-static void print_function_table(struct rep *r)
+static void print_function_table(struct annrep *r)
 {
     FILE *out = r->out;
     const struct annotate_options *o = r->o;
     size_t nc = r->ncols;
     size_t *sw = xmalloc((nc ? nc : 1) * sizeof(size_t));
-    widths_init(r, sw);
-    widths_add(r, sw, r->summary, r->summary_ndef);
+    annrep_widths_init(r, sw);
+    annrep_widths_add(r, sw, r->summary, r->summary_ndef);
     r->fnw = xmalloc((nc ? nc : 1) * sizeof(size_t));
-    widths_init(r, r->fnw);
+    annrep_widths_init(r, r->fnw);
     for (size_t i = 0; i < r->nent; i++)
-        widths_add(r, r->fnw, r->ent[i].v, r->ent[i].ndef);
+        annrep_widths_add(r, r->fnw, r->ent[i].v, r->ent[i].ndef);
 
     fputs(RULE, out);
-    print_events(r, sw);
+    annrep_print_events(r, sw);
     fputs("\n" RULE, out);
-    print_cc(r, r->summary, r->summary_ndef, sw);
+    annrep_print_cc(r, r->summary, r->summary_ndef, sw);
     fputs(" PROGRAM TOTALS", out);
     if (r->summary_calculated) fputs(" (calculated)", out);
     fputs("\n\n", out);
     free(sw);
 
     fputs(RULE, out);
-    print_events(r, r->fnw);
+    annrep_print_events(r, r->fnw);
     fputs(" file:function\n" RULE, out);
 
     qsort_r(r->ent, r->nent, sizeof(*r->ent), cmp_entries, r);
@@ -577,8 +519,8 @@ static void print_function_table(struct rep *r)
             int any = 0;
             for (size_t i = 0; i < r->nsort; i++) {
                 size_t c = r->sort[i];
-                int64_t fv = defined(r, c, e->ndef) ? e->v[c] : 0;
-                int64_t sv = defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
+                int64_t fv = annrep_defined(r, c, e->ndef) ? e->v[c] : 0;
+                int64_t sv = annrep_defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
                 double prop = textfmt_percent(fv, sv);
                 if (prop < 0) prop = -prop;
                 if (prop >= r->thr[i]) any = 1;
@@ -588,7 +530,7 @@ static void print_function_table(struct rep *r)
             int all = 1;
             for (size_t i = 0; i < r->nsort; i++) {
                 size_t c = r->sort[i];
-                int sdef = defined(r, c, r->summary_ndef) && r->summary[c] > 0;
+                int sdef = annrep_defined(r, c, r->summary_ndef) && r->summary[c] > 0;
                 double prop = textfmt_percent(curr[i], sdef ? r->summary[c] : 1);
                 if (!(prop >= r->thr[i])) all = 0;
             }
@@ -602,7 +544,7 @@ static void print_function_table(struct rep *r)
             else
                 print_row_tree(r, e->idx, 0);
         }
-        print_cc(r, e->v, e->ndef, r->fnw);
+        annrep_print_cc(r, e->v, e->ndef, r->fnw);
         if (tree) fputs(" * ", out);
         fprintf(out, " %s", e->name);
         if (!e->is_cycle) {
@@ -626,7 +568,7 @@ static void print_function_table(struct rep *r)
         }
         for (size_t i = 0; i < r->nsort; i++) {
             size_t c = r->sort[i];
-            if (!defined(r, c, e->ndef)) continue;
+            if (!annrep_defined(r, c, e->ndef)) continue;
             if (!r->cg && o->inclusive)
                 curr[i] = (int64_t)((uint64_t)r->summary[c] - (uint64_t)e->v[c]);
             else if (__builtin_add_overflow(curr[i], e->v[c], &curr[i]))
@@ -637,387 +579,9 @@ static void print_function_table(struct rep *r)
     putc('\n', out);
 }
 
-/* ------------------------------------------------------ source annotation */
-
-static int cmp_line_keys(const void *pa, const void *pb, void *ctx)
-{
-    const struct rectab *t = ctx;
-    const uint64_t *a = rectab_at(t, *(const size_t *)pa), *b = rectab_at(t, *(const size_t *)pb);
-    for (int i = 0; i < 2; i++)
-        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
-    return 0;
-}
-
-static size_t *sorted_index(const struct rectab *t)
-{
-    size_t *ix = xmalloc((t->count ? t->count : 1) * sizeof(size_t));
-    for (size_t i = 0; i < t->count; i++)
-        ix[i] = i;
-    qsort_r(ix, t->count, sizeof(size_t), cmp_line_keys, (void *)t);
-    return ix;
-}
-
-/* [*lo, *hi) of the entries of file f in a sorted index. */
-static void file_range(const struct rectab *t, const size_t *ix, uint64_t f, size_t *lo, size_t *hi)
-{
-    size_t a = 0, b = t->count;
-    while (a < b) {
-        size_t m = a + (b - a) / 2;
-        if (rectab_at(t, ix[m])[0] < f)
-            a = m + 1;
-        else
-            b = m;
-    }
-    *lo = a;
-    b = t->count;
-    while (a < b) {
-        size_t m = a + (b - a) / 2;
-        if (rectab_at(t, ix[m])[0] <= f)
-            a = m + 1;
-        else
-            b = m;
-    }
-    *hi = a;
-}
-
-struct annfile {
-    const char *name;
-    int user;
-};
-
-static int cmp_annfiles(const void *pa, const void *pb)
-{
-    const struct annfile *a = pa, *b = pb;
-    int c = strcmp(a->name, b->name);
-    return c ? c : b->user - a->user;
-}
-
-static int cmp_strs(const void *pa, const void *pb)
-{
-    return strcmp(*(char *const *)pa, *(char *const *)pb);
-}
-
-/* Whole file into memory; NULL when it cannot be read. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = xmalloc(cap);
-    for (;;) {
-        if (n == cap) buf = xrealloc(buf, cap *= 2);
-        size_t got = fread(buf + n, 1, cap - n, fp);
-        n += got;
-        if (got == 0) break;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
-static void warn_newer(struct rep *r, const char *name)
-{
-    fprintf(r->out,
-            ATS
-            "@@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@\n" ATS
-            "@ Source file '%s' is more recent than input file '%s'.\n"
-            "@ Annotations may not be correct.\n" ATS "\n",
-            name, r->o->inputs.n ? r->o->inputs.items[0] : "");
-}
-
-static void warn_past_end(struct rep *r, const char *name, int newer)
-{
-    FILE *out = r->out;
-    fputs(ATS
-          "@@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@ WARNING @@\n" ATS
-          "@@\n",
-          out);
-    fprintf(out, "@@ Information recorded about lines past the end of '%s'.\n", name);
-    fputs("@@\n@@ Probable cause and solution:\n", out);
-    size_t n = strlen(name);
-    if (newer) {
-        fprintf(out, "@@ cause:    '%s' has changed since information was gathered.\n", name);
-        fputs("@@           If so, a warning will have already been issued about this.\n"
-              "@@ solution: Recompile program and rerun under \"valgrind --cachesim=yes\" to \n"
-              "@@           gather new information.\n",
-              out);
-    } else if (n >= 2 && !strcmp(name + n - 2, ".h")) {
-        fputs("@@ cause:    bug in the Valgrind's debug info reader that screws up with .h\n"
-              "@@           files sometimes\n"
-              "@@ solution: none, sorry\n",
-              out);
-    } else {
-        fputs("@@ cause:    not sure, sorry\n", out);
-    }
-    fputs("@@\n" ATS, out);
-}
-
-static int sum_into(int64_t *dst, const int64_t *src, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (__builtin_add_overflow(dst[i], src[i], &dst[i])) return -1;
-    return 0;
-}
-
-static const int64_t *line_cost(const struct rep *r, size_t rec, uint32_t *ndef)
-{
-    const uint64_t *v = rectab_val(&r->ft.lines, rec);
-    *ndef = (uint32_t)v[0];
-    return (const int64_t *)(v + 1);
-}
-
-static uint64_t line_no(const struct rep *r, size_t rec)
-{
-    return rectab_at(&r->ft.lines, rec)[1];
-}
-
-/* Calls made from line `line` of file f: entries [*cp, ...) of csorted. */
-static void print_line_calls(struct rep *r, uint64_t line, size_t *cp, size_t cend, const size_t *w)
-{
-    const struct rectab *t = &r->ft.line_calls;
-    while (*cp < cend && rectab_at(t, r->csorted[*cp])[1] < line)
-        (*cp)++;
-    size_t n = 0;
-    while (*cp + n < cend && rectab_at(t, r->csorted[*cp + n])[1] == line)
-        n++;
-    if (!n) return;
-    struct varc *v = xmalloc(n * sizeof(*v));
-    for (size_t k = 0; k < n; k++) {
-        size_t rec = r->csorted[*cp + k];
-        uint64_t ak = rectab_at(t, rec)[2];
-        const uint64_t *val = rectab_val(t, rec);
-        v[k].caller = (uint32_t)(ak >> 32);
-        v[k].other = (uint32_t)ak;
-        v[k].count = val[0];
-        v[k].ndef = (uint32_t)val[1];
-        v[k].cost = (const int64_t *)(val + 2);
-        /* ordered by the whole arc's cost, as callgrind_annotate orders them */
-        const uint64_t *av = rectab_find(&r->ft.arcs, &ak);
-        v[k].order = av ? (const int64_t *)(av + 2) : v[k].cost;
-        v[k].order_ndef = av ? (uint32_t)av[1] : v[k].ndef;
-    }
-    qsort_r(v, n, sizeof(*v), cmp_varcs, r);
-    char num[32];
-    for (size_t k = 0; k < n; k++) {
-        print_cc(r, v[k].cost, v[k].ndef, w);
-        fprintf(r->out, " => %s (%sx)\n", r->rowname[v[k].other],
-                textfmt_commify((int64_t)v[k].count, num));
-    }
-    free(v);
-    *cp += n;
-}
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-    return a + b < a ? UINT64_MAX : a + b;
-}
-
-static int annotate_one(struct rep *r, const char *name, int user, struct strlist *unfound,
-                        int *did)
-{
-    FILE *out = r->out;
-    const struct annotate_options *o = r->o;
-    char *data = NULL, *opened = NULL, *shown = NULL;
-    size_t len = 0;
-    for (size_t d = 0; d <= o->include_dirs.n && !data; d++) {
-        const char *dir = d ? o->include_dirs.items[d - 1] : "";
-        char *path = xasprintf("%s%s", dir, name);
-        data = slurp(path, &len);
-        if (data) {
-            opened = path;
-            shown = d ? xasprintf("%s + %s", dir, name) : xstrdup(name);
-        } else {
-            free(path);
-        }
-    }
-    if (!data) {
-        strlist_push(unfound, name);
-        return 0;
-    }
-    fputs(RULE, out);
-    fprintf(out, "-- %s-annotated source: %s\n", user ? "User" : "Auto", shown);
-    fputs(RULE, out);
-    uint32_t fid = strtab_find(&r->p->names, name, strlen(name));
-    size_t lo = 0, hi = 0, clo = 0, chi = 0;
-    if (fid != UINT32_MAX) {
-        file_range(&r->ft.lines, r->lsorted, fid, &lo, &hi);
-        file_range(&r->ft.line_calls, r->csorted, fid, &clo, &chi);
-    }
-    if (lo == hi) {
-        fprintf(out, "  No information has been collected for %s\n\n", name);
-        free(data);
-        free(opened);
-        free(shown);
-        return 0;
-    }
-    *did = 1;
-    int newer = 0;
-    struct stat ss, ds;
-    if (o->inputs.n && strcmp(o->inputs.items[0], "-") != 0 && stat(opened, &ss) == 0 &&
-        stat(o->inputs.items[0], &ds) == 0 && ss.st_mtime > ds.st_mtime) {
-        newer = 1;
-        warn_newer(r, name);
-    }
-    size_t nc = r->ncols;
-    size_t *w = xmalloc((nc ? nc : 1) * sizeof(size_t));
-    widths_init(r, w);
-    for (size_t k = lo; k < hi; k++) {
-        uint32_t nd;
-        const int64_t *v = line_cost(r, r->lsorted[k], &nd);
-        widths_add(r, w, v, nd);
-    }
-    print_events(r, w);
-    fputs("\n\n", out);
-
-    /* source lines */
-    size_t nlines = 0, cap = 1024;
-    size_t *ls = xmalloc(cap * sizeof(size_t));
-    for (size_t i = 0; i < len;) {
-        if (nlines + 1 >= cap) ls = xrealloc(ls, (cap *= 2) * sizeof(size_t));
-        ls[nlines++] = i;
-        const char *nl = memchr(data + i, '\n', len - i);
-        i = nl ? (size_t)(nl - data) + 1 : len;
-    }
-    ls[nlines] = len;
-
-    size_t k = lo, line0 = SIZE_MAX;
-    if (line_no(r, r->lsorted[k]) == 0) line0 = r->lsorted[k++];
-    int rc = 0;
-    if (k < hi) {
-        uint64_t ctx = (uint64_t)o->context;
-        size_t cur = 0, cp = clo;
-        size_t j = k;
-        int first = 1;
-        while (j < hi) {
-            uint64_t l0 = line_no(r, r->lsorted[j]);
-            uint64_t low = l0 > ctx ? l0 - ctx : 0;
-            while (j + 1 < hi &&
-                   sat_add(line_no(r, r->lsorted[j]), 2 * ctx) >= line_no(r, r->lsorted[j + 1]))
-                j++;
-            uint64_t high = sat_add(line_no(r, r->lsorted[j]), ctx);
-            j++;
-            if (first && low < 1) low = 1;
-            first = 0;
-            while (cur + 1 < low && cur < nlines)
-                cur++;
-            if (low != 1) fprintf(out, "-- line %llu " DASHES40 "\n", (unsigned long long)low);
-            int got = 0;
-            while (cur < high) {
-                if (cur >= nlines) {
-                    got = 0;
-                    break;
-                }
-                cur++;
-                got = 1;
-                if (k < hi && line_no(r, r->lsorted[k]) == cur) {
-                    uint32_t nd;
-                    const int64_t *v = line_cost(r, r->lsorted[k], &nd);
-                    print_cc(r, v, nd, w);
-                    if (sum_into(r->printed, v, nc)) rc = -1;
-                    if (nd > r->printed_ndef) r->printed_ndef = nd;
-                    k++;
-                } else {
-                    print_cc(r, NULL, 0, w);
-                }
-                putc(' ', out);
-                fwrite(data + ls[cur - 1], 1, ls[cur] - ls[cur - 1], out);
-                print_line_calls(r, cur, &cp, chi, w);
-            }
-            if (!got) break;
-            fprintf(out, "-- line %llu " DASHES40 "\n", (unsigned long long)high);
-        }
-    }
-    if (k < hi) {
-        for (; k < hi; k++) {
-            uint32_t nd;
-            const int64_t *v = line_cost(r, r->lsorted[k], &nd);
-            print_cc(r, v, nd, w);
-            fprintf(out, " <bogus line %llu>\n", (unsigned long long)line_no(r, r->lsorted[k]));
-        }
-        putc('\n', out);
-        warn_past_end(r, name, newer);
-    }
-    putc('\n', out);
-    if (line0 != SIZE_MAX) {
-        uint32_t nd;
-        const int64_t *v = line_cost(r, line0, &nd);
-        print_cc(r, v, nd, w);
-        fprintf(out, " <counts for unidentified lines in %s>\n\n", name);
-    }
-    free(ls);
-    free(w);
-    free(data);
-    free(opened);
-    free(shown);
-    return rc;
-}
-
-static int annotate_sources(struct rep *r, struct tally_error *err)
-{
-    const struct annotate_options *o = r->o;
-    FILE *out = r->out;
-    size_t nf = 0;
-    struct annfile *files = xmalloc((o->user_files.n + r->nfile_printed + 1) * sizeof(*files));
-    for (size_t i = 0; i < o->user_files.n; i++)
-        files[nf++] = (struct annfile){o->user_files.items[i], 1};
-    if (o->auto_annotate)
-        for (size_t f = 0; f < r->p->names.n; f++)
-            if (r->file_printed[f] && strcmp(profile_str(r->p, (uint32_t)f), "???") != 0)
-                files[nf++] = (struct annfile){profile_str(r->p, (uint32_t)f), 0};
-    qsort(files, nf, sizeof(*files), cmp_annfiles);
-    r->lsorted = sorted_index(&r->ft.lines);
-    r->csorted = sorted_index(&r->ft.line_calls);
-    r->printed = xcalloc(r->ncols ? r->ncols : 1, sizeof(int64_t));
-    struct strlist unfound = {0};
-    int did = 0, rc = 0;
-    for (size_t i = 0; i < nf && !rc; i++) {
-        if (i && !strcmp(files[i].name, files[i - 1].name)) continue;
-        rc = annotate_one(r, files[i].name, files[i].user, &unfound, &did);
-    }
-    free(files);
-    if (rc) {
-        strlist_release(&unfound);
-        return tally_error_set(err, NULL, 0, "annotated cost too large");
-    }
-    if (unfound.n) {
-        qsort(unfound.items, unfound.n, sizeof(char *), cmp_strs);
-        fputs(RULE "The following files chosen for auto-annotation could not be found:\n" RULE,
-              out);
-        for (size_t i = 0; i < unfound.n; i++)
-            fprintf(out, "  %s\n", unfound.items[i]);
-        putc('\n', out);
-    }
-    strlist_release(&unfound);
-    if (did) {
-        if (!r->cg) {
-            /* profiles whose self costs do not add up (e.g. xtree memory): show 100% */
-            for (size_t c = 0; c < r->ncols; c++) {
-                int64_t s = defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
-                int64_t pv = defined(r, c, r->printed_ndef) ? r->printed[c] : 0;
-                if (s == 0 || pv > s) r->summary[c] = pv;
-            }
-        }
-        size_t *w = xmalloc((r->ncols ? r->ncols : 1) * sizeof(size_t));
-        widths_init(r, w);
-        widths_add(r, w, r->printed, r->printed_ndef);
-        fputs(RULE, out);
-        print_events(r, w);
-        fputs("\n" RULE, out);
-        print_cc(r, r->printed, r->printed_ndef, w);
-        fputs(" events annotated\n\n", out);
-        free(w);
-    }
-    return 0;
-}
-
 /* ------------------------------------------------------------------ main */
 
-static void rep_release(struct rep *r)
+static void rep_release(struct annrep *r)
 {
     for (size_t c = 0; c < r->ncols; c++) {
         event_expr_release(&r->cols[c]);
@@ -1057,7 +621,7 @@ int annotate_report(FILE *out, struct profile *p, const struct annotate_options 
                     struct tally_error *err)
 {
     if (p->nparts == 0) return tally_error_set(err, p->path, 0, "profile has no data");
-    struct rep r;
+    struct annrep r;
     memset(&r, 0, sizeof(r));
     r.out = out;
     r.p = p;
@@ -1075,7 +639,7 @@ int annotate_report(FILE *out, struct profile *p, const struct annotate_options 
     r.file_printed = xcalloc(p->names.n + 1, 1);
     print_header(&r);
     print_function_table(&r);
-    if (annotate_sources(&r, err)) goto done;
+    if (annrep_sources(&r, err)) goto done;
     if (fflush(out) || ferror(out)) {
         tally_error_set(err, NULL, 0, "error writing the report");
         goto done;

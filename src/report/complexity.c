@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../formats/json.h"
+#include "../io/jsonstr.h"
 #include "../io/outfile.h"
 #include "svgplot.h"
 #include "xmltext.h"
@@ -278,9 +278,9 @@ static void json_routine(const struct complexity_routine *r, FILE *fp)
     else
         fputs("null", fp);
     fputs(", \"name\": ", fp);
-    json_put_string(fp, r->name);
+    jsonstr_puts(fp, r->name, 0);
     fputs(", \"image\": ", fp);
-    json_put_string(fp, r->image);
+    jsonstr_puts(fp, r->image, 0);
     fprintf(fp,
             ",\n     \"sizes\": %zu, \"calls\": %" PRIu64 ", \"cost\": %" PRIu64 ", \"share\": ",
             r->npoints, r->calls, r->total);
@@ -299,7 +299,7 @@ static void json_routine(const struct complexity_routine *r, FILE *fp)
     fputs("     \"class\": ", fp);
     int classed = r->classes.status == FIT_OK || r->classes.status == FIT_CONSTANT;
     if (classed)
-        json_put_string(fp, fit_class_name(r->classes.best));
+        jsonstr_puts(fp, fit_class_name(r->classes.best), 0);
     else
         fputs("null", fp);
     fputs(", \"classes\": [", fp);
@@ -339,16 +339,16 @@ int complexity_write_json(const struct complexity *c, const struct isprof *ip,
     fputs("{\n  \"schema\": \"tally-complexity\", \"version\": 1,\n  \"reports\": [", fp);
     for (size_t i = 0; i < o->nsources; i++) {
         if (i) fputs(", ", fp);
-        json_put_string(fp, o->sources[i]);
+        jsonstr_puts(fp, o->sources[i], 0);
     }
     fputs("],\n  \"app\": ", fp);
     if (ip->app)
-        json_put_string(fp, ip->app);
+        jsonstr_puts(fp, ip->app, 0);
     else
         fputs("null", fp);
     fputs(", \"cmdline\": ", fp);
     if (ip->cmdline)
-        json_put_string(fp, ip->cmdline);
+        jsonstr_puts(fp, ip->cmdline, 0);
     else
         fputs("null", fp);
     fprintf(fp,
@@ -365,12 +365,12 @@ int complexity_write_json(const struct complexity *c, const struct isprof *ip,
         fputs(", \"include\": [", fp);
         for (size_t i = 0; i < f->ninclude; i++) {
             if (i) fputs(", ", fp);
-            json_put_string(fp, f->include[i]);
+            jsonstr_puts(fp, f->include[i], 0);
         }
         fputs("], \"exclude\": [", fp);
         for (size_t i = 0; i < f->nexclude; i++) {
             if (i) fputs(", ", fp);
-            json_put_string(fp, f->exclude[i]);
+            jsonstr_puts(fp, f->exclude[i], 0);
         }
         fprintf(fp, "], \"top\": %zu}", f->top);
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../model/error.h"
+#include "srcfile.h"
 
 /* ---- annotated source -------------------------------------------------- */
 
@@ -176,9 +177,10 @@ int gprof_print_annotated(struct gprof_report *r, struct gprof *g, const struct 
     for (size_t kk = nfiles; kk-- > 0;) {
         struct anno_file *f = &files[kk];
         if (!f->num_lines || (r->ignore_zeros && f->ncalls == 0)) continue;
-        char *path = line_source_find(f->name, o->dirs);
-        FILE *in = path ? fopen(path, "rb") : NULL;
-        free(path);
+        struct srcfile_found found;
+        srcfile_find(f->name, o->dirs, SRCFILE_GPROF, srcfile_opens, NULL, &found);
+        FILE *in = found.path ? fopen(found.path, "rb") : NULL;
+        free(found.path);
         if (!in) {
             fflush(r->out);
             fprintf(stderr, "tally: could not locate `%s'\n", f->name);

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "../model/error.h"
+#include "../model/strtab.h"
 #include "elfsyms.h"
 
 /* One row of the line programs: addresses [addr, next row's addr) belong
@@ -64,8 +65,7 @@ struct line_table {
     size_t nesyms;
 
     /* private */
-    char **pool; /* interning hash set */
-    size_t poolcap, pooln;
+    struct strtab names; /* every name above, interned */
 };
 
 /*
@@ -112,19 +112,5 @@ void line_table_make_line_syms(const struct line_table *lt, struct elf_image *im
 /* The last path component of `path` (after the last '/'), as gprof prints
  * file names without -L. */
 const char *line_basename(const char *path);
-
-/*
- * Find a source file the way gprof does for annotated source: `name` as
- * given; if it is relative, each of `dirs` + "/" + name; then each of
- * `dirs` + "/" + basename(name). Returns a malloc'd path of the first one
- * that can be opened for reading, or NULL. dirs: -I directories followed
- * by the GPROF_PATH entries (the caller splits GPROF_PATH at ':', see
- * line_search_path_add).
- */
-char *line_source_find(const char *name, const struct strlist *dirs);
-
-/* Append the ':'-separated entries of `list` (e.g. -I's argument or
- * GPROF_PATH; NULL is allowed) to dirs. */
-void line_search_path_add(struct strlist *dirs, const char *list);
 
 #endif

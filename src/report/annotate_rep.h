@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * annotate_rep.h - private to the annotate report: the state of one report
+ * (struct annrep) and the column printers that annotate.c (header, totals,
+ * function table, trees) and annotate_src.c (annotated source) share.
+ * Nothing outside src/report/annotate*.c includes it; the report's API is
+ * annotate.h.
+ */
+#ifndef TALLY_ANNOTATE_REP_H
+#define TALLY_ANNOTATE_REP_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../analysis/funcs.h"
+#include "../analysis/inclusive.h"
+#include "annotate.h"
+
+#define RULE "--------------------------------------------------------------------------------\n"
+#define ATS "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
+#define DASHES40 "----------------------------------------"
+
+struct entry {
+    int is_cycle;
+    uint32_t idx; /* row index, or 0-based cycle index */
+    const int64_t *v;
+    uint32_t ndef;
+    char *name;
+};
+
+/* A caller/callee line of a tree or a call from a source line. */
+struct varc {
+    uint32_t other; /* row at the other end */
+    uint32_t caller;
+    uint64_t count;
+    uint32_t ndef;
+    const int64_t *cost;
+    const int64_t *order; /* cost used for sorting */
+    uint32_t order_ndef;
+};
+
+struct annrep {
+    FILE *out;
+    struct profile *p;
+    struct part *pt;
+    const struct annotate_options *o;
+    int cg; /* cachegrind layout and rules */
+    size_t nbase, ncols;
+    struct event_expr *cols;
+    char **colnames;
+    size_t nshow, nsort;
+    size_t *show, *sort;
+    double *thr;
+    char **thr_text;
+    int filter_on;
+    struct func_table ft;
+    int have_ft;
+    struct incl_result ir;
+    int have_ir;
+    int64_t *summary;
+    uint32_t summary_ndef;
+    int summary_calculated;
+    struct entry *ent;
+    size_t nent;
+    char **rowname; /* [nrows] display names (with a cycle tag when inclusive) */
+    size_t *fnw;    /* function table widths */
+    /* tree adjacency (arc indices by callee and by caller) */
+    size_t *in_start, *in_arcs, *out_start, *out_arcs;
+    /* printed rows' files */
+    char *file_printed; /* [string table size] */
+    size_t nfile_printed;
+    /* sorted per-line data */
+    size_t *lsorted, *csorted;
+    int64_t *printed;
+    uint32_t printed_ndef;
+};
+
+/* Column c has a value in a cost vector whose first ndef columns are set. */
+int annrep_defined(const struct annrep *r, size_t c, uint32_t ndef);
+/* Column widths: the event names, then widened to fit the costs v. */
+void annrep_widths_init(const struct annrep *r, size_t *w);
+void annrep_widths_add(const struct annrep *r, size_t *w, const int64_t *v, uint32_t ndef);
+/* The shown columns of v (NULL: blank cells) in widths w; the event names. */
+void annrep_print_cc(const struct annrep *r, const int64_t *v, uint32_t ndef, const size_t *w);
+void annrep_print_events(const struct annrep *r, const size_t *w);
+/* qsort_r order of caller/callee lines (ctx: the struct annrep). */
+int annrep_cmp_varcs(const void *pa, const void *pb, void *ctx);
+
+/* The annotated source files (user's, then those of printed functions) and
+ * the count of annotated events (annotate_src.c). Returns 0, or -1 with
+ * err when an annotated cost overflows. */
+int annrep_sources(struct annrep *r, struct tally_error *err);
+
+#endif
