@@ -57,4 +57,15 @@ int check_cli_run(struct check_cli *o, const char **base, int nbase, const char 
 /* The options text of tally check (for record --help too). */
 extern const char check_options_help[];
 
+/*
+ * (record_check.c) tally record's --save-baseline, --baseline, --clean-env
+ * and check options: record_check_wanted() says whether argv (record's)
+ * has one before PROG; record_check() then runs the whole command (a child
+ * records; this process saves and checks) and returns its exit status.
+ * record_check_usage() prints their lines of record's --help.
+ */
+int record_check_wanted(int argc, char **argv);
+int record_check(int argc, char **argv);
+void record_check_usage(FILE *fp);
+
 #endif
