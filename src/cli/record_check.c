@@ -31,6 +31,7 @@ void record_check_usage(FILE *fp)
             "  --baseline=NAME               then check the profile against baseline NAME\n"
             "                                as 'tally check' does (exit 3 beyond a limit);\n"
             "                                tally check's options are taken too\n"
+            "  -o FILE, --output=FILE        with --baseline: the check's report to FILE\n"
             "  --baseline-dir=DIR            the baselines' folder [$TALLY_BASELINE_DIR,\n"
             "                                else .tally/baselines]\n"
             "  --clean-env                   run PROG with only PATH=/usr/bin:/bin, HOME=/\n"
@@ -48,7 +49,9 @@ static int ours(const char *a)
                                         "--limit=",         "--event=",    "--show=",
                                         "--format=",        "--top=",      "--flame-diff=",
                                         "--ignore-object="};
-    if (!strcmp(a, "--clean-env")) return 1;
+    if (!strcmp(a, "--clean-env") || (a[0] == '-' && a[1] == 'o') ||
+        !strncmp(a, "--output=", 9))
+        return 1;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strncmp(a, names[i], strlen(names[i]))) return 1;
     return 0;
@@ -167,10 +170,17 @@ int record_check(int argc, char **argv)
         }
         if (a[0] != '-') break;
         int missing = 0;
+        const char *v;
         if (!strncmp(a, "--save-baseline=", 16)) {
             save = a + 16;
         } else if (!strcmp(a, "--clean-env")) {
             clean = 1;
+        } else if ((v = cli_output_arg(argc, argv, &i, &missing)) || missing) {
+            if (missing) {
+                cli_errorf("record: option '%s' needs a value", a);
+                goto out;
+            }
+            o.output = v; /* tally check's report */
         } else if (ours(a)) {
             enum cli_opt r = check_cli_option(&o, argc, argv, &i, &missing);
             if (r != CLI_OPT_TAKEN) goto out; /* reported */
@@ -188,7 +198,7 @@ int record_check(int argc, char **argv)
         cli_errorf("record: no program to run; usage: tally record [OPTIONS] [--] PROG [ARGS]");
         goto out;
     }
-    int check_opts = o.nlimits || o.nevents || o.nshow || o.flame_diff || o.ignore_object ||
+    int check_opts = o.nlimits || o.output || o.nevents || o.nshow || o.flame_diff || o.ignore_object ||
                      o.no_ignore || o.format != CHECK_TEXT || o.top != 10;
     if (check_opts && !o.baseline) {
         cli_errorf("record: tally check's options (--limit, --format, ...) need "
