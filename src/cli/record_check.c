@@ -24,19 +24,18 @@
 
 void record_check_usage(FILE *fp)
 {
-    fprintf(fp,
-            "Baselines and checks (docs/tally-check.md):\n"
-            "  --save-baseline=NAME          also keep the profile as baseline NAME\n"
-            "                                (DIR/NAME.out, replaced atomically)\n"
-            "  --baseline=NAME               then check the profile against baseline NAME\n"
-            "                                as 'tally check' does (exit 3 beyond a limit);\n"
-            "                                tally check's options are taken too\n"
-            "  -o FILE, --output=FILE        with --baseline: the check's report to FILE\n"
-            "  --baseline-dir=DIR            the baselines' folder [$TALLY_BASELINE_DIR,\n"
-            "                                else .tally/baselines]\n"
-            "  --clean-env                   run PROG with only PATH=/usr/bin:/bin, HOME=/\n"
-            "                                and LC_ALL=C in its environment (start-up\n"
-            "                                counts depend on the environment's size)\n");
+    fprintf(fp, "Baselines and checks (docs/tally-check.md):\n"
+                "  --save-baseline=NAME          also keep the profile as baseline NAME\n"
+                "                                (DIR/NAME.out, replaced atomically)\n"
+                "  --baseline=NAME               then check the profile against baseline NAME\n"
+                "                                as 'tally check' does (exit 3 beyond a limit);\n"
+                "                                tally check's options are taken too\n"
+                "  -o FILE, --output=FILE        with --baseline: the check's report to FILE\n"
+                "  --baseline-dir=DIR            the baselines' folder [$TALLY_BASELINE_DIR,\n"
+                "                                else .tally/baselines]\n"
+                "  --clean-env                   run PROG with only PATH=/usr/bin:/bin, HOME=/\n"
+                "                                and LC_ALL=C in its environment (start-up\n"
+                "                                counts depend on the environment's size)\n");
 }
 
 /* The environment of --clean-env. */
@@ -45,12 +44,10 @@ static char *clean_env[] = {"PATH=/usr/bin:/bin", "HOME=/", "LC_ALL=C", NULL, NU
 /* Does this option belong to us (not to the recording)? */
 static int ours(const char *a)
 {
-    static const char *const names[] = {"--save-baseline=", "--baseline=", "--baseline-dir=",
-                                        "--limit=",         "--event=",    "--show=",
-                                        "--format=",        "--top=",      "--flame-diff=",
-                                        "--ignore-object="};
-    if (!strcmp(a, "--clean-env") || (a[0] == '-' && a[1] == 'o') ||
-        !strncmp(a, "--output=", 9))
+    static const char *const names[] = {
+        "--save-baseline=", "--baseline=", "--baseline-dir=", "--limit=",      "--event=",
+        "--show=",          "--format=",   "--top=",          "--flame-diff=", "--ignore-object="};
+    if (!strcmp(a, "--clean-env") || (a[0] == '-' && a[1] == 'o') || !strncmp(a, "--output=", 9))
         return 1;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strncmp(a, names[i], strlen(names[i]))) return 1;
@@ -198,8 +195,8 @@ int record_check(int argc, char **argv)
         cli_errorf("record: no program to run; usage: tally record [OPTIONS] [--] PROG [ARGS]");
         goto out;
     }
-    int check_opts = o.nlimits || o.output || o.nevents || o.nshow || o.flame_diff || o.ignore_object ||
-                     o.no_ignore || o.format != CHECK_TEXT || o.top != 10;
+    int check_opts = o.nlimits || o.output || o.nevents || o.nshow || o.flame_diff ||
+                     o.ignore_object || o.no_ignore || o.format != CHECK_TEXT || o.top != 10;
     if (check_opts && !o.baseline) {
         cli_errorf("record: tally check's options (--limit, --format, ...) need "
                    "--baseline=NAME to check against");

@@ -276,3 +276,54 @@ check "--clean-env: the program sees the fixed environment, not the caller's" sh
 expect_run "record: check options without --baseline: exit 2" 2 "" "need --baseline=NAME" record --limit=Ir=+1% -- /bin/true
 expect_run "record --baseline of a missing baseline: exit 1 before running" 1 "" "no baseline 'nope'" \
     record --baseline=nope -- /bin/true
+
+# --- a benchmark region: TALLY_START / TALLY_STOP of tally.h ------------------------------
+if [ -f /usr/include/valgrind/valgrind.h ]; then
+    cat >"$TMP/region.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <tally.h>
+__attribute__((noinline)) static unsigned long work(unsigned long n)
+{
+    unsigned long t = 0;
+    for (unsigned long i = 0; i < n; i++)
+        t += i * i;
+    return t;
+}
+int main(int argc, char **argv)
+{
+    unsigned long n = argc > 1 ? strtoul(argv[1], 0, 10) : 1000;
+    TALLY_START;
+    unsigned long t = work(n);
+    TALLY_STOP;
+    printf("%lu\n", t % 7);
+    return 0;
+}
+C
+    cc -g -O1 -I"$ROOT/build/valgrind/include" -o "$TMP/region" "$TMP/region.c"
+    (cd "$TMP" && "$REC" record -q --clean-env --collect-atstart=no --save-baseline=region \
+        --out-file=r1.out -- ./region 1000) >/dev/null 2>&1
+    # the same region with more work: only work() grows, by its loop
+    (cd "$TMP" && "$REC" record -q --clean-env --collect-atstart=no --baseline=region \
+        --format=json -o region.json --out-file=r2.out -- ./region 2000) >/dev/null 2>&1
+    rc=$?
+    w1=$("$TALLY" annotate --auto=no --threshold=100 "$TMP/r1.out" | awk '/:work / { gsub(/,/, "", $1); print $1; exit }')
+    w2=$("$TALLY" annotate --auto=no --threshold=100 "$TMP/r2.out" | awk '/:work / { gsub(/,/, "", $1); print $1; exit }')
+    if [ "$rc" = 3 ] && python3 - "$TMP/region.json" "$w1" "$w2" <<'PY' >"$TMP/py.out" 2>&1; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+w1, w2 = int(sys.argv[2]), int(sys.argv[3])
+names = {f["name"] for f in d["functions"]}
+f = d["functions"][0]
+assert f["name"] == "work" and f["base"]["Ir"] == w1 and f["new"]["Ir"] == w2, f
+# nothing outside the region was counted: besides work(), only the few
+# instructions of the call and the client requests (no start-up, no printf)
+assert d["totals"][0]["base"] - w1 < 200, (d["totals"][0], w1)
+PY
+        ok "TALLY_START/TALLY_STOP: only the region is counted, and work() doubling is caught (exit 3)"
+    else
+        not_ok "TALLY_START/TALLY_STOP: only the region is counted (exit $rc)"; diag <"$TMP/py.out"
+    fi
+else
+    ok "# SKIP no valgrind/valgrind.h for a client-request program"
+fi
