@@ -208,6 +208,16 @@ expect "--flame-diff writes the differential flame graph" 0 "PASSED" "check: the
     --flame-diff=d.svg a.out b.out
 check "the flame diff is SVG naming the changed function" sh -c "grep -q '<svg' '$TMP/d.svg' && grep -q 'parse_line' '$TMP/d.svg'"
 
+# --- gmon.out inputs: a program followed by its gmon.out on each side --------------------
+if command -v cc >/dev/null 2>&1 && (cd "$TMP" && cc -pg -g -O1 -o gm-old "$ROOT/examples/regress.c" &&
+        ./gm-old >/dev/null && mv gmon.out old.gmon && cp gm-old gm-new && ./gm-new >/dev/null &&
+        mv gmon.out new.gmon); then
+    expect "gmon.out inputs (PROGRAM GMON each side): the default limit is on Time" 0 \
+        "^  ok +Time=\\+10%: total Time" "" gm-old old.gmon gm-new new.gmon
+else
+    ok "# SKIP no cc -pg"
+fi
+
 # --- check --baseline ------------------------------------------------------------------
 mkdir -p "$TMP/bl"
 cp "$TMP/a.out" "$TMP/bl/v1.out"
