@@ -34,8 +34,8 @@ const char check_options_help[] =
     "                       leave out the costs of objects matching REGEX (repeat\n"
     "                       to add); default: the dynamic loader (ld.so);\n"
     "                       --ignore-object= (empty) leaves out nothing\n"
-    "  --baseline=NAME      BASE is the baseline NAME (tally record\n"
-    "                       --save-baseline=NAME); every file given is NEW\n"
+    "  --baseline=NAME      BASE is the baseline NAME (saved by tally record);\n"
+    "                       every file given is NEW\n"
     "  --baseline-dir=DIR   the folder of baselines (default $TALLY_BASELINE_DIR,\n"
     "                       else .tally/baselines)\n";
 
@@ -249,14 +249,16 @@ int check_cli_run(struct check_cli *o, const char **base, int nbase, const char 
     struct check_limit deflimit;
     memset(&deflimit, 0, sizeof(deflimit));
 
-    cli_progress_start(base, nbase);
+    /* one progress line for both sides (it runs once per command) */
+    const char **all = xcalloc((size_t)(nbase + nnew) + 1, sizeof(*all));
+    memcpy(all, base, (size_t)nbase * sizeof(*all));
+    memcpy(all + nbase, new_, (size_t)nnew * sizeof(*all));
+    cli_progress_start(all, nbase + nnew);
     bp = read_side(base, nbase, &err);
+    if (bp) np = read_side(new_, nnew, &err);
     cli_progress_stop();
-    if (!bp) goto out;
-    cli_progress_start(new_, nnew);
-    np = read_side(new_, nnew, &err);
-    cli_progress_stop();
-    if (!np) goto out;
+    free(all);
+    if (!bp || !np) goto out;
 
     struct check_options co;
     memset(&co, 0, sizeof(co));
