@@ -283,6 +283,10 @@ check "record --baseline of the same program: exit 0, no change" sh -c "grep -q 
 check "--clean-env: the program sees the fixed environment, not the caller's" sh -c "
     grep -qx 'HOME=/' '$TMP/env.txt' && grep -qx 'LC_ALL=C' '$TMP/env.txt' &&
     grep -qx 'PATH=/usr/bin:/bin' '$TMP/env.txt' && ! grep -q FOO_FROM_TEST '$TMP/env.txt'"
+(cd "$TMP" && "$REC" record -q --clean-env --out-file=seven.out -- sh -c 'exit 7') >/dev/null 2>&1
+rc=$?
+if [ "$rc" = 7 ] && [ -s "$TMP/seven.out" ]; then ok "record --clean-env alone: the program's exit status (7), the profile written"; else
+    not_ok "record --clean-env alone: the program's exit status (got $rc)"; fi
 expect_run "record: check options without --baseline: exit 2" 2 "" "need --baseline=NAME" record --limit=Ir=+1% -- /bin/true
 expect_run "record --baseline of a missing baseline: exit 1 before running" 1 "" "no baseline 'nope'" \
     record --baseline=nope -- /bin/true
