@@ -199,14 +199,19 @@ struct resolver {
     const char *label;       /* the side's first file, for errors */
 };
 
-/* A built-in formula's terms parsed once per use (they are tiny). */
+/*
+ * Add `mult` times event `name` to r->factors: a user event, else an event
+ * of the profile, else a built-in one (its formula parsed on each use:
+ * they are tiny). Returns 0, or -1 with err.
+ */
 static int resolve(struct resolver *r, const char *name, int64_t mult, int depth, int in_builtin,
                    struct tally_error *err)
 {
-    if (depth > 16) return tally_error_set(err, NULL, 0, "event '%s': the definitions loop", name);
     for (size_t i = 0; i < r->opt->nevents; i++) {
         const struct check_event *ue = &r->opt->events[i];
         if (strcmp(ue->name, name) != 0) continue;
+        if (depth > 16)
+            return tally_error_set(err, NULL, 0, "event '%s': the definitions loop", name);
         for (size_t t = 0; t < ue->nterms; t++)
             if (resolve(r, ue->terms[t].name, mult * ue->terms[t].factor, depth + 1, 0, err))
                 return -1;
@@ -451,19 +456,22 @@ int check_compute(const struct profile *base, const struct profile *new_,
     int64_t *sfcost[2] = {NULL, NULL};
     long nsf[2] = {0, 0};
     struct strlist missing[2] = {{0}, {0}};
-    int rc = -1;
+    int rc = -2; /* usage errors first: a bad regex, an unknown event */
     if (opt->ignore_object && *opt->ignore_object &&
         !(ignore = compile_regex(opt->ignore_object, "--ignore-object", err)))
         goto out;
     for (int s = 0; s < 2; s++) {
         if (!sides[s]->nparts) {
-            tally_error_set(err, labels[s], 0, "the profile holds no data");
+            rc = tally_error_set(err, labels[s], 0, "the profile holds no data");
             goto out;
         }
         for (size_t k = 0; k < nc; k++)
             if (column_expr(&sides[s]->parts[0]->events, res->cols[k], labels[s], opt, &missing[s],
                             &cols[s][k], err))
                 goto out;
+    }
+    rc = -1; /* from here on, what is wrong is in the input */
+    for (int s = 0; s < 2; s++) {
         nsf[s] = side_sums(sides[s], cols[s], nc, ignore, &sf[s], &sfcost[s], err);
         if (nsf[s] < 0) goto out;
     }

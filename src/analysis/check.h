@@ -113,8 +113,11 @@ struct check_result {
 
 /*
  * Compare NEW against BASE (part 0 of each; merge parts first). Columns are
- * the events of the limits, then opt->columns, each once. Returns 0, or -1
- * with err (an unknown event, a bad regex, an overflow).
+ * the events of the limits, then opt->columns, each once. Returns 0; -2
+ * with err when the options do not fit the profiles (an event neither
+ * side's profile, the user nor the built-ins define, a definition that
+ * loops, a bad --ignore-object regex); -1 with err on an overflow or a
+ * profile without data.
  */
 int check_compute(const struct profile *base, const struct profile *new_,
                   const struct check_options *opt, struct check_result *res,

@@ -284,9 +284,10 @@ int check_cli_run(struct check_cli *o, const char **base, int nbase, const char 
                                           : CHECK_DEFAULT_IGNORE;
     co.base_label = base[0];
     co.new_label = new_[0];
-    if (check_compute(bp, np, &co, &res, &err)) {
+    int crc = check_compute(bp, np, &co, &res, &err);
+    if (crc) {
         /* an event the profiles do not have is a usage error, as flame --event */
-        if (strstr(err.msg, "no event '")) status = 2;
+        if (crc == -2) status = 2;
         goto out;
     }
     have_res = 1;

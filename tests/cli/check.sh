@@ -236,6 +236,9 @@ expect "a negative hard limit: exit 2" 2 "" "is not a count" --limit='Ir<=-5' a.
 expect "a bad --event: exit 2" 2 "" "check: --event: event 'Cyc=Ir\\+\\+2': write NAME=EXPR" --event='Cyc=Ir++2' a.out b.out
 expect "a limit on an event the profiles lack: exit 2" 2 "" "^tally: a.out: no event 'Bogus' \\(the profile has: Ir Dr\\)" \
     --limit=Bogus=+1% a.out b.out
+expect "an event defined in terms of itself: exit 2" 2 "" "event 'X': the definitions loop" \
+    --event='X=Ir+X' --limit=X=+1% a.out b.out
+expect "a bad --ignore-object regex: exit 2" 2 "" "--ignore-object '.*': missing closing parenthesis" --ignore-object='(' a.out b.out
 expect "a bad --format: exit 2" 2 "" "check: --format takes text, markdown or json, not 'xml'" --format=xml a.out b.out
 expect "a misspelt option: did you mean" 2 "" "unknown option '--limt=Ir=\\+1%'; did you mean '--limit'" --limt=Ir=+1% a.out b.out
 expect "an unreadable file: exit 1" 1 "" "^tally: nothere.out: " a.out nothere.out

@@ -139,7 +139,9 @@ static void test_compare(void **state)
     check_result_release(&r);
     /* an unknown event */
     const char *const lim3[] = {"Nope=+1%"};
-    assert_int_equal(run(lim3, 1, NULL, &r), -1);
+    assert_int_equal(run(lim3, 1, NULL, &r), -2);
+    /* a bad ignore regex */
+    assert_int_equal(run(lim2, 1, "(", &r), -2);
 }
 
 int main(void)
