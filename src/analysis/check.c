@@ -336,9 +336,9 @@ static long side_sums(const struct profile *p, const struct event_expr *cols, si
         if (m && !strcmp(sf[m - 1].name, sf[i].name)) {
             for (size_t k = 0; k < ncols; k++)
                 if (__builtin_add_overflow(sf[m - 1].cost[k], sf[i].cost[k], &sf[m - 1].cost[k])) {
-                    free(sf);
                     rc = tally_error_set(err, p->path, 0, "the costs of %s do not fit in 64 bits",
                                          sf[i].name);
+                    free(sf);
                     goto out;
                 }
             continue;
