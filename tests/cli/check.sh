@@ -244,6 +244,8 @@ expect "a misspelt option: did you mean" 2 "" "unknown option '--limt=Ir=\\+1%';
 expect "an unreadable file: exit 1" 1 "" "^tally: nothere.out: " a.out nothere.out
 printf 'events: Ir\nfn=main\n1 2\nbogus line here\n' >"$TMP/bad.out"
 expect "a malformed profile: exit 1 with FILE:LINE" 1 "" "^tally: bad.out:4: " a.out bad.out
+printf 'events: Ir\nfl=a.c\nfn=f\n1 9223372036854775807\nfl=b.c\nfn=f\n1 1\n' >"$TMP/big.out"
+expect "costs of one name beyond 64 bits: exit 1" 1 "" "^tally: big.out: the costs of f do not fit in 64 bits" a.out big.out
 expect "-q drops the notes (flame diff)" 0 '"status": "ok"' "" -q --flame-diff=q.svg --format=json a.out b.out
 expect "--help" 0 "^usage: tally check" "" --help
 
