@@ -280,7 +280,8 @@ EOF
     ok "the regression is attributed to normalise_slow (its Ir from tally annotate of NEW)"
 else
     not_ok "the regression is attributed to normalise_slow"; diag <"$TMP/py.out"; fi
-check "the flame diff of record --baseline shows normalise_slow" grep -q 'normalise_slow' "$TMP/regress.svg"
+check "the flame diff of record --baseline shows normalise_slow, new (no OLD cost)" \
+    grep -Eq 'normalise_slow" [^>]*data-self="[1-9][0-9]*" [^>]*data-old="0"' "$TMP/regress.svg"
 (cd "$TMP" && "$REC" record -q --clean-env --baseline=demo --out-file=again.out -- ./regress-old) >"$TMP/rec.out" 2>&1
 check "record --baseline of the same program: exit 0, no change" sh -c "grep -q '^PASSED' '$TMP/rec.out' && grep -q '^Ir .* 0 *0.00%\$' '$TMP/rec.out'"
 (cd "$TMP" && FOO_FROM_TEST=1 "$REC" record -q --clean-env --save-baseline=envp --out-file=env.out -- /usr/bin/env) \
