@@ -115,10 +115,12 @@ static void write_text(FILE *fp, const struct check_result *res,
         } else {
             fprintf(fp, "  %-8s %s: %zu of %zu function%s beyond %s\n", "EXCEEDED", lim->text,
                     o->nhits, o->checked, o->checked == 1 ? "" : "s", bound(lim, bd));
-            for (size_t h = 0; h < o->nhits; h++)
+            for (size_t h = 0; h < o->nhits && h < opt->top; h++)
                 fprintf(fp, "           %s: %s %s -> %s (%s)\n", o->hits[h].fn->name, lim->event,
                         count(o->hits[h].base, a), count(o->hits[h].new_, b),
                         change(o->hits[h].percent, d));
+            if (o->nhits > opt->top)
+                fprintf(fp, "           and %zu more (--top=N shows N)\n", o->nhits - opt->top);
         }
     }
     for (size_t i = 0; i < res->notes.n; i++)
@@ -220,13 +222,18 @@ static void write_markdown(FILE *fp, const struct check_result *res,
             md_code(fp, lim->text);
             fprintf(fp, " | ok | %zu function%s | | | |\n", o->checked, o->checked == 1 ? "" : "s");
         } else {
-            for (size_t h = 0; h < o->nhits; h++) {
+            for (size_t h = 0; h < o->nhits && h < opt->top; h++) {
                 fputs("| ", fp);
                 md_code(fp, lim->text);
                 fputs(" | **exceeded** | ", fp);
                 md_code(fp, o->hits[h].fn->name);
                 fprintf(fp, " | %s | %s | %s |\n", count(o->hits[h].base, a),
                         count(o->hits[h].new_, b), change(o->hits[h].percent, d));
+            }
+            if (o->nhits > opt->top) {
+                fputs("| ", fp);
+                md_code(fp, lim->text);
+                fprintf(fp, " | **exceeded** | %zu more functions | | | |\n", o->nhits - opt->top);
             }
         }
     }

@@ -104,6 +104,9 @@ expect "per-function limit beyond in parse_line ($Pparse): exit 3" 3 \
     --limit='parse_.*:Ir=+5%' a.out b.out
 expect "per-function limit: main unchanged: exit 0" 0 "ok +main:Ir=\\+5%: 1 function within" "" --limit='main:Ir=+5%' a.out b.out
 expect "per-function hard limit" 3 "EXCEEDED o.*:Ir<=1000: 1 of 1 function beyond" "" --limit='o.*:Ir<=1000' a.out b.out
+nfn=$(grep -c '^fn=' "$TMP/b.out")
+expect "--top caps the functions listed under a limit ($nfn beyond, 1 shown)" 3 "^ +and $((nfn - 1)) more \\(--top=N shows N\\)" "" \
+    --top=1 --limit='.*:Ir<=0' a.out b.out
 expect "a regex matching no function is said" 0 "note: limit 'zz.*:Ir=\\+1%': no function matches" "" \
     --limit='zz.*:Ir=+1%' a.out b.out
 expect "a bad regex is a usage error" 2 "" "check: --limit: function regex '\\(': " --limit='(:Ir=+1%' a.out b.out
