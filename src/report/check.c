@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../io/utf8.h"
 #include "textfmt.h"
 
 /* "+1,234", "-5", "0". */
@@ -244,17 +245,22 @@ static void write_markdown(FILE *fp, const struct check_result *res,
 
 /* ---- JSON ------------------------------------------------------------------- */
 
-static void js(FILE *fp, const char *s)
+/* A JSON string; bytes that are not well-formed UTF-8 become U+FFFD. */
+static void js(FILE *fp, const char *str)
 {
+    const unsigned char *s = (const unsigned char *)str;
     fputc('"', fp);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(fp, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(fp, "\\u%04x", ch);
+    while (*s) {
+        size_t n = utf8_len(s);
+        if (*s == '"' || *s == '\\')
+            fprintf(fp, "\\%c", *s);
+        else if (*s < 0x20 || *s == 0x7f)
+            fprintf(fp, "\\u%04x", *s);
+        else if (n == 0)
+            fputs("\\ufffd", fp);
         else
-            fputc(ch, fp);
+            fwrite(s, 1, n, fp);
+        s += n ? n : 1;
     }
     fputc('"', fp);
 }

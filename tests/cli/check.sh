@@ -176,6 +176,13 @@ EOF
 else
     not_ok "json: valid, with the derived totals, functions and limits"; diag <"$TMP/py.out"
 fi
+# names that JSON must escape or replace: a quote, a backslash, bytes that are not UTF-8
+printf 'events: Ir Dr\nfl=a.c\nfn=q"uo\\te\n1 3 0\nfn=caf\351\377\n1 5 0\n' >"$TMP/odd.out"
+run_tally 3 "" "" check --format=json a.out odd.out
+if python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); n = [f["name"] for f in d["functions"]]
+assert "q\"uo\\te" in n and "caf\ufffd\ufffd" in n, n' "$TMP/out" >"$TMP/py.out" 2>&1; then
+    ok "json: odd names escaped, bytes that are not UTF-8 replaced"; else
+    not_ok "json: odd names escaped, bytes that are not UTF-8 replaced"; diag <"$TMP/py.out"; fi
 expect "--top=1 lists one function" 0 "" "" --top=1 -o top.txt a.out b.out
 check "--top=1: only parse_line" sh -c "grep -c '  parse_line\$' '$TMP/top.txt' | grep -qx 1 && ! grep -q '  other\$' '$TMP/top.txt'"
 expect "-o writes the report to a file" 3 "" "" -o rep.md --format=markdown a.out c.out
