@@ -8,6 +8,8 @@
  *
  *   TALLY_START_COLLECTION   count from here on
  *   TALLY_STOP_COLLECTION    stop counting (what ran is kept)
+ *   TALLY_START, TALLY_STOP  the same two, short (for a benchmark region:
+ *                            record with --collect-atstart=no)
  *   TALLY_ZERO_COUNTERS      forget everything counted so far
  *   TALLY_DUMP_PART          write what was counted since the last part as
  *                            a new part of the output file, then start a
@@ -29,6 +31,8 @@ enum tally_request {
 
 #define TALLY_START_COLLECTION TALLY_REQUEST_(TALLY_REQ_START)
 #define TALLY_STOP_COLLECTION TALLY_REQUEST_(TALLY_REQ_STOP)
+#define TALLY_START TALLY_START_COLLECTION
+#define TALLY_STOP TALLY_STOP_COLLECTION
 #define TALLY_ZERO_COUNTERS TALLY_REQUEST_(TALLY_REQ_ZERO)
 #define TALLY_DUMP_PART TALLY_REQUEST_(TALLY_REQ_DUMP)
 

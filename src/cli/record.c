@@ -20,6 +20,7 @@
  * nor TALLY_VALGRIND_LIB reaches PROG.
  */
 #include "cli.h"
+#include "check.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -72,7 +73,8 @@ static void record_usage(FILE *fp)
                 "DIR/../lib/tally (installed), DIR being the directory of the tally binary;\n"
                 "the environment variable TALLY_VALGRIND_LIB=DIR names another directory.\n"
                 "Any other option is Valgrind's own (e.g. --trace-children=yes, -q); see\n"
-                "'valgrind --help'. Documentation: docs/tally-record.md.\n");
+                "'valgrind --help'. Documentation: docs/tally-record.md.\n\n");
+    record_check_usage(fp);
 }
 
 /* The directory holding the running tally binary, or NULL. */
@@ -340,6 +342,7 @@ static int check_option(const char *a)
 
 int cmd_record(int argc, char **argv)
 {
+    if (record_check_wanted(argc, argv)) return record_check(argc, argv);
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];

@@ -34,6 +34,7 @@ static const struct subcommand commands[] = {
     {"report", cmd_report, "a self-contained HTML report (tables, callers, source, pictures)"},
     {"flame", cmd_flame, "an interactive SVG flame graph (exact from contexts files)"},
     {"complexity", cmd_complexity, "cost growth of each routine with its input size (aprof)"},
+    {"check", cmd_check, "fail (exit 3) when a profile costs more than limits allow (CI)"},
 };
 
 static void usage(FILE *fp)

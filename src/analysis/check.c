@@ -1,0 +1,604 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * check.c - limits on the change between two profiles (see check.h).
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "check.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* KCachegrind's names for sums of cache and branch events, and its cycle estimate. */
+static const struct {
+    const char *name, *formula;
+} builtins[] = {
+    {"L1m", "I1mr + D1mr + D1mw"},
+    {"LLm", "ILmr + DLmr + DLmw"},
+    {"Bm", "Bim + Bcm"},
+    {"Cyc", "Ir + 10*Bm + 10*L1m + 100*LLm"},
+    {"CEst", "Ir + 10*Bm + 10*L1m + 100*LLm"},
+};
+enum { NBUILTINS = sizeof builtins / sizeof builtins[0] };
+
+const char *check_builtin_formula(const char *name)
+{
+    for (size_t i = 0; i < NBUILTINS; i++)
+        if (!strcmp(builtins[i].name, name)) return builtins[i].formula;
+    return NULL;
+}
+
+static int is_name_char(int c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* A regex compiled for matching function names. */
+static void *compile_regex(const char *re, const char *what, struct tally_error *err)
+{
+    int ec;
+    PCRE2_SIZE eo;
+    pcre2_code *code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
+    if (!code) {
+        char msg[256];
+        pcre2_get_error_message(ec, (PCRE2_UCHAR *)msg, sizeof msg);
+        tally_error_set(err, NULL, 0, "%s '%s': %s at offset %zu", what, re, msg, (size_t)eo);
+    }
+    return code;
+}
+
+/* Does the compiled regex match anywhere in s? */
+static int regex_matches(void *re, const char *s)
+{
+    pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+    int rc = pcre2_match(re, (PCRE2_SPTR)s, strlen(s), 0, 0, md, NULL);
+    pcre2_match_data_free(md);
+    return rc >= 0;
+}
+
+int check_limit_parse(const char *text, struct check_limit *out, struct tally_error *err)
+{
+    memset(out, 0, sizeof(*out));
+    const char *colon = strrchr(text, ':');
+    const char *ev = colon ? colon + 1 : text;
+    size_t n = 0;
+    while (is_name_char(ev[n]))
+        n++;
+    const char *op = ev + n;
+    if (colon && colon == text) goto bad;
+    if (n == 0 || (strncmp(op, "<=", 2) != 0 && *op != '=')) goto bad;
+    out->text = xstrdup(text);
+    out->event = xstrndup(ev, n);
+    if (colon) {
+        out->func_regex = xstrndup(text, (size_t)(colon - text));
+        if (!(out->re = compile_regex(out->func_regex, "function regex", err))) goto fail;
+    }
+    const char *v = op[0] == '<' ? op + 2 : op + 1;
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || errno || !isfinite(x) || isspace((unsigned char)*v)) goto badval;
+    if (op[0] == '<') {
+        if (*end || x < 0 || *v == '+') goto badval;
+        out->kind = CHECK_ABSOLUTE;
+    } else {
+        if (strcmp(end, "%") != 0) goto badval;
+        out->kind = CHECK_PERCENT;
+    }
+    out->value = x;
+    return 0;
+badval:
+    tally_error_set(err, NULL, 0,
+                    op[0] == '<' ? "limit '%s': '%s' is not a count (e.g. Ir<=5e9)"
+                                 : "limit '%s': '%s' is not a percentage (e.g. Ir=+2%%, Ir=-5%%)",
+                    text, v);
+fail:
+    check_limit_release(out);
+    return -1;
+bad:
+    return tally_error_set(err, NULL, 0,
+                           "limit '%s': write EVENT=[+-]N%%, EVENT<=COUNT, or REGEX:EVENT=... "
+                           "(e.g. Ir=+2%%, Ir<=5e9, 'parse_.*:Ir=+5%%')",
+                           text);
+}
+
+void check_limit_release(struct check_limit *l)
+{
+    free(l->text);
+    free(l->func_regex);
+    free(l->event);
+    if (l->re) pcre2_code_free(l->re);
+    memset(l, 0, sizeof(*l));
+}
+
+int check_event_parse(const char *text, struct check_event *out, struct tally_error *err)
+{
+    memset(out, 0, sizeof(*out));
+    const char *p = text;
+    while (isspace((unsigned char)*p))
+        p++;
+    size_t n = 0;
+    while (is_name_char(p[n]))
+        n++;
+    const char *q = p + n;
+    while (isspace((unsigned char)*q))
+        q++;
+    if (n == 0 || *q != '=') goto bad;
+    out->name = xstrndup(p, n);
+    q++;
+    size_t cap = 0;
+    int first = 1;
+    for (;;) {
+        while (isspace((unsigned char)*q))
+            q++;
+        if (!*q) break;
+        int64_t sign = 1;
+        if (*q == '+' || *q == '-') {
+            sign = *q == '-' ? -1 : 1;
+            q++;
+            while (isspace((unsigned char)*q))
+                q++;
+        } else if (!first) {
+            goto bad;
+        }
+        int64_t factor = 1;
+        if (isdigit((unsigned char)*q)) {
+            char *end;
+            errno = 0;
+            long long f = strtoll(q, &end, 10);
+            if (errno || f > 1000000000LL) goto bad;
+            factor = f;
+            q = end;
+            while (isspace((unsigned char)*q))
+                q++;
+            if (*q == '*') q++;
+            while (isspace((unsigned char)*q))
+                q++;
+        }
+        size_t m = 0;
+        while (is_name_char(q[m]))
+            m++;
+        if (m == 0 || isdigit((unsigned char)q[0])) goto bad;
+        out->terms = xgrow(out->terms, &cap, out->nterms + 1, sizeof(*out->terms));
+        out->terms[out->nterms].factor = sign * factor;
+        out->terms[out->nterms].name = xstrndup(q, m);
+        out->nterms++;
+        q += m;
+        first = 0;
+    }
+    if (!out->nterms) goto bad;
+    return 0;
+bad:
+    check_event_release(out);
+    return tally_error_set(err, NULL, 0,
+                           "event '%s': write NAME=EXPR, a sum of [N*]EVENT terms "
+                           "(e.g. 'Cyc=Ir+10*I1mr+100*ILmr')",
+                           text);
+}
+
+void check_event_release(struct check_event *e)
+{
+    for (size_t i = 0; i < e->nterms; i++)
+        free(e->terms[i].name);
+    free(e->terms);
+    free(e->name);
+    memset(e, 0, sizeof(*e));
+}
+
+/* ---- resolving an event name to factors of base events ------------------ */
+
+struct resolver {
+    const struct eventset *es;
+    const struct check_options *opt;
+    int64_t *factors;        /* [es->n] */
+    struct strlist *missing; /* base events a built-in formula names that are absent */
+    const char *label;       /* the side's first file, for errors */
+};
+
+/*
+ * Add `mult` times event `name` to r->factors: a user event, else an event
+ * of the profile, else a built-in one (its formula parsed on each use:
+ * they are tiny). Returns 0, or -1 with err.
+ */
+static int resolve(struct resolver *r, const char *name, int64_t mult, int depth, int in_builtin,
+                   struct tally_error *err)
+{
+    for (size_t i = 0; i < r->opt->nevents; i++) {
+        const struct check_event *ue = &r->opt->events[i];
+        if (strcmp(ue->name, name) != 0) continue;
+        if (depth > 16)
+            return tally_error_set(err, NULL, 0, "event '%s': the definitions loop", name);
+        for (size_t t = 0; t < ue->nterms; t++)
+            if (resolve(r, ue->terms[t].name, mult * ue->terms[t].factor, depth + 1, 0, err))
+                return -1;
+        return 0;
+    }
+    struct event_expr e;
+    if (eventset_lookup(r->es, name, &e) == 0) {
+        for (size_t t = 0; t < e.nterms; t++)
+            r->factors[e.terms[t].event] += mult * e.terms[t].factor;
+        event_expr_release(&e);
+        return 0;
+    }
+    const char *f = check_builtin_formula(name);
+    if (f) {
+        struct check_event be;
+        char *text = xasprintf("%s=%s", name, f);
+        int rc = check_event_parse(text, &be, err);
+        free(text);
+        if (rc) return -1;
+        for (size_t t = 0; t < be.nterms && !rc; t++)
+            rc = resolve(r, be.terms[t].name, mult * be.terms[t].factor, depth + 1, 1, err);
+        check_event_release(&be);
+        return rc;
+    }
+    if (in_builtin && strcmp(name, "Ir") != 0) {
+        /* a cache or branch event the recording did not simulate counts 0 */
+        for (size_t i = 0; i < r->missing->n; i++)
+            if (!strcmp(r->missing->items[i], name)) return 0;
+        strlist_push(r->missing, name);
+        return 0;
+    }
+    char *all = eventset_join_brief(r->es);
+    tally_error_set(err, r->label, 0, "no event '%s' (the profile has: %s)", name, all);
+    free(all);
+    return -1;
+}
+
+/* The column `name` for the events of one side, as an event_expr. */
+static int column_expr(const struct eventset *es, const char *name, const char *label,
+                       const struct check_options *opt, struct strlist *missing,
+                       struct event_expr *out, struct tally_error *err)
+{
+    struct resolver r = {es, opt, xcalloc(es->n + 1, sizeof(int64_t)), missing, label};
+    int rc = resolve(&r, name, 1, 0, 0, err);
+    memset(out, 0, sizeof(*out));
+    if (!rc) {
+        out->terms = xcalloc(es->n + 1, sizeof(*out->terms));
+        for (size_t i = 0; i < es->n; i++)
+            if (r.factors[i]) {
+                out->terms[out->nterms].factor = r.factors[i];
+                out->terms[out->nterms].event = i;
+                out->nterms++;
+            }
+    }
+    free(r.factors);
+    return rc;
+}
+
+/* ---- per-function sums ------------------------------------------------- */
+
+struct side_func {
+    const char *name, *file;
+    int64_t *cost; /* [ncols] */
+};
+
+static int by_name(const void *a, const void *b)
+{
+    const struct side_func *x = a, *y = b;
+    return strcmp(x->name, y->name);
+}
+
+/*
+ * The functions of part 0 of p, one per name (sorted by name), with their
+ * column sums; functions of ignored objects left out. Returns the count,
+ * or -1 with err.
+ */
+static long side_sums(const struct profile *p, const struct event_expr *cols, size_t ncols,
+                      void *ignore, struct side_func **out, int64_t **costs,
+                      struct tally_error *err)
+{
+    size_t nf = profile_nfunctions(p);
+    const struct part *pt = p->parts[0];
+    int64_t *per_fn = xcalloc(nf * ncols + 1, sizeof(int64_t));
+    unsigned char *seen = xcalloc(nf + 1, 1);
+    /* 0: not looked at; 1: kept; 2: ignored (its object matches) */
+    unsigned char *state = xcalloc(nf + 1, 1);
+    long rc = 0;
+    for (size_t i = 0; i < part_ncosts(pt); i++) {
+        struct cost_rec c;
+        part_cost_get(pt, i, &c);
+        if (!state[c.fn]) {
+            struct function f = profile_function_at(p, c.fn);
+            state[c.fn] = 1;
+            if (ignore && f.obj && regex_matches(ignore, profile_str(p, f.obj))) state[c.fn] = 2;
+        }
+        if (state[c.fn] == 2) continue;
+        seen[c.fn] = 1;
+        for (size_t k = 0; k < ncols; k++) {
+            int64_t v;
+            if (event_expr_eval(&cols[k], c.cost, p->signed_costs, &v) ||
+                __builtin_add_overflow(per_fn[c.fn * ncols + k], v, &per_fn[c.fn * ncols + k])) {
+                rc = tally_error_set(err, p->path, 0, "a cost of %s does not fit in 64 bits",
+                                     profile_str(p, profile_function_at(p, c.fn).name));
+                goto out;
+            }
+        }
+    }
+    size_t n = 0;
+    struct side_func *sf = xcalloc(nf + 1, sizeof(*sf));
+    for (size_t f = 0; f < nf; f++) {
+        if (!seen[f]) continue;
+        struct function fu = profile_function_at(p, (uint32_t)f);
+        sf[n].name = profile_str(p, fu.name);
+        sf[n].file = fu.file ? profile_str(p, fu.file) : "";
+        sf[n].cost = per_fn + f * ncols;
+        n++;
+    }
+    qsort(sf, n, sizeof(*sf), by_name);
+    /* one entry per name */
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m && !strcmp(sf[m - 1].name, sf[i].name)) {
+            for (size_t k = 0; k < ncols; k++)
+                if (__builtin_add_overflow(sf[m - 1].cost[k], sf[i].cost[k], &sf[m - 1].cost[k])) {
+                    rc = tally_error_set(err, p->path, 0, "the costs of %s do not fit in 64 bits",
+                                         sf[i].name);
+                    free(sf);
+                    goto out;
+                }
+            continue;
+        }
+        sf[m++] = sf[i];
+    }
+    *out = sf;
+    *costs = per_fn;
+    per_fn = NULL;
+    rc = (long)m;
+out:
+    free(per_fn);
+    free(seen);
+    free(state);
+    return rc;
+}
+
+double check_percent(int64_t base, int64_t new_)
+{
+    if (base == new_) return 0;
+    if (base == 0) return new_ > 0 ? INFINITY : -INFINITY;
+    return ((double)new_ - (double)base) / fabs((double)base) * 100.0;
+}
+
+/* Is the hit beyond its limit? Exact at the boundary: 1020 against 1000 is +2%. */
+static int beyond(const struct check_limit *l, int64_t base, int64_t new_)
+{
+    if (l->kind == CHECK_ABSOLUTE) return (long double)new_ > (long double)l->value;
+    if (base == 0) return new_ > 0 ? 1 : new_ < 0 ? 0 : 0 > l->value; /* +-inf%, or 0% */
+    long double delta = (long double)new_ - (long double)base;
+    long double b = base < 0 ? -(long double)base : (long double)base;
+    return delta * 100.0L > (long double)l->value * b;
+}
+
+/* Largest change of column 0 first, then by name. */
+static int by_change(const void *a, const void *b)
+{
+    const struct check_func *x = a, *y = b;
+    long double dx = fabsl((long double)x->new_[0] - (long double)x->base[0]);
+    long double dy = fabsl((long double)y->new_[0] - (long double)y->base[0]);
+    if (dx != dy) return dx < dy ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+static void add_column(struct check_result *res, const char *name, size_t *cap)
+{
+    for (size_t i = 0; i < res->ncols; i++)
+        if (!strcmp(res->cols[i], name)) return;
+    res->cols = xgrow(res->cols, cap, res->ncols + 1, sizeof(*res->cols));
+    res->cols[res->ncols++] = xstrdup(name);
+}
+
+int check_compute(const struct profile *base, const struct profile *new_,
+                  const struct check_options *opt, struct check_result *res,
+                  struct tally_error *err)
+{
+    memset(res, 0, sizeof(*res));
+    const struct profile *sides[2] = {base, new_};
+    const char *labels[2] = {opt->base_label ? opt->base_label : base->path,
+                             opt->new_label ? opt->new_label : new_->path};
+    size_t cap = 0;
+    for (size_t i = 0; i < opt->nlimits; i++)
+        add_column(res, opt->limits[i].event, &cap);
+    for (size_t i = 0; i < opt->ncolumns; i++)
+        add_column(res, opt->columns[i], &cap);
+    if (!res->ncols) return tally_error_set(err, NULL, 0, "no limit and no event to show");
+    size_t nc = res->ncols;
+    res->formulas = xcalloc(nc, sizeof(char *));
+    for (size_t k = 0; k < nc; k++) {
+        const char *f = NULL;
+        for (size_t u = 0; u < opt->nevents && !f; u++)
+            if (!strcmp(opt->events[u].name, res->cols[k])) f = "user";
+        if (!f && eventset_index(&base->parts[0]->events, res->cols[k]) < 0) {
+            struct event_expr e;
+            if (eventset_lookup(&base->parts[0]->events, res->cols[k], &e) == 0) {
+                event_expr_release(&e);
+                f = "";
+            } else {
+                f = check_builtin_formula(res->cols[k]);
+            }
+        }
+        res->formulas[k] = xstrdup(f ? f : "");
+    }
+    /* user formulas shown as given */
+    for (size_t k = 0; k < nc; k++) {
+        if (strcmp(res->formulas[k], "user") != 0) continue;
+        for (size_t u = 0; u < opt->nevents; u++) {
+            if (strcmp(opt->events[u].name, res->cols[k]) != 0) continue;
+            size_t len = 0;
+            char *s = xcalloc(1, 1);
+            for (size_t t = 0; t < opt->events[u].nterms; t++) {
+                const struct check_term *tm = &opt->events[u].terms[t];
+                long long f = tm->factor < 0 ? -(long long)tm->factor : (long long)tm->factor;
+                char num[32] = "";
+                if (f != 1) snprintf(num, sizeof num, "%lld*", f);
+                char *piece = xasprintf("%s%s%s%s", t ? " " : "",
+                                        tm->factor < 0 ? "- "
+                                        : t            ? "+ "
+                                                       : "",
+                                        num, tm->name);
+                s = xrealloc(s, len + strlen(piece) + 1);
+                memcpy(s + len, piece, strlen(piece) + 1);
+                len += strlen(piece);
+                free(piece);
+            }
+            free(res->formulas[k]);
+            res->formulas[k] = s;
+        }
+    }
+
+    void *ignore = NULL;
+    struct event_expr *cols[2] = {xcalloc(nc, sizeof(struct event_expr)),
+                                  xcalloc(nc, sizeof(struct event_expr))};
+    struct side_func *sf[2] = {NULL, NULL};
+    int64_t *sfcost[2] = {NULL, NULL};
+    long nsf[2] = {0, 0};
+    struct strlist missing[2] = {{0}, {0}};
+    int rc = -2; /* usage errors first: a bad regex, an unknown event */
+    if (opt->ignore_object && *opt->ignore_object &&
+        !(ignore = compile_regex(opt->ignore_object, "--ignore-object", err)))
+        goto out;
+    for (int s = 0; s < 2; s++) {
+        if (!sides[s]->nparts) {
+            rc = tally_error_set(err, labels[s], 0, "the profile holds no data");
+            goto out;
+        }
+        for (size_t k = 0; k < nc; k++)
+            if (column_expr(&sides[s]->parts[0]->events, res->cols[k], labels[s], opt, &missing[s],
+                            &cols[s][k], err))
+                goto out;
+    }
+    rc = -1; /* from here on, what is wrong is in the input */
+    for (int s = 0; s < 2; s++) {
+        nsf[s] = side_sums(sides[s], cols[s], nc, ignore, &sf[s], &sfcost[s], err);
+        if (nsf[s] < 0) goto out;
+    }
+    for (int s = 0; s < 2; s++) {
+        if (!missing[s].n) continue;
+        size_t len = 1;
+        for (size_t i = 0; i < missing[s].n; i++)
+            len += strlen(missing[s].items[i]) + 1;
+        char *names = xcalloc(len, 1);
+        for (size_t i = 0; i < missing[s].n; i++) {
+            if (i) strcat(names, " ");
+            strcat(names, missing[s].items[i]);
+        }
+        strlist_pushf(&res->notes, "%s has no %s: the built-in events count %s as 0", labels[s],
+                      names, missing[s].n == 1 ? "it" : "them");
+        free(names);
+    }
+
+    /* join the two sorted lists */
+    res->funcs = xcalloc((size_t)(nsf[0] + nsf[1]) + 1, sizeof(*res->funcs));
+    res->base_total = xcalloc(nc, sizeof(int64_t));
+    res->new_total = xcalloc(nc, sizeof(int64_t));
+    long i = 0, j = 0;
+    while (i < nsf[0] || j < nsf[1]) {
+        int c = i >= nsf[0] ? 1 : j >= nsf[1] ? -1 : strcmp(sf[0][i].name, sf[1][j].name);
+        struct check_func *f = &res->funcs[res->nfuncs++];
+        f->base = xcalloc(nc, sizeof(int64_t));
+        f->new_ = xcalloc(nc, sizeof(int64_t));
+        const struct side_func *from = c <= 0 ? &sf[0][i] : &sf[1][j];
+        f->name = xstrdup(from->name);
+        f->file = xstrdup(c >= 0 ? sf[1][j].file : from->file);
+        if (c <= 0) {
+            memcpy(f->base, sf[0][i].cost, nc * sizeof(int64_t));
+            f->in_base = 1;
+            i++;
+        }
+        if (c >= 0) {
+            memcpy(f->new_, sf[1][j].cost, nc * sizeof(int64_t));
+            f->in_new = 1;
+            j++;
+        }
+        for (size_t k = 0; k < nc; k++)
+            if (__builtin_add_overflow(res->base_total[k], f->base[k], &res->base_total[k]) ||
+                __builtin_add_overflow(res->new_total[k], f->new_[k], &res->new_total[k])) {
+                tally_error_set(err, NULL, 0, "the total of %s does not fit in 64 bits",
+                                res->cols[k]);
+                goto out;
+            }
+    }
+    qsort(res->funcs, res->nfuncs, sizeof(*res->funcs), by_change);
+
+    /* the limits */
+    res->nlimits = opt->nlimits;
+    res->outcomes = xcalloc(opt->nlimits + 1, sizeof(*res->outcomes));
+    for (size_t l = 0; l < opt->nlimits; l++) {
+        const struct check_limit *lim = &opt->limits[l];
+        struct check_outcome *o = &res->outcomes[l];
+        o->limit = lim;
+        for (size_t k = 0; k < nc; k++)
+            if (!strcmp(res->cols[k], lim->event)) o->col = k;
+        if (!lim->func_regex) {
+            o->checked = o->nhits = 1;
+            o->hits = xcalloc(1, sizeof(*o->hits));
+            o->hits[0].base = res->base_total[o->col];
+            o->hits[0].new_ = res->new_total[o->col];
+            o->hits[0].percent = check_percent(o->hits[0].base, o->hits[0].new_);
+            o->hits[0].exceeded = o->exceeded = beyond(lim, o->hits[0].base, o->hits[0].new_);
+        } else {
+            size_t hcap = 0;
+            for (size_t f = 0; f < res->nfuncs; f++) {
+                const struct check_func *fn = &res->funcs[f];
+                if (!regex_matches(lim->re, fn->name)) continue;
+                o->checked++;
+                if (!beyond(lim, fn->base[o->col], fn->new_[o->col])) continue;
+                o->hits = xgrow(o->hits, &hcap, o->nhits + 1, sizeof(*o->hits));
+                struct check_hit *h = &o->hits[o->nhits++];
+                h->fn = fn;
+                h->base = fn->base[o->col];
+                h->new_ = fn->new_[o->col];
+                h->percent = check_percent(h->base, h->new_);
+                h->exceeded = o->exceeded = 1;
+            }
+            if (!o->checked)
+                strlist_pushf(&res->notes, "limit '%s': no function matches '%s'", lim->text,
+                              lim->func_regex);
+        }
+        if (o->exceeded) res->nexceeded++;
+    }
+    rc = 0;
+out:
+    for (int s = 0; s < 2; s++) {
+        for (size_t k = 0; k < nc; k++)
+            event_expr_release(&cols[s][k]);
+        free(cols[s]);
+        free(sf[s]);
+        free(sfcost[s]);
+        for (size_t m = 0; m < missing[s].n; m++)
+            free(missing[s].items[m]);
+        free(missing[s].items);
+    }
+    if (ignore) pcre2_code_free(ignore);
+    if (rc) check_result_release(res);
+    return rc;
+}
+
+void check_result_release(struct check_result *res)
+{
+    for (size_t k = 0; k < res->ncols; k++) {
+        free(res->cols[k]);
+        if (res->formulas) free(res->formulas[k]);
+    }
+    free(res->cols);
+    free(res->formulas);
+    free(res->base_total);
+    free(res->new_total);
+    for (size_t f = 0; f < res->nfuncs; f++) {
+        free(res->funcs[f].name);
+        free(res->funcs[f].file);
+        free(res->funcs[f].base);
+        free(res->funcs[f].new_);
+    }
+    free(res->funcs);
+    for (size_t l = 0; l < res->nlimits; l++)
+        free(res->outcomes[l].hits);
+    free(res->outcomes);
+    for (size_t i = 0; i < res->notes.n; i++)
+        free(res->notes.items[i]);
+    free(res->notes.items);
+    memset(res, 0, sizeof(*res));
+}
