@@ -223,10 +223,10 @@ EOF
 cat >"$TMP/pprof.py" <<'EOF'
 import re, sys
 def parse(lines):
-    """protoc's text format -> nested dicts of lists"""
+    """protoc's text format (an iterator of lines) -> nested dicts of lists"""
     obj = {}
-    while lines:
-        ln = lines.pop(0).strip()
+    for ln in lines:
+        ln = ln.strip()
         if not ln:
             continue
         if ln == "}":
@@ -239,7 +239,7 @@ def parse(lines):
         v = v[1:-1].encode().decode("unicode_escape") if v.startswith('"') else v
         obj.setdefault(k, []).append(v)
     return obj
-d = parse(open(sys.argv[1]).read().splitlines())
+d = parse(iter(open(sys.argv[1]).read().splitlines()))
 events, totals = sys.argv[2].split(","), [int(x) for x in sys.argv[3].split(",")]
 exact, default, names = sys.argv[4] == "exact", sys.argv[5], sys.argv[6].split(",")
 st = d["string_table"]
@@ -325,11 +325,11 @@ from collections import defaultdict
 
 def parse_text(path):
     """protoc's text format -> nested dicts of lists"""
-    lines = open(path).read().splitlines()
+    lines = iter(open(path).read().splitlines())
     def rec():
         obj = {}
-        while lines:
-            ln = lines.pop(0).strip()
+        for ln in lines:
+            ln = ln.strip()
             if not ln:
                 continue
             if ln == "}":
