@@ -25,6 +25,7 @@
 
 #include "tl_cct.h"
 #include "tl_out.h"
+#include "tl_util.h"
 
 /* A name (object or file) with its id in the file being written. */
 typedef struct cct_name {
@@ -67,20 +68,11 @@ static cct_node *first_node, *last_node;
 
 /*--- memory: a bump arena, never freed ---*/
 
-static UChar *ar_cur, *ar_end;
+static tl_arena arena = {.chunk = 256 * 1024, .cc = "tl.cct"};
 
 static void *cct_alloc(SizeT n)
 {
-    n = (n + 7) & ~(SizeT)7;
-    if (n > (SizeT)(ar_end - ar_cur)) {
-        SizeT sz = n > 256 * 1024 ? n : 256 * 1024;
-        ar_cur = VG_(malloc)("tl.cct", sz);
-        ar_end = ar_cur + sz;
-    }
-    void *p = ar_cur;
-    ar_cur += n;
-    VG_(memset)(p, 0, n);
-    return p;
+    return tl_arena_alloc(&arena, n);
 }
 
 /*--- hash tables keyed by pointers ---*/
@@ -91,46 +83,7 @@ static UWord ptr_hash(const void *a, const void *b)
     return x ^ (x >> 29);
 }
 
-typedef struct {
-    void **slot;
-    UWord nslots, nused;
-} ptab;
-
-static ptab names, fns, edges;
-
-static void ptab_init(ptab *t, UWord n)
-{
-    t->slot = VG_(calloc)("tl.cct.tab", n, sizeof(void *));
-    t->nslots = n;
-    t->nused = 0;
-}
-
-/* All chained records start with `next`; `key` gives their hash. */
-typedef struct link {
-    struct link *next;
-} link;
-
-static void ptab_add(ptab *t, void *rec, UWord h, UWord (*key)(const void *))
-{
-    if (++t->nused > t->nslots) {
-        UWord n = t->nslots * 2;
-        void **s = VG_(calloc)("tl.cct.tab", n, sizeof(void *));
-        for (UWord k = 0; k < t->nslots; k++)
-            for (link *e = t->slot[k], *nx; e; e = nx) {
-                nx = e->next;
-                UWord j = key(e) & (n - 1);
-                e->next = s[j];
-                s[j] = e;
-            }
-        VG_(free)(t->slot);
-        t->slot = s;
-        t->nslots = n;
-    }
-    link *l = rec;
-    UWord k = h & (t->nslots - 1);
-    l->next = t->slot[k];
-    t->slot[k] = l;
-}
+static htab names, fns, edges;
 
 static UWord name_key(const void *p)
 {
@@ -156,7 +109,7 @@ static cct_name *get_name(const HChar *s)
         if (n->s == s) return n;
     cct_name *n = cct_alloc(sizeof *n);
     n->s = s;
-    ptab_add(&names, n, h, name_key);
+    htab_add(&names, n, h, name_key);
     return n;
 }
 
@@ -183,9 +136,9 @@ void cct_init(UInt depth, Bool sep, const Int *ev, Int n_ev)
         act[n_act] = ev[n_act];
     depth_limit = depth;
     separate = sep;
-    ptab_init(&names, 1024);
-    ptab_init(&fns, 4096);
-    ptab_init(&edges, 16384);
+    htab_init(&names, 1024);
+    htab_init(&fns, 4096);
+    htab_init(&edges, 16384);
     if (!separate) shared_root = new_node(NULL, NULL, 0);
 }
 
@@ -198,7 +151,7 @@ cct_fn *cct_fn_get(const HChar *obj, const HChar *file, const HChar *name)
     f->name = name;
     f->obj = get_name(obj);
     f->file = get_name(file);
-    ptab_add(&fns, f, h, fn_key);
+    htab_add(&fns, f, h, fn_key);
     return f;
 }
 
@@ -231,7 +184,7 @@ cct_node *cct_child(cct_node *parent, cct_fn *fn)
     e->parent = parent;
     e->fn = fn;
     e->to = to;
-    ptab_add(&edges, e, h, edge_key);
+    htab_add(&edges, e, h, edge_key);
     return to;
 }
 

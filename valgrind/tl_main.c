@@ -46,6 +46,7 @@
 #include "tally.h"
 #include "tl_cct.h"
 #include "tl_out.h"
+#include "tl_util.h"
 
 #include "sim_types.h"
 
@@ -192,85 +193,13 @@ typedef struct segchunk {
 static ULong dummy_run[N_EV];
 static ULong *cur_run = dummy_run;
 
-/*--- A bump allocator for things never freed ---*/
+/*--- Records never freed (lines, instrs, segs, arcs, ...) ---*/
 
-#define ARENA_CHUNK (1024 * 1024)
-static UChar *arena_cur, *arena_end;
+static tl_arena cc_arena = {.chunk = 1024 * 1024, .cc = "tl.arena"};
 
 static void *arena_alloc(SizeT n)
 {
-    n = (n + 7) & ~(SizeT)7;
-    if (n > (SizeT)(arena_end - arena_cur)) {
-        SizeT sz = n > ARENA_CHUNK ? n : ARENA_CHUNK;
-        arena_cur = VG_(malloc)("tl.arena", sz);
-        arena_end = arena_cur + sz;
-    }
-    void *p = arena_cur;
-    arena_cur += n;
-    VG_(memset)(p, 0, n);
-    return p;
-}
-
-/*--- Generic chained hash tables that grow ---*/
-
-typedef struct {
-    void **slot;
-    UWord nslots, nused;
-} htab;
-
-static void htab_init(htab *h, UWord n)
-{
-    h->nslots = n;
-    h->nused = 0;
-    h->slot = VG_(calloc)("tl.htab", n, sizeof(void *));
-}
-
-/* All the chained structs start with their `next` pointer. */
-typedef struct hnode {
-    struct hnode *next;
-} hnode;
-
-static void htab_grow(htab *h, UWord (*hash)(const void *))
-{
-    UWord n = h->nslots * 2;
-    void **s = VG_(calloc)("tl.htab", n, sizeof(void *));
-    for (UWord i = 0; i < h->nslots; i++) {
-        hnode *e = h->slot[i];
-        while (e) {
-            hnode *nx = e->next;
-            UWord k = hash(e) & (n - 1);
-            e->next = s[k];
-            s[k] = e;
-            e = nx;
-        }
-    }
-    VG_(free)(h->slot);
-    h->slot = s;
-    h->nslots = n;
-}
-
-/* Put `node` (a struct whose first member is its `next`) into h under
- * `hash`, growing the table first when it is full. */
-static void htab_add(htab *h, void *node, UWord hash, UWord (*rehash)(const void *))
-{
-    if (++h->nused > h->nslots) htab_grow(h, rehash);
-    UWord k = hash & (h->nslots - 1);
-    ((hnode *)node)->next = h->slot[k];
-    h->slot[k] = node;
-}
-
-/* A vector of pointers indexed by thread id, grown (zero-filled) so that
- * index tid exists; returns the vector, *n its new length. */
-static void *grow_by_tid(void *v, UInt *n, UInt tid, const HChar *cc)
-{
-    if (tid < *n) return v;
-    UInt m = tid + 8;
-    void **w = VG_(calloc)(cc, m, sizeof(void *));
-    for (UInt k = 0; k < *n; k++)
-        w[k] = ((void **)v)[k];
-    if (v) VG_(free)(v);
-    *n = m;
-    return w;
+    return tl_arena_alloc(&cc_arena, n);
 }
 
 static htab strs, lines, instrs;
