@@ -209,6 +209,8 @@ typedef struct {
     UInt cost[N_SX];
 } exitinfo;
 
+/* Instructions of a PLT block whose counts move to the function the stub
+ * leads to (see plt_name). */
 #define PLT_MAX_INSTRS 4
 
 /* A block of code without a symbol: it belongs to the function whose frame
@@ -243,12 +245,7 @@ typedef struct sbinfo {
     Bool is_resolver;
     cct_fn *cfn;             /* the block's function in the context tree (--contexts=yes) */
     cct_node *cbase, *cnode; /* the last frame context it ran under, and its own */
-    /* PLT code: its instrs, named after the function it leads to once
-     * that is known (plt_owner) */
-    linecc *plt_owner;
-    UInt n_ins;
-    instrcc *ins[PLT_MAX_INSTRS];
-    dynblock *dyn; /* code without a symbol (see dynblock) */
+    dynblock *dyn;           /* code without a symbol (see dynblock) */
 } sbinfo;
 
 /* One call site -> callee entry: count and inclusive cost. */

@@ -310,42 +310,31 @@ static void plt_note(thread *t, sbinfo *sb)
     t->n_plt++;
 }
 
-/* Chain block k leads to owner's function: its code counts for it. */
+/* Chain block k leads to owner's function: its code counts for it. With
+ * --calls=yes every block is a dynblock (a superblock has at most 100
+ * instructions, --vex-guest-max-insns, fewer than DYN_MAX_INSTRS), so the
+ * block's instrs move to owner's clone. */
 static void plt_name(thread *t, UInt k, const linecc *owner)
 {
-    sbinfo *sb = t->plt_sb[k];
-    dynblock *d = sb->dyn;
-    if (d) {
-        if (d->owner == owner) return;
-        /* this run counts for owner: its seg counts since plt_note
-         * folded, and what the helpers added since (misses) */
-        instrcc *old[PLT_MAX_INSTRS];
-        UInt n = d->n < PLT_MAX_INSTRS ? d->n : PLT_MAX_INSTRS;
-        for (UInt i = 0; i < n; i++)
-            old[i] = d->cur[i];
-        dyn_point(d, owner);
-        for (UInt i = 0; i < n; i++) {
-            if (old[i] == d->cur[i]) continue;
-            for (Int e = 0; e < N_EV; e++) {
-                ULong moved = old[i]->ev[e] - t->plt_snap[k][i][e];
-                if (old[i]->ev[e] < t->plt_snap[k][i][e] || !moved) continue;
-                old[i]->ev[e] -= moved;
-                d->cur[i]->ev[e] += moved;
-            }
-            touch_instr(old[i]);
-            touch_instr(d->cur[i]);
+    dynblock *d = t->plt_sb[k]->dyn;
+    if (d->owner == owner) return;
+    /* this run counts for owner: its seg counts since plt_note folded, and
+     * what the helpers added since (misses) */
+    instrcc *old[PLT_MAX_INSTRS];
+    UInt n = d->n < PLT_MAX_INSTRS ? d->n : PLT_MAX_INSTRS;
+    for (UInt i = 0; i < n; i++)
+        old[i] = d->cur[i];
+    dyn_point(d, owner);
+    for (UInt i = 0; i < n; i++) {
+        if (old[i] == d->cur[i]) continue;
+        for (Int e = 0; e < N_EV; e++) {
+            ULong moved = old[i]->ev[e] - t->plt_snap[k][i][e];
+            if (old[i]->ev[e] < t->plt_snap[k][i][e] || !moved) continue;
+            old[i]->ev[e] -= moved;
+            d->cur[i]->ev[e] += moved;
         }
-        return;
-    }
-    if (sb->plt_owner) return;
-    istr *unk = intern("???");
-    linecc *l = get_linecc(unk, owner->fn, owner->obj, unk, 0);
-    sb->plt_owner = l;
-    for (UInt k = 0; k < sb->n_ins; k++)
-        sb->ins[k]->line = l;
-    if (clo_contexts) {
-        sb->cfn = fn_of(l);
-        sb->cbase = NULL;
+        touch_instr(old[i]);
+        touch_instr(d->cur[i]);
     }
 }
 
@@ -907,7 +896,6 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                 cur = get_instrcc(cia, isize, sb_start, owner, True);
             }
             if (st.dyn) st.dyn->cur[st.idx] = cur;
-            if (sbi && sbi->in_plt && sbi->n_ins < PLT_MAX_INSTRS) sbi->ins[sbi->n_ins++] = cur;
             if (clo_calls && !sbi) {
                 /* called, a block of code without a symbol is a function of
                  * its own, whatever it runs for when reached otherwise */
@@ -917,7 +905,6 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                     st.dyn->sb = sbi;
                     if (clo_contexts) sbi->cfn = fn_of(cur->line);
                 }
-                if (sbi->in_plt) sbi->ins[sbi->n_ins++] = cur;
                 addStmtToIRSB(st.sbOut, s);
                 IRTemp spt = newIRTemp(st.sbOut->tyenv, Ity_I64);
                 addStmtToIRSB(st.sbOut, IRStmt_WrTmp(spt, IRExpr_Get(layout->offset_SP, Ity_I64)));
