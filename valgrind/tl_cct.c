@@ -4,7 +4,8 @@
  *
  * A node is one stack of functions (its chain of parents up to a root).
  * Children are found through one hash table of edges (parent, function) ->
- * node; an edge can lead back to an ancestor (recursion folded: a function
+ * node, after a look at the parent's last child (cct_child in tl_cct.h); an
+ * edge can lead back to an ancestor (recursion folded: a function
  * that is already on the stack reuses its deepest node) or to the parent
  * itself (the depth limit). Nodes are never freed; they are kept in
  * creation order, which puts every parent before its children, as the file
@@ -41,18 +42,6 @@ struct cct_fn {
     UInt id;
 };
 
-struct cct_node {
-    cct_node *parent;
-    cct_node *all; /* creation order */
-    cct_fn *fn;    /* NULL for a root */
-    UInt depth;    /* 0 for a root */
-    UInt owner;    /* the thread of a separate tree, else 0 */
-    UInt id;       /* while writing */
-    ULong *dumped; /* calls and costs written in parts so far (client dumps) */
-    ULong calls;
-    ULong cost[CCT_N_EV];
-};
-
 typedef struct edge {
     struct edge *next;
     cct_node *parent;
@@ -62,7 +51,7 @@ typedef struct edge {
 
 static UInt depth_limit;
 static Bool separate;
-static Int act[CCT_N_EV], n_act; /* the events counted */
+Int cct_act[CCT_N_EV], cct_n_act; /* the events counted */
 static cct_node *shared_root;
 static cct_node *first_node, *last_node;
 
@@ -132,8 +121,8 @@ static cct_node *new_node(cct_node *parent, cct_fn *fn, UInt owner)
 
 void cct_init(UInt depth, Bool sep, const Int *ev, Int n_ev)
 {
-    for (n_act = 0; n_act < n_ev && n_act < CCT_N_EV; n_act++)
-        act[n_act] = ev[n_act];
+    for (cct_n_act = 0; cct_n_act < n_ev && cct_n_act < CCT_N_EV; cct_n_act++)
+        cct_act[cct_n_act] = ev[cct_n_act];
     depth_limit = depth;
     separate = sep;
     htab_init(&names, 1024);
@@ -163,11 +152,20 @@ void cct_thread_init(cct_thread *ct, UInt tid, const ULong *run)
         ct->mark[e] = run[e];
 }
 
-cct_node *cct_child(cct_node *parent, cct_fn *fn)
+/* The edge (parent, fn) never changes once made, so the parent keeps the
+ * last one it was asked for. */
+static cct_node *remember(cct_node *parent, cct_fn *fn, cct_node *to)
+{
+    parent->last_fn = fn;
+    parent->last_child = to;
+    return to;
+}
+
+cct_node *cct_child_lookup(cct_node *parent, cct_fn *fn)
 {
     UWord h = ptr_hash(parent, fn);
     for (edge *e = edges.slot[h & (edges.nslots - 1)]; e; e = e->next)
-        if (e->parent == parent && e->fn == fn) return e->to;
+        if (e->parent == parent && e->fn == fn) return remember(parent, fn, e->to);
     cct_node *to = NULL;
     for (cct_node *a = parent; a && a->fn; a = a->parent)
         if (a->fn == fn) {
@@ -185,32 +183,7 @@ cct_node *cct_child(cct_node *parent, cct_fn *fn)
     e->fn = fn;
     e->to = to;
     htab_add(&edges, e, h, edge_key);
-    return to;
-}
-
-void cct_called(cct_node *n, cct_fn *fn)
-{
-    if (n->fn == fn) n->calls++;
-}
-
-cct_fn *cct_node_fn(const cct_node *n)
-{
-    return n->fn;
-}
-
-void cct_add(cct_node *n, const ULong *run, ULong *mark)
-{
-    for (Int k = 0; k < n_act; k++) {
-        Int e = act[k];
-        n->cost[e] += run[e] - mark[e];
-        mark[e] = run[e];
-    }
-}
-
-void cct_skip(const ULong *run, ULong *mark)
-{
-    for (Int k = 0; k < n_act; k++)
-        mark[act[k]] = run[act[k]];
+    return remember(parent, fn, to);
 }
 
 void cct_dumped(void)
