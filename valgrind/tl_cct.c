@@ -51,7 +51,7 @@ typedef struct edge {
 
 static UInt depth_limit;
 static Bool separate;
-Int cct_act[CCT_N_EV], cct_n_act; /* the events counted */
+Int cct_span;
 static cct_node *shared_root;
 static cct_node *first_node, *last_node;
 
@@ -121,8 +121,9 @@ static cct_node *new_node(cct_node *parent, cct_fn *fn, UInt owner)
 
 void cct_init(UInt depth, Bool sep, const Int *ev, Int n_ev)
 {
-    for (cct_n_act = 0; cct_n_act < n_ev && cct_n_act < CCT_N_EV; cct_n_act++)
-        cct_act[cct_n_act] = ev[cct_n_act];
+    cct_span = 0;
+    for (Int k = 0; k < n_ev; k++)
+        if (ev[k] >= 0 && ev[k] < CCT_N_EV && ev[k] + 1 > cct_span) cct_span = ev[k] + 1;
     depth_limit = depth;
     separate = sep;
     htab_init(&names, 1024);

@@ -98,8 +98,11 @@ struct cct_node {
     ULong *dumped; /* calls and costs written in parts so far (client dumps) */
 };
 
-/* The events counted (set by cct_init). */
-extern Int cct_act[CCT_N_EV], cct_n_act;
+/* The events charged: 0 to cct_span - 1, the highest event counted and
+ * those below it (set by cct_init). The running cost never grows in an
+ * event that is not counted, so charging one adds 0; only counted events
+ * are written. Usually the counted events are Ir Dr Dw, the first three. */
+extern Int cct_span;
 
 /* The hashed lookup (and creation) of an edge; remembers it as the
  * parent's last child. */
@@ -123,17 +126,19 @@ static inline cct_fn *cct_node_fn(const cct_node *n)
 
 static inline void cct_add(cct_node *n, const ULong *run, ULong *mark)
 {
-    for (Int k = 0; k < cct_n_act; k++) {
-        Int e = cct_act[k];
-        n->cost[e] += run[e] - mark[e];
-        mark[e] = run[e];
+    Int span = cct_span;
+    for (Int e = 0; e < span; e++) {
+        ULong r = run[e];
+        n->cost[e] += r - mark[e];
+        mark[e] = r;
     }
 }
 
 static inline void cct_skip(const ULong *run, ULong *mark)
 {
-    for (Int k = 0; k < cct_n_act; k++)
-        mark[cct_act[k]] = run[cct_act[k]];
+    Int span = cct_span;
+    for (Int e = 0; e < span; e++)
+        mark[e] = run[e];
 }
 
 static inline void cct_switch(cct_thread *ct, cct_node *to, const ULong *run, Bool collecting)
