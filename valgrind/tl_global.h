@@ -113,13 +113,19 @@ typedef struct instrcc {
  * only those. */
 extern instrcc *touched_instrs;
 
+/* Put record r (an instrcc, jrec or arc) on its touched list, once. */
+#define TL_TOUCH(r, list)                                                                          \
+    do {                                                                                           \
+        if (clo_separate && !(r)->touched) {                                                       \
+            (r)->touched = True;                                                                   \
+            (r)->tnext = (list);                                                                   \
+            (list) = (r);                                                                          \
+        }                                                                                          \
+    } while (0)
+
 static inline void touch_instr(instrcc *n)
 {
-    if (clo_separate && !n->touched) {
-        n->touched = True;
-        n->tnext = touched_instrs;
-        touched_instrs = n;
-    }
+    TL_TOUCH(n, touched_instrs);
 }
 
 /* One flushed stretch of events: `*count` runs; it adds to ctr[k], the
@@ -174,11 +180,7 @@ extern jrec *touched_jrecs;
 
 static inline void touch_jrec(jrec *j)
 {
-    if (clo_separate && !j->touched) {
-        j->touched = True;
-        j->tnext = touched_jrecs;
-        touched_jrecs = j;
-    }
+    TL_TOUCH(j, touched_jrecs);
 }
 
 /* Collection on or off (--toggle-collect, --collect-atstart, client
@@ -266,11 +268,7 @@ extern arc *touched_arcs;
 
 static inline void touch_arc(arc *a)
 {
-    if (clo_separate && !a->touched) {
-        a->touched = True;
-        a->tnext = touched_arcs;
-        touched_arcs = a;
-    }
+    TL_TOUCH(a, touched_arcs);
 }
 
 /* A call, or (sig) the mark of a signal delivery: the handler's frames are
