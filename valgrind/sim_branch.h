@@ -1,7 +1,7 @@
 /* sim_branch.h: tally's branch predictors, the same model as Cachegrind 3.19
  * (--branch-sim=yes), so that Bc/Bcm/Bi/Bim equal Cachegrind's.
  *
- * Included by exactly one translation unit (the tool's tl_main.c, or a host
+ * Included by exactly one translation unit (the tool's tl_sim.c, or a host
  * unit test with TALLY_SIM_HOST defined): the state below is file-static and
  * the hot functions are static inline so that the instrumentation helpers
  * can call them without a jump through the PLT-less tool binary.

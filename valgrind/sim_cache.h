@@ -1,11 +1,11 @@
 /* sim_cache.h: tally's I1/D1/LL cache simulator, giving the same miss counts
  * as Cachegrind 3.19 (see docs/internals/cachesim.md for the rules).
  *
- * Included by exactly one translation unit (valgrind/tl_main.c); every
+ * Included by exactly one translation unit (valgrind/tl_sim.c); every
  * function is static.  Compiles as host C too (define TALLY_SIM_HOST before
  * including; tests/unit/test_cachesim.c does).
  *
- * NOTE FOR tl_main.c (API additions to the issue-4 plan; the planned names
+ * NOTE FOR the tool (API additions to the issue-4 plan; the planned names
  * all exist with the planned signatures):
  *  - Command-line caches start as CACHESIM_CFG_UNSET; cachesim_parse_opt()
  *    fills them.  Then call cachesim_configure(&I1, &D1, &LL) ONCE in
@@ -55,9 +55,7 @@
 
 /* ---- configuration ------------------------------------------------------ */
 
-typedef struct {
-    Int size, assoc, line_size; /* bytes, ways, bytes */
-} cache_cfg;
+/* cache_cfg (size, assoc, line_size) is in sim_types.h. */
 
 /* A cache not given on the command line. */
 #define CACHESIM_CFG_UNSET ((cache_cfg){-1, -1, -1})

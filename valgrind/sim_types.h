@@ -2,7 +2,7 @@
  * and branch simulators (sim_cache.h, sim_branch.h).
  *
  * The simulators are written once and compiled two ways:
- *  - inside the Valgrind tool (tl_main.c), where everything comes from
+ *  - inside the Valgrind tool (tl_sim.c), where everything comes from
  *    Valgrind's pub_tool_*.h headers and no libc is linked;
  *  - as plain host C for unit tests, when TALLY_SIM_HOST is defined before
  *    this header is included; then the same names map onto libc.
@@ -87,5 +87,10 @@ static inline void *sim_malloc(const char *tag, size_t n)
 #define sim_dmsg(...) VG_(dmsg)(__VA_ARGS__)
 
 #endif
+
+/* A cache's geometry: bytes, ways, bytes per line (-1: not given). */
+typedef struct {
+    Int size, assoc, line_size;
+} cache_cfg;
 
 #endif /* TALLY_SIM_TYPES_H */

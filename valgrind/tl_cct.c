@@ -4,7 +4,8 @@
  *
  * A node is one stack of functions (its chain of parents up to a root).
  * Children are found through one hash table of edges (parent, function) ->
- * node; an edge can lead back to an ancestor (recursion folded: a function
+ * node, after a look at the parent's last child (cct_child in tl_cct.h); an
+ * edge can lead back to an ancestor (recursion folded: a function
  * that is already on the stack reuses its deepest node) or to the parent
  * itself (the depth limit). Nodes are never freed; they are kept in
  * creation order, which puts every parent before its children, as the file
@@ -25,6 +26,7 @@
 
 #include "tl_cct.h"
 #include "tl_out.h"
+#include "tl_util.h"
 
 /* A name (object or file) with its id in the file being written. */
 typedef struct cct_name {
@@ -40,18 +42,6 @@ struct cct_fn {
     UInt id;
 };
 
-struct cct_node {
-    cct_node *parent;
-    cct_node *all; /* creation order */
-    cct_fn *fn;    /* NULL for a root */
-    UInt depth;    /* 0 for a root */
-    UInt owner;    /* the thread of a separate tree, else 0 */
-    UInt id;       /* while writing */
-    ULong *dumped; /* calls and costs written in parts so far (client dumps) */
-    ULong calls;
-    ULong cost[CCT_N_EV];
-};
-
 typedef struct edge {
     struct edge *next;
     cct_node *parent;
@@ -61,26 +51,17 @@ typedef struct edge {
 
 static UInt depth_limit;
 static Bool separate;
-static Int act[CCT_N_EV], n_act; /* the events counted */
+Int cct_span;
 static cct_node *shared_root;
 static cct_node *first_node, *last_node;
 
 /*--- memory: a bump arena, never freed ---*/
 
-static UChar *ar_cur, *ar_end;
+static tl_arena arena = {.chunk = 256 * 1024, .cc = "tl.cct"};
 
 static void *cct_alloc(SizeT n)
 {
-    n = (n + 7) & ~(SizeT)7;
-    if (n > (SizeT)(ar_end - ar_cur)) {
-        SizeT sz = n > 256 * 1024 ? n : 256 * 1024;
-        ar_cur = VG_(malloc)("tl.cct", sz);
-        ar_end = ar_cur + sz;
-    }
-    void *p = ar_cur;
-    ar_cur += n;
-    VG_(memset)(p, 0, n);
-    return p;
+    return tl_arena_alloc(&arena, n);
 }
 
 /*--- hash tables keyed by pointers ---*/
@@ -91,46 +72,7 @@ static UWord ptr_hash(const void *a, const void *b)
     return x ^ (x >> 29);
 }
 
-typedef struct {
-    void **slot;
-    UWord nslots, nused;
-} ptab;
-
-static ptab names, fns, edges;
-
-static void ptab_init(ptab *t, UWord n)
-{
-    t->slot = VG_(calloc)("tl.cct.tab", n, sizeof(void *));
-    t->nslots = n;
-    t->nused = 0;
-}
-
-/* All chained records start with `next`; `key` gives their hash. */
-typedef struct link {
-    struct link *next;
-} link;
-
-static void ptab_add(ptab *t, void *rec, UWord h, UWord (*key)(const void *))
-{
-    if (++t->nused > t->nslots) {
-        UWord n = t->nslots * 2;
-        void **s = VG_(calloc)("tl.cct.tab", n, sizeof(void *));
-        for (UWord k = 0; k < t->nslots; k++)
-            for (link *e = t->slot[k], *nx; e; e = nx) {
-                nx = e->next;
-                UWord j = key(e) & (n - 1);
-                e->next = s[j];
-                s[j] = e;
-            }
-        VG_(free)(t->slot);
-        t->slot = s;
-        t->nslots = n;
-    }
-    link *l = rec;
-    UWord k = h & (t->nslots - 1);
-    l->next = t->slot[k];
-    t->slot[k] = l;
-}
+static htab names, fns, edges;
 
 static UWord name_key(const void *p)
 {
@@ -156,7 +98,7 @@ static cct_name *get_name(const HChar *s)
         if (n->s == s) return n;
     cct_name *n = cct_alloc(sizeof *n);
     n->s = s;
-    ptab_add(&names, n, h, name_key);
+    htab_add(&names, n, h, name_key);
     return n;
 }
 
@@ -179,13 +121,14 @@ static cct_node *new_node(cct_node *parent, cct_fn *fn, UInt owner)
 
 void cct_init(UInt depth, Bool sep, const Int *ev, Int n_ev)
 {
-    for (n_act = 0; n_act < n_ev && n_act < CCT_N_EV; n_act++)
-        act[n_act] = ev[n_act];
+    cct_span = 0;
+    for (Int k = 0; k < n_ev; k++)
+        if (ev[k] >= 0 && ev[k] < CCT_N_EV && ev[k] + 1 > cct_span) cct_span = ev[k] + 1;
     depth_limit = depth;
     separate = sep;
-    ptab_init(&names, 1024);
-    ptab_init(&fns, 4096);
-    ptab_init(&edges, 16384);
+    htab_init(&names, 1024);
+    htab_init(&fns, 4096);
+    htab_init(&edges, 16384);
     if (!separate) shared_root = new_node(NULL, NULL, 0);
 }
 
@@ -198,7 +141,7 @@ cct_fn *cct_fn_get(const HChar *obj, const HChar *file, const HChar *name)
     f->name = name;
     f->obj = get_name(obj);
     f->file = get_name(file);
-    ptab_add(&fns, f, h, fn_key);
+    htab_add(&fns, f, h, fn_key);
     return f;
 }
 
@@ -210,11 +153,20 @@ void cct_thread_init(cct_thread *ct, UInt tid, const ULong *run)
         ct->mark[e] = run[e];
 }
 
-cct_node *cct_child(cct_node *parent, cct_fn *fn)
+/* The edge (parent, fn) never changes once made, so the parent keeps the
+ * last one it was asked for. */
+static cct_node *remember(cct_node *parent, cct_fn *fn, cct_node *to)
+{
+    parent->last_fn = fn;
+    parent->last_child = to;
+    return to;
+}
+
+cct_node *cct_child_lookup(cct_node *parent, cct_fn *fn)
 {
     UWord h = ptr_hash(parent, fn);
     for (edge *e = edges.slot[h & (edges.nslots - 1)]; e; e = e->next)
-        if (e->parent == parent && e->fn == fn) return e->to;
+        if (e->parent == parent && e->fn == fn) return remember(parent, fn, e->to);
     cct_node *to = NULL;
     for (cct_node *a = parent; a && a->fn; a = a->parent)
         if (a->fn == fn) {
@@ -231,33 +183,8 @@ cct_node *cct_child(cct_node *parent, cct_fn *fn)
     e->parent = parent;
     e->fn = fn;
     e->to = to;
-    ptab_add(&edges, e, h, edge_key);
-    return to;
-}
-
-void cct_called(cct_node *n, cct_fn *fn)
-{
-    if (n->fn == fn) n->calls++;
-}
-
-cct_fn *cct_node_fn(const cct_node *n)
-{
-    return n->fn;
-}
-
-void cct_add(cct_node *n, const ULong *run, ULong *mark)
-{
-    for (Int k = 0; k < n_act; k++) {
-        Int e = act[k];
-        n->cost[e] += run[e] - mark[e];
-        mark[e] = run[e];
-    }
-}
-
-void cct_skip(const ULong *run, ULong *mark)
-{
-    for (Int k = 0; k < n_act; k++)
-        mark[act[k]] = run[act[k]];
+    htab_add(&edges, e, h, edge_key);
+    return remember(parent, fn, to);
 }
 
 void cct_dumped(void)

@@ -45,12 +45,12 @@ void cct_thread_init(cct_thread *ct, UInt tid, const ULong *run);
 /* The node for calling (or jumping into) fn from `parent`: the child, or
  * the deepest node of fn on the stack (recursion folded), or `parent`
  * itself at the depth limit. */
-cct_node *cct_child(cct_node *parent, cct_fn *fn);
+static inline cct_node *cct_child(cct_node *parent, cct_fn *fn);
 
 /* One more call of n, when n is fn's node (not a depth-limited parent). */
-void cct_called(cct_node *n, cct_fn *fn);
+static inline void cct_called(cct_node *n, cct_fn *fn);
 
-cct_fn *cct_node_fn(const cct_node *n);
+static inline cct_fn *cct_node_fn(const cct_node *n);
 
 /* Charge what ran since the last switch to the current node (only when
  * `collecting`; otherwise it is dropped) and make `to` current. */
@@ -75,10 +75,71 @@ void cct_zero(void);
  */
 void cct_write(const HChar *pattern, const Int *ev, Int n_ev, const HChar *const *names);
 
-/*--- inline ---*/
+/*--- inline: what runs at every call and return ---*/
 
-void cct_add(cct_node *n, const ULong *run, ULong *mark);
-void cct_skip(const ULong *run, ULong *mark);
+/*
+ * A node. The layout is here for the inline functions below; only
+ * tl_cct.c makes nodes. What a call or a return touches comes first: the
+ * function, the last child asked for (cct_child looks there before the
+ * hash table of edges), the call count and the costs (the first events,
+ * Ir Dr Dw, share a 64-byte line with the fields before them).
+ */
+struct cct_node {
+    cct_fn *fn;           /* NULL for a root */
+    cct_fn *last_fn;      /* the last (this, fn) edge asked for ... */
+    cct_node *last_child; /* ... and where it leads */
+    ULong calls;
+    ULong cost[CCT_N_EV];
+    cct_node *parent;
+    cct_node *all; /* creation order */
+    UInt depth;    /* 0 for a root */
+    UInt owner;    /* the thread of a separate tree, else 0 */
+    UInt id;       /* while writing */
+    ULong *dumped; /* calls and costs written in parts so far (client dumps) */
+};
+
+/* The events charged: 0 to cct_span - 1, the highest event counted and
+ * those below it (set by cct_init). The running cost never grows in an
+ * event that is not counted, so charging one adds 0; only counted events
+ * are written. Usually the counted events are Ir Dr Dw, the first three. */
+extern Int cct_span;
+
+/* The hashed lookup (and creation) of an edge; remembers it as the
+ * parent's last child. */
+cct_node *cct_child_lookup(cct_node *parent, cct_fn *fn);
+
+static inline cct_node *cct_child(cct_node *parent, cct_fn *fn)
+{
+    if (parent->last_fn == fn) return parent->last_child;
+    return cct_child_lookup(parent, fn);
+}
+
+static inline void cct_called(cct_node *n, cct_fn *fn)
+{
+    if (n->fn == fn) n->calls++;
+}
+
+static inline cct_fn *cct_node_fn(const cct_node *n)
+{
+    return n->fn;
+}
+
+static inline void cct_add(cct_node *n, const ULong *run, ULong *mark)
+{
+    Int span = cct_span;
+    for (Int e = 0; e < span; e++) {
+        ULong r = run[e];
+        n->cost[e] += r - mark[e];
+        mark[e] = r;
+    }
+}
+
+static inline void cct_skip(const ULong *run, ULong *mark)
+{
+    Int span = cct_span;
+    for (Int e = 0; e < span; e++)
+        mark[e] = run[e];
+}
 
 static inline void cct_switch(cct_thread *ct, cct_node *to, const ULong *run, Bool collecting)
 {

@@ -47,6 +47,7 @@
 
 #include "rms.h"
 #include "tl_out.h"
+#include "tl_util.h"
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -135,15 +136,7 @@ static ULong rms_bbs;
 
 static ithread *get_ithread(UInt tid)
 {
-    if (tid >= n_ithreads) {
-        UInt n = tid + 8;
-        ithread **v = VG_(calloc)("rms.threads", n, sizeof *v);
-        for (UInt k = 0; k < n_ithreads; k++)
-            v[k] = ithreads[k];
-        if (ithreads) VG_(free)(ithreads);
-        ithreads = v;
-        n_ithreads = n;
-    }
+    ithreads = grow_by_tid(ithreads, &n_ithreads, tid, "rms.threads");
     if (!ithreads[tid]) {
         ithread *t = VG_(calloc)("rms.thread", 1, sizeof *t);
         rms_thread_init(&t->r);
@@ -169,8 +162,7 @@ typedef struct rroutine {
     UInt id;
 } rroutine;
 
-static rroutine **rtab;
-static UWord rtab_slots;
+static htab rtab;
 static rroutine **rbyid;
 static UInt n_routines, rbyid_cap;
 
@@ -179,28 +171,20 @@ static UWord rhash(const void *a, const void *b)
     return (((UWord)a >> 3) * 0x9E3779B97F4A7C15ull ^ ((UWord)b >> 3)) >> 11;
 }
 
+static UWord rroutine_rehash(const void *p)
+{
+    const rroutine *r = p;
+    return rhash(r->fnkey, r->objkey);
+}
+
 static UInt routine_id(const void *fnkey, const void *objkey, const HChar *name, const HChar *obj)
 {
     UWord h = rhash(fnkey, objkey);
-    for (rroutine *r = rtab[h & (rtab_slots - 1)]; r; r = r->next)
+    for (rroutine *r = rtab.slot[h & (rtab.nslots - 1)]; r; r = r->next)
         if (r->fnkey == fnkey && r->objkey == objkey) return r->id;
-    if (n_routines + 1 > rtab_slots) {
-        UWord n = rtab_slots * 2;
-        rroutine **s = VG_(calloc)("rms.routines", n, sizeof *s);
-        for (UWord i = 0; i < rtab_slots; i++) {
-            rroutine *e = rtab[i];
-            while (e) {
-                rroutine *nx = e->next;
-                UWord k = rhash(e->fnkey, e->objkey) & (n - 1);
-                e->next = s[k];
-                s[k] = e;
-                e = nx;
-            }
-        }
-        VG_(free)(rtab);
-        rtab = s;
-        rtab_slots = n;
-    }
+    /* the table grows before the records are allocated (htab_add below
+     * finds room) */
+    if (rtab.nused + 1 > rtab.nslots) htab_grow(&rtab, rroutine_rehash);
     if (n_routines == rbyid_cap) {
         UInt n = rbyid_cap ? rbyid_cap * 2 : 1024;
         rroutine **v = VG_(malloc)("rms.routines", n * sizeof *v);
@@ -217,9 +201,7 @@ static UInt routine_id(const void *fnkey, const void *objkey, const HChar *name,
     r->obj = obj;
     r->id = n_routines++;
     rbyid[r->id] = r;
-    UWord k = h & (rtab_slots - 1);
-    r->next = rtab[k];
-    rtab[k] = r;
+    htab_add(&rtab, r, h, rroutine_rehash);
     return r->id;
 }
 
@@ -583,8 +565,7 @@ Bool rms_post_clo_init(Bool calls)
     /* one superblock = one basic block, as aprof counts them */
     VG_(clo_vex_control).iropt_unroll_thresh = 0;
     rms_global_init(&G, (UInt)clo_resolution, clo_drms, clo_cct);
-    rtab_slots = 1024;
-    rtab = VG_(calloc)("rms.routines", rtab_slots, sizeof *rtab);
+    htab_init(&rtab, 1024);
     rms_thread_init(&idle.r);
     cur = &idle;
     refresh_fast();

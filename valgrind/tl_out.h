@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tl_out.h - what the tool's file writers share: a failed output makes the
- * run exit non-zero (tl_main.c decides at the end of tl_fini).
+ * run exit non-zero (tl_dump.c decides at the end of tl_fini).
  *
  * Copyright (C) 2026 the tally authors.
  */

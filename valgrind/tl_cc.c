@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tl_cc.c - the cost centres of tally's Valgrind tool as translation finds
+ * them: interned strings, lines (file, function, object, line), instrs
+ * (one guest instruction), the PLT test, the records of jumps, and the
+ * folding of seg run counts into the instr counters.
+ *
+ * Copyright (C) 2026 the tally authors.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_vki.h"
+
+#include "tl_global.h"
+
+htab strs, lines, instrs;
+segchunk *seg_chunks;
+static UInt n_jrecs;
+
+static UInt str_hash(const HChar *s)
+{
+    UInt h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (UChar)*s) * 16777619u;
+    return h;
+}
+
+static UWord istr_rehash(const void *p)
+{
+    return ((const istr *)p)->hash;
+}
+
+istr *intern(const HChar *s)
+{
+    UInt h = str_hash(s);
+    for (istr *e = strs.slot[h & (strs.nslots - 1)]; e; e = e->next)
+        if (e->hash == h && VG_(strcmp)(e->s, s) == 0) return e;
+    SizeT len = VG_(strlen)(s);
+    istr *e = arena_alloc(sizeof(istr) + len + 1);
+    e->hash = h;
+    VG_(memcpy)(e->s, s, len + 1);
+    htab_add(&strs, e, h, istr_rehash);
+    return e;
+}
+
+static UWord line_hash(const istr *file, const istr *fn, const istr *obj, const istr *cgfn,
+                       UInt line)
+{
+    return (((file->hash * 31u + fn->hash) * 31u + obj->hash) * 31u + cgfn->hash) * 31u + line;
+}
+
+static UWord linecc_rehash(const void *p)
+{
+    const linecc *l = p;
+    return line_hash(l->file, l->fn, l->obj, l->cgfn, l->line);
+}
+
+linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line)
+{
+    UWord h = line_hash(file, fn, obj, cgfn, line);
+    for (linecc *l = lines.slot[h & (lines.nslots - 1)]; l; l = l->next)
+        if (l->file == file && l->fn == fn && l->obj == obj && l->cgfn == cgfn && l->line == line)
+            return l;
+    linecc *l = arena_alloc(sizeof *l);
+    l->file = file;
+    l->fn = fn;
+    l->obj = obj;
+    l->cgfn = cgfn;
+    l->line = line;
+    htab_add(&lines, l, h, linecc_rehash);
+    return l;
+}
+
+static UWord instrcc_rehash(const void *p)
+{
+    return addr_hash(((const instrcc *)p)->addr);
+}
+
+/* The object file holding code at `a` ("???" when unknown) and its load
+ * bias: the debug info's, else the mapping's (Valgrind marks only `.plt`
+ * as a PLT section and keeps no text range for `.plt.sec`). */
+istr *object_of(Addr a, Addr *bias)
+{
+    DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+    const HChar *name = di ? VG_(DebugInfo_get_filename)(di) : NULL;
+    if (name && name[0]) {
+        if (bias) *bias = (Addr)VG_(DebugInfo_get_text_bias)(di);
+        return intern(name);
+    }
+    NSegment const *seg = VG_(am_find_nsegment)(a);
+    name = seg ? VG_(am_get_filename)(seg) : NULL;
+    if (bias) *bias = name ? seg->start - (Addr)seg->offset : 0;
+    return intern(name && name[0] ? name : "???");
+}
+
+/*
+ * File, function, object and line of one instruction: "dir/file" (or
+ * "file" without a directory), "???" and line 0 without line info. Code
+ * without a symbol is "???" in the cachegrind format (as Cachegrind names
+ * it). For the call graph and the callgrind format it belongs to `owner`'s
+ * function (the function whose frame it runs in, see block_owner()), or,
+ * without an owner, it is a function of its own named, as Callgrind names
+ * such code, by the address `entry` where it was entered, relative to its
+ * object's load bias.
+ */
+linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow)
+{
+    DiEpoch ep = VG_(current_DiEpoch)();
+    const HChar *file, *dir, *fn;
+    UInt line = 0;
+    istr *ifile;
+
+    if (VG_(get_filename_linenum)(ep, a, &file, &dir, &line)) {
+        if (dir[0]) {
+            SizeT dl = VG_(strlen)(dir), fl = VG_(strlen)(file);
+            HChar *buf = VG_(malloc)("tl.path", dl + fl + 2);
+            VG_(memcpy)(buf, dir, dl);
+            buf[dl] = '/';
+            VG_(memcpy)(buf + dl + 1, file, fl + 1);
+            ifile = intern(buf);
+            VG_(free)(buf);
+        } else {
+            ifile = intern(file);
+        }
+    } else {
+        ifile = intern("???");
+        line = 0;
+    }
+    if (VG_(get_fnname)(ep, a, &fn)) {
+        istr *ifn = intern(fn);
+        /* a block that runs on past its function's end is its first
+         * instruction's function (`follow`), as in Callgrind */
+        if (follow && owner && owner->fn != ifn)
+            return get_linecc(ifile, owner->fn, owner->obj, ifn, line);
+        return get_linecc(ifile, ifn, object_of(a, NULL), ifn, line);
+    }
+    istr *unk = intern("???");
+    if (owner) return get_linecc(ifile, owner->fn, owner->obj, unk, line);
+    HChar buf[32];
+    Addr bias;
+    istr *iobj = object_of(entry, &bias);
+    VG_(sprintf)(buf, "0x%016lx", (unsigned long)(entry - bias));
+    return get_linecc(ifile, intern(buf), iobj, unk, line);
+}
+
+instrcc *new_instrcc(Addr a, UInt len, linecc *l)
+{
+    UWord h = addr_hash(a);
+    instrcc *i = arena_alloc(sizeof *i);
+    i->addr = a;
+    i->len = len;
+    i->nox = clo_cache_sim && sim_ir_nox(a, len);
+    i->line = l;
+    i->id = instrs.nused;
+    htab_add(&instrs, i, h, instrcc_rehash);
+    return i;
+}
+
+instrcc *get_instrcc(Addr a, UInt len, Addr entry, const linecc *owner, Bool follow)
+{
+    linecc *l = lookup_position(a, entry, owner, follow);
+    UWord h = addr_hash(a);
+    /* Several entries may share an address: code replaced by other code
+     * (the newest is first), and code without a symbol run for several
+     * functions (one entry each, see dynblock). */
+    for (instrcc *i = instrs.slot[h & (instrs.nslots - 1)]; i; i = i->next)
+        if (i->addr == a && i->line == l && i->len == len) return i;
+    return new_instrcc(a, len, l);
+}
+
+/* A PLT entry by its code: [endbr64] [bnd] jmp *disp32(%rip), the shape of
+ * the stubs of `.plt.sec` and `.plt.got`, which Valgrind does not mark as
+ * PLT code (it knows only `.plt`). Only code without a symbol qualifies. */
+static Bool stub_code(Addr a)
+{
+    if (!VG_(am_is_valid_for_client)(a, 8, VKI_PROT_READ | VKI_PROT_EXEC)) return False;
+    const UChar *p = (const UChar *)a;
+    if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa) p += 4;
+    if (p[0] == 0xf2) p++;
+    return p[0] == 0xff && p[1] == 0x25;
+}
+
+/* Code of a PLT section or a PLT-style stub: transparent in the call graph. */
+Bool is_plt(Addr a)
+{
+    if (VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT) return True;
+    const HChar *name;
+    return !VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name) && stub_code(a);
+}
+
+/* Add every seg's runs into its instr counters (before writing, and at a
+ * thread switch with --separate-threads). */
+void fold_segs(void)
+{
+    for (segchunk *ch = seg_chunks; ch; ch = ch->next)
+        for (UInt x = 0; x < ch->n; x++) {
+            ULong c = ch->count[x];
+            if (!c) continue;
+            seg *sg = ch->seg[x];
+            for (UInt k = 0; k < sg->n; k++) {
+                *sg->e[k].ctr += c;
+                touch_instr(sg->e[k].ins);
+            }
+            ch->count[x] = 0;
+        }
+}
+
+/* The record of a jump from `site` to `to`: the one an earlier translation
+ * of the same code made, or a new one. */
+jrec *get_jrec(instrcc *site, Addr to, Bool cond, Bool inverted)
+{
+    for (jrec *j = site->jumps; j; j = j->snext)
+        if (j->to == to && j->cond == cond && j->inverted == inverted) return j;
+    jrec *j = arena_alloc(sizeof *j);
+    j->id = n_jrecs++;
+    j->site = site;
+    j->to = to;
+    j->cond = cond;
+    j->inverted = inverted;
+    /* code without a symbol in the same object is the jumping function's */
+    j->target = lookup_position(
+        to, to, object_of(to, NULL) == object_of(site->addr, NULL) ? site->line : NULL, False);
+    const HChar *name;
+    j->skip = VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), to, &name) || is_plt(to);
+    j->snext = site->jumps;
+    site->jumps = j;
+    return j;
+}
+
+UWord jrec_rehash(const void *p)
+{
+    const jrec *j = p;
+    return addr_hash(j->site->addr) ^ (addr_hash(j->to) * 31u);
+}

@@ -1,0 +1,439 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tl_global.h - the state that the files of tally's Valgrind tool share:
+ * the options, the cost centres (lines, instrs, segs, arcs, jumps), the
+ * threads and their call stacks, and the functions each file offers the
+ * others. The split follows Callgrind's: tl_main.c holds the options, the
+ * run-time call tracking and the instrumentation (the hot path, in one
+ * file); tl_cc.c finds cost centres at translation time; tl_sim.c queues
+ * the events of a block and holds the simulators' run-time helpers;
+ * tl_parts.c turns collection on and off, zeroes and keeps per-thread
+ * counts; tl_dump.c writes the files and the summary.
+ *
+ * Tool code: no libc, only Valgrind's pub_tool_* API.
+ *
+ * Copyright (C) 2026 the tally authors.
+ */
+#ifndef TALLY_TL_GLOBAL_H
+#define TALLY_TL_GLOBAL_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+
+#include "sim_types.h"
+#include "tl_cct.h"
+#include "tl_util.h"
+
+/*------------------------------------------------------------*/
+/*--- Options (tl_main.c)                                  ---*/
+/*------------------------------------------------------------*/
+
+extern Bool clo_cache_sim;
+extern Bool clo_branch_sim;
+extern Bool clo_dump_instr;
+extern Bool clo_calls;
+extern const HChar *clo_out_file;
+extern const HChar *clo_cg_out_file;
+extern Bool clo_separate;
+extern Bool clo_jumps;
+extern Bool clo_contexts;
+extern const HChar *clo_ctx_out_file;
+extern cache_cfg clo_I1, clo_D1, clo_LL;
+/* The caches really simulated (after defaults and checks). */
+extern cache_cfg cfg_I1, cfg_D1, cfg_LL;
+
+/*------------------------------------------------------------*/
+/*--- Events and cost centres                              ---*/
+/*------------------------------------------------------------*/
+
+/* Callgrind's event order; the cachegrind writer reorders. */
+enum {
+    EV_Ir,
+    EV_Dr,
+    EV_Dw,
+    EV_I1mr,
+    EV_D1mr,
+    EV_D1mw,
+    EV_ILmr,
+    EV_DLmr,
+    EV_DLmw,
+    EV_Bc,
+    EV_Bcm,
+    EV_Bi,
+    EV_Bim,
+    N_EV
+};
+extern const HChar *const ev_name[N_EV]; /* (tl_dump.c) */
+
+/* An interned string. Equal strings share one pointer, so keys compare by
+ * pointer; the ids are the callgrind-format compression numbers (0 = not
+ * written yet), one namespace for files and one for functions. */
+typedef struct istr {
+    struct istr *next;
+    UInt hash;
+    UInt fl_id, fn_id, ob_id;
+    HChar s[];
+} istr;
+
+/* One (file, function, line). */
+typedef struct linecc {
+    struct linecc *next;
+    istr *file, *fn;
+    istr *obj;  /* the object file ("???" when unknown) */
+    istr *cgfn; /* Cachegrind's name: "???" without a symbol */
+    UInt line;
+    struct arc *arcs;   /* calls from this line, while writing */
+    struct jrec *jumps; /* jumps from this line, while writing */
+    struct fnrec *frec; /* its function in the callgrind file, while writing */
+    Bool pseudo;        /* not code: a signal's caller (`<signal N>`) */
+    void *cfn;          /* its function in the context tree (--contexts=yes) */
+    ULong *cgkept;      /* costs of the parts already dumped, for the
+                           cachegrind file (NULL until a dump has some) */
+    ULong ev[N_EV];
+} linecc;
+
+/* One guest instruction. Several can share an address when the code at
+ * that address changed its debug info (unmapped and mapped again). */
+typedef struct instrcc {
+    struct instrcc *next;
+    Addr addr;
+    UInt len;
+    Bool nox;     /* in one I1 line, and I1 and LL lines are equal */
+    Bool touched; /* on `touched_instrs` (--separate-threads) */
+    linecc *line;
+    struct arc *arcs;   /* calls made by this instruction (--calls=yes) */
+    struct jrec *jumps; /* jumps from this instruction (--collect-jumps=yes) */
+    UInt id;            /* index into the threads' stores (--separate-threads) */
+    struct instrcc *tnext;
+    ULong ev[N_EV];
+} instrcc;
+
+/* --separate-threads: the instrs (and arcs, jumps) counted into since the
+ * counters last went into a thread's store, so that a thread switch moves
+ * only those. */
+extern instrcc *touched_instrs;
+
+/* Put record r (an instrcc, jrec or arc) on its touched list, once. */
+#define TL_TOUCH(r, list)                                                                          \
+    do {                                                                                           \
+        if (clo_separate && !(r)->touched) {                                                       \
+            (r)->touched = True;                                                                   \
+            (r)->tnext = (list);                                                                   \
+            (list) = (r);                                                                          \
+        }                                                                                          \
+    } while (0)
+
+static inline void touch_instr(instrcc *n)
+{
+    TL_TOUCH(n, touched_instrs);
+}
+
+/* One flushed stretch of events: `*count` runs; it adds to ctr[k], the
+ * counter of ins[k]. */
+typedef struct seg {
+    ULong *count;
+    struct seg *dnext; /* the next seg of its block, for a block of code
+                          without a symbol (see dynblock) */
+    UInt n;
+    struct {
+        ULong *ctr;
+        instrcc *ins;
+        UShort idx;   /* the instruction's index in its block */
+        UShort which; /* the event counted (EV_*) */
+    } e[];
+} seg;
+
+/* The run counts of all segs, side by side in chunks (a fold reads them
+ * in order); the instrumented code adds to them at fixed addresses. */
+#define SEG_CHUNK 4096
+typedef struct segchunk {
+    struct segchunk *next;
+    UInt n;
+    ULong count[SEG_CHUNK];
+    seg *seg[SEG_CHUNK];
+} segchunk;
+
+/* The running cost of the current thread (for inclusive costs); a dummy
+ * when calls are not collected. Helpers add dynamic events (misses,
+ * mispredicts, guarded accesses) here as well as into the instr. */
+extern ULong *cur_run;
+
+/* A jump from an instruction to an address: a conditional one (jcnd:
+ * executed, taken) or an unconditional one (jump: taken). */
+typedef struct jrec {
+    struct jrec *next;  /* the dynamic-target hash chain */
+    struct jrec *snext; /* the site's list */
+    struct jrec *lnext; /* a line's list, while writing */
+    instrcc *site;
+    Addr to;
+    linecc *target;
+    Bool cond;
+    Bool inverted; /* the Exit goes to the next instruction: taken = !guard */
+    Bool skip;     /* a jump into a function entry: a call, not a jump */
+    Bool touched;  /* on `touched_jrecs` (--separate-threads) */
+    UInt id;       /* its place in a thread's store (--separate-threads) */
+    struct jrec *tnext;
+    ULong exe, taken;
+} jrec;
+
+extern jrec *touched_jrecs;
+
+static inline void touch_jrec(jrec *j)
+{
+    TL_TOUCH(j, touched_jrecs);
+}
+
+/* Collection on or off (--toggle-collect, --collect-atstart, client
+ * requests). Once `gated`, each run of a block adds this flag (0 or 1) to
+ * its counters in the instrumented code; until collection first stops,
+ * blocks add the constant 1, which saves a load per block. */
+extern Bool collecting;
+extern Bool gated;
+extern htab djumps; /* jumps with a computed target, by (site, target) */
+
+/* Static events of a block up to one of its exits: what runs when the
+ * block is left through that exit (all queued events are flushed before
+ * each Exit, so this is exact). */
+enum { SX_Ir, SX_Dr, SX_Dw, SX_Bc, SX_Bi, N_SX };
+
+/* K_SIG: a signal handler is entered (set by the delivery, not by code);
+ * K_START: a thread's first block (--contexts=yes). */
+typedef enum { K_JUMP, K_CALL, K_RET, K_SIG, K_START } exitkind;
+
+typedef struct {
+    UChar kind;           /* exitkind */
+    Bool from_resolver;   /* the block is in _dl_runtime_resolve* */
+    Bool from_plt;        /* the block is PLT code */
+    instrcc *site;        /* the instruction holding the exit */
+    struct dynblock *dyn; /* code without a symbol: the site is dyn->cur[idx] */
+    UInt idx;
+    istr *obj; /* the object file of the block */
+    UInt cost[N_SX];
+} exitinfo;
+
+/* Instructions of a PLT block whose counts move to the function the stub
+ * leads to (see plt_name). */
+#define PLT_MAX_INSTRS 4
+
+/* A block of code without a symbol: it belongs to the function whose frame
+ * runs it, decided each time it runs (as Callgrind does), so its
+ * instructions have one instr per function they ran for (a clone), and
+ * its segs, helpers and exits use the current one. */
+typedef struct dynclone {
+    struct dynclone *next;
+    const struct linecc *owner;
+    struct instrcc *ins[];
+} dynclone;
+
+typedef struct dynblock {
+    const struct linecc *owner; /* the function it runs for now (read by the IR) */
+    UInt n;                     /* instructions */
+    Addr entry;                 /* its first instruction */
+    struct seg *segs;
+    dynclone *clones;
+    struct sbinfo *sb;
+    struct instrcc *cur[]; /* the current clone's instrs (read by the IR) */
+} dynblock;
+
+/* Instructions of a block that can have clones; longer blocks keep the
+ * function they were first run for. */
+#define DYN_MAX_INSTRS 128
+
+typedef struct sbinfo {
+    instrcc *first; /* the block's first instruction: the callee position */
+    istr *obj;      /* its object file */
+    Bool is_entry;  /* starts at a function symbol */
+    Bool in_plt;
+    Bool is_resolver;
+    cct_fn *cfn;             /* the block's function in the context tree (--contexts=yes) */
+    cct_node *cbase, *cnode; /* the last frame context it ran under, and its own */
+    dynblock *dyn;           /* code without a symbol (see dynblock) */
+} sbinfo;
+
+/* One call site -> callee entry: count and inclusive cost. */
+typedef struct arc {
+    struct arc *next;  /* hash chain */
+    struct arc *snext; /* the site's list */
+    struct arc *lnext; /* a line's list, while writing */
+    instrcc *site, *callee;
+    ULong calls;
+    ULong cost[N_EV];
+    struct cct_node *cparent, *cchild; /* --contexts: the last call's contexts */
+    UInt id;                           /* index into the threads' stores (--separate-threads) */
+    Bool touched;                      /* on `touched_arcs` (--separate-threads) */
+    struct arc *tnext;
+} arc;
+
+extern arc *touched_arcs;
+
+static inline void touch_arc(arc *a)
+{
+    TL_TOUCH(a, touched_arcs);
+}
+
+/* A call, or (sig) the mark of a signal delivery: the handler's frames are
+ * above it; its sp is the interrupted stack pointer, its `enter` the
+ * running cost at delivery, and it keeps the interrupted thread's state. */
+typedef struct {
+    arc *a;          /* NULL for a signal mark */
+    linecc *sigline; /* mark: `<signal N>` */
+    Addr sp;
+    Bool resolver;
+    Bool toggle; /* the callee is --toggle-collect's function */
+    Bool sig;
+    /* mark of a handler on an alternate stack above the interrupted one:
+     * the stack pointers the handler's code was seen at */
+    Bool alt;
+    Addr alt_lo, alt_hi;
+    exitinfo *saved;      /* mark: the transition the delivery interrupted */
+    instrcc *saved_plt;   /* mark: an unresolved call into a PLT stub */
+    cct_node *node;       /* --contexts: the callee's context (mark: the root) */
+    cct_node *saved_node; /* mark: the interrupted context */
+    ULong enter[N_EV];
+} frame;
+
+/* PLT blocks run since the call into a stub; their costs are split among
+ * them for the context tree (--contexts=yes) */
+#define PLT_CHAIN 6
+
+typedef struct {
+    frame *stack;
+    UInt depth, cap;
+    exitinfo *pending; /* last exit before the thread was switched away */
+    linecc *base;      /* the function of code without a symbol run at depth 0 */
+    instrcc *plt_site; /* a call into a PLT stub, not yet resolved */
+    Addr plt_sp;
+    ULong plt_enter[N_EV]; /* running cost at that call (the stub is the callee's) */
+    UInt n_plt;            /* PLT blocks run since then, and when each began */
+    sbinfo *plt_sb[PLT_CHAIN];
+    ULong plt_at[PLT_CHAIN][N_EV];
+    ULong plt_snap[PLT_CHAIN][PLT_MAX_INSTRS][N_EV]; /* their instrs' counts then */
+    Bool plt_wait;       /* they wait for the lazy-binding resolver's target */
+    ULong plt_end[N_EV]; /* where the last of them ended (the resolver began) */
+    UInt n_alt;          /* marks of handlers on an alternate stack above */
+    cct_node *plt_node;  /* --contexts: the caller's node */
+    ULong run[N_EV];
+    UInt tid;
+    /* --separate-threads: this thread's counts, by instr id (N_EV each),
+     * by arc id (calls, then N_EV costs) and by jump id (executed, taken) */
+    ULong *istore, *astore, *jstore;
+    UInt n_istore, n_astore, n_jstore;
+    cct_thread cct; /* --contexts=yes: where in the tree this thread runs */
+} thread;
+
+extern exitinfo *last_exit; /* written by the instrumented code */
+extern thread **threads;
+extern UInt n_threads;
+extern thread *cur_thread;
+extern htab arcs;
+
+/*--- Records never freed (lines, instrs, segs, arcs, ...) ---*/
+
+extern tl_arena cc_arena;
+
+static inline void *arena_alloc(SizeT n)
+{
+    return tl_arena_alloc(&cc_arena, n);
+}
+
+static inline UWord addr_hash(Addr a)
+{
+    return (a ^ (a >> 13)) * 0x9E3779B97F4A7C15ull >> 20;
+}
+
+/*------------------------------------------------------------*/
+/*--- What the files offer each other                      ---*/
+/*------------------------------------------------------------*/
+
+/*--- tl_cc.c: cost centres, found at translation time ---*/
+
+extern htab strs, lines, instrs;
+extern segchunk *seg_chunks;
+
+istr *intern(const HChar *s);
+linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line);
+istr *object_of(Addr a, Addr *bias);
+linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow);
+instrcc *new_instrcc(Addr a, UInt len, linecc *l);
+instrcc *get_instrcc(Addr a, UInt len, Addr entry, const linecc *owner, Bool follow);
+Bool is_plt(Addr a);
+void fold_segs(void);
+jrec *get_jrec(instrcc *site, Addr to, Bool cond, Bool inverted);
+UWord jrec_rehash(const void *p);
+
+/*--- tl_sim.c: the event queue of a block and the run-time helpers ---*/
+
+typedef enum { Ev_Ir, Ev_Dr, Ev_Dw, Ev_Bc, Ev_Bi } evkind;
+
+typedef struct {
+    evkind kind;
+    instrcc *ins;
+    IRExpr *addr;  /* Dr, Dw: the address */
+    Int size;      /* Dr, Dw: bytes */
+    IRExpr *extra; /* Bc: taken (word); Bi: the target */
+    Bool i1hit;    /* Ir: a sure I1 hit on the most recently used line */
+    UShort idx;    /* the instruction's index in the block */
+} event;
+
+#define N_EVENTS 16
+
+typedef struct {
+    IRSB *sbOut;
+    event ev[N_EVENTS];
+    Int nev;
+    UInt cnt[N_SX];       /* events of the block so far, by evkind (= SX_ order) */
+    UInt charged[N_SX];   /* of which already added to the running cost */
+    UInt idx;             /* the current instruction's index in the block */
+    struct dynblock *dyn; /* a block of code without a symbol, or NULL */
+} tlstate;
+
+void emit_call(IRSB *sb, Int regparms, const HChar *name, void *fn, IRExpr **args, IRExpr *guard);
+void flush_events(tlstate *st);
+void add_event(tlstate *st, evkind kind, instrcc *ins, IRExpr *addr, Int size, IRExpr *extra);
+UWord note_i1hit(tlstate *st, Addr a, UInt len, UWord prev_line);
+void add_guarded(tlstate *st, Bool write, instrcc *ins, IRExpr *addr, Int size, IRExpr *guard);
+VG_REGPARM(2) void h_jcnd(jrec *j, UWord guard);
+VG_REGPARM(1) void h_jump(jrec *j);
+VG_REGPARM(2) void h_jump_dyn(instrcc *site, Addr to);
+/* The simulators' state lives in tl_sim.c: their option, their set-up
+ * after the options (sets min_line_size) and the one question translation
+ * asks them. */
+extern Int min_line_size;
+Bool sim_parse_opt(const HChar *arg);
+void sim_init(void);
+Bool sim_ir_nox(Addr a, UInt len);
+
+/*--- tl_main.c: call tracking ---*/
+
+extern exitinfo start_exit;
+thread *get_thread(ThreadId tid);
+frame *pop_call(thread *t);
+void note_owner(const thread *t);
+void calls_finish(void);
+
+/*--- tl_parts.c: collection on and off, zeroing, per-thread counts ---*/
+
+void set_collecting(Bool on);
+void collect_start(void);
+void collect_stop(void);
+void cct_restart(Bool charge);
+void restart_frames(Bool add);
+void stash_all(Bool final);
+void unstash(thread *t, Bool clear);
+void clear_counters(void);
+void zero_counts(void);
+void tl_start_client_code(ThreadId tid, ULong bbs_done);
+void tl_thread_exit(ThreadId tid);
+
+/*--- tl_dump.c: the files and the summary ---*/
+
+extern htab fnrecs, entry_files;
+extern Int out_ev[N_EV], n_out_ev;
+void choose_events(void);
+Bool all_zero(const ULong *ev);
+void clear_jumps(void);
+void note_entry_file(const linecc *l);
+void dump_part(void);
+void tl_fini(Int exitcode);
+
+#endif

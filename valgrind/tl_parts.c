@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tl_parts.c - collection on and off (--toggle-collect, --collect-atstart,
+ * client requests), zeroing, and the per-thread stores of
+ * --separate-threads: the thread switch moves what the running thread
+ * counted into its own store.
+ *
+ * Copyright (C) 2026 the tally authors.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_transtab.h"
+
+#include "tl_global.h"
+
+#include "rms.h" /* --input-sensitive (tl_input.c) */
+
+/* Charge every thread's current context (charge) or forget what ran since
+ * the last charge. */
+void cct_restart(Bool charge)
+{
+    if (!clo_contexts) return;
+    for (UInt k = 0; k < n_threads; k++)
+        if (threads[k]) cct_switch(&threads[k]->cct, threads[k]->cct.cur, threads[k]->run, charge);
+}
+
+/* The scheduler gives the CPU to `tid`: costs now run into its vector, and
+ * the transition the previous thread was in the middle of waits for it. */
+static void stash(thread *t);
+static Bool counted = True; /* the counters may hold counts of cur_thread */
+
+void tl_start_client_code(ThreadId tid, ULong bbs_done)
+{
+    thread *t = get_thread(tid);
+    if (t == cur_thread) return;
+    if (clo_separate && cur_thread && counted) {
+        /* what ran since the last switch was the old thread's */
+        fold_segs();
+        stash(cur_thread);
+        counted = collecting;
+    }
+    if (cur_thread) cur_thread->pending = last_exit;
+    last_exit = t->pending;
+    t->pending = NULL;
+    cur_thread = t;
+    cur_run = t->run;
+    note_owner(t);
+    if (rms_on) rms_on_switch(tid);
+}
+
+/* A thread ends: its open calls (start_thread, clone, and whatever
+ * pthread_exit left) end with it, and the next thread given its id starts
+ * afresh. */
+void tl_thread_exit(ThreadId tid)
+{
+    if (!clo_calls || tid >= n_threads || !threads[tid]) return;
+    thread *t = threads[tid];
+    /* what the closing calls charge is this thread's (--separate-threads) */
+    if (t != cur_thread) tl_start_client_code(tid, 0);
+    exitinfo **pend = &last_exit;
+    *pend = NULL;
+    while (t->depth > 0)
+        pop_call(t);
+    t->plt_site = NULL;
+    t->n_plt = 0;
+    t->plt_wait = False;
+    t->base = NULL;
+    note_owner(t);
+    if (clo_contexts) {
+        cct_switch(&t->cct, t->cct.root, t->run, collecting);
+        *pend = &start_exit;
+    }
+}
+
+/*------------------------------------------------------------*/
+/*--- Collection on and off, zeroing, parts                ---*/
+/*------------------------------------------------------------*/
+
+/*
+ * While collection is off, nothing is counted: each run of a block adds
+ * `collecting` (0) to its counters instead of 1, the helpers and the call
+ * tracking test `collecting`. The running cost of each thread always
+ * advances (it is the clock of the input-sensitive profile), so open calls
+ * are charged up to the moment collection stops, and their entry cost is
+ * moved to the moment it starts again. Starting and stopping cost a walk of
+ * the call stacks, not of the counters. Blocks are instrumented with the
+ * gate from the start when collection may stop (--toggle-collect,
+ * --collect-atstart=no); otherwise the first stop (a client request) folds
+ * the counts and has every block translated again, with the gate.
+ */
+
+/* --separate-threads: move the counters into t's store (stash) or put the
+ * store back into the counters (unstash, emptying it if `clear`). */
+static ULong *grow_store(ULong *v, UInt *n, UInt need, UInt width)
+{
+    if (need <= *n) return v;
+    UInt m = need + need / 2 + 64;
+    ULong *w = VG_(calloc)("tl.store", (SizeT)m * width, sizeof(ULong));
+    if (v) {
+        VG_(memcpy)(w, v, (SizeT)*n * width * sizeof(ULong));
+        VG_(free)(v);
+    }
+    *n = m;
+    return w;
+}
+
+/* Charge (or, with add False, only restart) every open call at the
+ * current running cost. With --separate-threads, a thread that is not
+ * running is charged in its own store. */
+static void restart_thread_frames(thread *t, Bool add)
+{
+    /* frames below a signal mark are charged up to the delivery */
+    ULong upto[N_EV];
+    VG_(memcpy)(upto, t->run, sizeof upto);
+    for (UInt d = t->depth; d-- > 0;) {
+        frame *f = &t->stack[d];
+        if (f->sig)
+            VG_(memcpy)(upto, f->enter, sizeof upto);
+        else if (add) {
+            ULong *c = f->a->cost;
+            if (clo_separate && t != cur_thread) {
+                t->astore = grow_store(t->astore, &t->n_astore, f->a->id + 1, N_EV + 1);
+                c = &t->astore[(SizeT)f->a->id * (N_EV + 1) + 1];
+            } else {
+                touch_arc(f->a);
+            }
+            for (Int e = 0; e < N_EV; e++)
+                c[e] += upto[e] - f->enter[e];
+        }
+        VG_(memcpy)(f->enter, t->run, sizeof f->enter);
+    }
+    VG_(memcpy)(t->plt_enter, t->run, sizeof t->plt_enter);
+}
+
+void restart_frames(Bool add)
+{
+    for (UInt k = 0; k < n_threads; k++)
+        if (threads[k]) restart_thread_frames(threads[k], add);
+}
+
+/* The counters (folded) into t's store: only what was counted into since
+ * the last stash, which the touched lists hold. */
+static void stash(thread *t)
+{
+    for (instrcc *i = touched_instrs; i; i = i->tnext) {
+        i->touched = False;
+        if (all_zero(i->ev)) continue;
+        t->istore = grow_store(t->istore, &t->n_istore, i->id + 1, N_EV);
+        for (Int e = 0; e < N_EV; e++) {
+            t->istore[(SizeT)i->id * N_EV + e] += i->ev[e];
+            i->ev[e] = 0;
+        }
+    }
+    touched_instrs = NULL;
+    for (arc *a = touched_arcs; a; a = a->tnext) {
+        a->touched = False;
+        if (!a->calls && all_zero(a->cost)) continue;
+        t->astore = grow_store(t->astore, &t->n_astore, a->id + 1, N_EV + 1);
+        ULong *c = &t->astore[(SizeT)a->id * (N_EV + 1)];
+        c[0] += a->calls;
+        a->calls = 0;
+        for (Int e = 0; e < N_EV; e++) {
+            c[e + 1] += a->cost[e];
+            a->cost[e] = 0;
+        }
+    }
+    touched_arcs = NULL;
+    for (jrec *j = touched_jrecs; j; j = j->tnext) {
+        j->touched = False;
+        if (!j->exe && !j->taken) continue;
+        t->jstore = grow_store(t->jstore, &t->n_jstore, j->id + 1, 2);
+        t->jstore[(SizeT)j->id * 2] += j->exe;
+        t->jstore[(SizeT)j->id * 2 + 1] += j->taken;
+        j->exe = j->taken = 0;
+    }
+    touched_jrecs = NULL;
+}
+
+void unstash(thread *t, Bool clear)
+{
+    for (UWord k = 0; k < instrs.nslots; k++)
+        for (instrcc *i = instrs.slot[k]; i; i = i->next) {
+            if (i->id >= t->n_istore) continue;
+            ULong *c = &t->istore[(SizeT)i->id * N_EV];
+            for (Int e = 0; e < N_EV; e++)
+                i->ev[e] += c[e];
+            if (clear) VG_(memset)(c, 0, N_EV * sizeof(ULong));
+        }
+    for (UWord k = 0; k < arcs.nslots; k++)
+        for (arc *a = arcs.slot[k]; a; a = a->next) {
+            if (a->id >= t->n_astore) continue;
+            ULong *c = &t->astore[(SizeT)a->id * (N_EV + 1)];
+            a->calls += c[0];
+            for (Int e = 0; e < N_EV; e++)
+                a->cost[e] += c[e + 1];
+            if (clear) VG_(memset)(c, 0, (N_EV + 1) * sizeof(ULong));
+        }
+    if (!clo_jumps) return;
+    for (UWord k = 0; k < instrs.nslots; k++)
+        for (instrcc *i = instrs.slot[k]; i; i = i->next)
+            for (jrec *j = i->jumps; j; j = j->snext) {
+                if (j->id >= t->n_jstore) continue;
+                ULong *c = &t->jstore[(SizeT)j->id * 2];
+                j->exe += c[0];
+                j->taken += c[1];
+                if (clear) c[0] = c[1] = 0;
+            }
+}
+
+/* Everything counted so far into the threads' stores: the current
+ * counters are the running thread's; each thread's open calls are charged
+ * into its own store. With `final`, the open calls are closed. */
+void stash_all(Bool final)
+{
+    fold_segs();
+    if (cur_thread) stash(cur_thread);
+    for (UInt k = 0; k < n_threads; k++) {
+        thread *t = threads[k];
+        if (!t) continue;
+        if (clo_calls) {
+            if (final)
+                while (t->depth > 0)
+                    pop_call(t);
+            else if (collecting)
+                restart_thread_frames(t, True);
+        }
+        stash(t);
+    }
+}
+
+/* Every counter to zero. */
+void clear_counters(void)
+{
+    for (UWord k = 0; k < instrs.nslots; k++)
+        for (instrcc *i = instrs.slot[k]; i; i = i->next)
+            VG_(memset)(i->ev, 0, sizeof i->ev);
+    for (UWord k = 0; k < arcs.nslots; k++)
+        for (arc *a = arcs.slot[k]; a; a = a->next) {
+            a->calls = 0;
+            VG_(memset)(a->cost, 0, sizeof a->cost);
+        }
+}
+
+void set_collecting(Bool on)
+{
+    collecting = on;
+    if (on) counted = True;
+}
+
+/* Rare (kept out of line, so that push_call and pop_call stay small) */
+__attribute__((noinline)) void collect_start(void)
+{
+    if (collecting) return;
+    if (clo_calls) restart_frames(False);
+    cct_restart(False);
+    set_collecting(True);
+}
+
+__attribute__((noinline)) void collect_stop(void)
+{
+    if (!collecting) return;
+    cct_restart(True);
+    if (clo_calls) restart_frames(True);
+    if (!gated) {
+        /* every block counts 1 per run: fold them all and translate anew
+         * (the rest of the running block counts into a dropped segment) */
+        fold_segs();
+        seg_chunks = NULL;
+        gated = True;
+        VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "tally");
+    }
+    set_collecting(False);
+}
+
+void zero_counts(void)
+{
+    fold_segs();
+    clear_jumps();
+    if (clo_calls) restart_frames(False);
+    clear_counters();
+    for (UInt k = 0; k < n_threads; k++)
+        if (threads[k]) {
+            thread *t = threads[k];
+            if (t->istore) VG_(memset)(t->istore, 0, (SizeT)t->n_istore * N_EV * sizeof(ULong));
+            if (t->astore)
+                VG_(memset)(t->astore, 0, (SizeT)t->n_astore * (N_EV + 1) * sizeof(ULong));
+            if (t->jstore) VG_(memset)(t->jstore, 0, (SizeT)t->n_jstore * 2 * sizeof(ULong));
+        }
+}
