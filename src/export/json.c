@@ -15,7 +15,7 @@
 
 #include "../analysis/inclusive.h"
 #include "../io/utf8.h"
-#include "format.h"
+#include "../formats/format.h"
 
 void json_put_string(FILE *fp, const char *str)
 {

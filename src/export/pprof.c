@@ -15,7 +15,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "../analysis/pprof_lines.h"
+#include "pprof_lines.h"
 #include "../model/hash.h"
 #include "../model/rectab.h"
 #include "../model/strtab.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pprof_lines.h - the source-line index behind pprof's line-level
- * locations (formats/pprof.c): per function, its self cost on each source
+ * locations (export/pprof.c): per function, its self cost on each source
  * line; per call arc (caller, callee), its call sites (the caller's source
  * lines) with their call counts and inclusive costs. Both are summed over
  * every part of the profile, with the events matched by name to the stack
@@ -12,8 +12,8 @@
  *
  * Memory: everything belongs to the index (pprof_lines_release()).
  */
-#ifndef TALLY_PPROF_LINES_H
-#define TALLY_PPROF_LINES_H
+#ifndef TALLY_EXPORT_PPROF_LINES_H
+#define TALLY_EXPORT_PPROF_LINES_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../formats/json.h"
+#include "../export/json.h"
 #include "../io/outfile.h"
 #include "svgplot.h"
 #include "xmltext.h"

@@ -10,12 +10,12 @@
 
 #include <zlib.h>
 
-#include "analysis/pprof_lines.h"
+#include "export/pprof_lines.h"
 #include "analysis/stacks.h"
-#include "formats/folded.h"
-#include "formats/json.h"
-#include "formats/pprof.h"
-#include "formats/speedscope.h"
+#include "export/folded.h"
+#include "export/json.h"
+#include "export/pprof.h"
+#include "export/speedscope.h"
 
 /* Run a writer into memory and return the text (caller frees). */
 #define CAPTURE(buf, call)                                                                         \
