@@ -216,22 +216,22 @@ static void gprof_options_release(struct gprof_options *o)
     strlist_release(&o->dirs);
 }
 
-/* Turn report STYLE on; with optarg (-p, -q, -C, -A) only for that SPEC
- * (table `kind`). */
-static void style_on(struct gprof_options *o, unsigned style, const char *optarg,
+/* Turn report STYLE on; with a spec (-pSPEC, -qSPEC, -CSPEC, -ASPEC) only
+ * for that SPEC (added to table `kind`). */
+static void style_on(struct gprof_options *o, unsigned style, const char *spec,
                      enum symspec_table_id kind)
 {
-    if (optarg) symspec_set_add(&o->specs, optarg, kind);
+    if (spec) symspec_set_add(&o->specs, spec, kind);
     o->style |= style;
     o->user_specified |= style;
 }
 
-/* Turn STYLE off for -P, -Q, -Z, -J, or with optarg leave SPEC out of it. */
-static void style_off(struct gprof_options *o, unsigned style, const char *optarg,
+/* Turn STYLE off (-P, -Q, -Z, -J), or with a spec leave SPEC out of it. */
+static void style_off(struct gprof_options *o, unsigned style, const char *spec,
                       enum symspec_table_id kind)
 {
-    if (optarg) {
-        symspec_set_add(&o->specs, optarg, kind);
+    if (spec) {
+        symspec_set_add(&o->specs, spec, kind);
         o->style |= style;
     } else {
         o->style &= ~style;
