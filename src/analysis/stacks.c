@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../model/cct.h"
+#include "apportion.h"
 
 static const char method_exact[] =
     "exact: recorded calling contexts; recursion folded (no function twice in a stack)";
@@ -97,14 +98,14 @@ void stacks_release(struct stack_tree *t)
     memset(t, 0, sizeof(*t));
 }
 
-static const struct stack_tree *sort_tree;
-
-static int cmp_child(const void *a, const void *b)
+/* Children by name, file, object, then node order (qsort_r, ctx = tree). */
+static int cmp_child(const void *a, const void *b, void *ctx)
 {
+    const struct stack_tree *t = ctx;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    int c = strcmp(stack_node_name(sort_tree, x), stack_node_name(sort_tree, y));
-    if (!c) c = strcmp(stack_node_file(sort_tree, x), stack_node_file(sort_tree, y));
-    if (!c) c = strcmp(stack_node_object(sort_tree, x), stack_node_object(sort_tree, y));
+    int c = strcmp(stack_node_name(t, x), stack_node_name(t, y));
+    if (!c) c = strcmp(stack_node_file(t, x), stack_node_file(t, y));
+    if (!c) c = strcmp(stack_node_object(t, x), stack_node_object(t, y));
     return c ? c : (x < y ? -1 : x > y);
 }
 
@@ -113,19 +114,17 @@ static void sort_children(struct stack_tree *t)
 {
     uint32_t *buf = NULL;
     size_t cap = 0;
-    sort_tree = t;
     for (size_t i = 0; i < t->n; i++) {
         size_t k = 0;
         for (uint32_t c = t->nodes[i].first_child; c; c = t->nodes[c].next_sibling) {
             buf = xgrow(buf, &cap, k + 1, sizeof(*buf));
             buf[k++] = c;
         }
-        if (k > 1) qsort(buf, k, sizeof(*buf), cmp_child);
+        if (k > 1) qsort_r(buf, k, sizeof(*buf), cmp_child, t);
         t->nodes[i].first_child = k ? buf[0] : 0;
         for (size_t j = 0; j < k; j++)
             t->nodes[buf[j]].next_sibling = j + 1 < k ? buf[j + 1] : 0;
     }
-    sort_tree = NULL;
     free(buf);
 }
 
@@ -547,60 +546,11 @@ static uint64_t to_u64(double v)
     return (uint64_t)llround(v);
 }
 
-struct rem_idx {
-    uint64_t rem;
-    size_t idx;
-};
-
-static int cmp_rem_desc(const void *a, const void *b)
-{
-    const struct rem_idx *x = a, *y = b;
-    if (x->rem != y->rem) return x->rem > y->rem ? -1 : 1;
-    return x->idx < y->idx ? -1 : x->idx > y->idx; /* stable: earlier first */
-}
-
-/* Largest-remainder split of `want` into parts proportional to w[0..n-1]
- * (in place: w[] becomes the parts). */
-static void split_largest_remainder(uint64_t *w, uint64_t *rem, size_t n, uint64_t want)
-{
-    unsigned __int128 sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += w[i];
-    if (!sum) {
-        if (n) w[0] = want; /* nothing to go by: all of it to the first (self) */
-        return;
-    }
-    uint64_t given = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned __int128 x = (unsigned __int128)w[i] * want;
-        w[i] = (uint64_t)(x / sum);
-        rem[i] = (uint64_t)(x % sum > UINT64_MAX ? UINT64_MAX : x % sum);
-        given += w[i];
-    }
-    uint64_t left = want - given; /* fewer than n */
-    if (left <= 8) {
-        for (; left; left--) {
-            size_t best = 0;
-            for (size_t i = 1; i < n; i++)
-                if (rem[i] > rem[best]) best = i;
-            w[best]++;
-            rem[best] = 0;
-        }
-        return;
-    }
-    struct rem_idx *r = xmalloc(n * sizeof(*r));
-    for (size_t i = 0; i < n; i++)
-        r[i] = (struct rem_idx){rem[i], i};
-    qsort(r, n, sizeof(*r), cmp_rem_desc);
-    for (size_t j = 0; j < left; j++)
-        w[r[j].idx]++;
-    free(r);
-}
-
-static int apportion(struct stack_tree *t, size_t ne)
+static int apportion_tree(struct stack_tree *t, size_t ne)
 {
     size_t cap = 0;
-    uint64_t *w = NULL, *rem = NULL;
+    uint64_t *w = NULL;
+    struct apportion_scratch scratch = {0};
     uint32_t *kids = NULL;
     size_t kcap = 0;
     for (uint32_t i = 0; i < t->n; i++) {
@@ -610,7 +560,6 @@ static int apportion(struct stack_tree *t, size_t ne)
             kids[nk++] = c;
         }
         w = xgrow(w, &cap, nk + 2, sizeof(*w));
-        rem = xrealloc(rem, cap * sizeof(*rem));
         for (size_t k = 0; k < ne; k++) {
             uint64_t *tt = ttotal(t, i);
             /* the self cost keeps its rounded estimate (exact for a function
@@ -626,14 +575,15 @@ static int apportion(struct stack_tree *t, size_t ne)
             }
             /* the rounded total beyond self + children is the pruned part */
             w[nk + 1] = below < tt[k] ? (uint64_t)(tt[k] - below) : 0;
-            split_largest_remainder(w, rem, nk + 2, tt[k] - self);
+            /* nothing to go by (all weights 0): all of it to self */
+            apportion(tt[k] - self, w, 1, nk + 2, w, APPORTION_ZERO_FIRST, &scratch);
             tself(t, i)[k] = self + w[0];
             for (size_t j = 0; j < nk; j++)
                 ttotal(t, kids[j])[k] = w[j + 1];
         }
     }
     free(w);
-    free(rem);
+    apportion_scratch_release(&scratch);
     free(kids);
     return 0;
 }
@@ -654,7 +604,7 @@ static void note_share(double **nsh, size_t *cap, uint32_t node, const double *s
  * then its self cost plus its children's totals (children come after their
  * parents in the node array). Returns 1, or 0 (nothing changed) when the
  * root would not come to the grand total (a function with cost and no
- * node), for apportion() to do instead.
+ * node), for apportion_tree() to do instead.
  */
 static int exact_selves(struct stack_tree *t, size_t ne, const uint64_t *selfu, size_t nf,
                         const double *nsh, const uint64_t *grand)
@@ -676,7 +626,8 @@ static int exact_selves(struct stack_tree *t, size_t ne, const uint64_t *selfu, 
     uint64_t *self = xcalloc((n ? n : 1) * (ne ? ne : 1), sizeof(uint64_t));
     uint64_t *total = xcalloc((n ? n : 1) * (ne ? ne : 1), sizeof(uint64_t));
     size_t cap = 0;
-    uint64_t *w = NULL, *rem = NULL;
+    uint64_t *w = NULL;
+    struct apportion_scratch scratch = {0};
     int ok = 1;
     for (size_t f = 0; f < nf && ok; f++) {
         uint32_t a = first[f], m = first[f + 1] - a;
@@ -686,13 +637,12 @@ static int exact_selves(struct stack_tree *t, size_t ne, const uint64_t *selfu, 
             continue;
         }
         w = xgrow(w, &cap, m, sizeof(*w));
-        rem = xrealloc(rem, cap * sizeof(*rem));
         for (size_t k = 0; k < ne; k++) {
             for (uint32_t j = 0; j < m; j++) {
                 double x = nsh[(size_t)byfn[a + j] * ne + k] * 4294967296.0; /* 2^32 steps */
                 w[j] = x >= 1.8e19 ? UINT64_MAX : (uint64_t)(x + 0.5);
             }
-            split_largest_remainder(w, rem, m, selfu[f * ne + k]);
+            apportion(selfu[f * ne + k], w, 1, m, w, APPORTION_ZERO_FIRST, &scratch);
             for (uint32_t j = 0; j < m; j++)
                 self[(size_t)byfn[a + j] * ne + k] = w[j];
         }
@@ -712,7 +662,7 @@ static int exact_selves(struct stack_tree *t, size_t ne, const uint64_t *selfu, 
     free(self);
     free(total);
     free(w);
-    free(rem);
+    apportion_scratch_release(&scratch);
     return ok;
 }
 
@@ -1004,7 +954,7 @@ static int build_estimated(struct stack_tree *t, const struct stack_options *opt
      * nodes plus the pruned cost equal the grand total, and a function with
      * one stack keeps its exact self cost. */
     if (lossy || t->truncated || !exact_selves(t, ne, selfu, nf, nsh, grand)) {
-        if (apportion(t, ne)) {
+        if (apportion_tree(t, ne)) {
             tally_error_set(err, p->path, 0, "cost overflow in the stack tree");
             goto out;
         }

@@ -10,6 +10,7 @@
 
 #include <zlib.h>
 
+#include "analysis/apportion.h"
 #include "export/pprof_lines.h"
 #include "analysis/stacks.h"
 #include "export/folded.h"
@@ -439,33 +440,33 @@ static void test_pprof(void **state)
     profile_free(h.p);
 }
 
-/* --- apportioning whole counts (pprof lines) ------------------------------ */
+/* --- apportioning whole counts (analysis/apportion.h) ---------------------- */
 
 static void test_apportion(void **state)
 {
     (void)state;
-    struct pl_scratch sc = {0};
+    struct apportion_scratch sc = {0};
     uint64_t out[4];
     /* 10 over 1:1:1 -> 3.33 each; the unit left goes to the first (ties: lower index) */
     uint64_t w1[3] = {1, 1, 1};
-    pprof_apportion(10, w1, 1, 3, out, &sc);
+    apportion(10, w1, 1, 3, out, APPORTION_ZERO_EVEN, &sc);
     assert_int_equal(out[0], 4);
     assert_int_equal(out[1], 3);
     assert_int_equal(out[2], 3);
     /* 7 over 5:3:0 -> 4.375, 2.625, 0: the unit left goes to the larger remainder */
     uint64_t w2[3] = {5, 3, 0};
-    pprof_apportion(7, w2, 1, 3, out, &sc);
+    apportion(7, w2, 1, 3, out, APPORTION_ZERO_EVEN, &sc);
     assert_int_equal(out[0], 4);
     assert_int_equal(out[1], 3);
     assert_int_equal(out[2], 0);
     /* stride: every second value; 3 over 3:1 -> 2.25, 0.75 -> 2, 1 */
     uint64_t w3[4] = {3, 99, 1, 99};
-    pprof_apportion(3, w3, 2, 2, out, &sc);
+    apportion(3, w3, 2, 2, out, APPORTION_ZERO_EVEN, &sc);
     assert_int_equal(out[0], 2);
     assert_int_equal(out[1], 1);
     /* all weights zero: an even split, still exact */
     uint64_t w4[4] = {0, 0, 0, 0};
-    pprof_apportion(6, w4, 1, 4, out, &sc);
+    apportion(6, w4, 1, 4, out, APPORTION_ZERO_EVEN, &sc);
     assert_int_equal(out[0], 2);
     assert_int_equal(out[1], 2);
     assert_int_equal(out[2], 1);
@@ -473,20 +474,20 @@ static void test_apportion(void **state)
     /* huge values: products need 128 bits; the parts still add up exactly */
     uint64_t w5[3] = {UINT64_MAX, UINT64_MAX - 1, 3};
     uint64_t big = (uint64_t)INT64_MAX;
-    pprof_apportion(big, w5, 1, 3, out, &sc);
+    apportion(big, w5, 1, 3, out, APPORTION_ZERO_EVEN, &sc);
     assert_true(out[0] + out[1] + out[2] == big);
     assert_true(out[0] >= out[1] && out[1] > out[2]);
     /* 0 gives zeros; one part takes everything */
-    pprof_apportion(0, w2, 1, 3, out, &sc);
+    apportion(0, w2, 1, 3, out, APPORTION_ZERO_EVEN, &sc);
     assert_int_equal(out[0] + out[1] + out[2], 0);
-    pprof_apportion(5, w4, 1, 1, out, &sc);
+    apportion(5, w4, 1, 1, out, APPORTION_ZERO_EVEN, &sc);
     assert_int_equal(out[0], 5);
     /* many parts: the sum is exact and no part is off by more than one */
     uint64_t w6[100], o6[100], sum = 0;
     for (int i = 0; i < 100; i++)
         w6[i] = (uint64_t)(i * 7 + 1);
-    struct pl_scratch sc2 = {0};
-    pprof_apportion(12345, w6, 1, 100, o6, &sc2);
+    struct apportion_scratch sc2 = {0};
+    apportion(12345, w6, 1, 100, o6, APPORTION_ZERO_EVEN, &sc2);
     uint64_t wsum = 0;
     for (int i = 0; i < 100; i++)
         wsum += w6[i];
@@ -496,8 +497,25 @@ static void test_apportion(void **state)
         assert_true((double)o6[i] > exact - 1.0 && (double)o6[i] < exact + 1.0);
     }
     assert_int_equal(sum, 12345);
-    pprof_scratch_release(&sc);
-    pprof_scratch_release(&sc2);
+    /* the other zero rule (the stack estimates): all of it to part 0 */
+    apportion(6, w4, 1, 4, out, APPORTION_ZERO_FIRST, &sc);
+    assert_int_equal(out[0], 6);
+    assert_int_equal(out[1] + out[2] + out[3], 0);
+    /* in place (out = weights): 9 over 1:2 -> 3, 6 */
+    uint64_t w7[2] = {1, 2};
+    apportion(9, w7, 1, 2, w7, APPORTION_ZERO_FIRST, &sc);
+    assert_int_equal(w7[0], 3);
+    assert_int_equal(w7[1], 6);
+    /* a few units left over go to the largest remainders too: 5 over 1:1:1:1:1:1
+       -> 0.83 each, one unit to each of the first five */
+    uint64_t w8[6] = {1, 1, 1, 1, 1, 1};
+    uint64_t o8[6];
+    apportion(5, w8, 1, 6, o8, APPORTION_ZERO_FIRST, &sc);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(o8[i], 1);
+    assert_int_equal(o8[5], 0);
+    apportion_scratch_release(&sc);
+    apportion_scratch_release(&sc2);
 }
 
 /*
