@@ -11,6 +11,7 @@
 
 #include "../model/cct.h"
 #include "apportion.h"
+#include "fgraph.h"
 
 static const char method_exact[] =
     "exact: recorded calling contexts; recursion folded (no function twice in a stack)";
@@ -322,63 +323,21 @@ static double arc_incl(const struct est *e, const struct arc *a, size_t k)
     return e->cden[i] > 0 ? a->cost[k] * (e->cincl[i] / e->cden[i]) : 0.0;
 }
 
-/* Iterative Tarjan; components come out callees first. */
+/* The components of the call graph (fgraph_scc): callees first. */
 static void find_components(struct est *e, uint32_t **order_out)
 {
     size_t nf = e->nf;
-    uint32_t *index = xmalloc(nf * sizeof(uint32_t)), *low = xmalloc(nf * sizeof(uint32_t));
-    uint32_t *stack = xmalloc(nf * sizeof(uint32_t)), *call = xmalloc(nf * sizeof(uint32_t));
-    uint32_t *edge = xmalloc(nf * sizeof(uint32_t));
-    char *on = xcalloc(nf ? nf : 1, 1);
-    uint32_t *order = xmalloc(nf * sizeof(uint32_t)); /* functions in component emission order */
-    size_t norder = 0;
-    for (size_t i = 0; i < nf; i++)
-        index[i] = UINT32_MAX;
-    uint32_t next = 0, sp = 0;
-    e->ncomp = 0;
-    for (size_t r = 0; r < nf; r++) {
-        if (index[r] != UINT32_MAX) continue;
-        size_t cs = 0;
-        call[cs] = (uint32_t)r;
-        edge[cs++] = e->off[r];
-        index[r] = low[r] = next++;
-        stack[sp++] = (uint32_t)r;
-        on[r] = 1;
-        while (cs) {
-            uint32_t v = call[cs - 1];
-            if (edge[cs - 1] < e->off[v + 1]) {
-                uint32_t w = e->arcs[edge[cs - 1]++].to;
-                if (index[w] == UINT32_MAX) {
-                    index[w] = low[w] = next++;
-                    stack[sp++] = w;
-                    on[w] = 1;
-                    call[cs] = w;
-                    edge[cs++] = e->off[w];
-                } else if (on[w] && index[w] < low[v]) {
-                    low[v] = index[w];
-                }
-                continue;
-            }
-            if (low[v] == index[v]) {
-                uint32_t w;
-                do {
-                    w = stack[--sp];
-                    on[w] = 0;
-                    e->comp[w] = e->ncomp;
-                    order[norder++] = w;
-                } while (w != v);
-                e->ncomp++;
-            }
-            cs--;
-            if (cs && low[v] < low[call[cs - 1]]) low[call[cs - 1]] = low[v];
-        }
-    }
-    free(index);
-    free(low);
-    free(stack);
-    free(call);
-    free(edge);
-    free(on);
+    size_t *start = xmalloc((nf + 1) * sizeof(*start));
+    for (size_t f = 0; f <= nf; f++)
+        start[f] = e->off[f];
+    size_t na = e->off[nf];
+    uint32_t *adj = xmalloc((na ? na : 1) * sizeof(*adj));
+    for (size_t i = 0; i < na; i++)
+        adj[i] = e->arcs[i].to;
+    uint32_t *order = xmalloc((nf ? nf : 1) * sizeof(uint32_t));
+    e->ncomp = (uint32_t)fgraph_scc(nf, start, adj, e->comp, order);
+    free(start);
+    free(adj);
     *order_out = order;
 }
 
