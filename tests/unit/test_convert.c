@@ -13,7 +13,9 @@
 #include "analysis/apportion.h"
 #include "export/pprof_lines.h"
 #include "analysis/stacks.h"
+#include "export/export.h"
 #include "export/folded.h"
+#include "formats/format.h"
 #include "export/json.h"
 #include "export/pprof.h"
 #include "export/speedscope.h"
@@ -657,6 +659,43 @@ static void test_pprof_lines_cap(void **state)
     profile_free(p);
 }
 
+/* The two registration tables: what each row says, and lookups by name. */
+static void test_tables(void **state)
+{
+    (void)state;
+    const struct exporter *x = exporter_find("pprof");
+    assert_non_null(x);
+    assert_int_equal(x->binary, 1);
+    assert_int_equal(x->needs_stacks, EXPORT_STACKS_ALL);
+    assert_int_equal(exporter_find("folded")->needs_stacks, EXPORT_STACKS_ONE_EVENT);
+    assert_int_equal(exporter_find("json")->needs_stacks, EXPORT_NO_STACKS);
+    assert_int_equal(exporter_find("speedscope")->binary, 0);
+    assert_null(exporter_find("callgrind")); /* a format, not an exporter */
+    assert_null(exporter_find("Pprof"));
+    for (const struct format_ops *f = profile_formats; f->name; f++) {
+        assert_ptr_equal(format_ops_of(f->id), f);
+        assert_int_equal(format_from_name(f->name), f->id);
+        assert_string_equal(format_name(f->id), f->name);
+    }
+    assert_null(format_ops_of(PROFILE_FORMAT_UNKNOWN));
+    assert_int_equal(format_from_name("json"), PROFILE_FORMAT_UNKNOWN);
+    assert_string_equal(format_name(PROFILE_FORMAT_UNKNOWN), "unknown");
+    assert_int_equal(format_ops_of(PROFILE_FORMAT_CALLGRIND)->convert, 1);
+    assert_int_equal(format_ops_of(PROFILE_FORMAT_CONTEXTS)->convert, 0);
+    /* detection: the strongest sign wins whichever row gives it */
+    static const char ctx[] = "# tally contexts 1\nversion: 1\nevents: Ir\n";
+    assert_int_equal(format_detect(ctx, sizeof(ctx) - 1), PROFILE_FORMAT_CONTEXTS);
+    static const char cg_key[] = "cmd: x\nevents: Ir\ncalls=1 2\n";
+    assert_int_equal(format_detect(cg_key, sizeof(cg_key) - 1), PROFILE_FORMAT_CALLGRIND);
+    static const char cmd[] = "desc: a\ncmd: x\nevents: Ir\n";
+    assert_int_equal(format_detect(cmd, sizeof(cmd) - 1), PROFILE_FORMAT_CACHEGRIND);
+    static const char ev[] = "desc: a\nevents: Ir\n";
+    assert_int_equal(format_detect(ev, sizeof(ev) - 1), PROFILE_FORMAT_CALLGRIND);
+    static const char desc[] = "desc: a\n";
+    assert_int_equal(format_detect(desc, sizeof(desc) - 1), PROFILE_FORMAT_CACHEGRIND);
+    assert_int_equal(format_detect("x\n", 2), PROFILE_FORMAT_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -664,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_folded),      cmocka_unit_test(test_speedscope),
         cmocka_unit_test(test_pprof),       cmocka_unit_test(test_apportion),
         cmocka_unit_test(test_pprof_lines), cmocka_unit_test(test_pprof_lines_cap),
+        cmocka_unit_test(test_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
