@@ -21,7 +21,7 @@ LIBS     := -ldw -lelf -liberty -lpcre2-8 -lzstd -lz -lm
 
 B        := build
 LIBSRC   := $(sort $(wildcard src/model/*.c src/io/*.c src/formats/*.c src/symbols/*.c \
-                             src/analysis/*.c src/report/*.c))
+                             src/analysis/*.c src/export/*.c src/report/*.c))
 CLISRC   := $(sort $(wildcard src/cli/*.c))
 UNITSRC  := $(sort $(wildcard tests/unit/test_*.c))
 FUZZSRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))

@@ -3,35 +3,15 @@
  * callgraph.c - a function-level call graph with inclusive costs.
  */
 #include "callgraph.h"
+#include "fgraph.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static uint32_t node_for(struct callgraph *g, uint32_t *node_of, uint32_t fn, size_t *cap)
-{
-    if (node_of[fn] != UINT32_MAX) return node_of[fn];
-    if (g->nnodes == *cap) {
-        *cap = *cap ? *cap * 2 : 64;
-        g->fn = xrealloc(g->fn, *cap * sizeof(*g->fn));
-    }
-    g->fn[g->nnodes] = fn;
-    node_of[fn] = (uint32_t)g->nnodes;
-    return (uint32_t)g->nnodes++;
-}
 
 static int add_cols(int64_t *dst, const int64_t *src, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (__builtin_add_overflow(dst[i], src[i], &dst[i])) return -1;
-    return 0;
-}
-
-/* Evaluate every column on a cost vector. */
-static int eval_cols(const struct event_expr *cols, size_t ncols, const uint64_t *cost,
-                     int is_signed, int64_t *out)
-{
-    for (size_t c = 0; c < ncols; c++)
-        if (event_expr_eval(&cols[c], cost, is_signed, &out[c])) return -1;
     return 0;
 }
 
@@ -61,79 +41,24 @@ int callgraph_build(struct callgraph *g, const struct profile *p, size_t part,
     g->ncols = ncols;
     if (part >= p->nparts) return tally_error_set(err, p->path, 0, "profile has no data");
     const struct part *pt = p->parts[part];
-    size_t nf = profile_nfunctions(p);
-    uint32_t *node_of = xmalloc((nf ? nf : 1) * sizeof(*node_of));
-    memset(node_of, 0xff, (nf ? nf : 1) * sizeof(*node_of));
-    size_t cap = 0, nc = ncols ? ncols : 1;
-    int64_t *vec = xcalloc(nc, sizeof(int64_t));
-    int rc = 0;
-
-    /* nodes and self costs */
-    size_t scap = 0;
-    for (size_t i = 0; i < part_ncosts(pt) && !rc; i++) {
-        struct cost_rec cr;
-        part_cost_get(pt, i, &cr);
-        uint32_t v = node_for(g, node_of, cr.fn, &cap);
-        if (g->nnodes > scap) {
-            size_t old = scap;
-            scap = cap;
-            g->self = xrealloc(g->self, scap * nc * sizeof(int64_t));
-            memset(g->self + old * nc, 0, (scap - old) * nc * sizeof(int64_t));
-        }
-        if (eval_cols(cols, ncols, cr.cost, p->signed_costs, vec) ||
-            add_cols(g->self + (size_t)v * nc, vec, ncols))
-            rc = tally_error_set(err, p->path, 0, "a function's self cost is too large");
-    }
-
-    /* arcs, summed per (caller, callee) */
-    struct rectab arcs;
-    rectab_init(&arcs, 1, 1); /* (from << 32 | to) -> arc index + 1 */
-    size_t acap = 0;
-    for (size_t i = 0; i < part_ncalls(pt) && !rc; i++) {
-        struct call_rec cr;
-        part_call_get(pt, i, &cr);
-        uint32_t f = node_for(g, node_of, cr.caller, &cap);
-        uint32_t t = node_for(g, node_of, cr.callee, &cap);
-        uint64_t key = (uint64_t)f << 32 | t;
-        int created;
-        uint64_t *slot = rectab_get(&arcs, &key, &created);
-        if (created) {
-            if (g->narcs == acap) {
-                acap = acap ? acap * 2 : 64;
-                g->from = xrealloc(g->from, acap * sizeof(*g->from));
-                g->to = xrealloc(g->to, acap * sizeof(*g->to));
-                g->count = xrealloc(g->count, acap * sizeof(*g->count));
-                g->cost = xrealloc(g->cost, acap * nc * sizeof(int64_t));
-            }
-            g->from[g->narcs] = f;
-            g->to[g->narcs] = t;
-            g->count[g->narcs] = 0;
-            memset(g->cost + g->narcs * nc, 0, nc * sizeof(int64_t));
-            *slot = ++g->narcs;
-        }
-        size_t a = *slot - 1;
-        if (__builtin_add_overflow(g->count[a], *cr.count, &g->count[a]) ||
-            eval_cols(cols, ncols, cr.cost, p->signed_costs, vec) ||
-            add_cols(g->cost + a * nc, vec, ncols))
-            rc = tally_error_set(err, p->path, 0, "a call's cost or count is too large");
-    }
-    rectab_release(&arcs);
-    free(node_of);
-    free(vec);
-
-    size_t n = g->nnodes;
-    if (n > scap) { /* nodes seen only in arcs */
-        g->self = xrealloc(g->self, (n ? n : 1) * nc * sizeof(int64_t));
-        memset(g->self + scap * nc, 0, (n - scap) * nc * sizeof(int64_t));
-    }
-    if (!g->self) g->self = xcalloc(nc, sizeof(int64_t));
-    if (!g->from) {
-        g->from = xmalloc(sizeof(*g->from));
-        g->to = xmalloc(sizeof(*g->to));
-        g->count = xmalloc(sizeof(*g->count));
-        g->cost = xmalloc(nc * sizeof(int64_t));
-    }
-    if (!g->fn) g->fn = xmalloc(sizeof(*g->fn));
+    /* nodes and self costs, arcs summed per (caller, callee) */
+    struct fgraph fg;
+    struct fgraph_options fo = {.cols = cols,
+                                .ncols = ncols,
+                                .compact = 1,
+                                .msg_self = "a function's self cost is too large",
+                                .msg_count = "a call's cost or count is too large",
+                                .msg_cost = "a call's cost or count is too large"};
+    int rc = fgraph_build(&fg, p, pt, &fo, err);
+    g->nnodes = fg.nnodes;
+    g->fn = fg.fn;
+    g->self = fg.self;
+    g->narcs = fg.narcs;
+    g->from = fg.from;
+    g->to = fg.to;
+    g->count = fg.count;
+    g->cost = fg.cost;
+    size_t n = g->nnodes, nc = ncols ? ncols : 1;
     g->calls = xcalloc(n ? n : 1, sizeof(*g->calls));
     g->reccalls = xcalloc(n ? n : 1, sizeof(*g->reccalls));
     g->total = xcalloc(nc, sizeof(int64_t));

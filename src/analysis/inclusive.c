@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "inclusive.h"
+#include "fgraph.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,73 +15,6 @@ static int add_vec(int64_t *dst, const int64_t *src, size_t n)
 static uint32_t max32(uint32_t a, uint32_t b)
 {
     return a > b ? a : b;
-}
-
-/*
- * Tarjan's algorithm with an explicit stack. comp[v] receives the
- * component number of every node; returns the number of components.
- */
-static size_t scc(size_t n, const size_t *start, const uint32_t *adj, uint32_t *comp)
-{
-    const uint32_t UNSEEN = UINT32_MAX;
-    uint32_t *index = xmalloc((n ? n : 1) * sizeof(*index));
-    uint32_t *low = xmalloc((n ? n : 1) * sizeof(*low));
-    uint32_t *stack = xmalloc((n ? n : 1) * sizeof(*stack)); /* Tarjan's node stack */
-    char *onstack = xcalloc(n ? n : 1, 1);
-    uint32_t *cs_node = xmalloc((n ? n : 1) * sizeof(*cs_node)); /* the walk */
-    size_t *cs_edge = xmalloc((n ? n : 1) * sizeof(*cs_edge));
-    size_t sp = 0, next = 0, ncomp = 0;
-    for (size_t v = 0; v < n; v++)
-        index[v] = UNSEEN;
-    for (size_t root = 0; root < n; root++) {
-        if (index[root] != UNSEEN) continue;
-        size_t depth = 0;
-        cs_node[depth] = (uint32_t)root;
-        cs_edge[depth] = start[root];
-        index[root] = low[root] = (uint32_t)next++;
-        stack[sp++] = (uint32_t)root;
-        onstack[root] = 1;
-        depth = 1;
-        while (depth) {
-            uint32_t v = cs_node[depth - 1];
-            if (cs_edge[depth - 1] < start[v + 1]) {
-                uint32_t w = adj[cs_edge[depth - 1]++];
-                if (index[w] == UNSEEN) {
-                    index[w] = low[w] = (uint32_t)next++;
-                    stack[sp++] = w;
-                    onstack[w] = 1;
-                    cs_node[depth] = w;
-                    cs_edge[depth] = start[w];
-                    depth++;
-                } else if (onstack[w] && index[w] < low[v]) {
-                    low[v] = index[w];
-                }
-                continue;
-            }
-            /* v is finished */
-            if (low[v] == index[v]) {
-                uint32_t w;
-                do {
-                    w = stack[--sp];
-                    onstack[w] = 0;
-                    comp[w] = (uint32_t)ncomp;
-                } while (w != v);
-                ncomp++;
-            }
-            depth--;
-            if (depth) {
-                uint32_t u = cs_node[depth - 1];
-                if (low[v] < low[u]) low[u] = low[v];
-            }
-        }
-    }
-    free(index);
-    free(low);
-    free(stack);
-    free(onstack);
-    free(cs_node);
-    free(cs_edge);
-    return ncomp;
 }
 
 int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally_error *err)
@@ -107,7 +41,7 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
     free(fill);
 
     uint32_t *comp = xmalloc((n ? n : 1) * sizeof(*comp));
-    size_t ncomp = scc(n, start, adj, comp);
+    size_t ncomp = fgraph_scc(n, start, adj, comp, NULL);
     free(adj);
     free(start);
 

@@ -167,17 +167,6 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
  * first file, or -1 when `files` is not exactly two inputs.
  */
 int cli_split_two_inputs(const char *const *files, int nfiles);
-struct gmon;
-struct elf_image;
-/*
- * (inputs.c) The histograms gm->hists[from..] just read from `gmon` must
- * cover some of the text of the program `exe` (its symbols in img): one
- * that lies outside is a profile of another program. Returns 0, or -1
- * with err naming `gmon`. tally gprof and the commands that read a program
- * with its gmon.out files check alike.
- */
-int cli_gmon_check_hists(const struct gmon *gm, size_t from, const struct elf_image *img,
-                         const char *exe, const char *gmon, struct tally_error *err);
 /*
  * (threadset.c) Sets of per-thread files: Callgrind with
  * --separate-threads=yes (and tally record) writes one complete profile per

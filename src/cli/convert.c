@@ -17,40 +17,24 @@
 #include <unistd.h>
 
 #include "../analysis/stacks.h"
-#include "../formats/folded.h"
+#include "../export/export.h"
 #include "../formats/format.h"
-#include "../formats/json.h"
-#include "../formats/pprof.h"
-#include "../formats/speedscope.h"
 #include "../io/outfile.h"
 
 #ifndef TALLY_VERSION
 #define TALLY_VERSION "0.1.0"
 #endif
 
-enum convert_format {
-    CONV_NONE = 0,
-    CONV_CALLGRIND,
-    CONV_CACHEGRIND,
-    CONV_JSON,
-    CONV_FOLDED,
-    CONV_SPEEDSCOPE,
-    CONV_PPROF,
-};
-
-static const struct {
-    const char *name;
-    enum convert_format f;
-} convert_formats[] = {
-    {"callgrind", CONV_CALLGRIND}, {"cachegrind", CONV_CACHEGRIND}, {"json", CONV_JSON},
-    {"folded", CONV_FOLDED},       {"speedscope", CONV_SPEEDSCOPE}, {"pprof", CONV_PPROF},
-};
-
+/*
+ * The output is one of two kinds: a lossless format of the model (a row
+ * of profile_formats[] offered to convert) or an exporter (exporters[]).
+ */
 struct convert_options {
-    enum convert_format to; /* --to */
-    const char *output;     /* -o; NULL = standard output */
-    const char *event;      /* --event; NULL = the first event */
-    int lines;              /* --lines (json) */
+    const struct format_ops *format; /* --to, a format of the model */
+    const struct exporter *exporter; /* --to, a derived view */
+    const char *output;              /* -o; NULL = standard output */
+    const char *event;               /* --event; NULL = the first event */
+    int lines;                       /* --lines (json) */
     const char **files;
     int nfiles;
 };
@@ -98,6 +82,24 @@ static void convert_usage(FILE *fp)
           fp);
 }
 
+/* "callgrind, cachegrind, ... or pprof": every name --to takes (malloc'd). */
+static char *convert_format_names(void)
+{
+    const char *names[32];
+    size_t n = 0;
+    for (const struct format_ops *f = profile_formats; f->name; f++)
+        if (f->convert && n < 32) names[n++] = f->name;
+    for (const struct exporter *e = exporters; e->name && n < 32; e++)
+        names[n++] = e->name;
+    char *s = xstrdup("");
+    for (size_t k = 0; k < n; k++) {
+        char *t = xasprintf("%s%s%s", s, k == 0 ? "" : k + 1 == n ? " or " : ", ", names[k]);
+        free(s);
+        s = t;
+    }
+    return s;
+}
+
 /* convert's own options (cli_parse_args). */
 static enum cli_opt convert_option(void *ctx, int argc, char **argv, int *i, int *missing)
 {
@@ -108,13 +110,14 @@ static enum cli_opt convert_option(void *ctx, int argc, char **argv, int *i, int
         return CLI_OPT_TAKEN;
     }
     if ((v = cli_optval(argc, argv, i, "--to", missing))) {
-        o->to = CONV_NONE;
-        for (size_t k = 0; k < sizeof(convert_formats) / sizeof(convert_formats[0]); k++)
-            if (strcmp(v, convert_formats[k].name) == 0) o->to = convert_formats[k].f;
-        if (o->to == CONV_NONE) {
-            cli_errorf("convert: unknown format '%s' (use callgrind, cachegrind, json, "
-                       "folded, speedscope or pprof)",
-                       v);
+        o->format = NULL;
+        o->exporter = exporter_find(v);
+        for (const struct format_ops *f = profile_formats; f->name && !o->exporter; f++)
+            if (f->convert && strcmp(v, f->name) == 0) o->format = f;
+        if (!o->format && !o->exporter) {
+            char *names = convert_format_names();
+            cli_errorf("convert: unknown format '%s' (use %s)", v, names);
+            free(names);
             return CLI_OPT_BAD;
         }
         return CLI_OPT_TAKEN;
@@ -135,7 +138,7 @@ static int convert_parse_args(int argc, char **argv, struct convert_options *o)
     o->nfiles = a.nfiles;
     o->output = a.output;
     if (rc) return rc;
-    if (o->to == CONV_NONE) {
+    if (!o->format && !o->exporter) {
         cli_errorf("convert: --to=FORMAT is required; see 'tally convert --help'");
         return 2;
     }
@@ -165,41 +168,18 @@ static int convert_stacks(struct stack_tree *t, const struct profile *p, int eve
     return 0;
 }
 
-/* The writers other than callgrind/cachegrind (those use profile_write). */
-static int convert_write(const struct convert_options *o, struct profile *p, int event, FILE *fp,
-                         struct tally_error *err)
+/* Write an exporter's view, with the stack tree it needs. */
+static int convert_export(const struct convert_options *o, struct profile *p, int event, FILE *fp,
+                          struct tally_error *err)
 {
+    const struct exporter *x = o->exporter;
+    struct export_options eo = {
+        .event = (size_t)event, .lines = o->lines, .exporter = "tally " TALLY_VERSION};
+    if (x->needs_stacks == EXPORT_NO_STACKS) return x->write(p, NULL, &eo, fp, err);
     struct stack_tree t;
-    int rc;
-    switch (o->to) {
-    case CONV_JSON: {
-        struct json_options jo = {.lines = o->lines, .source = NULL};
-        return json_write(p, fp, &jo, err);
-    }
-    case CONV_FOLDED:
-        if (convert_stacks(&t, p, event, err)) return -1;
-        rc = folded_write(&t, 0, fp, err);
-        break;
-    case CONV_SPEEDSCOPE: {
-        if (convert_stacks(&t, p, -1, err)) return -1;
-        const char *cmd = p->nparts ? p->parts[0]->cmd : NULL;
-        struct speedscope_options so = {.name = cmd ? cmd : p->path,
-                                        .exporter = "tally " TALLY_VERSION};
-        rc = speedscope_write(&t, fp, &so, err);
-        break;
-    }
-    case CONV_PPROF: {
-        if (convert_stacks(&t, p, -1, err)) return -1;
-        const char *cmd = p->nparts ? p->parts[0]->cmd : NULL;
-        char *comment = cmd ? xasprintf("cmd: %s", cmd) : NULL;
-        struct pprof_options po = {.default_event = (size_t)event, .comment = comment};
-        rc = pprof_write(&t, fp, &po, err);
-        free(comment);
-        break;
-    }
-    default:
-        return tally_error_set(err, NULL, 0, "internal error: unknown output format");
-    }
+    if (convert_stacks(&t, p, x->needs_stacks == EXPORT_STACKS_ONE_EVENT ? event : -1, err))
+        return -1;
+    int rc = x->write(p, &t, &eo, fp, err);
     stacks_release(&t);
     return rc;
 }
@@ -213,7 +193,8 @@ int cmd_convert(int argc, char **argv)
         free(o.files);
         return rc == 1 ? 0 : 2;
     }
-    if (o.to == CONV_PPROF && (!o.output || strcmp(o.output, "-") == 0) && isatty(1)) {
+    if (o.exporter && o.exporter->binary && (!o.output || strcmp(o.output, "-") == 0) &&
+        isatty(1)) {
         cli_errorf("convert: pprof output is binary: not writing it to a terminal "
                    "(use -o FILE or a redirection)");
         free(o.files);
@@ -249,15 +230,13 @@ int cmd_convert(int argc, char **argv)
             return 2; /* --event names no event of the input: usage */
         }
     }
-    if (o.to == CONV_CALLGRIND || o.to == CONV_CACHEGRIND) {
-        enum profile_format f =
-            o.to == CONV_CALLGRIND ? PROFILE_FORMAT_CALLGRIND : PROFILE_FORMAT_CACHEGRIND;
-        if (profile_write(p, f, o.output, &err)) rc = 1;
+    if (o.format) {
+        if (profile_write(p, o.format->id, o.output, &err)) rc = 1;
     } else {
         struct outfile of;
         if (outfile_open(&of, o.output, &err))
             rc = 1;
-        else if (convert_write(&o, p, event, of.fp, &err)) {
+        else if (convert_export(&o, p, event, of.fp, &err)) {
             outfile_abort(&of);
             rc = 1;
         } else if (outfile_commit(&of, &err))

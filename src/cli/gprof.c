@@ -7,22 +7,17 @@
  */
 #include "cli.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../analysis/gprof.h"
-#include "../analysis/gprof_callgrind.h"
-#include "../analysis/symspec.h"
-#include "../formats/gmon.h"
+#include "../analysis/gprof_load.h"
+#include "../formats/format.h"
 #include "../report/gprof.h"
 #include "../report/srcfile.h"
 #include "../symbols/demangle.h"
-#include "../symbols/elfsyms.h"
-#include "../symbols/lines.h"
 
 #include <libiberty/libiberty.h>
 
@@ -40,6 +35,23 @@ enum {
     STYLE_SUM = 64,
     STYLE_INFO = 128,
     STYLE_CALLGRIND = 256,
+};
+
+/* What the command line asks for (gprof_parse_args). */
+struct gprof_options {
+    struct gprof_load_options load; /* the program, -a -D -O -l -R; load.specs = &specs */
+    struct symspec_set specs;       /* the tables of -p -q -C -A -n -N -k -e... */
+    struct strlist dirs;            /* -I and GPROF_PATH */
+    unsigned style, user_specified; /* STYLE_* asked for / named on the command line */
+    bool static_calls;              /* -c */
+    bool brief, bsd, zeros;         /* -b, -T, -z */
+    bool print_path, inline_names;  /* -L, --inline-file-names */
+    bool all_lines, separate;       /* -x, -y */
+    enum demangle_style dstyle;     /* --demangle, --no-demangle */
+    unsigned long width, min_count, table_len; /* -w, -m, -t */
+    const char *callgrind_out;                 /* --callgrind-out */
+    const char *const *gmons;                  /* the gmon.out files (default "gmon.out") */
+    int ngmons;
 };
 
 static void usage(FILE *fp)
@@ -157,9 +169,6 @@ static const struct option long_opts[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const char *const default_excluded[] = {
-    "_gprof_mcount", "mcount", "_mcount", "__mcount", "__mcount_internal", "__mcleanup"};
-
 static int parse_uint(const char *s, unsigned long *out)
 {
     char *end;
@@ -187,93 +196,59 @@ static struct gmon_arc *sum_arcs(struct gprof *g, size_t *n)
     return v;
 }
 
-struct map_entry {
-    char *file, *func;
-};
+static const char *const default_gmons[] = {"gmon.out"};
 
-static int cmp_map_func(const void *a, const void *b)
+static void gprof_options_init(struct gprof_options *o)
 {
-    const struct map_entry *x = a, *y = b;
-    return strcmp(x->func, y->func);
+    memset(o, 0, sizeof(*o));
+    symspec_set_init(&o->specs);
+    o->load.flavour = GMON_FLAVOUR_AUTO;
+    o->load.specs = &o->specs;
+    o->dstyle = DEMANGLE_AUTO;
+    o->width = 80;
+    o->min_count = 1;
+    o->table_len = 10;
+    gprof_exclude_mcount(&o->specs);
 }
 
-/* Read an `nm -A`-style map ("file.o:... name" per line; "No symbols in"
- * lines skipped). Returns the entries sorted by function name, or NULL
- * with err. */
-static struct map_entry *read_map(const char *path, size_t *n, struct tally_error *err)
+static void gprof_options_release(struct gprof_options *o)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        tally_error_set(err, path, 0, "%s", strerror(errno));
-        return NULL;
-    }
-    struct map_entry *v = NULL;
-    size_t cnt = 0, cap = 0;
-    char *line = NULL;
-    size_t lcap = 0;
-    ssize_t len;
-    unsigned long lineno = 0;
-    while ((len = getline(&line, &lcap, fp)) >= 0) {
-        lineno++;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = '\0';
-        if (len == 0 || !strncmp(line, "No symbols in ", 14)) continue;
-        char *colon = strchr(line, ':');
-        char *sp = strrchr(line, ' ');
-        if (!colon || !sp || !sp[1]) {
-            tally_error_set(err, path, lineno, "not a line of `nm -A` output");
-            for (size_t i = 0; i < cnt; i++) {
-                free(v[i].file);
-                free(v[i].func);
-            }
-            free(v);
-            free(line);
-            fclose(fp);
-            return NULL;
-        }
-        v = xgrow(v, &cap, cnt + 1, sizeof(*v));
-        v[cnt].file = xstrndup(line, (size_t)(colon - line));
-        v[cnt].func = xstrdup(sp + 1);
-        cnt++;
-    }
-    free(line);
-    fclose(fp);
-    if (cnt) qsort(v, cnt, sizeof(*v), cmp_map_func);
-    *n = cnt;
-    return v ? v : xcalloc(1, sizeof(*v));
+    symspec_set_release(&o->specs);
+    strlist_release(&o->dirs);
 }
 
-int cmd_gprof(int argc, char **argv)
+/* Turn report STYLE on; with a spec (-pSPEC, -qSPEC, -CSPEC, -ASPEC) only
+ * for that SPEC (added to table `kind`). */
+static void style_on(struct gprof_options *o, unsigned style, const char *spec,
+                     enum symspec_table_id kind)
 {
-    char **argv_in = argv;
-    struct symspec_set specs;
-    symspec_set_init(&specs);
-    struct strlist dirs = {0};
-    struct elf_image_options eopts = {0};
-    struct gmon_read_opts ropts = {0};
-    struct gprof_report rep = {0};
-    struct gprof_anno_opts aopts = {0};
-    unsigned style = 0, user_specified = 0;
-    bool line_mode = false, static_calls = false, brief = false, bsd = false, zeros = false;
-    bool print_path = false, inline_names = false, all_lines = false, separate = false;
-    enum demangle_style dstyle = DEMANGLE_AUTO;
-    unsigned long width = 80, min_count = 1, table_len = 10;
-    const char *callgrind_out = NULL, *file_order_map = NULL;
-    int rc = 1;
+    if (spec) symspec_set_add(&o->specs, spec, kind);
+    o->style |= style;
+    o->user_specified |= style;
+}
+
+/* Turn STYLE off (-P, -Q, -Z, -J), or with a spec leave SPEC out of it. */
+static void style_off(struct gprof_options *o, unsigned style, const char *spec,
+                      enum symspec_table_id kind)
+{
+    if (spec) {
+        symspec_set_add(&o->specs, spec, kind);
+        o->style |= style;
+    } else {
+        o->style &= ~style;
+    }
+    o->user_specified |= style;
+}
+
+/*
+ * Parse the command line (after @FILE expansion) into o. Returns 0, 1
+ * when there is nothing more to do (--help, --version) or 2 after a usage
+ * error (reported here).
+ */
+static int gprof_parse_args(int argc, char **argv, struct gprof_options *o)
+{
     struct tally_error err;
     tally_error_clear(&err);
-
-    ropts.flavour = GMON_FLAVOUR_AUTO;
-    for (size_t i = 0; i < sizeof(default_excluded) / sizeof(default_excluded[0]); i++) {
-        symspec_set_add(&specs, default_excluded[i], SYMSPEC_EXCL_TIME);
-        symspec_set_add(&specs, default_excluded[i], SYMSPEC_EXCL_GRAPH);
-        symspec_set_add(&specs, default_excluded[i], SYMSPEC_EXCL_FLAT);
-    }
-
-    /* @FILE arguments are replaced by the options written in FILE (quoted
-     * and backslash-escaped words), as gprof does */
-    expandargv(&argc, &argv);
-
     optind = 0;
     opterr = 0;
     int c;
@@ -283,450 +258,342 @@ int cmd_gprof(int argc, char **argv)
                          long_opts, NULL)) != -1) {
         switch (c) {
         case 'a':
-            eopts.no_static = true;
+            o->load.elf.no_static = true;
             break;
         case 'A':
-            if (optarg) symspec_set_add(&specs, optarg, SYMSPEC_INCL_ANNO);
-            style |= STYLE_ANNO;
-            user_specified |= STYLE_ANNO;
+            style_on(o, STYLE_ANNO, optarg, SYMSPEC_INCL_ANNO);
             break;
         case 'J':
-            if (optarg) {
-                symspec_set_add(&specs, optarg, SYMSPEC_EXCL_ANNO);
-                style |= STYLE_ANNO;
-            } else {
-                style &= ~(unsigned)STYLE_ANNO;
-            }
-            user_specified |= STYLE_ANNO;
+            style_off(o, STYLE_ANNO, optarg, SYMSPEC_EXCL_ANNO);
             break;
         case 'b':
-            brief = true;
+            o->brief = true;
             break;
         case 'B': /* gprof's undocumented synonym of -q */
-            style |= STYLE_GRAPH;
-            user_specified |= STYLE_GRAPH;
+            style_on(o, STYLE_GRAPH, NULL, 0);
             break;
         case 'c':
-            static_calls = true;
+            o->static_calls = true;
             break;
         case 'C':
-            if (optarg) symspec_set_add(&specs, optarg, SYMSPEC_INCL_EXEC);
-            style |= STYLE_EXEC;
-            user_specified |= STYLE_EXEC;
+            style_on(o, STYLE_EXEC, optarg, SYMSPEC_INCL_EXEC);
             break;
         case 'Z':
-            if (optarg) {
-                symspec_set_add(&specs, optarg, SYMSPEC_EXCL_EXEC);
-                style |= STYLE_EXEC;
-            } else {
-                style &= ~(unsigned)STYLE_EXEC;
-            }
-            user_specified |= STYLE_EXEC;
+            style_off(o, STYLE_EXEC, optarg, SYMSPEC_EXCL_EXEC);
             break;
         case 'd':
-            rc = bad_usage("%s", "-d/--debug (gprof's trace of its own internals) is not "
-                                 "offered");
-            goto out;
+            return bad_usage("%s", "-d/--debug (gprof's trace of its own internals) is not "
+                                   "offered");
         case 'S':
-            rc = bad_usage("%s", "-S/--external-symbol-table is not supported: the symbols "
-                                 "come from the executable");
-            goto out;
+            return bad_usage("%s", "-S/--external-symbol-table is not supported: the symbols "
+                                   "come from the executable");
         case 'D':
-            eopts.static_funcs_only = true;
+            o->load.elf.static_funcs_only = true;
             break;
         case 'e':
-            symspec_set_add(&specs, optarg, SYMSPEC_EXCL_GRAPH);
+            symspec_set_add(&o->specs, optarg, SYMSPEC_EXCL_GRAPH);
             break;
         case 'E':
-            symspec_set_add(&specs, optarg, SYMSPEC_EXCL_GRAPH);
-            symspec_set_add(&specs, optarg, SYMSPEC_EXCL_TIME);
+            symspec_set_add(&o->specs, optarg, SYMSPEC_EXCL_GRAPH);
+            symspec_set_add(&o->specs, optarg, SYMSPEC_EXCL_TIME);
             break;
         case 'f':
-            symspec_set_add(&specs, optarg, SYMSPEC_INCL_GRAPH);
+            symspec_set_add(&o->specs, optarg, SYMSPEC_INCL_GRAPH);
             break;
         case 'F':
-            symspec_set_add(&specs, optarg, SYMSPEC_INCL_GRAPH);
-            symspec_set_add(&specs, optarg, SYMSPEC_INCL_TIME);
+            symspec_set_add(&o->specs, optarg, SYMSPEC_INCL_GRAPH);
+            symspec_set_add(&o->specs, optarg, SYMSPEC_INCL_TIME);
             break;
         case 'h':
             usage(stdout);
-            rc = 0;
-            goto out;
+            return 1;
         case 'i':
-            style |= STYLE_INFO;
-            user_specified |= STYLE_INFO;
+            style_on(o, STYLE_INFO, NULL, 0);
             break;
         case 'I':
-            srcfile_dirs_add(&dirs, optarg);
+            srcfile_dirs_add(&o->dirs, optarg);
             break;
         case 'k':
-            if (!strchr(optarg, '/')) {
-                rc = bad_usage("-k needs FROM/TO, not '%s'", optarg);
-                goto out;
-            }
-            symspec_set_add(&specs, optarg, SYMSPEC_EXCL_ARCS);
+            if (!strchr(optarg, '/')) return bad_usage("-k needs FROM/TO, not '%s'", optarg);
+            symspec_set_add(&o->specs, optarg, SYMSPEC_EXCL_ARCS);
             break;
         case 'l':
-            line_mode = true;
+            o->load.line_mode = true;
             break;
         case 'L':
-            print_path = true;
+            o->print_path = true;
             break;
         case 'm':
-            if (parse_uint(optarg, &min_count)) {
-                rc = bad_usage("-m needs a number, not '%s'", optarg);
-                goto out;
-            }
+            if (parse_uint(optarg, &o->min_count))
+                return bad_usage("-m needs a number, not '%s'", optarg);
             break;
         case 'n':
-            if (optarg) symspec_set_add(&specs, optarg, SYMSPEC_INCL_TIME);
+            if (optarg) symspec_set_add(&o->specs, optarg, SYMSPEC_INCL_TIME);
             break;
         case 'N':
-            if (optarg) symspec_set_add(&specs, optarg, SYMSPEC_EXCL_TIME);
+            if (optarg) symspec_set_add(&o->specs, optarg, SYMSPEC_EXCL_TIME);
             break;
         case 'O': {
             int f = gmon_flavour_from_name(optarg);
-            if (f < 0) {
-                rc = bad_usage("unknown file format '%s' (auto, bsd, 4.4bsd, magic)", optarg);
-                goto out;
-            }
-            ropts.flavour = (enum gmon_flavour)f;
+            if (f < 0)
+                return bad_usage("unknown file format '%s' (auto, bsd, 4.4bsd, magic)", optarg);
+            o->load.flavour = (enum gmon_flavour)f;
             break;
         }
         case 'p':
-            if (optarg) symspec_set_add(&specs, optarg, SYMSPEC_INCL_FLAT);
-            style |= STYLE_FLAT;
-            user_specified |= STYLE_FLAT;
+            style_on(o, STYLE_FLAT, optarg, SYMSPEC_INCL_FLAT);
             break;
         case 'P':
-            if (optarg) {
-                symspec_set_add(&specs, optarg, SYMSPEC_EXCL_FLAT);
-                style |= STYLE_FLAT;
-            } else {
-                style &= ~(unsigned)STYLE_FLAT;
-            }
-            user_specified |= STYLE_FLAT;
+            style_off(o, STYLE_FLAT, optarg, SYMSPEC_EXCL_FLAT);
             break;
         case 'q':
-            if (optarg)
-                symspec_set_add(&specs, optarg,
-                                strchr(optarg, '/') ? SYMSPEC_INCL_ARCS : SYMSPEC_INCL_GRAPH);
-            style |= STYLE_GRAPH;
-            user_specified |= STYLE_GRAPH;
+            style_on(o, STYLE_GRAPH, optarg,
+                     optarg && strchr(optarg, '/') ? SYMSPEC_INCL_ARCS : SYMSPEC_INCL_GRAPH);
             break;
         case 'Q':
-            if (optarg) {
-                symspec_set_add(&specs, optarg,
-                                strchr(optarg, '/') ? SYMSPEC_EXCL_ARCS : SYMSPEC_EXCL_GRAPH);
-                style |= STYLE_GRAPH;
-            } else {
-                style &= ~(unsigned)STYLE_GRAPH;
-            }
-            user_specified |= STYLE_GRAPH;
+            style_off(o, STYLE_GRAPH, optarg,
+                      optarg && strchr(optarg, '/') ? SYMSPEC_EXCL_ARCS : SYMSPEC_EXCL_GRAPH);
             break;
         case 'r':
-            style |= STYLE_FUNC_ORDER;
-            user_specified |= STYLE_FUNC_ORDER;
+            style_on(o, STYLE_FUNC_ORDER, NULL, 0);
             break;
         case 'R':
-            file_order_map = optarg;
-            style |= STYLE_FILE_ORDER;
-            user_specified |= STYLE_FILE_ORDER;
+            o->load.file_order_map = optarg;
+            style_on(o, STYLE_FILE_ORDER, NULL, 0);
             break;
         case 's':
-            style |= STYLE_SUM;
-            user_specified |= STYLE_SUM;
-            line_mode = true;
+            style_on(o, STYLE_SUM, NULL, 0);
+            o->load.line_mode = true;
             break;
         case 't':
-            if (parse_uint(optarg, &table_len)) {
-                rc = bad_usage("-t needs a number, not '%s'", optarg);
-                goto out;
-            }
+            if (parse_uint(optarg, &o->table_len))
+                return bad_usage("-t needs a number, not '%s'", optarg);
             break;
         case 'T':
-            bsd = true;
+            o->bsd = true;
             break;
         case 'v':
             printf("tally gprof (tally %s), reports as GNU gprof 2.40\n", TALLY_VERSION);
-            rc = 0;
-            goto out;
+            return 1;
         case 'w':
-            if (parse_uint(optarg, &width) || width < 4) {
-                rc = bad_usage("-w needs a width, not '%s'", optarg);
-                goto out;
-            }
+            if (parse_uint(optarg, &o->width) || o->width < 4)
+                return bad_usage("-w needs a width, not '%s'", optarg);
             break;
         case 'x':
-            all_lines = true;
+            o->all_lines = true;
             break;
         case 'y':
-            separate = true;
+            o->separate = true;
             break;
         case 'z':
-            zeros = true;
+            o->zeros = true;
             break;
         case OPT_DEMANGLE:
-            if (optarg && demangle_style_parse(optarg, &dstyle, &err)) {
+            if (optarg && demangle_style_parse(optarg, &o->dstyle, &err)) {
                 cli_error(&err);
-                rc = 2;
-                goto out;
+                return 2;
             }
-            if (!optarg) dstyle = DEMANGLE_AUTO;
+            if (!optarg) o->dstyle = DEMANGLE_AUTO;
             break;
         case OPT_NO_DEMANGLE:
-            dstyle = DEMANGLE_NONE;
+            o->dstyle = DEMANGLE_NONE;
             break;
         case OPT_INLINE_FILE_NAMES:
-            inline_names = true;
+            o->inline_names = true;
             break;
         case OPT_CALLGRIND_OUT:
-            callgrind_out = optarg;
-            style |= STYLE_CALLGRIND;
+            o->callgrind_out = optarg;
+            o->style |= STYLE_CALLGRIND;
             break;
         case ':':
-            rc = bad_usage("option '%s' needs a value", argv[optind - 1]);
-            goto out;
+            return bad_usage("option '%s' needs a value", argv[optind - 1]);
         default:
             cli_unknown_option("gprof", argv[optind - 1], usage);
-            rc = 2;
-            goto out;
+            return 2;
         }
     }
-    if ((style & STYLE_FUNC_ORDER) && (style & STYLE_FILE_ORDER)) {
-        rc = bad_usage("%s", "--function-ordering and --file-ordering exclude each other");
-        goto out;
-    }
-    srcfile_dirs_add(&dirs, getenv("GPROF_PATH"));
+    if ((o->style & STYLE_FUNC_ORDER) && (o->style & STYLE_FILE_ORDER))
+        return bad_usage("%s", "--function-ordering and --file-ordering exclude each other");
+    srcfile_dirs_add(&o->dirs, getenv("GPROF_PATH"));
 
-    const char *exe = optind < argc ? argv[optind++] : "a.out";
-    const char *default_gmon = "gmon.out";
-    char **gmons = optind < argc ? argv + optind : (char **)&default_gmon;
-    int ngmons = optind < argc ? argc - optind : 1;
-    {
-        /* --callgrind-out onto the program or a gmon.out file would destroy it */
-        const char *ins[2] = {exe, NULL};
-        if (cli_check_output(callgrind_out, ins, 1, &err) ||
-            cli_check_output(callgrind_out, (const char *const *)gmons, ngmons, &err)) {
-            cli_error(&err);
-            rc = 2;
-            goto out;
-        }
-    }
-
-    struct elf_image img;
-    memset(&img, 0, sizeof(img));
-    struct line_table lt;
-    memset(&lt, 0, sizeof(lt));
-    struct gmon gm;
-    gmon_init(&gm);
-    struct gprof g;
-    memset(&g, 0, sizeof(g));
-    struct map_entry *map = NULL;
-    size_t nmap = 0;
-    struct elf_sym *own_syms = NULL;
-
-    if (elf_image_open(&img, exe, &eopts, &err)) {
+    o->load.exe = optind < argc ? argv[optind++] : "a.out";
+    o->gmons = optind < argc ? (const char *const *)argv + optind : default_gmons;
+    o->ngmons = optind < argc ? argc - optind : 1;
+    /* --callgrind-out onto the program or a gmon.out file would destroy it */
+    const char *ins[2] = {o->load.exe, NULL};
+    if (cli_check_output(o->callgrind_out, ins, 1, &err) ||
+        cli_check_output(o->callgrind_out, o->gmons, o->ngmons, &err)) {
         cli_error(&err);
-        goto cleanup;
+        return 2;
     }
-    if (line_table_open(&lt, &img, &err)) {
-        cli_error(&err);
-        goto cleanup;
-    }
-    line_table_annotate(&lt, &img);
-    if (line_mode) line_table_make_line_syms(&lt, &img);
-    struct elf_sym *syms = img.syms;
-    size_t nsyms = img.nsyms;
-    bool *mapped = NULL;
-    if (file_order_map) {
-        map = read_map(file_order_map, &nmap, &err);
-        if (!map) {
-            cli_error(&err);
-            goto cleanup;
-        }
-        /* each object file keeps its first (lowest) function, renamed to
-         * the file; its other functions merge into the symbol before */
-        own_syms = xmalloc((img.nsyms + 1) * sizeof(*own_syms));
-        mapped = xcalloc(img.nsyms + 1, sizeof(*mapped));
-        nsyms = 0;
-        for (size_t i = 0; i < img.nsyms; i++) {
-            struct map_entry key = {NULL, (char *)img.syms[i].name};
-            struct map_entry *m = bsearch(&key, map, nmap, sizeof(*map), cmp_map_func);
-            if (m) {
-                bool seen = false;
-                for (size_t k = 0; k < nsyms && !seen; k++)
-                    seen = mapped[k] && !strcmp(own_syms[k].name, m->file);
-                if (seen) {
-                    if (nsyms) own_syms[nsyms - 1].end_addr = img.syms[i].end_addr;
-                    continue;
-                }
-            }
-            own_syms[nsyms] = img.syms[i];
-            if (m) {
-                own_syms[nsyms].name = m->file;
-                mapped[nsyms] = true;
-            }
-            nsyms++;
-        }
-        syms = own_syms;
-    }
-    gprof_init(&g, syms, nsyms, line_mode);
-    if (mapped)
-        for (size_t i = 0; i < nsyms; i++)
-            g.syms[i].mapped = mapped[i];
-    free(mapped);
-    {
-        struct symspec_sym *ss = xmalloc((nsyms + 1) * sizeof(*ss));
-        for (size_t i = 0; i < nsyms; i++) {
-            ss[i].name = syms[i].name;
-            ss[i].file = syms[i].file;
-            ss[i].line = syms[i].line;
-            ss[i].addr = syms[i].addr;
-            ss[i].end_addr = syms[i].end_addr;
-        }
-        symspec_set_resolve(&specs, ss, nsyms);
-        free(ss);
-    }
+    return 0;
+}
 
-    ropts.layout.addr_size = img.elf_class == 32 ? 4 : 8;
-    ropts.layout.big_endian = img.big_endian;
-    {
-        long t = sysconf(_SC_CLK_TCK);
-        ropts.hertz = t > 0 ? (unsigned)t : 0;
+/* gprof -i: what each file read held. */
+static void print_file_info(const struct gprof_options *o, const struct gprof_load *L)
+{
+    if (!(o->style & STYLE_INFO)) return;
+    for (size_t i = 0; i < L->ninfo; i++) {
+        const struct gmon_file_info *fi = &L->info[i];
+        printf("File `%s' (version %d) contains:\n", o->gmons[i], fi->version);
+        printf("\t%lu histogram record%s\n", fi->nhist, fi->nhist == 1 ? "" : "s");
+        printf("\t%lu call-graph record%s\n", fi->narcs, fi->narcs == 1 ? "" : "s");
+        printf("\t%lu basic-block count record%s\n", fi->nbb, fi->nbb == 1 ? "" : "s");
     }
-    size_t arcs_done = 0;
-    for (int i = 0; i < ngmons; i++) {
-        size_t hists_before = gm.nhists;
-        if (gmon_read(&gm, gmons[i], &ropts, &err) ||
-            cli_gmon_check_hists(&gm, hists_before, &img, exe, gmons[i], &err)) {
-            cli_error(&err);
-            goto cleanup;
-        }
-        for (; arcs_done < gm.narcs; arcs_done++)
-            gprof_tally(&g, gm.arcs[arcs_done].from_pc, gm.arcs[arcs_done].self_pc,
-                        gm.arcs[arcs_done].count, &specs);
-        if (style & STYLE_INFO) {
-            const struct gmon_file_info *fi = &gm.last;
-            printf("File `%s' (version %d) contains:\n", gmons[i], fi->version);
-            printf("\t%lu histogram record%s\n", fi->nhist, fi->nhist == 1 ? "" : "s");
-            printf("\t%lu call-graph record%s\n", fi->narcs, fi->narcs == 1 ? "" : "s");
-            printf("\t%lu basic-block count record%s\n", fi->nbb, fi->nbb == 1 ? "" : "s");
-        }
-    }
-    for (size_t i = 0; i < gm.warnings.n; i++)
-        fprintf(stderr, "tally: warning: %s\n", gm.warnings.items[i]);
+}
 
-    if ((style & ~(unsigned)STYLE_CALLGRIND) == 0) {
-        if (gm.input & (GMON_INPUT_HIST | GMON_INPUT_ARCS)) {
-            if (gm.input & GMON_INPUT_HIST) style |= STYLE_FLAT;
-            if (gm.input & GMON_INPUT_ARCS) style |= STYLE_GRAPH;
-        } else {
-            style |= STYLE_EXEC;
-        }
-        style &= ~user_specified;
-    }
+/* gprof -s: the sum of the files, with the arcs merged per symbol pair, to gmon.sum. */
+static int write_sum(struct gprof_load *L, struct tally_error *err)
+{
+    struct gmon_write_opts wo = {0};
+    wo.flavour = L->ropts.flavour;
+    wo.layout = L->ropts.layout;
+    wo.hertz = L->ropts.hertz;
+    size_t na = 0;
+    struct gmon_arc *arcs = sum_arcs(&L->g, &na);
+    wo.arcs = arcs;
+    wo.narcs = na;
+    int rc = gmon_write(&L->gm, "gmon.sum", &wo, err);
+    free(arcs);
+    return rc;
+}
 
-    if (style & STYLE_SUM) {
-        struct gmon_write_opts wo = {0};
-        wo.flavour = ropts.flavour;
-        wo.layout = ropts.layout;
-        wo.hertz = ropts.hertz;
-        size_t na = 0;
-        struct gmon_arc *arcs = sum_arcs(&g, &na);
-        wo.arcs = arcs;
-        wo.narcs = na;
-        int wr = gmon_write(&gm, "gmon.sum", &wo, &err);
-        free(arcs);
-        if (wr) {
-            cli_error(&err);
-            goto cleanup;
-        }
+/* --callgrind-out: the analysis as a callgrind profile. */
+static int write_callgrind(const struct gprof_options *o, const struct gprof_load *L,
+                           struct tally_error *err)
+{
+    struct profile *p = gprof_to_profile(&L->g, &L->img, o->load.exe, err);
+    if (!p) {
+        snprintf(err->file, sizeof(err->file), "%s", o->callgrind_out);
+        return -1;
     }
+    int rc = profile_write(p, PROFILE_FORMAT_CALLGRIND, o->callgrind_out, err);
+    profile_free(p);
+    return rc;
+}
 
-    if ((style & STYLE_FLAT) && !(gm.input & GMON_INPUT_HIST)) {
-        cli_errorf("%s: gmon.out file is missing histogram", gmons[0]);
-        goto cleanup;
-    }
-    if ((style & STYLE_GRAPH) && !(gm.input & GMON_INPUT_ARCS)) {
-        cli_errorf("%s: gmon.out file is missing call-graph data", gmons[0]);
-        goto cleanup;
-    }
-
-    gprof_assign_hist(&g, &gm, &specs);
-    if (gm.input & GMON_INPUT_BB) gprof_add_bbs(&g, &gm);
-    if (gm.input & GMON_INPUT_ARCS) gprof_assemble(&g, &specs, static_calls ? &img : NULL);
-
-    if (callgrind_out && gprof_write_callgrind(&g, &img, exe, callgrind_out, &err)) {
-        cli_error(&err);
-        goto cleanup;
-    }
-
+/* The reports asked for, on standard output. Returns 0 or 1 (reported). */
+static int print_reports(const struct gprof_options *o, struct gprof_load *L, unsigned style)
+{
+    struct tally_error err;
+    tally_error_clear(&err);
+    struct gprof *g = &L->g;
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+    struct gprof_report rep = {0};
     rep.out = stdout;
-    rep.brief = brief;
-    rep.bsd = bsd;
-    rep.ignore_zeros = !zeros;
-    rep.line_mode = line_mode;
-    rep.print_path = print_path;
-    rep.inline_file_names = inline_names;
-    rep.demangle = dstyle;
-    rep.width = (int)width;
-    rep.dimen = gm.dimen[0] ? gm.dimen : "seconds";
-    rep.dimen_abbrev = gm.dimen_abbrev ? gm.dimen_abbrev : 's';
+    rep.brief = o->brief;
+    rep.bsd = o->bsd;
+    rep.ignore_zeros = !o->zeros;
+    rep.line_mode = o->load.line_mode;
+    rep.print_path = o->print_path;
+    rep.inline_file_names = o->inline_names;
+    rep.demangle = o->dstyle;
+    rep.width = (int)o->width;
+    rep.dimen = L->gm.dimen[0] ? L->gm.dimen : "seconds";
+    rep.dimen_abbrev = L->gm.dimen_abbrev ? L->gm.dimen_abbrev : 's';
     rep.first_output = true;
-    rep.specs = &specs;
+    rep.specs = &o->specs;
 
-    if (bsd) {
-        if (style & STYLE_GRAPH) gprof_print_graph(&rep, &g);
-        if (style & STYLE_FLAT) gprof_print_flat(&rep, &g);
+    if (o->bsd) {
+        if (style & STYLE_GRAPH) gprof_print_graph(&rep, g);
+        if (style & STYLE_FLAT) gprof_print_flat(&rep, g);
     } else {
-        if (style & STYLE_FLAT) gprof_print_flat(&rep, &g);
-        if (style & STYLE_GRAPH) gprof_print_graph(&rep, &g);
+        if (style & STYLE_FLAT) gprof_print_flat(&rep, g);
+        if (style & STYLE_GRAPH) gprof_print_graph(&rep, g);
     }
-    if (style & STYLE_GRAPH) gprof_print_index(&rep, &g);
-    if (style & STYLE_EXEC) gprof_print_exec_counts(&rep, &g);
+    if (style & STYLE_GRAPH) gprof_print_index(&rep, g);
+    if (style & STYLE_EXEC) gprof_print_exec_counts(&rep, g);
     if (style & STYLE_ANNO) {
-        aopts.dirs = &dirs;
-        aopts.all_lines = all_lines;
-        aopts.separate_files = separate;
-        aopts.min_count = min_count;
-        aopts.top_lines = (int)table_len;
-        if (gprof_print_annotated(&rep, &g, &aopts, &err)) {
+        struct gprof_anno_opts aopts = {0};
+        aopts.dirs = &o->dirs;
+        aopts.all_lines = o->all_lines;
+        aopts.separate_files = o->separate;
+        aopts.min_count = o->min_count;
+        aopts.top_lines = (int)o->table_len;
+        if (gprof_print_annotated(&rep, g, &aopts, &err)) {
             fflush(stdout);
             cli_error(&err);
-            goto cleanup;
+            return 1;
         }
     }
-    if (style & STYLE_FUNC_ORDER) gprof_print_function_ordering(&rep, &g);
+    if (style & STYLE_FUNC_ORDER) gprof_print_function_ordering(&rep, g);
     if (style & STYLE_FILE_ORDER) {
-        const char **files = xmalloc((nmap + 1) * sizeof(*files));
-        for (size_t i = 0; i < nmap; i++)
-            files[i] = map[i].file;
-        gprof_print_file_ordering(&rep, &g, files, nmap);
+        const char **files = xmalloc((L->nmap + 1) * sizeof(*files));
+        for (size_t i = 0; i < L->nmap; i++)
+            files[i] = L->map[i].file;
+        gprof_print_file_ordering(&rep, g, files, L->nmap);
         free(files);
     }
     if (fflush(stdout) != 0) {
         cli_errorf("error writing the report");
-        goto cleanup;
+        return 1;
     }
-    rc = 0;
+    return 0;
+}
 
-cleanup:
-    gprof_release(&g);
-    for (size_t i = 0; i < nmap; i++) {
-        free(map[i].file);
-        free(map[i].func);
+/* Load, analyse, write and print what o asks for. Returns the exit status. */
+static int gprof_run(struct gprof_options *o)
+{
+    struct tally_error err;
+    tally_error_clear(&err);
+    struct gprof_load L;
+    gprof_load_init(&L);
+    int rc = 1;
+    if (gprof_load(&L, &o->load, NULL, o->gmons, o->ngmons, &err)) {
+        print_file_info(o, &L);
+        cli_error(&err);
+        goto out;
     }
-    free(map);
-    free(own_syms);
-    gmon_release(&gm);
-    line_table_close(&lt);
-    elf_image_close(&img);
+    print_file_info(o, &L);
+    for (size_t i = 0; i < L.gm.warnings.n; i++)
+        fprintf(stderr, "tally: warning: %s\n", L.gm.warnings.items[i]);
+
+    /* no report named: those the files have data for */
+    unsigned style = o->style;
+    if ((style & ~(unsigned)STYLE_CALLGRIND) == 0) {
+        if (L.gm.input & (GMON_INPUT_HIST | GMON_INPUT_ARCS)) {
+            if (L.gm.input & GMON_INPUT_HIST) style |= STYLE_FLAT;
+            if (L.gm.input & GMON_INPUT_ARCS) style |= STYLE_GRAPH;
+        } else {
+            style |= STYLE_EXEC;
+        }
+        style &= ~o->user_specified;
+    }
+    if ((style & STYLE_SUM) && write_sum(&L, &err)) {
+        cli_error(&err);
+        goto out;
+    }
+    if ((style & STYLE_FLAT) && !(L.gm.input & GMON_INPUT_HIST)) {
+        cli_errorf("%s: gmon.out file is missing histogram", o->gmons[0]);
+        goto out;
+    }
+    if ((style & STYLE_GRAPH) && !(L.gm.input & GMON_INPUT_ARCS)) {
+        cli_errorf("%s: gmon.out file is missing call-graph data", o->gmons[0]);
+        goto out;
+    }
+    gprof_load_finish(&L, &o->specs, o->static_calls);
+    if (o->callgrind_out && write_callgrind(o, &L, &err)) {
+        cli_error(&err);
+        goto out;
+    }
+    rc = print_reports(o, &L, style);
 out:
-    symspec_set_release(&specs);
-    strlist_release(&dirs);
+    gprof_load_release(&L);
+    return rc;
+}
+
+int cmd_gprof(int argc, char **argv)
+{
+    char **argv_in = argv;
+    struct gprof_options o;
+    gprof_options_init(&o);
+    /* @FILE arguments are replaced by the options written in FILE (quoted
+     * and backslash-escaped words), as gprof does */
+    expandargv(&argc, &argv);
+    int rc = gprof_parse_args(argc, argv, &o);
+    rc = rc == 0 ? gprof_run(&o) : rc == 1 ? 0 : 2;
+    gprof_options_release(&o);
     if (argv != argv_in) freeargv(argv);
     return rc;
 }

@@ -19,52 +19,105 @@ static int line_starts(const char *data, size_t len, const char *word)
     return 0;
 }
 
-enum profile_format format_detect(const char *data, size_t len)
+/* How sure detect() is (struct format_ops). */
+enum {
+    DETECT_NO = 0,
+    DETECT_WEAK_CG = 1, /* cachegrind's `desc:`: callgrind has it too */
+    DETECT_EVENTS = 2,  /* `events:` alone: callgrind (cachegrind must have `cmd:`) */
+    DETECT_CMD = 3,     /* `cmd:` without any callgrind-only key: cachegrind */
+    DETECT_KEY = 4,     /* a key only callgrind has */
+    DETECT_MAGIC = 5,   /* the format's own first line */
+};
+
+static int contexts_detect(const char *data, size_t len)
 {
     static const char ctx[] = "# tally contexts"; /* any version: the reader checks it */
-    if (len >= sizeof(ctx) - 1 && memcmp(data, ctx, sizeof(ctx) - 1) == 0)
-        return PROFILE_FORMAT_CONTEXTS;
+    return len >= sizeof(ctx) - 1 && memcmp(data, ctx, sizeof(ctx) - 1) == 0 ? DETECT_MAGIC
+                                                                             : DETECT_NO;
+}
+
+static int callgrind_detect(const char *data, size_t len)
+{
     static const char magic[] = "# callgrind format";
     if (len >= sizeof(magic) - 1 && memcmp(data, magic, sizeof(magic) - 1) == 0)
-        return PROFILE_FORMAT_CALLGRIND;
+        return DETECT_MAGIC;
     /* Callgrind-only header and body keys. */
     static const char *const cg_keys[] = {
         "version:", "creator:", "positions:", "calls=", "ob=",    "cfn=",
         "part:",    "pid:",     "thread:",    "event:", "totals:"};
     for (size_t i = 0; i < sizeof(cg_keys) / sizeof(cg_keys[0]); i++)
-        if (line_starts(data, len, cg_keys[i])) return PROFILE_FORMAT_CALLGRIND;
+        if (line_starts(data, len, cg_keys[i])) return DETECT_KEY;
     /* "fn=(12)" is callgrind name compression; cachegrind has "fn=(below main)" */
     char key[] = "fn=(0";
     for (char d = '0'; d <= '9'; d++) {
         key[4] = d;
-        if (line_starts(data, len, key)) return PROFILE_FORMAT_CALLGRIND;
+        if (line_starts(data, len, key)) return DETECT_KEY;
     }
+    if (line_starts(data, len, "events:")) return DETECT_EVENTS;
+    return DETECT_NO;
+}
+
+static int cachegrind_detect(const char *data, size_t len)
+{
     /* a cachegrind file must have a `cmd:` line; callgrind may omit it */
-    if (line_starts(data, len, "cmd:")) return PROFILE_FORMAT_CACHEGRIND;
-    if (line_starts(data, len, "events:")) return PROFILE_FORMAT_CALLGRIND;
-    if (line_starts(data, len, "desc:")) return PROFILE_FORMAT_CACHEGRIND;
-    return PROFILE_FORMAT_UNKNOWN;
+    if (line_starts(data, len, "cmd:")) return DETECT_CMD;
+    if (line_starts(data, len, "desc:")) return DETECT_WEAK_CG;
+    return DETECT_NO;
+}
+
+static int contexts_read_row(struct input *in, struct profile *p, const struct read_options *opt,
+                             struct tally_error *err)
+{
+    (void)opt;
+    return contexts_read(in, p, err);
+}
+
+/* a profile without a current context tree (e.g. merged) is written as callgrind */
+static int contexts_write_row(const struct profile *p, FILE *fp, struct tally_error *err)
+{
+    return contexts_tree_current(p) ? contexts_write(p, fp, err) : callgrind_write(p, fp, err);
+}
+
+const struct format_ops profile_formats[] = {
+    {"callgrind", PROFILE_FORMAT_CALLGRIND, callgrind_detect, callgrind_read, callgrind_write, 1},
+    {"cachegrind", PROFILE_FORMAT_CACHEGRIND, cachegrind_detect, cachegrind_read, cachegrind_write,
+     1},
+    {"contexts", PROFILE_FORMAT_CONTEXTS, contexts_detect, contexts_read_row, contexts_write_row,
+     0},
+    {NULL, PROFILE_FORMAT_UNKNOWN, NULL, NULL, NULL, 0},
+};
+
+const struct format_ops *format_ops_of(enum profile_format f)
+{
+    for (const struct format_ops *r = profile_formats; r->name; r++)
+        if (r->id == f) return r;
+    return NULL;
+}
+
+enum profile_format format_detect(const char *data, size_t len)
+{
+    enum profile_format best = PROFILE_FORMAT_UNKNOWN;
+    int score = DETECT_NO;
+    for (const struct format_ops *r = profile_formats; r->name; r++) {
+        int s = r->detect(data, len);
+        if (s > score) {
+            score = s;
+            best = r->id;
+        }
+    }
+    return best;
 }
 
 const char *format_name(enum profile_format f)
 {
-    switch (f) {
-    case PROFILE_FORMAT_CALLGRIND:
-        return "callgrind";
-    case PROFILE_FORMAT_CACHEGRIND:
-        return "cachegrind";
-    case PROFILE_FORMAT_CONTEXTS:
-        return "contexts";
-    default:
-        return "unknown";
-    }
+    const struct format_ops *r = format_ops_of(f);
+    return r ? r->name : "unknown";
 }
 
 enum profile_format format_from_name(const char *name)
 {
-    if (strcmp(name, "callgrind") == 0) return PROFILE_FORMAT_CALLGRIND;
-    if (strcmp(name, "cachegrind") == 0) return PROFILE_FORMAT_CACHEGRIND;
-    if (strcmp(name, "contexts") == 0) return PROFILE_FORMAT_CONTEXTS;
+    for (const struct format_ops *r = profile_formats; r->name; r++)
+        if (strcmp(name, r->name) == 0) return r->id;
     return PROFILE_FORMAT_UNKNOWN;
 }
 
@@ -101,9 +154,7 @@ struct profile *profile_read_input(struct input *in, const struct read_options *
     struct profile *p = profile_new();
     p->path = xstrdup(path);
     p->format = f;
-    int rc = f == PROFILE_FORMAT_CONTEXTS    ? contexts_read(in, p, err)
-             : f == PROFILE_FORMAT_CALLGRIND ? callgrind_read(in, p, opt, err)
-                                             : cachegrind_read(in, p, opt, err);
+    int rc = format_ops_of(f)->read(in, p, opt, err);
     if (rc == 0 && opt->merge_parts) rc = profile_merge_parts(p, err);
     if (rc) {
         profile_free(p);
@@ -117,11 +168,9 @@ int profile_write(const struct profile *p, enum profile_format f, const char *pa
 {
     struct outfile of;
     if (outfile_open(&of, path, err)) return -1;
-    /* a profile without a current context tree (e.g. merged) is written as callgrind */
-    int rc = f == PROFILE_FORMAT_CACHEGRIND ? cachegrind_write(p, of.fp, err)
-             : f == PROFILE_FORMAT_CONTEXTS && contexts_tree_current(p)
-                 ? contexts_write(p, of.fp, err)
-                 : callgrind_write(p, of.fp, err);
+    /* an unknown format is written as callgrind, as it always was */
+    const struct format_ops *r = format_ops_of(f);
+    int rc = (r ? r->write : callgrind_write)(p, of.fp, err);
     if (rc) {
         outfile_abort(&of);
         return -1;

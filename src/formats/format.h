@@ -13,6 +13,12 @@
  * Writers produce text on a stdio stream; use io/outfile.h to write a
  * file atomically. They return 0, or -1 with err when the profile cannot
  * be expressed in that format (or the stream reports an error).
+ *
+ * Every lossless format of the model is one row of profile_formats[]
+ * (format.c): its name, how its first bytes are recognised, its reader
+ * and its writer. docs/internals/adding-a-format.md says how to add one.
+ * Derived views (json, folded, speedscope, pprof) are not formats of the
+ * model: they are exporters (export/export.h).
  */
 #ifndef TALLY_FORMAT_H
 #define TALLY_FORMAT_H
@@ -27,6 +33,34 @@ struct read_options {
     int drop_addr;   /* forget instruction addresses: line-level costs only */
     int drop_jumps;  /* do not keep jump records */
 };
+
+/*
+ * One lossless format of the model.
+ *
+ * detect() looks at the first bytes of (decompressed) content and says how
+ * sure it is that they are this format: 0 = not this format, higher = more
+ * sure (a magic first line beats a key only this format has, which beats a
+ * key that others may have too). format_detect() takes the highest; a tie
+ * goes to the earlier row.
+ *
+ * read() fills a fresh profile `p` from an opened input; write() writes
+ * `p` on a stream. Both return 0 or -1 with err.
+ */
+struct format_ops {
+    const char *name; /* as --format/--to spell it */
+    enum profile_format id;
+    int (*detect)(const char *data, size_t len);
+    int (*read)(struct input *in, struct profile *p, const struct read_options *opt,
+                struct tally_error *err);
+    int (*write)(const struct profile *p, FILE *fp, struct tally_error *err);
+    int convert; /* offered by `tally convert --to` */
+};
+
+/* The table, ended by a row with name NULL. */
+extern const struct format_ops profile_formats[];
+
+/* The row of `f`, or NULL for PROFILE_FORMAT_UNKNOWN. */
+const struct format_ops *format_ops_of(enum profile_format f);
 
 /* Guess the format from the first bytes of (decompressed) content. */
 enum profile_format format_detect(const char *data, size_t len);

@@ -16,11 +16,11 @@
 
 #include "analysis/stacks.h"
 #include "formats/contexts.h"
-#include "formats/folded.h"
+#include "export/folded.h"
 #include "formats/format.h"
-#include "formats/json.h"
-#include "formats/pprof.h"
-#include "formats/speedscope.h"
+#include "export/json.h"
+#include "export/pprof.h"
+#include "export/speedscope.h"
 
 static struct profile *load(const void *data, size_t size)
 {

@@ -10,12 +10,15 @@
 
 #include <zlib.h>
 
-#include "analysis/pprof_lines.h"
+#include "analysis/apportion.h"
+#include "export/pprof_lines.h"
 #include "analysis/stacks.h"
-#include "formats/folded.h"
-#include "formats/json.h"
-#include "formats/pprof.h"
-#include "formats/speedscope.h"
+#include "export/export.h"
+#include "export/folded.h"
+#include "formats/format.h"
+#include "export/json.h"
+#include "export/pprof.h"
+#include "export/speedscope.h"
 
 /* Run a writer into memory and return the text (caller frees). */
 #define CAPTURE(buf, call)                                                                         \
@@ -439,33 +442,33 @@ static void test_pprof(void **state)
     profile_free(h.p);
 }
 
-/* --- apportioning whole counts (pprof lines) ------------------------------ */
+/* --- apportioning whole counts (analysis/apportion.h) ---------------------- */
 
 static void test_apportion(void **state)
 {
     (void)state;
-    struct pl_scratch sc = {0};
+    struct apportion_scratch sc = {0};
     uint64_t out[4];
     /* 10 over 1:1:1 -> 3.33 each; the unit left goes to the first (ties: lower index) */
     uint64_t w1[3] = {1, 1, 1};
-    pprof_apportion(10, w1, 1, 3, out, &sc);
+    apportion(10, w1, 1, 3, out, APPORTION_ZERO_EVEN, &sc);
     assert_int_equal(out[0], 4);
     assert_int_equal(out[1], 3);
     assert_int_equal(out[2], 3);
     /* 7 over 5:3:0 -> 4.375, 2.625, 0: the unit left goes to the larger remainder */
     uint64_t w2[3] = {5, 3, 0};
-    pprof_apportion(7, w2, 1, 3, out, &sc);
+    apportion(7, w2, 1, 3, out, APPORTION_ZERO_EVEN, &sc);
     assert_int_equal(out[0], 4);
     assert_int_equal(out[1], 3);
     assert_int_equal(out[2], 0);
     /* stride: every second value; 3 over 3:1 -> 2.25, 0.75 -> 2, 1 */
     uint64_t w3[4] = {3, 99, 1, 99};
-    pprof_apportion(3, w3, 2, 2, out, &sc);
+    apportion(3, w3, 2, 2, out, APPORTION_ZERO_EVEN, &sc);
     assert_int_equal(out[0], 2);
     assert_int_equal(out[1], 1);
     /* all weights zero: an even split, still exact */
     uint64_t w4[4] = {0, 0, 0, 0};
-    pprof_apportion(6, w4, 1, 4, out, &sc);
+    apportion(6, w4, 1, 4, out, APPORTION_ZERO_EVEN, &sc);
     assert_int_equal(out[0], 2);
     assert_int_equal(out[1], 2);
     assert_int_equal(out[2], 1);
@@ -473,20 +476,20 @@ static void test_apportion(void **state)
     /* huge values: products need 128 bits; the parts still add up exactly */
     uint64_t w5[3] = {UINT64_MAX, UINT64_MAX - 1, 3};
     uint64_t big = (uint64_t)INT64_MAX;
-    pprof_apportion(big, w5, 1, 3, out, &sc);
+    apportion(big, w5, 1, 3, out, APPORTION_ZERO_EVEN, &sc);
     assert_true(out[0] + out[1] + out[2] == big);
     assert_true(out[0] >= out[1] && out[1] > out[2]);
     /* 0 gives zeros; one part takes everything */
-    pprof_apportion(0, w2, 1, 3, out, &sc);
+    apportion(0, w2, 1, 3, out, APPORTION_ZERO_EVEN, &sc);
     assert_int_equal(out[0] + out[1] + out[2], 0);
-    pprof_apportion(5, w4, 1, 1, out, &sc);
+    apportion(5, w4, 1, 1, out, APPORTION_ZERO_EVEN, &sc);
     assert_int_equal(out[0], 5);
     /* many parts: the sum is exact and no part is off by more than one */
     uint64_t w6[100], o6[100], sum = 0;
     for (int i = 0; i < 100; i++)
         w6[i] = (uint64_t)(i * 7 + 1);
-    struct pl_scratch sc2 = {0};
-    pprof_apportion(12345, w6, 1, 100, o6, &sc2);
+    struct apportion_scratch sc2 = {0};
+    apportion(12345, w6, 1, 100, o6, APPORTION_ZERO_EVEN, &sc2);
     uint64_t wsum = 0;
     for (int i = 0; i < 100; i++)
         wsum += w6[i];
@@ -496,8 +499,25 @@ static void test_apportion(void **state)
         assert_true((double)o6[i] > exact - 1.0 && (double)o6[i] < exact + 1.0);
     }
     assert_int_equal(sum, 12345);
-    pprof_scratch_release(&sc);
-    pprof_scratch_release(&sc2);
+    /* the other zero rule (the stack estimates): all of it to part 0 */
+    apportion(6, w4, 1, 4, out, APPORTION_ZERO_FIRST, &sc);
+    assert_int_equal(out[0], 6);
+    assert_int_equal(out[1] + out[2] + out[3], 0);
+    /* in place (out = weights): 9 over 1:2 -> 3, 6 */
+    uint64_t w7[2] = {1, 2};
+    apportion(9, w7, 1, 2, w7, APPORTION_ZERO_FIRST, &sc);
+    assert_int_equal(w7[0], 3);
+    assert_int_equal(w7[1], 6);
+    /* a few units left over go to the largest remainders too: 5 over 1:1:1:1:1:1
+       -> 0.83 each, one unit to each of the first five */
+    uint64_t w8[6] = {1, 1, 1, 1, 1, 1};
+    uint64_t o8[6];
+    apportion(5, w8, 1, 6, o8, APPORTION_ZERO_FIRST, &sc);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(o8[i], 1);
+    assert_int_equal(o8[5], 0);
+    apportion_scratch_release(&sc);
+    apportion_scratch_release(&sc2);
 }
 
 /*
@@ -639,6 +659,43 @@ static void test_pprof_lines_cap(void **state)
     profile_free(p);
 }
 
+/* The two registration tables: what each row says, and lookups by name. */
+static void test_tables(void **state)
+{
+    (void)state;
+    const struct exporter *x = exporter_find("pprof");
+    assert_non_null(x);
+    assert_int_equal(x->binary, 1);
+    assert_int_equal(x->needs_stacks, EXPORT_STACKS_ALL);
+    assert_int_equal(exporter_find("folded")->needs_stacks, EXPORT_STACKS_ONE_EVENT);
+    assert_int_equal(exporter_find("json")->needs_stacks, EXPORT_NO_STACKS);
+    assert_int_equal(exporter_find("speedscope")->binary, 0);
+    assert_null(exporter_find("callgrind")); /* a format, not an exporter */
+    assert_null(exporter_find("Pprof"));
+    for (const struct format_ops *f = profile_formats; f->name; f++) {
+        assert_ptr_equal(format_ops_of(f->id), f);
+        assert_int_equal(format_from_name(f->name), f->id);
+        assert_string_equal(format_name(f->id), f->name);
+    }
+    assert_null(format_ops_of(PROFILE_FORMAT_UNKNOWN));
+    assert_int_equal(format_from_name("json"), PROFILE_FORMAT_UNKNOWN);
+    assert_string_equal(format_name(PROFILE_FORMAT_UNKNOWN), "unknown");
+    assert_int_equal(format_ops_of(PROFILE_FORMAT_CALLGRIND)->convert, 1);
+    assert_int_equal(format_ops_of(PROFILE_FORMAT_CONTEXTS)->convert, 0);
+    /* detection: the strongest sign wins whichever row gives it */
+    static const char ctx[] = "# tally contexts 1\nversion: 1\nevents: Ir\n";
+    assert_int_equal(format_detect(ctx, sizeof(ctx) - 1), PROFILE_FORMAT_CONTEXTS);
+    static const char cg_key[] = "cmd: x\nevents: Ir\ncalls=1 2\n";
+    assert_int_equal(format_detect(cg_key, sizeof(cg_key) - 1), PROFILE_FORMAT_CALLGRIND);
+    static const char cmd[] = "desc: a\ncmd: x\nevents: Ir\n";
+    assert_int_equal(format_detect(cmd, sizeof(cmd) - 1), PROFILE_FORMAT_CACHEGRIND);
+    static const char ev[] = "desc: a\nevents: Ir\n";
+    assert_int_equal(format_detect(ev, sizeof(ev) - 1), PROFILE_FORMAT_CALLGRIND);
+    static const char desc[] = "desc: a\n";
+    assert_int_equal(format_detect(desc, sizeof(desc) - 1), PROFILE_FORMAT_CACHEGRIND);
+    assert_int_equal(format_detect("x\n", 2), PROFILE_FORMAT_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -646,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_folded),      cmocka_unit_test(test_speedscope),
         cmocka_unit_test(test_pprof),       cmocka_unit_test(test_apportion),
         cmocka_unit_test(test_pprof_lines), cmocka_unit_test(test_pprof_lines_cap),
+        cmocka_unit_test(test_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
  */
 #include "testutil.h"
 
+#include "analysis/fgraph.h"
 #include "analysis/funcs.h"
 #include "analysis/inclusive.h"
 
@@ -336,6 +337,33 @@ static void test_funcs_rows(void **state)
     profile_free(p);
 }
 
+/*
+ * The Tarjan walk by itself: 0 -> 1 -> 2 -> 1 (a cycle), 2 -> 3, 3 -> 3
+ * (a self-loop), 4 alone. Walking from 0: 3 is finished first (its own
+ * component), then 1 and 2 (popped 2 then 1), then 0; 4 is a root of its
+ * own, found last.
+ */
+static void test_fgraph_scc(void **state)
+{
+    (void)state;
+    const size_t start[6] = {0, 1, 2, 4, 5, 5};
+    const uint32_t adj[5] = {1, 2, 1, 3, 3};
+    uint32_t comp[5], order[5];
+    assert_int_equal(fgraph_scc(5, start, adj, comp, order), 4);
+    const uint32_t want_comp[5] = {2, 1, 1, 0, 3};
+    const uint32_t want_order[5] = {3, 2, 1, 0, 4};
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(comp[i], want_comp[i]);
+        assert_int_equal(order[i], want_order[i]);
+    }
+    /* without the order, and an empty graph */
+    uint32_t comp2[5];
+    assert_int_equal(fgraph_scc(5, start, adj, comp2, NULL), 4);
+    assert_memory_equal(comp, comp2, sizeof(comp));
+    const size_t start0[1] = {0};
+    assert_int_equal(fgraph_scc(0, start0, adj, comp2, NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,7 +371,7 @@ int main(void)
         cmocka_unit_test(test_self_recursive_root), cmocka_unit_test(test_mutual_recursion),
         cmocka_unit_test(test_cycle_as_root),       cmocka_unit_test(test_two_cycles),
         cmocka_unit_test(test_deep_chain),          cmocka_unit_test(test_overflow),
-        cmocka_unit_test(test_funcs_rows),
+        cmocka_unit_test(test_funcs_rows),          cmocka_unit_test(test_fgraph_scc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-__extension__ typedef unsigned __int128 u128;
-
 static int add_checked(uint64_t *dst, uint64_t v)
 {
     if (*dst + v < *dst) return -1;
@@ -27,23 +25,26 @@ static void part_columns(const struct part *pt, const char *const *ev_names, siz
 
 /* Order of the lines of a function and of the sites of an arc: by
  * function (or arc), then line, then file name. */
-static const struct profile *sort_prof;
-static const struct rectab *sort_tab;
-static size_t sort_line_word; /* key word holding the line; the file id is the word before */
+struct rec_order {
+    const struct profile *p;
+    const struct rectab *tab;
+    size_t line_word; /* key word holding the line; the file id is the word before */
+};
 
-static int cmp_rec(const void *a, const void *b)
+static int cmp_rec(const void *a, const void *b, void *ctx)
 {
-    const uint64_t *x = rectab_at(sort_tab, *(const size_t *)a);
-    const uint64_t *y = rectab_at(sort_tab, *(const size_t *)b);
+    const struct rec_order *o = ctx;
+    const uint64_t *x = rectab_at(o->tab, *(const size_t *)a);
+    const uint64_t *y = rectab_at(o->tab, *(const size_t *)b);
     /* self: fn << 32 | file, line; sites: caller << 32 | callee, file, line */
-    int self = sort_line_word == 1;
+    int self = o->line_word == 1;
     uint64_t gx = self ? x[0] >> 32 : x[0], gy = self ? y[0] >> 32 : y[0];
     if (gx != gy) return gx < gy ? -1 : 1;
-    size_t lw = sort_line_word;
+    size_t lw = o->line_word;
     if (x[lw] != y[lw]) return x[lw] < y[lw] ? -1 : 1;
     uint32_t fx = (uint32_t)x[lw - 1], fy = (uint32_t)y[lw - 1];
     if (fx == fy) return 0;
-    return strcmp(profile_str(sort_prof, fx), profile_str(sort_prof, fy));
+    return strcmp(profile_str(o->p, fx), profile_str(o->p, fy));
 }
 
 /* Record indices of tab in the order above (malloc'd). */
@@ -53,12 +54,8 @@ static size_t *sorted_records(const struct profile *p, const struct rectab *tab,
     size_t *ix = xcalloc(n ? n : 1, sizeof(*ix));
     for (size_t i = 0; i < n; i++)
         ix[i] = i;
-    sort_prof = p;
-    sort_tab = tab;
-    sort_line_word = line_word;
-    qsort(ix, n, sizeof(*ix), cmp_rec);
-    sort_prof = NULL;
-    sort_tab = NULL;
+    struct rec_order o = {p, tab, line_word};
+    qsort_r(ix, n, sizeof(*ix), cmp_rec, &o);
     return ix;
 }
 
@@ -179,64 +176,4 @@ size_t pprof_lines_sites(const struct pprof_lines *pl, uint32_t caller, uint32_t
     if (!v) return 0;
     *first = (size_t)v[0];
     return (size_t)v[1];
-}
-
-void pprof_scratch_release(struct pl_scratch *s)
-{
-    free(s->idx);
-    free(s->rem_hi);
-    free(s->rem_lo);
-    memset(s, 0, sizeof(*s));
-}
-
-static const struct pl_scratch *sort_scratch;
-
-static int cmp_rem(const void *a, const void *b)
-{
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    const struct pl_scratch *s = sort_scratch;
-    if (s->rem_hi[i] != s->rem_hi[j]) return s->rem_hi[i] > s->rem_hi[j] ? -1 : 1;
-    if (s->rem_lo[i] != s->rem_lo[j]) return s->rem_lo[i] > s->rem_lo[j] ? -1 : 1;
-    return i < j ? -1 : i > j;
-}
-
-void pprof_apportion(uint64_t w, const uint64_t *weights, size_t stride, size_t n, uint64_t *out,
-                     struct pl_scratch *s)
-{
-    if (!n) return;
-    u128 sum = 0;
-    for (size_t k = 0; k < n; k++)
-        sum += weights[k * stride];
-    int even = sum == 0;
-    if (even) sum = n;
-    if (n == 1) {
-        out[0] = w;
-        return;
-    }
-    if (n > s->cap) {
-        size_t cap = s->cap;
-        s->idx = xgrow(s->idx, &cap, n, sizeof(*s->idx));
-        cap = s->cap;
-        s->rem_hi = xgrow(s->rem_hi, &cap, n, sizeof(*s->rem_hi));
-        cap = s->cap;
-        s->rem_lo = xgrow(s->rem_lo, &cap, n, sizeof(*s->rem_lo));
-        s->cap = cap;
-    }
-    uint64_t given = 0;
-    for (size_t k = 0; k < n; k++) {
-        u128 prod = (u128)w * (even ? 1 : weights[k * stride]);
-        u128 q = prod / sum, r = prod % sum;
-        out[k] = (uint64_t)q;
-        given += out[k];
-        s->rem_hi[k] = (uint64_t)(r >> 64);
-        s->rem_lo[k] = (uint64_t)r;
-        s->idx[k] = k;
-    }
-    uint64_t left = w - given; /* < n */
-    if (!left) return;
-    sort_scratch = s;
-    qsort(s->idx, n, sizeof(*s->idx), cmp_rem);
-    sort_scratch = NULL;
-    for (size_t k = 0; k < left; k++)
-        out[s->idx[k]]++;
 }

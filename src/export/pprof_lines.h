@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pprof_lines.h - the source-line index behind pprof's line-level
- * locations (formats/pprof.c): per function, its self cost on each source
+ * locations (export/pprof.c): per function, its self cost on each source
  * line; per call arc (caller, callee), its call sites (the caller's source
  * lines) with their call counts and inclusive costs. Both are summed over
  * every part of the profile, with the events matched by name to the stack
  * tree's events (a part without an event contributes 0 to it).
  *
- * It also holds the rule used to split a whole count among several lines:
- * pprof_apportion() (largest remainder, exact sums).
+ * A whole count is split among several lines with apportion()
+ * (analysis/apportion.h: largest remainder, exact sums; all-zero weights
+ * split evenly).
  *
  * Memory: everything belongs to the index (pprof_lines_release()).
  */
-#ifndef TALLY_PPROF_LINES_H
-#define TALLY_PPROF_LINES_H
+#ifndef TALLY_EXPORT_PPROF_LINES_H
+#define TALLY_EXPORT_PPROF_LINES_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -57,23 +58,5 @@ size_t pprof_lines_of(const struct pprof_lines *pl, uint32_t fn, size_t *first);
 /* Number of call sites of caller -> callee (0 = no such arc); the first is *first. */
 size_t pprof_lines_sites(const struct pprof_lines *pl, uint32_t caller, uint32_t callee,
                          size_t *first);
-
-/* Scratch space for pprof_apportion() (zeroed to start; free with pprof_scratch_release()). */
-struct pl_scratch {
-    size_t cap;
-    size_t *idx;
-    uint64_t *rem_hi, *rem_lo;
-};
-void pprof_scratch_release(struct pl_scratch *s);
-
-/*
- * Split the whole count w into n whole parts out[0..n) in proportion to
- * weights[k * stride] (k < n): each part gets floor(w * weight / sum),
- * and what is left (fewer than n units) goes one unit each to the parts
- * with the largest remainders (ties: the lower k). So the parts add up to
- * w exactly. When every weight is 0 the split is even (equal weights).
- */
-void pprof_apportion(uint64_t w, const uint64_t *weights, size_t stride, size_t n, uint64_t *out,
-                     struct pl_scratch *s);
 
 #endif

@@ -17,8 +17,8 @@
  * Only part 0 is written: fold the parts first (read_options.merge_parts
  * or profile_merge_parts()).
  */
-#ifndef TALLY_FORMATS_JSON_H
-#define TALLY_FORMATS_JSON_H
+#ifndef TALLY_EXPORT_JSON_H
+#define TALLY_EXPORT_JSON_H
 
 #include <stdio.h>
 

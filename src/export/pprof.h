@@ -27,15 +27,15 @@
  * Line-level samples (docs/tally-convert.md, "pprof source lines"): a
  * node's weight is split among its function's lines by their self costs,
  * then each caller frame among its call sites by their inclusive costs
- * (analysis/pprof_lines.h; whole counts, largest remainder, so every
+ * (export/pprof_lines.h; whole counts, largest remainder, so every
  * node's parts and every event's samples add up exactly); samples with
  * the same location list are merged.
  * Ids (mapping, location, function) start at 1. Cost that belongs to no
  * frame (the root's own weight) is a sample of a function "[other]".
  * Values are int64: a cost above 2^63-1 is an error.
  */
-#ifndef TALLY_FORMATS_PPROF_H
-#define TALLY_FORMATS_PPROF_H
+#ifndef TALLY_EXPORT_PPROF_H
+#define TALLY_EXPORT_PPROF_H
 
 #include <stddef.h>
 #include <stdint.h>

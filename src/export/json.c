@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analysis/fgraph.h"
 #include "../analysis/inclusive.h"
+#include "../formats/format.h"
 #include "../io/jsonstr.h"
-#include "format.h"
 
 void json_put_string(FILE *fp, const char *str)
 {
@@ -69,85 +70,34 @@ static int cmp_line(const void *a, const void *b)
     return 0;
 }
 
-/* Function-level view of part 0. */
+/* Function-level view of part 0: every function a node, the base events as columns. */
 struct json_graph {
-    size_t nfn, ne;
-    int64_t *self;      /* [nfn * ne] */
-    struct rectab arcs; /* caller << 32 | callee -> count, cost[ne] */
-    uint32_t *from, *to;
-    int64_t *arc_cost;
+    struct fgraph fg;
     struct incl_result incl;
     int have_incl;
 };
 
 static void graph_release(struct json_graph *g)
 {
-    free(g->self);
-    rectab_release(&g->arcs);
-    free(g->from);
-    free(g->to);
-    free(g->arc_cost);
+    fgraph_release(&g->fg);
     if (g->have_incl) incl_result_release(&g->incl);
-}
-
-/* Checked v += add as int64 (values read as signed or unsigned). */
-static int add_i64(int64_t *v, uint64_t add, int is_signed)
-{
-    int64_t a;
-    if (is_signed)
-        a = (int64_t)add;
-    else if (add > (uint64_t)INT64_MAX)
-        return -1;
-    else
-        a = (int64_t)add;
-    return __builtin_add_overflow(*v, a, v) ? -1 : 0;
 }
 
 static int graph_build(struct json_graph *g, const struct profile *p, const struct part *pt,
                        struct tally_error *err)
 {
-    size_t ne = pt->events.n, nfn = profile_nfunctions(p);
-    int sg = p->signed_costs;
-    g->nfn = nfn;
-    g->ne = ne;
-    g->self = xcalloc(nfn * ne + 1, sizeof(*g->self));
-    rectab_init(&g->arcs, 1, 1 + ne);
-    for (size_t i = 0; i < part_ncosts(pt); i++) {
-        struct cost_rec r;
-        part_cost_get(pt, i, &r);
-        for (size_t e = 0; e < ne; e++)
-            if (add_i64(&g->self[(size_t)r.fn * ne + e], r.cost[e], sg))
-                return tally_error_set(err, p->path, 0, "a function's cost overflows");
-    }
-    for (size_t i = 0; i < part_ncalls(pt); i++) {
-        struct call_rec c;
-        part_call_get(pt, i, &c);
-        uint64_t key = (uint64_t)c.caller << 32 | c.callee;
-        uint64_t *v = rectab_get(&g->arcs, &key, NULL);
-        if (__builtin_add_overflow(v[0], *c.count, &v[0]))
-            return tally_error_set(err, p->path, 0, "a call count overflows");
-        for (size_t e = 0; e < ne; e++)
-            if (add_i64((int64_t *)&v[1 + e], c.cost[e], sg))
-                return tally_error_set(err, p->path, 0, "a call's cost overflows");
-    }
-    size_t na = g->arcs.count;
-    g->from = xmalloc((na + 1) * sizeof(*g->from));
-    g->to = xmalloc((na + 1) * sizeof(*g->to));
-    g->arc_cost = xmalloc((na * ne + 1) * sizeof(*g->arc_cost));
-    for (size_t a = 0; a < na; a++) {
-        uint64_t key = rectab_at(&g->arcs, a)[0];
-        g->from[a] = (uint32_t)(key >> 32);
-        g->to[a] = (uint32_t)key;
-        memcpy(g->arc_cost + a * ne, rectab_val(&g->arcs, a) + 1, ne * sizeof(int64_t));
-    }
+    struct fgraph_options fo = {.msg_self = "a function's cost overflows",
+                                .msg_count = "a call count overflows",
+                                .msg_cost = "a call's cost overflows"};
+    if (fgraph_build(&g->fg, p, pt, &fo, err)) return -1;
     struct incl_graph ig = {
-        .nnodes = nfn,
-        .ncols = ne,
-        .self = g->self,
-        .narcs = na,
-        .from = g->from,
-        .to = g->to,
-        .cost = g->arc_cost,
+        .nnodes = g->fg.nnodes,
+        .ncols = g->fg.ncols,
+        .self = g->fg.self,
+        .narcs = g->fg.narcs,
+        .from = g->fg.from,
+        .to = g->fg.to,
+        .cost = g->fg.cost,
     };
     if (incl_compute(&ig, &g->incl, err)) return -1;
     g->have_incl = 1;
@@ -262,7 +212,7 @@ int json_write(const struct profile *p, FILE *fp, const struct json_options *o,
     fputs(ne ? "\n  ],\n  \"totals\": " : "],\n  \"totals\": ", fp);
     put_vec(fp, total, ne, sg);
     fputs(",\n  \"functions\": [", fp);
-    for (size_t f = 0; f < g.nfn; f++) {
+    for (size_t f = 0; f < g.fg.nnodes; f++) {
         struct function fn = profile_function_at(p, (uint32_t)f);
         fputs(f ? ",\n    " : "\n    ", fp);
         fprintf(fp, "{\"id\": %zu, \"name\": ", f);
@@ -272,7 +222,7 @@ int json_write(const struct profile *p, FILE *fp, const struct json_options *o,
         fputs(", \"file\": ", fp);
         json_put_string(fp, profile_str(p, fn.file));
         fputs(",\n     \"self\": ", fp);
-        put_ivec(fp, g.self + f * ne, ne);
+        put_ivec(fp, g.fg.self + f * ne, ne);
         fputs(", \"inclusive\": ", fp);
         put_ivec(fp, g.incl.incl + f * ne, ne);
         fprintf(fp, ", \"cycle\": %" PRIu32, g.incl.cycle[f]);
@@ -284,17 +234,17 @@ int json_write(const struct profile *p, FILE *fp, const struct json_options *o,
         }
         putc('}', fp);
     }
-    fputs(g.nfn ? "\n  ],\n  \"calls\": [" : "],\n  \"calls\": [", fp);
-    for (size_t a = 0; a < g.arcs.count; a++) {
+    fputs(g.fg.nnodes ? "\n  ],\n  \"calls\": [" : "],\n  \"calls\": [", fp);
+    for (size_t a = 0; a < g.fg.narcs; a++) {
         fputs(a ? ",\n    " : "\n    ", fp);
         fprintf(fp,
                 "{\"caller\": %" PRIu32 ", \"callee\": %" PRIu32 ", \"count\": %" PRIu64
                 ", \"inclusive\": ",
-                g.from[a], g.to[a], rectab_val(&g.arcs, a)[0]);
-        put_ivec(fp, g.arc_cost + a * ne, ne);
+                g.fg.from[a], g.fg.to[a], g.fg.count[a]);
+        put_ivec(fp, g.fg.cost + a * ne, ne);
         putc('}', fp);
     }
-    fputs(g.arcs.count ? "\n  ],\n  \"cycles\": [" : "],\n  \"cycles\": [", fp);
+    fputs(g.fg.narcs ? "\n  ],\n  \"cycles\": [" : "],\n  \"cycles\": [", fp);
     for (size_t c = 0; c < g.incl.ncycles; c++) {
         fputs(c ? ",\n    " : "\n    ", fp);
         fprintf(fp, "{\"id\": %zu, \"members\": [", c + 1);

@@ -15,7 +15,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "../analysis/pprof_lines.h"
+#include "pprof_lines.h"
+#include "../analysis/apportion.h"
 #include "../model/hash.h"
 #include "../model/rectab.h"
 #include "../model/strtab.h"
@@ -88,7 +89,7 @@ struct pp_state {
     int split_off;       /* the split budget is spent */
     struct rectab fns;   /* slot << 32 | file -> (pprof function id = index + 1) */
     struct rectab locs;  /* function id, line -> (location id = index + 1) */
-    struct pl_scratch scratch;
+    struct apportion_scratch scratch;
     /* pieces of the sample being made: [np][plen] location ids, [np][vw] values */
     uint32_t *ploc, *ploc2;
     uint64_t *pval, *pval2;
@@ -283,11 +284,12 @@ static void leaf_pieces(struct pp_state *s, uint32_t fn, const uint64_t *w)
             sum = sum + x < sum ? UINT64_MAX : sum + x;
         }
         if (w[e] && w[e] <= sum) {
-            pprof_apportion(w[e], left + e, s->vw, n, one, &s->scratch);
+            apportion(w[e], left + e, s->vw, n, one, APPORTION_ZERO_EVEN, &s->scratch);
             for (size_t k = 0; k < n; k++)
                 left[k * s->vw + e] -= one[k];
         } else {
-            pprof_apportion(w[e], pick_weights(s, base, n, e), s->vw, n, one, &s->scratch);
+            apportion(w[e], pick_weights(s, base, n, e), s->vw, n, one, APPORTION_ZERO_EVEN,
+                      &s->scratch);
         }
         for (size_t k = 0; k < n; k++)
             out[k * s->vw + e] = one[k];
@@ -335,7 +337,7 @@ static void caller_pieces(struct pp_state *s, uint32_t caller, uint32_t callee)
             for (size_t k = 0; k < n && zero; k++)
                 if (wt[k * stride]) zero = 0;
             if (zero) wt = count, stride = 1; /* all zero too: an even split */
-            pprof_apportion(pv[e], wt, stride, n, one, &s->scratch);
+            apportion(pv[e], wt, stride, n, one, APPORTION_ZERO_EVEN, &s->scratch);
             for (size_t k = 0; k < n; k++)
                 out[k * s->vw + e] = one[k];
         }
@@ -411,7 +413,7 @@ static void pp_release(struct pp_state *s)
     pprof_lines_release(&s->pl);
     rectab_release(&s->fns);
     rectab_release(&s->locs);
-    pprof_scratch_release(&s->scratch);
+    apportion_scratch_release(&s->scratch);
     free(s->ploc);
     free(s->ploc2);
     free(s->pval);

@@ -21,8 +21,8 @@
  * The helpers below are shared by the other stack writers (speedscope.c,
  * pprof.c).
  */
-#ifndef TALLY_FORMATS_FOLDED_H
-#define TALLY_FORMATS_FOLDED_H
+#ifndef TALLY_EXPORT_FOLDED_H
+#define TALLY_EXPORT_FOLDED_H
 
 #include <stdint.h>
 #include <stdio.h>

@@ -14,8 +14,8 @@
  * tells where the data came from and whether the stacks are exact or
  * estimated (the tree's `method`); "exporter" names tally.
  */
-#ifndef TALLY_FORMATS_SPEEDSCOPE_H
-#define TALLY_FORMATS_SPEEDSCOPE_H
+#ifndef TALLY_EXPORT_SPEEDSCOPE_H
+#define TALLY_EXPORT_SPEEDSCOPE_H
 
 #include <stdio.h>
 

@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * gprof_load.c - the gprof pipeline shared by `tally gprof` and the
+ * commands that take a program and its gmon.out files as an input
+ * (gprof_load.h), and the analysis as a profile of the model.
+ *
+ * The profile has one event, "Time" (microseconds): a symbol's self cost
+ * is its histogram credit converted to time, rounded to the nearest
+ * microsecond (hist_time / hz * 1e6), so the flat profile's seconds come
+ * back when divided by 1e6. Call arcs carry the call count and the time
+ * gprof propagated along them (self + children shares, the "self" and
+ * "children" columns of the call graph) as their inclusive cost. With -l
+ * the self time is given per source line of each function and calls are
+ * placed at their call-site lines.
+ */
+#include "gprof_load.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../symbols/demangle.h"
+
+static int cmp_map_func(const void *a, const void *b)
+{
+    const struct gprof_map_entry *x = a, *y = b;
+    return strcmp(x->func, y->func);
+}
+
+void gprof_map_free(struct gprof_map_entry *map, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(map[i].file);
+        free(map[i].func);
+    }
+    free(map);
+}
+
+struct gprof_map_entry *gprof_map_read(const char *path, size_t *n, struct tally_error *err)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        tally_error_set(err, path, 0, "%s", strerror(errno));
+        return NULL;
+    }
+    struct gprof_map_entry *v = NULL;
+    size_t cnt = 0, cap = 0;
+    char *line = NULL;
+    size_t lcap = 0;
+    ssize_t len;
+    unsigned long lineno = 0;
+    while ((len = getline(&line, &lcap, fp)) >= 0) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (len == 0 || !strncmp(line, "No symbols in ", 14)) continue;
+        char *colon = strchr(line, ':');
+        char *sp = strrchr(line, ' ');
+        if (!colon || !sp || !sp[1]) {
+            tally_error_set(err, path, lineno, "not a line of `nm -A` output");
+            gprof_map_free(v, cnt);
+            free(line);
+            fclose(fp);
+            return NULL;
+        }
+        v = xgrow(v, &cap, cnt + 1, sizeof(*v));
+        v[cnt].file = xstrndup(line, (size_t)(colon - line));
+        v[cnt].func = xstrdup(sp + 1);
+        cnt++;
+    }
+    free(line);
+    fclose(fp);
+    if (cnt) qsort(v, cnt, sizeof(*v), cmp_map_func);
+    *n = cnt;
+    return v ? v : xcalloc(1, sizeof(*v));
+}
+
+void gprof_exclude_mcount(struct symspec_set *specs)
+{
+    static const char *const mcount[] = {"_gprof_mcount",     "mcount",    "_mcount", "__mcount",
+                                         "__mcount_internal", "__mcleanup"};
+    for (size_t i = 0; i < sizeof(mcount) / sizeof(mcount[0]); i++) {
+        symspec_set_add(specs, mcount[i], SYMSPEC_EXCL_TIME);
+        symspec_set_add(specs, mcount[i], SYMSPEC_EXCL_GRAPH);
+        symspec_set_add(specs, mcount[i], SYMSPEC_EXCL_FLAT);
+    }
+}
+
+void gprof_load_init(struct gprof_load *L)
+{
+    memset(L, 0, sizeof(*L));
+    gmon_init(&L->gm);
+}
+
+void gprof_load_release(struct gprof_load *L)
+{
+    if (L->have_g) gprof_release(&L->g);
+    gprof_map_free(L->map, L->nmap);
+    free(L->own_syms);
+    free(L->info);
+    gmon_release(&L->gm);
+    line_table_close(&L->lt);
+    elf_image_close(&L->img);
+    gprof_load_init(L);
+}
+
+/*
+ * The histograms gm->hists[from..] just read from `gmon` must cover some of
+ * the text of the program `exe` (its symbols in img): one that lies outside
+ * is a profile of another program. Returns 0, or -1 with err naming `gmon`.
+ */
+static int check_hists(const struct gmon *gm, size_t from, const struct elf_image *img,
+                       const char *exe, const char *gmon, struct tally_error *err)
+{
+    if (!img->nsyms) return 0;
+    uint64_t lo = img->syms[0].addr, hi = img->syms[img->nsyms - 1].end_addr;
+    for (size_t h = from; h < gm->nhists; h++)
+        if (gm->hists[h].high_pc <= lo || gm->hists[h].low_pc > hi)
+            return tally_error_set(err, gmon, 0,
+                                   "its histogram (0x%llx-0x%llx) lies outside the text of %s "
+                                   "(0x%llx-0x%llx): a profile of another program?",
+                                   (unsigned long long)gm->hists[h].low_pc,
+                                   (unsigned long long)gm->hists[h].high_pc, exe,
+                                   (unsigned long long)lo, (unsigned long long)hi);
+    return 0;
+}
+
+/*
+ * --file-ordering: each object file of the map keeps its first (lowest)
+ * function, renamed to the file; its other functions merge into the
+ * symbol before. Sets *syms, *nsyms and the mapped flags (malloc'd).
+ */
+static bool *map_symbols(struct gprof_load *L, struct elf_sym **syms, size_t *nsyms)
+{
+    const struct elf_image *img = &L->img;
+    struct elf_sym *own = xmalloc((img->nsyms + 1) * sizeof(*own));
+    bool *mapped = xcalloc(img->nsyms + 1, sizeof(*mapped));
+    size_t n = 0;
+    for (size_t i = 0; i < img->nsyms; i++) {
+        struct gprof_map_entry key = {NULL, (char *)img->syms[i].name};
+        struct gprof_map_entry *m = bsearch(&key, L->map, L->nmap, sizeof(*L->map), cmp_map_func);
+        if (m) {
+            bool seen = false;
+            for (size_t k = 0; k < n && !seen; k++)
+                seen = mapped[k] && !strcmp(own[k].name, m->file);
+            if (seen) {
+                if (n) own[n - 1].end_addr = img->syms[i].end_addr;
+                continue;
+            }
+        }
+        own[n] = img->syms[i];
+        if (m) {
+            own[n].name = m->file;
+            mapped[n] = true;
+        }
+        n++;
+    }
+    L->own_syms = own;
+    *syms = own;
+    *nsyms = n;
+    return mapped;
+}
+
+int gprof_load(struct gprof_load *L, const struct gprof_load_options *o, struct input *const *ins,
+               const char *const *paths, int n, struct tally_error *err)
+{
+    if (elf_image_open(&L->img, o->exe, &o->elf, err)) return -1;
+    if (line_table_open(&L->lt, &L->img, err)) return -1;
+    line_table_annotate(&L->lt, &L->img);
+    if (o->line_mode) line_table_make_line_syms(&L->lt, &L->img);
+    struct elf_sym *syms = L->img.syms;
+    size_t nsyms = L->img.nsyms;
+    bool *mapped = NULL;
+    if (o->file_order_map) {
+        L->map = gprof_map_read(o->file_order_map, &L->nmap, err);
+        if (!L->map) return -1;
+        mapped = map_symbols(L, &syms, &nsyms);
+    }
+    gprof_init(&L->g, syms, nsyms, o->line_mode);
+    L->have_g = true;
+    if (mapped)
+        for (size_t i = 0; i < nsyms; i++)
+            L->g.syms[i].mapped = mapped[i];
+    free(mapped);
+    {
+        struct symspec_sym *ss = xmalloc((nsyms + 1) * sizeof(*ss));
+        for (size_t i = 0; i < nsyms; i++) {
+            ss[i].name = syms[i].name;
+            ss[i].file = syms[i].file;
+            ss[i].line = syms[i].line;
+            ss[i].addr = syms[i].addr;
+            ss[i].end_addr = syms[i].end_addr;
+        }
+        symspec_set_resolve(o->specs, ss, nsyms);
+        free(ss);
+    }
+    L->ropts.flavour = o->flavour;
+    L->ropts.layout.addr_size = L->img.elf_class == 32 ? 4 : 8;
+    L->ropts.layout.big_endian = L->img.big_endian;
+    long hz = sysconf(_SC_CLK_TCK);
+    L->ropts.hertz = hz > 0 ? (unsigned)hz : 0;
+    L->info = xcalloc((size_t)n + 1, sizeof(*L->info));
+    struct gmon *gm = &L->gm;
+    size_t arcs_done = 0;
+    for (int i = 0; i < n; i++) {
+        size_t hists_before = gm->nhists;
+        struct input *in = ins ? ins[i] : NULL;
+        const char *path = in ? in->path : paths[i];
+        if ((in ? gmon_read_input(gm, in, &L->ropts, err) : gmon_read(gm, path, &L->ropts, err)) ||
+            check_hists(gm, hists_before, &L->img, o->exe, path, err))
+            return -1;
+        for (; arcs_done < gm->narcs; arcs_done++)
+            gprof_tally(&L->g, gm->arcs[arcs_done].from_pc, gm->arcs[arcs_done].self_pc,
+                        gm->arcs[arcs_done].count, o->specs);
+        L->info[L->ninfo++] = gm->last;
+    }
+    return 0;
+}
+
+void gprof_load_finish(struct gprof_load *L, const struct symspec_set *specs, bool static_calls)
+{
+    gprof_assign_hist(&L->g, &L->gm, specs);
+    if (L->gm.input & GMON_INPUT_BB) gprof_add_bbs(&L->g, &L->gm);
+    if (L->gm.input & GMON_INPUT_ARCS) gprof_assemble(&L->g, specs, static_calls ? &L->img : NULL);
+}
+
+static uint64_t to_us(double ticks, unsigned hz)
+{
+    if (!hz || !(ticks > 0)) return 0;
+    double v = ticks / (double)hz * 1e6;
+    if (v >= 1.8e19) return UINT64_MAX;
+    return (uint64_t)llround(v);
+}
+
+/*
+ * The order of a callgrind file of the profile, which readers of the file
+ * see: a function's rank is the order of its first self-cost record, then
+ * of its first call; functions with no record of their own (callees only)
+ * come after, by (object, file, name). Records are sorted by (rank of the
+ * function, line, self cost before call, file name, rank of the callee,
+ * target line, target file name, order of adding).
+ */
+struct file_item {
+    uint32_t rank, kind, other;
+    uint64_t line, tline;
+    uint32_t file, tfile;
+    size_t idx;
+};
+
+static int name_cmp(const struct profile *p, uint32_t a, uint32_t b)
+{
+    return a == b ? 0 : strcmp(profile_str(p, a), profile_str(p, b));
+}
+
+static int fn_cmp(const void *pa, const void *pb, void *ctx)
+{
+    const struct profile *p = ctx;
+    struct function a = profile_function_at(p, *(const uint32_t *)pa);
+    struct function b = profile_function_at(p, *(const uint32_t *)pb);
+    int c = name_cmp(p, a.obj, b.obj);
+    if (!c) c = name_cmp(p, a.file, b.file);
+    if (!c) c = name_cmp(p, a.name, b.name);
+    return c;
+}
+
+#define CMP(x, y)                                                                                  \
+    do {                                                                                           \
+        if ((x) != (y)) return (x) < (y) ? -1 : 1;                                                 \
+    } while (0)
+
+static int item_cmp(const void *pa, const void *pb, void *ctx)
+{
+    const struct profile *p = ctx;
+    const struct file_item *a = pa, *b = pb;
+    CMP(a->rank, b->rank);
+    CMP(a->line, b->line);
+    CMP(a->kind, b->kind);
+    int c = name_cmp(p, a->file, b->file);
+    if (c) return c;
+    CMP(a->other, b->other);
+    CMP(a->tline, b->tline);
+    c = name_cmp(p, a->tfile, b->tfile);
+    if (c) return c;
+    CMP(a->idx, b->idx);
+    return 0;
+}
+
+/* Intern name `id` of profile a into b. */
+static uint32_t copy_name(struct profile *b, const struct profile *a, uint32_t id)
+{
+    const char *s = profile_str(a, id);
+    return profile_intern(b, s, strlen(s));
+}
+
+/* Function fn of a in b: made on first use, as a reader makes it. */
+static uint32_t copy_fn(struct profile *b, const struct profile *a, uint32_t *map, uint32_t fn)
+{
+    if (map[fn] == UINT32_MAX) {
+        struct function f = profile_function_at(a, fn);
+        map[fn] = profile_function(b, copy_name(b, a, f.obj), copy_name(b, a, f.file),
+                                   copy_name(b, a, f.name));
+    }
+    return map[fn];
+}
+
+/*
+ * A copy of the one-part, line-level profile `a` with its functions and
+ * records in the order of its callgrind file, so that the profile is the
+ * one `tally gprof --callgrind-out` writes and a reader of that file gets
+ * (function ids, record order, the last `fn=` mention of each function).
+ */
+static struct profile *in_file_order(const struct profile *a, struct tally_error *err)
+{
+    const struct part *pa = a->parts[0];
+    size_t nc = part_ncosts(pa), nk = part_ncalls(pa), nf = profile_nfunctions(a);
+    size_t nev = pa->events.n;
+    uint32_t *rank = xmalloc((nf + 1) * sizeof(*rank));
+    uint32_t *map = xmalloc((nf + 1) * sizeof(*map));
+    for (size_t i = 0; i < nf; i++)
+        rank[i] = map[i] = UINT32_MAX;
+    uint32_t next = 0;
+    for (size_t i = 0; i < nc; i++) {
+        struct cost_rec c;
+        part_cost_get(pa, i, &c);
+        if (rank[c.fn] == UINT32_MAX) rank[c.fn] = next++;
+    }
+    for (size_t i = 0; i < nk; i++) {
+        struct call_rec c;
+        part_call_get(pa, i, &c);
+        if (rank[c.caller] == UINT32_MAX) rank[c.caller] = next++;
+    }
+    uint32_t *rest = xmalloc((nf + 1) * sizeof(*rest));
+    size_t nrest = 0;
+    for (size_t i = 0; i < nf; i++)
+        if (rank[i] == UINT32_MAX) rest[nrest++] = (uint32_t)i;
+    qsort_r(rest, nrest, sizeof(*rest), fn_cmp, (void *)a);
+    for (size_t i = 0; i < nrest; i++)
+        rank[rest[i]] = next++;
+    free(rest);
+
+    struct file_item *items = xmalloc((nc + nk + 1) * sizeof(*items));
+    size_t ni = 0;
+    for (size_t i = 0; i < nc; i++) {
+        struct cost_rec c;
+        part_cost_get(pa, i, &c);
+        items[ni++] = (struct file_item){
+            .rank = rank[c.fn], .line = c.pos.line, .file = c.pos.file, .idx = i};
+    }
+    for (size_t i = 0; i < nk; i++) {
+        struct call_rec c;
+        part_call_get(pa, i, &c);
+        items[ni++] = (struct file_item){.rank = rank[c.caller],
+                                         .kind = 1,
+                                         .line = c.site.line,
+                                         .file = c.site.file,
+                                         .other = rank[c.callee],
+                                         .tline = c.target.line,
+                                         .tfile = c.target.file,
+                                         .idx = i};
+    }
+    qsort_r(items, ni, sizeof(*items), item_cmp, (void *)a);
+
+    struct profile *b = profile_new();
+    b->format = a->format;
+    b->creator = a->creator ? xstrdup(a->creator) : NULL;
+    struct part *pb = profile_add_part(b);
+    pb->positions = pa->positions;
+    pb->cmd = pa->cmd ? xstrdup(pa->cmd) : NULL;
+    for (size_t i = 0; i < pa->desc.n; i++)
+        strlist_pushf(&pb->desc, "%s", pa->desc.items[i]);
+    eventset_copy(&pb->events, &pa->events);
+    uint32_t last = UINT32_MAX;
+    int rc = 0;
+    for (size_t i = 0; i < ni && !rc; i++) {
+        const struct file_item *it = &items[i];
+        uint32_t fn;
+        if (it->kind == 0) {
+            struct cost_rec c;
+            part_cost_get(pa, it->idx, &c);
+            fn = copy_fn(b, a, map, c.fn);
+            if (fn != last) profile_mention_function(b, fn);
+            struct position pos = c.pos;
+            pos.file = copy_name(b, a, c.pos.file);
+            rc = part_add_cost(b, pb, fn, &pos, c.cost, nev);
+        } else {
+            struct call_rec c;
+            part_call_get(pa, it->idx, &c);
+            fn = copy_fn(b, a, map, c.caller);
+            if (fn != last) profile_mention_function(b, fn);
+            uint32_t callee = copy_fn(b, a, map, c.callee);
+            struct position site = c.site, target = c.target;
+            site.file = copy_name(b, a, c.site.file);
+            target.file = copy_name(b, a, c.target.file);
+            rc = part_add_call(b, pb, fn, &site, callee, &target, *c.count, c.cost, nev);
+        }
+        last = fn;
+    }
+    free(items);
+    free(rank);
+    free(map);
+    if (rc) {
+        tally_error_set(err, NULL, 0, "a cost overflows a 64-bit counter");
+        profile_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+struct profile *gprof_to_profile(const struct gprof *g, const struct elf_image *img,
+                                 const char *cmd, struct tally_error *err)
+{
+    struct profile *p = profile_new();
+    struct part *pt = profile_add_part(p);
+    int rc = -1;
+    p->format = PROFILE_FORMAT_CALLGRIND;
+    p->creator = xstrdup("tally"); /* what the callgrind writer says of a profile without one */
+    pt->positions = POS_LINE;
+    pt->cmd = xstrdup(cmd);
+    strlist_pushf(&pt->desc, "Time: microseconds from gprof samples (%u per second)", g->hz);
+    if (eventset_set_base(&pt->events, "Time", 4, err) || eventset_finish(&pt->events, err)) {
+        err->file[0] = '\0';
+        goto done;
+    }
+    uint32_t obj = profile_intern(p, img->path, strlen(img->path));
+    uint32_t unknown = profile_intern(p, "???", 3);
+
+    /* function id of every symbol: line symbols belong to the function
+     * symbol before them */
+    size_t n = g->nsyms;
+    uint32_t *fn = xmalloc((n + 1) * sizeof(*fn));
+    uint32_t *file = xmalloc((n + 1) * sizeof(*file));
+    uint32_t cur = 0, cur_file = unknown;
+    bool have_cur = false;
+    for (size_t i = 0; i < n; i++) {
+        const struct gprof_sym *s = &g->syms[i];
+        uint32_t f = s->file ? profile_intern(p, s->file, strlen(s->file)) : unknown;
+        file[i] = f;
+        if (s->is_func || !have_cur) {
+            char *name = demangle_or_copy(s->name, DEMANGLE_AUTO, DEMANGLE_DEFAULT);
+            cur = profile_function(p, obj, f, profile_intern(p, name, strlen(name)));
+            free(name);
+            cur_file = f;
+            have_cur = true;
+        }
+        (void)cur_file;
+        fn[i] = cur;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct gprof_sym *s = &g->syms[i];
+        uint64_t t = to_us(s->hist_time, g->hz);
+        if (!t) continue;
+        struct position pos = {file[i], s->line, 0, 0};
+        if (part_add_cost(p, pt, fn[i], &pos, &t, 1)) {
+            tally_error_set(err, NULL, 0, "time overflows a 64-bit counter");
+            goto done2;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct gprof_sym *s = &g->syms[i];
+        for (const struct gprof_arc *a = s->children; a; a = a->next_child) {
+            if (a->count == 0) continue;
+            size_t ci = a->child->pos, pi = a->parent->pos;
+            struct position site = {file[pi], a->parent->line, 0, 0};
+            struct position target = {file[ci], a->child->line, 0, 0};
+            uint64_t t = a->parent == a->child ? 0 : to_us(a->time + a->child_time, g->hz);
+            if (part_add_call(p, pt, fn[pi], &site, fn[ci], &target, a->count, &t, 1)) {
+                tally_error_set(err, NULL, 0, "a call count overflows a 64-bit counter");
+                goto done2;
+            }
+        }
+    }
+    rc = 0;
+done2:
+    free(fn);
+    free(file);
+done:
+    if (rc) {
+        profile_free(p);
+        return NULL;
+    }
+    struct profile *q = in_file_order(p, err);
+    profile_free(p);
+    return q;
+}
