@@ -141,7 +141,6 @@ static int merge_aprof(const struct merge_options *o, struct input *first)
             struct strlist warnings = {0};
             if (isprof_merge(&sum, &next, &warnings, &err)) {
                 if (!err.file[0]) snprintf(err.file, sizeof(err.file), "%s", o->files[i]);
-                err.line = 0;
                 rc = 1;
             }
             for (size_t w = 0; w < warnings.n; w++)

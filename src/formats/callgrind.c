@@ -135,6 +135,12 @@ struct rd {
 
     char *pend_text[2]; /* summary:/totals: seen before events: */
     unsigned long pend_line[2];
+
+    /* the file's self-cost total of each event name (all parts), kept under 2^64 */
+    uint64_t *tot;
+    char **tot_name; /* [ntot] owned */
+    size_t ntot;
+    uint32_t *tot_of; /* [nev] the current part's event -> its total */
 };
 
 static int fail(struct rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -145,6 +151,35 @@ static int fail(struct rd *r, const char *fmt, ...)
     tally_error_vset(r->err, r->path, r->lineno, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+/*
+ * Counts are unsigned 64-bit, and so is every sum of them: the self costs
+ * of one event, over the whole file, must stay at or under 2^64-1, so that
+ * every command can add them up in 64 bits. The line that would take one
+ * past it is refused (call costs are inclusive and are not counted here).
+ */
+static __attribute__((noinline)) int totals_fail(struct rd *r, const uint64_t *cost, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (r->tot[r->tot_of[i]] + cost[i] < cost[i])
+            return fail(r, "the costs of event %s sum past 2^64-1 (the largest count)",
+                        r->tot_name[r->tot_of[i]]);
+    return fail(r, "costs sum past 2^64-1");
+}
+
+/* Add a line's costs to the totals; -1 (nothing added) when one would pass 2^64-1. */
+static inline int add_totals(struct rd *r, const uint64_t *cost, size_t n)
+{
+    uint64_t *tot = r->tot;
+    const uint32_t *of = r->tot_of;
+    int bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad |= __builtin_add_overflow(tot[of[i]], cost[i], &(uint64_t){0});
+    if (bad) return -1;
+    for (size_t i = 0; i < n; i++)
+        tot[of[i]] += cost[i];
+    return 0;
 }
 
 /* Hot helpers of the cost line parser: always inlined. */
@@ -635,6 +670,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     r->last[SP_LINE] = pos[SP_LINE];
     if (r->pending == PEND_NONE) {
         if (!n) return 0;
+        if (add_totals(r, cost, n)) return totals_fail(r, cost, n);
         uint64_t *v = part_cost_vector(r->pt, r->fn, &p);
         int bad = 0;
         for (size_t i = 0; i < n; i++)
@@ -653,6 +689,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     int zero = 1;
     for (size_t i = 0; i < n; i++)
         zero &= cost[i] == 0;
+    if (!zero && add_totals(r, cost, n)) return totals_fail(r, cost, n);
     if (!zero && part_add_cost(r->p, r->pt, r->fn, &p, cost, n))
         return fail(r, "costs overflow 64 bits when added up");
     if (!r->opt->drop_jumps && part_add_jump(r->p, r->pt, r->fn, &p, r->jtarget_fn, &r->target,
@@ -692,6 +729,11 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
         last[SP_LINE] = pos[SP_LINE];
         s = eol + 1;
         if (!n) continue;
+        if (add_totals(r, cost, n)) {
+            r->lineno = lineno;
+            totals_fail(r, cost, n);
+            return NULL;
+        }
         uint64_t addr = drop_addr ? 0 : pos[SP_ADDR];
         if (!vec || pos[SP_LINE] != vec_line || addr != vec_addr) {
             struct position p = {.file = src, .line = pos[SP_LINE], .addr = addr, .bb = 0};
@@ -879,6 +921,20 @@ static int events_line(struct rd *r, const char *v, size_t len)
     if (eventset_set_base(&pt->events, v, len, r->err)) return eventset_fail(r, "'events:'");
     if (eventset_finish(&pt->events, r->err)) return eventset_fail(r, "'events:'");
     r->nev = pt->events.n;
+    r->tot_of = xrealloc(r->tot_of, (r->nev ? r->nev : 1) * sizeof(*r->tot_of));
+    for (size_t i = 0; i < r->nev; i++) {
+        size_t k = 0;
+        while (k < r->ntot && strcmp(r->tot_name[k], pt->events.names[i]) != 0)
+            k++;
+        if (k == r->ntot) {
+            r->tot = xrealloc(r->tot, (k + 1) * sizeof(*r->tot));
+            r->tot_name = xrealloc(r->tot_name, (k + 1) * sizeof(*r->tot_name));
+            r->tot[k] = 0;
+            r->tot_name[k] = xstrdup(pt->events.names[i]);
+            r->ntot++;
+        }
+        r->tot_of[i] = (uint32_t)k;
+    }
     if (r->nev > r->cost_cap) {
         free(r->cost);
         r->cost_cap = r->nev;
@@ -1477,6 +1533,11 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     free(r.pend_text[1]);
     free(r.cost);
     free(r.copy);
+    for (size_t k = 0; k < r.ntot; k++)
+        free(r.tot_name[k]);
+    free(r.tot_name);
+    free(r.tot);
+    free(r.tot_of);
     return rc;
 }
 
