@@ -292,6 +292,7 @@ static char *make_complexity(const char *dir, const char **files, struct input *
     complexity_options_init(&an);
     char *html = NULL, *text = NULL, *sub = NULL;
     size_t len = 0;
+    cli_progress_start(files, n);
     if (aprof_read_input(&ip, &ins[0], &err)) goto fail;
     for (int i = 1; i < n; i++) {
         struct isprof next;
@@ -299,15 +300,21 @@ static char *make_complexity(const char *dir, const char **files, struct input *
         struct strlist warnings = {0};
         int rc = aprof_read_input(&next, &ins[i], &err);
         if (rc == 0) {
+            const char *base = strrchr(files[i], '/');
+            cli_progress_note("merging %s into the sum (%d of %d)", base ? base + 1 : files[i],
+                              i + 1, n);
             rc = isprof_merge(&ip, &next, &warnings, &err);
+            cli_progress_note(NULL);
             if (rc && !err.file[0]) snprintf(err.file, sizeof(err.file), "%s", files[i]);
         }
+        if (warnings.n) cli_progress_stop();
         for (size_t w = 0; w < warnings.n; w++)
             fprintf(stderr, "tally: warning: %s: %s\n", files[i], warnings.items[w]);
         strlist_release(&warnings);
         isprof_release(&next);
         if (rc) goto fail;
     }
+    cli_progress_stop();
     if (complexity_analyse(&ip, &an, &c, &err)) goto fail;
     struct complexity_report_options ro = {.sources = files, .nsources = (size_t)n, .filters = &an};
     sub = xasprintf("%s/complexity", dir);

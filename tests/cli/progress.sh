@@ -73,3 +73,12 @@ if grep -aq "tally: merging b.aprof into the sum (2 of 2)" "$TMP/tty"; then
 else
     not_ok "an aprof merge shows which report is merged"; cat -v "$TMP/tty" | head -n 5 | diag
 fi
+for cmd in complexity "report -o $TMP/rep"; do
+    on_tty $cmd "$TMP/a.aprof" "$TMP/b.aprof"
+    if grep -aq "tally: merging b.aprof into the sum (2 of 2)" "$TMP/tty"; then
+        ok "${cmd%% *}: merging aprof reports shows which report is merged"
+    else
+        not_ok "${cmd%% *}: merging aprof reports shows which report is merged"
+        cat -v "$TMP/tty" | head -n 5 | diag
+    fi
+done
