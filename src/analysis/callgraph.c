@@ -19,7 +19,7 @@ static uint32_t node_for(struct callgraph *g, uint32_t *node_of, uint32_t fn, si
     return (uint32_t)g->nnodes++;
 }
 
-static int add_cols(int64_t *dst, const int64_t *src, size_t n)
+static int add_cols(tally_wide *dst, const tally_wide *src, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (__builtin_add_overflow(dst[i], src[i], &dst[i])) return -1;
@@ -28,7 +28,7 @@ static int add_cols(int64_t *dst, const int64_t *src, size_t n)
 
 /* Evaluate every column on a cost vector. */
 static int eval_cols(const struct event_expr *cols, size_t ncols, const uint64_t *cost,
-                     int is_signed, int64_t *out)
+                     int is_signed, tally_wide *out)
 {
     for (size_t c = 0; c < ncols; c++)
         if (event_expr_eval(&cols[c], cost, is_signed, &out[c])) return -1;
@@ -65,7 +65,7 @@ int callgraph_build(struct callgraph *g, const struct profile *p, size_t part,
     uint32_t *node_of = xmalloc((nf ? nf : 1) * sizeof(*node_of));
     memset(node_of, 0xff, (nf ? nf : 1) * sizeof(*node_of));
     size_t cap = 0, nc = ncols ? ncols : 1;
-    int64_t *vec = xcalloc(nc, sizeof(int64_t));
+    tally_wide *vec = xcalloc(nc, sizeof(tally_wide));
     int rc = 0;
 
     /* nodes and self costs */
@@ -77,8 +77,8 @@ int callgraph_build(struct callgraph *g, const struct profile *p, size_t part,
         if (g->nnodes > scap) {
             size_t old = scap;
             scap = cap;
-            g->self = xrealloc(g->self, scap * nc * sizeof(int64_t));
-            memset(g->self + old * nc, 0, (scap - old) * nc * sizeof(int64_t));
+            g->self = xrealloc(g->self, scap * nc * sizeof(tally_wide));
+            memset(g->self + old * nc, 0, (scap - old) * nc * sizeof(tally_wide));
         }
         if (eval_cols(cols, ncols, cr.cost, p->signed_costs, vec) ||
             add_cols(g->self + (size_t)v * nc, vec, ncols))
@@ -103,12 +103,12 @@ int callgraph_build(struct callgraph *g, const struct profile *p, size_t part,
                 g->from = xrealloc(g->from, acap * sizeof(*g->from));
                 g->to = xrealloc(g->to, acap * sizeof(*g->to));
                 g->count = xrealloc(g->count, acap * sizeof(*g->count));
-                g->cost = xrealloc(g->cost, acap * nc * sizeof(int64_t));
+                g->cost = xrealloc(g->cost, acap * nc * sizeof(tally_wide));
             }
             g->from[g->narcs] = f;
             g->to[g->narcs] = t;
             g->count[g->narcs] = 0;
-            memset(g->cost + g->narcs * nc, 0, nc * sizeof(int64_t));
+            memset(g->cost + g->narcs * nc, 0, nc * sizeof(tally_wide));
             *slot = ++g->narcs;
         }
         size_t a = *slot - 1;
@@ -123,20 +123,20 @@ int callgraph_build(struct callgraph *g, const struct profile *p, size_t part,
 
     size_t n = g->nnodes;
     if (n > scap) { /* nodes seen only in arcs */
-        g->self = xrealloc(g->self, (n ? n : 1) * nc * sizeof(int64_t));
-        memset(g->self + scap * nc, 0, (n - scap) * nc * sizeof(int64_t));
+        g->self = xrealloc(g->self, (n ? n : 1) * nc * sizeof(tally_wide));
+        memset(g->self + scap * nc, 0, (n - scap) * nc * sizeof(tally_wide));
     }
-    if (!g->self) g->self = xcalloc(nc, sizeof(int64_t));
+    if (!g->self) g->self = xcalloc(nc, sizeof(tally_wide));
     if (!g->from) {
         g->from = xmalloc(sizeof(*g->from));
         g->to = xmalloc(sizeof(*g->to));
         g->count = xmalloc(sizeof(*g->count));
-        g->cost = xmalloc(nc * sizeof(int64_t));
+        g->cost = xmalloc(nc * sizeof(tally_wide));
     }
     if (!g->fn) g->fn = xmalloc(sizeof(*g->fn));
     g->calls = xcalloc(n ? n : 1, sizeof(*g->calls));
     g->reccalls = xcalloc(n ? n : 1, sizeof(*g->reccalls));
-    g->total = xcalloc(nc, sizeof(int64_t));
+    g->total = xcalloc(nc, sizeof(tally_wide));
     build_adjacency(n, g->narcs, g->from, &g->out_start, &g->out_arcs);
     build_adjacency(n, g->narcs, g->to, &g->in_start, &g->in_arcs);
     if (rc) return -1;
@@ -174,7 +174,7 @@ void callgraph_release(struct callgraph *g)
     memset(g, 0, sizeof(*g));
 }
 
-double callgraph_share(const struct callgraph *g, size_t col, int64_t value)
+double callgraph_share(const struct callgraph *g, size_t col, tally_wide value)
 {
     if (col >= g->ncols || g->total[col] == 0) return 0.0;
     return 100.0 * (double)value / (double)g->total[col];

@@ -69,12 +69,13 @@ static void put_vec(FILE *fp, const uint64_t *v, size_t n, int is_signed)
     putc(']', fp);
 }
 
-static void put_ivec(FILE *fp, const int64_t *v, size_t n)
+static void put_ivec(FILE *fp, const tally_wide *v, size_t n)
 {
+    char num[TALLY_WIDE_DIGITS];
     putc('[', fp);
     for (size_t i = 0; i < n; i++) {
         if (i) fputs(", ", fp);
-        fprintf(fp, "%" PRId64, v[i]);
+        fputs(tally_wide_str(v[i], num), fp);
     }
     putc(']', fp);
 }
@@ -100,10 +101,10 @@ static int cmp_line(const void *a, const void *b)
 /* Function-level view of part 0. */
 struct json_graph {
     size_t nfn, ne;
-    int64_t *self;      /* [nfn * ne] */
+    tally_wide *self;   /* [nfn * ne] */
     struct rectab arcs; /* caller << 32 | callee -> count, cost[ne] */
     uint32_t *from, *to;
-    int64_t *arc_cost;
+    tally_wide *arc_cost;
     struct incl_result incl;
     int have_incl;
 };
@@ -118,16 +119,10 @@ static void graph_release(struct json_graph *g)
     if (g->have_incl) incl_result_release(&g->incl);
 }
 
-/* Checked v += add as int64 (values read as signed or unsigned). */
-static int add_i64(int64_t *v, uint64_t add, int is_signed)
+/* Checked v += add (add read as signed or unsigned 64-bit). */
+static int add_wide(tally_wide *v, uint64_t add, int is_signed)
 {
-    int64_t a;
-    if (is_signed)
-        a = (int64_t)add;
-    else if (add > (uint64_t)INT64_MAX)
-        return -1;
-    else
-        a = (int64_t)add;
+    tally_wide a = is_signed ? (tally_wide)(int64_t)add : (tally_wide)add;
     return __builtin_add_overflow(*v, a, v) ? -1 : 0;
 }
 
@@ -139,12 +134,12 @@ static int graph_build(struct json_graph *g, const struct profile *p, const stru
     g->nfn = nfn;
     g->ne = ne;
     g->self = xcalloc(nfn * ne + 1, sizeof(*g->self));
-    rectab_init(&g->arcs, 1, 1 + ne);
+    rectab_init(&g->arcs, 1, 1 + 2 * ne); /* count, then a tally_wide (two words) per event */
     for (size_t i = 0; i < part_ncosts(pt); i++) {
         struct cost_rec r;
         part_cost_get(pt, i, &r);
         for (size_t e = 0; e < ne; e++)
-            if (add_i64(&g->self[(size_t)r.fn * ne + e], r.cost[e], sg))
+            if (add_wide(&g->self[(size_t)r.fn * ne + e], r.cost[e], sg))
                 return tally_error_set(err, p->path, 0, "a function's cost overflows");
     }
     for (size_t i = 0; i < part_ncalls(pt); i++) {
@@ -155,7 +150,7 @@ static int graph_build(struct json_graph *g, const struct profile *p, const stru
         if (__builtin_add_overflow(v[0], *c.count, &v[0]))
             return tally_error_set(err, p->path, 0, "a call count overflows");
         for (size_t e = 0; e < ne; e++)
-            if (add_i64((int64_t *)&v[1 + e], c.cost[e], sg))
+            if (add_wide((tally_wide *)(v + 1) + e, c.cost[e], sg))
                 return tally_error_set(err, p->path, 0, "a call's cost overflows");
     }
     size_t na = g->arcs.count;
@@ -166,7 +161,7 @@ static int graph_build(struct json_graph *g, const struct profile *p, const stru
         uint64_t key = rectab_at(&g->arcs, a)[0];
         g->from[a] = (uint32_t)(key >> 32);
         g->to[a] = (uint32_t)key;
-        memcpy(g->arc_cost + a * ne, rectab_val(&g->arcs, a) + 1, ne * sizeof(int64_t));
+        memcpy(g->arc_cost + a * ne, rectab_val(&g->arcs, a) + 1, ne * sizeof(tally_wide));
     }
     struct incl_graph ig = {
         .nnodes = nfn,

@@ -64,7 +64,7 @@ int annotate_check_events(const struct profile *p, const struct annotate_options
 struct entry {
     int is_cycle;
     uint32_t idx; /* row index, or 0-based cycle index */
-    const int64_t *v;
+    const tally_wide *v;
     uint32_t ndef;
     char *name;
 };
@@ -75,8 +75,8 @@ struct varc {
     uint32_t caller;
     uint64_t count;
     uint32_t ndef;
-    const int64_t *cost;
-    const int64_t *order; /* cost used for sorting */
+    const tally_wide *cost;
+    const tally_wide *order; /* cost used for sorting */
     uint32_t order_ndef;
 };
 
@@ -98,7 +98,7 @@ struct rep {
     int have_ft;
     struct incl_result ir;
     int have_ir;
-    int64_t *summary;
+    tally_wide *summary;
     uint32_t summary_ndef;
     int summary_calculated;
     struct entry *ent;
@@ -112,7 +112,7 @@ struct rep {
     size_t nfile_printed;
     /* sorted per-line data */
     size_t *lsorted, *csorted;
-    int64_t *printed;
+    tally_wide *printed;
     uint32_t printed_ndef;
 };
 
@@ -129,7 +129,7 @@ static void widths_init(const struct rep *r, size_t *w)
         w[c] = strlen(r->colnames[c]);
 }
 
-static void widths_add(const struct rep *r, size_t *w, const int64_t *v, uint32_t ndef)
+static void widths_add(const struct rep *r, size_t *w, const tally_wide *v, uint32_t ndef)
 {
     for (size_t c = 0; c < r->ncols; c++)
         if (defined(r, c, ndef)) {
@@ -138,13 +138,13 @@ static void widths_add(const struct rep *r, size_t *w, const int64_t *v, uint32_
         }
 }
 
-static void print_cc(const struct rep *r, const int64_t *v, uint32_t ndef, const size_t *w)
+static void print_cc(const struct rep *r, const tally_wide *v, uint32_t ndef, const size_t *w)
 {
     for (size_t i = 0; i < r->nshow; i++) {
         size_t c = r->show[i];
         char buf[TEXTFMT_CELL_MAX + 256];
         int d = v && defined(r, c, ndef);
-        int64_t total = defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
+        tally_wide total = defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
         size_t width = w[c] < 200 ? w[c] : 200;
         textfmt_cell(buf, sizeof(buf), d ? v[c] : 0, d, total, r->o->show_percs, width);
         fputs(buf, r->out);
@@ -163,16 +163,15 @@ static void print_events(const struct rep *r, const size_t *w)
 }
 
 /* -1 when a sorts before b (bigger first, by the sort events in order). */
-static int cmp_costs(const struct rep *r, const int64_t *a, uint32_t nda, const int64_t *b,
+static int cmp_costs(const struct rep *r, const tally_wide *a, uint32_t nda, const tally_wide *b,
                      uint32_t ndb)
 {
     for (size_t i = 0; i < r->nsort; i++) {
         size_t c = r->sort[i];
-        int64_t x = a && defined(r, c, nda) ? a[c] : -1;
-        int64_t y = b && defined(r, c, ndb) ? b[c] : -1;
+        tally_wide x = a && defined(r, c, nda) ? a[c] : -1;
+        tally_wide y = b && defined(r, c, ndb) ? b[c] : -1;
         if (r->cg) {
-            uint64_t ux = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
-            uint64_t uy = y < 0 ? (uint64_t)0 - (uint64_t)y : (uint64_t)y;
+            tally_wide ux = x < 0 ? -x : x, uy = y < 0 ? -y : y;
             if (ux != uy) return ux > uy ? -1 : 1;
         } else if (x != y) {
             return x > y ? -1 : 1;
@@ -271,7 +270,7 @@ static int setup_columns(struct rep *r, struct tally_error *err)
     return 0;
 }
 
-static int eval_base(struct rep *r, const uint64_t *base, int64_t *out)
+static int eval_base(struct rep *r, const uint64_t *base, tally_wide *out)
 {
     for (size_t c = 0; c < r->ncols; c++)
         if (event_expr_eval(&r->cols[c], base, r->p->signed_costs, &out[c])) return -1;
@@ -287,7 +286,7 @@ static int base_is_zero(const struct rep *r, const uint64_t *v)
 
 static int setup_summary(struct rep *r, struct tally_error *err)
 {
-    r->summary = xcalloc(r->ncols ? r->ncols : 1, sizeof(int64_t));
+    r->summary = xcalloc(r->ncols ? r->ncols : 1, sizeof(tally_wide));
     const uint64_t *base = NULL;
     if (r->pt->summary && (r->cg || !base_is_zero(r, r->pt->summary)))
         base = r->pt->summary;
@@ -302,7 +301,7 @@ static int setup_summary(struct rep *r, struct tally_error *err)
     /* neither: the sum of the self costs */
     r->summary_calculated = !r->cg;
     for (size_t i = 0; i < func_nrows(&r->ft); i++) {
-        const int64_t *s = func_row_self(&r->ft, i);
+        const tally_wide *s = func_row_self(&r->ft, i);
         for (size_t c = 0; c < r->ncols; c++)
             if (__builtin_add_overflow(r->summary[c], s[c], &r->summary[c]))
                 return tally_error_set(err, r->p->path, 0, "total cost too large");
@@ -320,17 +319,17 @@ static int setup_entries(struct rep *r, struct tally_error *err)
         uint32_t *from = xmalloc((na ? na : 1) * sizeof(uint32_t));
         uint32_t *to = xmalloc((na ? na : 1) * sizeof(uint32_t));
         uint32_t *and = xmalloc((na ? na : 1) * sizeof(uint32_t));
-        int64_t *cost = xmalloc((na * nc > 0 ? na * nc : 1) * sizeof(int64_t));
-        int64_t *self = xmalloc((nrows * nc > 0 ? nrows * nc : 1) * sizeof(int64_t));
+        tally_wide *cost = xmalloc((na * nc > 0 ? na * nc : 1) * sizeof(tally_wide));
+        tally_wide *self = xmalloc((nrows * nc > 0 ? nrows * nc : 1) * sizeof(tally_wide));
         uint32_t *snd = xmalloc((nrows ? nrows : 1) * sizeof(uint32_t));
         for (size_t a = 0; a < na; a++) {
             from[a] = func_arc_caller(ft, a);
             to[a] = func_arc_callee(ft, a);
             and[a] = func_arc_ndef(ft, a);
-            memcpy(cost + a * nc, func_arc_cost(ft, a), nc * sizeof(int64_t));
+            memcpy(cost + a * nc, func_arc_cost(ft, a), nc * sizeof(tally_wide));
         }
         for (size_t i = 0; i < nrows; i++) {
-            memcpy(self + i * nc, func_row_self(ft, i), nc * sizeof(int64_t));
+            memcpy(self + i * nc, func_row_self(ft, i), nc * sizeof(tally_wide));
             snd[i] = func_row_ndef(ft, i);
         }
         struct incl_graph g = {nrows, nc, self, snd, na, from, to, cost, and};
@@ -469,11 +468,11 @@ static void print_header(struct rep *r)
 static void print_varcs(struct rep *r, struct varc *v, size_t n, const char *mark)
 {
     qsort_r(v, n, sizeof(*v), cmp_varcs, r);
-    char num[32];
+    char num[64];
     for (size_t i = 0; i < n; i++) {
         print_cc(r, v[i].cost, v[i].ndef, r->fnw);
         fprintf(r->out, "%s%s (%sx)", mark, r->rowname[v[i].other],
-                textfmt_commify((int64_t)v[i].count, num));
+                textfmt_commify((tally_wide)v[i].count, num));
         uint64_t obj = func_row_obj(&r->ft, v[i].other);
         if (obj) fprintf(r->out, " [%s]", profile_str(r->p, (uint32_t)(obj - 1)));
         putc('\n', r->out);
@@ -509,7 +508,7 @@ static void print_cycle_tree(struct rep *r, size_t cy, int dir)
 {
     size_t nc = r->ncols;
     struct rectab agg;
-    rectab_init(&agg, 1, 2 + nc);
+    rectab_init(&agg, 1, 2 + 2 * nc); /* count, ndef, then a tally_wide (two words) per column */
     size_t *start = dir ? r->out_start : r->in_start;
     size_t *arcs = dir ? r->out_arcs : r->in_arcs;
     for (size_t m = r->ir.cycle_start[cy]; m < r->ir.cycle_start[cy + 1]; m++) {
@@ -522,10 +521,10 @@ static void print_cycle_tree(struct rep *r, size_t cy, int dir)
             uint64_t *val = rectab_get(&agg, &key, NULL);
             val[0] += func_arc_count(&r->ft, a);
             if (val[1] < func_arc_ndef(&r->ft, a)) val[1] = func_arc_ndef(&r->ft, a);
-            const int64_t *c = func_arc_cost(&r->ft, a);
-            int64_t *d = (int64_t *)(val + 2);
+            const tally_wide *c = func_arc_cost(&r->ft, a);
+            tally_wide *d = (tally_wide *)(val + 2);
             for (size_t i = 0; i < nc; i++)
-                d[i] = (int64_t)((uint64_t)d[i] + (uint64_t)c[i]);
+                d[i] += c[i]; /* far below 2^127: a few 2^64-bounded sums */
         }
     }
     struct varc *v = xmalloc((agg.count ? agg.count : 1) * sizeof(*v));
@@ -534,7 +533,7 @@ static void print_cycle_tree(struct rep *r, size_t cy, int dir)
         v[k].other = v[k].caller = (uint32_t)rectab_at(&agg, k)[0];
         v[k].count = val[0];
         v[k].ndef = v[k].order_ndef = (uint32_t)val[1];
-        v[k].cost = v[k].order = (const int64_t *)(val + 2);
+        v[k].cost = v[k].order = (const tally_wide *)(val + 2);
     }
     print_varcs(r, v, agg.count, dir ? " >   " : " < ");
     free(v);
@@ -570,15 +569,15 @@ static void print_function_table(struct rep *r)
     qsort_r(r->ent, r->nent, sizeof(*r->ent), cmp_entries, r);
     int tree = o->tree_caller || o->tree_calling;
     if (tree) setup_adjacency(r);
-    int64_t *curr = xcalloc(r->nsort ? r->nsort : 1, sizeof(int64_t));
+    tally_wide *curr = xcalloc(r->nsort ? r->nsort : 1, sizeof(tally_wide));
     for (size_t k = 0; k < r->nent; k++) {
         struct entry *e = &r->ent[k];
         if (r->cg) {
             int any = 0;
             for (size_t i = 0; i < r->nsort; i++) {
                 size_t c = r->sort[i];
-                int64_t fv = defined(r, c, e->ndef) ? e->v[c] : 0;
-                int64_t sv = defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
+                tally_wide fv = defined(r, c, e->ndef) ? e->v[c] : 0;
+                tally_wide sv = defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
                 double prop = textfmt_percent(fv, sv);
                 if (prop < 0) prop = -prop;
                 if (prop >= r->thr[i]) any = 1;
@@ -628,9 +627,9 @@ static void print_function_table(struct rep *r)
             size_t c = r->sort[i];
             if (!defined(r, c, e->ndef)) continue;
             if (!r->cg && o->inclusive)
-                curr[i] = (int64_t)((uint64_t)r->summary[c] - (uint64_t)e->v[c]);
-            else if (__builtin_add_overflow(curr[i], e->v[c], &curr[i]))
-                curr[i] = e->v[c] < 0 ? INT64_MIN : INT64_MAX;
+                curr[i] = r->summary[c] - e->v[c];
+            else
+                curr[i] += e->v[c]; /* far below 2^127 */
         }
     }
     free(curr);
@@ -757,18 +756,18 @@ static void warn_past_end(struct rep *r, const char *name, int newer)
     fputs("@@\n" ATS, out);
 }
 
-static int sum_into(int64_t *dst, const int64_t *src, size_t n)
+static int sum_into(tally_wide *dst, const tally_wide *src, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (__builtin_add_overflow(dst[i], src[i], &dst[i])) return -1;
     return 0;
 }
 
-static const int64_t *line_cost(const struct rep *r, size_t rec, uint32_t *ndef)
+static const tally_wide *line_cost(const struct rep *r, size_t rec, uint32_t *ndef)
 {
     const uint64_t *v = rectab_val(&r->ft.lines, rec);
     *ndef = (uint32_t)v[0];
-    return (const int64_t *)(v + 1);
+    return (const tally_wide *)(v + 1);
 }
 
 static uint64_t line_no(const struct rep *r, size_t rec)
@@ -795,18 +794,18 @@ static void print_line_calls(struct rep *r, uint64_t line, size_t *cp, size_t ce
         v[k].other = (uint32_t)ak;
         v[k].count = val[0];
         v[k].ndef = (uint32_t)val[1];
-        v[k].cost = (const int64_t *)(val + 2);
+        v[k].cost = (const tally_wide *)(val + 2);
         /* ordered by the whole arc's cost, as callgrind_annotate orders them */
         const uint64_t *av = rectab_find(&r->ft.arcs, &ak);
-        v[k].order = av ? (const int64_t *)(av + 2) : v[k].cost;
+        v[k].order = av ? (const tally_wide *)(av + 2) : v[k].cost;
         v[k].order_ndef = av ? (uint32_t)av[1] : v[k].ndef;
     }
     qsort_r(v, n, sizeof(*v), cmp_varcs, r);
-    char num[32];
+    char num[64];
     for (size_t k = 0; k < n; k++) {
         print_cc(r, v[k].cost, v[k].ndef, w);
         fprintf(r->out, " => %s (%sx)\n", r->rowname[v[k].other],
-                textfmt_commify((int64_t)v[k].count, num));
+                textfmt_commify((tally_wide)v[k].count, num));
     }
     free(v);
     *cp += n;
@@ -868,7 +867,7 @@ static int annotate_one(struct rep *r, const char *name, int user, struct strlis
     widths_init(r, w);
     for (size_t k = lo; k < hi; k++) {
         uint32_t nd;
-        const int64_t *v = line_cost(r, r->lsorted[k], &nd);
+        const tally_wide *v = line_cost(r, r->lsorted[k], &nd);
         widths_add(r, w, v, nd);
     }
     print_events(r, w);
@@ -916,7 +915,7 @@ static int annotate_one(struct rep *r, const char *name, int user, struct strlis
                 got = 1;
                 if (k < hi && line_no(r, r->lsorted[k]) == cur) {
                     uint32_t nd;
-                    const int64_t *v = line_cost(r, r->lsorted[k], &nd);
+                    const tally_wide *v = line_cost(r, r->lsorted[k], &nd);
                     print_cc(r, v, nd, w);
                     if (sum_into(r->printed, v, nc)) rc = -1;
                     if (nd > r->printed_ndef) r->printed_ndef = nd;
@@ -935,7 +934,7 @@ static int annotate_one(struct rep *r, const char *name, int user, struct strlis
     if (k < hi) {
         for (; k < hi; k++) {
             uint32_t nd;
-            const int64_t *v = line_cost(r, r->lsorted[k], &nd);
+            const tally_wide *v = line_cost(r, r->lsorted[k], &nd);
             print_cc(r, v, nd, w);
             fprintf(out, " <bogus line %llu>\n", (unsigned long long)line_no(r, r->lsorted[k]));
         }
@@ -945,7 +944,7 @@ static int annotate_one(struct rep *r, const char *name, int user, struct strlis
     putc('\n', out);
     if (line0 != SIZE_MAX) {
         uint32_t nd;
-        const int64_t *v = line_cost(r, line0, &nd);
+        const tally_wide *v = line_cost(r, line0, &nd);
         print_cc(r, v, nd, w);
         fprintf(out, " <counts for unidentified lines in %s>\n\n", name);
     }
@@ -972,7 +971,7 @@ static int annotate_sources(struct rep *r, struct tally_error *err)
     qsort(files, nf, sizeof(*files), cmp_annfiles);
     r->lsorted = sorted_index(&r->ft.lines);
     r->csorted = sorted_index(&r->ft.line_calls);
-    r->printed = xcalloc(r->ncols ? r->ncols : 1, sizeof(int64_t));
+    r->printed = xcalloc(r->ncols ? r->ncols : 1, sizeof(tally_wide));
     struct strlist unfound = {0};
     int did = 0, rc = 0;
     for (size_t i = 0; i < nf && !rc; i++) {
@@ -997,8 +996,8 @@ static int annotate_sources(struct rep *r, struct tally_error *err)
         if (!r->cg) {
             /* profiles whose self costs do not add up (e.g. xtree memory): show 100% */
             for (size_t c = 0; c < r->ncols; c++) {
-                int64_t s = defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
-                int64_t pv = defined(r, c, r->printed_ndef) ? r->printed[c] : 0;
+                tally_wide s = defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
+                tally_wide pv = defined(r, c, r->printed_ndef) ? r->printed[c] : 0;
                 if (s == 0 || pv > s) r->summary[c] = pv;
             }
         }

@@ -557,7 +557,7 @@ static void test_derived_events(void **state)
     assert_int_equal(es->nderived, 1);
     struct event_expr e;
     assert_int_equal(eventset_lookup(es, "Sum", &e), 0);
-    int64_t v;
+    tally_wide v;
     uint64_t *c = cost_at(p, 0, fn_of(p, "", "", "f"), "", 1, 0);
     assert_int_equal(event_expr_eval(&e, c, 0, &v), 0);
     assert_int_equal(v, 11); /* 3 + 2*4 */
