@@ -237,7 +237,9 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     }
     if (rc) {
         func_table_release(ft);
-        return tally_error_set(err, p->path, 0, "%s sum too large even for 128 bits", what);
+        return tally_error_set(err, p->path, 0,
+                               "%s sum too large (a cost past 2^127-1 or a call count past 2^64-1)",
+                               what);
     }
     return 0;
 }

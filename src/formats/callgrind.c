@@ -141,6 +141,7 @@ struct rd {
     char **tot_name; /* [ntot] owned */
     size_t ntot;
     uint32_t *tot_of; /* [nev] the current part's event -> its total */
+    uint64_t calls;   /* the file's call counts (calls= lines) summed, kept under 2^64 */
 };
 
 static int fail(struct rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -680,6 +681,10 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     }
     if (r->pending == PEND_CALL) {
         r->pending = PEND_NONE;
+        if (__builtin_add_overflow(r->calls, r->call_count, &r->calls)) {
+            r->lineno = r->pending_line;
+            return fail(r, "the call counts of the file sum past 2^64-1 (the largest count)");
+        }
         if (part_add_call(r->p, r->pt, r->fn, &p, r->callee, &r->target, r->call_count, cost, n))
             return fail(r, "call costs overflow 64 bits when added up");
         return 0;

@@ -321,7 +321,8 @@ int event_expr_eval(const struct event_expr *e, const uint64_t *costs, int is_si
 char *tally_wide_str(tally_wide v, char *buf)
 {
     char d[TALLY_WIDE_DIGITS];
-    unsigned __int128 u = v < 0 ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
+    unsigned __int128 u =
+        v < 0 ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
     size_t n = 0;
     do {
         d[n++] = (char)('0' + (int)(u % 10));

@@ -421,7 +421,8 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
             fprintf(out,
                     "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%s×\", style=dashed, "
                     "color=\"#666666\", fontcolor=\"#666666\"];\n",
-                    g->fn[g->from[a]], g->fn[g->to[a]], textfmt_commify((tally_wide)g->count[a], num));
+                    g->fn[g->from[a]], g->fn[g->to[a]],
+                    textfmt_commify((tally_wide)g->count[a], num));
         } else {
             fprintf(out,
                     "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%.2f%%\\n%s×\", color=\"%s\", "

@@ -62,8 +62,8 @@ char *textfmt_percent_text(double pct, char *buf, size_t size)
     return buf;
 }
 
-size_t textfmt_cell(char *buf, size_t size, tally_wide v, int defined, tally_wide total, int show_percs,
-                    size_t width)
+size_t textfmt_cell(char *buf, size_t size, tally_wide v, int defined, tally_wide total,
+                    int show_percs, size_t width)
 {
     char text[TEXTFMT_CELL_MAX];
     size_t n;
