@@ -115,4 +115,24 @@ for cmd in "annotate" "annotate --inclusive=yes" "merge" "flame" "graph" "conver
         ok "$cmd refuses call counts past 2^64-1 at their line"
     else not_ok "$cmd refuses call counts past 2^64-1 at their line"; diag <err.txt; fi
 done
+
+# --- the cachegrind reader keeps the same limit ---------------------------
+printf 'desc: x\ncmd: y\nevents: Ir\nfl=a.c\nfn=f\n1 %s\nfn=g\n2 %s\nsummary: %s\n' \
+    "$HALF" "$HALF1" "$MAX" >near.cgr
+printf 'desc: x\ncmd: y\nevents: Ir\nfl=a.c\nfn=f\n1 %s\nfn=g\n2 %s\nsummary: %s\n' \
+    "$HALF" "$HALF" "$MAX" >over.cgr
+for cmd in "annotate" "merge" "flame" "graph" "convert --to=json" "report -o rep3.html"; do
+    if "$TALLY" $cmd near.cgr >out.txt 2>err.txt && [ ! -s err.txt ]; then
+        ok "$cmd accepts a cachegrind file whose costs sum to 2^64-1"
+    else not_ok "$cmd accepts a cachegrind file whose costs sum to 2^64-1"; diag <err.txt; fi
+    "$TALLY" $cmd over.cgr >out.txt 2>err.txt
+    if [ $? = 1 ] && grep -q "^tally: over.cgr:8: the costs of event Ir sum past 2^64-1" err.txt; then
+        ok "$cmd refuses a cachegrind file a unit over, at its line"
+    else not_ok "$cmd refuses a cachegrind file a unit over, at its line"; diag <err.txt; fi
+done
+if command -v cg_annotate >/dev/null 2>&1; then
+    cg_annotate near.cgr >peer.txt 2>&1
+    "$TALLY" annotate near.cgr >tally.txt 2>&1
+    same_text "annotate of the cachegrind file at the limit equals cg_annotate" peer.txt tally.txt
+fi
 echo "1..$TESTN"
