@@ -32,15 +32,15 @@ struct callgraph {
     size_t ncols;
     size_t nnodes;
     uint32_t *fn;       /* [nnodes] profile function id of each node */
-    tally_wide *self;      /* [nnodes * ncols] */
+    tally_wide *self;   /* [nnodes * ncols] */
     uint64_t *calls;    /* [nnodes] calls into the node, not from inside a recursion */
     uint64_t *reccalls; /* [nnodes] calls into it from itself or from its own cycle */
     size_t narcs;
     uint32_t *from, *to;   /* [narcs] node indices, in first-seen order */
     uint64_t *count;       /* [narcs] */
-    tally_wide *cost;         /* [narcs * ncols] inclusive cost of the calls */
+    tally_wide *cost;      /* [narcs * ncols] inclusive cost of the calls */
     struct incl_result ir; /* ir.incl[nnodes * ncols], ir.cycle[nnodes], ... */
-    tally_wide *total;        /* [ncols] sum of the self costs */
+    tally_wide *total;     /* [ncols] sum of the self costs */
     /* adjacency: arcs out of node v are out_arcs[out_start[v] .. out_start[v+1]) */
     size_t *out_start, *in_start; /* [nnodes + 1] */
     uint32_t *out_arcs, *in_arcs; /* [narcs] arc indices */

@@ -10,9 +10,9 @@
  *
  * Costs are kept per *column*: any list of event expressions (the base
  * events, or derived ones like `Sum = Ir + Dr`), as tally_wide values
- * (two record words each) with checked sums. Next to each sum sits an `ndef` count: how many leading
- * base events were present on the cost lines summed. The callgrind format
- * lets a writer drop trailing zero counts, and callgrind_annotate prints
+ * (two record words each) with checked sums. Next to each sum sits an `ndef` count: how many
+ * leading base events were present on the cost lines summed. The callgrind format lets a writer
+ * drop trailing zero counts, and callgrind_annotate prints
  * "." (not "0") for a count no cost line gave; a column is "defined" when
  * one of its base events is below ndef. For the cachegrind format every
  * count is written, so ndef is always the number of events.

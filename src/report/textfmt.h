@@ -54,8 +54,8 @@ char *textfmt_percent_text(double pct, char *buf, size_t size);
  * (TEXTFMT_CELL_MAX + width bytes are enough). `defined` = 0 prints ".".
  * Returns the number of characters written.
  */
-size_t textfmt_cell(char *buf, size_t size, tally_wide v, int defined, tally_wide total, int show_percs,
-                    size_t width);
+size_t textfmt_cell(char *buf, size_t size, tally_wide v, int defined, tally_wide total,
+                    int show_percs, size_t width);
 
 /* Write `n` copies of character c. */
 void textfmt_repeat(FILE *fp, int c, size_t n);
