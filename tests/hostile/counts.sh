@@ -92,7 +92,7 @@ if grep -q "total $want" near.dot; then ok "graph: the total is $want"
 else not_ok "graph: the total is $want"; grep -m 3 total near.dot | diag; fi
 # pprof's values are signed 64-bit: a stack of 2^63 is refused, saying why
 "$TALLY" convert --to=pprof -o near.pb near.cg >/dev/null 2>err.txt
-if grep -q "exceeds pprof's 64-bit signed values" err.txt; then
+if grep -q "^tally: near.cg: a cost exceeds pprof's 64-bit signed values" err.txt; then
     ok "convert --to=pprof: a stack past 2^63-1 is pprof's limit, said so"
 else not_ok "convert --to=pprof: a stack past 2^63-1 is pprof's limit, said so"; diag <err.txt; fi
 # diff: signed 64-bit differences; the file whose costs are larger is named
