@@ -137,9 +137,9 @@ struct rd {
     unsigned long pend_line[2];
 
     /* the file's self-cost total of each event name (all parts), kept under 2^64 */
-    uint64_t *tot;
-    char **tot_name; /* [ntot] owned */
-    size_t ntot;
+    uint64_t *tot;           /* [tot_names.n], by the name's id */
+    struct strtab tot_names; /* the event names seen */
+    size_t tot_cap;
     uint32_t *tot_of; /* [nev] the current part's event -> its total */
     uint64_t calls;   /* the file's call counts (calls= lines) summed, kept under 2^64 */
 };
@@ -165,7 +165,7 @@ static __attribute__((noinline)) int totals_fail(struct rd *r, const uint64_t *c
     for (size_t i = 0; i < n; i++)
         if (r->tot[r->tot_of[i]] + cost[i] < cost[i])
             return fail(r, "the costs of event %s sum past 2^64-1 (the largest count)",
-                        r->tot_name[r->tot_of[i]]);
+                        strtab_str(&r->tot_names, r->tot_of[i]));
     return fail(r, "costs sum past 2^64-1");
 }
 
@@ -928,17 +928,15 @@ static int events_line(struct rd *r, const char *v, size_t len)
     r->nev = pt->events.n;
     r->tot_of = xrealloc(r->tot_of, (r->nev ? r->nev : 1) * sizeof(*r->tot_of));
     for (size_t i = 0; i < r->nev; i++) {
-        size_t k = 0;
-        while (k < r->ntot && strcmp(r->tot_name[k], pt->events.names[i]) != 0)
-            k++;
-        if (k == r->ntot) {
-            r->tot = xrealloc(r->tot, (k + 1) * sizeof(*r->tot));
-            r->tot_name = xrealloc(r->tot_name, (k + 1) * sizeof(*r->tot_name));
-            r->tot[k] = 0;
-            r->tot_name[k] = xstrdup(pt->events.names[i]);
-            r->ntot++;
+        const char *name = pt->events.names[i];
+        uint32_t k = strtab_intern(&r->tot_names, name, strlen(name));
+        if (k >= r->tot_cap) {
+            size_t old = r->tot_cap;
+            r->tot_cap = (size_t)k * 2 + 16;
+            r->tot = xrealloc(r->tot, r->tot_cap * sizeof(*r->tot));
+            memset(r->tot + old, 0, (r->tot_cap - old) * sizeof(*r->tot));
         }
-        r->tot_of[i] = (uint32_t)k;
+        r->tot_of[i] = k;
     }
     if (r->nev > r->cost_cap) {
         free(r->cost);
@@ -1524,6 +1522,7 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     r.err = err;
     r.path = in->path ? in->path : "(input)";
     r.lineno = in->lineno;
+    strtab_init(&r.tot_names);
     p->format = PROFILE_FORMAT_CALLGRIND;
     int rc = read_all(&r);
     if (!rc) rc = finish_part(&r);
@@ -1538,9 +1537,7 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     free(r.pend_text[1]);
     free(r.cost);
     free(r.copy);
-    for (size_t k = 0; k < r.ntot; k++)
-        free(r.tot_name[k]);
-    free(r.tot_name);
+    strtab_release(&r.tot_names);
     free(r.tot);
     free(r.tot_of);
     return rc;
