@@ -135,4 +135,19 @@ if command -v cg_annotate >/dev/null 2>&1; then
     "$TALLY" annotate near.cgr >tally.txt 2>&1
     same_text "annotate of the cachegrind file at the limit equals cg_annotate" peer.txt tally.txt
 fi
+
+# --- and so does the contexts reader (tally record --contexts=yes) ---------
+printf '# tally contexts 1\nevents: Ir\nfn 1 0 0 main\nfn 2 0 0 leaf\nx 1 0 1 1 %s\nx 2 1 2 1 %s\ntotals: %s\n' \
+    "$HALF" "$HALF1" "$MAX" >near.ctx
+printf '# tally contexts 1\nevents: Ir\nfn 1 0 0 main\nfn 2 0 0 leaf\nx 1 0 1 1 %s\nx 2 1 2 1 %s\ntotals: %s\n' \
+    "$HALF" "$HALF" "$MAX" >over.ctx
+for cmd in "annotate" "merge" "flame" "graph" "convert --to=json" "report -o rep4.html"; do
+    if "$TALLY" $cmd near.ctx >out.txt 2>err.txt; then
+        ok "$cmd accepts a contexts file whose costs sum to 2^64-1"
+    else not_ok "$cmd accepts a contexts file whose costs sum to 2^64-1"; diag <err.txt; fi
+    "$TALLY" $cmd over.ctx >out.txt 2>err.txt
+    if [ $? = 1 ] && grep -q "^tally: over.ctx:6: the costs of event Ir sum past 2^64-1" err.txt; then
+        ok "$cmd refuses a contexts file a unit over, at its line"
+    else not_ok "$cmd refuses a contexts file a unit over, at its line"; diag <err.txt; fi
+done
 echo "1..$TESTN"
