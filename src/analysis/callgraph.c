@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int add_cols(int64_t *dst, const int64_t *src, size_t n)
+static int add_cols(tally_wide *dst, const tally_wide *src, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (__builtin_add_overflow(dst[i], src[i], &dst[i])) return -1;
@@ -61,7 +61,7 @@ int callgraph_build(struct callgraph *g, const struct profile *p, size_t part,
     size_t n = g->nnodes, nc = ncols ? ncols : 1;
     g->calls = xcalloc(n ? n : 1, sizeof(*g->calls));
     g->reccalls = xcalloc(n ? n : 1, sizeof(*g->reccalls));
-    g->total = xcalloc(nc, sizeof(int64_t));
+    g->total = xcalloc(nc, sizeof(tally_wide));
     build_adjacency(n, g->narcs, g->from, &g->out_start, &g->out_arcs);
     build_adjacency(n, g->narcs, g->to, &g->in_start, &g->in_arcs);
     if (rc) return -1;
@@ -99,7 +99,7 @@ void callgraph_release(struct callgraph *g)
     memset(g, 0, sizeof(*g));
 }
 
-double callgraph_share(const struct callgraph *g, size_t col, int64_t value)
+double callgraph_share(const struct callgraph *g, size_t col, tally_wide value)
 {
     if (col >= g->ncols || g->total[col] == 0) return 0.0;
     return 100.0 * (double)value / (double)g->total[col];

@@ -32,15 +32,15 @@ struct callgraph {
     size_t ncols;
     size_t nnodes;
     uint32_t *fn;       /* [nnodes] profile function id of each node */
-    int64_t *self;      /* [nnodes * ncols] */
+    tally_wide *self;   /* [nnodes * ncols] */
     uint64_t *calls;    /* [nnodes] calls into the node, not from inside a recursion */
     uint64_t *reccalls; /* [nnodes] calls into it from itself or from its own cycle */
     size_t narcs;
     uint32_t *from, *to;   /* [narcs] node indices, in first-seen order */
     uint64_t *count;       /* [narcs] */
-    int64_t *cost;         /* [narcs * ncols] inclusive cost of the calls */
+    tally_wide *cost;      /* [narcs * ncols] inclusive cost of the calls */
     struct incl_result ir; /* ir.incl[nnodes * ncols], ir.cycle[nnodes], ... */
-    int64_t *total;        /* [ncols] sum of the self costs */
+    tally_wide *total;     /* [ncols] sum of the self costs */
     /* adjacency: arcs out of node v are out_arcs[out_start[v] .. out_start[v+1]) */
     size_t *out_start, *in_start; /* [nnodes + 1] */
     uint32_t *out_arcs, *in_arcs; /* [narcs] arc indices */
@@ -54,7 +54,7 @@ int callgraph_build(struct callgraph *g, const struct profile *p, size_t part,
                     const struct event_expr *cols, size_t ncols, struct tally_error *err);
 void callgraph_release(struct callgraph *g);
 
-static inline const int64_t *callgraph_incl(const struct callgraph *g, size_t v)
+static inline const tally_wide *callgraph_incl(const struct callgraph *g, size_t v)
 {
     return g->ir.incl + v * g->ncols;
 }
@@ -67,6 +67,6 @@ static inline int callgraph_arc_recursive(const struct callgraph *g, size_t a)
 }
 
 /* value / total as a percentage (0 when total is 0). */
-double callgraph_share(const struct callgraph *g, size_t col, int64_t value);
+double callgraph_share(const struct callgraph *g, size_t col, tally_wide value);
 
 #endif

@@ -310,9 +310,10 @@ static long side_sums(const struct profile *p, const struct event_expr *cols, si
         if (state[c.fn] == 2) continue;
         seen[c.fn] = 1;
         for (size_t k = 0; k < ncols; k++) {
-            int64_t v;
-            if (event_expr_eval(&cols[k], c.cost, p->signed_costs, &v) ||
-                __builtin_add_overflow(per_fn[c.fn * ncols + k], v, &per_fn[c.fn * ncols + k])) {
+            tally_wide w; /* tally check keeps 64-bit signed sums per function */
+            int64_t *acc = &per_fn[c.fn * ncols + k];
+            if (event_expr_eval(&cols[k], c.cost, p->signed_costs, &w) || w > INT64_MAX ||
+                w < INT64_MIN || __builtin_add_overflow(*acc, (int64_t)w, acc)) {
                 rc = tally_error_set(err, p->path, 0, "a cost of %s does not fit in 64 bits",
                                      profile_str(p, profile_function_at(p, c.fn).name));
                 goto out;

@@ -311,9 +311,20 @@ struct profile *diff_finish(struct diff *d, struct tally_error *err)
     size_t n = rpt->events.n;
     uint64_t *summary = xcalloc(n ? n : 1, sizeof(uint64_t));
     if (part_self_total(d->r, rpt, summary)) {
+        /* name the event, and the file whose costs are the larger: the one to blame */
+        size_t e = 0;
+        __int128 t = 0;
+        for (; e < n; e++) {
+            t = 0;
+            for (size_t i = 0; i < rpt->costs.count; i++)
+                t += (int64_t)rectab_val(&rpt->costs, i)[e];
+            if (t > INT64_MAX || t < INT64_MIN) break;
+        }
         free(summary);
-        tally_error_set(err, NULL, 0, "the total difference of %s and %s overflows 64 bits", lo,
-                        ln);
+        tally_error_set(err, t > 0 ? ln : lo, 0,
+                        "its costs of event %s exceed those of %s by more than a diff can hold "
+                        "(differences are signed 64-bit counts, at most 2^63-1)",
+                        e < n ? rpt->events.names[e] : "?", t > 0 ? lo : ln);
         return NULL;
     }
     free(rpt->cmd);

@@ -18,23 +18,22 @@ void fgraph_release(struct fgraph *g)
     memset(g, 0, sizeof(*g));
 }
 
-/* The columns of one cost vector: evaluated, or the base events checked
- * to fit in int64 (read as signed in a signed profile). */
+/* The columns of one cost vector: evaluated, or the base events (read as
+ * signed in a signed profile). */
 static int columns(const struct fgraph_options *o, size_t ncols, const uint64_t *cost,
-                   int is_signed, int64_t *out)
+                   int is_signed, tally_wide *out)
 {
     for (size_t c = 0; c < ncols; c++) {
         if (o->cols) {
             if (event_expr_eval(&o->cols[c], cost, is_signed, &out[c])) return -1;
         } else {
-            if (!is_signed && cost[c] > (uint64_t)INT64_MAX) return -1;
-            out[c] = (int64_t)cost[c];
+            out[c] = is_signed ? (tally_wide)(int64_t)cost[c] : (tally_wide)cost[c];
         }
     }
     return 0;
 }
 
-static int add_cols(int64_t *dst, const int64_t *src, size_t n)
+static int add_cols(tally_wide *dst, const tally_wide *src, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (__builtin_add_overflow(dst[i], src[i], &dst[i])) return -1;
@@ -51,8 +50,8 @@ static uint32_t node_of(struct fgraph *g, uint32_t *map, uint32_t fn, size_t *ca
         *cap = *cap ? *cap * 2 : 64;
         g->fn = xrealloc(g->fn, *cap * sizeof(*g->fn));
         size_t nc = g->ncols ? g->ncols : 1;
-        g->self = xrealloc(g->self, *cap * nc * sizeof(int64_t));
-        memset(g->self + old * nc, 0, (*cap - old) * nc * sizeof(int64_t));
+        g->self = xrealloc(g->self, *cap * nc * sizeof(tally_wide));
+        memset(g->self + old * nc, 0, (*cap - old) * nc * sizeof(tally_wide));
     }
     g->fn[g->nnodes] = fn;
     map[fn] = (uint32_t)g->nnodes;
@@ -76,9 +75,9 @@ int fgraph_build(struct fgraph *g, const struct profile *p, const struct part *p
         g->fn = xmalloc((nf ? nf : 1) * sizeof(*g->fn));
         for (size_t f = 0; f < nf; f++)
             g->fn[f] = (uint32_t)f;
-        g->self = xcalloc((nf ? nf : 1) * nc1, sizeof(int64_t));
+        g->self = xcalloc((nf ? nf : 1) * nc1, sizeof(tally_wide));
     }
-    int64_t *vec = xcalloc(nc1, sizeof(int64_t));
+    tally_wide *vec = xcalloc(nc1, sizeof(tally_wide));
     int sg = p->signed_costs, rc = 0;
     for (size_t i = 0; i < part_ncosts(pt) && !rc; i++) {
         struct cost_rec cr;
@@ -104,12 +103,12 @@ int fgraph_build(struct fgraph *g, const struct profile *p, const struct part *p
                 g->from = xrealloc(g->from, acap * sizeof(*g->from));
                 g->to = xrealloc(g->to, acap * sizeof(*g->to));
                 g->count = xrealloc(g->count, acap * sizeof(*g->count));
-                g->cost = xrealloc(g->cost, acap * nc1 * sizeof(int64_t));
+                g->cost = xrealloc(g->cost, acap * nc1 * sizeof(tally_wide));
             }
             g->from[g->narcs] = f;
             g->to[g->narcs] = t;
             g->count[g->narcs] = 0;
-            memset(g->cost + g->narcs * nc1, 0, nc1 * sizeof(int64_t));
+            memset(g->cost + g->narcs * nc1, 0, nc1 * sizeof(tally_wide));
             *slot = ++g->narcs;
         }
         size_t a = *slot - 1;
@@ -123,12 +122,12 @@ int fgraph_build(struct fgraph *g, const struct profile *p, const struct part *p
     free(vec);
     /* every array exists, even empty */
     if (!g->fn) g->fn = xmalloc(sizeof(*g->fn));
-    if (!g->self) g->self = xcalloc(nc1, sizeof(int64_t));
+    if (!g->self) g->self = xcalloc(nc1, sizeof(tally_wide));
     if (!g->from) {
         g->from = xmalloc(sizeof(*g->from));
         g->to = xmalloc(sizeof(*g->to));
         g->count = xmalloc(sizeof(*g->count));
-        g->cost = xmalloc(nc1 * sizeof(int64_t));
+        g->cost = xmalloc(nc1 * sizeof(tally_wide));
     }
     return rc ? -1 : 0;
 }

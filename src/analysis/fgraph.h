@@ -7,8 +7,9 @@
  * fgraph_build() sums the records of a part into nodes and arcs, for the
  * JSON export (every function a node, the base events as columns) and the
  * pictures' call graph (callgraph.h: only the functions with a record,
- * any event expressions as columns). Costs are int64 with checked sums;
- * a signed profile (a diff) is read as two's complement.
+ * any event expressions as columns). Costs are summed in 128 bits
+ * (tally_wide) with checked sums, so no file a reader accepts overflows
+ * them; a signed profile (a diff) is read as two's complement.
  *
  * fgraph_scc() is the one walk that finds recursion, for the inclusive
  * costs (inclusive.c) and the estimated stacks (stacks_estimated.c).
@@ -46,11 +47,11 @@ struct fgraph_options {
 struct fgraph {
     size_t nnodes, ncols;
     uint32_t *fn;        /* [nnodes] function index of each node */
-    int64_t *self;       /* [nnodes * ncols] */
+    tally_wide *self;    /* [nnodes * ncols] */
     size_t narcs;        /* arcs in the order their first call record comes */
     uint32_t *from, *to; /* [narcs] node indices */
     uint64_t *count;     /* [narcs] calls */
-    int64_t *cost;       /* [narcs * ncols] inclusive cost of the calls */
+    tally_wide *cost;    /* [narcs * ncols] inclusive cost of the calls */
 };
 
 /*

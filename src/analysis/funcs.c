@@ -72,7 +72,7 @@ uint32_t func_canon_file(struct func_table *ft, uint32_t file)
     return id;
 }
 
-static int add_i64(int64_t *dst, const int64_t *src, size_t n)
+static int add_wide(tally_wide *dst, const tally_wide *src, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (__builtin_add_overflow(dst[i], src[i], &dst[i])) return -1;
@@ -89,7 +89,7 @@ static uint32_t record_ndef(const struct func_table *ft, const uint64_t *cost, i
 }
 
 static int eval_cols(const struct func_options *opt, const uint64_t *cost, int is_signed,
-                     int64_t *out)
+                     tally_wide *out)
 {
     for (size_t c = 0; c < opt->ncols; c++)
         if (event_expr_eval(&opt->cols[c], cost, is_signed, &out[c])) return -1;
@@ -137,10 +137,10 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     ft->mod_file = opt->mod_file;
     ft->mod_fn = opt->mod_fn;
     size_t nc = opt->ncols;
-    rectab_init(&ft->rows, 1, 3 + nc);
-    rectab_init(&ft->arcs, 1, 2 + nc);
-    rectab_init(&ft->lines, 2, 1 + nc);
-    rectab_init(&ft->line_calls, 3, 2 + nc);
+    rectab_init(&ft->rows, 1, 3 + 2 * nc); /* a tally_wide is two record words */
+    rectab_init(&ft->arcs, 1, 2 + 2 * nc);
+    rectab_init(&ft->lines, 2, 1 + 2 * nc);
+    rectab_init(&ft->line_calls, 3, 2 + 2 * nc);
     ft->col_min_event = xmalloc((nc ? nc : 1) * sizeof(uint32_t));
     for (size_t c = 0; c < nc; c++) {
         uint32_t m = UINT32_MAX;
@@ -154,7 +154,7 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     int is_signed = p->signed_costs;
     size_t nfn = profile_nfunctions(p);
     char *seen = xcalloc(nfn ? nfn : 1, 1);
-    int64_t *tmp = xmalloc((nc ? nc : 1) * sizeof(int64_t));
+    tally_wide *tmp = xmalloc((nc ? nc : 1) * sizeof(tally_wide));
     int rc = 0;
     const char *what = "cost";
 
@@ -174,12 +174,12 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         max_into(&v[0], nd);
         if (file == func_canon_file(ft, fn.file)) v[1] = (uint64_t)fn.obj + 1;
         v[2] |= FUNC_ROW_LISTED;
-        rc = add_i64((int64_t *)(v + 3), tmp, nc);
+        rc = add_wide((tally_wide *)(v + 3), tmp, nc);
         if (opt->want_lines && !rc) {
             uint64_t lk[2] = {file, cr.pos.line};
             uint64_t *lv = rectab_get(&ft->lines, lk, NULL);
             max_into(&lv[0], nd);
-            rc = add_i64((int64_t *)(lv + 1), tmp, nc);
+            rc = add_wide((tally_wide *)(lv + 1), tmp, nc);
         }
     }
     for (size_t i = 0; i < part_ncalls(pt) && !rc; i++) {
@@ -209,13 +209,13 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         uint64_t *av = rectab_get(&ft->arcs, &ak, NULL);
         if (__builtin_add_overflow(av[0], *cl.count, &av[0])) rc = -1;
         max_into(&av[1], nd);
-        if (!rc) rc = add_i64((int64_t *)(av + 2), tmp, nc);
+        if (!rc) rc = add_wide((tally_wide *)(av + 2), tmp, nc);
         if (opt->want_lines && !rc) {
             uint64_t lk[3] = {sfile, cl.site.line, ak};
             uint64_t *lv = rectab_get(&ft->line_calls, lk, NULL);
             if (__builtin_add_overflow(lv[0], *cl.count, &lv[0])) rc = -1;
             max_into(&lv[1], nd);
-            if (!rc) rc = add_i64((int64_t *)(lv + 2), tmp, nc);
+            if (!rc) rc = add_wide((tally_wide *)(lv + 2), tmp, nc);
         }
     }
     /* functions with neither costs nor calls still get their (empty) row */
@@ -237,7 +237,9 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     }
     if (rc) {
         func_table_release(ft);
-        return tally_error_set(err, p->path, 0, "%s sum too large for a 64-bit signed count", what);
+        return tally_error_set(err, p->path, 0,
+                               "%s sum too large (a cost past 2^127-1 or a call count past 2^64-1)",
+                               what);
     }
     return 0;
 }

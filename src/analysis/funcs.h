@@ -9,10 +9,10 @@
  * record of part 0 (merge the parts first).
  *
  * Costs are kept per *column*: any list of event expressions (the base
- * events, or derived ones like `Sum = Ir + Dr`), as int64 values with
- * checked sums. Next to each sum sits an `ndef` count: how many leading
- * base events were present on the cost lines summed. The callgrind format
- * lets a writer drop trailing zero counts, and callgrind_annotate prints
+ * events, or derived ones like `Sum = Ir + Dr`), as tally_wide values
+ * (two record words each) with checked sums. Next to each sum sits an `ndef` count: how many
+ * leading base events were present on the cost lines summed. The callgrind format lets a writer
+ * drop trailing zero counts, and callgrind_annotate prints
  * "." (not "0") for a count no cost line gave; a column is "defined" when
  * one of its base events is below ndef. For the cachegrind format every
  * count is written, so ndef is always the number of events.
@@ -105,9 +105,9 @@ static inline uint64_t func_row_flags(const struct func_table *ft, size_t r)
 {
     return rectab_val(&ft->rows, r)[2];
 }
-static inline const int64_t *func_row_self(const struct func_table *ft, size_t r)
+static inline const tally_wide *func_row_self(const struct func_table *ft, size_t r)
 {
-    return (const int64_t *)(rectab_val(&ft->rows, r) + 3);
+    return (const tally_wide *)(rectab_val(&ft->rows, r) + 3);
 }
 
 /* Arc accessors. */
@@ -127,9 +127,9 @@ static inline uint32_t func_arc_ndef(const struct func_table *ft, size_t a)
 {
     return (uint32_t)rectab_val(&ft->arcs, a)[1];
 }
-static inline const int64_t *func_arc_cost(const struct func_table *ft, size_t a)
+static inline const tally_wide *func_arc_cost(const struct func_table *ft, size_t a)
 {
-    return (const int64_t *)(rectab_val(&ft->arcs, a) + 2);
+    return (const tally_wide *)(rectab_val(&ft->arcs, a) + 2);
 }
 
 /* Is column c defined for a cost whose ndef is `ndef`? */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int add_vec(int64_t *dst, const int64_t *src, size_t n)
+static int add_vec(tally_wide *dst, const tally_wide *src, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (__builtin_add_overflow(dst[i], src[i], &dst[i])) return -1;
@@ -54,8 +54,8 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
     for (size_t v = 0; v < n; v++) /* numbered by smallest member */
         if (size[comp[v]] > 1 && cycno[comp[v]] == 0) cycno[comp[v]] = (uint32_t)++ncyc;
     r->ncycles = ncyc;
-    r->cycle_incl = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(int64_t));
-    r->cycle_self = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(int64_t));
+    r->cycle_incl = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(tally_wide));
+    r->cycle_self = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(tally_wide));
     r->cycle_ndef = xcalloc(ncyc ? ncyc : 1, sizeof(uint32_t));
     r->cycle_start = xcalloc(ncyc + 1, sizeof(size_t));
     r->members = xmalloc((n ? n : 1) * sizeof(uint32_t));
@@ -77,15 +77,15 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
     int rc = 0;
     char *called = xcalloc(n ? n : 1, 1);
     char *cyc_entered = xcalloc(ncyc ? ncyc : 1, 1);
-    int64_t *in = xcalloc(n * nc > 0 ? n * nc : 1, sizeof(int64_t));
+    tally_wide *in = xcalloc(n * nc > 0 ? n * nc : 1, sizeof(tally_wide));
     uint32_t *in_ndef = xcalloc(n ? n : 1, sizeof(uint32_t));
-    int64_t *out = xcalloc(n * nc > 0 ? n * nc : 1, sizeof(int64_t)); /* leaving calls */
+    tally_wide *out = xcalloc(n * nc > 0 ? n * nc : 1, sizeof(tally_wide)); /* leaving calls */
     uint32_t *out_ndef = xcalloc(n ? n : 1, sizeof(uint32_t));
-    int64_t *cyc_in = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(int64_t));
+    tally_wide *cyc_in = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(tally_wide));
     for (size_t a = 0; a < na && !rc; a++) {
         uint32_t f = g->from[a], t = g->to[a];
         uint32_t d = g->arc_ndef ? g->arc_ndef[a] : (uint32_t)nc;
-        const int64_t *c = g->cost + a * nc;
+        const tally_wide *c = g->cost + a * nc;
         if (f == t) continue;
         int inside = r->cycle[f] && r->cycle[f] == r->cycle[t];
         if (inside) continue;
@@ -102,12 +102,12 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
         }
     }
     for (size_t v = 0; v < n && !rc; v++) {
-        int64_t *dst = r->incl + v * nc;
-        const int64_t *self = g->self + v * nc;
+        tally_wide *dst = r->incl + v * nc;
+        const tally_wide *self = g->self + v * nc;
         uint32_t sd = g->self_ndef ? g->self_ndef[v] : (uint32_t)nc;
         if (r->cycle[v]) {
             size_t cy = r->cycle[v] - 1;
-            memcpy(dst, self, nc * sizeof(int64_t));
+            memcpy(dst, self, nc * sizeof(tally_wide));
             rc |= add_vec(dst, out + v * nc, nc);
             r->ndef[v] = max32(sd, out_ndef[v]);
             rc |= add_vec(r->cycle_self + cy * nc, self, nc);
@@ -116,17 +116,17 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
                 r->cycle_ndef[cy] = max32(r->cycle_ndef[cy], r->ndef[v]);
             }
         } else if (called[v]) {
-            memcpy(dst, in + v * nc, nc * sizeof(int64_t));
+            memcpy(dst, in + v * nc, nc * sizeof(tally_wide));
             r->ndef[v] = in_ndef[v];
         } else {
-            memcpy(dst, self, nc * sizeof(int64_t));
+            memcpy(dst, self, nc * sizeof(tally_wide));
             rc |= add_vec(dst, out + v * nc, nc);
             r->ndef[v] = max32(sd, out_ndef[v]);
         }
     }
     for (size_t cy = 0; cy < ncyc && !rc; cy++)
         if (cyc_entered[cy])
-            memcpy(r->cycle_incl + cy * nc, cyc_in + cy * nc, nc * sizeof(int64_t));
+            memcpy(r->cycle_incl + cy * nc, cyc_in + cy * nc, nc * sizeof(tally_wide));
     free(called);
     free(cyc_entered);
     free(in);

@@ -35,27 +35,28 @@
 #include <stdint.h>
 
 #include "../model/error.h"
+#include "../model/eventset.h"
 
 struct incl_graph {
     size_t nnodes, ncols;
-    const int64_t *self;       /* [nnodes * ncols] */
+    const tally_wide *self;    /* [nnodes * ncols] */
     const uint32_t *self_ndef; /* [nnodes] or NULL */
     size_t narcs;
     const uint32_t *from, *to; /* [narcs] node indices */
-    const int64_t *cost;       /* [narcs * ncols] */
+    const tally_wide *cost;    /* [narcs * ncols] */
     const uint32_t *arc_ndef;  /* [narcs] or NULL */
 };
 
 struct incl_result {
     size_t nnodes, ncols, ncycles;
-    uint32_t *cycle;      /* [nnodes]: 0, or the node's 1-based cycle number */
-    int64_t *incl;        /* [nnodes * ncols] */
-    uint32_t *ndef;       /* [nnodes] */
-    int64_t *cycle_incl;  /* [ncycles * ncols] */
-    int64_t *cycle_self;  /* [ncycles * ncols]: the members' self costs summed */
-    uint32_t *cycle_ndef; /* [ncycles] */
-    size_t *cycle_start;  /* [ncycles + 1]: members of cycle c (0-based) are */
-    uint32_t *members;    /*   members[cycle_start[c] .. cycle_start[c + 1]) ascending */
+    uint32_t *cycle;        /* [nnodes]: 0, or the node's 1-based cycle number */
+    tally_wide *incl;       /* [nnodes * ncols] */
+    uint32_t *ndef;         /* [nnodes] */
+    tally_wide *cycle_incl; /* [ncycles * ncols] */
+    tally_wide *cycle_self; /* [ncycles * ncols]: the members' self costs summed */
+    uint32_t *cycle_ndef;   /* [ncycles] */
+    size_t *cycle_start;    /* [ncycles + 1]: members of cycle c (0-based) are */
+    uint32_t *members;      /*   members[cycle_start[c] .. cycle_start[c + 1]) ascending */
 };
 
 /* Compute everything. Returns 0, or -1 with err when a sum overflows. */

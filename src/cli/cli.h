@@ -56,6 +56,12 @@ const char *cli_newest_profile(const char *cmd);
  */
 void cli_progress_start(const char *const *files, int nfiles);
 void cli_progress_stop(void);
+/*
+ * What is done between reads, shown instead of the reading line while it
+ * lasts ("merging FILE into the sum (2 of 9)"; printf format, NULL ends
+ * it). Shown at once when the first second is over, under the same rules.
+ */
+void cli_progress_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* "tally: FILE:LINE: msg" on stderr (control characters shown as '?'). */
 void cli_error(const struct tally_error *err);

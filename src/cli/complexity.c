@@ -239,10 +239,15 @@ static int read_reports(const struct complexity_cli *o, struct isprof *ip)
         struct strlist warnings = {0};
         int rc = read_report(&next, o->files[i]);
         if (rc == 0) {
+            const char *base = strrchr(o->files[i], '/');
+            cli_progress_note("merging %s into the sum (%d of %d)", base ? base + 1 : o->files[i],
+                              i + 1, o->nfiles);
             rc = isprof_merge(ip, &next, &warnings, &err);
+            cli_progress_note(NULL);
             if (rc && !err.file[0]) snprintf(err.file, sizeof(err.file), "%s", o->files[i]);
             if (rc) cli_error(&err);
         }
+        if (warnings.n) cli_progress_stop();
         for (size_t w = 0; w < warnings.n; w++)
             fprintf(stderr, "tally: warning: %s: %s\n", o->files[i], warnings.items[w]);
         strlist_release(&warnings);
@@ -301,7 +306,10 @@ int cmd_complexity(int argc, char **argv)
         rc = rc == 1 ? 0 : 2;
         goto done;
     }
-    if (read_reports(&o, &ip)) {
+    cli_progress_start((const char *const *)o.files, o.nfiles);
+    int unread = read_reports(&o, &ip);
+    cli_progress_stop();
+    if (unread) {
         rc = 1;
         goto done;
     }

@@ -238,6 +238,9 @@ int cmd_convert(int argc, char **argv)
             rc = 1;
         else if (convert_export(&o, p, event, of.fp, &err)) {
             outfile_abort(&of);
+            /* what the input holds and the format cannot (pprof's signed values): name it */
+            if (!err.file[0] && o.nfiles == 1)
+                snprintf(err.file, sizeof(err.file), "%s", o.files[0]);
             rc = 1;
         } else if (outfile_commit(&of, &err))
             rc = 1;

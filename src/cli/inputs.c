@@ -198,12 +198,16 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
                 cli_errorf("warning: %s and %s are the contexts and callgrind files of one run: "
                            "their sum counts every cost twice",
                            profs[0]->path, profs[1]->path);
+            const char *base = strrchr(profs[i]->path, '/');
+            cli_progress_note("merging %s into the sum (%d of %d)",
+                              base ? base + 1 : profs[i]->path, i + 1, nprofs);
             if (profile_sum(sum, p, &dropped, err)) {
                 if (!err->file[0]) snprintf(err->file, sizeof(err->file), "%s", profs[i]->path);
                 failed = -1;
             }
         }
         profile_free(p);
+        cli_progress_note(NULL);
     }
     if (!failed && dropped)
         cli_errorf("warning: not every input has calling contexts with the same events: the "

@@ -139,11 +139,16 @@ static int merge_aprof(const struct merge_options *o, struct input *first)
             rc = 1;
         } else if (i > 0) {
             struct strlist warnings = {0};
-            if (isprof_merge(&sum, &next, &warnings, &err)) {
+            const char *base = strrchr(o->files[i], '/');
+            cli_progress_note("merging %s into the sum (%d of %d)", base ? base + 1 : o->files[i],
+                              i + 1, o->nfiles);
+            int bad = isprof_merge(&sum, &next, &warnings, &err);
+            cli_progress_note(NULL);
+            if (bad) {
                 if (!err.file[0]) snprintf(err.file, sizeof(err.file), "%s", o->files[i]);
-                err.line = 0;
                 rc = 1;
             }
+            if (warnings.n) cli_progress_stop();
             for (size_t w = 0; w < warnings.n; w++)
                 fprintf(stderr, "tally: warning: %s: %s\n", o->files[i], warnings.items[w]);
             strlist_release(&warnings);
@@ -184,7 +189,9 @@ int cmd_merge(int argc, char **argv)
             free(o.files);
             return 2;
         }
+        cli_progress_start(o.files, o.nfiles);
         rc = merge_aprof(&o, first);
+        cli_progress_stop();
         free(opened);
         free(o.files);
         return rc;

@@ -10,11 +10,15 @@
  * Nothing is printed when stderr is not a terminal, with -q, or once
  * cli_progress_stop() has run; the stop erases the line.
  *
+ * Between reads, cli_progress_note() names what is done instead (merging
+ * the inputs): the line changes at once, and stays until the note ends.
+ *
  * For tests, TALLY_PROGRESS_AFTER_MS replaces the first second.
  */
 #include "cli.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -28,6 +32,25 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int running, stopped, shown;
 static char **paths; /* the inputs' real paths ([npaths]; NULL when unknown) */
 static int npaths;
+static char note[PATH_MAX + 128];   /* cli_progress_note()'s text, "" = none */
+static struct timespec shown_after; /* CLOCK_MONOTONIC time of the first line */
+
+/* The first second (or TALLY_PROGRESS_AFTER_MS) is over. */
+static int started(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > shown_after.tv_sec ||
+           (now.tv_sec == shown_after.tv_sec && now.tv_nsec >= shown_after.tv_nsec);
+}
+
+/* Print the note (the lock held). */
+static void show_note(void)
+{
+    char msg[sizeof note + 16];
+    int len = snprintf(msg, sizeof msg, "\rtally: %s\033[K", note);
+    if (len > 0 && write(2, msg, (size_t)len) > 0) shown = 1;
+}
 
 /* "1.2 GB", "340 MB", "12 kB" */
 static void human(char *buf, size_t n, long long v)
@@ -81,14 +104,8 @@ static int current_input(long long *pos, long long *size)
 
 static void *progress_thread(void *arg)
 {
-    (void)arg;
-    struct timespec first = {1, 0}, every = {0, 250000000};
-    const char *after = getenv("TALLY_PROGRESS_AFTER_MS");
-    if (after && *after) {
-        long ms = atol(after);
-        first.tv_sec = ms / 1000;
-        first.tv_nsec = (ms % 1000) * 1000000L;
-    }
+    struct timespec first = *(struct timespec *)arg, every = {0, 250000000};
+    free(arg);
     nanosleep(&first, NULL);
     for (;;) {
         pthread_mutex_lock(&lock);
@@ -97,7 +114,8 @@ static void *progress_thread(void *arg)
             return NULL;
         }
         long long pos = 0, size = 0;
-        int k = current_input(&pos, &size);
+        int k = note[0] ? -1 : current_input(&pos, &size);
+        if (note[0]) show_note();
         if (k >= 0 && size > 0) {
             char a[32], b[32], msg[PATH_MAX + 128];
             human(a, sizeof a, pos);
@@ -121,11 +139,29 @@ void cli_progress_start(const char *const *files, int nfiles)
     npaths = nfiles;
     for (int k = 0; k < nfiles; k++)
         paths[k] = strcmp(files[k], "-") ? realpath(files[k], NULL) : NULL;
+    struct timespec *first = xmalloc(sizeof *first);
+    *first = (struct timespec){1, 0};
+    const char *after = getenv("TALLY_PROGRESS_AFTER_MS");
+    if (after && *after) {
+        long ms = atol(after);
+        first->tv_sec = ms / 1000;
+        first->tv_nsec = (ms % 1000) * 1000000L;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &shown_after);
+    shown_after.tv_sec += first->tv_sec;
+    shown_after.tv_nsec += first->tv_nsec;
+    if (shown_after.tv_nsec >= 1000000000L) {
+        shown_after.tv_sec++;
+        shown_after.tv_nsec -= 1000000000L;
+    }
     pthread_t t;
     pthread_attr_t at;
     pthread_attr_init(&at);
     pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&t, &at, progress_thread, NULL) == 0) running = 1;
+    if (pthread_create(&t, &at, progress_thread, first) == 0)
+        running = 1;
+    else
+        free(first);
     pthread_attr_destroy(&at);
 }
 
@@ -145,5 +181,22 @@ void cli_progress_stop(void)
     free(paths);
     paths = NULL;
     npaths = 0;
+    pthread_mutex_unlock(&lock);
+}
+
+void cli_progress_note(const char *fmt, ...)
+{
+    if (!running) return;
+    pthread_mutex_lock(&lock);
+    if (!stopped) {
+        note[0] = '\0';
+        if (fmt) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(note, sizeof note, fmt, ap);
+            va_end(ap);
+        }
+        if (note[0] && started()) show_note();
+    }
     pthread_mutex_unlock(&lock);
 }

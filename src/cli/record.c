@@ -13,8 +13,9 @@
  * was built for; `valgrind --version` must print the same.
  *
  * Every option before PROG (or before `--`) goes to Valgrind unchanged:
- * the tool's own options (--cache-sim, --out-file, ...) and the core's
- * (--trace-children=yes, -q, ...).
+ * the tool's own options (--cache-sim, --out-file, ...; values checked
+ * here first) and the core's (--trace-children=yes, -q, ...; names checked
+ * here against Valgrind 3.19's list). Any other option is a usage error.
  *
  * TALLY_VALGRIND (for tests) replaces the `valgrind` command; neither it
  * nor TALLY_VALGRIND_LIB reaches PROG.
@@ -72,8 +73,9 @@ static void record_usage(FILE *fp)
                 "The tool is looked for in DIR/valgrind/lib (the build tree) and then in\n"
                 "DIR/../lib/tally (installed), DIR being the directory of the tally binary;\n"
                 "the environment variable TALLY_VALGRIND_LIB=DIR names another directory.\n"
-                "Any other option is Valgrind's own (e.g. --trace-children=yes, -q); see\n"
-                "'valgrind --help'. Documentation: docs/tally-record.md.\n\n");
+                "Valgrind's core options pass through (e.g. --trace-children=yes, -q; see\n"
+                "'valgrind --help' and the list in docs/tally-record.md); any other option is\n"
+                "refused. Documentation: docs/tally-record.md.\n\n");
     record_check_usage(fp);
 }
 
@@ -265,6 +267,122 @@ static const struct {
 };
 enum { NTOOL_OPTIONS = sizeof tool_options / sizeof tool_options[0] };
 
+/*
+ * Valgrind 3.19's core options that tally's tool runs with (from `valgrind
+ * --help` and `--help-debug`), passed on unchanged; Valgrind checks their
+ * values. Left out: --tool (always tally's), the options of tools that
+ * replace malloc (--alignment, --trace-malloc, --xtree-*: the core refuses
+ * them for this tool) and the help options. These take a value after '=':
+ */
+static const char *const core_options[] = {
+    "--allow-mismatched-debuginfo",
+    "--aspace-minaddr",
+    "--avg-transtab-entry-size",
+    "--child-silent-after-fork",
+    "--command-line-only",
+    "--core-redzone-size",
+    "--debug-dump",
+    "--debuginfo-server",
+    "--default-suppressions",
+    "--demangle",
+    "--dsymutil",
+    "--dump-error",
+    "--error-exitcode",
+    "--error-limit",
+    "--error-markers",
+    "--exit-on-first-error",
+    "--extra-debuginfo-path",
+    "--fair-sched",
+    "--fullpath-after",
+    "--gen-suppressions",
+    "--input-fd",
+    "--keep-debuginfo",
+    "--kernel-variant",
+    "--log-fd",
+    "--log-file",
+    "--log-socket",
+    "--main-stacksize",
+    "--max-stackframe",
+    "--max-threads",
+    "--merge-recursive-frames",
+    "--num-callers",
+    "--num-transtab-sectors",
+    "--profile-flags",
+    "--profile-heap",
+    "--profile-interval",
+    "--progress-interval",
+    "--px-default",
+    "--px-file-backed",
+    "--read-inline-info",
+    "--read-var-info",
+    "--redzone-size",
+    "--require-text-symbol",
+    "--resync-filter",
+    "--run-cxx-freeres",
+    "--run-libc-freeres",
+    "--sanity-level",
+    "--show-below-main",
+    "--show-emwarns",
+    "--show-error-list",
+    "--sigill-diagnostics",
+    "--sim-hints",
+    "--smc-check",
+    "--soname-synonyms",
+    "--stats",
+    "--suppressions",
+    "--sym-offsets",
+    "--time-stamp",
+    "--trace-cfi",
+    "--trace-children",
+    "--trace-children-skip",
+    "--trace-children-skip-by-arg",
+    "--trace-flags",
+    "--trace-notabove",
+    "--trace-notbelow",
+    "--trace-redir",
+    "--trace-sched",
+    "--trace-signals",
+    "--trace-symtab",
+    "--trace-symtab-patt",
+    "--trace-syscalls",
+    "--track-fds",
+    "--unw-stack-scan-frames",
+    "--unw-stack-scan-thresh",
+    "--valgrind-stacksize",
+    "--vex-guest-chase",
+    "--vex-guest-max-insns",
+    "--vex-iropt-level",
+    "--vex-iropt-register-updates",
+    "--vex-iropt-unroll-thresh",
+    "--vex-iropt-verbosity",
+    "--vex-regalloc-version",
+    "--vgdb",
+    "--vgdb-error",
+    "--vgdb-poll",
+    "--vgdb-prefix",
+    "--vgdb-shadow-registers",
+    "--vgdb-stop-at",
+    "--wait-for-gdb",
+    "--xml",
+    "--xml-fd",
+    "--xml-file",
+    "--xml-socket",
+    "--xml-user-comment",
+};
+/* ... and these take none */
+static const char *const core_flags[] = {"-q", "-v", "-d", "-s", "--quiet", "--verbose"};
+enum {
+    NCORE_OPTIONS = sizeof core_options / sizeof core_options[0],
+    NCORE_FLAGS = sizeof core_flags / sizeof core_flags[0],
+};
+
+static int in_list(const char *name, size_t n, const char *const *list, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        if (strlen(list[k]) == n && strncmp(name, list[k], n) == 0) return 1;
+    return 0;
+}
+
 /* Is s a whole decimal number (no sign)? */
 static int is_count(const char *s)
 {
@@ -275,9 +393,10 @@ static int is_count(const char *s)
 }
 
 /*
- * Checks one option before Valgrind starts: a tool option's value, and a
- * near miss of a tool option's name. Other options are Valgrind's core's
- * and go through unchecked. Returns 0, or 2 after a usage error.
+ * Checks one option before Valgrind starts: a tool option's value; a core
+ * option's name (its value is Valgrind's to check); anything else is a
+ * usage error, with the nearest known name. Returns 0, or 2 after a usage
+ * error.
  */
 static int check_option(const char *a)
 {
@@ -285,6 +404,10 @@ static int check_option(const char *a)
     const char *v = a[n] ? a + n + 1 : NULL;
     for (size_t k = 0; k < NTOOL_OPTIONS; k++) {
         if (strlen(tool_options[k].name) != n || strncmp(a, tool_options[k].name, n) != 0) continue;
+        if (!v) {
+            cli_errorf("record: '%s': options take their value after '=' (e.g. --cache-sim=no)", a);
+            return 2;
+        }
         int ok = v != NULL;
         const char *want = "";
         switch (tool_options[k].kind) {
@@ -325,19 +448,32 @@ static int check_option(const char *a)
         cli_errorf("record: '%s': %.*s takes %s; see 'tally record --help'", a, (int)n, a, want);
         return 2;
     }
-    /* not the tool's: a typo of one of its options? (Valgrind's own pass) */
-    const char *names[NTOOL_OPTIONS];
-    for (size_t k = 0; k < NTOOL_OPTIONS; k++)
-        names[k] = tool_options[k].name;
-    char name[128];
-    snprintf(name, sizeof name, "%.*s", (int)n, a);
-    const char *near = cli_nearest(name, names, NTOOL_OPTIONS);
-    if (near) {
-        cli_errorf("record: unknown option '%s'; did you mean '%s'? See 'tally record --help'", a,
-                   near);
+    if (!v && in_list(a, n, core_flags, NCORE_FLAGS)) return 0;
+    if (in_list(a, n, core_options, NCORE_OPTIONS)) {
+        if (v) return 0;
+        cli_errorf("record: '%s': options take their value after '=' (e.g. --cache-sim=no)", a);
         return 2;
     }
-    return 0;
+    /* neither the tool's nor the core's: a typo? */
+    const char *names[NTOOL_OPTIONS + NCORE_OPTIONS + NCORE_FLAGS];
+    size_t nn = 0;
+    for (size_t k = 0; k < NTOOL_OPTIONS; k++)
+        names[nn++] = tool_options[k].name;
+    for (size_t k = 0; k < NCORE_OPTIONS; k++)
+        names[nn++] = core_options[k];
+    for (size_t k = 0; k < NCORE_FLAGS; k++)
+        names[nn++] = core_flags[k];
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)n, a);
+    const char *near = n > 2 ? cli_nearest(name, names, nn) : NULL;
+    if (near)
+        cli_errorf("record: unknown option '%s'; did you mean '%s'? See 'tally record --help'", a,
+                   near);
+    else
+        cli_errorf("record: unknown option '%s' (neither tally's nor one of Valgrind's core "
+                   "options); see 'tally record --help'",
+                   a);
+    return 2;
 }
 
 int cmd_record(int argc, char **argv)
@@ -357,10 +493,6 @@ int cmd_record(int argc, char **argv)
         if (a[0] != '-') break;
         if (!strncmp(a, "--tool=", 7)) {
             cli_errorf("record: '%s': the tool is always tally's", a);
-            return 2;
-        }
-        if (a[1] == '-' && !strchr(a, '=') && strcmp(a, "--version") != 0) {
-            cli_errorf("record: '%s': options take their value after '=' (e.g. --cache-sim=no)", a);
             return 2;
         }
         if (check_option(a)) return 2;

@@ -278,9 +278,13 @@ static char *make_flame(const struct profile *p, const char *evname, char **note
     return svg_fragment(text);
 }
 
-/* The complexity section for aprof reports; writes DIR/complexity/. NULL after printing. */
-static char *make_complexity(const char *dir, const char **files, struct input *ins, int n,
-                             int *failed)
+/*
+ * The complexity section for aprof reports: writes DIR/complexity/, or with
+ * `single` (-o NAME.html) puts the plots in the section itself. NULL after
+ * printing.
+ */
+static char *make_complexity(const char *dir, int single, const char **files, struct input *ins,
+                             int n, int *failed)
 {
     struct tally_error err;
     tally_error_clear(&err);
@@ -292,6 +296,7 @@ static char *make_complexity(const char *dir, const char **files, struct input *
     complexity_options_init(&an);
     char *html = NULL, *text = NULL, *sub = NULL;
     size_t len = 0;
+    cli_progress_start(files, n);
     if (aprof_read_input(&ip, &ins[0], &err)) goto fail;
     for (int i = 1; i < n; i++) {
         struct isprof next;
@@ -299,38 +304,71 @@ static char *make_complexity(const char *dir, const char **files, struct input *
         struct strlist warnings = {0};
         int rc = aprof_read_input(&next, &ins[i], &err);
         if (rc == 0) {
+            const char *base = strrchr(files[i], '/');
+            cli_progress_note("merging %s into the sum (%d of %d)", base ? base + 1 : files[i],
+                              i + 1, n);
             rc = isprof_merge(&ip, &next, &warnings, &err);
+            cli_progress_note(NULL);
             if (rc && !err.file[0]) snprintf(err.file, sizeof(err.file), "%s", files[i]);
         }
+        if (warnings.n) cli_progress_stop();
         for (size_t w = 0; w < warnings.n; w++)
             fprintf(stderr, "tally: warning: %s: %s\n", files[i], warnings.items[w]);
         strlist_release(&warnings);
         isprof_release(&next);
         if (rc) goto fail;
     }
+    cli_progress_stop();
     if (complexity_analyse(&ip, &an, &c, &err)) goto fail;
     struct complexity_report_options ro = {.sources = files, .nsources = (size_t)n, .filters = &an};
-    sub = xasprintf("%s/complexity", dir);
-    if (complexity_write_plots(&c, &ip, &ro, sub, &err)) goto fail;
+    char *plots = NULL;
+    size_t plen = 0;
+    if (single) {
+        FILE *pm = open_memstream(&plots, &plen);
+        if (!pm) goto fail;
+        int bad = complexity_write_html_inline(&c, &ip, &ro, pm, &err);
+        fclose(pm);
+        if (bad) {
+            free(plots);
+            goto fail;
+        }
+    } else {
+        sub = xasprintf("%s/complexity", dir);
+        if (complexity_write_plots(&c, &ip, &ro, sub, &err)) goto fail;
+    }
     FILE *mem = open_memstream(&text, &len);
     if (!mem) goto fail;
     int rc = complexity_write_text(&c, &ip, &ro, mem, &err);
     fclose(mem);
-    if (rc) goto fail;
+    if (rc) {
+        free(plots);
+        goto fail;
+    }
     {
         char *esc = NULL;
         size_t elen = 0;
         FILE *em = open_memstream(&esc, &elen);
-        if (!em) goto fail;
+        if (!em) {
+            free(plots);
+            goto fail;
+        }
         xml_text(em, text, SIZE_MAX);
         fclose(em);
-        html = xasprintf("<details id=\"complexity-section\" open><summary>Complexity (aprof)"
-                         "</summary>\n<div class=\"picture\"><p><a href=\"complexity/index.html\">"
-                         "Every plot</a></p>\n<pre id=\"complexity\">%s</pre>\n<iframe "
-                         "src=\"complexity/index.html\" title=\"complexity plots\" "
-                         "style=\"width:100%%;height:80vh;border:0\"></iframe></div></details>\n",
-                         esc);
+        if (single)
+            html = xasprintf("<details id=\"complexity-section\" open><summary>Complexity (aprof)"
+                             "</summary>\n<div>\n<pre id=\"complexity\">%s</pre>\n"
+                             "%s</div></details>\n",
+                             esc, plots);
+        else
+            html =
+                xasprintf("<details id=\"complexity-section\" open><summary>Complexity (aprof)"
+                          "</summary>\n<div class=\"picture\"><p><a href=\"complexity/index.html\">"
+                          "Every plot</a></p>\n<pre id=\"complexity\">%s</pre>\n<iframe "
+                          "src=\"complexity/index.html\" title=\"complexity plots\" "
+                          "style=\"width:100%%;height:80vh;border:0\"></iframe></div></details>\n",
+                          esc);
         free(esc);
+        free(plots);
     }
     free(text);
     free(sub);
@@ -392,13 +430,6 @@ int cmd_report(int argc, char **argv)
     /* -o NAME.html: that one file; any other name is a directory */
     size_t dl = strlen(o.dir);
     int single = dl > 5 && strcasecmp(o.dir + dl - 5, ".html") == 0;
-    if (single && naprof) {
-        cli_errorf("report: aprof reports need a directory for their plots: give -o DIR, not "
-                   "'%s'",
-                   o.dir);
-        status = 2;
-        goto out;
-    }
     struct stat st;
     if (single) {
         /* nothing to create */
@@ -430,7 +461,7 @@ int cmd_report(int argc, char **argv)
     }
     if (naprof) {
         int failed = 0;
-        cx = make_complexity(o.dir, aprofs, aprof_in, naprof, &failed);
+        cx = make_complexity(o.dir, single, aprofs, aprof_in, naprof, &failed);
         if (failed) {
             status = 1;
             goto out;

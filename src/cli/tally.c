@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../formats/gmon.h"
 #include "../io/input.h"
 #include "../io/outfile.h"
 
@@ -39,7 +40,8 @@ static const struct subcommand commands[] = {
 
 static void usage(FILE *fp)
 {
-    fprintf(fp, "usage: tally [--version] [--help] [--max-line=BYTES] COMMAND [ARGS]\n"
+    fprintf(fp, "usage: tally [--version] [--help] [--max-line=BYTES] [--max-records=N] COMMAND "
+                "[ARGS]\n"
                 "       tally help COMMAND\n\n"
                 "tally measures programs (record, gprof) and reads their profiles\n"
                 "(callgrind, cachegrind, tally contexts, gmon.out, aprof; plain, gzip or\n"
@@ -50,8 +52,10 @@ static void usage(FILE *fp)
     fprintf(fp,
             "\n--max-line=BYTES sets the longest line a text input may have (default %zu\n"
             "bytes; K, M and G suffixes count 1024s): a longer one is refused with its\n"
-            "file and line.\n",
-            (size_t)INPUT_MAX_LINE_DEFAULT);
+            "file and line.\n"
+            "--max-records=N sets the most records (arcs, blocks, histograms) a gmon.out\n"
+            "may hold (default %zu): one past it is refused with its file and byte.\n",
+            (size_t)INPUT_MAX_LINE_DEFAULT, (size_t)GMON_MAX_RECORDS_DEFAULT);
     fprintf(fp, "\nRun 'tally COMMAND --help' or 'tally help COMMAND' for the options of one\n"
                 "command. Every command also takes --version, and -q/--quiet to print no\n"
                 "notes (errors and warnings stay; gprof's -q is gprof's own). Documentation:\n"
@@ -119,6 +123,22 @@ static int max_line_option(const char *v)
     return 0;
 }
 
+/* "--max-records=N[KMG]": 0 and sets the gmon record limit, or -1 when N is not a count. */
+static int max_records_option(const char *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    unsigned shift = 0;
+    if (*end == 'K' || *end == 'k') shift = 10;
+    if (*end == 'M' || *end == 'm') shift = 20;
+    if (*end == 'G' || *end == 'g') shift = 30;
+    if (shift) end++;
+    if (errno || end == v || *end || *v == '-' || n == 0 || n > (SIZE_MAX >> 31)) return -1;
+    gmon_set_max_records((size_t)n << shift);
+    return 0;
+}
+
 /* SIGINT, SIGTERM, SIGHUP: remove the temporary output files, then die of the signal. */
 static void on_signal(int sig)
 {
@@ -139,11 +159,19 @@ int main(int argc, char **argv)
         if (sigaction(deadly[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
             sigaction(deadly[i], &sa, NULL);
     }
-    while (argc >= 2 && strncmp(argv[1], "--max-line", 10) == 0) {
-        const char *v = argv[1][10] == '=' ? argv[1] + 11 : argv[1][10] ? NULL : argv[2];
-        int used = argv[1][10] == '=' ? 1 : 2;
-        if (!v || max_line_option(v)) {
+    for (;;) {
+        int line = argc >= 2 && strncmp(argv[1], "--max-line", 10) == 0;
+        int recs = argc >= 2 && strncmp(argv[1], "--max-records", 13) == 0;
+        if (!line && !recs) break;
+        size_t k = line ? 10 : 13;
+        const char *v = argv[1][k] == '=' ? argv[1] + k + 1 : argv[1][k] ? NULL : argv[2];
+        int used = argv[1][k] == '=' ? 1 : 2;
+        if (line && (!v || max_line_option(v))) {
             cli_errorf("--max-line needs a size in bytes (like 64M)");
+            return 2;
+        }
+        if (recs && (!v || max_records_option(v))) {
+            cli_errorf("--max-records needs a number of records (like 64M)");
             return 2;
         }
         argc -= used;

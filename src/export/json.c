@@ -42,12 +42,13 @@ static void put_vec(FILE *fp, const uint64_t *v, size_t n, int is_signed)
     putc(']', fp);
 }
 
-static void put_ivec(FILE *fp, const int64_t *v, size_t n)
+static void put_ivec(FILE *fp, const tally_wide *v, size_t n)
 {
+    char num[TALLY_WIDE_DIGITS];
     putc('[', fp);
     for (size_t i = 0; i < n; i++) {
         if (i) fputs(", ", fp);
-        fprintf(fp, "%" PRId64, v[i]);
+        fputs(tally_wide_str(v[i], num), fp);
     }
     putc(']', fp);
 }

@@ -323,6 +323,7 @@ static int read_tuple(struct reader *rd, const char *p, const char *end, struct 
                       unsigned *mask)
 {
     memset(t, 0, sizeof *t);
+    t->line = rd->line;
     unsigned v = rd->ip->version;
     int n = count_fields(p, end);
     int want;
@@ -648,6 +649,7 @@ static int read_line(struct reader *rd, const char *line, size_t len)
         case 'k':
             if (field_u64(rd, &vt, end, &ip->total, "total cost") || at_end(rd, vt, end)) return -1;
             ip->has_total = 1;
+            ip->total_line = rd->line;
             return 0;
         case 'r':
             return read_routine(rd, vt, end);

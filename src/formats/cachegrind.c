@@ -33,6 +33,7 @@ struct cg_reader {
     uint32_t fn;         /* function of (file, name), valid when fn_ok */
     int fn_ok;
     uint64_t *costs; /* [nev] scratch for one count line */
+    __int128 *tot;   /* [nev] the file's costs of each event, summed (see count_line) */
 };
 
 /* Report an error at the current line. */
@@ -173,6 +174,22 @@ static int count_line(struct cg_reader *r, const char *s, const char *end)
         r->fn = profile_function(r->p, 0, r->file, r->name);
         r->fn_ok = 1;
     }
+    /*
+     * Counts are 64-bit, and so is every sum of them: the file's costs of
+     * one event stay at or under 2^64-1 (between -2^63 and 2^63-1 once
+     * negative counts made the file signed), so that every command can add
+     * them up; the line that would pass that is refused.
+     */
+    int sg = r->p->signed_costs;
+    for (size_t i = 0; i < k; i++) {
+        __int128 t = r->tot[i] + (sg ? (__int128)(int64_t)r->costs[i] : (__int128)r->costs[i]);
+        if (sg ? t > INT64_MAX || t < INT64_MIN : t > (__int128)UINT64_MAX)
+            return cg_fail(r, "the costs of event %s sum past %s", r->pt->events.names[i],
+                           sg ? "a signed 64-bit count (the file has negative counts)"
+                              : "2^64-1 (the largest count)");
+    }
+    for (size_t i = 0; i < k; i++)
+        r->tot[i] += sg ? (__int128)(int64_t)r->costs[i] : (__int128)r->costs[i];
     struct position pos = {r->file, line, 0, 0};
     if (part_add_cost(r->p, r->pt, r->fn, &pos, r->costs, k))
         return cg_fail(r, "costs of line %" PRIu64 " overflow 64 bits when added up", line);
@@ -188,6 +205,7 @@ static int start_body(struct cg_reader *r)
     if (eventset_finish(&r->pt->events, &e)) return cg_relay(r, &e);
     r->nev = r->pt->events.n;
     r->costs = xcalloc(r->nev, sizeof(*r->costs));
+    r->tot = xcalloc(r->nev ? r->nev : 1, sizeof(*r->tot));
     r->state = CG_BODY;
     return 0;
 }
@@ -344,6 +362,7 @@ int cachegrind_read(struct input *in, struct profile *p, const struct read_optio
             rc = cg_fail(&r, "missing 'summary:' line");
     }
     free(r.costs);
+    free(r.tot);
     if (rc) return -1;
     part_check_totals(p, r.pt);
     return 0;

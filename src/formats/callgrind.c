@@ -135,6 +135,13 @@ struct rd {
 
     char *pend_text[2]; /* summary:/totals: seen before events: */
     unsigned long pend_line[2];
+
+    /* the file's self-cost total of each event name (all parts), kept under 2^64 */
+    uint64_t *tot;           /* [tot_names.n], by the name's id */
+    struct strtab tot_names; /* the event names seen */
+    size_t tot_cap;
+    uint32_t *tot_of; /* [nev] the current part's event -> its total */
+    uint64_t calls;   /* the file's call counts (calls= lines) summed, kept under 2^64 */
 };
 
 static int fail(struct rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -145,6 +152,35 @@ static int fail(struct rd *r, const char *fmt, ...)
     tally_error_vset(r->err, r->path, r->lineno, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+/*
+ * Counts are unsigned 64-bit, and so is every sum of them: the self costs
+ * of one event, over the whole file, must stay at or under 2^64-1, so that
+ * every command can add them up in 64 bits. The line that would take one
+ * past it is refused (call costs are inclusive and are not counted here).
+ */
+static __attribute__((noinline)) int totals_fail(struct rd *r, const uint64_t *cost, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (r->tot[r->tot_of[i]] + cost[i] < cost[i])
+            return fail(r, "the costs of event %s sum past 2^64-1 (the largest count)",
+                        strtab_str(&r->tot_names, r->tot_of[i]));
+    return fail(r, "costs sum past 2^64-1");
+}
+
+/* Add a line's costs to the totals; -1 (nothing added) when one would pass 2^64-1. */
+static inline int add_totals(struct rd *r, const uint64_t *cost, size_t n)
+{
+    uint64_t *tot = r->tot;
+    const uint32_t *of = r->tot_of;
+    int bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad |= __builtin_add_overflow(tot[of[i]], cost[i], &(uint64_t){0});
+    if (bad) return -1;
+    for (size_t i = 0; i < n; i++)
+        tot[of[i]] += cost[i];
+    return 0;
 }
 
 /* Hot helpers of the cost line parser: always inlined. */
@@ -635,6 +671,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     r->last[SP_LINE] = pos[SP_LINE];
     if (r->pending == PEND_NONE) {
         if (!n) return 0;
+        if (add_totals(r, cost, n)) return totals_fail(r, cost, n);
         uint64_t *v = part_cost_vector(r->pt, r->fn, &p);
         int bad = 0;
         for (size_t i = 0; i < n; i++)
@@ -644,6 +681,10 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     }
     if (r->pending == PEND_CALL) {
         r->pending = PEND_NONE;
+        if (__builtin_add_overflow(r->calls, r->call_count, &r->calls)) {
+            r->lineno = r->pending_line;
+            return fail(r, "the call counts of the file sum past 2^64-1 (the largest count)");
+        }
         if (part_add_call(r->p, r->pt, r->fn, &p, r->callee, &r->target, r->call_count, cost, n))
             return fail(r, "call costs overflow 64 bits when added up");
         return 0;
@@ -653,6 +694,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     int zero = 1;
     for (size_t i = 0; i < n; i++)
         zero &= cost[i] == 0;
+    if (!zero && add_totals(r, cost, n)) return totals_fail(r, cost, n);
     if (!zero && part_add_cost(r->p, r->pt, r->fn, &p, cost, n))
         return fail(r, "costs overflow 64 bits when added up");
     if (!r->opt->drop_jumps && part_add_jump(r->p, r->pt, r->fn, &p, r->jtarget_fn, &r->target,
@@ -692,6 +734,11 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
         last[SP_LINE] = pos[SP_LINE];
         s = eol + 1;
         if (!n) continue;
+        if (add_totals(r, cost, n)) {
+            r->lineno = lineno;
+            totals_fail(r, cost, n);
+            return NULL;
+        }
         uint64_t addr = drop_addr ? 0 : pos[SP_ADDR];
         if (!vec || pos[SP_LINE] != vec_line || addr != vec_addr) {
             struct position p = {.file = src, .line = pos[SP_LINE], .addr = addr, .bb = 0};
@@ -879,6 +926,18 @@ static int events_line(struct rd *r, const char *v, size_t len)
     if (eventset_set_base(&pt->events, v, len, r->err)) return eventset_fail(r, "'events:'");
     if (eventset_finish(&pt->events, r->err)) return eventset_fail(r, "'events:'");
     r->nev = pt->events.n;
+    r->tot_of = xrealloc(r->tot_of, (r->nev ? r->nev : 1) * sizeof(*r->tot_of));
+    for (size_t i = 0; i < r->nev; i++) {
+        const char *name = pt->events.names[i];
+        uint32_t k = strtab_intern(&r->tot_names, name, strlen(name));
+        if (k >= r->tot_cap) {
+            size_t old = r->tot_cap;
+            r->tot_cap = (size_t)k * 2 + 16;
+            r->tot = xrealloc(r->tot, r->tot_cap * sizeof(*r->tot));
+            memset(r->tot + old, 0, (r->tot_cap - old) * sizeof(*r->tot));
+        }
+        r->tot_of[i] = k;
+    }
     if (r->nev > r->cost_cap) {
         free(r->cost);
         r->cost_cap = r->nev;
@@ -1463,6 +1522,7 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     r.err = err;
     r.path = in->path ? in->path : "(input)";
     r.lineno = in->lineno;
+    strtab_init(&r.tot_names);
     p->format = PROFILE_FORMAT_CALLGRIND;
     int rc = read_all(&r);
     if (!rc) rc = finish_part(&r);
@@ -1477,6 +1537,9 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     free(r.pend_text[1]);
     free(r.cost);
     free(r.copy);
+    strtab_release(&r.tot_names);
+    free(r.tot);
+    free(r.tot_of);
     return rc;
 }
 

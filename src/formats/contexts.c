@@ -23,6 +23,7 @@ struct ctx_reader {
     size_t node_line_cap;
     int have_events, in_body;
     unsigned pending_depth; /* `depth:` */
+    uint64_t *tot;          /* [nevents] the file's self costs of each event, kept under 2^64 */
 };
 
 static int bad(struct ctx_reader *r, const char *fmt, const char *arg)
@@ -130,6 +131,14 @@ static int x_line(struct ctx_reader *r, const char *s, const char *end)
         if (field(r, &s, end, &cost[k], "cost")) return -1;
         k++;
     }
+    /* counts are 64-bit, and so is every sum of them (as in the callgrind reader) */
+    if (!r->tot) r->tot = xcalloc(c->nevents ? c->nevents : 1, sizeof(*r->tot));
+    for (size_t i = 0; i < k; i++)
+        if (r->tot[i] + cost[i] < cost[i])
+            return bad(r, "the costs of event %s sum past 2^64-1 (the largest count)",
+                       r->pt->events.names[i]);
+    for (size_t i = 0; i < k; i++)
+        r->tot[i] += cost[i];
     return 0;
 }
 
@@ -356,6 +365,7 @@ out:
     rectab_release(&r.fns);
     rectab_release(&r.nodes);
     free(r.node_line);
+    free(r.tot);
     return rc;
 }
 

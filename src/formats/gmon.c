@@ -74,10 +74,34 @@ struct rd {
     struct input *in;   /* streamed: more bytes come from here; NULL: p holds them all */
     unsigned char *own; /* streamed: the bytes read so far (p == own) */
     size_t cap;
-    int failed; /* streamed: a read error is in err */
+    int failed;   /* streamed: a read error is in err */
+    size_t base;  /* streamed: bytes given back before p (offsets in messages add it) */
+    size_t nrecs; /* records read so far (see gmon_max_records) */
 };
 
 #define RD_CHUNK ((size_t)1 << 20)
+
+static size_t max_records = GMON_MAX_RECORDS_DEFAULT;
+
+size_t gmon_max_records(void)
+{
+    return max_records;
+}
+
+void gmon_set_max_records(size_t n)
+{
+    max_records = n ? n : GMON_MAX_RECORDS_DEFAULT;
+}
+
+/* One more record (histogram, arc or basic block) at byte `at`: -1 past the limit. */
+static int count_record(struct rd *r, size_t at)
+{
+    if (++r->nrecs <= max_records) return 0;
+    return tally_error_set(r->err, r->name, 0,
+                           "more than %zu records (arcs, blocks, histograms) at byte %zu: "
+                           "not a gmon file, or raise the limit with tally --max-records=N",
+                           max_records, at);
+}
 
 /*
  * The bytes left after pos, reading more of a streamed input until `want`
@@ -87,6 +111,13 @@ struct rd {
 static size_t rd_left(struct rd *r, size_t want)
 {
     while (r->in && !r->failed && r->size < r->pos + want) {
+        if (r->pos >= RD_CHUNK) {
+            /* give the bytes decoded already back: a stream costs what is still to decode */
+            memmove(r->own, r->own + r->pos, r->size - r->pos);
+            r->base += r->pos;
+            r->size -= r->pos;
+            r->pos = 0;
+        }
         size_t need = r->pos + want - r->size;
         if (need > RD_CHUNK) need = RD_CHUNK;
         if (need < 65536) need = 65536;
@@ -137,7 +168,7 @@ static int truncated(struct rd *r, size_t at, const char *what)
 {
     if (r->failed) return -1; /* the read error is in err */
     return tally_error_set(r->err, r->name, 0, "truncated %s at byte %zu (file has %zu bytes)",
-                           what, at, r->size);
+                           what, at, r->base + r->size);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -213,8 +244,9 @@ static void add_bb(struct gmon *g, uint64_t addr, uint64_t count)
 
 static int read_gnu_hist(struct gmon *g, struct rd *r)
 {
-    size_t at = r->pos - 1; /* the tag */
+    size_t at = r->base + r->pos - 1; /* the tag */
     unsigned A = r->lay.addr_size;
+    if (count_record(r, at)) return -1;
     if (rd_left(r, 2 * A + 4 + 4 + 16) < 2 * A + 4 + 4 + 16)
         return truncated(r, at, "histogram record header");
     uint64_t low = rd_vma(r), high = rd_vma(r);
@@ -294,11 +326,12 @@ static int read_gnu_hist(struct gmon *g, struct rd *r)
 
 static int read_gnu_arc(struct gmon *g, struct rd *r)
 {
-    size_t at = r->pos - 1;
+    size_t at = r->base + r->pos - 1;
     unsigned A = r->lay.addr_size;
     if (rd_left(r, 2 * A + 4) < 2 * A + 4) return truncated(r, at, "call-graph record");
     uint64_t from = rd_vma(r), self = rd_vma(r);
     uint64_t count = rd_u(r, 4);
+    if (count_record(r, at)) return -1;
     add_arc(g, from, self, count);
     return 0;
 }
@@ -321,7 +354,7 @@ static int skip_string(struct rd *r)
 
 static int read_gnu_bb(struct gmon *g, struct rd *r, int version)
 {
-    size_t at = r->pos - 1;
+    size_t at = r->base + r->pos - 1;
     unsigned A = r->lay.addr_size;
     if (rd_left(r, 4) < 4) return truncated(r, at, "basic-block record");
     uint32_t n = (uint32_t)rd_u(r, 4);
@@ -340,6 +373,7 @@ static int read_gnu_bb(struct gmon *g, struct rd *r, int version)
             if (skip_string(r) || skip_string(r) || rd_left(r, 4) < 4)
                 return truncated(r, at, "basic-block record (version 0)");
             r->pos += 4;
+            if (count_record(r, at)) return -1;
             add_bb(g, addr, count);
         }
         return 0;
@@ -352,6 +386,7 @@ static int read_gnu_bb(struct gmon *g, struct rd *r, int version)
     }
     for (uint32_t i = 0; i < n; i++) {
         uint64_t addr = rd_vma(r), count = rd_vma(r);
+        if (count_record(r, at)) return -1;
         add_bb(g, addr, count);
     }
     return 0;
@@ -389,7 +424,7 @@ static int read_gnu(struct gmon *g, struct rd *r)
         default:
             return tally_error_set(r->err, r->name, 0,
                                    "bad record tag %u at byte %zu (file corrupted?)", tag,
-                                   r->pos - 1);
+                                   r->base + r->pos - 1);
         }
         if (rc) return rc;
     }
@@ -466,6 +501,7 @@ static int read_bsd(struct gmon *g, struct rd *r, const struct gmon_read_opts *o
         h->bins[i] += rd_u(r, 2);
     size_t arc_size = 3 * (size_t)A; /* the count is address-sized here */
     while (rd_left(r, arc_size) >= arc_size) {
+        if (count_record(r, r->base + r->pos)) return -1;
         uint64_t from = rd_vma(r), self = rd_vma(r);
         uint64_t count = rd_u(r, A);
         add_arc(g, from, self, count);
@@ -474,7 +510,7 @@ static int read_bsd(struct gmon *g, struct rd *r, const struct gmon_read_opts *o
     if (r->failed) return -1;
     if (rd_left(r, 0))
         strlist_pushf(&g->warnings, "%s: ignoring %zu trailing bytes at byte %zu (not a whole arc)",
-                      r->name, rd_left(r, 0), r->pos);
+                      r->name, rd_left(r, 0), r->base + r->pos);
     if (g->hz == 0) {
         g->hz = o->hertz;
         if (g->hz == 0) {

@@ -156,6 +156,18 @@ int gmon_read(struct gmon *g, const char *path, const struct gmon_read_opts *o,
 int gmon_read_mem(struct gmon *g, const char *name, const void *data, size_t size,
                   const struct gmon_read_opts *o, struct tally_error *err);
 
+/*
+ * The most records (histogram records, arcs, basic-block counts) one file
+ * may hold; the reader refuses the one past it, naming its byte. glibc's
+ * profiler writes at most 2^20 arcs, so 2^24 leaves room for files summed
+ * by gprof -s while an endless stream that looks like arcs is stopped
+ * (a stream is decoded as it comes: memory grows with the records only).
+ * Process-wide, like input_max_line(); 0 restores the default.
+ */
+#define GMON_MAX_RECORDS_DEFAULT ((size_t)1 << 24)
+size_t gmon_max_records(void);
+void gmon_set_max_records(size_t n);
+
 struct input;
 /*
  * The same from an opened input (io/input.h), from where it stands: bytes

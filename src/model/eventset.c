@@ -303,24 +303,37 @@ int eventset_lookup(const struct eventset *es, const char *name, struct event_ex
     return 0;
 }
 
-int event_expr_eval(const struct event_expr *e, const uint64_t *costs, int is_signed, int64_t *out)
+int event_expr_eval(const struct event_expr *e, const uint64_t *costs, int is_signed,
+                    tally_wide *out)
 {
-    int64_t sum = 0;
+    __int128 sum = 0;
     for (size_t i = 0; i < e->nterms; i++) {
         uint64_t c = costs[e->terms[i].event];
-        int64_t v, t;
-        if (is_signed)
-            v = (int64_t)c;
-        else if (c > INT64_MAX)
-            return -1;
-        else
-            v = (int64_t)c;
-        if (__builtin_mul_overflow(v, e->terms[i].factor, &t) ||
-            __builtin_add_overflow(sum, t, &sum))
-            return -1;
+        __int128 v = is_signed ? (__int128)(int64_t)c : (__int128)c;
+        /* |v| < 2^64 and 0 <= factor < 2^63: the product fits */
+        __int128 t = v * e->terms[i].factor;
+        if (__builtin_add_overflow(sum, t, &sum)) return -1;
     }
     *out = sum;
     return 0;
+}
+
+char *tally_wide_str(tally_wide v, char *buf)
+{
+    char d[TALLY_WIDE_DIGITS];
+    unsigned __int128 u =
+        v < 0 ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
+    size_t n = 0;
+    do {
+        d[n++] = (char)('0' + (int)(u % 10));
+        u /= 10;
+    } while (u);
+    char *o = buf;
+    if (v < 0) *o++ = '-';
+    while (n)
+        *o++ = d[--n];
+    *o = '\0';
+    return buf;
 }
 
 char *eventset_join(const struct eventset *es)

@@ -81,10 +81,24 @@ int eventset_lookup(const struct eventset *es, const char *name, struct event_ex
 void event_expr_release(struct event_expr *e);
 
 /*
- * Evaluate an expression on a cost vector. With is_signed the costs are
- * read as two's complement int64. Returns 0, or -1 on overflow.
+ * A sum of counts in the views (annotate, graph, report, JSON): counts are
+ * unsigned 64-bit, and a file's self costs of one event stay at or under
+ * 2^64-1 (the readers check), but inclusive costs, derived events and diffs
+ * (signed) need more: 128 bits, signed, never wrap for any file a reader
+ * accepts. Aligned like uint64_t, so it can live in rectab records.
  */
-int event_expr_eval(const struct event_expr *e, const uint64_t *costs, int is_signed, int64_t *out);
+typedef __int128 tally_wide __attribute__((aligned(8)));
+/* Decimal text of v ("-123"); buf holds TALLY_WIDE_DIGITS bytes. Returns buf. */
+#define TALLY_WIDE_DIGITS 48
+char *tally_wide_str(tally_wide v, char *buf);
+
+/*
+ * Evaluate an expression on a cost vector. With is_signed the costs are
+ * read as two's complement int64. Returns 0, or -1 on overflow (never for
+ * 64-bit costs and factors: a term is below 2^127).
+ */
+int event_expr_eval(const struct event_expr *e, const uint64_t *costs, int is_signed,
+                    tally_wide *out);
 
 /* All base names joined by single spaces (caller frees). */
 char *eventset_join(const struct eventset *es);

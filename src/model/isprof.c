@@ -327,7 +327,7 @@ struct isprof_tuple *isprof_add(struct isprof *ip, enum isprof_owner kind, size_
     struct isprof_tuple *old = isprof_find(ip, kind, idx, t->input);
     if (old) {
         if (isprof_tuple_fold(old, t)) {
-            tally_error_set(err, NULL, 0, "tuple sums overflow (input size %llu)",
+            tally_error_set(err, NULL, t->line, "tuple sums overflow (input size %llu)",
                             (unsigned long long)t->input);
             return NULL;
         }
@@ -487,7 +487,7 @@ int isprof_merge(struct isprof *dst, const struct isprof *src, struct strlist *w
                                isprof_cost_name(dst->cost), isprof_cost_name(src->cost));
     if (dst->has_total && src->has_total &&
         __builtin_add_overflow(dst->total, src->total, &(uint64_t){0}))
-        return tally_error_set(err, NULL, 0, "total cost (k) overflows");
+        return tally_error_set(err, NULL, src->total_line, "total cost (k) overflows");
     if (!same_str(dst->exe_mtime, src->exe_mtime) && warnings)
         strlist_pushf(warnings, "executable modification times differ (e line): %s and %s",
                       dst->exe_mtime ? dst->exe_mtime : "none",

@@ -87,6 +87,7 @@ struct isprof_tuple {
     uint64_t cumul_thread;  /* induced reads caused by other threads, incl. descendants */
     uint64_t self_syscall;  /* same, in the activation itself */
     uint64_t self_thread;
+    unsigned long line; /* report line it was read from (0 = not read from a file) */
 };
 
 /* A growable list of tuples of one owner (routine or context). */
@@ -131,6 +132,7 @@ struct isprof {
     unsigned resolution;       /* memory cell size in bytes (1,2,4,8,16), 0 = unknown */
     uint64_t total;            /* `k`: total program cost */
     int has_total;             /* a `k` line was present */
+    unsigned long total_line;  /* ... and its line number */
     long thread;               /* `c tally thread N`: N>=1; -1 = all threads; 0 = unknown */
     unsigned fields;           /* ISPROF_F_* carried by the tuples */
     struct strlist favourites; /* `fav` lines (text after "fav ") */
@@ -245,7 +247,9 @@ size_t isprof_count_context_tuples(const struct isprof *ip);
  * New routines keep their file id when it is free in dst, else get one
  * above the largest; new contexts get ids above the largest in dst.
  * `src` must not be `dst`. Returns 0, or -1 with err (incompatible, or
- * overflow: dst may then be partly merged and should be discarded).
+ * overflow: dst may then be partly merged and should be discarded). An
+ * overflow sets err->line to the line of src that pushed a sum over (the
+ * tuple's or the k line's), with no file name: the caller knows src's file.
  */
 int isprof_merge(struct isprof *dst, const struct isprof *src, struct strlist *warnings,
                  struct tally_error *err);

@@ -71,7 +71,7 @@ void annrep_widths_init(const struct annrep *r, size_t *w)
         w[c] = strlen(r->colnames[c]);
 }
 
-void annrep_widths_add(const struct annrep *r, size_t *w, const int64_t *v, uint32_t ndef)
+void annrep_widths_add(const struct annrep *r, size_t *w, const tally_wide *v, uint32_t ndef)
 {
     for (size_t c = 0; c < r->ncols; c++)
         if (annrep_defined(r, c, ndef)) {
@@ -80,13 +80,13 @@ void annrep_widths_add(const struct annrep *r, size_t *w, const int64_t *v, uint
         }
 }
 
-void annrep_print_cc(const struct annrep *r, const int64_t *v, uint32_t ndef, const size_t *w)
+void annrep_print_cc(const struct annrep *r, const tally_wide *v, uint32_t ndef, const size_t *w)
 {
     for (size_t i = 0; i < r->nshow; i++) {
         size_t c = r->show[i];
         char buf[TEXTFMT_CELL_MAX + 256];
         int d = v && annrep_defined(r, c, ndef);
-        int64_t total = annrep_defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
+        tally_wide total = annrep_defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
         size_t width = w[c] < 200 ? w[c] : 200;
         textfmt_cell(buf, sizeof(buf), d ? v[c] : 0, d, total, r->o->show_percs, width);
         fputs(buf, r->out);
@@ -105,16 +105,15 @@ void annrep_print_events(const struct annrep *r, const size_t *w)
 }
 
 /* -1 when a sorts before b (bigger first, by the sort events in order). */
-static int cmp_costs(const struct annrep *r, const int64_t *a, uint32_t nda, const int64_t *b,
+static int cmp_costs(const struct annrep *r, const tally_wide *a, uint32_t nda, const tally_wide *b,
                      uint32_t ndb)
 {
     for (size_t i = 0; i < r->nsort; i++) {
         size_t c = r->sort[i];
-        int64_t x = a && annrep_defined(r, c, nda) ? a[c] : -1;
-        int64_t y = b && annrep_defined(r, c, ndb) ? b[c] : -1;
+        tally_wide x = a && annrep_defined(r, c, nda) ? a[c] : -1;
+        tally_wide y = b && annrep_defined(r, c, ndb) ? b[c] : -1;
         if (r->cg) {
-            uint64_t ux = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
-            uint64_t uy = y < 0 ? (uint64_t)0 - (uint64_t)y : (uint64_t)y;
+            tally_wide ux = x < 0 ? -x : x, uy = y < 0 ? -y : y;
             if (ux != uy) return ux > uy ? -1 : 1;
         } else if (x != y) {
             return x > y ? -1 : 1;
@@ -213,7 +212,7 @@ static int setup_columns(struct annrep *r, struct tally_error *err)
     return 0;
 }
 
-static int eval_base(struct annrep *r, const uint64_t *base, int64_t *out)
+static int eval_base(struct annrep *r, const uint64_t *base, tally_wide *out)
 {
     for (size_t c = 0; c < r->ncols; c++)
         if (event_expr_eval(&r->cols[c], base, r->p->signed_costs, &out[c])) return -1;
@@ -229,7 +228,7 @@ static int base_is_zero(const struct annrep *r, const uint64_t *v)
 
 static int setup_summary(struct annrep *r, struct tally_error *err)
 {
-    r->summary = xcalloc(r->ncols ? r->ncols : 1, sizeof(int64_t));
+    r->summary = xcalloc(r->ncols ? r->ncols : 1, sizeof(tally_wide));
     const uint64_t *base = NULL;
     if (r->pt->summary && (r->cg || !base_is_zero(r, r->pt->summary)))
         base = r->pt->summary;
@@ -244,7 +243,7 @@ static int setup_summary(struct annrep *r, struct tally_error *err)
     /* neither: the sum of the self costs */
     r->summary_calculated = !r->cg;
     for (size_t i = 0; i < func_nrows(&r->ft); i++) {
-        const int64_t *s = func_row_self(&r->ft, i);
+        const tally_wide *s = func_row_self(&r->ft, i);
         for (size_t c = 0; c < r->ncols; c++)
             if (__builtin_add_overflow(r->summary[c], s[c], &r->summary[c]))
                 return tally_error_set(err, r->p->path, 0, "total cost too large");
@@ -262,17 +261,17 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
         uint32_t *from = xmalloc((na ? na : 1) * sizeof(uint32_t));
         uint32_t *to = xmalloc((na ? na : 1) * sizeof(uint32_t));
         uint32_t *and = xmalloc((na ? na : 1) * sizeof(uint32_t));
-        int64_t *cost = xmalloc((na * nc > 0 ? na * nc : 1) * sizeof(int64_t));
-        int64_t *self = xmalloc((nrows * nc > 0 ? nrows * nc : 1) * sizeof(int64_t));
+        tally_wide *cost = xmalloc((na * nc > 0 ? na * nc : 1) * sizeof(tally_wide));
+        tally_wide *self = xmalloc((nrows * nc > 0 ? nrows * nc : 1) * sizeof(tally_wide));
         uint32_t *snd = xmalloc((nrows ? nrows : 1) * sizeof(uint32_t));
         for (size_t a = 0; a < na; a++) {
             from[a] = func_arc_caller(ft, a);
             to[a] = func_arc_callee(ft, a);
             and[a] = func_arc_ndef(ft, a);
-            memcpy(cost + a * nc, func_arc_cost(ft, a), nc * sizeof(int64_t));
+            memcpy(cost + a * nc, func_arc_cost(ft, a), nc * sizeof(tally_wide));
         }
         for (size_t i = 0; i < nrows; i++) {
-            memcpy(self + i * nc, func_row_self(ft, i), nc * sizeof(int64_t));
+            memcpy(self + i * nc, func_row_self(ft, i), nc * sizeof(tally_wide));
             snd[i] = func_row_ndef(ft, i);
         }
         struct incl_graph g = {nrows, nc, self, snd, na, from, to, cost, and};
@@ -411,11 +410,11 @@ static void print_header(struct annrep *r)
 static void print_varcs(struct annrep *r, struct varc *v, size_t n, const char *mark)
 {
     qsort_r(v, n, sizeof(*v), annrep_cmp_varcs, r);
-    char num[32];
+    char num[64];
     for (size_t i = 0; i < n; i++) {
         annrep_print_cc(r, v[i].cost, v[i].ndef, r->fnw);
         fprintf(r->out, "%s%s (%sx)", mark, r->rowname[v[i].other],
-                textfmt_commify((int64_t)v[i].count, num));
+                textfmt_commify((tally_wide)v[i].count, num));
         uint64_t obj = func_row_obj(&r->ft, v[i].other);
         if (obj) fprintf(r->out, " [%s]", profile_str(r->p, (uint32_t)(obj - 1)));
         putc('\n', r->out);
@@ -451,7 +450,7 @@ static void print_cycle_tree(struct annrep *r, size_t cy, int dir)
 {
     size_t nc = r->ncols;
     struct rectab agg;
-    rectab_init(&agg, 1, 2 + nc);
+    rectab_init(&agg, 1, 2 + 2 * nc); /* count, ndef, then a tally_wide (two words) per column */
     size_t *start = dir ? r->out_start : r->in_start;
     size_t *arcs = dir ? r->out_arcs : r->in_arcs;
     for (size_t m = r->ir.cycle_start[cy]; m < r->ir.cycle_start[cy + 1]; m++) {
@@ -464,10 +463,10 @@ static void print_cycle_tree(struct annrep *r, size_t cy, int dir)
             uint64_t *val = rectab_get(&agg, &key, NULL);
             val[0] += func_arc_count(&r->ft, a);
             if (val[1] < func_arc_ndef(&r->ft, a)) val[1] = func_arc_ndef(&r->ft, a);
-            const int64_t *c = func_arc_cost(&r->ft, a);
-            int64_t *d = (int64_t *)(val + 2);
+            const tally_wide *c = func_arc_cost(&r->ft, a);
+            tally_wide *d = (tally_wide *)(val + 2);
             for (size_t i = 0; i < nc; i++)
-                d[i] = (int64_t)((uint64_t)d[i] + (uint64_t)c[i]);
+                d[i] += c[i]; /* far below 2^127: a few 2^64-bounded sums */
         }
     }
     struct varc *v = xmalloc((agg.count ? agg.count : 1) * sizeof(*v));
@@ -476,7 +475,7 @@ static void print_cycle_tree(struct annrep *r, size_t cy, int dir)
         v[k].other = v[k].caller = (uint32_t)rectab_at(&agg, k)[0];
         v[k].count = val[0];
         v[k].ndef = v[k].order_ndef = (uint32_t)val[1];
-        v[k].cost = v[k].order = (const int64_t *)(val + 2);
+        v[k].cost = v[k].order = (const tally_wide *)(val + 2);
     }
     print_varcs(r, v, agg.count, dir ? " >   " : " < ");
     free(v);
@@ -512,15 +511,15 @@ static void print_function_table(struct annrep *r)
     qsort_r(r->ent, r->nent, sizeof(*r->ent), cmp_entries, r);
     int tree = o->tree_caller || o->tree_calling;
     if (tree) setup_adjacency(r);
-    int64_t *curr = xcalloc(r->nsort ? r->nsort : 1, sizeof(int64_t));
+    tally_wide *curr = xcalloc(r->nsort ? r->nsort : 1, sizeof(tally_wide));
     for (size_t k = 0; k < r->nent; k++) {
         struct entry *e = &r->ent[k];
         if (r->cg) {
             int any = 0;
             for (size_t i = 0; i < r->nsort; i++) {
                 size_t c = r->sort[i];
-                int64_t fv = annrep_defined(r, c, e->ndef) ? e->v[c] : 0;
-                int64_t sv = annrep_defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
+                tally_wide fv = annrep_defined(r, c, e->ndef) ? e->v[c] : 0;
+                tally_wide sv = annrep_defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
                 double prop = textfmt_percent(fv, sv);
                 if (prop < 0) prop = -prop;
                 if (prop >= r->thr[i]) any = 1;
@@ -570,9 +569,9 @@ static void print_function_table(struct annrep *r)
             size_t c = r->sort[i];
             if (!annrep_defined(r, c, e->ndef)) continue;
             if (!r->cg && o->inclusive)
-                curr[i] = (int64_t)((uint64_t)r->summary[c] - (uint64_t)e->v[c]);
-            else if (__builtin_add_overflow(curr[i], e->v[c], &curr[i]))
-                curr[i] = e->v[c] < 0 ? INT64_MIN : INT64_MAX;
+                curr[i] = r->summary[c] - e->v[c];
+            else
+                curr[i] += e->v[c]; /* far below 2^127 */
         }
     }
     free(curr);

@@ -23,7 +23,7 @@
 struct entry {
     int is_cycle;
     uint32_t idx; /* row index, or 0-based cycle index */
-    const int64_t *v;
+    const tally_wide *v;
     uint32_t ndef;
     char *name;
 };
@@ -34,8 +34,8 @@ struct varc {
     uint32_t caller;
     uint64_t count;
     uint32_t ndef;
-    const int64_t *cost;
-    const int64_t *order; /* cost used for sorting */
+    const tally_wide *cost;
+    const tally_wide *order; /* cost used for sorting */
     uint32_t order_ndef;
 };
 
@@ -57,7 +57,7 @@ struct annrep {
     int have_ft;
     struct incl_result ir;
     int have_ir;
-    int64_t *summary;
+    tally_wide *summary;
     uint32_t summary_ndef;
     int summary_calculated;
     struct entry *ent;
@@ -71,7 +71,7 @@ struct annrep {
     size_t nfile_printed;
     /* sorted per-line data */
     size_t *lsorted, *csorted;
-    int64_t *printed;
+    tally_wide *printed;
     uint32_t printed_ndef;
 };
 
@@ -79,9 +79,9 @@ struct annrep {
 int annrep_defined(const struct annrep *r, size_t c, uint32_t ndef);
 /* Column widths: the event names, then widened to fit the costs v. */
 void annrep_widths_init(const struct annrep *r, size_t *w);
-void annrep_widths_add(const struct annrep *r, size_t *w, const int64_t *v, uint32_t ndef);
+void annrep_widths_add(const struct annrep *r, size_t *w, const tally_wide *v, uint32_t ndef);
 /* The shown columns of v (NULL: blank cells) in widths w; the event names. */
-void annrep_print_cc(const struct annrep *r, const int64_t *v, uint32_t ndef, const size_t *w);
+void annrep_print_cc(const struct annrep *r, const tally_wide *v, uint32_t ndef, const size_t *w);
 void annrep_print_events(const struct annrep *r, const size_t *w);
 /* qsort_r order of caller/callee lines (ctx: the struct annrep). */
 int annrep_cmp_varcs(const void *pa, const void *pb, void *ctx);

@@ -118,18 +118,18 @@ static void warn_past_end(struct annrep *r, const char *name, int newer)
     fputs("@@\n" ATS, out);
 }
 
-static int sum_into(int64_t *dst, const int64_t *src, size_t n)
+static int sum_into(tally_wide *dst, const tally_wide *src, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (__builtin_add_overflow(dst[i], src[i], &dst[i])) return -1;
     return 0;
 }
 
-static const int64_t *line_cost(const struct annrep *r, size_t rec, uint32_t *ndef)
+static const tally_wide *line_cost(const struct annrep *r, size_t rec, uint32_t *ndef)
 {
     const uint64_t *v = rectab_val(&r->ft.lines, rec);
     *ndef = (uint32_t)v[0];
-    return (const int64_t *)(v + 1);
+    return (const tally_wide *)(v + 1);
 }
 
 static uint64_t line_no(const struct annrep *r, size_t rec)
@@ -157,18 +157,18 @@ static void print_line_calls(struct annrep *r, uint64_t line, size_t *cp, size_t
         v[k].other = (uint32_t)ak;
         v[k].count = val[0];
         v[k].ndef = (uint32_t)val[1];
-        v[k].cost = (const int64_t *)(val + 2);
+        v[k].cost = (const tally_wide *)(val + 2);
         /* ordered by the whole arc's cost, as callgrind_annotate orders them */
         const uint64_t *av = rectab_find(&r->ft.arcs, &ak);
-        v[k].order = av ? (const int64_t *)(av + 2) : v[k].cost;
+        v[k].order = av ? (const tally_wide *)(av + 2) : v[k].cost;
         v[k].order_ndef = av ? (uint32_t)av[1] : v[k].ndef;
     }
     qsort_r(v, n, sizeof(*v), annrep_cmp_varcs, r);
-    char num[32];
+    char num[64];
     for (size_t k = 0; k < n; k++) {
         annrep_print_cc(r, v[k].cost, v[k].ndef, w);
         fprintf(r->out, " => %s (%sx)\n", r->rowname[v[k].other],
-                textfmt_commify((int64_t)v[k].count, num));
+                textfmt_commify((tally_wide)v[k].count, num));
     }
     free(v);
     *cp += n;
@@ -222,7 +222,7 @@ static int annotate_one(struct annrep *r, const char *name, int user, struct str
     annrep_widths_init(r, w);
     for (size_t k = lo; k < hi; k++) {
         uint32_t nd;
-        const int64_t *v = line_cost(r, r->lsorted[k], &nd);
+        const tally_wide *v = line_cost(r, r->lsorted[k], &nd);
         annrep_widths_add(r, w, v, nd);
     }
     annrep_print_events(r, w);
@@ -264,7 +264,7 @@ static int annotate_one(struct annrep *r, const char *name, int user, struct str
                 got = 1;
                 if (k < hi && line_no(r, r->lsorted[k]) == cur) {
                     uint32_t nd;
-                    const int64_t *v = line_cost(r, r->lsorted[k], &nd);
+                    const tally_wide *v = line_cost(r, r->lsorted[k], &nd);
                     annrep_print_cc(r, v, nd, w);
                     if (sum_into(r->printed, v, nc)) rc = -1;
                     if (nd > r->printed_ndef) r->printed_ndef = nd;
@@ -283,7 +283,7 @@ static int annotate_one(struct annrep *r, const char *name, int user, struct str
     if (k < hi) {
         for (; k < hi; k++) {
             uint32_t nd;
-            const int64_t *v = line_cost(r, r->lsorted[k], &nd);
+            const tally_wide *v = line_cost(r, r->lsorted[k], &nd);
             annrep_print_cc(r, v, nd, w);
             fprintf(out, " <bogus line %llu>\n", (unsigned long long)line_no(r, r->lsorted[k]));
         }
@@ -293,7 +293,7 @@ static int annotate_one(struct annrep *r, const char *name, int user, struct str
     putc('\n', out);
     if (line0 != SIZE_MAX) {
         uint32_t nd;
-        const int64_t *v = line_cost(r, line0, &nd);
+        const tally_wide *v = line_cost(r, line0, &nd);
         annrep_print_cc(r, v, nd, w);
         fprintf(out, " <counts for unidentified lines in %s>\n\n", name);
     }
@@ -319,7 +319,7 @@ int annrep_sources(struct annrep *r, struct tally_error *err)
     qsort(files, nf, sizeof(*files), cmp_annfiles);
     r->lsorted = sorted_index(&r->ft.lines);
     r->csorted = sorted_index(&r->ft.line_calls);
-    r->printed = xcalloc(r->ncols ? r->ncols : 1, sizeof(int64_t));
+    r->printed = xcalloc(r->ncols ? r->ncols : 1, sizeof(tally_wide));
     struct strlist unfound = {0};
     int did = 0, rc = 0;
     for (size_t i = 0; i < nf && !rc; i++) {
@@ -344,8 +344,8 @@ int annrep_sources(struct annrep *r, struct tally_error *err)
         if (!r->cg) {
             /* profiles whose self costs do not add up (e.g. xtree memory): show 100% */
             for (size_t c = 0; c < r->ncols; c++) {
-                int64_t s = annrep_defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
-                int64_t pv = annrep_defined(r, c, r->printed_ndef) ? r->printed[c] : 0;
+                tally_wide s = annrep_defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
+                tally_wide pv = annrep_defined(r, c, r->printed_ndef) ? r->printed[c] : 0;
                 if (s == 0 || pv > s) r->summary[c] = pv;
             }
         }

@@ -574,9 +574,40 @@ struct index_job {
     const struct complexity_report_options *o;
     const struct complexity_routine *const *plotted;
     size_t nplotted;
+    int inline_plots; /* plots as data: URIs in the page, not files beside it */
 };
 
-static void html_routine_section(FILE *fp, const struct complexity_routine *r)
+/* An <img> of a plot drawn by emit, as a base64 data: URI. -1 with err. */
+static int inline_img(FILE *fp, int (*emit)(FILE *fp, const void *ctx, struct tally_error *err),
+                      const struct plot_job *job, const char *alt, struct tally_error *err)
+{
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *svg = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&svg, &len);
+    if (!mem) return tally_error_set(err, NULL, 0, "out of memory");
+    int rc = emit(mem, job, err);
+    fclose(mem);
+    if (rc == 0) {
+        fputs("<img alt=\"", fp);
+        fputs(alt, fp);
+        fputs("\" src=\"data:image/svg+xml;base64,", fp);
+        const unsigned char *u = (const unsigned char *)svg;
+        for (size_t i = 0; i < len; i += 3) {
+            unsigned v = (unsigned)u[i] << 16 | (i + 1 < len ? (unsigned)u[i + 1] << 8 : 0) |
+                         (i + 2 < len ? u[i + 2] : 0);
+            char q[4] = {b64[v >> 18 & 63], b64[v >> 12 & 63], i + 1 < len ? b64[v >> 6 & 63] : '=',
+                         i + 2 < len ? b64[v & 63] : '='};
+            fwrite(q, 1, 4, fp);
+        }
+        fputs("\">\n", fp);
+    }
+    free(svg);
+    return rc;
+}
+
+static int html_routine_section(FILE *fp, const struct index_job *job,
+                                const struct complexity_routine *r, struct tally_error *err)
 {
     char base[128], model[160], num[40];
     plot_base(r, base, sizeof(base));
@@ -591,19 +622,29 @@ static void html_routine_section(FILE *fp, const struct complexity_routine *r)
     fprintf(fp, "; %zu input sizes, %s calls, cost %.2f%% of the program; image ", r->npoints,
             fmt_u64(r->calls, num, sizeof(num)), r->share);
     xml_text(fp, r->image, SIZE_MAX);
+    if (job->inline_plots) {
+        fputs(".</p>\n", fp);
+        struct plot_job pj = {job->c, r, job->o ? job->o->logscale : 0};
+        if (inline_img(fp, emit_cost_plot, &pj, "cost plot", err) ||
+            inline_img(fp, emit_freq_plot, &pj, "frequency plot", err))
+            return -1;
+        fputs("</section>\n", fp);
+        return 0;
+    }
     fprintf(fp,
             ".</p>\n<a href=\"%s.svg\"><img src=\"%s.svg\" alt=\"cost plot\"></a>\n"
             "<a href=\"%s-freq.svg\"><img src=\"%s-freq.svg\" alt=\"frequency plot\"></a>\n"
             "</section>\n",
             base, base, base, base);
+    return 0;
 }
+
+static int emit_body(FILE *fp, const struct index_job *job, struct tally_error *err);
 
 static int emit_index(FILE *fp, const void *ctx, struct tally_error *err)
 {
     const struct index_job *job = ctx;
-    const struct complexity *c = job->c;
     const struct isprof *ip = job->ip;
-    char num[40], e[16], r2[16];
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", fp);
     fputs("tally complexity", fp);
     if (ip->app) {
@@ -618,8 +659,21 @@ static int emit_index(FILE *fp, const void *ctx, struct tally_error *err)
           "th { text-align: left; background: #f3f3f3; }\n"
           "img { max-width: 48%; border: 1px solid #ddd; margin: 0.3em; }\n"
           "section { margin-top: 2em; }\n"
-          "</style>\n</head>\n<body>\n<h1>Empirical complexity</h1>\n<p>",
+          "</style>\n</head>\n<body>\n<h1>Empirical complexity</h1>\n",
           fp);
+    if (emit_body(fp, job, err)) return -1;
+    fputs("</body>\n</html>\n", fp);
+    if (ferror(fp)) return tally_error_set(err, NULL, 0, "cannot write index.html");
+    return 0;
+}
+
+/* The page's content: what was measured, the ranking, then each plotted routine. */
+static int emit_body(FILE *fp, const struct index_job *job, struct tally_error *err)
+{
+    const struct complexity *c = job->c;
+    const struct isprof *ip = job->ip;
+    char num[40], e[16], r2[16];
+    fputs("<p>", fp);
     if (ip->cmdline || ip->app) {
         fputs("Program: <code>", fp);
         xml_text(fp, ip->cmdline ? ip->cmdline : ip->app, SIZE_MAX);
@@ -655,18 +709,58 @@ static int emit_index(FILE *fp, const void *ctx, struct tally_error *err)
         fprintf(fp, "<td class=\"num\">%s</td><td class=\"num\">%.2f%%</td><td><a href=\"#%s\">",
                 fmt_u64(r->total, num, sizeof(num)), r->share, base);
         xml_text(fp, r->name, SIZE_MAX);
-        fprintf(fp,
-                "</a></td><td><a href=\"%s.svg\">cost</a> <a href=\"%s-freq.svg\">calls</a>"
-                "</td></tr>\n",
-                base, base);
+        if (job->inline_plots)
+            fprintf(fp, "</a></td><td><a href=\"#%s\">plots</a></td></tr>\n", base);
+        else
+            fprintf(fp,
+                    "</a></td><td><a href=\"%s.svg\">cost</a> <a href=\"%s-freq.svg\">calls</a>"
+                    "</td></tr>\n",
+                    base, base);
     }
     fputs("</table>\n", fp);
     if (c->nranked == 0) fputs("<p>No routine passes the filters.</p>\n", fp);
     for (size_t i = 0; i < job->nplotted; i++)
-        html_routine_section(fp, job->plotted[i]);
-    fputs("</body>\n</html>\n", fp);
-    if (ferror(fp)) return tally_error_set(err, NULL, 0, "cannot write index.html");
+        if (html_routine_section(fp, job, job->plotted[i], err)) return -1;
     return 0;
+}
+
+/* The ranked routines, then the chosen ones that are not ranked (caller frees). */
+static const struct complexity_routine **
+plotted_routines(const struct complexity *c, const struct complexity_report_options *o, size_t *n)
+{
+    const struct complexity_routine **list = xcalloc(c->nranked + o->ndetail + 1, sizeof(*list));
+    *n = 0;
+    for (size_t i = 0; i < c->nranked; i++)
+        list[(*n)++] = c->ranked[i];
+    for (size_t i = 0; i < o->ndetail; i++)
+        if (!o->detail[i]->rank) list[(*n)++] = o->detail[i];
+    return list;
+}
+
+int complexity_write_html_inline(const struct complexity *c, const struct isprof *ip,
+                                 const struct complexity_report_options *o, FILE *fp,
+                                 struct tally_error *err)
+{
+    size_t n;
+    const struct complexity_routine **list = plotted_routines(c, o, &n);
+    struct index_job job = {c, ip, o, list, n, 1};
+    fputs("<div class=\"tally-complexity\">\n<style>\n"
+          ".tally-complexity { padding: 8px; }\n"
+          ".tally-complexity table { border-collapse: collapse; }\n"
+          ".tally-complexity th, .tally-complexity td { padding: 0.2em 0.7em; "
+          "border-bottom: 1px solid #ddd; }\n"
+          ".tally-complexity td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
+          ".tally-complexity th { text-align: left; background: #f3f3f3; }\n"
+          ".tally-complexity img { max-width: 48%; border: 1px solid #ddd; margin: 0.3em; "
+          "background: #fff; }\n"
+          ".tally-complexity section { margin-top: 2em; }\n"
+          "</style>\n",
+          fp);
+    int rc = emit_body(fp, &job, err);
+    fputs("</div>\n", fp);
+    free(list);
+    if (!rc && ferror(fp)) rc = tally_error_set(err, NULL, 0, "cannot write the complexity plots");
+    return rc;
 }
 
 int complexity_write_plots(const struct complexity *c, const struct isprof *ip,
@@ -678,13 +772,8 @@ int complexity_write_plots(const struct complexity *c, const struct isprof *ip,
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return tally_error_set(err, dir, 0, "not a directory");
-    /* the ranked routines, then the chosen ones that are not ranked */
-    const struct complexity_routine **list = xcalloc(c->nranked + o->ndetail + 1, sizeof(*list));
-    size_t n = 0;
-    for (size_t i = 0; i < c->nranked; i++)
-        list[n++] = c->ranked[i];
-    for (size_t i = 0; i < o->ndetail; i++)
-        if (!o->detail[i]->rank) list[n++] = o->detail[i];
+    size_t n;
+    const struct complexity_routine **list = plotted_routines(c, o, &n);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         char base[128], name[160];
@@ -697,7 +786,7 @@ int complexity_write_plots(const struct complexity *c, const struct isprof *ip,
         rc = write_file(dir, name, emit_freq_plot, &job, err);
     }
     if (rc == 0) {
-        struct index_job job = {c, ip, o, list, n};
+        struct index_job job = {c, ip, o, list, n, 0};
         rc = write_file(dir, "index.html", emit_index, &job, err);
     }
     free(list);

@@ -50,6 +50,16 @@ int complexity_write_plots(const struct complexity *c, const struct isprof *ip,
                            const struct complexity_report_options *o, const char *dir,
                            struct tally_error *err);
 
+/*
+ * The same page's content as one HTML fragment for another page (a <div>
+ * with its own scoped styles): the ranking, then every plot inlined as an
+ * <img> with a base64 data: URI, so the page needs no file beside it.
+ * 0, or -1 with err.
+ */
+int complexity_write_html_inline(const struct complexity *c, const struct isprof *ip,
+                                 const struct complexity_report_options *o, FILE *fp,
+                                 struct tally_error *err);
+
 /* "cost = A + B * n^C" with 4 significant digits (buf of 128 bytes is enough). */
 char *complexity_model_text(const struct fit_power *f, char *buf, size_t size);
 

@@ -327,7 +327,7 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
     }
     sb_add(&b, "event ", 6);
     sb_esc(&b, o->event ? o->event : "?");
-    char num[32], num2[32];
+    char num[64], num2[64];
     sb_printf(&b, ", total %s\\n", textfmt_commify(col < nc ? g->total[col] : 0, num));
     sb_printf(&b, "%zu of %zu functions (inclusive >= %g%%), %zu of %zu calls (>= %g%%)", s->nnodes,
               g->nnodes, o->node_thres, s->narcs, g->narcs, o->edge_thres);
@@ -349,7 +349,7 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
         /* a cycle is labelled by what it costs: its members' own cost, and
            the calls entering it when that is a share of the program (calls
            entering from inside the cycle's own activations count twice) */
-        int64_t cself = g->ir.cycle_self[c * nc + col], cin = g->ir.cycle_incl[c * nc + col];
+        tally_wide cself = g->ir.cycle_self[c * nc + col], cin = g->ir.cycle_incl[c * nc + col];
         size_t nmem = g->ir.cycle_start[c + 1] - g->ir.cycle_start[c];
         fprintf(
             out,
@@ -368,7 +368,7 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
     for (size_t v = 0; v < g->nnodes; v++) {
         if (!s->node[v]) continue;
         struct function f = profile_function_at(g->p, g->fn[v]);
-        int64_t incl = callgraph_incl(g, v)[col], self = g->self[v * nc + col];
+        tally_wide incl = callgraph_incl(g, v)[col], self = g->self[v * nc + col];
         double ishare = callgraph_share(g, col, incl), sshare = callgraph_share(g, col, self);
         char fill[8];
         const char *font;
@@ -383,10 +383,10 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
         }
         sb_printf(&b, "\\n%.2f%%\\n(%.2f%%)", ishare, sshare);
         if (g->reccalls[v])
-            sb_printf(&b, "\\n%s+%s×", textfmt_commify((int64_t)g->calls[v], num),
-                      textfmt_commify((int64_t)g->reccalls[v], num2));
+            sb_printf(&b, "\\n%s+%s×", textfmt_commify((tally_wide)g->calls[v], num),
+                      textfmt_commify((tally_wide)g->reccalls[v], num2));
         else if (g->calls[v])
-            sb_printf(&b, "\\n%s×", textfmt_commify((int64_t)g->calls[v], num));
+            sb_printf(&b, "\\n%s×", textfmt_commify((tally_wide)g->calls[v], num));
         fprintf(out,
                 "  f%" PRIu32 " [id=\"f%" PRIu32 "\", label=\"%s\", fillcolor=\"%s\", "
                 "fontcolor=\"%s\", ",
@@ -401,10 +401,10 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
         }
         sb_printf(&b, "\\ninclusive: %s (%.2f%%)", textfmt_commify(incl, num), ishare);
         sb_printf(&b, "\\nself: %s (%.2f%%)", textfmt_commify(self, num), sshare);
-        sb_printf(&b, "\\ncalls: %s", textfmt_commify((int64_t)g->calls[v], num));
+        sb_printf(&b, "\\ncalls: %s", textfmt_commify((tally_wide)g->calls[v], num));
         if (g->reccalls[v])
             sb_printf(&b, " (+%s inside the recursion)",
-                      textfmt_commify((int64_t)g->reccalls[v], num));
+                      textfmt_commify((tally_wide)g->reccalls[v], num));
         if (g->ir.cycle[v]) sb_printf(&b, "\\nin cycle %" PRIu32, g->ir.cycle[v]);
         fprintf(out, "tooltip=\"%s\"];\n", b.s);
     }
@@ -421,13 +421,14 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
             fprintf(out,
                     "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%s×\", style=dashed, "
                     "color=\"#666666\", fontcolor=\"#666666\"];\n",
-                    g->fn[g->from[a]], g->fn[g->to[a]], textfmt_commify((int64_t)g->count[a], num));
+                    g->fn[g->from[a]], g->fn[g->to[a]],
+                    textfmt_commify((tally_wide)g->count[a], num));
         } else {
             fprintf(out,
                     "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%.2f%%\\n%s×\", color=\"%s\", "
                     "fontcolor=\"%s\", penwidth=%.2f];\n",
                     g->fn[g->from[a]], g->fn[g->to[a]], share,
-                    textfmt_commify((int64_t)g->count[a], num), colour, colour, 1.0 + 4.0 * w);
+                    textfmt_commify((tally_wide)g->count[a], num), colour, colour, 1.0 + 4.0 * w);
         }
     }
     fputs("}\n", out);

@@ -39,11 +39,12 @@ static void json_str(FILE *out, const char *s)
     jsonstr_puts(out, s, JSONSTR_SCRIPT);
 }
 
-static void json_costs(FILE *out, const int64_t *v, size_t n)
+static void json_costs(FILE *out, const tally_wide *v, size_t n)
 {
+    char num[TALLY_WIDE_DIGITS];
     fputc('[', out);
     for (size_t i = 0; i < n; i++)
-        fprintf(out, "%s%" PRId64, i ? "," : "", v[i]);
+        fprintf(out, "%s%s", i ? "," : "", tally_wide_str(v[i], num));
     fputc(']', out);
 }
 
@@ -182,8 +183,8 @@ static int collect_lines(struct rep *r, size_t nsrc, struct tally_error *err)
     memset(src_of, 0xff, (nf ? nf : 1) * sizeof(uint32_t));
     for (size_t i = 0; i < nsrc; i++)
         src_of[r->g.fn[r->order[i]]] = (uint32_t)i;
-    rectab_init(&r->lines, 2, nc ? nc : 1);
-    int64_t *vec = xcalloc(nc ? nc : 1, sizeof(int64_t));
+    rectab_init(&r->lines, 2, 2 * (nc ? nc : 1)); /* a tally_wide is two record words */
+    tally_wide *vec = xcalloc(nc ? nc : 1, sizeof(tally_wide));
     int rc = 0;
     for (size_t i = 0; i < part_ncosts(pt) && !rc; i++) {
         struct cost_rec cr;
@@ -191,7 +192,7 @@ static int collect_lines(struct rep *r, size_t nsrc, struct tally_error *err)
         uint32_t s = src_of[cr.fn];
         if (s == UINT32_MAX || cr.pos.line == 0) continue;
         uint64_t key[2] = {(uint64_t)s << 32 | cr.pos.file, cr.pos.line};
-        int64_t *dst = (int64_t *)rectab_get(&r->lines, key, NULL);
+        tally_wide *dst = (tally_wide *)rectab_get(&r->lines, key, NULL);
         for (size_t c = 0; c < nc && !rc; c++)
             if (event_expr_eval(&r->cols[c], cr.cost, r->p->signed_costs, &vec[c]) ||
                 __builtin_add_overflow(dst[c], vec[c], &dst[c]))
@@ -294,7 +295,7 @@ static void write_sources(struct rep *r, FILE *out, size_t nsrc)
                         fputs("\"\"", out);
                     if (x == ln) {
                         fputc(',', out);
-                        json_costs(out, (const int64_t *)rectab_val(&r->lines, L[k].rec), nc);
+                        json_costs(out, (const tally_wide *)rectab_val(&r->lines, L[k].rec), nc);
                     }
                     fputc(']', out);
                     shown = x;

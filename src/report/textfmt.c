@@ -3,10 +3,11 @@
 
 #include <string.h>
 
-char *textfmt_commify(int64_t v, char *buf)
+char *textfmt_commify(tally_wide v, char *buf)
 {
-    char digits[24];
-    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    char digits[TALLY_WIDE_DIGITS];
+    unsigned __int128 u =
+        v < 0 ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
     size_t nd = 0;
     do {
         digits[nd++] = (char)('0' + u % 10);
@@ -23,9 +24,10 @@ char *textfmt_commify(int64_t v, char *buf)
     return buf;
 }
 
-size_t textfmt_plain_len(int64_t v)
+size_t textfmt_plain_len(tally_wide v)
 {
-    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    unsigned __int128 u =
+        v < 0 ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
     size_t n = v < 0 ? 1 : 0;
     do {
         n++;
@@ -34,21 +36,20 @@ size_t textfmt_plain_len(int64_t v)
     return n;
 }
 
-size_t textfmt_count_width(int64_t v, int show_percs)
+size_t textfmt_count_width(tally_wide v, int show_percs)
 {
     size_t len = textfmt_plain_len(v);
     return len + (len - 1) / 3 + (show_percs ? 9 : 0);
 }
 
-double textfmt_percent(int64_t v, int64_t total)
+double textfmt_percent(tally_wide v, tally_wide total)
 {
     if (total == 0) return 0.0;
-    int64_t prod;
     double num;
-    if (__builtin_mul_overflow(v, (int64_t)100, &prod))
+    if (v > INT64_MAX / 100 || v < INT64_MIN / 100)
         num = (double)v * 100.0;
     else
-        num = (double)prod;
+        num = (double)(v * 100);
     return num / (double)total;
 }
 
@@ -61,8 +62,8 @@ char *textfmt_percent_text(double pct, char *buf, size_t size)
     return buf;
 }
 
-size_t textfmt_cell(char *buf, size_t size, int64_t v, int defined, int64_t total, int show_percs,
-                    size_t width)
+size_t textfmt_cell(char *buf, size_t size, tally_wide v, int defined, tally_wide total,
+                    int show_percs, size_t width)
 {
     char text[TEXTFMT_CELL_MAX];
     size_t n;

@@ -22,24 +22,26 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Enough for any int64 with separators and a percentage. */
+#include "../model/eventset.h"
+
+/* Enough for any tally_wide with separators and a percentage. */
 #define TEXTFMT_CELL_MAX 64
 
-/* Write v with a comma every three digits ("-1,234,567"); returns buf (>= 32 bytes). */
-char *textfmt_commify(int64_t v, char *buf);
+/* Write v with a comma every three digits ("-1,234,567"); returns buf (>= 56 bytes). */
+char *textfmt_commify(tally_wide v, char *buf);
 
 /* Characters of v printed plainly ("-1234" is 5). */
-size_t textfmt_plain_len(int64_t v);
+size_t textfmt_plain_len(tally_wide v);
 
 /* Width a defined count needs in a column (see the rule above). */
-size_t textfmt_count_width(int64_t v, int show_percs);
+size_t textfmt_count_width(tally_wide v, int show_percs);
 
 /*
  * v as a percentage of total, as the originals compute it (the product
  * v * 100 first, in floating point only when it does not fit an integer);
  * 0 when total is 0.
  */
-double textfmt_percent(int64_t v, int64_t total);
+double textfmt_percent(tally_wide v, tally_wide total);
 
 /*
  * The percentage text " (12.34%)": two decimals when -9.995 < pct < 99.995,
@@ -52,8 +54,8 @@ char *textfmt_percent_text(double pct, char *buf, size_t size);
  * (TEXTFMT_CELL_MAX + width bytes are enough). `defined` = 0 prints ".".
  * Returns the number of characters written.
  */
-size_t textfmt_cell(char *buf, size_t size, int64_t v, int defined, int64_t total, int show_percs,
-                    size_t width);
+size_t textfmt_cell(char *buf, size_t size, tally_wide v, int defined, tally_wide total,
+                    int show_percs, size_t width);
 
 /* Write `n` copies of character c. */
 void textfmt_repeat(FILE *fp, int c, size_t n);

@@ -193,3 +193,19 @@ expect_run "annotate says what an aprof report is" 1 "" \
 # (the ASan+UBSan run of this script checks that no sanitizer complains)
 printf 'v 5\ni rvms\nr "f" "i" 0\n' >"$TMP/notuples.aprof"
 expect_run "a routine without tuples is merged cleanly" 0 '^r "f"' "" merge notuples.aprof
+
+# a sum that overflows while merging is blamed on the report and line that push it
+# over (whatever the order of the files), by every command that merges reports
+printf 'v 4\na ./p\nr "f" "i" 0\np 0 1 1 1 18446744073709551615 1 1 1 1 1 1 1\n' >"$TMP/big.aprof"
+printf 'v 4\na ./p\nr "f" "i" 0\np 0 2 1 1 5 1 1 1 1 1 1 1\np 0 1 1 1 1 1 1 1 1 1 1 1\n' \
+    >"$TMP/more.aprof"
+printf 'v 4\na ./p\nk 18446744073709551615\n' >"$TMP/bigk.aprof"
+printf 'v 4\na ./p\nc a comment\nk 1\n' >"$TMP/morek.aprof"
+for cmd in merge complexity "report -o rep"; do
+    expect_run "$cmd: a tuple sum overflow names the second report and its line" 1 "" \
+        "^tally: more.aprof:5: tuple sums overflow \(input size 1\)$" $cmd big.aprof more.aprof
+    expect_run "$cmd: the same files the other way round name the first one's line" 1 "" \
+        "^tally: big.aprof:4: tuple sums overflow \(input size 1\)$" $cmd more.aprof big.aprof
+    expect_run "$cmd: a k total overflow names the k line" 1 "" \
+        "^tally: morek.aprof:4: total cost \(k\) overflows$" $cmd bigk.aprof morek.aprof
+done

@@ -38,3 +38,47 @@ if grep -aq "tally: reading" "$TMP/tty"; then not_ok "--quiet: no progress line 
 "$TALLY" annotate --auto=no "$TMP/big.out.gz" >/dev/null 2>"$TMP/err"
 if [ -s "$TMP/err" ]; then not_ok "stderr not a terminal: silent"; diag <"$TMP/err"; else
     ok "stderr not a terminal: silent"; fi
+
+# merging: after the inputs are read, the line says which input is being merged
+cp "$TMP/big.out.gz" "$TMP/big2.out.gz"
+on_tty merge -o "$TMP/sum.out" "$TMP/big.out.gz" "$TMP/big2.out.gz"
+if grep -aq "tally: merging big2.out.gz into the sum (2 of 2)" "$TMP/tty"; then
+    ok "a merge shows which input is merged"
+else
+    not_ok "a merge shows which input is merged"; cat -v "$TMP/tty" | head -n 5 | diag
+fi
+if tr -d '\n' <"$TMP/tty" | grep -aq "$(printf '\r\033\\[K')Script done"; then
+    ok "the merging line is erased at the end"
+else
+    not_ok "the merging line is erased at the end"; tail -c 300 "$TMP/tty" | cat -v | diag
+fi
+# the sum is the inputs' sum: twice the totals of one
+"$TALLY" annotate --auto=no "$TMP/big.out.gz" | grep 'PROGRAM TOTALS' >"$TMP/one"
+"$TALLY" annotate --auto=no "$TMP/sum.out" | grep 'PROGRAM TOTALS' >"$TMP/two"
+one=$(tr -d ',' <"$TMP/one" | awk '{ print $1 * 2, $3 * 2 }')
+two=$(tr -d ',' <"$TMP/two" | awk '{ print $1, $3 }')
+if [ "$one" = "$two" ]; then ok "the merge shown is complete"; else
+    not_ok "the merge shown is complete ($one vs $two)"; fi
+on_tty merge -q -o "$TMP/sum.out" "$TMP/big.out.gz" "$TMP/big2.out.gz"
+if grep -aq "tally: merging" "$TMP/tty"; then not_ok "-q: no merging line"; else ok "-q: no merging line"; fi
+"$TALLY" merge -o "$TMP/sum.out" "$TMP/big.out.gz" "$TMP/big2.out.gz" 2>"$TMP/err"
+if [ -s "$TMP/err" ]; then not_ok "merge, stderr not a terminal: silent"; diag <"$TMP/err"; else
+    ok "merge, stderr not a terminal: silent"; fi
+# aprof reports too (and complexity and report, which merge them the same way)
+printf 'v 4\na ./p\nr "f" "i" 0\np 0 1 1 1 5 1 1 1 1 1 1 1\n' >"$TMP/a.aprof"
+printf 'v 4\na ./p\nr "f" "i" 0\np 0 2 1 1 5 1 1 1 1 1 1 1\n' >"$TMP/b.aprof"
+on_tty merge -o "$TMP/sum.aprof" "$TMP/a.aprof" "$TMP/b.aprof"
+if grep -aq "tally: merging b.aprof into the sum (2 of 2)" "$TMP/tty"; then
+    ok "an aprof merge shows which report is merged"
+else
+    not_ok "an aprof merge shows which report is merged"; cat -v "$TMP/tty" | head -n 5 | diag
+fi
+for cmd in complexity "report -o $TMP/rep"; do
+    on_tty $cmd "$TMP/a.aprof" "$TMP/b.aprof"
+    if grep -aq "tally: merging b.aprof into the sum (2 of 2)" "$TMP/tty"; then
+        ok "${cmd%% *}: merging aprof reports shows which report is merged"
+    else
+        not_ok "${cmd%% *}: merging aprof reports shows which report is merged"
+        cat -v "$TMP/tty" | head -n 5 | diag
+    fi
+done

@@ -33,6 +33,16 @@ expect "--cost neither bb nor instr" 2 "" "--cost takes bb or instr" --cost=cycl
 expect "--context-depth not a number" 2 "" "--context-depth takes a whole number" --context-depth=-1 /bin/true
 expect "misspelt tool option: did you mean" 2 "" \
     "unknown option '--cachesim=no'; did you mean '--cache-sim'\\?" --cachesim=no /bin/true
+# and so are Valgrind's core options (by name: their values are Valgrind's to check)
+expect "misspelt core option: did you mean" 2 "" \
+    "^tally: record: unknown option '--trace-chlidren=yes'; did you mean '--trace-children'\\? See 'tally record --help'" \
+    --trace-chlidren=yes -- /bin/true
+expect "unknown core option" 2 "" \
+    "^tally: record: unknown option '--bogus-core=1' \\(neither tally's nor one of Valgrind's core options\\); see 'tally record --help'" \
+    --bogus-core=1 -- /bin/true
+expect "unknown short option" 2 "" "^tally: record: unknown option '-x'" -x /bin/true
+expect "core option without =" 2 "" "'--trace-children': options take their value after '='" \
+    --trace-children /bin/true
 
 # No tool in the lib dir.
 mkdir -p "$TMP/emptylib"
@@ -72,6 +82,31 @@ expect "Valgrind missing" 1 "" "Valgrind is not installed \\('.*no-valgrind-here
 rm "$TMP/lib/tally-valgrind-version"
 TALLY_VALGRIND=$TMP/fakevg
 expect "no version file" 1 "" "tally-valgrind-version is missing or empty; rebuild with 'make'" /bin/true
+# Every core option of the installed Valgrind (its --help-debug, but for --tool, the help
+# options and the malloc-replacing tools' options that the core refuses for tally's tool,
+# checked with the real tool below) reaches Valgrind unchanged: a fake Valgrind prints them.
+echo "valgrind-3.19.0" >"$TMP/lib/tally-valgrind-version"
+printf '#!/bin/sh\nif [ "$1" = --version ]; then echo valgrind-3.19.0; exit 0; fi\necho "args: $*"\n' \
+    >"$TMP/argsvg"
+chmod +x "$TMP/argsvg"
+TALLY_VALGRIND=$TMP/argsvg
+if command -v valgrind >/dev/null 2>&1; then
+    valgrind --tool=none --help-debug 2>&1 |
+        awk '/options for Nulgrind/ { skip = 1 } /^  [a-zA-Z].*options/ && !/Nulgrind/ { skip = 0 } !skip' |
+        grep -oE '^ +(-[a-zA-Z]|--[a-zA-Z0-9-]+)( --[a-zA-Z0-9-]+)?' | tr ' ' '\n' | grep . | sort -u |
+        grep -vxE -- '--tool|-h|--help|--help-debug|--help-dyn-options|--version|--alignment|--trace-malloc|--xtree-.*' \
+        >"$TMP/core-options"
+    n=0 bad=""
+    while read -r o; do
+        case $o in -?|--quiet|--verbose) arg=$o ;; *) arg="$o=1" ;; esac
+        (cd "$TMP" && "$TALLY" record "$arg" /bin/true) >"$TMP/out" 2>"$TMP/err" </dev/null
+        if [ $? = 0 ] && grep -q -- " $arg " "$TMP/out"; then n=$((n + 1)); else bad="$bad $arg"; fi
+    done <"$TMP/core-options"
+    if [ -z "$bad" ] && [ "$n" -gt 90 ]; then ok "all $n core options of valgrind --help-debug pass"
+    else not_ok "core options of valgrind --help-debug pass ($n did; not:$bad)"; fi
+else
+    not_ok "valgrind is installed"
+fi
 unset TALLY_VALGRIND TALLY_VALGRIND_LIB
 
 # The real tool (when built and Valgrind is there).
@@ -80,7 +115,23 @@ if command -v valgrind >/dev/null 2>&1 && [ -x "$ROOT/build/valgrind/lib/tally-a
     TALLY_VALGRIND_LIB=$ROOT/build/valgrind/lib
     export TALLY_VALGRIND_LIB
     expect "tool option with a bad value" 1 "" "Bad option: --I1=1000,2,64" --I1=1000,2,64 /bin/true
-    expect "unknown option" 1 "" "Unknown option: --no-such-option=1" --no-such-option=1 /bin/true
+    # an option neither the tool's nor the core's is tally's usage error, before Valgrind starts
+    expect "unknown option" 2 "" \
+        "^tally: record: unknown option '--no-such-option=1' \\(neither tally's nor one of Valgrind's core options\\)" \
+        --no-such-option=1 /bin/true
+    # the core options that the core itself refuses for this tool (those of tools that
+    # replace malloc, except --redzone-size) are refused by tally too: Valgrind says so
+    for o in --alignment=16 --trace-malloc=no --xtree-memory=none --xtree-memory-file=x \
+        --xtree-compress-strings=yes; do
+        if VALGRIND_LIB=$TALLY_VALGRIND_LIB valgrind --tool=tally "$o" /bin/true 2>&1 |
+            grep -q "Unknown option: $o"; then
+            ok "Valgrind refuses $o for tally's tool"
+        else not_ok "Valgrind refuses $o for tally's tool"; fi
+        expect "$o is refused before Valgrind starts" 2 "" "^tally: record: unknown option '$o'" \
+            "$o" /bin/true
+    done
+    expect "a real run with -v and --trace-children=yes" 0 "^hi$" "Valgrind options:" \
+        --out-file=/dev/null -v --trace-children=yes -- /bin/echo hi
     expect "--contexts=yes needs the call graph" 1 "" "Bad option: --contexts=yes" \
         --contexts=yes --calls=no /bin/true
     expect "--toggle-collect needs the call graph" 1 "" "Bad option: --toggle-collect" \

@@ -130,6 +130,36 @@ if [ -f "$ROOT/tests/golden/complexity/r1.aprof" ]; then
     value "True" "the complexity ranking is on the page" "$TMP/ap/index.html" \
         '"isort" in re.search(r"<pre id=\"complexity\">(.*?)</pre>", html, re.S).group(1)'
     check "the plots are beside it" test -s "$TMP/ap/complexity/index.html"
+    # -o NAME.html: one self-contained file, the same plots inlined as data: URIs
+    expect "an aprof report as one file" 0 "" "" -o one.html r1.aprof
+    check "no directory beside the one file" test ! -e "$TMP/complexity"
+    ls "$TMP/ap/complexity" | grep '\.svg$' | sort >"$TMP/plots.dir"
+    python3 - "$TMP/one.html" "$TMP/ap/complexity" >"$TMP/inline.out" 2>&1 <<'PY'
+import base64, os, re, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+d = sys.argv[2]
+imgs = re.findall(r'<img alt="([^"]*)" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]*)">', html)
+svgs = [base64.b64decode(b).decode("utf-8") for _, b in imgs]
+files = sorted(f for f in os.listdir(d) if f.endswith(".svg"))
+want = {}
+for f in files:
+    want[f] = open(os.path.join(d, f), encoding="utf-8").read()
+# every plot of the directory is inlined byte for byte, and nothing else
+missing = [f for f in files if want[f] not in svgs]
+print(len(imgs), len(files), missing)
+# no reference to a file beside the page
+print(re.findall(r'(?:src|href)="(?!data:|#|https?:)[^"]+"', html))
+print('"isort" in ranking:', "isort" in re.search(r'<pre id="complexity">(.*?)</pre>', html, re.S).group(1))
+PY
+    n=$(wc -l <"$TMP/plots.dir")
+    if [ "$(sed -n 1p "$TMP/inline.out")" = "$n $n []" ] && [ "$n" -gt 0 ]; then
+        ok "all $n plots of the directory form are inlined byte for byte"
+    else not_ok "all plots of the directory form are inlined byte for byte"; diag <"$TMP/inline.out"; fi
+    if [ "$(sed -n 2p "$TMP/inline.out")" = "[]" ]; then ok "the one file refers to no file beside it"
+    else not_ok "the one file refers to no file beside it"; diag <"$TMP/inline.out"; fi
+    if [ "$(sed -n 3p "$TMP/inline.out")" = '"isort" in ranking: True' ]; then
+        ok "the one file has the complexity ranking"
+    else not_ok "the one file has the complexity ranking"; diag <"$TMP/inline.out"; fi
 fi
 
 # the generated asset header is up to date

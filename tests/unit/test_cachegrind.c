@@ -256,7 +256,8 @@ static void test_negative_counts(void **state)
     read_fails("cmd: x\nevents: Ir\n0 -1\n0 9223372036854775808\nsummary: 0\n", 4, "above 2^63-1");
     read_fails("cmd: x\nevents: Ir\n0 -9223372036854775809\nsummary: 0\n", 3, "64 bits");
     /* signed overflow when adding */
-    read_fails("cmd: x\nevents: Ir\n0 -9223372036854775808\n0 -1\nsummary: 0\n", 4, "overflow");
+    read_fails("cmd: x\nevents: Ir\n0 -9223372036854775808\n0 -1\nsummary: 0\n", 4,
+               "sum past a signed 64-bit count");
 }
 
 static void test_big_unsigned(void **state)
@@ -269,7 +270,11 @@ static void test_big_unsigned(void **state)
     profile_free(p);
     read_fails("cmd: x\nevents: Ir\n1 18446744073709551616\nsummary: 0\n", 3,
                "does not fit in 64 bits");
-    read_fails("cmd: x\nevents: Ir\n1 18446744073709551615\n1 1\nsummary: 0\n", 4, "overflow");
+    read_fails("cmd: x\nevents: Ir\n1 18446744073709551615\n1 1\nsummary: 0\n", 4,
+               "sum past 2^64-1");
+    /* over the whole file, not only one line's record */
+    read_fails("cmd: x\nevents: Ir Dr\nfn=f\n1 0 18446744073709551615\nfn=g\n2 0 1\nsummary: 0\n",
+               6, "costs of event Dr sum past 2^64-1");
     read_fails("cmd: x\nevents: Ir\n99999999999999999999 1\nsummary: 0\n", 3,
                "line number too large");
 }

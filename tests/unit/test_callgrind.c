@@ -557,7 +557,7 @@ static void test_derived_events(void **state)
     assert_int_equal(es->nderived, 1);
     struct event_expr e;
     assert_int_equal(eventset_lookup(es, "Sum", &e), 0);
-    int64_t v;
+    tally_wide v;
     uint64_t *c = cost_at(p, 0, fn_of(p, "", "", "f"), "", 1, 0);
     assert_int_equal(event_expr_eval(&e, c, 0, &v), 0);
     assert_int_equal(v, 11); /* 3 + 2*4 */
@@ -766,7 +766,21 @@ static void test_errors(void **state)
     rd_err("events: Ir\nfn=f\nhello world\n", 3, "unknown line 'hello world'");
     rd_err("# only a comment\n", 1, "no 'events:' line");
     rd_err("pid: 3\n", 1, "part has no 'events:' line");
-    rd_err("events: Ir\nfn=f\n1 18446744073709551615\n1 1\n", 4, "costs overflow");
+    rd_err("events: Ir\nfn=f\n1 18446744073709551615\n1 1\n", 4, "costs of event Ir sum past");
+    /* the self costs of one event over the whole file (any function, any part) */
+    rd_err("events: Ir Dr\nfn=f\n1 0 18446744073709551614\nfn=g\n2 1 1\n3 0 1\n", 6,
+           "costs of event Dr sum past 2^64-1");
+    rd_err("events: Ir\nfn=f\n1 18446744073709551615\ntotals: 18446744073709551615\n"
+           "events: Ir\nfn=g\n2 1\n",
+           7, "costs of event Ir sum past");
+    /* call costs are inclusive: they are not part of the sum */
+    struct tally_error err;
+    struct profile *p =
+        read_cg("events: Ir\nfn=f\n1 18446744073709551615\ncfn=g\ncalls=1 2\n"
+                "1 18446744073709551615\ncfn=g\ncalls=1 3\n2 18446744073709551615\n",
+                NULL, &err);
+    if (!p) fail_msg("refused: %s", err.msg);
+    profile_free(p);
 }
 
 static void test_positions_order_any(void **state)

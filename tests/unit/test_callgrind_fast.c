@@ -126,7 +126,8 @@ static void test_lf_crlf_errors(void **state)
     same_both_ways(HDR_IL "fn=f\n0x10 1 1\n-0x11 * 1\n", "ERROR 5: relative position -17");
     same_both_ways(HDR_IL "fn=f\n0xFFFFFFFFFFFFFFFF 1 1\n+1 * 1\n", "ERROR 5: position does not");
     same_both_ways(HDR_L "fn=f\n1 1 2 3\n", "ERROR 3: too many costs (3) for 2 events");
-    same_both_ways(HDR_L "fn=f\n1 18446744073709551615\n1 1\n", "ERROR 4: costs overflow");
+    same_both_ways(HDR_L "fn=f\n1 18446744073709551615\n1 1\n",
+                   "ERROR 4: the costs of event Ir sum past 2^64-1");
     same_both_ways(HDR_L "fn=f\n1 2x\n", "ERROR 3: unexpected character 'x' in a cost");
     same_both_ways(HDR_L "fn=f\n*5 1\n", "ERROR 3: unexpected character '5' in a position");
     same_both_ways(HDR_L "fn=f\n+ 1\n", "ERROR 3: expected a number after '+'");

@@ -17,9 +17,9 @@
 /* one cost column */
 struct g1 {
     size_t n, na;
-    int64_t self[16];
+    tally_wide self[16];
     uint32_t from[16], to[16];
-    int64_t cost[16];
+    tally_wide cost[16];
 };
 
 static void run(const struct g1 *g, struct incl_result *r)
@@ -29,9 +29,9 @@ static void run(const struct g1 *g, struct incl_result *r)
     assert_int_equal(incl_compute(&ig, r, &err), 0);
 }
 
-static int64_t total(const struct g1 *g)
+static tally_wide total(const struct g1 *g)
 {
-    int64_t t = 0;
+    tally_wide t = 0;
     for (size_t i = 0; i < g->n; i++)
         t += g->self[i];
     return t;
@@ -39,7 +39,7 @@ static int64_t total(const struct g1 *g)
 
 static void assert_not_above_total(const struct g1 *g, const struct incl_result *r)
 {
-    int64_t t = total(g);
+    tally_wide t = total(g);
     for (size_t i = 0; i < g->n; i++)
         assert_true(r->incl[i] <= t);
     for (size_t c = 0; c < r->ncycles; c++)
@@ -181,9 +181,9 @@ static void test_deep_chain(void **state)
 {
     (void)state;
     enum { N = 300000 };
-    int64_t *self = calloc(N, sizeof(int64_t));
+    tally_wide *self = calloc(N, sizeof(tally_wide));
     uint32_t *from = calloc(N, sizeof(uint32_t)), *to = calloc(N, sizeof(uint32_t));
-    int64_t *cost = calloc(N, sizeof(int64_t));
+    tally_wide *cost = calloc(N, sizeof(tally_wide));
     for (uint32_t i = 0; i < N; i++) {
         self[i] = 1;
         from[i] = i;
@@ -214,7 +214,9 @@ static void test_deep_chain(void **state)
 static void test_overflow(void **state)
 {
     (void)state;
-    struct g1 g = {3, 2, {0, 0, 0}, {0, 1}, {2, 2}, {INT64_MAX, 1}};
+    /* sums are 128-bit: one past its largest value is refused */
+    tally_wide top = (tally_wide)(((unsigned __int128)1 << 127) - 1);
+    struct g1 g = {3, 2, {0, 0, 0}, {0, 1}, {2, 2}, {top, 1}};
     struct incl_graph ig = {g.n, 1, g.self, NULL, g.na, g.from, g.to, g.cost, NULL};
     struct incl_result r;
     struct tally_error err;
@@ -318,11 +320,11 @@ static void test_funcs_rows(void **state)
 
     /* inclusive: main is not called, so self + calls = 15 + 3 + ... per row */
     size_t n = func_nrows(&ft);
-    int64_t *self = calloc(n, sizeof(int64_t));
+    tally_wide *self = calloc(n, sizeof(tally_wide));
     for (size_t i = 0; i < n; i++)
         self[i] = func_row_self(&ft, i)[0];
     uint32_t from = func_arc_caller(&ft, 0), to = func_arc_callee(&ft, 0);
-    int64_t cost = func_arc_cost(&ft, 0)[0];
+    tally_wide cost = func_arc_cost(&ft, 0)[0];
     struct incl_graph ig = {n, 1, self, NULL, 1, &from, &to, &cost, NULL};
     struct incl_result r;
     assert_int_equal(incl_compute(&ig, &r, &err), 0);

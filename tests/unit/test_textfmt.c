@@ -11,7 +11,7 @@
 static void test_commify(void **state)
 {
     (void)state;
-    char b[32];
+    char b[64];
     assert_string_equal(textfmt_commify(0, b), "0");
     assert_string_equal(textfmt_commify(7, b), "7");
     assert_string_equal(textfmt_commify(999, b), "999");
@@ -23,6 +23,16 @@ static void test_commify(void **state)
     assert_string_equal(textfmt_commify(-2000000, b), "-2,000,000");
     assert_string_equal(textfmt_commify(INT64_MAX, b), "9,223,372,036,854,775,807");
     assert_string_equal(textfmt_commify(INT64_MIN, b), "-9,223,372,036,854,775,808");
+    /* sums are 128-bit (expected texts from Python's format(n, ',')) */
+    assert_string_equal(textfmt_commify((tally_wide)UINT64_MAX, b), "18,446,744,073,709,551,615");
+    assert_string_equal(textfmt_commify((tally_wide)UINT64_MAX * 3 + 3, b),
+                        "55,340,232,221,128,654,848");
+    tally_wide top = (tally_wide)(((unsigned __int128)1 << 127) - 1);
+    assert_string_equal(textfmt_commify(-top, b),
+                        "-170,141,183,460,469,231,731,687,303,715,884,105,727");
+    char d[TALLY_WIDE_DIGITS];
+    assert_string_equal(tally_wide_str(-top, d), "-170141183460469231731687303715884105727");
+    assert_string_equal(tally_wide_str(0, d), "0");
 }
 
 static void test_widths(void **state)
