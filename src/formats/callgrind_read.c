@@ -130,6 +130,11 @@ struct rd {
     char *copy;    /* a line copied to end it with '\n' (streams, last line) */
     size_t copy_cap;
 
+    /* parts folded into part 0 as they end (opt->merge_parts) */
+    int fold_off;             /* a fold failed: the rest is left to profile_merge_parts() */
+    unsigned char *had_total; /* [part ordinal]: did the part have `totals:`? */
+    size_t nread, had_cap;    /* parts finished */
+
     char *pend_text[2]; /* summary:/totals: seen before events: */
     unsigned long pend_line[2];
 };
@@ -774,9 +779,17 @@ static int finish_part(struct rd *r)
     }
     if (!r->body) return fail(r, "part has no 'events:' line");
     part_check_totals(r->p, r->pt);
+    r->had_total = xgrow(r->had_total, &r->had_cap, r->nread + 1, 1);
+    r->had_total[r->nread++] = r->pt->totals != NULL;
     r->pt = NULL;
     r->body = 0;
     r->fast = FAST_NONE;
+    if (r->opt->merge_parts && !r->fold_off && r->p->nparts > 1) {
+        /* the same additions as profile_merge_parts() later, in the same order;
+           on failure that call meets the same error again and reports it */
+        struct tally_error e;
+        if (profile_fold_last_part(r->p, &e)) r->fold_off = 1;
+    }
     return 0;
 }
 
@@ -1369,52 +1382,63 @@ static int copied_line(struct rd *r, const char *line, size_t len)
     return one_line(r, r->copy, r->copy + len + 9, &eol);
 }
 
+/*
+ * The lines from s to end: whole lines in place, a last one without a
+ * '\n' copied. `in` (or NULL): a mapping whose parsed pages are given back.
+ */
+static int read_lines(struct rd *r, const char *s, const char *end, struct input *in)
+{
+    const char *tail = end;
+    while (tail > s && tail[-1] != '\n')
+        tail--;
+    const char *kept = s; /* nothing before it was given back yet */
+    while (s < tail) {
+        if (r->fast && !r->pending && !r->fn_dirty) {
+            s = cost_run(r, s, tail);
+            if (!s) return -1;
+            if (s >= tail) break;
+        }
+        r->lineno++;
+        const char *eol;
+        if (one_line(r, s, end, &eol)) return -1;
+        s = eol + 1;
+        /* give parsed pages back so the mapping does not stay resident */
+        if (in && s - kept >= 1 << 20) {
+            input_discard_before(in, s);
+            kept = s;
+        }
+    }
+    if (s < end) {
+        r->lineno++;
+        size_t len = (size_t)(end - s);
+        if (len > input_max_line()) return input_line_too_long(r->path, r->lineno, r->err);
+        if (len && s[len - 1] == '\r') len--;
+        if (copied_line(r, s, len)) return -1;
+    }
+    return 0;
+}
+
 static int read_all(struct rd *r)
 {
     struct input *in = r->in;
     if (in->kind == INPUT_MAP || (in->kind == INPUT_MEM && in->data)) {
-        /* Fast path: parse the mapped bytes in place, up to the last '\n'. */
-        const char *data = in->data, *end = data + in->size;
-        const char *s = data + in->pos, *tail = end;
-        while (tail > s && tail[-1] != '\n')
-            tail--;
-        const char *kept = s; /* nothing before it was given back yet */
-        while (s < tail) {
-            if (r->fast && !r->pending && !r->fn_dirty) {
-                s = cost_run(r, s, tail);
-                if (!s) return -1;
-                if (s >= tail) break;
-            }
-            r->lineno++;
-            const char *eol;
-            if (one_line(r, s, end, &eol)) return -1;
-            s = eol + 1;
-            /* give parsed pages back so the mapping does not stay resident */
-            if (s - kept >= 1 << 20) {
-                input_discard_before(in, s);
-                kept = s;
-            }
-        }
-        if (s < end) {
-            r->lineno++;
-            size_t len = (size_t)(end - s);
-            if (len > input_max_line()) return input_line_too_long(r->path, r->lineno, r->err);
-            if (len && s[len - 1] == '\r') len--;
-            if (copied_line(r, s, len)) return -1;
-        }
+        /* Fast path: parse the mapped bytes in place. */
+        if (read_lines(r, in->data + in->pos, in->data + in->size, in)) return -1;
         in->pos = in->size;
         in->lineno = r->lineno;
         return 0;
     }
+    /* A stream: blocks of whole lines, parsed in place too (read ahead by a thread). */
     for (;;) {
-        const char *line;
+        const char *data;
         size_t len;
-        int rc = input_getline(in, &line, &len, r->err);
+        int rc = input_chunk(in, r->lineno, &data, &len, r->err);
         if (rc < 0) return -1;
-        if (rc == 0) return 0;
-        r->lineno = in->lineno;
-        if (copied_line(r, line, len)) return -1;
+        if (rc == 0) break;
+        if (read_lines(r, data, data + len, NULL)) return -1;
     }
+    in->lineno = r->lineno;
+    return 0;
 }
 
 /*
@@ -1427,9 +1451,9 @@ static int read_all(struct rd *r)
 static void warn_truncated(struct rd *r)
 {
     const struct profile *p = r->p;
-    size_t first = 0, missing = 0, have = 0;
-    for (size_t i = 0; i < p->nparts; i++) {
-        if (p->parts[i]->totals) {
+    size_t first = 0, missing = 0, have = 0, nparts = r->nread;
+    for (size_t i = 0; i < nparts; i++) {
+        if (r->had_total[i]) {
             have++;
         } else if (!missing++) {
             first = i;
@@ -1438,13 +1462,13 @@ static void warn_truncated(struct rd *r)
     const char *c = p->creator ? p->creator : "";
     int always = !strncmp(c, "callgrind", 9) || !strncmp(c, "tally", 5);
     if (!missing || (!have && !always)) return;
-    if (p->nparts == 1)
+    if (nparts == 1)
         profile_warn(r->p, "%s: no 'totals:' line at the end: the file looks truncated", r->path);
     else
         profile_warn(r->p,
                      "%s: part %zu of %zu%s ends without a 'totals:' line: the file looks "
                      "truncated",
-                     r->path, first + 1, p->nparts, missing > 1 ? " (and others)" : "");
+                     r->path, first + 1, nparts, missing > 1 ? " (and others)" : "");
 }
 
 int callgrind_read(struct input *in, struct profile *p, const struct read_options *opt,
@@ -1472,6 +1496,7 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
         idmap_release(&r.names[k]);
     free(r.pend_text[0]);
     free(r.pend_text[1]);
+    free(r.had_total);
     free(r.cost);
     free(r.copy);
     return rc;

@@ -423,6 +423,14 @@ int profile_merge_parts(struct profile *p, struct tally_error *err)
     return 0;
 }
 
+int profile_fold_last_part(struct profile *p, struct tally_error *err)
+{
+    if (p->nparts <= 1) return 0;
+    if (part_accumulate(p, p->parts[0], p, p->parts[p->nparts - 1], err)) return -1;
+    part_free(p->parts[--p->nparts]);
+    return 0;
+}
+
 int profile_make_signed(struct profile *p, struct tally_error *err)
 {
     if (p->signed_costs) return 0;
