@@ -1501,4 +1501,3 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     free(r.copy);
     return rc;
 }
-

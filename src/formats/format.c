@@ -104,6 +104,7 @@ struct profile *profile_read_input(struct input *in, const struct read_options *
     int rc = f == PROFILE_FORMAT_CONTEXTS    ? contexts_read(in, p, err)
              : f == PROFILE_FORMAT_CALLGRIND ? callgrind_read(in, p, opt, err)
                                              : cachegrind_read(in, p, opt, err);
+    input_discard_all(in); /* read once: its pages need not stay resident */
     if (rc == 0 && opt->merge_parts) rc = profile_merge_parts(p, err);
     if (rc) {
         profile_free(p);

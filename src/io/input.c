@@ -321,6 +321,15 @@ void input_discard_before(struct input *in, const char *upto)
     in->discarded = end;
 }
 
+void input_discard_all(struct input *in)
+{
+    if (in->kind != INPUT_MAP || !in->data || in->discarded >= in->size) return;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t start = in->discarded & ~(page - 1);
+    madvise((char *)in->data + start, in->size - start, MADV_DONTNEED);
+    in->discarded = in->size;
+}
+
 /* input_getline() of a streamed input: kept apart so that the mapped path stays lean. */
 static __attribute__((noinline)) int getline_stream(struct input *in, const char **line,
                                                     size_t *len, struct tally_error *err)

@@ -115,6 +115,14 @@ void input_discard_before(struct input *in, const char *upto);
 int input_chunk(struct input *in, unsigned long lineno, const char **data, size_t *len,
                 struct tally_error *err);
 
+/*
+ * The reader is done with a mapped input: give all its pages back now
+ * (input_discard_before() does it only in steps of a megabyte), so that
+ * many small inputs read one after the other do not all stay resident
+ * until they are closed. No effect on other kinds of input.
+ */
+void input_discard_all(struct input *in);
+
 /* Was the input compressed? ("gzip", "zstd" or NULL) */
 const char *input_compression(const struct input *in);
 
