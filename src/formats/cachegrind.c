@@ -32,6 +32,7 @@ struct cg_reader {
     uint32_t file, name; /* current fl= and fn= ids */
     uint32_t fn;         /* function of (file, name), valid when fn_ok */
     int fn_ok;
+    int drop_line;   /* opt->drop_line: every line counts as line 0 */
     uint64_t *costs; /* [nev] scratch for one count line */
 };
 
@@ -173,7 +174,7 @@ static int count_line(struct cg_reader *r, const char *s, const char *end)
         r->fn = profile_function(r->p, 0, r->file, r->name);
         r->fn_ok = 1;
     }
-    struct position pos = {r->file, line, 0, 0};
+    struct position pos = {r->file, r->drop_line ? 0 : line, 0, 0};
     if (part_add_cost(r->p, r->pt, r->fn, &pos, r->costs, k))
         return cg_fail(r, "costs of line %" PRIu64 " overflow 64 bits when added up", line);
     return 0;
@@ -282,9 +283,9 @@ static int is_blank(const char *s, size_t len)
 int cachegrind_read(struct input *in, struct profile *p, const struct read_options *opt,
                     struct tally_error *err)
 {
-    (void)opt; /* one part, line-level costs only: nothing to choose */
     struct cg_reader r;
     memset(&r, 0, sizeof(r));
+    r.drop_line = opt && opt->drop_line;
     r.in = in;
     r.p = p;
     r.err = err;

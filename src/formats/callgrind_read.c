@@ -125,7 +125,8 @@ struct rd {
     size_t cost_cap;
     unsigned long nneg; /* negative costs clamped */
     int warned_rcalls;
-    int drop_addr; /* opt->drop_addr */
+    int drop_addr; /* opt->drop_addr (or drop_line) */
+    int drop_line; /* opt->drop_line */
     int fast;      /* FAST_*: layout for fast_cost_line(), FAST_NONE outside a body */
     char *copy;    /* a line copied to end it with '\n' (streams, last line) */
     size_t copy_cap;
@@ -285,7 +286,7 @@ HOT void make_pos(const struct rd *r, const uint64_t v[SP_KINDS], uint32_t file,
                   struct position *pos)
 {
     pos->file = file;
-    pos->line = v[SP_LINE];
+    pos->line = r->drop_line ? 0 : v[SP_LINE];
     pos->addr = r->drop_addr ? 0 : v[SP_ADDR];
     pos->bb = v[SP_BB];
 }
@@ -675,7 +676,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
 static const char *cost_run(struct rd *r, const char *s, const char *tail)
 {
     uint64_t last[SP_KINDS] = {r->last[SP_ADDR], r->last[SP_BB], r->last[SP_LINE]};
-    const int drop_addr = r->drop_addr;
+    const int drop_addr = r->drop_addr, drop_line = r->drop_line;
     struct part *pt = r->pt;
     uint32_t fn = r->fn, src = r->src;
     unsigned long lineno = r->lineno;
@@ -695,10 +696,11 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
         s = eol + 1;
         if (!n) continue;
         uint64_t addr = drop_addr ? 0 : pos[SP_ADDR];
-        if (!vec || pos[SP_LINE] != vec_line || addr != vec_addr) {
-            struct position p = {.file = src, .line = pos[SP_LINE], .addr = addr, .bb = 0};
+        uint64_t line = drop_line ? 0 : pos[SP_LINE];
+        if (!vec || line != vec_line || addr != vec_addr) {
+            struct position p = {.file = src, .line = line, .addr = addr, .bb = 0};
             vec = part_cost_vector(pt, fn, &p);
-            vec_line = pos[SP_LINE];
+            vec_line = line;
             vec_addr = addr;
         }
         int bad = 0;
@@ -1480,7 +1482,8 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     r.in = in;
     r.p = p;
     r.opt = opt ? opt : &defaults;
-    r.drop_addr = r.opt->drop_addr;
+    r.drop_line = r.opt->drop_line;
+    r.drop_addr = r.opt->drop_addr || r.drop_line;
     r.err = err;
     r.path = in->path ? in->path : "(input)";
     r.lineno = in->lineno;

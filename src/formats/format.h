@@ -26,6 +26,8 @@ struct read_options {
     int merge_parts; /* fold all parts into one (events must agree) */
     int drop_addr;   /* forget instruction addresses: line-level costs only */
     int drop_jumps;  /* do not keep jump records */
+    int drop_line;   /* forget source lines too (and addresses): costs and calls per function
+                        and file, for views that show no line (annotate --auto=no) */
 };
 
 /* Guess the format from the first bytes of (decompressed) content. */
