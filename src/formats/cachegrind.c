@@ -149,6 +149,33 @@ static int parse_counts(struct cg_reader *r, const char *s, const char *end, uin
     return 0;
 }
 
+/*
+ * The usual count line after its line number: " N N N", counts of at
+ * most 19 digits (no overflow) each after one space. Returns 1 with the
+ * counts, or 0 when the line has anything else (parse_counts() then reads
+ * it and names what is wrong).
+ */
+static int fast_counts(const char *s, const char *end, uint64_t *out, size_t max, int is_signed,
+                       size_t *count)
+{
+    size_t k = 0;
+    while (s < end) {
+        if (*s++ != ' ') return 0;
+        if (s == end) break; /* one space at the end */
+        const char *t = s;
+        uint64_t v = 0;
+        unsigned d;
+        while (s < end && (d = (unsigned)(unsigned char)*s - '0') <= 9) {
+            v = v * 10 + d;
+            s++;
+        }
+        if (s == t || s - t > 19 || k == max || (is_signed && v > INT64_MAX)) return 0;
+        out[k++] = v;
+    }
+    *count = k;
+    return 1;
+}
+
 /* `LINE c1 c2 ...` (s points at the first digit). */
 static int count_line(struct cg_reader *r, const char *s, const char *end)
 {
@@ -169,7 +196,9 @@ static int count_line(struct cg_reader *r, const char *s, const char *end)
         return cg_fail(r, "bad line number '%s'", buf);
     }
     size_t k;
-    if (parse_counts(r, s, end, r->costs, r->nev, &k)) return -1;
+    if (!fast_counts(s, end, r->costs, r->nev, r->p->signed_costs, &k) &&
+        parse_counts(r, s, end, r->costs, r->nev, &k))
+        return -1;
     if (!r->fn_ok) {
         r->fn = profile_function(r->p, 0, r->file, r->name);
         r->fn_ok = 1;
