@@ -336,7 +336,7 @@ static __attribute__((noinline)) int getline_stream(struct input *in, const char
 {
     size_t scanned = 0; /* bytes after pos known to hold no newline */
     for (;;) {
-        char *s = in->buf + in->pos;
+        char *s = in->buf ? in->buf + in->pos : NULL; /* no buffer before the first fill */
         size_t left = in->buf_len - in->pos;
         char *nl = left > scanned ? memchr(s + scanned, '\n', left - scanned) : NULL;
         if (!nl) {
