@@ -219,6 +219,12 @@ static int start_body(struct cg_reader *r)
     r->nev = r->pt->events.n;
     r->costs = xcalloc(r->nev, sizeof(*r->costs));
     r->state = CG_BODY;
+    /* a mapped file's size says about how many lines it has (real files:
+       55 bytes a line with 9 events): no growing of the table on the way */
+    if (r->in->kind == INPUT_MAP && r->in->size / 48 > 1024) {
+        size_t guess = r->in->size / 48;
+        rectab_reserve(&r->pt->costs, guess < ((size_t)1 << 24) ? guess : (size_t)1 << 24);
+    }
     return 0;
 }
 

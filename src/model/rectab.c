@@ -34,9 +34,23 @@ void rectab_clear(struct rectab *t)
     rectab_init(t, k, v);
 }
 
+static void resize_to(struct rectab *t, size_t nslots);
+
 static void resize(struct rectab *t)
 {
-    size_t nslots = t->nslots ? t->nslots * 2 : 1024;
+    resize_to(t, t->nslots ? t->nslots * 2 : 1024);
+}
+
+void rectab_reserve(struct rectab *t, size_t n)
+{
+    size_t nslots = 1024;
+    while (nslots * 3 / 4 <= n && nslots < ((size_t)1 << 31))
+        nslots *= 2;
+    if (nslots > t->nslots) resize_to(t, nslots);
+}
+
+static void resize_to(struct rectab *t, size_t nslots)
+{
     uint64_t *slots = xcalloc(nslots, sizeof(*slots));
     for (size_t r = 0; r < t->count; r++) {
         uint64_t h = hash_words(rectab_at(t, r), t->key_words);

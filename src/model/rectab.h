@@ -119,6 +119,14 @@ static inline uint64_t *rectab_get4(struct rectab *t, const uint64_t key[4])
     return rectab_val(t, rectab_lookup(t, key, NULL));
 }
 
+/*
+ * Make room in the index for n records, so that the table does not grow
+ * (and rehash) until it holds that many: for readers that can guess the
+ * number of records from the size of the file. No effect when the index
+ * is already that large.
+ */
+void rectab_reserve(struct rectab *t, size_t n);
+
 /* Find without creating: value words or NULL. */
 uint64_t *rectab_find(const struct rectab *t, const uint64_t *key);
 
