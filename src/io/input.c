@@ -426,6 +426,24 @@ struct input_ahead {
  * error. be says when the input ended (also with the last block, 1): an
  * error waits there until the whole lines before it were given out.
  */
+/*
+ * Where the first line of buf[0, n) longer than max_line starts, or n. Only
+ * a block longer than max_line can hold one, so blocks of the usual size
+ * (a megabyte, the limit 8 MiB) are never scanned.
+ */
+static size_t first_long_line(const char *buf, size_t n)
+{
+    if (n <= max_line) return n;
+    size_t at = 0;
+    while (at < n) {
+        const char *nl = memchr(buf + at, '\n', n - at);
+        size_t end = nl ? (size_t)(nl - buf) : n;
+        if (end - at > max_line) return at;
+        at = end + 1;
+    }
+    return n;
+}
+
 static int make_block(struct input *in, struct block_end *be, size_t *cut)
 {
     int eof = 0;
@@ -433,6 +451,15 @@ static int make_block(struct input *in, struct block_end *be, size_t *cut)
         if (in->buf_len >= BLOCK_TARGET || eof) {
             const char *nl = in->buf_len ? memrchr(in->buf, '\n', in->buf_len) : NULL;
             size_t whole = nl ? (size_t)(nl - in->buf) + 1 : 0;
+            size_t long_at = first_long_line(in->buf, whole);
+            if (long_at < whole) {
+                /* the lines before it, then the error */
+                if (long_at) {
+                    *cut = long_at;
+                    return 1;
+                }
+                whole = 0;
+            }
             if (in->buf_len - whole > max_line) {
                 /* the line after the whole ones is too long */
                 if (whole) {
