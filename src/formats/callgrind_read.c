@@ -1386,9 +1386,9 @@ static int copied_line(struct rd *r, const char *line, size_t len)
 
 /*
  * The lines from s to end: whole lines in place, a last one without a
- * '\n' copied. `in` (or NULL): a mapping whose parsed pages are given back.
+ * '\n' copied. Parsed pages of a mapped file are given back as it goes.
  */
-static int read_lines(struct rd *r, const char *s, const char *end, struct input *in)
+static int read_lines(struct rd *r, const char *s, const char *end)
 {
     const char *tail = end;
     while (tail > s && tail[-1] != '\n')
@@ -1405,8 +1405,8 @@ static int read_lines(struct rd *r, const char *s, const char *end, struct input
         if (one_line(r, s, end, &eol)) return -1;
         s = eol + 1;
         /* give parsed pages back so the mapping does not stay resident */
-        if (in && s - kept >= 1 << 20) {
-            input_discard_before(in, s);
+        if (s - kept >= 1 << 20) {
+            input_discard_before(r->in, s);
             kept = s;
         }
     }
@@ -1420,27 +1420,16 @@ static int read_lines(struct rd *r, const char *s, const char *end, struct input
     return 0;
 }
 
+/* A mapped file is one block; a stream comes in blocks, read ahead by a thread. */
 static int read_all(struct rd *r)
 {
-    struct input *in = r->in;
-    if (in->kind == INPUT_MAP || (in->kind == INPUT_MEM && in->data)) {
-        /* Fast path: parse the mapped bytes in place. */
-        if (read_lines(r, in->data + in->pos, in->data + in->size, in)) return -1;
-        in->pos = in->size;
-        in->lineno = r->lineno;
-        return 0;
-    }
-    /* A stream: blocks of whole lines, parsed in place too (read ahead by a thread). */
-    for (;;) {
-        const char *data;
-        size_t len;
-        int rc = input_chunk(in, r->lineno, &data, &len, r->err);
-        if (rc < 0) return -1;
-        if (rc == 0) break;
-        if (read_lines(r, data, data + len, NULL)) return -1;
-    }
-    in->lineno = r->lineno;
-    return 0;
+    const char *data;
+    size_t len;
+    int rc;
+    while ((rc = input_chunk(r->in, r->lineno, &data, &len, r->err)) == 1)
+        if (read_lines(r, data, data + len)) return -1;
+    r->in->lineno = r->lineno;
+    return rc;
 }
 
 /*
