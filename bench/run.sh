@@ -19,6 +19,10 @@
 #                largest profiles (bench/views.sh)
 #   BENCH_STACKS "no" skips the error of estimated stacks against exact ones
 #                on bzip2, sqlite3 and python3 (bench/stacks.sh)
+#   BENCH_REAL   "no" skips the real profiles of gcc's cc1: annotate against
+#                callgrind_annotate, gzip against zcat, renamed copies for
+#                size, and a merge of 300 cachegrind files against cg_merge
+#                (bench/real.sh)
 #
 # For every file it prints wall time, throughput (MB = 10^6 bytes) and peak
 # resident memory of each tool, then the throughput ratio, how time grows
@@ -182,6 +186,14 @@ if [ -n "$last_ratio" ]; then
 fi
 if [ -n "${growth:-}" ]; then
     target "linear: ms/MB grows by at most 25%" "$growth" "$growth <= 1.25"
+fi
+
+# ----------------------------------------------------------- real profiles
+# cc1 under Callgrind and Cachegrind, each row against its peer: bench/real.sh
+if [ "${BENCH_REAL:-yes}" != no ]; then
+    echo
+    TALLY="$TALLY" BENCH_RUNS="$RUNS" BENCH_PEER="$PEER" sh bench/real.sh ||
+        failures=$((failures + 1))
 fi
 
 # -------------------------------------------------------------------- gprof

@@ -371,7 +371,8 @@ int cmd_annotate(int argc, char **argv)
             goto out;
         }
 
-    struct read_options ro = {1, 1, 1};
+    /* merge parts, no addresses, no jumps; no lines when no source is annotated */
+    struct read_options ro = {1, 1, 1, !o.auto_annotate && !o.user_files.n};
     struct tally_error err;
     tally_error_clear(&err);
     struct profile *p = NULL;

@@ -170,8 +170,10 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
     ro.drop_addr = o && o->drop_addr;
     if (o) o->mixed = 0;
     if (!failed && ngmons && !(sum = read_gmon(exe, gmons, ngmons, err))) failed = -1;
+    /* the next input is read on the second processor while this one is added */
+    struct profile_ahead *ahead = failed ? NULL : profile_ahead_start(profs, (size_t)nprofs, &ro);
     for (int i = 0; i < nprofs && !failed; i++) {
-        struct profile *p = profile_read_input(profs[i], &ro, err);
+        struct profile *p = profile_ahead_next(ahead, err);
         if (!p) {
             failed = -1;
             break;
@@ -209,6 +211,7 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
         profile_free(p);
         cli_progress_note(NULL);
     }
+    profile_ahead_stop(ahead);
     if (!failed && dropped)
         cli_errorf("warning: not every input has calling contexts with the same events: the "
                    "stacks of the sum are estimated from call arcs");

@@ -32,6 +32,7 @@ struct cg_reader {
     uint32_t file, name; /* current fl= and fn= ids */
     uint32_t fn;         /* function of (file, name), valid when fn_ok */
     int fn_ok;
+    int drop_line;   /* opt->drop_line: every line counts as line 0 */
     uint64_t *costs; /* [nev] scratch for one count line */
     __int128 *tot;   /* [nev] the file's costs of each event, summed (see count_line) */
 };
@@ -149,6 +150,33 @@ static int parse_counts(struct cg_reader *r, const char *s, const char *end, uin
     return 0;
 }
 
+/*
+ * The usual count line after its line number: " N N N", counts of at
+ * most 19 digits (no overflow) each after one space. Returns 1 with the
+ * counts, or 0 when the line has anything else (parse_counts() then reads
+ * it and names what is wrong).
+ */
+static int fast_counts(const char *s, const char *end, uint64_t *out, size_t max, int is_signed,
+                       size_t *count)
+{
+    size_t k = 0;
+    while (s < end) {
+        if (*s++ != ' ') return 0;
+        if (s == end) break; /* one space at the end */
+        const char *t = s;
+        uint64_t v = 0;
+        unsigned d;
+        while (s < end && (d = (unsigned)(unsigned char)*s - '0') <= 9) {
+            v = v * 10 + d;
+            s++;
+        }
+        if (s == t || s - t > 19 || k == max || (is_signed && v > INT64_MAX)) return 0;
+        out[k++] = v;
+    }
+    *count = k;
+    return 1;
+}
+
 /* `LINE c1 c2 ...` (s points at the first digit). */
 static int count_line(struct cg_reader *r, const char *s, const char *end)
 {
@@ -169,7 +197,9 @@ static int count_line(struct cg_reader *r, const char *s, const char *end)
         return cg_fail(r, "bad line number '%s'", buf);
     }
     size_t k;
-    if (parse_counts(r, s, end, r->costs, r->nev, &k)) return -1;
+    if (!fast_counts(s, end, r->costs, r->nev, r->p->signed_costs, &k) &&
+        parse_counts(r, s, end, r->costs, r->nev, &k))
+        return -1;
     if (!r->fn_ok) {
         r->fn = profile_function(r->p, 0, r->file, r->name);
         r->fn_ok = 1;
@@ -190,7 +220,7 @@ static int count_line(struct cg_reader *r, const char *s, const char *end)
     }
     for (size_t i = 0; i < k; i++)
         r->tot[i] += sg ? (__int128)(int64_t)r->costs[i] : (__int128)r->costs[i];
-    struct position pos = {r->file, line, 0, 0};
+    struct position pos = {r->file, r->drop_line ? 0 : line, 0, 0};
     if (part_add_cost(r->p, r->pt, r->fn, &pos, r->costs, k))
         return cg_fail(r, "costs of line %" PRIu64 " overflow 64 bits when added up", line);
     return 0;
@@ -207,6 +237,12 @@ static int start_body(struct cg_reader *r)
     r->costs = xcalloc(r->nev, sizeof(*r->costs));
     r->tot = xcalloc(r->nev ? r->nev : 1, sizeof(*r->tot));
     r->state = CG_BODY;
+    /* a mapped file's size says about how many lines it has (real files:
+       55 bytes a line with 9 events): no growing of the table on the way */
+    if (r->in->kind == INPUT_MAP && r->in->size / 48 > 1024) {
+        size_t guess = r->in->size / 48;
+        rectab_reserve(&r->pt->costs, guess < ((size_t)1 << 24) ? guess : (size_t)1 << 24);
+    }
     return 0;
 }
 
@@ -300,9 +336,9 @@ static int is_blank(const char *s, size_t len)
 int cachegrind_read(struct input *in, struct profile *p, const struct read_options *opt,
                     struct tally_error *err)
 {
-    (void)opt; /* one part, line-level costs only: nothing to choose */
     struct cg_reader r;
     memset(&r, 0, sizeof(r));
+    r.drop_line = opt && opt->drop_line;
     r.in = in;
     r.p = p;
     r.err = err;

@@ -4,6 +4,9 @@
 #include "aprof.h"
 #include "contexts.h"
 
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int line_starts(const char *data, size_t len, const char *word)
@@ -155,12 +158,110 @@ struct profile *profile_read_input(struct input *in, const struct read_options *
     p->path = xstrdup(path);
     p->format = f;
     int rc = format_ops_of(f)->read(in, p, opt, err);
+    input_discard_all(in); /* read once: its pages need not stay resident */
     if (rc == 0 && opt->merge_parts) rc = profile_merge_parts(p, err);
     if (rc) {
         profile_free(p);
         return NULL;
     }
     return p;
+}
+
+struct profile_ahead {
+    struct input **ins;
+    size_t n;
+    struct read_options opt;
+    size_t taken; /* profiles given to the caller */
+    /* the thread, when there is one; it reads input `taken` while the caller works */
+    int threaded, stop;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t made;           /* profiles read (or failed) by the thread */
+    struct profile **prof; /* [n]: read and not yet taken */
+    struct tally_error *errs;
+};
+
+static void *ahead_main(void *arg)
+{
+    struct profile_ahead *pa = arg;
+    for (size_t k = 0; k < pa->n; k++) {
+        pthread_mutex_lock(&pa->mu);
+        /* one ahead of the caller: input k once profile k - 1 was taken */
+        while (!pa->stop && k > pa->taken)
+            pthread_cond_wait(&pa->cv, &pa->mu);
+        int stop = pa->stop;
+        pthread_mutex_unlock(&pa->mu);
+        if (stop) break;
+        tally_error_clear(&pa->errs[k]);
+        struct profile *p = profile_read_input(pa->ins[k], &pa->opt, &pa->errs[k]);
+        pthread_mutex_lock(&pa->mu);
+        pa->prof[k] = p;
+        pa->made = k + 1;
+        pthread_cond_broadcast(&pa->cv);
+        pthread_mutex_unlock(&pa->mu);
+        if (!p) break;
+    }
+    return NULL;
+}
+
+struct profile_ahead *profile_ahead_start(struct input **ins, size_t n,
+                                          const struct read_options *opt)
+{
+    struct profile_ahead *pa = xcalloc(1, sizeof(*pa));
+    pa->ins = ins;
+    pa->n = n;
+    if (opt) pa->opt = *opt;
+    cpu_set_t set;
+    int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+    if (n < 2 || cpus < 2) return pa;
+    pa->prof = xcalloc(n, sizeof(*pa->prof));
+    pa->errs = xcalloc(n, sizeof(*pa->errs));
+    pthread_mutex_init(&pa->mu, NULL);
+    pthread_cond_init(&pa->cv, NULL);
+    if (pthread_create(&pa->thread, NULL, ahead_main, pa) == 0) {
+        pa->threaded = 1;
+    } else {
+        pthread_mutex_destroy(&pa->mu);
+        pthread_cond_destroy(&pa->cv);
+    }
+    return pa;
+}
+
+struct profile *profile_ahead_next(struct profile_ahead *pa, struct tally_error *err)
+{
+    if (pa->taken >= pa->n) return NULL;
+    if (!pa->threaded) return profile_read_input(pa->ins[pa->taken++], &pa->opt, err);
+    size_t k = pa->taken;
+    pthread_mutex_lock(&pa->mu);
+    while (pa->made <= k)
+        pthread_cond_wait(&pa->cv, &pa->mu);
+    struct profile *p = pa->prof[k];
+    pa->prof[k] = NULL;
+    pa->taken = k + 1;
+    pthread_cond_broadcast(&pa->cv);
+    pthread_mutex_unlock(&pa->mu);
+    if (!p && err) *err = pa->errs[k];
+    return p;
+}
+
+void profile_ahead_stop(struct profile_ahead *pa)
+{
+    if (!pa) return;
+    if (pa->threaded) {
+        pthread_mutex_lock(&pa->mu);
+        pa->stop = 1;
+        pthread_cond_broadcast(&pa->cv);
+        pthread_mutex_unlock(&pa->mu);
+        pthread_join(pa->thread, NULL);
+        pthread_mutex_destroy(&pa->mu);
+        pthread_cond_destroy(&pa->cv);
+        for (size_t k = 0; k < pa->n; k++)
+            profile_free(pa->prof[k]);
+    }
+    free(pa->prof);
+    free(pa->errs);
+    free(pa);
 }
 
 int profile_write(const struct profile *p, enum profile_format f, const char *path,

@@ -32,6 +32,8 @@ struct read_options {
     int merge_parts; /* fold all parts into one (events must agree) */
     int drop_addr;   /* forget instruction addresses: line-level costs only */
     int drop_jumps;  /* do not keep jump records */
+    int drop_line;   /* forget source lines too (and addresses): costs and calls per function
+                        and file, for views that show no line (annotate --auto=no) */
 };
 
 /*
@@ -77,6 +79,22 @@ struct profile *profile_read(const char *path, const struct read_options *opt,
  */
 struct profile *profile_read_input(struct input *in, const struct read_options *opt,
                                    struct tally_error *err);
+
+/*
+ * Read opened inputs one after the other, the next one on a second thread
+ * (when there is a second processor) while the caller works on the last
+ * one: profile_ahead_next() gives the profiles in order, the same that
+ * profile_read_input() would give, with the same errors. At most one
+ * profile is read ahead. The inputs must stay open until
+ * profile_ahead_stop(), which waits for the thread and frees what was not
+ * taken (NULL: nothing to do).
+ */
+struct profile_ahead;
+struct profile_ahead *profile_ahead_start(struct input **ins, size_t n,
+                                          const struct read_options *opt);
+/* The next profile (the caller owns it), or NULL with err (then stop). */
+struct profile *profile_ahead_next(struct profile_ahead *pa, struct tally_error *err);
+void profile_ahead_stop(struct profile_ahead *pa);
 
 /* Read from an already opened input into `p` (which must be fresh). */
 int callgrind_read(struct input *in, struct profile *p, const struct read_options *opt,

@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -319,13 +321,22 @@ void input_discard_before(struct input *in, const char *upto)
     in->discarded = end;
 }
 
+void input_discard_all(struct input *in)
+{
+    if (in->kind != INPUT_MAP || !in->data || in->discarded >= in->size) return;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t start = in->discarded & ~(page - 1);
+    madvise((char *)in->data + start, in->size - start, MADV_DONTNEED);
+    in->discarded = in->size;
+}
+
 /* input_getline() of a streamed input: kept apart so that the mapped path stays lean. */
 static __attribute__((noinline)) int getline_stream(struct input *in, const char **line,
                                                     size_t *len, struct tally_error *err)
 {
     size_t scanned = 0; /* bytes after pos known to hold no newline */
     for (;;) {
-        char *s = in->buf + in->pos;
+        char *s = in->buf ? in->buf + in->pos : NULL; /* no buffer before the first fill */
         size_t left = in->buf_len - in->pos;
         char *nl = left > scanned ? memchr(s + scanned, '\n', left - scanned) : NULL;
         if (!nl) {
@@ -376,6 +387,268 @@ int input_getline(struct input *in, const char **line, size_t *len, struct tally
     return getline_stream(in, line, len, err);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Blocks of whole lines (input_chunk), read ahead by a second thread.      */
+
+#define BLOCK_TARGET ((size_t)1 << 20)
+#define AHEAD_SLOTS 4
+
+/* What ends the blocks: nothing yet, the end of the input, or an error. */
+enum { END_NONE, END_EOF, END_ERROR };
+
+struct block_end {
+    int end;           /* END_* */
+    int err_next_line; /* the error names the line after the caller's (line too long) */
+    struct tally_error err;
+};
+
+struct input_ahead {
+    size_t cut;          /* single-threaded: the block handed out last, a prefix of in->buf */
+    struct block_end be; /* how the input ended, once the caller may know it */
+    /* the thread (threaded == 1) and the ring of blocks it filled */
+    int threaded;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct {
+        char *buf;
+        size_t cap, len;
+    } slot[AHEAD_SLOTS];
+    size_t made, taken, freed; /* blocks made by the thread, taken and given back by the caller */
+    int stop;                  /* input_close() before the end: the thread stops */
+    int held;                  /* the caller holds the block slot[(taken - 1) % AHEAD_SLOTS] */
+};
+
+/*
+ * Fill in->buf (whose unread bytes start at 0) up to BLOCK_TARGET bytes and
+ * past one line end, or to the end of the input. Returns 1 with the length
+ * of the block of whole lines in *cut; 0 when nothing is left; -1 on an
+ * error. be says when the input ended (also with the last block, 1): an
+ * error waits there until the whole lines before it were given out.
+ */
+/*
+ * Where the first line of buf[0, n) longer than max_line starts, or n. Only
+ * a block longer than max_line can hold one, so blocks of the usual size
+ * (a megabyte, the limit 8 MiB) are never scanned.
+ */
+static size_t first_long_line(const char *buf, size_t n)
+{
+    if (n <= max_line) return n;
+    size_t at = 0;
+    while (at < n) {
+        const char *nl = memchr(buf + at, '\n', n - at);
+        size_t end = nl ? (size_t)(nl - buf) : n;
+        if (end - at > max_line) return at;
+        at = end + 1;
+    }
+    return n;
+}
+
+static int make_block(struct input *in, struct block_end *be, size_t *cut)
+{
+    int eof = 0;
+    for (;;) {
+        if (in->buf_len >= BLOCK_TARGET || eof) {
+            const char *nl = in->buf_len ? memrchr(in->buf, '\n', in->buf_len) : NULL;
+            size_t whole = nl ? (size_t)(nl - in->buf) + 1 : 0;
+            size_t long_at = first_long_line(in->buf, whole);
+            if (long_at < whole) {
+                /* the lines before it, then the error */
+                if (long_at) {
+                    *cut = long_at;
+                    return 1;
+                }
+                whole = 0;
+            }
+            if (in->buf_len - whole > max_line) {
+                /* the line after the whole ones is too long */
+                if (whole) {
+                    *cut = whole;
+                    return 1;
+                }
+                be->end = END_ERROR;
+                be->err_next_line = 1;
+                tally_error_set(&be->err, in->path, 0,
+                                "line longer than %zu bytes: not a profile, or raise the limit "
+                                "with 'tally --max-line=BYTES COMMAND ...'",
+                                max_line);
+                return -1;
+            }
+            if (eof) {
+                be->end = END_EOF;
+                if (!in->buf_len) return 0;
+                *cut = in->buf_len;
+                return 1;
+            }
+            if (whole) {
+                *cut = whole;
+                return 1;
+            }
+        }
+        int r = fill_buf(in, &be->err);
+        if (r < 0) {
+            be->end = END_ERROR;
+            const char *nl = in->buf_len ? memrchr(in->buf, '\n', in->buf_len) : NULL;
+            if (!nl) return -1;
+            *cut = (size_t)(nl - in->buf) + 1;
+            return 1;
+        }
+        if (r == 0) eof = 1;
+    }
+}
+
+/* Drop the first n bytes of in->buf (a block given out). */
+static void buf_drop(struct input *in, size_t n)
+{
+    memmove(in->buf, in->buf + n, in->buf_len - n);
+    in->buf_len -= n;
+    in->pos = 0;
+}
+
+static void *ahead_main(void *arg)
+{
+    struct input *in = arg;
+    struct input_ahead *a = in->ahead;
+    struct block_end be = {0};
+    for (;;) {
+        size_t cut = 0;
+        int rc = be.end ? 0 : make_block(in, &be, &cut);
+        pthread_mutex_lock(&a->mu);
+        if (rc <= 0) {
+            /* the end: the caller learns it once it has taken every block */
+            a->be = be;
+            pthread_cond_broadcast(&a->cv);
+            pthread_mutex_unlock(&a->mu);
+            return NULL;
+        }
+        /* a free slot: its buffer takes the bytes after the block */
+        while (!a->stop && a->made - a->freed >= AHEAD_SLOTS)
+            pthread_cond_wait(&a->cv, &a->mu);
+        int stop = a->stop;
+        size_t k = a->made % AHEAD_SLOTS;
+        pthread_mutex_unlock(&a->mu);
+        if (stop) return NULL;
+        char *b = a->slot[k].buf;
+        size_t cap = a->slot[k].cap, rest = in->buf_len - cut;
+        if (cap < rest + BUF_CHUNK) {
+            cap = rest + BUF_CHUNK;
+            b = xrealloc(b, cap);
+        }
+        memcpy(b, in->buf + cut, rest);
+        a->slot[k].buf = in->buf;
+        a->slot[k].cap = in->buf_cap;
+        a->slot[k].len = cut;
+        in->buf = b;
+        in->buf_cap = cap;
+        in->buf_len = rest;
+        in->pos = 0;
+        pthread_mutex_lock(&a->mu);
+        a->made++;
+        pthread_cond_broadcast(&a->cv);
+        pthread_mutex_unlock(&a->mu);
+    }
+}
+
+/* Can a second thread run beside this one? */
+static int two_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) return CPU_COUNT(&set) > 1;
+    return sysconf(_SC_NPROCESSORS_ONLN) > 1;
+}
+
+static int ahead_error(const struct input_ahead *a, unsigned long lineno, struct tally_error *err)
+{
+    if (err) {
+        *err = a->be.err;
+        err->line = a->be.err_next_line ? lineno + 1 : lineno;
+    }
+    return -1;
+}
+
+int input_chunk(struct input *in, unsigned long lineno, const char **data, size_t *len,
+                struct tally_error *err)
+{
+    if (in->kind == INPUT_MAP || (in->kind == INPUT_MEM && in->data)) {
+        if (in->pos >= in->size) return 0;
+        *data = in->data + in->pos;
+        *len = in->size - in->pos;
+        in->pos = in->size;
+        return 1;
+    }
+    struct input_ahead *a = in->ahead;
+    if (!a) {
+        a = in->ahead = xcalloc(1, sizeof(*a));
+        if (in->pos) buf_drop(in, in->pos); /* bytes looked at by input_peek() stay */
+        if (two_cpus()) {
+            pthread_mutex_init(&a->mu, NULL);
+            pthread_cond_init(&a->cv, NULL);
+            if (pthread_create(&a->thread, NULL, ahead_main, in) == 0) {
+                a->threaded = 1;
+            } else {
+                pthread_mutex_destroy(&a->mu);
+                pthread_cond_destroy(&a->cv);
+            }
+        }
+    }
+    if (!a->threaded) {
+        if (a->cut) buf_drop(in, a->cut);
+        a->cut = 0;
+        size_t cut = 0;
+        int rc = a->be.end ? 0 : make_block(in, &a->be, &cut);
+        if (rc > 0) {
+            a->cut = cut;
+            *data = in->buf;
+            *len = cut;
+            return 1;
+        }
+        return a->be.end == END_ERROR ? ahead_error(a, lineno, err) : 0;
+    }
+    pthread_mutex_lock(&a->mu);
+    if (a->held) {
+        a->held = 0;
+        a->freed++;
+        pthread_cond_broadcast(&a->cv);
+    }
+    while (a->made == a->taken && !a->be.end)
+        pthread_cond_wait(&a->cv, &a->mu);
+    int have = a->made > a->taken;
+    pthread_mutex_unlock(&a->mu);
+    if (!have) {
+        /* the thread has finished: the input is the caller's again */
+        pthread_join(a->thread, NULL);
+        a->threaded = 0;
+        pthread_mutex_destroy(&a->mu);
+        pthread_cond_destroy(&a->cv);
+        return a->be.end == END_ERROR ? ahead_error(a, lineno, err) : 0;
+    }
+    size_t k = a->taken % AHEAD_SLOTS;
+    a->taken++;
+    a->held = 1;
+    *data = a->slot[k].buf;
+    *len = a->slot[k].len;
+    return 1;
+}
+
+static void ahead_free(struct input *in)
+{
+    struct input_ahead *a = in->ahead;
+    if (!a) return;
+    if (a->threaded) {
+        pthread_mutex_lock(&a->mu);
+        a->stop = 1;
+        pthread_cond_broadcast(&a->cv);
+        pthread_mutex_unlock(&a->mu);
+        pthread_join(a->thread, NULL);
+        pthread_mutex_destroy(&a->mu);
+        pthread_cond_destroy(&a->cv);
+    }
+    for (int k = 0; k < AHEAD_SLOTS; k++)
+        free(a->slot[k].buf);
+    free(a);
+    in->ahead = NULL;
+}
+
 const char *input_compression(const struct input *in)
 {
     return in->kind == INPUT_GZIP ? "gzip" : in->kind == INPUT_ZSTD ? "zstd" : NULL;
@@ -384,6 +657,7 @@ const char *input_compression(const struct input *in)
 void input_close(struct input *in)
 {
     if (!in->path) return; /* never opened (zeroed), or closed already */
+    ahead_free(in);
     if (in->kind == INPUT_MAP && in->data) munmap((void *)in->data, in->size);
     if (in->fd >= 0) close(in->fd);
     if (in->codec) {

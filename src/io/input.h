@@ -44,6 +44,7 @@ struct input {
     int eof;              /* no more bytes from the source */
     unsigned long lineno; /* number of the line last returned */
     size_t discarded;     /* INPUT_MAP: bytes before this were given back to the kernel */
+    struct input_ahead *ahead; /* input_chunk()'s reading thread, or NULL */
 };
 
 /* The default longest line (bytes, without its "\n"). */
@@ -96,6 +97,31 @@ long long input_read(struct input *in, void *dst, size_t n, struct tally_error *
  * itself; readers that parse the mapping in place call it as they go.
  */
 void input_discard_before(struct input *in, const char *upto);
+
+/*
+ * The next block of whole lines, for readers that parse in place: on 1,
+ * *data holds *len bytes, every line ended by '\n' except a last line of
+ * the input that has none. The block stays valid until the next call or
+ * input_close(). Returns 0 at the end of the input, -1 with err (read or
+ * decompression error, or a line longer than input_max_line()). `lineno`
+ * is the number of lines the caller has parsed so far: messages name the
+ * line after it. Do not mix with input_getline() on one input.
+ *
+ * A mapped input is one block. A streamed one (pipe, gzip, zstd) comes in
+ * blocks of about a megabyte; when more than one processor is available a
+ * second thread reads and decompresses the next blocks while the caller
+ * parses this one (the bytes and the errors are the same either way).
+ */
+int input_chunk(struct input *in, unsigned long lineno, const char **data, size_t *len,
+                struct tally_error *err);
+
+/*
+ * The reader is done with a mapped input: give all its pages back now
+ * (input_discard_before() does it only in steps of a megabyte), so that
+ * many small inputs read one after the other do not all stay resident
+ * until they are closed. No effect on other kinds of input.
+ */
+void input_discard_all(struct input *in);
 
 /* Was the input compressed? ("gzip", "zstd" or NULL) */
 const char *input_compression(const struct input *in);

@@ -293,29 +293,45 @@ int part_check_totals(struct profile *p, struct part *pt)
     return mismatches;
 }
 
-/* Map a function of profile sp into profile dp. */
-static uint32_t map_fn(struct profile *dp, const struct profile *sp, uint32_t fn)
-{
-    if (dp == sp) return fn;
-    struct function f = profile_function_at(sp, fn);
-    const struct strtab *st = &sp->names;
-    return profile_function(
-        dp, strtab_intern(&dp->names, strtab_str(st, f.obj), strtab_len(st, f.obj)),
-        strtab_intern(&dp->names, strtab_str(st, f.file), strtab_len(st, f.file)),
-        strtab_intern(&dp->names, strtab_str(st, f.name), strtab_len(st, f.name)));
-}
+/*
+ * Names and functions of profile sp as ids of profile dp, looked up once
+ * each and remembered (0 = not yet; ids are stored + 1). The first lookup
+ * of each happens where it did without the memory, so dp interns names
+ * and numbers functions in the same order.
+ */
+struct idcache {
+    uint32_t *name; /* [sp's name count] */
+    uint32_t *fn;   /* [sp's function count] */
+};
 
-static uint32_t map_name(struct profile *dp, const struct profile *sp, uint32_t id)
+static uint32_t map_name(struct profile *dp, const struct profile *sp, struct idcache *c,
+                         uint32_t id)
 {
     if (dp == sp) return id;
-    return strtab_intern(&dp->names, strtab_str(&sp->names, id), strtab_len(&sp->names, id));
+    if (c && c->name[id]) return c->name[id] - 1;
+    uint32_t r = strtab_intern(&dp->names, strtab_str(&sp->names, id), strtab_len(&sp->names, id));
+    if (c) c->name[id] = r + 1;
+    return r;
 }
 
-static struct position map_pos(struct profile *dp, const struct profile *sp,
+/* Map a function of profile sp into profile dp. */
+static uint32_t map_fn(struct profile *dp, const struct profile *sp, struct idcache *c, uint32_t fn)
+{
+    if (dp == sp) return fn;
+    if (c->fn[fn]) return c->fn[fn] - 1;
+    struct function f = profile_function_at(sp, fn);
+    /* one expression, as before the memory: the same order of interning */
+    uint32_t r = profile_function(dp, map_name(dp, sp, c, f.obj), map_name(dp, sp, c, f.file),
+                                  map_name(dp, sp, c, f.name));
+    c->fn[fn] = r + 1;
+    return r;
+}
+
+static struct position map_pos(struct profile *dp, const struct profile *sp, struct idcache *c,
                                const struct position *pos)
 {
     struct position r = *pos;
-    r.file = map_name(dp, sp, pos->file);
+    r.file = map_name(dp, sp, c, pos->file);
     return r;
 }
 
@@ -334,7 +350,7 @@ int part_accumulate(struct profile *dp, struct part *dst, const struct profile *
 int part_accumulate_mapped(struct profile *dp, struct part *dst, const struct profile *sp,
                            const struct part *src, const uint32_t *fnmap, struct tally_error *err)
 {
-#define MAP_FN(f) (fnmap ? fnmap[f] : map_fn(dp, sp, (f)))
+#define MAP_FN(f) (fnmap ? fnmap[f] : map_fn(dp, sp, &ids, (f)))
     size_t n = src->events.n;
     if (dst->events.n == 0 && dst->costs.count == 0 && dst->calls.count == 0) {
         eventset_release(&dst->events);
@@ -357,6 +373,11 @@ int part_accumulate_mapped(struct profile *dp, struct part *dst, const struct pr
         for (size_t i = 0; i < src->desc.n; i++)
             strlist_push(&dst->desc, src->desc.items[i]);
     int bad = 0;
+    struct idcache ids = {NULL, NULL};
+    if (dp != sp) {
+        ids.name = xcalloc(sp->names.n + 1, sizeof(uint32_t));
+        ids.fn = xcalloc(profile_nfunctions(sp) + 1, sizeof(uint32_t));
+    }
     uint64_t *tmp = xcalloc(n ? n : 1, sizeof(*tmp));
     const uint64_t *from[2] = {src->summary, src->totals};
     uint64_t **to[2] = {&dst->summary, &dst->totals};
@@ -379,26 +400,29 @@ int part_accumulate_mapped(struct profile *dp, struct part *dst, const struct pr
         struct cost_rec c;
         part_cost_get(src, i, &c);
         permute(c.cost, map, n, tmp);
-        struct position pos = map_pos(dp, sp, &c.pos);
+        struct position pos = map_pos(dp, sp, &ids, &c.pos);
         bad |= part_add_cost(dp, dst, MAP_FN(c.fn), &pos, tmp, n);
     }
     for (size_t i = 0; i < src->calls.count && !bad; i++) {
         struct call_rec c;
         part_call_get(src, i, &c);
         permute(c.cost, map, n, tmp);
-        struct position site = map_pos(dp, sp, &c.site), target = map_pos(dp, sp, &c.target);
+        struct position site = map_pos(dp, sp, &ids, &c.site),
+                        target = map_pos(dp, sp, &ids, &c.target);
         bad |= part_add_call(dp, dst, MAP_FN(c.caller), &site, MAP_FN(c.callee), &target, *c.count,
                              tmp, n);
     }
     for (size_t i = 0; i < src->jumps.count && !bad; i++) {
         struct jump_rec j;
         part_jump_get(src, i, &j);
-        struct position s = map_pos(dp, sp, &j.src), t = map_pos(dp, sp, &j.target);
+        struct position s = map_pos(dp, sp, &ids, &j.src), t = map_pos(dp, sp, &ids, &j.target);
         bad |= part_add_jump(dp, dst, MAP_FN(j.fn), &s, MAP_FN(j.target_fn), &t, j.conditional,
                              *j.executed, *j.taken);
     }
     free(tmp);
     free(map);
+    free(ids.name);
+    free(ids.fn);
     if (bad) return tally_error_set(err, sp->path, 0, "costs overflow 64 bits when added together");
     return 0;
 mismatch:;
@@ -420,6 +444,14 @@ int profile_merge_parts(struct profile *p, struct tally_error *err)
     for (size_t i = 1; i < p->nparts; i++)
         part_free(p->parts[i]);
     p->nparts = 1;
+    return 0;
+}
+
+int profile_fold_last_part(struct profile *p, struct tally_error *err)
+{
+    if (p->nparts <= 1) return 0;
+    if (part_accumulate(p, p->parts[0], p, p->parts[p->nparts - 1], err)) return -1;
+    part_free(p->parts[--p->nparts]);
     return 0;
 }
 

@@ -253,6 +253,14 @@ int part_accumulate_mapped(struct profile *dp, struct part *dst, const struct pr
  */
 int profile_merge_parts(struct profile *p, struct tally_error *err);
 
+/*
+ * Fold the last part into part 0 and drop it: what profile_merge_parts()
+ * does for that part, for readers that fold each part as soon as it is
+ * read (memory then holds the sum and one part, not every part).
+ * Returns 0, or -1 with err and the part left in place.
+ */
+int profile_fold_last_part(struct profile *p, struct tally_error *err);
+
 /* Make a profile signed (int64 costs). Fails (-1) if a value exceeds INT64_MAX. */
 int profile_make_signed(struct profile *p, struct tally_error *err);
 

@@ -21,7 +21,6 @@ void rectab_release(struct rectab *t)
         free(t->blocks[i]);
     free(t->blocks);
     free(t->slots);
-    free(t->hashes);
     size_t k = t->key_words, v = t->val_words;
     memset(t, 0, sizeof(*t));
     t->key_words = k;
@@ -35,23 +34,33 @@ void rectab_clear(struct rectab *t)
     rectab_init(t, k, v);
 }
 
+static void resize_to(struct rectab *t, size_t nslots);
+
 static void resize(struct rectab *t)
 {
-    size_t nslots = t->nslots ? t->nslots * 2 : 1024;
-    uint32_t *slots = xcalloc(nslots, sizeof(*slots));
-    uint32_t *hashes = xmalloc(nslots * sizeof(*hashes));
+    resize_to(t, t->nslots ? t->nslots * 2 : 1024);
+}
+
+void rectab_reserve(struct rectab *t, size_t n)
+{
+    size_t nslots = 1024;
+    while (nslots * 3 / 4 <= n && nslots < ((size_t)1 << 31))
+        nslots *= 2;
+    if (nslots > t->nslots) resize_to(t, nslots);
+}
+
+static void resize_to(struct rectab *t, size_t nslots)
+{
+    uint64_t *slots = xcalloc(nslots, sizeof(*slots));
     for (size_t r = 0; r < t->count; r++) {
         uint64_t h = hash_words(rectab_at(t, r), t->key_words);
         size_t i = h & (nslots - 1);
         while (slots[i])
             i = (i + 1) & (nslots - 1);
-        slots[i] = (uint32_t)r + 1;
-        hashes[i] = (uint32_t)(h >> 32);
+        slots[i] = (h >> 32 << 32) | ((uint64_t)r + 1);
     }
     free(t->slots);
-    free(t->hashes);
     t->slots = slots;
-    t->hashes = hashes;
     t->nslots = nslots;
 }
 
@@ -66,14 +75,14 @@ static inline int key_equal(const uint64_t *a, const uint64_t *b, size_t n)
 static size_t probe(const struct rectab *t, const uint64_t *key, uint64_t h)
 {
     size_t mask = t->nslots - 1, i = h & mask;
-    uint32_t hi = (uint32_t)(h >> 32);
+    uint64_t hi = h >> 32 << 32;
     size_t kw = t->key_words;
     for (;;) {
-        uint32_t v = t->slots[i];
+        uint64_t v = t->slots[i];
         if (!v) return i;
-        if (t->hashes[i] == hi) {
+        if ((v & ~(uint64_t)UINT32_MAX) == hi) {
             /* keys are a few words: compare inline rather than call memcmp */
-            if (key_equal(rectab_at(t, v - 1), key, kw)) return i;
+            if (key_equal(rectab_at(t, (uint32_t)v - 1), key, kw)) return i;
         }
         i = (i + 1) & mask;
     }
@@ -83,7 +92,7 @@ uint64_t *rectab_find(const struct rectab *t, const uint64_t *key)
 {
     if (!t->nslots) return NULL;
     size_t i = probe(t, key, hash_words(key, t->key_words));
-    return t->slots[i] ? rectab_val(t, t->slots[i] - 1) : NULL;
+    return t->slots[i] ? rectab_val(t, (uint32_t)t->slots[i] - 1) : NULL;
 }
 
 size_t rectab_get_index(struct rectab *t, const uint64_t *key, int *created)
@@ -103,7 +112,7 @@ size_t rectab_lookup(struct rectab *t, const uint64_t *key, int *created)
     size_t i = probe(t, key, h);
     if (t->slots[i]) {
         if (created) *created = 0;
-        t->hint = t->slots[i] - 1;
+        t->hint = (uint32_t)t->slots[i] - 1;
         return t->hint;
     }
     if (t->count >= UINT32_MAX - 1)
@@ -118,8 +127,7 @@ size_t rectab_lookup(struct rectab *t, const uint64_t *key, int *created)
     memcpy(rec, key, t->key_words * sizeof(uint64_t));
     memset(rec + t->key_words, 0, t->val_words * sizeof(uint64_t));
     t->count++;
-    t->slots[i] = (uint32_t)r + 1;
-    t->hashes[i] = (uint32_t)(h >> 32);
+    t->slots[i] = (h >> 32 << 32) | ((uint64_t)r + 1);
     t->hint = r;
     if (created) *created = 1;
     if (t->count * 4 > t->nslots * 3) resize(t);

@@ -8,8 +8,8 @@
  * visits records in the order they were first seen (which makes every
  * writer and report deterministic). Values of a new record start as zero.
  *
- * Memory: (key_words + val_words) * 8 bytes per record plus 8 bytes of
- * index, grows with the number of distinct keys only.
+ * Memory: (key_words + val_words) * 8 bytes per record plus 8 to 16 bytes
+ * of index, grows with the number of distinct keys only.
  */
 #ifndef TALLY_RECTAB_H
 #define TALLY_RECTAB_H
@@ -24,10 +24,11 @@ struct rectab {
     size_t count;      /* number of records */
     uint64_t **blocks; /* record storage */
     size_t nblocks, blocks_cap;
-    uint32_t *slots;  /* open addressing: record index + 1, 0 = empty */
-    uint32_t *hashes; /* upper hash bits per slot, to skip most key compares */
-    size_t nslots;    /* power of two, or 0 before the first insert */
-    size_t hint;      /* record found last: lookups often ask for it or the next one */
+    /* open addressing, one word per slot (one cache line touched per probe):
+       upper 32 hash bits << 32 | record index + 1; 0 = empty */
+    uint64_t *slots;
+    size_t nslots; /* power of two, or 0 before the first insert */
+    size_t hint;   /* record found last: lookups often ask for it or the next one */
 };
 
 void rectab_init(struct rectab *t, size_t key_words, size_t val_words);
@@ -117,6 +118,14 @@ static inline uint64_t *rectab_get4(struct rectab *t, const uint64_t key[4])
     }
     return rectab_val(t, rectab_lookup(t, key, NULL));
 }
+
+/*
+ * Make room in the index for n records, so that the table does not grow
+ * (and rehash) until it holds that many: for readers that can guess the
+ * number of records from the size of the file. No effect when the index
+ * is already that large.
+ */
+void rectab_reserve(struct rectab *t, size_t n);
 
 /* Find without creating: value words or NULL. */
 uint64_t *rectab_find(const struct rectab *t, const uint64_t *key);

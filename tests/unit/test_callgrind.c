@@ -545,6 +545,76 @@ static void test_parts(void **state)
     profile_free(p);
 }
 
+/* Part 0 of a and b hold the same records in the same order. */
+static void expect_same_part(const struct profile *a, const struct profile *b)
+{
+    const struct part *x = a->parts[0], *y = b->parts[0];
+    size_t n = x->events.n;
+    assert_int_equal(n, y->events.n);
+    assert_int_equal(part_ncosts(x), part_ncosts(y));
+    assert_int_equal(part_ncalls(x), part_ncalls(y));
+    for (size_t i = 0; i < part_ncosts(x); i++) {
+        struct cost_rec c, d;
+        part_cost_get(x, i, &c);
+        part_cost_get(y, i, &d);
+        assert_int_equal(c.fn, d.fn);
+        assert_int_equal(c.pos.line, d.pos.line);
+        assert_int_equal(c.pos.file, d.pos.file);
+        assert_memory_equal(c.cost, d.cost, n * sizeof(uint64_t));
+    }
+    for (size_t i = 0; i < part_ncalls(x); i++) {
+        struct call_rec c, d;
+        part_call_get(x, i, &c);
+        part_call_get(y, i, &d);
+        assert_int_equal(c.caller, d.caller);
+        assert_int_equal(c.callee, d.callee);
+        assert_int_equal(c.site.line, d.site.line);
+        assert_int_equal(*c.count, *d.count);
+        assert_memory_equal(c.cost, d.cost, n * sizeof(uint64_t));
+    }
+    assert_int_equal(x->totals != NULL, y->totals != NULL);
+    if (x->totals) assert_memory_equal(x->totals, y->totals, n * sizeof(uint64_t));
+    assert_int_equal(a->warnings.n, b->warnings.n);
+    for (size_t i = 0; i < a->warnings.n; i++)
+        assert_string_equal(a->warnings.items[i], b->warnings.items[i]);
+}
+
+/*
+ * merge_parts folds each part into part 0 as it ends: the result is that of
+ * reading every part and folding them afterwards (profile_merge_parts()),
+ * records, totals and warnings, also for a part without totals: (the
+ * truncation warning still counts the parts).
+ */
+static void test_parts_folded_while_reading(void **state)
+{
+    const char *texts[] = {
+        "creator: callgrind-3.19.0\nevents: Ir Dr\nfn=(1) f\n1 1 2\n2 3\ncfn=(2) g\ncalls=2 5\n"
+        "2 10 1\nfn=(2)\n5 10 1\ntotals: 24 4\n"
+        "part: 2\nevents: Ir Dr\nfn=(2)\n5 7\nfn=(3) h\n9 1 1\ntotals: 8 1\n"
+        "part: 3\nevents: Dr Ir\nfn=(1)\n1 4 4\n3 1 1\ncfn=(3)\ncalls=1 9\n3 2 2\ntotals: 7 7\n"
+        "part: 4\nevents: Ir Dr\nfn=(3)\n9 100 0\n",
+        "creator: callgrind-3.19.0\nevents: Ir\nfn=f\n1 1\ntotals: 1\npart: 2\nevents: Ir\nfn=g\n"
+        "2 2\npart: 3\nevents: Ir\nfn=f\n1 3\ntotals: 3\n",
+    };
+    for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
+        struct read_options fold = {.merge_parts = 1};
+        struct tally_error err;
+        struct profile *a = profile_new();
+        struct input in;
+        assert_int_equal(input_open_mem(&in, "test", texts[t], strlen(texts[t]), &err), 0);
+        a->path = xstrdup("test");
+        assert_int_equal(callgrind_read(&in, a, &fold, &err), 0);
+        input_close(&in);
+        assert_int_equal(a->nparts, 1); /* folded by the reader itself */
+        struct profile *b = rd(texts[t]);
+        assert_true(b->nparts > 1);
+        assert_int_equal(profile_merge_parts(b, &err), 0);
+        expect_same_part(a, b);
+        profile_free(a);
+        profile_free(b);
+    }
+}
+
 static void test_derived_events(void **state)
 {
     struct profile *p = rd("event: Ir : Instruction Fetch\n"
@@ -1157,6 +1227,7 @@ int main(void)
         cmocka_unit_test(test_parts),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_fn_ids_per_function),
+        cmocka_unit_test(test_parts_folded_while_reading),
         cmocka_unit_test(test_derived_events),
         cmocka_unit_test(test_crlf_blank_comments),
         cmocka_unit_test(test_negative_costs),

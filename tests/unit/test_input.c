@@ -2,6 +2,7 @@
 /* Unit tests for io/input: line splitting, CRLF, gzip/zstd streaming. */
 #include "testutil.h"
 
+#include <sched.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -248,6 +249,109 @@ static void test_line_limit(void **state)
     assert_int_equal(input_max_line(), INPUT_MAX_LINE_DEFAULT);
 }
 
+/*
+ * Read a gzip input (in memory) by blocks: the blocks put together are the
+ * text, each ends with a line end except a last line without one, and an
+ * error names the line that input_getline() names on the same bytes.
+ * Returns the number of lines seen, or sets *err_line on an error.
+ */
+static size_t chunk_read(const unsigned char *gz, size_t glen, const char *text, size_t len,
+                         int *rc_out, unsigned long *err_line)
+{
+    struct input in;
+    struct tally_error err;
+    assert_int_equal(input_open_mem(&in, "c.gz", gz, glen, &err), 0);
+    const char *data;
+    size_t n, got = 0;
+    unsigned long lines = 0;
+    int rc;
+    while ((rc = input_chunk(&in, lines, &data, &n, &err)) == 1) {
+        assert_true(n > 0);
+        assert_true(got + n <= len);
+        assert_memory_equal(data, text + got, n);
+        got += n;
+        for (size_t i = 0; i < n; i++)
+            lines += data[i] == '\n';
+        if (data[n - 1] != '\n') assert_int_equal(got, len); /* only the last line */
+    }
+    *rc_out = rc;
+    if (rc == 0) assert_int_equal(got, len);
+    if (rc < 0) *err_line = err.line;
+    input_close(&in);
+    return lines;
+}
+
+/* The same through input_getline(): lines, or the line an error names. */
+static size_t getline_read(const unsigned char *gz, size_t glen, int *rc_out,
+                           unsigned long *err_line)
+{
+    struct input in;
+    struct tally_error err;
+    assert_int_equal(input_open_mem(&in, "c.gz", gz, glen, &err), 0);
+    const char *line;
+    size_t l, lines = 0;
+    int rc;
+    while ((rc = input_getline(&in, &line, &l, &err)) == 1)
+        lines++;
+    *rc_out = rc;
+    if (rc < 0) *err_line = err.line;
+    input_close(&in);
+    return lines;
+}
+
+static void check_chunks(void)
+{
+    /* several blocks of a megabyte, the last line without its end */
+    size_t len, glen;
+    char *text = make_text(300000, 0, &len);
+    len--;
+    unsigned char *gz = gzip_data(text, len, &glen);
+    int rc1, rc2;
+    unsigned long l1 = 0, l2 = 0;
+    size_t n1 = chunk_read(gz, glen, text, len, &rc1, &l1);
+    size_t n2 = getline_read(gz, glen, &rc2, &l2);
+    assert_int_equal(rc1, 0);
+    assert_int_equal(rc2, 0);
+    assert_int_equal(n1 + 1, n2); /* the last line has no '\n' */
+    /* cut short: the same error at the same line */
+    n1 = chunk_read(gz, glen / 2, text, len, &rc1, &l1);
+    n2 = getline_read(gz, glen / 2, &rc2, &l2);
+    assert_int_equal(rc1, -1);
+    assert_int_equal(rc2, -1);
+    assert_int_equal(l1, l2);
+    assert_int_equal(n1, n2);
+    free(gz);
+    /* a line past the limit: the same line named */
+    input_set_max_line(1000);
+    memset(text + 2000000, 'x', 5000);
+    gz = gzip_data(text, len, &glen);
+    chunk_read(gz, glen, text, len, &rc1, &l1);
+    getline_read(gz, glen, &rc2, &l2);
+    assert_int_equal(rc1, -1);
+    assert_int_equal(rc2, -1);
+    assert_int_equal(l1, l2);
+    input_set_max_line(0);
+    free(gz);
+    free(text);
+}
+
+/* input_chunk() on a stream: with the reading thread, and on one processor without it. */
+static void test_chunks(void **state)
+{
+    check_chunks();
+    cpu_set_t all, one;
+    assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+    CPU_ZERO(&one);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &all)) {
+            CPU_SET(c, &one);
+            break;
+        }
+    assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+    check_chunks();
+    assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+}
+
 /* input_read() hands out the peeked bytes first, then the rest, for any kind of input. */
 static void test_input_read(void **state)
 {
@@ -292,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_line_limit),
         cmocka_unit_test(test_input_read),
+        cmocka_unit_test(test_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
