@@ -39,11 +39,11 @@ struct input {
     size_t buf_len, buf_cap;
     unsigned char *raw; /* compressed bytes read from fd */
     size_t raw_len, raw_pos, raw_cap;
-    void *codec;          /* z_stream or ZSTD_DCtx */
-    int codec_done;       /* gzip: stream end reached, maybe another member follows */
-    int eof;              /* no more bytes from the source */
-    unsigned long lineno; /* number of the line last returned */
-    size_t discarded;     /* INPUT_MAP: bytes before this were given back to the kernel */
+    void *codec;               /* z_stream or ZSTD_DCtx */
+    int codec_done;            /* gzip: stream end reached, maybe another member follows */
+    int eof;                   /* no more bytes from the source */
+    unsigned long lineno;      /* number of the line last returned */
+    size_t discarded;          /* INPUT_MAP: bytes before this were given back to the kernel */
     struct input_ahead *ahead; /* input_chunk()'s reading thread, or NULL */
 };
 

@@ -122,9 +122,10 @@ for pair in "bad.ctx p.out bad.ctx" "p.ctx bad.out bad.out" "p.out bad.ctx bad.c
 done
 
 # ------------------------------------------------------------ signals
-# a profile whose conversion takes a while to write
+# a profile whose conversion takes a while to write (about a second: long
+# enough that the signal comes while the temporary file is there)
 awk 'BEGIN { print "events: Ir Dr Dw"; print "fl=big.c";
-    for (f = 0; f < 60000; f++) { print "fn=function_number_" f; for (l = 1; l <= 5; l++) print l, f, l, 1 } }' >big.out
+    for (f = 0; f < 300000; f++) { print "fn=function_number_" f; for (l = 1; l <= 5; l++) print l, f, l, 1 } }' >big.out
 for sig in TERM INT; do
     rm -f big.json big.json.tmp*
     # python starts tally with SIGINT at its default (a shell's background job ignores it)
