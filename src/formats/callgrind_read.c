@@ -8,7 +8,7 @@
  * end of the line first. See docs/internals/callgrind.md for the design,
  * the choices made for other producers, and the speed tricks.
  */
-#include "callgrind_int.h"
+#include "callgrind_rd.h"
 #include "format.h"
 #include "../io/parse.h"
 #include "../model/hash.h"
@@ -23,12 +23,6 @@
 /* Name compression: compressed id -> interned name id, one map per kind.  */
 
 static const char *const kind_word[NAME_KINDS] = {"object", "file", "function"};
-
-struct idmap {
-    uint64_t *keys;
-    uint32_t *vals; /* name id + 1, 0 = empty slot */
-    size_t n, cap;  /* cap: power of two or 0 */
-};
 
 static void idmap_release(struct idmap *m)
 {
@@ -76,79 +70,7 @@ static void idmap_put(struct idmap *m, uint64_t key, uint32_t val)
     m->vals[i] = val + 1;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Reader state.                                                            */
-
-enum { PEND_NONE, PEND_CALL, PEND_JUMP };
-
-/* Position layouts that fast_cost_line() handles. */
-enum { FAST_NONE, FAST_LINE, FAST_INSTR_LINE };
-
-struct rd {
-    struct input *in;
-    struct profile *p;
-    struct part *pt; /* current part, NULL between parts */
-    const struct read_options *opt;
-    struct tally_error *err;
-    const char *path;
-    unsigned long lineno;
-    struct idmap names[NAME_KINDS];
-
-    int body;        /* the current part's `events:` line was seen */
-    int header_open; /* ... and no body line since: `event:` lines still belong to it */
-    size_t nev;      /* number of base events of the current part */
-    unsigned npos;
-    unsigned char poskind[SP_KINDS];
-    uint64_t last[SP_KINDS]; /* last cost line's subpositions */
-
-    /* cost context */
-    uint32_t ob, fl, src; /* object, function file, current source file */
-    uint32_t fnname, fn;
-    int have_fn, fn_dirty;
-    /* call target context (until the next calls=) */
-    uint32_t cob, cfile, cfn;
-    int have_cob, have_cfile, have_cfn;
-    /* jump target context (until the next jump) */
-    uint32_t jfile, jfn;
-    int have_jfile, have_jfn;
-
-    int pending; /* PEND_*: what the next position line belongs to */
-    unsigned long pending_line;
-    uint64_t call_count;
-    uint32_t callee;
-    struct position target;
-    uint32_t jtarget_fn;
-    int jcond;
-    uint64_t jexec, jtaken;
-
-    uint64_t *cost; /* [nev] scratch */
-    size_t cost_cap;
-    unsigned long nneg; /* negative costs clamped */
-    int warned_rcalls;
-    int drop_addr; /* opt->drop_addr (or drop_line) */
-    int drop_line; /* opt->drop_line */
-    int fast;      /* FAST_*: layout for fast_cost_line(), FAST_NONE outside a body */
-    char *copy;    /* a line copied to end it with '\n' (streams, last line) */
-    size_t copy_cap;
-
-    /* parts folded into part 0 as they end (opt->merge_parts) */
-    int fold_off;             /* a fold failed: the rest is left to profile_merge_parts() */
-    unsigned char *had_total; /* [part ordinal]: did the part have `totals:`? */
-    size_t nread, had_cap;    /* parts finished */
-
-    char *pend_text[2]; /* summary:/totals: seen before events: */
-    unsigned long pend_line[2];
-
-    /* the file's self-cost total of each event name (all parts), kept under 2^64 */
-    uint64_t *tot;           /* [tot_names.n], by the name's id */
-    struct strtab tot_names; /* the event names seen */
-    size_t tot_cap;
-    uint32_t *tot_of; /* [nev] the current part's event -> its total */
-    uint64_t calls;   /* the file's call counts (calls= lines) summed, kept under 2^64 */
-};
-
-static int fail(struct rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(struct rd *r, const char *fmt, ...)
+int rd_fail(struct rd *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -167,9 +89,9 @@ static __attribute__((noinline)) int totals_fail(struct rd *r, const uint64_t *c
 {
     for (size_t i = 0; i < n; i++)
         if (r->tot[r->tot_of[i]] + cost[i] < cost[i])
-            return fail(r, "the costs of event %s sum past 2^64-1 (the largest count)",
-                        strtab_str(&r->tot_names, r->tot_of[i]));
-    return fail(r, "costs sum past 2^64-1");
+            return rd_fail(r, "the costs of event %s sum past 2^64-1 (the largest count)",
+                           strtab_str(&r->tot_names, r->tot_of[i]));
+    return rd_fail(r, "costs sum past 2^64-1");
 }
 
 /* Add a line's costs to the totals; -1 (nothing added) when one would pass 2^64-1. */
@@ -184,81 +106,6 @@ static inline int add_totals(struct rd *r, const uint64_t *cost, size_t n)
     for (size_t i = 0; i < n; i++)
         tot[of[i]] += cost[i];
     return 0;
-}
-
-/* Hot helpers of the cost line parser: always inlined. */
-#define HOT static inline __attribute__((always_inline))
-
-/* Quote at most 40 bytes of a line in messages. */
-#define SHOW(s, n) (int)((n) > 40 ? 40 : (n)), (s)
-
-HOT int is_eol(const char *s, const char *end)
-{
-    return s >= end || *s == '\n' || *s == '\r';
-}
-
-HOT int is_sep(const char *s, const char *end)
-{
-    return s >= end || *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r';
-}
-
-HOT void skip_sp(const char **ps, const char *end)
-{
-    const char *s = *ps;
-    while (s < end && (*s == ' ' || *s == '\t'))
-        s++;
-    *ps = s;
-}
-
-/*
- * Unsigned number, decimal or 0x-hex. Fast path for up to 19 decimal
- * digits (which cannot overflow); longer ones go through parse_u64.
- */
-HOT int scan_num(const char **ps, const char *end, uint64_t *out)
-{
-    const char *s = *ps;
-    unsigned d;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /*
-     * Up to 7 digits without a loop: load 8 bytes, find the first byte that
-     * is not a digit, and combine the digits pairwise with multiplications.
-     * This avoids the mispredicted loop exit that otherwise dominates.
-     */
-    if (end - s >= 8) {
-        const uint64_t hi = 0xF0F0F0F0F0F0F0F0ULL, zeros = 0x3030303030303030ULL;
-        uint64_t w;
-        memcpy(&w, s, 8);
-        /* a byte is nonzero here iff it is not '0'..'9' (carries only move up) */
-        uint64_t nd = ((w & hi) ^ zeros) | (((w + 0x0606060606060606ULL) & hi) ^ zeros);
-        if (nd) {
-            unsigned len = (unsigned)__builtin_ctzll(nd) >> 3;
-            if (len == 0) return PARSE_NONE;
-            if (s[0] != '0' || len != 1 || (s[1] | 0x20) != 'x') {
-                /* digits to the top bytes, most significant first: leading zeros */
-                uint64_t v = (w - zeros) << (64 - 8 * len);
-                v = v * 10 + (v >> 8); /* even bytes: two-digit groups */
-                v = (((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
-                     (((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >>
-                    32;
-                *ps = s + len;
-                *out = v;
-                return PARSE_OK;
-            }
-        }
-    }
-#endif
-    if (s >= end || (d = (unsigned)(unsigned char)*s - '0') > 9) return PARSE_NONE;
-    if (d == 0 && s + 1 < end && (s[1] | 0x20) == 'x') return parse_u64(ps, end, out);
-    uint64_t v = d;
-    const char *q = s + 1;
-    while (q < end && (d = (unsigned)(unsigned char)*q - '0') <= 9) {
-        v = v * 10 + d;
-        q++;
-    }
-    if (q - s > 19) return parse_u64(ps, end, out);
-    *ps = q;
-    *out = v;
-    return PARSE_OK;
 }
 
 /* One subposition relative to `base`. Returns 0 or -1 with the error set. */
@@ -276,23 +123,24 @@ HOT int scan_subpos(struct rd *r, const char **ps, const char *end, uint64_t bas
     if (c == '+' || c == '-') {
         s++;
         rc = scan_num(&s, end, &v);
-        if (rc == PARSE_NONE) return fail(r, "expected a number after '%c' in a position", c);
-        if (rc == PARSE_OVERFLOW) return fail(r, "position does not fit in 64 bits");
+        if (rc == PARSE_NONE) return rd_fail(r, "expected a number after '%c' in a position", c);
+        if (rc == PARSE_OVERFLOW) return rd_fail(r, "position does not fit in 64 bits");
         if (c == '+') {
             if (__builtin_add_overflow(base, v, out))
-                return fail(r, "position does not fit in 64 bits");
+                return rd_fail(r, "position does not fit in 64 bits");
         } else {
             if (v > base)
-                return fail(r, "relative position -%" PRIu64 " goes below zero (from %" PRIu64 ")",
-                            v, base);
+                return rd_fail(r,
+                               "relative position -%" PRIu64 " goes below zero (from %" PRIu64 ")",
+                               v, base);
             *out = base - v;
         }
         *ps = s;
         return 0;
     }
     rc = scan_num(&s, end, &v);
-    if (rc == PARSE_NONE) return fail(r, "expected a position, found '%c'", c);
-    if (rc == PARSE_OVERFLOW) return fail(r, "position does not fit in 64 bits");
+    if (rc == PARSE_NONE) return rd_fail(r, "expected a position, found '%c'", c);
+    if (rc == PARSE_OVERFLOW) return rd_fail(r, "position does not fit in 64 bits");
     *out = v;
     *ps = s;
     return 0;
@@ -310,9 +158,10 @@ HOT int scan_position(struct rd *r, const char **ps, const char *end, uint64_t p
         unsigned k = r->poskind[i];
         skip_sp(&s, end);
         if (is_eol(s, end))
-            return fail(r, "expected %u position%s, found %u", r->npos, r->npos > 1 ? "s" : "", i);
+            return rd_fail(r, "expected %u position%s, found %u", r->npos, r->npos > 1 ? "s" : "",
+                           i);
         if (scan_subpos(r, &s, end, r->last[k], &pos[k])) return -1;
-        if (!is_sep(s, end)) return fail(r, "unexpected character '%c' in a position", *s);
+        if (!is_sep(s, end)) return rd_fail(r, "unexpected character '%c' in a position", *s);
     }
     *ps = s;
     return 0;
@@ -329,7 +178,7 @@ HOT void make_pos(const struct rd *r, const uint64_t v[SP_KINDS], uint32_t file,
 
 static int resolve_fn(struct rd *r)
 {
-    if (!r->have_fn) return fail(r, "cost line before any 'fn=' line");
+    if (!r->have_fn) return rd_fail(r, "cost line before any 'fn=' line");
     r->fn = profile_function(r->p, r->ob, r->fl, r->fnname);
     r->fn_dirty = 0;
     return 0;
@@ -382,27 +231,27 @@ HOT int position_fast(struct rd *r, const char **ps, const char *lim, uint64_t p
             if (sign) s++;
             int rc = num_fast(&s, lim, &v);
             if (rc != PARSE_OK) {
-                if (rc == PARSE_OVERFLOW) return fail(r, "position does not fit in 64 bits");
-                if (sign) return fail(r, "expected a number after '%c' in a position", c);
+                if (rc == PARSE_OVERFLOW) return rd_fail(r, "position does not fit in 64 bits");
+                if (sign) return rd_fail(r, "expected a number after '%c' in a position", c);
                 if (c == '\n' || c == '\r')
-                    return fail(r, "expected %u position%s, found %u", r->npos,
-                                r->npos > 1 ? "s" : "", i);
-                return fail(r, "expected a position, found '%c'", c);
+                    return rd_fail(r, "expected %u position%s, found %u", r->npos,
+                                   r->npos > 1 ? "s" : "", i);
+                return rd_fail(r, "expected a position, found '%c'", c);
             }
             if (sign > 0) {
                 if (__builtin_add_overflow(base, v, &pos[k]))
-                    return fail(r, "position does not fit in 64 bits");
+                    return rd_fail(r, "position does not fit in 64 bits");
             } else if (sign < 0) {
                 if (v > base)
-                    return fail(r,
-                                "relative position -%" PRIu64 " goes below zero (from %" PRIu64 ")",
-                                v, base);
+                    return rd_fail(
+                        r, "relative position -%" PRIu64 " goes below zero (from %" PRIu64 ")", v,
+                        base);
                 pos[k] = base - v;
             } else {
                 pos[k] = v;
             }
         }
-        if (!sep_fast(*s)) return fail(r, "unexpected character '%c' in a position", *s);
+        if (!sep_fast(*s)) return rd_fail(r, "unexpected character '%c' in a position", *s);
     }
     *ps = s;
     return 0;
@@ -419,7 +268,8 @@ static int too_many_costs(struct rd *r, const char *s, const char *end, size_t n
         while (s < end && !is_sep(s, end))
             s++;
     }
-    return fail(r, "too many costs (%zu) for %zu event%s", total, r->nev, r->nev == 1 ? "" : "s");
+    return rd_fail(r, "too many costs (%zu) for %zu event%s", total, r->nev,
+                   r->nev == 1 ? "" : "s");
 }
 
 /*
@@ -431,7 +281,7 @@ static int too_many_costs(struct rd *r, const char *s, const char *end, size_t n
 static int parse_cost_line(struct rd *r, const char *s, const char *lim, uint64_t pos[SP_KINDS],
                            size_t *pn, const char **next)
 {
-    if (!r->body) return fail(r, "cost line before the 'events:' line");
+    if (!r->body) return rd_fail(r, "cost line before the 'events:' line");
     if (position_fast(r, &s, lim, pos)) return -1;
     size_t n = 0, nev = r->nev;
     uint64_t *cost = r->cost;
@@ -472,10 +322,10 @@ static int parse_cost_line(struct rd *r, const char *s, const char *lim, uint64_
             }
             int rc = num_fast(&s, lim, &v);
             if (rc != PARSE_OK) {
-                if (rc == PARSE_OVERFLOW) return fail(r, "cost does not fit in 64 bits");
-                return fail(r, "expected a cost, found '%c'", *s == '\n' ? ' ' : *s);
+                if (rc == PARSE_OVERFLOW) return rd_fail(r, "cost does not fit in 64 bits");
+                return rd_fail(r, "expected a cost, found '%c'", *s == '\n' ? ' ' : *s);
             }
-            if (!sep_fast(*s)) return fail(r, "unexpected character '%c' in a cost", *s);
+            if (!sep_fast(*s)) return rd_fail(r, "unexpected character '%c' in a cost", *s);
             if (neg && v) {
                 r->nneg++;
                 v = 0;
@@ -679,17 +529,17 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
         int bad = 0;
         for (size_t i = 0; i < n; i++)
             bad |= __builtin_add_overflow(v[i], cost[i], &v[i]);
-        if (bad) return fail(r, "costs overflow 64 bits when added up");
+        if (bad) return rd_fail(r, "costs overflow 64 bits when added up");
         return 0;
     }
     if (r->pending == PEND_CALL) {
         r->pending = PEND_NONE;
         if (__builtin_add_overflow(r->calls, r->call_count, &r->calls)) {
             r->lineno = r->pending_line;
-            return fail(r, "the call counts of the file sum past 2^64-1 (the largest count)");
+            return rd_fail(r, "the call counts of the file sum past 2^64-1 (the largest count)");
         }
         if (part_add_call(r->p, r->pt, r->fn, &p, r->callee, &r->target, r->call_count, cost, n))
-            return fail(r, "call costs overflow 64 bits when added up");
+            return rd_fail(r, "call costs overflow 64 bits when added up");
         return 0;
     }
     /* the source position of a jump; costs here (not written by Callgrind) are self costs */
@@ -699,10 +549,10 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
         zero &= cost[i] == 0;
     if (!zero && add_totals(r, cost, n)) return totals_fail(r, cost, n);
     if (!zero && part_add_cost(r->p, r->pt, r->fn, &p, cost, n))
-        return fail(r, "costs overflow 64 bits when added up");
+        return rd_fail(r, "costs overflow 64 bits when added up");
     if (!r->opt->drop_jumps && part_add_jump(r->p, r->pt, r->fn, &p, r->jtarget_fn, &r->target,
                                              r->jcond, r->jexec, r->jtaken))
-        return fail(r, "jump counts overflow 64 bits when added up");
+        return rd_fail(r, "jump counts overflow 64 bits when added up");
     return 0;
 }
 
@@ -755,7 +605,7 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
             bad |= __builtin_add_overflow(vec[i], cost[i], &vec[i]);
         if (bad) {
             r->lineno = lineno;
-            fail(r, "costs overflow 64 bits when added up");
+            rd_fail(r, "costs overflow 64 bits when added up");
             return NULL;
         }
     }
@@ -768,32 +618,23 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
 /* ------------------------------------------------------------------------ */
 /* Header and context lines (given without the line end).                   */
 
-static void trim(const char **s, size_t *len)
-{
-    while (*len && parse_is_space(**s)) {
-        (*s)++;
-        (*len)--;
-    }
-    while (*len && (parse_is_space((*s)[*len - 1]) || (*s)[*len - 1] == '\r'))
-        (*len)--;
-}
-
 /* `(id) name`, `(id)` or `name` -> interned name id. */
 static int name_value(struct rd *r, int kind, const char *v, size_t len, uint32_t *out)
 {
-    trim(&v, &len);
+    rd_trim(&v, &len);
     if (len >= 2 && v[0] == '(' && (unsigned)(v[1] - '0') < 10) {
         const char *s = v + 1, *end = v + len;
         uint64_t id;
         int rc = scan_num(&s, end, &id);
-        if (rc == PARSE_OVERFLOW) return fail(r, "compressed %s id too large", kind_word[kind]);
+        if (rc == PARSE_OVERFLOW) return rd_fail(r, "compressed %s id too large", kind_word[kind]);
         if (rc == PARSE_OK && s < end && *s == ')') {
             s++;
             skip_sp(&s, end);
             if (s == end) {
                 uint32_t nid = idmap_get(&r->names[kind], id);
                 if (nid == UINT32_MAX)
-                    return fail(r, "undefined compressed %s id (%" PRIu64 ")", kind_word[kind], id);
+                    return rd_fail(r, "undefined compressed %s id (%" PRIu64 ")", kind_word[kind],
+                                   id);
                 *out = nid;
                 return 0;
             }
@@ -805,309 +646,6 @@ static int name_value(struct rd *r, int kind, const char *v, size_t len, uint32_
     }
     *out = profile_intern(r->p, v, len);
     return 0;
-}
-
-static void reset_context(struct rd *r)
-{
-    r->ob = r->fl = r->src = r->fnname = r->fn = 0;
-    r->have_fn = 0;
-    r->fn_dirty = 1; /* the first cost line checks for a fn= */
-    r->have_cob = r->have_cfile = r->have_cfn = 0;
-    r->have_jfile = r->have_jfn = 0;
-    r->pending = PEND_NONE;
-    memset(r->last, 0, sizeof(r->last));
-}
-
-static int finish_part(struct rd *r)
-{
-    if (!r->pt) return 0;
-    if (r->pending) {
-        r->lineno = r->pending_line;
-        return fail(r, "'%s' line is not followed by a position line",
-                    r->pending == PEND_CALL ? "calls=" : "jump=");
-    }
-    if (!r->body) return fail(r, "part has no 'events:' line");
-    part_check_totals(r->p, r->pt);
-    r->had_total = xgrow(r->had_total, &r->had_cap, r->nread + 1, 1);
-    r->had_total[r->nread++] = r->pt->totals != NULL;
-    r->pt = NULL;
-    r->body = 0;
-    r->fast = FAST_NONE;
-    if (r->opt->merge_parts && !r->fold_off && r->p->nparts > 1) {
-        /* the same additions as profile_merge_parts() later, in the same order;
-           on failure that call meets the same error again and reports it */
-        struct tally_error e;
-        if (profile_fold_last_part(r->p, &e)) r->fold_off = 1;
-    }
-    return 0;
-}
-
-/* The part that a header line belongs to (starting a new one after a body). */
-static int header_part(struct rd *r)
-{
-    if (r->pt && r->body && finish_part(r)) return -1;
-    if (r->pt) return 0;
-    struct part *prev = r->p->nparts ? r->p->parts[r->p->nparts - 1] : NULL;
-    struct part *pt = profile_add_part(r->p);
-    if (prev) {
-        /* Callgrind's --combine-dumps writes pid:/cmd: only for the first part */
-        pt->has_pid = prev->has_pid;
-        pt->pid = prev->pid;
-        pt->has_thread = prev->has_thread;
-        pt->thread = prev->thread;
-        if (prev->cmd) pt->cmd = xstrdup(prev->cmd);
-    }
-    r->pt = pt;
-    r->body = 0;
-    r->fast = FAST_NONE;
-    r->npos = 1;
-    r->poskind[0] = SP_LINE;
-    reset_context(r);
-    return 0;
-}
-
-static int parse_costs_text(struct rd *r, const char *what, const char *v, size_t len,
-                            uint64_t **out)
-{
-    const char *s = v, *end = v + len;
-    uint64_t *c = xcalloc(r->nev ? r->nev : 1, sizeof(*c));
-    size_t n = 0;
-    for (;;) {
-        skip_sp(&s, end);
-        if (s >= end) break;
-        uint64_t x;
-        int neg = 0;
-        if (*s == '-') {
-            neg = 1;
-            s++;
-        }
-        int rc = scan_num(&s, end, &x);
-        if (rc != PARSE_OK || !is_sep(s, end)) {
-            free(c);
-            return fail(r,
-                        rc == PARSE_OVERFLOW ? "'%s:' value does not fit in 64 bits"
-                                             : "expected a number in the '%s:' line",
-                        what);
-        }
-        if (n == r->nev) {
-            free(c);
-            return fail(r, "too many values in the '%s:' line for %zu events", what, r->nev);
-        }
-        if (neg && x) {
-            r->nneg++;
-            x = 0;
-        }
-        c[n++] = x;
-    }
-    free(*out);
-    *out = c;
-    return 0;
-}
-
-/* summary: / totals: (k = 0 / 1) */
-static int total_line(struct rd *r, int k, const char *v, size_t len)
-{
-    static const char *const what[2] = {"summary", "totals"};
-    if (!r->body) {
-        if (header_part(r)) return -1;
-        free(r->pend_text[k]);
-        r->pend_text[k] = xstrndup(v, len);
-        r->pend_line[k] = r->lineno;
-        return 0;
-    }
-    uint64_t **dst = k ? &r->pt->totals : &r->pt->summary;
-    if (parse_costs_text(r, what[k], v, len, dst)) return -1;
-    if (k)
-        r->pt->totals_line = r->lineno;
-    else
-        r->pt->summary_line = r->lineno;
-    return 0;
-}
-
-static int eventset_fail(struct rd *r, const char *what)
-{
-    char msg[sizeof(r->err->msg)];
-    snprintf(msg, sizeof(msg), "%s", r->err ? r->err->msg : "bad event definition");
-    return fail(r, "%s: %s", what, msg);
-}
-
-static int events_line(struct rd *r, const char *v, size_t len)
-{
-    if (header_part(r)) return -1;
-    struct part *pt = r->pt;
-    if (eventset_set_base(&pt->events, v, len, r->err)) return eventset_fail(r, "'events:'");
-    if (eventset_finish(&pt->events, r->err)) return eventset_fail(r, "'events:'");
-    r->nev = pt->events.n;
-    r->tot_of = xrealloc(r->tot_of, (r->nev ? r->nev : 1) * sizeof(*r->tot_of));
-    for (size_t i = 0; i < r->nev; i++) {
-        const char *name = pt->events.names[i];
-        uint32_t k = strtab_intern(&r->tot_names, name, strlen(name));
-        if (k >= r->tot_cap) {
-            size_t old = r->tot_cap;
-            r->tot_cap = (size_t)k * 2 + 16;
-            r->tot = xrealloc(r->tot, r->tot_cap * sizeof(*r->tot));
-            memset(r->tot + old, 0, (r->tot_cap - old) * sizeof(*r->tot));
-        }
-        r->tot_of[i] = k;
-    }
-    if (r->nev > r->cost_cap) {
-        free(r->cost);
-        r->cost_cap = r->nev;
-        r->cost = xcalloc(r->cost_cap, sizeof(*r->cost));
-    }
-    r->body = 1;
-    r->header_open = 1;
-    if (r->npos == 1 && r->poskind[0] == SP_LINE)
-        r->fast = FAST_LINE;
-    else if (r->npos == 2 && r->poskind[0] == SP_ADDR && r->poskind[1] == SP_LINE)
-        r->fast = FAST_INSTR_LINE;
-    unsigned long here = r->lineno;
-    for (int k = 0; k < 2; k++)
-        if (r->pend_text[k]) {
-            r->lineno = r->pend_line[k];
-            int rc = total_line(r, k, r->pend_text[k], strlen(r->pend_text[k]));
-            free(r->pend_text[k]);
-            r->pend_text[k] = NULL;
-            if (rc) return -1;
-        }
-    r->lineno = here;
-    return 0;
-}
-
-static int positions_line(struct rd *r, const char *v, size_t len)
-{
-    if (header_part(r)) return -1;
-    const char *s = v, *end = v + len;
-    unsigned n = 0, bits = 0;
-    for (;;) {
-        skip_sp(&s, end);
-        if (s >= end) break;
-        const char *w = s;
-        while (s < end && !parse_is_space(*s))
-            s++;
-        size_t wl = (size_t)(s - w);
-        unsigned k, bit;
-        if (wl == 5 && !memcmp(w, "instr", 5)) {
-            k = SP_ADDR;
-            bit = POS_INSTR;
-        } else if (wl == 4 && !memcmp(w, "addr", 4)) {
-            k = SP_ADDR;
-            bit = POS_INSTR;
-        } else if (wl == 4 && !memcmp(w, "line", 4)) {
-            k = SP_LINE;
-            bit = POS_LINE;
-        } else if (wl == 2 && !memcmp(w, "bb", 2)) {
-            k = SP_BB;
-            bit = POS_BB;
-        } else {
-            return fail(r, "unknown position kind '%.*s' (expected instr, bb or line)",
-                        SHOW(w, wl));
-        }
-        if (bits & bit) return fail(r, "position kind '%.*s' given twice", SHOW(w, wl));
-        bits |= bit;
-        r->poskind[n++] = (unsigned char)k;
-    }
-    if (!n) return fail(r, "'positions:' line names no position kind");
-    r->npos = n;
-    r->pt->positions = bits;
-    return 0;
-}
-
-static int number_value(struct rd *r, const char *what, const char *v, size_t len, uint64_t *out)
-{
-    trim(&v, &len);
-    const char *s = v, *end = v + len;
-    int rc = scan_num(&s, end, out);
-    if (rc != PARSE_OK || s != end)
-        return fail(r,
-                    rc == PARSE_OVERFLOW ? "'%s:' value does not fit in 64 bits"
-                                         : "expected a number after '%s:'",
-                    what);
-    return 0;
-}
-
-/* Header lines: `key: value`. Returns 1 if the key is not known. */
-static int header_line(struct rd *r, const char *line, size_t len)
-{
-    const char *colon = memchr(line, ':', len);
-    size_t kl = (size_t)(colon - line);
-    const char *v = colon + 1;
-    size_t vl = len - kl - 1;
-#define KEY(s) (kl == sizeof(s) - 1 && !memcmp(line, s, sizeof(s) - 1))
-    if (KEY("events")) return events_line(r, v, vl);
-    if (KEY("summary")) return total_line(r, 0, v, vl);
-    if (KEY("totals")) return total_line(r, 1, v, vl);
-    if (KEY("version")) {
-        uint64_t ver;
-        if (r->pt && r->body && finish_part(r)) return -1;
-        if (number_value(r, "version", v, vl, &ver)) return -1;
-        if (ver >= 2)
-            return fail(r, "callgrind format version %" PRIu64 " is not supported (only 1)", ver);
-        r->p->version = (int)ver;
-        return 0;
-    }
-    if (KEY("creator")) {
-        if (r->pt && r->body && finish_part(r)) return -1;
-        trim(&v, &vl);
-        free(r->p->creator);
-        r->p->creator = xstrndup(v, vl);
-        return 0;
-    }
-    if (KEY("pid") || KEY("thread") || KEY("part")) {
-        uint64_t x;
-        if (header_part(r) || number_value(r,
-                                           KEY("pid")    ? "pid"
-                                           : KEY("part") ? "part"
-                                                         : "thread",
-                                           v, vl, &x))
-            return -1;
-        if (KEY("pid")) {
-            r->pt->has_pid = 1;
-            r->pt->pid = x;
-        } else if (KEY("thread")) {
-            r->pt->has_thread = 1;
-            r->pt->thread = x;
-        } else {
-            r->pt->has_part = 1;
-            r->pt->part_no = x;
-        }
-        return 0;
-    }
-    if (KEY("cmd")) {
-        if (header_part(r)) return -1;
-        trim(&v, &vl);
-        free(r->pt->cmd);
-        r->pt->cmd = xstrndup(v, vl);
-        return 0;
-    }
-    if (KEY("desc")) {
-        if (header_part(r)) return -1;
-        /* kept verbatim but for the leading blanks: Callgrind writes "I1 cache: " */
-        while (vl && parse_is_space(*v)) {
-            v++;
-            vl--;
-        }
-        if (vl && v[vl - 1] == '\r') vl--;
-        char *d = xstrndup(v, vl);
-        strlist_push(&r->pt->desc, d);
-        free(d);
-        return 0;
-    }
-    if (KEY("positions")) return positions_line(r, v, vl);
-    if (KEY("event")) {
-        /* `event:` and `events:` may come in any order in a part's header */
-        if (r->body && r->header_open) {
-            if (eventset_define(&r->pt->events, v, vl, r->err) ||
-                eventset_finish(&r->pt->events, r->err))
-                return eventset_fail(r, "'event:'");
-            return 0;
-        }
-        if (header_part(r)) return -1;
-        if (eventset_define(&r->pt->events, v, vl, r->err)) return eventset_fail(r, "'event:'");
-        return 0;
-    }
-#undef KEY
-    return 1;
 }
 
 /* The keys of `key=value` lines. */
@@ -1220,7 +758,7 @@ static int arc_line(struct rd *r, int key, uint64_t a, uint64_t b, int slash,
             profile_warn(r->p, "%s:%lu: deprecated 'rcalls=' line read as 'calls='", r->path,
                          r->lineno);
         }
-        if (!r->have_cfn) return fail(r, "'calls=' line without a preceding 'cfn=' line");
+        if (!r->have_cfn) return rd_fail(r, "'calls=' line without a preceding 'cfn=' line");
         uint32_t cfile = r->have_cfile ? r->cfile : r->src;
         r->callee = profile_function(r->p, r->have_cob ? r->cob : r->ob, cfile, r->cfn);
         make_pos(r, tpos, cfile, &r->target);
@@ -1257,13 +795,13 @@ static int spec_line(struct rd *r, const char *line, size_t len, const char *eq)
     const char *v = eq + 1;
     size_t vl = len - kl - 1;
     const char *k = line;
-    if (!r->body) return fail(r, "'%.*s=' line before the 'events:' line", SHOW(k, kl));
+    if (!r->body) return rd_fail(r, "'%.*s=' line before the 'events:' line", SHOW(k, kl));
     r->header_open = 0;
     if (r->pending)
-        return fail(r, "expected the position line of the '%s' on line %lu, found '%.*s='",
-                    r->pending == PEND_CALL ? "calls=" : "jump=", r->pending_line, SHOW(k, kl));
+        return rd_fail(r, "expected the position line of the '%s' on line %lu, found '%.*s='",
+                       r->pending == PEND_CALL ? "calls=" : "jump=", r->pending_line, SHOW(k, kl));
     int key = key_code(k, kl);
-    if (key == K_UNKNOWN) return fail(r, "unknown line type '%.*s='", SHOW(k, kl));
+    if (key == K_UNKNOWN) return rd_fail(r, "unknown line type '%.*s='", SHOW(k, kl));
     if (key <= K_JFN) {
         uint32_t id = 0;
         if (name_value(r, key_name_kind(key), v, vl, &id)) return -1;
@@ -1279,10 +817,10 @@ static int spec_line(struct rd *r, const char *line, size_t len, const char *eq)
     skip_sp(&s, end);
     int rc = scan_num(&s, end, &a);
     if (rc != PARSE_OK)
-        return fail(r,
-                    rc == PARSE_OVERFLOW ? "count after '%.*s=' does not fit in 64 bits"
-                                         : "expected a number after '%.*s='",
-                    SHOW(k, kl));
+        return rd_fail(r,
+                       rc == PARSE_OVERFLOW ? "count after '%.*s=' does not fit in 64 bits"
+                                            : "expected a number after '%.*s='",
+                       SHOW(k, kl));
     int slash = 0;
     if (is_jcnd) {
         if (s < end && *s == '/') {
@@ -1293,12 +831,12 @@ static int spec_line(struct rd *r, const char *line, size_t len, const char *eq)
         }
         rc = scan_num(&s, end, &b);
         if (rc != PARSE_OK)
-            return fail(r, rc == PARSE_OVERFLOW ? "count after 'jcnd=' does not fit in 64 bits"
-                                                : "expected two counts after 'jcnd=' "
-                                                  "(TAKEN/EXECUTED or EXECUTED TAKEN)");
+            return rd_fail(r, rc == PARSE_OVERFLOW ? "count after 'jcnd=' does not fit in 64 bits"
+                                                   : "expected two counts after 'jcnd=' "
+                                                     "(TAKEN/EXECUTED or EXECUTED TAKEN)");
     }
     if (!is_sep(s, end))
-        return fail(r, "unexpected character '%c' after the count of '%.*s='", *s, SHOW(k, kl));
+        return rd_fail(r, "unexpected character '%c' after the count of '%.*s='", *s, SHOW(k, kl));
     uint64_t tpos[SP_KINDS];
     if (scan_position(r, &s, end, tpos)) return -1;
     /* anything after the target (xdebug writes an extra field) is ignored */
@@ -1315,15 +853,15 @@ static int other_line(struct rd *r, const char *line, size_t len)
     /* desc: values keep their trailing blanks (Callgrind writes "desc: I1 cache: ") */
     if (len >= 5 && !memcmp(line, "desc:", 5)) len = full;
     if (!len || line[0] == '#') return 0;
-    if (memchr(line, '\0', len)) return fail(r, "NUL byte in a line: not a text file");
+    if (memchr(line, '\0', len)) return rd_fail(r, "NUL byte in a line: not a text file");
     if (line[0] == ' ' || line[0] == '\t') {
         const char *s = line;
         skip_sp(&s, line + len);
-        return fail(r, "unexpected indented line '%.*s'", SHOW(s, len - (size_t)(s - line)));
+        return rd_fail(r, "unexpected indented line '%.*s'", SHOW(s, len - (size_t)(s - line)));
     }
     if (len >= 4 && !memcmp(line, "====", 4)) {
         /* xdebug: "==== NEW PROFILING FILE ====" between appended runs */
-        return r->pt && r->body ? finish_part(r) : 0;
+        return r->pt && r->body ? rd_finish_part(r) : 0;
     }
     /* the key ends at the first '=' or ':' */
     const char *s = line, *end = line + len;
@@ -1334,14 +872,14 @@ static int other_line(struct rd *r, const char *line, size_t len)
     }
     if (s < end && *s == '=' && !spaced) return spec_line(r, line, len, s);
     if (s < end && *s == ':') {
-        int rc = header_line(r, line, len);
+        int rc = rd_header_line(r, line, len);
         if (rc <= 0) return rc;
         /* KCachegrind's "arch:", "timeframe (BB):" and the like */
         profile_warn(r->p, "%s:%lu: ignoring unknown header line '%.*s'", r->path, r->lineno,
                      SHOW(line, len));
         return 0;
     }
-    return fail(r, "unknown line '%.*s'", SHOW(line, len));
+    return rd_fail(r, "unknown line '%.*s'", SHOW(line, len));
 }
 
 static inline int is_cost_start(char c)
@@ -1538,8 +1076,8 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     strtab_init(&r.tot_names);
     p->format = PROFILE_FORMAT_CALLGRIND;
     int rc = read_all(&r);
-    if (!rc) rc = finish_part(&r);
-    if (!rc && !p->nparts) rc = fail(&r, "no 'events:' line: not a callgrind profile");
+    if (!rc) rc = rd_finish_part(&r);
+    if (!rc && !p->nparts) rc = rd_fail(&r, "no 'events:' line: not a callgrind profile");
     if (!rc) warn_truncated(&r);
     if (!rc && r.nneg)
         profile_warn(p, "%s: %lu negative cost%s clamped to 0", r.path, r.nneg,

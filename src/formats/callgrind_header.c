@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * callgrind_header.c - the callgrind reader's header lines: version:,
+ * creator:, cmd:, pid:, part:, desc:, events:, event:, positions:,
+ * summary: and totals:, and the start and end of each part. The body's
+ * lines, the hot path, are in callgrind_read.c; the state both share is
+ * in callgrind_rd.h.
+ */
+#include "callgrind_rd.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void reset_context(struct rd *r)
+{
+    r->ob = r->fl = r->src = r->fnname = r->fn = 0;
+    r->have_fn = 0;
+    r->fn_dirty = 1; /* the first cost line checks for a fn= */
+    r->have_cob = r->have_cfile = r->have_cfn = 0;
+    r->have_jfile = r->have_jfn = 0;
+    r->pending = PEND_NONE;
+    memset(r->last, 0, sizeof(r->last));
+}
+
+int rd_finish_part(struct rd *r)
+{
+    if (!r->pt) return 0;
+    if (r->pending) {
+        r->lineno = r->pending_line;
+        return rd_fail(r, "'%s' line is not followed by a position line",
+                       r->pending == PEND_CALL ? "calls=" : "jump=");
+    }
+    if (!r->body) return rd_fail(r, "part has no 'events:' line");
+    part_check_totals(r->p, r->pt);
+    r->had_total = xgrow(r->had_total, &r->had_cap, r->nread + 1, 1);
+    r->had_total[r->nread++] = r->pt->totals != NULL;
+    r->pt = NULL;
+    r->body = 0;
+    r->fast = FAST_NONE;
+    if (r->opt->merge_parts && !r->fold_off && r->p->nparts > 1) {
+        /* the same additions as profile_merge_parts() later, in the same order;
+           on failure that call meets the same error again and reports it */
+        struct tally_error e;
+        if (profile_fold_last_part(r->p, &e)) r->fold_off = 1;
+    }
+    return 0;
+}
+
+/* The part that a header line belongs to (starting a new one after a body). */
+static int header_part(struct rd *r)
+{
+    if (r->pt && r->body && rd_finish_part(r)) return -1;
+    if (r->pt) return 0;
+    struct part *prev = r->p->nparts ? r->p->parts[r->p->nparts - 1] : NULL;
+    struct part *pt = profile_add_part(r->p);
+    if (prev) {
+        /* Callgrind's --combine-dumps writes pid:/cmd: only for the first part */
+        pt->has_pid = prev->has_pid;
+        pt->pid = prev->pid;
+        pt->has_thread = prev->has_thread;
+        pt->thread = prev->thread;
+        if (prev->cmd) pt->cmd = xstrdup(prev->cmd);
+    }
+    r->pt = pt;
+    r->body = 0;
+    r->fast = FAST_NONE;
+    r->npos = 1;
+    r->poskind[0] = SP_LINE;
+    reset_context(r);
+    return 0;
+}
+
+static int parse_costs_text(struct rd *r, const char *what, const char *v, size_t len,
+                            uint64_t **out)
+{
+    const char *s = v, *end = v + len;
+    uint64_t *c = xcalloc(r->nev ? r->nev : 1, sizeof(*c));
+    size_t n = 0;
+    for (;;) {
+        skip_sp(&s, end);
+        if (s >= end) break;
+        uint64_t x;
+        int neg = 0;
+        if (*s == '-') {
+            neg = 1;
+            s++;
+        }
+        int rc = scan_num(&s, end, &x);
+        if (rc != PARSE_OK || !is_sep(s, end)) {
+            free(c);
+            return rd_fail(r,
+                           rc == PARSE_OVERFLOW ? "'%s:' value does not fit in 64 bits"
+                                                : "expected a number in the '%s:' line",
+                           what);
+        }
+        if (n == r->nev) {
+            free(c);
+            return rd_fail(r, "too many values in the '%s:' line for %zu events", what, r->nev);
+        }
+        if (neg && x) {
+            r->nneg++;
+            x = 0;
+        }
+        c[n++] = x;
+    }
+    free(*out);
+    *out = c;
+    return 0;
+}
+
+/* summary: / totals: (k = 0 / 1) */
+static int total_line(struct rd *r, int k, const char *v, size_t len)
+{
+    static const char *const what[2] = {"summary", "totals"};
+    if (!r->body) {
+        if (header_part(r)) return -1;
+        free(r->pend_text[k]);
+        r->pend_text[k] = xstrndup(v, len);
+        r->pend_line[k] = r->lineno;
+        return 0;
+    }
+    uint64_t **dst = k ? &r->pt->totals : &r->pt->summary;
+    if (parse_costs_text(r, what[k], v, len, dst)) return -1;
+    if (k)
+        r->pt->totals_line = r->lineno;
+    else
+        r->pt->summary_line = r->lineno;
+    return 0;
+}
+
+static int eventset_fail(struct rd *r, const char *what)
+{
+    char msg[sizeof(r->err->msg)];
+    snprintf(msg, sizeof(msg), "%s", r->err ? r->err->msg : "bad event definition");
+    return rd_fail(r, "%s: %s", what, msg);
+}
+
+static int events_line(struct rd *r, const char *v, size_t len)
+{
+    if (header_part(r)) return -1;
+    struct part *pt = r->pt;
+    if (eventset_set_base(&pt->events, v, len, r->err)) return eventset_fail(r, "'events:'");
+    if (eventset_finish(&pt->events, r->err)) return eventset_fail(r, "'events:'");
+    r->nev = pt->events.n;
+    r->tot_of = xrealloc(r->tot_of, (r->nev ? r->nev : 1) * sizeof(*r->tot_of));
+    for (size_t i = 0; i < r->nev; i++) {
+        const char *name = pt->events.names[i];
+        uint32_t k = strtab_intern(&r->tot_names, name, strlen(name));
+        if (k >= r->tot_cap) {
+            size_t old = r->tot_cap;
+            r->tot_cap = (size_t)k * 2 + 16;
+            r->tot = xrealloc(r->tot, r->tot_cap * sizeof(*r->tot));
+            memset(r->tot + old, 0, (r->tot_cap - old) * sizeof(*r->tot));
+        }
+        r->tot_of[i] = k;
+    }
+    if (r->nev > r->cost_cap) {
+        free(r->cost);
+        r->cost_cap = r->nev;
+        r->cost = xcalloc(r->cost_cap, sizeof(*r->cost));
+    }
+    r->body = 1;
+    r->header_open = 1;
+    if (r->npos == 1 && r->poskind[0] == SP_LINE)
+        r->fast = FAST_LINE;
+    else if (r->npos == 2 && r->poskind[0] == SP_ADDR && r->poskind[1] == SP_LINE)
+        r->fast = FAST_INSTR_LINE;
+    unsigned long here = r->lineno;
+    for (int k = 0; k < 2; k++)
+        if (r->pend_text[k]) {
+            r->lineno = r->pend_line[k];
+            int rc = total_line(r, k, r->pend_text[k], strlen(r->pend_text[k]));
+            free(r->pend_text[k]);
+            r->pend_text[k] = NULL;
+            if (rc) return -1;
+        }
+    r->lineno = here;
+    return 0;
+}
+
+static int positions_line(struct rd *r, const char *v, size_t len)
+{
+    if (header_part(r)) return -1;
+    const char *s = v, *end = v + len;
+    unsigned n = 0, bits = 0;
+    for (;;) {
+        skip_sp(&s, end);
+        if (s >= end) break;
+        const char *w = s;
+        while (s < end && !parse_is_space(*s))
+            s++;
+        size_t wl = (size_t)(s - w);
+        unsigned k, bit;
+        if (wl == 5 && !memcmp(w, "instr", 5)) {
+            k = SP_ADDR;
+            bit = POS_INSTR;
+        } else if (wl == 4 && !memcmp(w, "addr", 4)) {
+            k = SP_ADDR;
+            bit = POS_INSTR;
+        } else if (wl == 4 && !memcmp(w, "line", 4)) {
+            k = SP_LINE;
+            bit = POS_LINE;
+        } else if (wl == 2 && !memcmp(w, "bb", 2)) {
+            k = SP_BB;
+            bit = POS_BB;
+        } else {
+            return rd_fail(r, "unknown position kind '%.*s' (expected instr, bb or line)",
+                           SHOW(w, wl));
+        }
+        if (bits & bit) return rd_fail(r, "position kind '%.*s' given twice", SHOW(w, wl));
+        bits |= bit;
+        r->poskind[n++] = (unsigned char)k;
+    }
+    if (!n) return rd_fail(r, "'positions:' line names no position kind");
+    r->npos = n;
+    r->pt->positions = bits;
+    return 0;
+}
+
+static int number_value(struct rd *r, const char *what, const char *v, size_t len, uint64_t *out)
+{
+    rd_trim(&v, &len);
+    const char *s = v, *end = v + len;
+    int rc = scan_num(&s, end, out);
+    if (rc != PARSE_OK || s != end)
+        return rd_fail(r,
+                       rc == PARSE_OVERFLOW ? "'%s:' value does not fit in 64 bits"
+                                            : "expected a number after '%s:'",
+                       what);
+    return 0;
+}
+
+/* Header lines: `key: value`. Returns 1 if the key is not known. */
+int rd_header_line(struct rd *r, const char *line, size_t len)
+{
+    const char *colon = memchr(line, ':', len);
+    size_t kl = (size_t)(colon - line);
+    const char *v = colon + 1;
+    size_t vl = len - kl - 1;
+#define KEY(s) (kl == sizeof(s) - 1 && !memcmp(line, s, sizeof(s) - 1))
+    if (KEY("events")) return events_line(r, v, vl);
+    if (KEY("summary")) return total_line(r, 0, v, vl);
+    if (KEY("totals")) return total_line(r, 1, v, vl);
+    if (KEY("version")) {
+        uint64_t ver;
+        if (r->pt && r->body && rd_finish_part(r)) return -1;
+        if (number_value(r, "version", v, vl, &ver)) return -1;
+        if (ver >= 2)
+            return rd_fail(r, "callgrind format version %" PRIu64 " is not supported (only 1)",
+                           ver);
+        r->p->version = (int)ver;
+        return 0;
+    }
+    if (KEY("creator")) {
+        if (r->pt && r->body && rd_finish_part(r)) return -1;
+        rd_trim(&v, &vl);
+        free(r->p->creator);
+        r->p->creator = xstrndup(v, vl);
+        return 0;
+    }
+    if (KEY("pid") || KEY("thread") || KEY("part")) {
+        uint64_t x;
+        if (header_part(r) || number_value(r,
+                                           KEY("pid")    ? "pid"
+                                           : KEY("part") ? "part"
+                                                         : "thread",
+                                           v, vl, &x))
+            return -1;
+        if (KEY("pid")) {
+            r->pt->has_pid = 1;
+            r->pt->pid = x;
+        } else if (KEY("thread")) {
+            r->pt->has_thread = 1;
+            r->pt->thread = x;
+        } else {
+            r->pt->has_part = 1;
+            r->pt->part_no = x;
+        }
+        return 0;
+    }
+    if (KEY("cmd")) {
+        if (header_part(r)) return -1;
+        rd_trim(&v, &vl);
+        free(r->pt->cmd);
+        r->pt->cmd = xstrndup(v, vl);
+        return 0;
+    }
+    if (KEY("desc")) {
+        if (header_part(r)) return -1;
+        /* kept verbatim but for the leading blanks: Callgrind writes "I1 cache: " */
+        while (vl && parse_is_space(*v)) {
+            v++;
+            vl--;
+        }
+        if (vl && v[vl - 1] == '\r') vl--;
+        char *d = xstrndup(v, vl);
+        strlist_push(&r->pt->desc, d);
+        free(d);
+        return 0;
+    }
+    if (KEY("positions")) return positions_line(r, v, vl);
+    if (KEY("event")) {
+        /* `event:` and `events:` may come in any order in a part's header */
+        if (r->body && r->header_open) {
+            if (eventset_define(&r->pt->events, v, vl, r->err) ||
+                eventset_finish(&r->pt->events, r->err))
+                return eventset_fail(r, "'event:'");
+            return 0;
+        }
+        if (header_part(r)) return -1;
+        if (eventset_define(&r->pt->events, v, vl, r->err)) return eventset_fail(r, "'event:'");
+        return 0;
+    }
+#undef KEY
+    return 1;
+}

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * callgrind_rd.h - the callgrind reader's state, shared by its two files:
+ * callgrind_read.c (the body lines: costs, calls, jumps and names; the hot
+ * path) and callgrind_header.c (the header lines and the end of a part).
+ * Private to the reader: nothing else includes it.
+ */
+#ifndef TALLY_FORMATS_CALLGRIND_RD_H
+#define TALLY_FORMATS_CALLGRIND_RD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../io/parse.h"
+#include "../model/strtab.h"
+#include "callgrind_int.h"
+#include "format.h"
+
+/* compressed id -> interned name id, one map per kind (callgrind_read.c) */
+struct idmap {
+    uint64_t *keys;
+    uint32_t *vals; /* name id + 1, 0 = empty slot */
+    size_t n, cap;  /* cap: power of two or 0 */
+};
+
+/* ------------------------------------------------------------------------ */
+/* Reader state.                                                            */
+
+enum { PEND_NONE, PEND_CALL, PEND_JUMP };
+
+/* Position layouts that fast_cost_line() handles. */
+enum { FAST_NONE, FAST_LINE, FAST_INSTR_LINE };
+
+struct rd {
+    struct input *in;
+    struct profile *p;
+    struct part *pt; /* current part, NULL between parts */
+    const struct read_options *opt;
+    struct tally_error *err;
+    const char *path;
+    unsigned long lineno;
+    struct idmap names[NAME_KINDS];
+
+    int body;        /* the current part's `events:` line was seen */
+    int header_open; /* ... and no body line since: `event:` lines still belong to it */
+    size_t nev;      /* number of base events of the current part */
+    unsigned npos;
+    unsigned char poskind[SP_KINDS];
+    uint64_t last[SP_KINDS]; /* last cost line's subpositions */
+
+    /* cost context */
+    uint32_t ob, fl, src; /* object, function file, current source file */
+    uint32_t fnname, fn;
+    int have_fn, fn_dirty;
+    /* call target context (until the next calls=) */
+    uint32_t cob, cfile, cfn;
+    int have_cob, have_cfile, have_cfn;
+    /* jump target context (until the next jump) */
+    uint32_t jfile, jfn;
+    int have_jfile, have_jfn;
+
+    int pending; /* PEND_*: what the next position line belongs to */
+    unsigned long pending_line;
+    uint64_t call_count;
+    uint32_t callee;
+    struct position target;
+    uint32_t jtarget_fn;
+    int jcond;
+    uint64_t jexec, jtaken;
+
+    uint64_t *cost; /* [nev] scratch */
+    size_t cost_cap;
+    unsigned long nneg; /* negative costs clamped */
+    int warned_rcalls;
+    int drop_addr; /* opt->drop_addr (or drop_line) */
+    int drop_line; /* opt->drop_line */
+    int fast;      /* FAST_*: layout for fast_cost_line(), FAST_NONE outside a body */
+    char *copy;    /* a line copied to end it with '\n' (streams, last line) */
+    size_t copy_cap;
+
+    /* parts folded into part 0 as they end (opt->merge_parts) */
+    int fold_off;             /* a fold failed: the rest is left to profile_merge_parts() */
+    unsigned char *had_total; /* [part ordinal]: did the part have `totals:`? */
+    size_t nread, had_cap;    /* parts finished */
+
+    char *pend_text[2]; /* summary:/totals: seen before events: */
+    unsigned long pend_line[2];
+
+    /* the file's self-cost total of each event name (all parts), kept under 2^64 */
+    uint64_t *tot;           /* [tot_names.n], by the name's id */
+    struct strtab tot_names; /* the event names seen */
+    size_t tot_cap;
+    uint32_t *tot_of; /* [nev] the current part's event -> its total */
+    uint64_t calls;   /* the file's call counts (calls= lines) summed, kept under 2^64 */
+};
+
+/* Hot helpers of the cost line parser: always inlined. */
+#define HOT static inline __attribute__((always_inline))
+
+/* Quote at most 40 bytes of a line in messages. */
+#define SHOW(s, n) (int)((n) > 40 ? 40 : (n)), (s)
+
+HOT int is_eol(const char *s, const char *end)
+{
+    return s >= end || *s == '\n' || *s == '\r';
+}
+
+HOT int is_sep(const char *s, const char *end)
+{
+    return s >= end || *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r';
+}
+
+HOT void skip_sp(const char **ps, const char *end)
+{
+    const char *s = *ps;
+    while (s < end && (*s == ' ' || *s == '\t'))
+        s++;
+    *ps = s;
+}
+
+/*
+ * Unsigned number, decimal or 0x-hex. Fast path for up to 19 decimal
+ * digits (which cannot overflow); longer ones go through parse_u64.
+ */
+HOT int scan_num(const char **ps, const char *end, uint64_t *out)
+{
+    const char *s = *ps;
+    unsigned d;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /*
+     * Up to 7 digits without a loop: load 8 bytes, find the first byte that
+     * is not a digit, and combine the digits pairwise with multiplications.
+     * This avoids the mispredicted loop exit that otherwise dominates.
+     */
+    if (end - s >= 8) {
+        const uint64_t hi = 0xF0F0F0F0F0F0F0F0ULL, zeros = 0x3030303030303030ULL;
+        uint64_t w;
+        memcpy(&w, s, 8);
+        /* a byte is nonzero here iff it is not '0'..'9' (carries only move up) */
+        uint64_t nd = ((w & hi) ^ zeros) | (((w + 0x0606060606060606ULL) & hi) ^ zeros);
+        if (nd) {
+            unsigned len = (unsigned)__builtin_ctzll(nd) >> 3;
+            if (len == 0) return PARSE_NONE;
+            if (s[0] != '0' || len != 1 || (s[1] | 0x20) != 'x') {
+                /* digits to the top bytes, most significant first: leading zeros */
+                uint64_t v = (w - zeros) << (64 - 8 * len);
+                v = v * 10 + (v >> 8); /* even bytes: two-digit groups */
+                v = (((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+                     (((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >>
+                    32;
+                *ps = s + len;
+                *out = v;
+                return PARSE_OK;
+            }
+        }
+    }
+#endif
+    if (s >= end || (d = (unsigned)(unsigned char)*s - '0') > 9) return PARSE_NONE;
+    if (d == 0 && s + 1 < end && (s[1] | 0x20) == 'x') return parse_u64(ps, end, out);
+    uint64_t v = d;
+    const char *q = s + 1;
+    while (q < end && (d = (unsigned)(unsigned char)*q - '0') <= 9) {
+        v = v * 10 + d;
+        q++;
+    }
+    if (q - s > 19) return parse_u64(ps, end, out);
+    *ps = q;
+    *out = v;
+    return PARSE_OK;
+}
+
+/* Fail at the current line: sets r->err, returns -1. */
+int rd_fail(struct rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* s, len without the spaces around it (and a '\r' at its end) */
+static inline void rd_trim(const char **s, size_t *len)
+{
+    while (*len && parse_is_space(**s)) {
+        (*s)++;
+        (*len)--;
+    }
+    while (*len && (parse_is_space((*s)[*len - 1]) || (*s)[*len - 1] == '\r'))
+        (*len)--;
+}
+
+/* callgrind_header.c: one header line (given without its line end), with
+   the meaning of callgrind_read()'s dispatch: 0 done, -1 failed. */
+int rd_header_line(struct rd *r, const char *line, size_t len);
+/* The end of the current part: checks and folds it (opt->merge_parts). */
+int rd_finish_part(struct rd *r);
+
+#endif
