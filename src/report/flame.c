@@ -13,6 +13,19 @@
 #include "xmltext.h"
 
 enum { PAD = 10, FRAME_H = 16, TOP = 64, BOTTOM = 30, LEGEND_H = 18 };
+
+/* The mean advance of a 12px sans-serif character (the subtitle's font),
+   a little generous, to tell when a subtitle would not fit. */
+#define SUBTITLE_CHAR_W 6.4
+
+/* Characters (not bytes) of a UTF-8 string; 0 for NULL. */
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; s && *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
 #define CHAR_W 7.0 /* average glyph width of the 12px font, for labels */
 
 /* A label that fits `px` pixels: the name, or its start and "..", or "". */
@@ -395,18 +408,28 @@ int flame_write_svg(const struct stack_tree *t, const struct flame_options *opt,
     fprintf(fp, "<text id=\"title\" x=\"%.1f\" y=\"24\">", imgw / 2.0);
     xml_text(fp, title, SIZE_MAX);
     fputs("</text>\n", fp);
-    fprintf(fp, "<text id=\"subtitle\" x=\"%.1f\" y=\"42\">", imgw / 2.0);
+    /* the subtitle: what the widths and colours mean, and how the stacks
+       were made; a line too long for the picture is narrowed to fit */
+    const char *diff_text =
+        !opt->old ? ""
+        : opt->negate
+            ? "differential (widths: old, --negate; red: grew, blue: shrank) \xe2\x80\x94 "
+            : "differential (widths: new; red: grew, blue: shrank) \xe2\x80\x94 ";
+    const char *trunc_text = t->truncated ? " (node limit reached: small frames left out)" : "";
+    size_t nchars = utf8_chars(diff_text) + utf8_chars(t->method) + utf8_chars(trunc_text) +
+                    (opt->subtitle ? utf8_chars(opt->subtitle) + 3 : 0);
+    double room = imgw - 2.0 * PAD;
+    fprintf(fp, "<text id=\"subtitle\" x=\"%.1f\" y=\"42\"", imgw / 2.0);
+    if (nchars * SUBTITLE_CHAR_W > room)
+        fprintf(fp, " textLength=\"%.0f\" lengthAdjust=\"spacingAndGlyphs\"", room);
+    fputc('>', fp);
     if (opt->subtitle) {
         xml_text(fp, opt->subtitle, SIZE_MAX);
         fputs(" \xe2\x80\x94 ", fp);
     }
-    if (opt->old)
-        fputs(opt->negate
-                  ? "differential (widths: old, --negate; red: grew, blue: shrank) \xe2\x80\x94 "
-                  : "differential (widths: new; red: grew, blue: shrank) \xe2\x80\x94 ",
-              fp);
+    fputs(diff_text, fp);
     xml_text(fp, t->method ? t->method : "", SIZE_MAX);
-    if (t->truncated) fputs(" (node limit reached: small frames left out)", fp);
+    fputs(trunc_text, fp);
     fputs("</text>\n", fp);
     if (opt->old) {
         /* the legend: what the colours of a differential graph say */

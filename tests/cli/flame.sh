@@ -234,6 +234,12 @@ check "negate: y (40 in OLD) is drawn 40 wide, blue 46" grep -q '^all;main;y [^ 
 check "negate: w still red 56 (it grew)" grep -q '^all;main;w [^ ]* 10 rgb(255,56,56) ' "$TMP/neg.frames"
 check "negate: x (only in NEW) is not drawn" sh -c "! grep -q '^all;main;x ' '$TMP/neg.frames'"
 check "negate: the subtitle says widths from OLD" grep -q 'widths: old, --negate' "$TMP/neg.svg"
+# the subtitle is narrowed to the picture (1200 - 2 * 10) only when it would
+# not fit: exact stacks' short line is left alone; estimated stacks' long
+# explanation at 400 wide is squeezed
+check "subtitle: a short one keeps its natural length" sh -c "! grep -q '<text id=\"subtitle\"[^>]*textLength' '$TMP/neg.svg'"
+expect "--diff --width=400" 0 "" "" --diff --width=400 old.ctx new.ctx -o narrow.svg
+check "subtitle: a long one is narrowed to width - 20 (380)" grep -q '<text id="subtitle" x="200.0" y="42" textLength="380" lengthAdjust="spacingAndGlyphs">' "$TMP/narrow.svg"
 check "negate: the tooltip gives the self cost after" grep -q 'self after 10, change -30' "$TMP/neg.svg"
 expect "--negate without --diff" 2 "" "--negate draws the widths of OLD: it needs --diff" --negate a.ctx
 
