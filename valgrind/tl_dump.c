@@ -865,6 +865,7 @@ static void print_summary(void)
 /* At exit, as perf record does: what was written (not with -q). */
 static void say_written(void)
 {
+    if (VG_(clo_verbosity) == 0) return; /* -q */
     if (main_out.name && main_out.pid == VG_(getpid)())
         VG_(umsg)("tally: wrote %s (%u functions)\n", main_out.name, main_out.next[2]);
     for (UInt k = 0; k < n_thread_out; k++)

@@ -173,6 +173,12 @@ if command -v valgrind >/dev/null 2>&1 && [ -x "$ROOT/build/valgrind/lib/tally-a
     else
         not_ok "at exit: tally: wrote said.out (N functions)"; diag <"$TMP/err"
     fi
+    run_tally 0 "" "" record -q --out-file=quiet.out -- /bin/true
+    if ! grep -q "wrote" "$TMP/err" && [ -s "$TMP/quiet.out" ]; then
+        ok "-q: the file is written and nothing said"
+    else
+        not_ok "-q: the file is written and nothing said"; diag <"$TMP/err"
+    fi
     printf '#!/bin/sh\nexec /bin/true\n' >"$TMP/wrapper.sh"
     chmod +x "$TMP/wrapper.sh"
     run_tally 0 "" "" record --out-file=wrapped.out -- ./wrapper.sh
