@@ -145,8 +145,10 @@ fuzz: deps fuzz-build
 examples:
 	@$(MAKE) -s -C examples
 
+# the build of make check uses every CPU (make -j), as the tests do
+NPROC    := $(shell nproc 2>/dev/null || echo 1)
 check: deps
-	@$(MAKE) -s all unit asan fuzz-build examples
+	@$(MAKE) -s -j$(NPROC) all unit asan fuzz-build examples
 	@bash tests/run.sh
 
 # the long mutation sweep of tests/hostile (make check runs 40 mutants)
