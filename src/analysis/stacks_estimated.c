@@ -288,11 +288,7 @@ static int apportion_tree(struct stack_tree *t, size_t ne)
     uint32_t *kids = NULL;
     size_t kcap = 0;
     for (uint32_t i = 0; i < t->n; i++) {
-        size_t nk = 0;
-        for (uint32_t c = t->nodes[i].first_child; c; c = t->nodes[c].next_sibling) {
-            kids = xgrow(kids, &kcap, nk + 1, sizeof(*kids));
-            kids[nk++] = c;
-        }
+        size_t nk = stacks_children(t, i, &kids, &kcap);
         w = xgrow(w, &cap, nk + 2, sizeof(*w));
         for (size_t k = 0; k < ne; k++) {
             uint64_t *tt = ttotal(t, i);

@@ -64,10 +64,7 @@ static void usage(FILE *fp)
 
 static int bad_usage(const char *fmt, const char *arg)
 {
-    fputs("tally: annotate: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\ntry 'tally annotate --help'\n", stderr);
-    return 2;
+    return cli_bad_usage("annotate", fmt, arg);
 }
 
 /* "yes"/"no" -> 1/0, else -1 */

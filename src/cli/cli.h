@@ -41,6 +41,11 @@ const char *cli_nearest(const char *word, const char *const *cands, size_t n);
  */
 void cli_unknown_option(const char *cmd, const char *arg, void (*usage)(FILE *fp));
 /*
+ * "tally: CMD: " then fmt with arg, then "try 'tally CMD --help'" on
+ * stderr; returns 2 (a usage error's exit status).
+ */
+int cli_bad_usage(const char *cmd, const char *fmt, const char *arg);
+/*
  * For a command given no profile: the newest regular file of the current
  * directory named tally.out.*, callgrind.out.* or cachegrind.out.* (as
  * KCachegrind picks), said in a note; NULL after an error saying none was

@@ -227,6 +227,14 @@ static void options_in(const char *text, struct strlist *list)
     }
 }
 
+int cli_bad_usage(const char *cmd, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "tally: %s: ", cmd);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\ntry 'tally %s --help'\n", cmd);
+    return 2;
+}
+
 void cli_unknown_option(const char *cmd, const char *arg, void (*usage)(FILE *fp))
 {
     struct strlist opts = {0};

@@ -114,10 +114,7 @@ static void usage(FILE *fp)
 
 static int bad_usage(const char *fmt, const char *arg)
 {
-    fputs("tally: gprof: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\ntry 'tally gprof --help'\n", stderr);
-    return 2;
+    return cli_bad_usage("gprof", fmt, arg);
 }
 
 enum {
