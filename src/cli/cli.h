@@ -46,6 +46,13 @@ void cli_unknown_option(const char *cmd, const char *arg, void (*usage)(FILE *fp
  */
 int cli_bad_usage(const char *cmd, const char *fmt, const char *arg);
 /*
+ * PROG as a path (allocated): itself when it has a '/', else the first
+ * executable regular file PROG in a directory of $PATH (an empty entry is
+ * the current directory; no $PATH: /usr/local/bin:/usr/bin:/bin), made
+ * absolute. NULL when none is found.
+ */
+char *cli_find_program(const char *prog);
+/*
  * For a command given no profile: the newest regular file of the current
  * directory named tally.out.*, callgrind.out.* or cachegrind.out.* (as
  * KCachegrind picks), said in a note; NULL after an error saying none was

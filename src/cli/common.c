@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void cli_error(const struct tally_error *err)
 {
@@ -225,6 +226,32 @@ static void options_in(const char *text, struct strlist *list)
         free(name);
         s = e - 1;
     }
+}
+
+char *cli_find_program(const char *prog)
+{
+    if (strchr(prog, '/')) return xstrdup(prog);
+    const char *path = getenv("PATH");
+    if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        char *cand = n ? xasprintf("%.*s/%s", (int)n, path, prog) : xasprintf("./%s", prog);
+        struct stat st;
+        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0) {
+            if (cand[0] != '/') {
+                char *abs = realpath(cand, NULL);
+                if (abs) {
+                    free(cand);
+                    cand = abs;
+                }
+            }
+            return cand;
+        }
+        free(cand);
+        path += n;
+        if (*path == ':') path++;
+    }
+    return NULL;
 }
 
 int cli_bad_usage(const char *cmd, const char *fmt, const char *arg)
