@@ -401,8 +401,7 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
     fputs("}\n", out);
     free(b.s);
     free(dup);
-    if (fflush(out) || ferror(out)) return tally_error_set(err, NULL, 0, "error writing the graph");
-    return 0;
+    return textfmt_finish(out, "graph", err);
 }
 
 /* ---- running dot ---------------------------------------------------------- */

@@ -96,3 +96,10 @@ void textfmt_repeat(FILE *fp, int c, size_t n)
     for (size_t i = 0; i < n; i++)
         putc(c, fp);
 }
+
+int textfmt_finish(FILE *fp, const char *what, struct tally_error *err)
+{
+    if (fflush(fp) || ferror(fp))
+        return tally_error_set(err, NULL, 0, "error writing the %s", what);
+    return 0;
+}
