@@ -252,13 +252,10 @@ int cmd_graph(int argc, char **argv)
         }
         if (outfile_commit(&of, &err)) goto fail;
     } else {
-        FILE *mem = open_memstream(&text, &len);
-        if (!mem || dot_write(mem, &g, &dopt, &sel, &err)) {
-            if (mem) fclose(mem);
+        if (!(text = dot_text(&g, &dopt, &sel, &len, &err))) {
             if (!err.msg[0]) tally_error_set(&err, NULL, 0, "out of memory");
             goto fail;
         }
-        fclose(mem);
         if (outfile_open(&of, o.output, &err)) goto fail;
         if (fflush(of.fp) || dot_run(text, len, o.fmt, fileno(of.fp), &err)) {
             outfile_abort(&of);

@@ -201,11 +201,7 @@ static char *make_callgraph(const struct profile *p, const struct event_expr *co
     dopt.event = evname;
     dopt.title = p->parts[0]->cmd;
     if (dot_select(&g, &dopt, &sel, &err)) goto fail;
-    FILE *mem = open_memstream(&text, &len);
-    if (!mem) goto fail;
-    int rc = dot_write(mem, &g, &dopt, &sel, &err);
-    fclose(mem);
-    if (rc) goto fail;
+    if (!(text = dot_text(&g, &dopt, &sel, &len, &err))) goto fail;
     tmp = tmpfile();
     if (!tmp || dot_run(text, len, "svg", fileno(tmp), &err)) goto fail;
     long size;

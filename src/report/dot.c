@@ -404,6 +404,22 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
     return textfmt_finish(out, "graph", err);
 }
 
+char *dot_text(const struct callgraph *g, const struct dot_options *o,
+               const struct dot_selection *s, size_t *len, struct tally_error *err)
+{
+    char *text = NULL;
+    *len = 0;
+    FILE *mem = open_memstream(&text, len);
+    if (!mem) return NULL;
+    int rc = dot_write(mem, g, o, s, err);
+    fclose(mem);
+    if (rc) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
 /* ---- running dot ---------------------------------------------------------- */
 
 int dot_find_program(char *buf, size_t size)
