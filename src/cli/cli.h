@@ -53,6 +53,14 @@ int cli_bad_usage(const char *cmd, const char *fmt, const char *arg);
  */
 char *cli_find_program(const char *prog);
 /*
+ * Write the output file `path` ("-": stdout) through an outfile (a
+ * temporary renamed at the end): write(fp, ctx, err) fills it; when that
+ * fails the file is removed and -1 returned (err as write left it).
+ * Returns 0, or -1 with err.
+ */
+int cli_write_output(const char *path, int (*write)(FILE *fp, void *ctx, struct tally_error *err),
+                     void *ctx, struct tally_error *err);
+/*
  * For a command given no profile: the newest regular file of the current
  * directory named tally.out.*, callgrind.out.* or cachegrind.out.* (as
  * KCachegrind picks), said in a note; NULL after an error saying none was

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../io/outfile.h"
+
 void cli_error(const struct tally_error *err)
 {
     char buf[2048];
@@ -252,6 +254,18 @@ char *cli_find_program(const char *prog)
         if (*path == ':') path++;
     }
     return NULL;
+}
+
+int cli_write_output(const char *path, int (*write)(FILE *fp, void *ctx, struct tally_error *err),
+                     void *ctx, struct tally_error *err)
+{
+    struct outfile of;
+    if (outfile_open(&of, path, err)) return -1;
+    if (write(of.fp, ctx, err)) {
+        outfile_abort(&of);
+        return -1;
+    }
+    return outfile_commit(&of, err);
 }
 
 int cli_bad_usage(const char *cmd, const char *fmt, const char *arg)

@@ -217,6 +217,17 @@ static int event_index(const struct profile *p, const char *event, const char *f
     return -1;
 }
 
+struct flame_out {
+    const struct stack_tree *t;
+    const struct flame_options *fo;
+};
+
+static int write_flame(FILE *fp, void *ctx, struct tally_error *err)
+{
+    const struct flame_out *f = ctx;
+    return flame_write_svg(f->t, f->fo, fp, err);
+}
+
 int cmd_flame(int argc, char **argv)
 {
     struct flame_cli o;
@@ -291,13 +302,8 @@ int cmd_flame(int argc, char **argv)
         have_old = 1;
         fo.old = &told;
     }
-    struct outfile of;
-    if (outfile_open(&of, o.output ? o.output : "-", &err)) goto out;
-    if (flame_write_svg(&tnew, &fo, of.fp, &err)) {
-        outfile_abort(&of);
-        goto out;
-    }
-    if (outfile_commit(&of, &err)) goto out;
+    struct flame_out fout = {&tnew, &fo};
+    if (cli_write_output(o.output ? o.output : "-", write_flame, &fout, &err)) goto out;
     rc = 0;
 out:
     if (rc) cli_error(&err);

@@ -381,6 +381,17 @@ fail:
     return NULL;
 }
 
+struct report_out {
+    const struct profile *p;
+    const struct html_options *ho;
+};
+
+static int write_report(FILE *fp, void *ctx, struct tally_error *err)
+{
+    const struct report_out *ro = ctx;
+    return html_report_write(fp, ro->p, ro->ho, err);
+}
+
 int cmd_report(int argc, char **argv)
 {
     struct report_options o;
@@ -482,13 +493,8 @@ int cmd_report(int argc, char **argv)
                                : "No flame graph: no callgrind or cachegrind input.";
     ho.extra_html = cx;
     path = single ? xstrdup(o.dir) : xasprintf("%s/index.html", o.dir);
-    struct outfile of;
-    if (outfile_open(&of, path, &err)) goto fail;
-    if (html_report_write(of.fp, p, &ho, &err)) {
-        outfile_abort(&of);
-        goto fail;
-    }
-    if (outfile_commit(&of, &err)) goto fail;
+    struct report_out ro = {p, &ho};
+    if (cli_write_output(path, write_report, &ro, &err)) goto fail;
     status = 0;
     goto out;
 fail:
