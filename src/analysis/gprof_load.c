@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../formats/format.h"
+#include "../formats/callgrind_order.h"
 #include "../symbols/demangle.h"
 
 static int cmp_map_func(const void *a, const void *b)
@@ -258,7 +258,7 @@ static uint32_t copy_fn(struct profile *b, const struct profile *a, uint32_t *ma
  * records in the order of its callgrind file, so that the profile is the
  * one `tally gprof --callgrind-out` writes and a reader of that file gets
  * (function ids, record order, the last `fn=` mention of each function).
- * The order is the writer's own (callgrind_record_order(), format.h).
+ * The order is the writer's own (formats/callgrind_order.h).
  */
 static struct profile *in_file_order(const struct profile *a, struct tally_error *err)
 {

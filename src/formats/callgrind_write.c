@@ -5,6 +5,7 @@
  * See docs/internals/callgrind.md for the layout it writes.
  */
 #include "callgrind_int.h"
+#include "callgrind_order.h"
 #include "format.h"
 #include "../model/hash.h"
 

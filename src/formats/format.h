@@ -105,18 +105,6 @@ int cachegrind_read(struct input *in, struct profile *p, const struct read_optio
 /* Write every part, with name and position compression. */
 int callgrind_write(const struct profile *p, FILE *fp, struct tally_error *err);
 /*
- * The records of part pt in the order callgrind_write() writes them (and
- * a reader of the file then holds them): kind 0 a cost record, 1 a call,
- * 2 a jump; idx its index in the part. *out (allocated) gets one per
- * record; returns their number.
- */
-struct callgrind_rec {
-    uint32_t kind;
-    size_t idx;
-};
-size_t callgrind_record_order(const struct profile *p, const struct part *pt,
-                              struct callgrind_rec **out);
-/*
  * Write the cachegrind format: one part only (merge first), line-level
  * self costs per (file, function); calls and jumps have no place in it.
  */
