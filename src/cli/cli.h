@@ -102,6 +102,13 @@ const char *cli_optval(int argc, char **argv, int *i, const char *name, int *mis
  */
 const char *cli_shortval(int argc, char **argv, int *i, const char *name, int *missing);
 /*
+ * --event=EV and --title=TEXT, which graph, report and flame take: 1 when
+ * argv[*i] is one of them (its value stored in *event or *title), else 0
+ * (*missing set when the option has no value).
+ */
+int cli_event_title(int argc, char **argv, int *i, int *missing, const char **event,
+                    const char **title);
+/*
  * Is the output file one of the inputs (the same file, or the same name
  * when the output does not exist yet)? Writing it would destroy a profile:
  * returns -1 with err naming the output and the input, else 0. A NULL

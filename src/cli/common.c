@@ -256,6 +256,21 @@ char *cli_find_program(const char *prog)
     return NULL;
 }
 
+int cli_event_title(int argc, char **argv, int *i, int *missing, const char **event,
+                    const char **title)
+{
+    const char *v;
+    if ((v = cli_optval(argc, argv, i, "--event", missing))) {
+        *event = v;
+        return 1;
+    }
+    if (!*missing && (v = cli_optval(argc, argv, i, "--title", missing))) {
+        *title = v;
+        return 1;
+    }
+    return 0;
+}
+
 int cli_write_output(const char *path, int (*write)(FILE *fp, void *ctx, struct tally_error *err),
                      void *ctx, struct tally_error *err)
 {

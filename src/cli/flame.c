@@ -95,10 +95,8 @@ static enum cli_opt flame_option(void *ctx, int argc, char **argv, int *i, int *
 {
     struct flame_cli *o = ctx;
     const char *a = argv[*i], *v;
-    if ((v = cli_optval(argc, argv, i, "--event", missing))) {
-        o->event = v;
-    } else if (!*missing && (v = cli_optval(argc, argv, i, "--title", missing))) {
-        o->title = v;
+    if (cli_event_title(argc, argv, i, missing, &o->event, &o->title)) {
+        /* stored */
     } else if (!*missing && (v = cli_optval(argc, argv, i, "--subtitle", missing))) {
         o->subtitle = v;
     } else if (!*missing && (v = cli_optval(argc, argv, i, "--minwidth", missing))) {

@@ -100,10 +100,8 @@ static enum cli_opt graph_option(void *ctx, int argc, char **argv, int *i, int *
             cli_errorf("graph: unknown format '%s' (use dot, svg, png or pdf)", v);
             return CLI_OPT_BAD;
         }
-    } else if (!*missing && (v = cli_optval(argc, argv, i, "--event", missing))) {
-        o->event = v;
-    } else if (!*missing && (v = cli_optval(argc, argv, i, "--title", missing))) {
-        o->title = v;
+    } else if (!*missing && cli_event_title(argc, argv, i, missing, &o->event, &o->title)) {
+        /* stored */
     } else if (!*missing &&
                ((v = cli_optval(argc, argv, i, "--node-thres", missing)) ||
                 (!*missing && (v = cli_optval(argc, argv, i, "--edge-thres", missing))))) {

@@ -105,10 +105,8 @@ static enum cli_opt report_option(void *ctx, int argc, char **argv, int *i, int 
     if ((v = cli_optval(argc, argv, i, "--include", missing)) ||
         (!*missing && (v = cli_shortval(argc, argv, i, "-I", missing)))) {
         strlist_push(&o->include, v);
-    } else if (!*missing && (v = cli_optval(argc, argv, i, "--event", missing))) {
-        o->event = v;
-    } else if (!*missing && (v = cli_optval(argc, argv, i, "--title", missing))) {
-        o->title = v;
+    } else if (!*missing && cli_event_title(argc, argv, i, missing, &o->event, &o->title)) {
+        /* stored */
     } else if (!*missing &&
                ((v = cli_optval(argc, argv, i, "--max-functions", missing)) ||
                 (!*missing && (v = cli_optval(argc, argv, i, "--max-source", missing))))) {
