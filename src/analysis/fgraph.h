@@ -41,8 +41,10 @@ struct fgraph_options {
        in a selection of parts whose event lists differ; NULL = the part's
        own events in order */
     const size_t *colmap;
-    int raw_costs;     /* the base events read unsigned even in a signed profile */
-    int no_self_calls; /* leave out the calls of a function to itself */
+    int raw_costs; /* the base events read unsigned even in a signed profile */
+    /* leave out the calls of a function to itself (their count and cost,
+       and in a compact graph the node they alone would make) */
+    int no_self_calls;
     /* nodes: 0 = every function of the profile, node = function index;
        1 = only the functions with a record, in the order first seen (the
        cost records, then the caller and the callee of each call) */
