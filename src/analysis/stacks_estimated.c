@@ -424,10 +424,12 @@ int stacks_build_estimated(struct stack_tree *t, const struct stack_options *opt
     struct rectab arcs;
     rectab_init(&arcs, 1, 1);
     /*
-     * One function graph per part (fgraph.h), folded here: self costs in
-     * 64 bits (a sum past 2^64 - 1 is an error, as is the grand total),
-     * call counts likewise, the inclusive costs of the calls as doubles.
-     * The arcs keep the order their first call comes in over all parts.
+     * One function graph per part (fgraph.h; compact, so that a part
+     * costs its records, not the whole profile's functions), folded here:
+     * self costs in 64 bits (a sum past 2^64 - 1 is an error, as is the
+     * grand total), call counts likewise, the inclusive costs of the calls
+     * as doubles. The arcs keep the order their first call comes in over
+     * all parts.
      */
     static const char msg_self[] = "cost overflow while summing self costs";
     for (size_t k = 0; k < s->nparts; k++) {
@@ -436,15 +438,17 @@ int stacks_build_estimated(struct stack_tree *t, const struct stack_options *opt
                                     .colmap = s->colmap[k],
                                     .raw_costs = 1,
                                     .no_self_calls = 1,
+                                    .compact = 1,
                                     .msg_self = msg_self,
                                     .msg_count = "call count overflow",
                                     .msg_cost = "call cost overflow"};
         int brc = fgraph_build(&g, p, s->parts[k], &fo, err);
         /* the part's self costs are whole even when a call count overflowed;
            a self cost past 64 bits comes first, as the costs come before the calls */
-        for (size_t i = 0; i < nf * ne; i++) {
+        for (size_t i = 0; i < g.nnodes * ne; i++) {
             tally_wide v = g.self[i];
-            if (v > (tally_wide)UINT64_MAX || add_checked(&selfu[i], (uint64_t)v) ||
+            size_t at = (size_t)g.fn[i / ne] * ne + i % ne;
+            if (v > (tally_wide)UINT64_MAX || add_checked(&selfu[at], (uint64_t)v) ||
                 add_checked(&grand[i % ne], (uint64_t)v)) {
                 brc = tally_error_set(err, p->path, 0, "%s", msg_self);
                 break;
