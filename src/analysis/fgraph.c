@@ -27,7 +27,8 @@ static int columns(const struct fgraph_options *o, size_t ncols, const uint64_t 
         if (o->cols) {
             if (event_expr_eval(&o->cols[c], cost, is_signed, &out[c])) return -1;
         } else {
-            out[c] = is_signed ? (tally_wide)(int64_t)cost[c] : (tally_wide)cost[c];
+            uint64_t v = cost[o->colmap ? o->colmap[c] : c];
+            out[c] = is_signed && !o->raw_costs ? (tally_wide)(int64_t)v : (tally_wide)v;
         }
     }
     return 0;
@@ -62,7 +63,8 @@ int fgraph_build(struct fgraph *g, const struct profile *p, const struct part *p
                  const struct fgraph_options *o, struct tally_error *err)
 {
     memset(g, 0, sizeof(*g));
-    size_t nf = profile_nfunctions(p), nc = o->cols ? o->ncols : pt->events.n;
+    size_t nf = profile_nfunctions(p);
+    size_t nc = o->cols || o->colmap ? o->ncols : pt->events.n;
     size_t nc1 = nc ? nc : 1;
     g->ncols = nc;
     uint32_t *map = NULL;
@@ -92,6 +94,7 @@ int fgraph_build(struct fgraph *g, const struct profile *p, const struct part *p
     for (size_t i = 0; i < part_ncalls(pt) && !rc; i++) {
         struct call_rec cr;
         part_call_get(pt, i, &cr);
+        if (o->no_self_calls && cr.caller == cr.callee) continue;
         uint32_t f = node_of(g, map, cr.caller, &cap);
         uint32_t t = node_of(g, map, cr.callee, &cap);
         uint64_t key = (uint64_t)f << 32 | t;

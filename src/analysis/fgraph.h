@@ -7,7 +7,9 @@
  * fgraph_build() sums the records of a part into nodes and arcs, for the
  * JSON export (every function a node, the base events as columns) and the
  * pictures' call graph (callgraph.h: only the functions with a record,
- * any event expressions as columns). Costs are summed in 128 bits
+ * any event expressions as columns) and the estimated stacks
+ * (stacks_estimated.c: one graph per part, base events picked by a column
+ * map, calls to self left out). Costs are summed in 128 bits
  * (tally_wide) with checked sums, so no file a reader accepts overflows
  * them; a signed profile (a diff) is read as two's complement.
  *
@@ -34,7 +36,15 @@ struct fgraph_options {
     /* the columns: event expressions evaluated on each cost vector, or
        NULL for the part's base events, one column each */
     const struct event_expr *cols;
-    size_t ncols; /* with cols */
+    size_t ncols; /* with cols or colmap */
+    /* without cols: column c is base event colmap[c] (ncols columns), as
+       in a selection of parts whose event lists differ; NULL = the part's
+       own events in order */
+    const size_t *colmap;
+    int raw_costs; /* the base events read unsigned even in a signed profile */
+    /* leave out the calls of a function to itself (their count and cost,
+       and in a compact graph the node they alone would make) */
+    int no_self_calls;
     /* nodes: 0 = every function of the profile, node = function index;
        1 = only the functions with a record, in the order first seen (the
        cost records, then the caller and the callee of each call) */

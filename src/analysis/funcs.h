@@ -24,6 +24,17 @@
  * Optional renames (`--mod-filename`, `--mod-funcname`, see rename.h) are
  * applied next, so that renamed files or functions share one row.
  *
+ * Why this is not built on fgraph.h (the one function graph): an fgraph
+ * node is a function and sums whole records per function. A row here is
+ * (file of the cost line, canonical name): one function's cost lines fall
+ * into several rows when code from other files is inlined into it (fi=,
+ * fe=), and several functions fall into one row when they share a name
+ * (every object's `_init`, renamed names). Per row and per arc it also keeps
+ * `ndef`, the most leading events any one record gave, which a sum over a
+ * function cannot give back, and the per-line costs and calls need each
+ * record's line. So the table reads the
+ * records itself; the checked 128-bit sums are the same as fgraph's.
+ *
  * Memory: records grow with the number of distinct rows, arcs and
  * (file, line) pairs; everything is owned by the table.
  */

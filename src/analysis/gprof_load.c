@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../formats/callgrind_order.h"
 #include "../symbols/demangle.h"
 
 static int cmp_map_func(const void *a, const void *b)
@@ -234,59 +235,6 @@ static uint64_t to_us(double ticks, unsigned hz)
     return (uint64_t)llround(v);
 }
 
-/*
- * The order of a callgrind file of the profile, which readers of the file
- * see: a function's rank is the order of its first self-cost record, then
- * of its first call; functions with no record of their own (callees only)
- * come after, by (object, file, name). Records are sorted by (rank of the
- * function, line, self cost before call, file name, rank of the callee,
- * target line, target file name, order of adding).
- */
-struct file_item {
-    uint32_t rank, kind, other;
-    uint64_t line, tline;
-    uint32_t file, tfile;
-    size_t idx;
-};
-
-static int name_cmp(const struct profile *p, uint32_t a, uint32_t b)
-{
-    return a == b ? 0 : strcmp(profile_str(p, a), profile_str(p, b));
-}
-
-static int fn_cmp(const void *pa, const void *pb, void *ctx)
-{
-    const struct profile *p = ctx;
-    struct function a = profile_function_at(p, *(const uint32_t *)pa);
-    struct function b = profile_function_at(p, *(const uint32_t *)pb);
-    int c = name_cmp(p, a.obj, b.obj);
-    if (!c) c = name_cmp(p, a.file, b.file);
-    if (!c) c = name_cmp(p, a.name, b.name);
-    return c;
-}
-
-#define CMP(x, y)                                                                                  \
-    do {                                                                                           \
-        if ((x) != (y)) return (x) < (y) ? -1 : 1;                                                 \
-    } while (0)
-
-static int item_cmp(const void *pa, const void *pb, void *ctx)
-{
-    const struct profile *p = ctx;
-    const struct file_item *a = pa, *b = pb;
-    CMP(a->rank, b->rank);
-    CMP(a->line, b->line);
-    CMP(a->kind, b->kind);
-    int c = name_cmp(p, a->file, b->file);
-    if (c) return c;
-    CMP(a->other, b->other);
-    CMP(a->tline, b->tline);
-    c = name_cmp(p, a->tfile, b->tfile);
-    if (c) return c;
-    CMP(a->idx, b->idx);
-    return 0;
-}
-
 /* Intern name `id` of profile a into b. */
 static uint32_t copy_name(struct profile *b, const struct profile *a, uint32_t id)
 {
@@ -310,57 +258,18 @@ static uint32_t copy_fn(struct profile *b, const struct profile *a, uint32_t *ma
  * records in the order of its callgrind file, so that the profile is the
  * one `tally gprof --callgrind-out` writes and a reader of that file gets
  * (function ids, record order, the last `fn=` mention of each function).
+ * The order is the writer's own (formats/callgrind_order.h).
  */
 static struct profile *in_file_order(const struct profile *a, struct tally_error *err)
 {
     const struct part *pa = a->parts[0];
-    size_t nc = part_ncosts(pa), nk = part_ncalls(pa), nf = profile_nfunctions(a);
+    size_t nf = profile_nfunctions(a);
     size_t nev = pa->events.n;
-    uint32_t *rank = xmalloc((nf + 1) * sizeof(*rank));
     uint32_t *map = xmalloc((nf + 1) * sizeof(*map));
     for (size_t i = 0; i < nf; i++)
-        rank[i] = map[i] = UINT32_MAX;
-    uint32_t next = 0;
-    for (size_t i = 0; i < nc; i++) {
-        struct cost_rec c;
-        part_cost_get(pa, i, &c);
-        if (rank[c.fn] == UINT32_MAX) rank[c.fn] = next++;
-    }
-    for (size_t i = 0; i < nk; i++) {
-        struct call_rec c;
-        part_call_get(pa, i, &c);
-        if (rank[c.caller] == UINT32_MAX) rank[c.caller] = next++;
-    }
-    uint32_t *rest = xmalloc((nf + 1) * sizeof(*rest));
-    size_t nrest = 0;
-    for (size_t i = 0; i < nf; i++)
-        if (rank[i] == UINT32_MAX) rest[nrest++] = (uint32_t)i;
-    qsort_r(rest, nrest, sizeof(*rest), fn_cmp, (void *)a);
-    for (size_t i = 0; i < nrest; i++)
-        rank[rest[i]] = next++;
-    free(rest);
-
-    struct file_item *items = xmalloc((nc + nk + 1) * sizeof(*items));
-    size_t ni = 0;
-    for (size_t i = 0; i < nc; i++) {
-        struct cost_rec c;
-        part_cost_get(pa, i, &c);
-        items[ni++] = (struct file_item){
-            .rank = rank[c.fn], .line = c.pos.line, .file = c.pos.file, .idx = i};
-    }
-    for (size_t i = 0; i < nk; i++) {
-        struct call_rec c;
-        part_call_get(pa, i, &c);
-        items[ni++] = (struct file_item){.rank = rank[c.caller],
-                                         .kind = 1,
-                                         .line = c.site.line,
-                                         .file = c.site.file,
-                                         .other = rank[c.callee],
-                                         .tline = c.target.line,
-                                         .tfile = c.target.file,
-                                         .idx = i};
-    }
-    qsort_r(items, ni, sizeof(*items), item_cmp, (void *)a);
+        map[i] = UINT32_MAX;
+    struct callgrind_rec *items;
+    size_t ni = callgrind_record_order(a, pa, &items);
 
     struct profile *b = profile_new();
     b->format = a->format;
@@ -374,7 +283,7 @@ static struct profile *in_file_order(const struct profile *a, struct tally_error
     uint32_t last = UINT32_MAX;
     int rc = 0;
     for (size_t i = 0; i < ni && !rc; i++) {
-        const struct file_item *it = &items[i];
+        const struct callgrind_rec *it = &items[i];
         uint32_t fn;
         if (it->kind == 0) {
             struct cost_rec c;
@@ -398,7 +307,6 @@ static struct profile *in_file_order(const struct profile *a, struct tally_error
         last = fn;
     }
     free(items);
-    free(rank);
     free(map);
     if (rc) {
         tally_error_set(err, NULL, 0, "a cost overflows a 64-bit counter");

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../io/bytebuf.h"
+
 /* Enough for any sane REGEX; a runaway backtracking one fails instead of hanging. */
 #define RENAME_MATCH_LIMIT 10000000u
 #define RENAME_DEPTH_LIMIT 100000u
@@ -28,25 +30,6 @@ struct rename {
     pcre2_code *code;
     pcre2_match_context *mctx;
 };
-
-/* A growable byte buffer. */
-struct buf {
-    char *s;
-    size_t n, cap;
-};
-
-static void buf_add(struct buf *b, const char *s, size_t n)
-{
-    b->s = xgrow(b->s, &b->cap, b->n + n + 1, 1);
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
-static void buf_addc(struct buf *b, char c)
-{
-    buf_add(b, &c, 1);
-}
 
 static int fail(struct tally_error *err, const char *expr, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -65,10 +48,10 @@ static int fail(struct tally_error *err, const char *expr, const char *fmt, ...)
  * into `/` and keeping every other backslash pair as it is. Returns 0 and
  * leaves *pp after the closing slash, or -1 when there is none.
  */
-static int take_field(const char **pp, struct buf *b)
+static int take_field(const char **pp, struct bytebuf *b)
 {
     const char *p = *pp;
-    buf_add(b, "", 0);
+    bytebuf_add(b, "", 0);
     for (;;) {
         if (*p == '\0') return -1;
         if (*p == '/') {
@@ -76,13 +59,13 @@ static int take_field(const char **pp, struct buf *b)
             return 0;
         }
         if (*p == '\\' && p[1] == '/') {
-            buf_addc(b, '/');
+            bytebuf_addc(b, '/');
             p += 2;
         } else if (*p == '\\' && p[1] != '\0') {
-            buf_add(b, p, 2);
+            bytebuf_add(b, p, 2);
             p += 2;
         } else {
-            buf_addc(b, *p++);
+            bytebuf_addc(b, *p++);
         }
     }
 }
@@ -91,24 +74,24 @@ static int take_field(const char **pp, struct buf *b)
  * Translate the replacement to PCRE2 extended syntax and find the highest
  * numbered group it refers to.
  */
-static void translate_repl(const char *s, size_t n, struct buf *out, unsigned long *maxgroup)
+static void translate_repl(const char *s, size_t n, struct bytebuf *out, unsigned long *maxgroup)
 {
     *maxgroup = 0;
-    buf_add(out, "", 0);
+    bytebuf_add(out, "", 0);
     for (size_t i = 0; i < n;) {
         char c = s[i];
         if (c == '\\' && i + 1 < n && s[i + 1] >= '1' && s[i + 1] <= '9') {
             char ref[8];
             snprintf(ref, sizeof(ref), "${%c}", s[i + 1]);
-            buf_add(out, ref, strlen(ref));
+            bytebuf_add(out, ref, strlen(ref));
             if ((unsigned long)(s[i + 1] - '0') > *maxgroup)
                 *maxgroup = (unsigned long)(s[i + 1] - '0');
             i += 2;
         } else if (c == '\\' && i + 1 < n) {
-            buf_add(out, s + i, 2);
+            bytebuf_add(out, s + i, 2);
             i += 2;
         } else if (c == '$' && i + 1 < n && s[i + 1] == '$') {
-            buf_add(out, "$$", 2);
+            bytebuf_add(out, "$$", 2);
             i += 2;
         } else if (c == '$') {
             /* $N or ${N}: note N; anything else is left to PCRE2 */
@@ -119,10 +102,10 @@ static void translate_repl(const char *s, size_t n, struct buf *out, unsigned lo
             while (d < n && s[d] >= '0' && s[d] <= '9' && g < 100000)
                 g = g * 10 + (unsigned long)(s[d++] - '0');
             if (d > j && (!brace || (d < n && s[d] == '}')) && g > *maxgroup) *maxgroup = g;
-            buf_addc(out, c);
+            bytebuf_addc(out, c);
             i++;
         } else {
-            buf_addc(out, c);
+            bytebuf_addc(out, c);
             i++;
         }
     }
@@ -161,7 +144,7 @@ struct rename *rename_compile(const char *expr, struct tally_error *err)
         return NULL;
     }
     const char *p = expr + 2;
-    struct buf regex = {0}, repl = {0};
+    struct bytebuf regex = {0}, repl = {0};
     struct rename *r = xcalloc(1, sizeof(*r));
     r->expr = xstrdup(expr);
     if (take_field(&p, &regex)) {
@@ -196,7 +179,7 @@ struct rename *rename_compile(const char *expr, struct tally_error *err)
     }
     uint32_t ngroups = 0;
     pcre2_pattern_info(r->code, PCRE2_INFO_CAPTURECOUNT, &ngroups);
-    struct buf tr = {0};
+    struct bytebuf tr = {0};
     unsigned long maxgroup;
     translate_repl(repl.s, repl.n, &tr, &maxgroup);
     r->repl = tr.s;

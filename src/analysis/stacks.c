@@ -83,6 +83,16 @@ void stacks_release(struct stack_tree *t)
     memset(t, 0, sizeof(*t));
 }
 
+size_t stacks_children(const struct stack_tree *t, uint32_t i, uint32_t **buf, size_t *cap)
+{
+    size_t k = 0;
+    for (uint32_t c = t->nodes[i].first_child; c; c = t->nodes[c].next_sibling) {
+        *buf = xgrow(*buf, cap, k + 1, sizeof(**buf));
+        (*buf)[k++] = c;
+    }
+    return k;
+}
+
 /* Children by name, file, object, then node order (qsort_r, ctx = tree). */
 static int cmp_child(const void *a, const void *b, void *ctx)
 {
@@ -100,11 +110,7 @@ static void sort_children(struct stack_tree *t)
     uint32_t *buf = NULL;
     size_t cap = 0;
     for (size_t i = 0; i < t->n; i++) {
-        size_t k = 0;
-        for (uint32_t c = t->nodes[i].first_child; c; c = t->nodes[c].next_sibling) {
-            buf = xgrow(buf, &cap, k + 1, sizeof(*buf));
-            buf[k++] = c;
-        }
+        size_t k = stacks_children(t, (uint32_t)i, &buf, &cap);
         if (k > 1) qsort_r(buf, k, sizeof(*buf), cmp_child, t);
         t->nodes[i].first_child = k ? buf[0] : 0;
         for (size_t j = 0; j < k; j++)

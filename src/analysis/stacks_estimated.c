@@ -288,11 +288,7 @@ static int apportion_tree(struct stack_tree *t, size_t ne)
     uint32_t *kids = NULL;
     size_t kcap = 0;
     for (uint32_t i = 0; i < t->n; i++) {
-        size_t nk = 0;
-        for (uint32_t c = t->nodes[i].first_child; c; c = t->nodes[c].next_sibling) {
-            kids = xgrow(kids, &kcap, nk + 1, sizeof(*kids));
-            kids[nk++] = c;
-        }
+        size_t nk = stacks_children(t, i, &kids, &kcap);
         w = xgrow(w, &cap, nk + 2, sizeof(*w));
         for (size_t k = 0; k < ne; k++) {
             uint64_t *tt = ttotal(t, i);
@@ -427,40 +423,58 @@ int stacks_build_estimated(struct stack_tree *t, const struct stack_options *opt
     size_t acap = 0;
     struct rectab arcs;
     rectab_init(&arcs, 1, 1);
+    /*
+     * One function graph per part (fgraph.h; compact, so that a part
+     * costs its records, not the whole profile's functions), folded here:
+     * self costs in 64 bits (a sum past 2^64 - 1 is an error, as is the
+     * grand total), call counts likewise, the inclusive costs of the calls
+     * as doubles. The arcs keep the order their first call comes in over
+     * all parts.
+     */
+    static const char msg_self[] = "cost overflow while summing self costs";
     for (size_t k = 0; k < s->nparts; k++) {
-        const struct part *pt = s->parts[k];
-        for (size_t i = 0; i < part_ncosts(pt); i++) {
-            struct cost_rec cr;
-            part_cost_get(pt, i, &cr);
-            for (size_t c = 0; c < ne; c++) {
-                uint64_t v = cr.cost[s->colmap[k][c]];
-                if (add_checked(&selfu[(size_t)cr.fn * ne + c], v) || add_checked(&grand[c], v)) {
-                    tally_error_set(err, p->path, 0, "cost overflow while summing self costs");
-                    goto out;
-                }
+        struct fgraph g;
+        struct fgraph_options fo = {.ncols = ne,
+                                    .colmap = s->colmap[k],
+                                    .raw_costs = 1,
+                                    .no_self_calls = 1,
+                                    .compact = 1,
+                                    .msg_self = msg_self,
+                                    .msg_count = "call count overflow",
+                                    .msg_cost = "call cost overflow"};
+        int brc = fgraph_build(&g, p, s->parts[k], &fo, err);
+        /* the part's self costs are whole even when a call count overflowed;
+           a self cost past 64 bits comes first, as the costs come before the calls */
+        for (size_t i = 0; i < g.nnodes * ne; i++) {
+            tally_wide v = g.self[i];
+            size_t at = (size_t)g.fn[i / ne] * ne + i % ne;
+            if (v > (tally_wide)UINT64_MAX || add_checked(&selfu[at], (uint64_t)v) ||
+                add_checked(&grand[i % ne], (uint64_t)v)) {
+                brc = tally_error_set(err, p->path, 0, "%s", msg_self);
+                break;
             }
         }
-        for (size_t i = 0; i < part_ncalls(pt); i++) {
-            struct call_rec cr;
-            part_call_get(pt, i, &cr);
-            if (cr.caller == cr.callee) continue;
-            uint64_t key = (uint64_t)cr.caller << 32 | cr.callee;
+        for (size_t a = 0; a < g.narcs && !brc; a++) {
+            uint64_t key = (uint64_t)g.fn[g.from[a]] << 32 | g.fn[g.to[a]];
             int created = 0;
             size_t idx = rectab_get_index(&arcs, &key, &created);
-            if (add_checked(rectab_val(&arcs, idx), *cr.count)) {
+            if (add_checked(rectab_val(&arcs, idx), g.count[a])) {
                 tally_error_set(err, p->path, 0, "call count overflow");
-                goto out;
+                brc = -1;
+                break;
             }
             if (created) {
                 acost = xgrow(acost, &acap, (idx + 1) * ne1, sizeof(double));
                 memset(acost + idx * ne1, 0, ne1 * sizeof(double));
             }
             for (size_t c = 0; c < ne; c++) {
-                uint64_t x = cr.cost[s->colmap[k][c]];
+                tally_wide x = g.cost[a * ne1 + c];
                 acost[idx * ne1 + c] += (double)x;
                 if (x) e.by_cost = 1;
             }
         }
+        fgraph_release(&g);
+        if (brc) goto out;
     }
     if (!arcs.count)
         t->method = method_flat;

@@ -15,6 +15,9 @@ struct sel {
     size_t **colmap; /* [part][col] -> base event index of that part */
 };
 
+/* The children of node i, in list order, into *buf (grown as needed); returns their number. */
+size_t stacks_children(const struct stack_tree *t, uint32_t i, uint32_t **buf, size_t *cap);
+
 /* Append a node for function fn under parent (costs 0); returns its index. */
 uint32_t stacks_tree_add(struct stack_tree *t, uint32_t parent, uint32_t fn);
 

@@ -62,14 +62,6 @@ static void usage(FILE *fp)
           fp);
 }
 
-static int bad_usage(const char *fmt, const char *arg)
-{
-    fputs("tally: annotate: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\ntry 'tally annotate --help'\n", stderr);
-    return 2;
-}
-
 /* "yes"/"no" -> 1/0, else -1 */
 static int yes_no(const char *v)
 {
@@ -234,7 +226,7 @@ int cmd_annotate(int argc, char **argv)
         for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]) && !name; k++)
             if (option(argc, argv, &i, valued[k], &v, &missing)) name = valued[k];
         if (missing) {
-            rc = bad_usage("option '%s' needs a value", a);
+            rc = cli_bad_usage("annotate", "option '%s' needs a value", a);
             goto out;
         }
         if (!name) {
@@ -242,35 +234,36 @@ int cmd_annotate(int argc, char **argv)
         } else if (!strcmp(name, "--show")) {
             split_commas(&o.show, v);
             if (!o.show.n) {
-                rc = bad_usage("--show needs at least one event%s", "");
+                rc = cli_bad_usage("annotate", "--show needs at least one event%s", "");
                 goto out;
             }
         } else if (!strcmp(name, "--sort")) {
             if (parse_sort(&o, v) || !o.sort.n) {
-                rc = bad_usage("bad --sort value '%s' (EVENT[:PERCENT],...)", v);
+                rc = cli_bad_usage("annotate", "bad --sort value '%s' (EVENT[:PERCENT],...)", v);
                 goto out;
             }
         } else if (!strcmp(name, "--threshold")) {
             free(thr_text);
             thr_text = NULL;
             if (parse_pct(v, &thr_text)) {
-                rc = bad_usage("bad --threshold value '%s' (a percentage, 0 to 100)", v);
+                rc = cli_bad_usage("annotate",
+                                   "bad --threshold value '%s' (a percentage, 0 to 100)", v);
                 goto out;
             }
             o.threshold = thr_text;
         } else if (!strcmp(name, "--show-percs")) {
             if ((o.show_percs = yes_no(v)) < 0) {
-                rc = bad_usage("--show-percs takes yes or no, not '%s'", v);
+                rc = cli_bad_usage("annotate", "--show-percs takes yes or no, not '%s'", v);
                 goto out;
             }
         } else if (!strcmp(name, "--inclusive")) {
             if ((o.inclusive = yes_no(v)) < 0) {
-                rc = bad_usage("--inclusive takes yes or no, not '%s'", v);
+                rc = cli_bad_usage("annotate", "--inclusive takes yes or no, not '%s'", v);
                 goto out;
             }
         } else if (!strcmp(name, "--auto")) {
             if ((o.auto_annotate = yes_no(v)) < 0) {
-                rc = bad_usage("--auto takes yes or no, not '%s'", v);
+                rc = cli_bad_usage("annotate", "--auto takes yes or no, not '%s'", v);
                 goto out;
             }
         } else if (!strcmp(name, "--tree")) {
@@ -285,7 +278,8 @@ int cmd_annotate(int argc, char **argv)
             } else if (!strcmp(v, "both")) {
                 o.tree_caller = o.tree_calling = 1;
             } else {
-                rc = bad_usage("--tree takes none, caller, calling or both, not '%s'", v);
+                rc = cli_bad_usage("annotate",
+                                   "--tree takes none, caller, calling or both, not '%s'", v);
                 goto out;
             }
         } else if (!strcmp(name, "--context")) {
@@ -293,7 +287,7 @@ int cmd_annotate(int argc, char **argv)
             errno = 0;
             long n = strtol(v, &end, 10);
             if (!*v || *end || n < 0 || errno || n > 1000000) {
-                rc = bad_usage("bad --context value '%s' (a number of lines)", v);
+                rc = cli_bad_usage("annotate", "bad --context value '%s' (a number of lines)", v);
                 goto out;
             }
             o.context = n;
@@ -320,16 +314,16 @@ int cmd_annotate(int argc, char **argv)
             goto out;
         }
         if (missing) {
-            rc = bad_usage("option '%s' needs a value", a);
+            rc = cli_bad_usage("annotate", "option '%s' needs a value", a);
             goto out;
         }
     }
     if (mod_file && !(o.mod_file = rename_compile(mod_file, &err0))) {
-        rc = bad_usage("--mod-filename: %s", err0.msg);
+        rc = cli_bad_usage("annotate", "--mod-filename: %s", err0.msg);
         goto out;
     }
     if (mod_fn && !(o.mod_fn = rename_compile(mod_fn, &err0))) {
-        rc = bad_usage("--mod-funcname: %s", err0.msg);
+        rc = cli_bad_usage("annotate", "--mod-funcname: %s", err0.msg);
         goto out;
     }
     {

@@ -41,6 +41,26 @@ const char *cli_nearest(const char *word, const char *const *cands, size_t n);
  */
 void cli_unknown_option(const char *cmd, const char *arg, void (*usage)(FILE *fp));
 /*
+ * "tally: CMD: " then fmt with arg, then "try 'tally CMD --help'" on
+ * stderr; returns 2 (a usage error's exit status).
+ */
+int cli_bad_usage(const char *cmd, const char *fmt, const char *arg);
+/*
+ * PROG as a path (allocated): itself when it has a '/', else the first
+ * executable regular file PROG in a directory of $PATH (an empty entry is
+ * the current directory; no $PATH: /usr/local/bin:/usr/bin:/bin), made
+ * absolute. NULL when none is found.
+ */
+char *cli_find_program(const char *prog);
+/*
+ * Write the output file `path` ("-": stdout) through an outfile (a
+ * temporary renamed at the end): write(fp, ctx, err) fills it; when that
+ * fails the file is removed and -1 returned (err as write left it).
+ * Returns 0, or -1 with err.
+ */
+int cli_write_output(const char *path, int (*write)(FILE *fp, void *ctx, struct tally_error *err),
+                     void *ctx, struct tally_error *err);
+/*
  * For a command given no profile: the newest regular file of the current
  * directory named tally.out.*, callgrind.out.* or cachegrind.out.* (as
  * KCachegrind picks), said in a note; NULL after an error saying none was
@@ -81,6 +101,13 @@ const char *cli_optval(int argc, char **argv, int *i, const char *name, int *mis
  * argv[*i] is not that option; a missing value sets *missing.
  */
 const char *cli_shortval(int argc, char **argv, int *i, const char *name, int *missing);
+/*
+ * --event=EV and --title=TEXT, which graph, report and flame take: 1 when
+ * argv[*i] is one of them (its value stored in *event or *title), else 0
+ * (*missing set when the option has no value).
+ */
+int cli_event_title(int argc, char **argv, int *i, int *missing, const char **event,
+                    const char **title);
 /*
  * Is the output file one of the inputs (the same file, or the same name
  * when the output does not exist yet)? Writing it would destroy a profile:

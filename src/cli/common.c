@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "../io/outfile.h"
 
 void cli_error(const struct tally_error *err)
 {
@@ -225,6 +228,67 @@ static void options_in(const char *text, struct strlist *list)
         free(name);
         s = e - 1;
     }
+}
+
+char *cli_find_program(const char *prog)
+{
+    if (strchr(prog, '/')) return xstrdup(prog);
+    const char *path = getenv("PATH");
+    if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        char *cand = n ? xasprintf("%.*s/%s", (int)n, path, prog) : xasprintf("./%s", prog);
+        struct stat st;
+        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0) {
+            if (cand[0] != '/') {
+                char *abs = realpath(cand, NULL);
+                if (abs) {
+                    free(cand);
+                    cand = abs;
+                }
+            }
+            return cand;
+        }
+        free(cand);
+        path += n;
+        if (*path == ':') path++;
+    }
+    return NULL;
+}
+
+int cli_event_title(int argc, char **argv, int *i, int *missing, const char **event,
+                    const char **title)
+{
+    const char *v;
+    if ((v = cli_optval(argc, argv, i, "--event", missing))) {
+        *event = v;
+        return 1;
+    }
+    if (!*missing && (v = cli_optval(argc, argv, i, "--title", missing))) {
+        *title = v;
+        return 1;
+    }
+    return 0;
+}
+
+int cli_write_output(const char *path, int (*write)(FILE *fp, void *ctx, struct tally_error *err),
+                     void *ctx, struct tally_error *err)
+{
+    struct outfile of;
+    if (outfile_open(&of, path, err)) return -1;
+    if (write(of.fp, ctx, err)) {
+        outfile_abort(&of);
+        return -1;
+    }
+    return outfile_commit(&of, err);
+}
+
+int cli_bad_usage(const char *cmd, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "tally: %s: ", cmd);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\ntry 'tally %s --help'\n", cmd);
+    return 2;
 }
 
 void cli_unknown_option(const char *cmd, const char *arg, void (*usage)(FILE *fp))

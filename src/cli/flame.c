@@ -95,10 +95,8 @@ static enum cli_opt flame_option(void *ctx, int argc, char **argv, int *i, int *
 {
     struct flame_cli *o = ctx;
     const char *a = argv[*i], *v;
-    if ((v = cli_optval(argc, argv, i, "--event", missing))) {
-        o->event = v;
-    } else if (!*missing && (v = cli_optval(argc, argv, i, "--title", missing))) {
-        o->title = v;
+    if (cli_event_title(argc, argv, i, missing, &o->event, &o->title)) {
+        /* stored */
     } else if (!*missing && (v = cli_optval(argc, argv, i, "--subtitle", missing))) {
         o->subtitle = v;
     } else if (!*missing && (v = cli_optval(argc, argv, i, "--minwidth", missing))) {
@@ -217,6 +215,17 @@ static int event_index(const struct profile *p, const char *event, const char *f
     return -1;
 }
 
+struct flame_out {
+    const struct stack_tree *t;
+    const struct flame_options *fo;
+};
+
+static int write_flame(FILE *fp, void *ctx, struct tally_error *err)
+{
+    const struct flame_out *f = ctx;
+    return flame_write_svg(f->t, f->fo, fp, err);
+}
+
 int cmd_flame(int argc, char **argv)
 {
     struct flame_cli o;
@@ -291,13 +300,8 @@ int cmd_flame(int argc, char **argv)
         have_old = 1;
         fo.old = &told;
     }
-    struct outfile of;
-    if (outfile_open(&of, o.output ? o.output : "-", &err)) goto out;
-    if (flame_write_svg(&tnew, &fo, of.fp, &err)) {
-        outfile_abort(&of);
-        goto out;
-    }
-    if (outfile_commit(&of, &err)) goto out;
+    struct flame_out fout = {&tnew, &fo};
+    if (cli_write_output(o.output ? o.output : "-", write_flame, &fout, &err)) goto out;
     rc = 0;
 out:
     if (rc) cli_error(&err);

@@ -112,14 +112,6 @@ static void usage(FILE *fp)
           fp);
 }
 
-static int bad_usage(const char *fmt, const char *arg)
-{
-    fputs("tally: gprof: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\ntry 'tally gprof --help'\n", stderr);
-    return 2;
-}
-
 enum {
     OPT_DEMANGLE = 1000,
     OPT_NO_DEMANGLE,
@@ -282,11 +274,13 @@ static int gprof_parse_args(int argc, char **argv, struct gprof_options *o)
             style_off(o, STYLE_EXEC, optarg, SYMSPEC_EXCL_EXEC);
             break;
         case 'd':
-            return bad_usage("%s", "-d/--debug (gprof's trace of its own internals) is not "
-                                   "offered");
+            return cli_bad_usage("gprof", "%s",
+                                 "-d/--debug (gprof's trace of its own internals) is not "
+                                 "offered");
         case 'S':
-            return bad_usage("%s", "-S/--external-symbol-table is not supported: the symbols "
-                                   "come from the executable");
+            return cli_bad_usage("gprof", "%s",
+                                 "-S/--external-symbol-table is not supported: the symbols "
+                                 "come from the executable");
         case 'D':
             o->load.elf.static_funcs_only = true;
             break;
@@ -314,7 +308,8 @@ static int gprof_parse_args(int argc, char **argv, struct gprof_options *o)
             srcfile_dirs_add(&o->dirs, optarg);
             break;
         case 'k':
-            if (!strchr(optarg, '/')) return bad_usage("-k needs FROM/TO, not '%s'", optarg);
+            if (!strchr(optarg, '/'))
+                return cli_bad_usage("gprof", "-k needs FROM/TO, not '%s'", optarg);
             symspec_set_add(&o->specs, optarg, SYMSPEC_EXCL_ARCS);
             break;
         case 'l':
@@ -325,7 +320,7 @@ static int gprof_parse_args(int argc, char **argv, struct gprof_options *o)
             break;
         case 'm':
             if (parse_uint(optarg, &o->min_count))
-                return bad_usage("-m needs a number, not '%s'", optarg);
+                return cli_bad_usage("gprof", "-m needs a number, not '%s'", optarg);
             break;
         case 'n':
             if (optarg) symspec_set_add(&o->specs, optarg, SYMSPEC_INCL_TIME);
@@ -336,7 +331,8 @@ static int gprof_parse_args(int argc, char **argv, struct gprof_options *o)
         case 'O': {
             int f = gmon_flavour_from_name(optarg);
             if (f < 0)
-                return bad_usage("unknown file format '%s' (auto, bsd, 4.4bsd, magic)", optarg);
+                return cli_bad_usage("gprof", "unknown file format '%s' (auto, bsd, 4.4bsd, magic)",
+                                     optarg);
             o->load.flavour = (enum gmon_flavour)f;
             break;
         }
@@ -367,7 +363,7 @@ static int gprof_parse_args(int argc, char **argv, struct gprof_options *o)
             break;
         case 't':
             if (parse_uint(optarg, &o->table_len))
-                return bad_usage("-t needs a number, not '%s'", optarg);
+                return cli_bad_usage("gprof", "-t needs a number, not '%s'", optarg);
             break;
         case 'T':
             o->bsd = true;
@@ -377,7 +373,7 @@ static int gprof_parse_args(int argc, char **argv, struct gprof_options *o)
             return 1;
         case 'w':
             if (parse_uint(optarg, &o->width) || o->width < 4)
-                return bad_usage("-w needs a width, not '%s'", optarg);
+                return cli_bad_usage("gprof", "-w needs a width, not '%s'", optarg);
             break;
         case 'x':
             o->all_lines = true;
@@ -406,14 +402,15 @@ static int gprof_parse_args(int argc, char **argv, struct gprof_options *o)
             o->style |= STYLE_CALLGRIND;
             break;
         case ':':
-            return bad_usage("option '%s' needs a value", argv[optind - 1]);
+            return cli_bad_usage("gprof", "option '%s' needs a value", argv[optind - 1]);
         default:
             cli_unknown_option("gprof", argv[optind - 1], usage);
             return 2;
         }
     }
     if ((o->style & STYLE_FUNC_ORDER) && (o->style & STYLE_FILE_ORDER))
-        return bad_usage("%s", "--function-ordering and --file-ordering exclude each other");
+        return cli_bad_usage("gprof", "%s",
+                             "--function-ordering and --file-ordering exclude each other");
     srcfile_dirs_add(&o->dirs, getenv("GPROF_PATH"));
 
     o->load.exe = optind < argc ? argv[optind++] : "a.out";

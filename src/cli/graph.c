@@ -100,10 +100,8 @@ static enum cli_opt graph_option(void *ctx, int argc, char **argv, int *i, int *
             cli_errorf("graph: unknown format '%s' (use dot, svg, png or pdf)", v);
             return CLI_OPT_BAD;
         }
-    } else if (!*missing && (v = cli_optval(argc, argv, i, "--event", missing))) {
-        o->event = v;
-    } else if (!*missing && (v = cli_optval(argc, argv, i, "--title", missing))) {
-        o->title = v;
+    } else if (!*missing && cli_event_title(argc, argv, i, missing, &o->event, &o->title)) {
+        /* stored */
     } else if (!*missing &&
                ((v = cli_optval(argc, argv, i, "--node-thres", missing)) ||
                 (!*missing && (v = cli_optval(argc, argv, i, "--edge-thres", missing))))) {
@@ -177,6 +175,24 @@ static const char *format_of_name(const char *s)
     return NULL;
 }
 
+/* What tally graph writes: the DOT text, or (fmt set) what dot makes of it. */
+struct graph_out {
+    const struct callgraph *g;
+    const struct dot_options *dopt;
+    const struct dot_selection *sel;
+    const char *fmt; /* dot's -T format, or NULL for the DOT text */
+    const char *text;
+    size_t len;
+};
+
+static int write_graph(FILE *fp, void *ctx, struct tally_error *err)
+{
+    const struct graph_out *go = ctx;
+    if (!go->fmt) return dot_write(fp, go->g, go->dopt, go->sel, err);
+    if (fflush(fp)) return -1;
+    return dot_run(go->text, go->len, go->fmt, fileno(fp), err);
+}
+
 int cmd_graph(int argc, char **argv)
 {
     struct graph_options o;
@@ -243,29 +259,12 @@ int cmd_graph(int argc, char **argv)
     dopt.title = o.title ? o.title : p->parts[0]->cmd;
     if (dot_select(&g, &dopt, &sel, &err)) goto fail;
 
-    struct outfile of;
-    if (!o.svg) {
-        if (outfile_open(&of, o.output, &err)) goto fail;
-        if (dot_write(of.fp, &g, &dopt, &sel, &err)) {
-            outfile_abort(&of);
-            goto fail;
-        }
-        if (outfile_commit(&of, &err)) goto fail;
-    } else {
-        FILE *mem = open_memstream(&text, &len);
-        if (!mem || dot_write(mem, &g, &dopt, &sel, &err)) {
-            if (mem) fclose(mem);
-            if (!err.msg[0]) tally_error_set(&err, NULL, 0, "out of memory");
-            goto fail;
-        }
-        fclose(mem);
-        if (outfile_open(&of, o.output, &err)) goto fail;
-        if (fflush(of.fp) || dot_run(text, len, o.fmt, fileno(of.fp), &err)) {
-            outfile_abort(&of);
-            goto fail;
-        }
-        if (outfile_commit(&of, &err)) goto fail;
+    if (o.svg && !(text = dot_text(&g, &dopt, &sel, &len, &err))) {
+        if (!err.msg[0]) tally_error_set(&err, NULL, 0, "out of memory");
+        goto fail;
     }
+    struct graph_out go = {&g, &dopt, &sel, o.svg ? o.fmt : NULL, text, len};
+    if (cli_write_output(o.output, write_graph, &go, &err)) goto fail;
     status = 0;
     goto out;
 fail:

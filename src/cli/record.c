@@ -158,24 +158,10 @@ static int program_exists(const char *prog)
         struct stat st;
         return stat(prog, &st) == 0 && S_ISREG(st.st_mode) && access(prog, X_OK) == 0;
     }
-    const char *path = getenv("PATH");
-    if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
-    size_t plen = strlen(prog);
-    while (*path) {
-        size_t dlen = strcspn(path, ":");
-        char *cand = xmalloc(dlen + plen + 2);
-        memcpy(cand, dlen ? path : ".", dlen ? dlen : 1);
-        size_t at = dlen ? dlen : 1;
-        cand[at] = '/';
-        memcpy(cand + at + 1, prog, plen + 1);
-        struct stat st;
-        int ok = stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0;
-        free(cand);
-        if (ok) return 1;
-        path += dlen;
-        if (*path == ':') path++;
-    }
-    return 0;
+    char *found = cli_find_program(prog);
+    int ok = found != NULL;
+    free(found);
+    return ok;
 }
 
 /*

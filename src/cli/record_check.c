@@ -63,33 +63,6 @@ int record_check_wanted(int argc, char **argv)
     return 0;
 }
 
-/* PROG as a path: itself when it has a '/', else the first match in $PATH (or NULL). */
-static char *find_program(const char *prog)
-{
-    if (strchr(prog, '/')) return xstrdup(prog);
-    const char *path = getenv("PATH");
-    if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
-    while (*path) {
-        size_t n = strcspn(path, ":");
-        char *cand = n ? xasprintf("%.*s/%s", (int)n, path, prog) : xasprintf("./%s", prog);
-        struct stat st;
-        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0) {
-            if (cand[0] != '/') {
-                char *abs = realpath(cand, NULL);
-                if (abs) {
-                    free(cand);
-                    cand = abs;
-                }
-            }
-            return cand;
-        }
-        free(cand);
-        path += n;
-        if (*path == ':') path++;
-    }
-    return NULL;
-}
-
 /* The --out-file pattern with %p replaced by pid; NULL when it has %q. */
 static char *expand_out(const char *pat, long pid)
 {
@@ -219,7 +192,7 @@ int record_check(int argc, char **argv)
         goto out;
     }
     rc = 1;
-    prog = clean ? find_program(argv[i]) : xstrdup(argv[i]);
+    prog = clean ? cli_find_program(argv[i]) : xstrdup(argv[i]);
     if (!prog) {
         cli_errorf("record: %s: command not found in PATH", argv[i]);
         goto out;

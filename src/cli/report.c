@@ -105,10 +105,8 @@ static enum cli_opt report_option(void *ctx, int argc, char **argv, int *i, int 
     if ((v = cli_optval(argc, argv, i, "--include", missing)) ||
         (!*missing && (v = cli_shortval(argc, argv, i, "-I", missing)))) {
         strlist_push(&o->include, v);
-    } else if (!*missing && (v = cli_optval(argc, argv, i, "--event", missing))) {
-        o->event = v;
-    } else if (!*missing && (v = cli_optval(argc, argv, i, "--title", missing))) {
-        o->title = v;
+    } else if (!*missing && cli_event_title(argc, argv, i, missing, &o->event, &o->title)) {
+        /* stored */
     } else if (!*missing &&
                ((v = cli_optval(argc, argv, i, "--max-functions", missing)) ||
                 (!*missing && (v = cli_optval(argc, argv, i, "--max-source", missing))))) {
@@ -201,11 +199,7 @@ static char *make_callgraph(const struct profile *p, const struct event_expr *co
     dopt.event = evname;
     dopt.title = p->parts[0]->cmd;
     if (dot_select(&g, &dopt, &sel, &err)) goto fail;
-    FILE *mem = open_memstream(&text, &len);
-    if (!mem) goto fail;
-    int rc = dot_write(mem, &g, &dopt, &sel, &err);
-    fclose(mem);
-    if (rc) goto fail;
+    if (!(text = dot_text(&g, &dopt, &sel, &len, &err))) goto fail;
     tmp = tmpfile();
     if (!tmp || dot_run(text, len, "svg", fileno(tmp), &err)) goto fail;
     long size;
@@ -385,6 +379,17 @@ fail:
     return NULL;
 }
 
+struct report_out {
+    const struct profile *p;
+    const struct html_options *ho;
+};
+
+static int write_report(FILE *fp, void *ctx, struct tally_error *err)
+{
+    const struct report_out *ro = ctx;
+    return html_report_write(fp, ro->p, ro->ho, err);
+}
+
 int cmd_report(int argc, char **argv)
 {
     struct report_options o;
@@ -486,13 +491,8 @@ int cmd_report(int argc, char **argv)
                                : "No flame graph: no callgrind or cachegrind input.";
     ho.extra_html = cx;
     path = single ? xstrdup(o.dir) : xasprintf("%s/index.html", o.dir);
-    struct outfile of;
-    if (outfile_open(&of, path, &err)) goto fail;
-    if (html_report_write(of.fp, p, &ho, &err)) {
-        outfile_abort(&of);
-        goto fail;
-    }
-    if (outfile_commit(&of, &err)) goto fail;
+    struct report_out ro = {p, &ho};
+    if (cli_write_output(path, write_report, &ro, &err)) goto fail;
     status = 0;
     goto out;
 fail:

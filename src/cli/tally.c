@@ -107,8 +107,8 @@ static int common_options(int *argc, char **argv, int record, int gprof)
     return version;
 }
 
-/* "--max-line=N[KMG]": 0 and sets the limit, or -1 when N is not a size. */
-static int max_line_option(const char *v)
+/* "N[KMG]" (K = 2^10 ...) into *out: 0, or -1 when v is not such a count (or 0). */
+static int size_option(const char *v, size_t *out)
 {
     char *end;
     errno = 0;
@@ -119,23 +119,25 @@ static int max_line_option(const char *v)
     if (*end == 'G' || *end == 'g') shift = 30;
     if (shift) end++;
     if (errno || end == v || *end || *v == '-' || n == 0 || n > (SIZE_MAX >> 31)) return -1;
-    input_set_max_line((size_t)n << shift);
+    *out = (size_t)n << shift;
+    return 0;
+}
+
+/* "--max-line=N[KMG]": 0 and sets the limit, or -1 when N is not a size. */
+static int max_line_option(const char *v)
+{
+    size_t n;
+    if (size_option(v, &n)) return -1;
+    input_set_max_line(n);
     return 0;
 }
 
 /* "--max-records=N[KMG]": 0 and sets the gmon record limit, or -1 when N is not a count. */
 static int max_records_option(const char *v)
 {
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(v, &end, 10);
-    unsigned shift = 0;
-    if (*end == 'K' || *end == 'k') shift = 10;
-    if (*end == 'M' || *end == 'm') shift = 20;
-    if (*end == 'G' || *end == 'g') shift = 30;
-    if (shift) end++;
-    if (errno || end == v || *end || *v == '-' || n == 0 || n > (SIZE_MAX >> 31)) return -1;
-    gmon_set_max_records((size_t)n << shift);
+    size_t n;
+    if (size_option(v, &n)) return -1;
+    gmon_set_max_records(n);
     return 0;
 }
 

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../io/bytebuf.h"
+
 uint64_t folded_weight(const struct stack_tree *t, uint32_t i, size_t ev)
 {
     uint64_t w = stack_total(t, i)[ev];
@@ -65,19 +67,17 @@ uint64_t *folded_start_lines(const struct profile *p)
     return start;
 }
 
-/* Append frame name s to buf[*len] (growing it), with ';' and line breaks
- * replaced. */
-static void append_frame(char **buf, size_t *cap, size_t *len, const char *s, int sep)
+/* Append frame name s to b, with ';' and line breaks replaced. */
+static void append_frame(struct bytebuf *b, const char *s, int sep)
 {
-    size_t n = strlen(s);
-    *buf = xgrow(*buf, cap, *len + n + 2, 1);
-    if (sep) (*buf)[(*len)++] = ';';
-    for (size_t k = 0; k < n; k++) {
-        char c = s[k];
-        (*buf)[(*len)++] = c == ';' ? ',' : (c == '\n' || c == '\r') ? ' ' : c;
+    if (sep) bytebuf_addc(b, ';');
+    size_t at = b->n;
+    bytebuf_add(b, s, strlen(s));
+    for (size_t k = at; k < b->n; k++) {
+        char c = b->s[k];
+        b->s[k] = c == ';' ? ',' : (c == '\n' || c == '\r') ? ' ' : c;
     }
-    if (n == 0) (*buf)[(*len)++] = '?'; /* an empty frame would vanish */
-    (*buf)[*len] = '\0';
+    if (b->n == at) bytebuf_addc(b, '?'); /* an empty frame would vanish */
 }
 
 int folded_write(const struct stack_tree *t, size_t ev, FILE *fp, struct tally_error *err)
@@ -87,21 +87,19 @@ int folded_write(const struct stack_tree *t, size_t ev, FILE *fp, struct tally_e
     for (size_t i = 0; i < t->n; i++)
         if (t->nodes[i].depth > maxdepth) maxdepth = t->nodes[i].depth;
     size_t *off = xcalloc((size_t)maxdepth + 2, sizeof(*off));
-    size_t cap = 256, len = 0;
-    char *buf = xmalloc(cap);
-    buf[0] = '\0';
+    struct bytebuf buf = {0};
     if (t->n && folded_weight(t, 0, ev))
         fprintf(fp, "[other] %" PRIu64 "\n", folded_weight(t, 0, ev));
     for (uint32_t i = folded_next(t, 0); i; i = folded_next(t, i)) {
         uint32_t d = t->nodes[i].depth;
         if (d == 0 || d > maxdepth) continue; /* not a frame (cannot happen in a good tree) */
-        len = off[d - 1];
-        append_frame(&buf, &cap, &len, folded_name(t, i), d > 1);
-        off[d] = len;
+        buf.n = off[d - 1];
+        append_frame(&buf, folded_name(t, i), d > 1);
+        off[d] = buf.n;
         uint64_t w = folded_weight(t, i, ev);
-        if (w) fprintf(fp, "%s %" PRIu64 "\n", buf, w);
+        if (w) fprintf(fp, "%s %" PRIu64 "\n", buf.s, w);
     }
-    free(buf);
+    bytebuf_release(&buf);
     free(off);
     if (ferror(fp)) return tally_error_set(err, NULL, 0, "write error");
     return 0;

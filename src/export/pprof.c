@@ -17,57 +17,45 @@
 
 #include "pprof_lines.h"
 #include "../analysis/apportion.h"
+#include "../io/bytebuf.h"
 #include "../model/hash.h"
 #include "../model/rectab.h"
 #include "../model/strtab.h"
 #include "folded.h"
 
-struct pbuf {
-    uint8_t *d;
-    size_t n, cap;
-};
-
-static void pb_byte(struct pbuf *b, uint8_t c)
-{
-    b->d = xgrow(b->d, &b->cap, b->n + 1, 1);
-    b->d[b->n++] = c;
-}
-
-static void pb_varint(struct pbuf *b, uint64_t v)
+static void pb_varint(struct bytebuf *b, uint64_t v)
 {
     while (v >= 0x80) {
-        pb_byte(b, (uint8_t)(v | 0x80));
+        bytebuf_addc(b, (char)(v | 0x80));
         v >>= 7;
     }
-    pb_byte(b, (uint8_t)v);
+    bytebuf_addc(b, (char)v);
 }
 
-static void pb_key(struct pbuf *b, unsigned field, unsigned wire)
+static void pb_key(struct bytebuf *b, unsigned field, unsigned wire)
 {
     pb_varint(b, (uint64_t)field << 3 | wire);
 }
 
 /* A varint field (proto3: zero values are left out). */
-static void pb_uint(struct pbuf *b, unsigned field, uint64_t v)
+static void pb_uint(struct bytebuf *b, unsigned field, uint64_t v)
 {
     if (!v) return;
     pb_key(b, field, 0);
     pb_varint(b, v);
 }
 
-static void pb_bytes(struct pbuf *b, unsigned field, const void *data, size_t len)
+static void pb_bytes(struct bytebuf *b, unsigned field, const void *data, size_t len)
 {
     pb_key(b, field, 2);
     pb_varint(b, len);
-    b->d = xgrow(b->d, &b->cap, b->n + len + 1, 1);
-    if (len) memcpy(b->d + b->n, data, len);
-    b->n += len;
+    bytebuf_add(b, data, len);
 }
 
 /* Append the nested message `sub` as field `field`, and empty `sub`. */
-static void pb_msg(struct pbuf *b, unsigned field, struct pbuf *sub)
+static void pb_msg(struct bytebuf *b, unsigned field, struct bytebuf *sub)
 {
-    pb_bytes(b, field, sub->d, sub->n);
+    pb_bytes(b, field, sub->s, sub->n);
     sub->n = 0;
 }
 
@@ -381,13 +369,13 @@ static int put_node(struct pp_state *s, uint32_t i, struct tally_error *err)
 }
 
 /* Samples: one per node with weight and source line(s), leaf first. */
-static int put_samples(struct pp_state *s, struct pbuf *out, struct tally_error *err)
+static int put_samples(struct pp_state *s, struct bytebuf *out, struct tally_error *err)
 {
     int rc = put_node(s, 0, err);
     for (uint32_t i = folded_next(s->t, 0); i && rc == 0; i = folded_next(s->t, i))
         rc = put_node(s, i, err);
     if (rc) return rc;
-    struct pbuf smp = {0}, packed = {0};
+    struct bytebuf smp = {0}, packed = {0};
     for (size_t k = 0; k < s->ns && rc == 0; k++) {
         for (size_t j = s->soff[k]; j < s->soff[k + 1]; j++)
             pb_varint(&packed, s->sloc[j]);
@@ -401,8 +389,8 @@ static int put_samples(struct pp_state *s, struct pbuf *out, struct tally_error 
         pb_msg(&smp, 2, &packed);
         pb_msg(out, 2, &smp);
     }
-    free(smp.d);
-    free(packed.d);
+    free(smp.s);
+    free(packed.s);
     return rc;
 }
 
@@ -442,7 +430,7 @@ int pprof_encode(const struct stack_tree *t, const struct pprof_options *o, uint
     rectab_init(&s.locs, 2, 1);
     s.soff = xgrow(NULL, &s.scap, 1, sizeof(*s.soff));
     s.soff[0] = 0;
-    struct pbuf out = {0}, sub = {0}, sub2 = {0};
+    struct bytebuf out = {0}, sub = {0}, sub2 = {0};
     size_t dflt = s.dflt;
     int rc = -1;
     uint32_t *map_of_fn = NULL, *obj_of_map = NULL;
@@ -569,16 +557,16 @@ int pprof_encode(const struct stack_tree *t, const struct pprof_options *o, uint
     pb_uint(&out, 14, (uint64_t)dname);
     rc = 0;
 done:
-    free(sub.d);
-    free(sub2.d);
+    free(sub.s);
+    free(sub2.s);
     free(map_of_fn);
     free(obj_of_map);
     pp_release(&s);
     if (rc) {
-        free(out.d);
+        free(out.s);
         return rc;
     }
-    *outp = out.d ? out.d : xmalloc(1);
+    *outp = out.s ? (uint8_t *)out.s : xmalloc(1);
     *lenp = out.n;
     return 0;
 }

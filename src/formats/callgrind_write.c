@@ -5,6 +5,7 @@
  * See docs/internals/callgrind.md for the layout it writes.
  */
 #include "callgrind_int.h"
+#include "callgrind_order.h"
 #include "format.h"
 #include "../model/hash.h"
 
@@ -214,30 +215,14 @@ static uint32_t record_fn(const struct part *pt, const struct item *it)
     return j.fn;
 }
 
-static void write_event_lines(struct wr *w, const struct eventset *es)
+/*
+ * The records of part pt in the order they are written: functions in the
+ * order their first record was read (cost records, then calls, then
+ * jumps), others by name after them; records by position (item_cmp).
+ */
+static struct item *order_records(const struct profile *p, const struct part *pt, size_t *nout)
 {
-    for (size_t i = 0; i < es->n; i++)
-        if (es->long_names[i]) fprintf(w->fp, "event: %s : %s\n", es->names[i], es->long_names[i]);
-    for (size_t i = 0; i < es->nderived; i++) {
-        const struct derived_event *d = &es->derived[i];
-        fprintf(w->fp, "event: %s = %s", d->name, d->formula ? d->formula : "0");
-        if (d->long_name) fprintf(w->fp, " : %s", d->long_name);
-        fputc('\n', w->fp);
-    }
-    char *names = eventset_join(es);
-    fprintf(w->fp, "events: %s\n", names);
-    free(names);
-}
-
-static int write_part(struct wr *w, const struct part *pt, struct tally_error *err)
-{
-    const struct profile *p = w->p;
-    FILE *fp = w->fp;
-    size_t nev = pt->events.n;
-    if (!nev) return tally_error_set(err, NULL, 0, "cannot write a part without events");
     size_t nc = part_ncosts(pt), nk = part_ncalls(pt), nj = part_njumps(pt);
-
-    unsigned bits = pt->positions;
     /*
      * Functions in the order their first record was read (cost records, then
      * calls, then jumps), others by name after them. Reading our own output
@@ -285,20 +270,64 @@ static int write_part(struct wr *w, const struct part *pt, struct tally_error *e
         part_call_get(pt, i, &c);
         fill_item(&items[ni], rank, c.caller, 1, &c.site, i);
         fill_target(&items[ni++], rank, c.callee, &c.target, 0);
-        bits |= (c.target.addr ? POS_INSTR : 0) | (c.target.bb ? POS_BB : 0);
     }
     for (size_t i = 0; i < nj; i++) {
         struct jump_rec j;
         part_jump_get(pt, i, &j);
         fill_item(&items[ni], rank, j.fn, 2, &j.src, i);
         fill_target(&items[ni++], rank, j.target_fn, &j.target, j.conditional);
-        bits |= (j.target.addr ? POS_INSTR : 0) | (j.target.bb ? POS_BB : 0);
     }
-    for (size_t i = 0; i < ni; i++)
-        bits |= (items[i].addr ? POS_INSTR : 0) | (items[i].bb ? POS_BB : 0) |
-                (items[i].line ? POS_LINE : 0);
-    if (!bits) bits = POS_LINE;
     qsort_r(items, ni, sizeof(*items), item_cmp, (void *)p);
+
+    free(rank);
+    *nout = ni;
+    return items;
+}
+
+size_t callgrind_record_order(const struct profile *p, const struct part *pt,
+                              struct callgrind_rec **out)
+{
+    size_t ni;
+    struct item *items = order_records(p, pt, &ni);
+    struct callgrind_rec *r = xmalloc((ni + 1) * sizeof(*r));
+    for (size_t i = 0; i < ni; i++)
+        r[i] = (struct callgrind_rec){items[i].kind, items[i].idx};
+    free(items);
+    *out = r;
+    return ni;
+}
+
+static void write_event_lines(struct wr *w, const struct eventset *es)
+{
+    for (size_t i = 0; i < es->n; i++)
+        if (es->long_names[i]) fprintf(w->fp, "event: %s : %s\n", es->names[i], es->long_names[i]);
+    for (size_t i = 0; i < es->nderived; i++) {
+        const struct derived_event *d = &es->derived[i];
+        fprintf(w->fp, "event: %s = %s", d->name, d->formula ? d->formula : "0");
+        if (d->long_name) fprintf(w->fp, " : %s", d->long_name);
+        fputc('\n', w->fp);
+    }
+    char *names = eventset_join(es);
+    fprintf(w->fp, "events: %s\n", names);
+    free(names);
+}
+
+static int write_part(struct wr *w, const struct part *pt, struct tally_error *err)
+{
+    const struct profile *p = w->p;
+    FILE *fp = w->fp;
+    size_t nev = pt->events.n;
+    if (!nev) return tally_error_set(err, NULL, 0, "cannot write a part without events");
+
+    unsigned bits = pt->positions;
+    size_t ni;
+    struct item *items = order_records(p, pt, &ni);
+    for (size_t i = 0; i < ni; i++) {
+        const struct item *it = &items[i];
+        bits |= (it->addr ? POS_INSTR : 0) | (it->bb ? POS_BB : 0) | (it->line ? POS_LINE : 0);
+        if (it->kind) bits |= (it->taddr ? POS_INSTR : 0) | (it->tbb ? POS_BB : 0);
+    }
+    if (!bits) bits = POS_LINE;
 
     if (pt->has_pid) fprintf(fp, "pid: %" PRIu64 "\n", pt->pid);
     if (pt->cmd) fprintf(fp, "cmd: %s\n", pt->cmd);
@@ -397,7 +426,6 @@ static int write_part(struct wr *w, const struct part *pt, struct tally_error *e
         }
     }
     free(items);
-    free(rank);
 
     fputc('\n', fp);
     if (pt->totals) {

@@ -19,44 +19,54 @@ static uint64_t key_hash(uint64_t a, uint64_t b)
     return hash_words(w, 2);
 }
 
-static size_t index_get(const struct isprof_index *ix, uint64_t a, uint64_t b)
+/* The word stored for (a, b), 0 when there is none. */
+static size_t pair_find(const struct isprof_index *ix, uint64_t a, uint64_t b)
 {
-    if (!ix->nslots) return ISPROF_NONE;
+    if (!ix->nslots) return 0;
     size_t mask = ix->nslots - 1;
     for (size_t i = key_hash(a, b) & mask;; i = (i + 1) & mask) {
-        if (!ix->vals[i]) return ISPROF_NONE;
-        if (ix->keys[2 * i] == a && ix->keys[2 * i + 1] == b) return ix->vals[i] - 1;
+        if (!ix->vals[i]) return 0;
+        if (ix->keys[2 * i] == a && ix->keys[2 * i + 1] == b) return ix->vals[i];
     }
 }
 
-static void index_put_raw(struct isprof_index *ix, uint64_t a, uint64_t b, size_t v)
+/*
+ * Store word w (not 0) for (a, b); the key must not be present. The table
+ * starts at `first` slots and doubles when half full.
+ */
+static void pair_put(struct isprof_index *ix, uint64_t a, uint64_t b, size_t w, size_t first)
 {
+    if (2 * (ix->n + 1) > ix->nslots) {
+        struct isprof_index old = *ix;
+        ix->nslots = old.nslots ? 2 * old.nslots : first;
+        ix->keys = xcalloc(2 * ix->nslots, sizeof *ix->keys);
+        ix->vals = xcalloc(ix->nslots, sizeof *ix->vals);
+        ix->n = 0;
+        for (size_t i = 0; i < old.nslots; i++)
+            if (old.vals[i]) pair_put(ix, old.keys[2 * i], old.keys[2 * i + 1], old.vals[i], first);
+        free(old.keys);
+        free(old.vals);
+    }
     size_t mask = ix->nslots - 1;
     size_t i = key_hash(a, b) & mask;
     while (ix->vals[i])
         i = (i + 1) & mask;
     ix->keys[2 * i] = a;
     ix->keys[2 * i + 1] = b;
-    ix->vals[i] = v + 1;
+    ix->vals[i] = w;
     ix->n++;
+}
+
+static size_t index_get(const struct isprof_index *ix, uint64_t a, uint64_t b)
+{
+    size_t w = pair_find(ix, a, b);
+    return w ? w - 1 : ISPROF_NONE;
 }
 
 /* Insert (a, b) -> v; the key must not be present. */
 static void index_put(struct isprof_index *ix, uint64_t a, uint64_t b, size_t v)
 {
-    if (2 * (ix->n + 1) > ix->nslots) {
-        struct isprof_index old = *ix;
-        ix->nslots = old.nslots ? 2 * old.nslots : 64;
-        ix->keys = xcalloc(2 * ix->nslots, sizeof *ix->keys);
-        ix->vals = xcalloc(ix->nslots, sizeof *ix->vals);
-        ix->n = 0;
-        for (size_t i = 0; i < old.nslots; i++)
-            if (old.vals[i])
-                index_put_raw(ix, old.keys[2 * i], old.keys[2 * i + 1], old.vals[i] - 1);
-        free(old.keys);
-        free(old.vals);
-    }
-    index_put_raw(ix, a, b, v);
+    pair_put(ix, a, b, v + 1, 64);
 }
 
 static void index_free(struct isprof_index *ix)
@@ -66,43 +76,11 @@ static void index_free(struct isprof_index *ix)
     memset(ix, 0, sizeof *ix);
 }
 
-/* ---- the tuple map: (owner, input) -> tuple ---- */
+/* ---- the tuple map: (owner, input) -> tuple (its address as the word) ---- */
 
 static uint64_t owner_key(enum isprof_owner kind, size_t idx)
 {
     return (uint64_t)idx << 1 | (kind == ISPROF_CONTEXT);
-}
-
-static struct isprof_tuple **tmap_slot(const struct isprof_tuple_map *m, uint64_t owner,
-                                       uint64_t input)
-{
-    size_t mask = m->nslots - 1;
-    for (size_t i = key_hash(owner, input) & mask;; i = (i + 1) & mask) {
-        if (!m->vals[i] || (m->keys[2 * i] == owner && m->keys[2 * i + 1] == input))
-            return &m->vals[i];
-    }
-}
-
-static void tmap_put(struct isprof_tuple_map *m, uint64_t owner, uint64_t input,
-                     struct isprof_tuple *t)
-{
-    if (2 * (m->n + 1) > m->nslots) {
-        struct isprof_tuple_map old = *m;
-        m->nslots = old.nslots ? 2 * old.nslots : 256;
-        m->keys = xcalloc(2 * m->nslots, sizeof *m->keys);
-        m->vals = xcalloc(m->nslots, sizeof *m->vals);
-        m->n = 0;
-        for (size_t i = 0; i < old.nslots; i++)
-            if (old.vals[i]) tmap_put(m, old.keys[2 * i], old.keys[2 * i + 1], old.vals[i]);
-        free(old.keys);
-        free(old.vals);
-    }
-    struct isprof_tuple **slot = tmap_slot(m, owner, input);
-    size_t i = (size_t)(slot - m->vals);
-    m->keys[2 * i] = owner;
-    m->keys[2 * i + 1] = input;
-    *slot = t;
-    m->n++;
 }
 
 /* ---- init / release ---- */
@@ -134,8 +112,7 @@ void isprof_release(struct isprof *ip)
     index_free(&ip->by_name);
     index_free(&ip->ctx_by_id);
     index_free(&ip->ctx_by_path);
-    free(ip->tuple_map.keys);
-    free(ip->tuple_map.vals);
+    index_free(&ip->tuple_map);
     for (size_t i = 0; i < ip->nchunks; i++)
         free(ip->chunks[i]);
     free(ip->chunks);
@@ -303,8 +280,7 @@ int isprof_tuple_fold(struct isprof_tuple *dst, const struct isprof_tuple *src)
 struct isprof_tuple *isprof_find(const struct isprof *ip, enum isprof_owner kind, size_t idx,
                                  uint64_t input)
 {
-    if (!ip->tuple_map.nslots) return NULL;
-    return *tmap_slot(&ip->tuple_map, owner_key(kind, idx), input);
+    return (struct isprof_tuple *)(uintptr_t)pair_find(&ip->tuple_map, owner_key(kind, idx), input);
 }
 
 static struct isprof_tuples *owner_list(struct isprof *ip, enum isprof_owner kind, size_t idx)
@@ -340,7 +316,7 @@ struct isprof_tuple *isprof_add(struct isprof *ip, enum isprof_owner kind, size_
     }
     struct isprof_tuple *nt = &ip->chunks[ip->nchunks - 1][ip->chunk_used++];
     *nt = *t;
-    tmap_put(&ip->tuple_map, owner_key(kind, idx), t->input, nt);
+    pair_put(&ip->tuple_map, owner_key(kind, idx), t->input, (size_t)(uintptr_t)nt, 256);
     struct isprof_tuples *l = owner_list(ip, kind, idx);
     l->items = xgrow(l->items, &l->cap, l->n + 1, sizeof *l->items);
     if (l->n && l->items[l->n - 1]->input > t->input) l->sorted = 0;

@@ -146,14 +146,10 @@ struct isprof {
     /* Internal: indexes and tuple storage (do not touch). */
     struct isprof_index {
         uint64_t *keys; /* pairs of words per slot */
-        size_t *vals;   /* value+1, 0 = empty */
+        size_t *vals;   /* per slot: an index + 1 or a tuple's address; 0 = empty */
         size_t nslots, n;
     } by_id, by_name, ctx_by_id, ctx_by_path;
-    struct isprof_tuple_map {
-        uint64_t *keys; /* (owner, input) pairs */
-        struct isprof_tuple **vals;
-        size_t nslots, n;
-    } tuple_map;
+    struct isprof_index tuple_map; /* (owner, input) -> the tuple's address */
     struct isprof_tuple **chunks;
     size_t nchunks, chunk_used;
 };

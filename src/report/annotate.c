@@ -639,10 +639,7 @@ int annotate_report(FILE *out, struct profile *p, const struct annotate_options 
     print_header(&r);
     print_function_table(&r);
     if (annrep_sources(&r, err)) goto done;
-    if (fflush(out) || ferror(out)) {
-        tally_error_set(err, NULL, 0, "error writing the report");
-        goto done;
-    }
+    if (textfmt_finish(out, "report", err)) goto done;
     rc = 0;
 done:
     rep_release(&r);

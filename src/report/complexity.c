@@ -459,6 +459,32 @@ static void axis_labels(const struct complexity *c, char *x, size_t xs, char *y,
     snprintf(y, ys, "%s cost (%s)", cost_kind(c), isprof_cost_name(c->metric));
 }
 
+/* A plot of job's routine with the axes of its input sizes and costs (or `ylabel`). */
+static struct svgplot *new_plot(const struct plot_job *job, const char *title, const char *sub,
+                                const char *ylabel)
+{
+    char xl[128], yl[128];
+    axis_labels(job->c, xl, sizeof(xl), yl, sizeof(yl));
+    struct svgplot_options so = {.title = title,
+                                 .subtitle = sub,
+                                 .xlabel = xl,
+                                 .ylabel = ylabel ? ylabel : yl,
+                                 .logx = job->logscale,
+                                 .logy = job->logscale};
+    return svgplot_new(&so);
+}
+
+/* Write the plot, then free it and its n tooltips. */
+static int end_plot(struct svgplot *p, FILE *fp, char **tips, size_t n, struct tally_error *err)
+{
+    int rc = svgplot_write(p, fp, err);
+    svgplot_free(p);
+    for (size_t i = 0; i < n; i++)
+        free(tips[i]);
+    free(tips);
+    return rc;
+}
+
 static int emit_cost_plot(FILE *fp, const void *ctx, struct tally_error *err)
 {
     const struct plot_job *job = ctx;
@@ -481,7 +507,7 @@ static int emit_cost_plot(FILE *fp, const void *ctx, struct tally_error *err)
                             p->calls == 1 ? "" : "s", fmt_cost(p->worst, 0, w, sizeof(w)),
                             fmt_cost(p->avg, 1, a, sizeof(a)), fmt_cost(p->best, 0, b, sizeof(b)));
     }
-    char title[512], sub[512], model[160], xl[128], yl[128];
+    char title[512], sub[512], model[160];
     snprintf(title, sizeof(title), "%s: cost against input size", r->name);
     complexity_model_text(&r->power, model, sizeof(model));
     if (r->power.status == FIT_OK)
@@ -489,14 +515,7 @@ static int emit_cost_plot(FILE *fp, const void *ctx, struct tally_error *err)
                  class_text(r));
     else
         snprintf(sub, sizeof(sub), "%s; closest class: %s", model, class_text(r));
-    axis_labels(job->c, xl, sizeof(xl), yl, sizeof(yl));
-    struct svgplot_options so = {.title = title,
-                                 .subtitle = sub,
-                                 .xlabel = xl,
-                                 .ylabel = yl,
-                                 .logx = job->logscale,
-                                 .logy = job->logscale};
-    struct svgplot *p = svgplot_new(&so);
+    struct svgplot *p = new_plot(job, title, sub, NULL);
     /* decreasing sizes, so that coinciding points stay visible as rings */
     svgplot_add_series(p, "worst", COLOR_WORST, SVGPLOT_POINTS, x, yw, n,
                        (const char *const *)tips);
@@ -516,11 +535,7 @@ static int emit_cost_plot(FILE *fp, const void *ctx, struct tally_error *err)
                  cc.a, cc.b, fit_class_name(cc.k));
         svgplot_add_curve(p, ctext, COLOR_CLASS, curve_class, &cc);
     }
-    int rc = svgplot_write(p, fp, err);
-    svgplot_free(p);
-    for (size_t i = 0; i < n; i++)
-        free(tips[i]);
-    free(tips);
+    int rc = end_plot(p, fp, tips, n, err);
     free(x);
     free(yw);
     free(ya);
@@ -544,25 +559,13 @@ static int emit_freq_plot(FILE *fp, const void *ctx, struct tally_error *err)
                             fmt_u64(r->points[i].calls, calls, sizeof(calls)),
                             r->points[i].calls == 1 ? "" : "s");
     }
-    char title[512], sub[128], xl[128], yl[128], calls[40];
+    char title[512], sub[128], calls[40];
     snprintf(title, sizeof(title), "%s: calls per input size", r->name);
     snprintf(sub, sizeof(sub), "%s calls over %zu input size%s",
              fmt_u64(r->calls, calls, sizeof(calls)), n, n == 1 ? "" : "s");
-    axis_labels(job->c, xl, sizeof(xl), yl, sizeof(yl));
-    snprintf(yl, sizeof(yl), "calls");
-    struct svgplot_options so = {.title = title,
-                                 .subtitle = sub,
-                                 .xlabel = xl,
-                                 .ylabel = yl,
-                                 .logx = job->logscale,
-                                 .logy = job->logscale};
-    struct svgplot *p = svgplot_new(&so);
+    struct svgplot *p = new_plot(job, title, sub, "calls");
     svgplot_add_series(p, "calls", COLOR_FREQ, SVGPLOT_STEMS, x, y, n, (const char *const *)tips);
-    int rc = svgplot_write(p, fp, err);
-    svgplot_free(p);
-    for (size_t i = 0; i < n; i++)
-        free(tips[i]);
-    free(tips);
+    int rc = end_plot(p, fp, tips, n, err);
     free(x);
     free(y);
     return rc;

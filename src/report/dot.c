@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../io/bytebuf.h"
 #include "../io/utf8.h"
 
 #define DOT_TIMEOUT_MS 120000
@@ -177,63 +178,29 @@ void dot_selection_release(struct dot_selection *s)
 
 /* ---- text ---------------------------------------------------------------- */
 
-struct sbuf {
-    char *s;
-    size_t n, cap;
-};
-
-static void sb_add(struct sbuf *b, const char *s, size_t n)
-{
-    b->s = xgrow(b->s, &b->cap, b->n + n + 1, 1);
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = 0;
-}
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-    char tmp[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int len = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-    va_end(ap);
-    if (len < 0) return;
-    if ((size_t)len < sizeof(tmp)) {
-        sb_add(b, tmp, (size_t)len);
-        return;
-    }
-    char *big = xmalloc((size_t)len + 1);
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)len + 1, fmt, ap);
-    va_end(ap);
-    sb_add(b, big, (size_t)len);
-    free(big);
-}
-
 /*
  * Append s escaped for the inside of a DOT double-quoted string: quotes
  * and backslashes get a backslash (so no escString sequence like \N or \l
  * can appear), control bytes and invalid UTF-8 become '?'.
  */
-static void sb_esc(struct sbuf *b, const char *s)
+static void sb_esc(struct bytebuf *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         if (*p == '"' || *p == '\\') {
             char e[2] = {'\\', (char)*p};
-            sb_add(b, e, 2);
+            bytebuf_add(b, e, 2);
             p++;
         } else if (*p < 0x20 || *p == 0x7f) {
-            sb_add(b, "?", 1);
+            bytebuf_add(b, "?", 1);
             p++;
         } else {
             size_t n = utf8_len(p);
             if (!n) {
-                sb_add(b, "?", 1);
+                bytebuf_add(b, "?", 1);
                 p++;
             } else {
-                sb_add(b, (const char *)p, n);
+                bytebuf_add(b, (const char *)p, n);
                 p += n;
             }
         }
@@ -242,10 +209,10 @@ static void sb_esc(struct sbuf *b, const char *s)
 
 void dot_quote(FILE *out, const char *s)
 {
-    struct sbuf b = {0};
-    sb_add(&b, "\"", 1);
+    struct bytebuf b = {0};
+    bytebuf_add(&b, "\"", 1);
     sb_esc(&b, s);
-    sb_add(&b, "\"", 1);
+    bytebuf_add(&b, "\"", 1);
     fputs(b.s, out);
     free(b.s);
 }
@@ -316,21 +283,21 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
               const struct dot_selection *s, struct tally_error *err)
 {
     size_t col = o->col, nc = g->ncols;
-    struct sbuf b = {0};
+    struct bytebuf b = {0};
     char *dup = duplicate_names(g, s);
 
     fputs("digraph callgraph {\n", out);
-    sb_add(&b, "", 0);
+    bytebuf_add(&b, "", 0);
     if (o->title && o->title[0]) {
         sb_esc(&b, o->title);
-        sb_add(&b, "\\n", 2);
+        bytebuf_add(&b, "\\n", 2);
     }
-    sb_add(&b, "event ", 6);
+    bytebuf_add(&b, "event ", 6);
     sb_esc(&b, o->event ? o->event : "?");
     char num[64], num2[64];
-    sb_printf(&b, ", total %s\\n", textfmt_commify(col < nc ? g->total[col] : 0, num));
-    sb_printf(&b, "%zu of %zu functions (inclusive >= %g%%), %zu of %zu calls (>= %g%%)", s->nnodes,
-              g->nnodes, o->node_thres, s->narcs, g->narcs, o->edge_thres);
+    bytebuf_printf(&b, ", total %s\\n", textfmt_commify(col < nc ? g->total[col] : 0, num));
+    bytebuf_printf(&b, "%zu of %zu functions (inclusive >= %g%%), %zu of %zu calls (>= %g%%)",
+                   s->nnodes, g->nnodes, o->node_thres, s->narcs, g->narcs, o->edge_thres);
     fprintf(out,
             "  graph [fontname=\"Helvetica\", fontsize=12, labelloc=t, label=\"%s\", "
             "ranksep=0.25];\n",
@@ -377,35 +344,35 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
         b.n = 0;
         sb_esc(&b, profile_str(g->p, f.name));
         if (dup[v]) {
-            sb_add(&b, "\\n[", 3);
+            bytebuf_add(&b, "\\n[", 3);
             sb_esc(&b, base_name(profile_str(g->p, f.file)));
-            sb_add(&b, "]", 1);
+            bytebuf_add(&b, "]", 1);
         }
-        sb_printf(&b, "\\n%.2f%%\\n(%.2f%%)", ishare, sshare);
+        bytebuf_printf(&b, "\\n%.2f%%\\n(%.2f%%)", ishare, sshare);
         if (g->reccalls[v])
-            sb_printf(&b, "\\n%s+%s×", textfmt_commify((tally_wide)g->calls[v], num),
-                      textfmt_commify((tally_wide)g->reccalls[v], num2));
+            bytebuf_printf(&b, "\\n%s+%s×", textfmt_commify((tally_wide)g->calls[v], num),
+                           textfmt_commify((tally_wide)g->reccalls[v], num2));
         else if (g->calls[v])
-            sb_printf(&b, "\\n%s×", textfmt_commify((tally_wide)g->calls[v], num));
+            bytebuf_printf(&b, "\\n%s×", textfmt_commify((tally_wide)g->calls[v], num));
         fprintf(out,
                 "  f%" PRIu32 " [id=\"f%" PRIu32 "\", label=\"%s\", fillcolor=\"%s\", "
                 "fontcolor=\"%s\", ",
                 g->fn[v], g->fn[v], b.s, fill, font);
         b.n = 0;
         sb_esc(&b, profile_str(g->p, f.name));
-        sb_add(&b, "\\nfile: ", 8);
+        bytebuf_add(&b, "\\nfile: ", 8);
         sb_esc(&b, profile_str(g->p, f.file));
         if (f.obj) {
-            sb_add(&b, "\\nobject: ", 10);
+            bytebuf_add(&b, "\\nobject: ", 10);
             sb_esc(&b, profile_str(g->p, f.obj));
         }
-        sb_printf(&b, "\\ninclusive: %s (%.2f%%)", textfmt_commify(incl, num), ishare);
-        sb_printf(&b, "\\nself: %s (%.2f%%)", textfmt_commify(self, num), sshare);
-        sb_printf(&b, "\\ncalls: %s", textfmt_commify((tally_wide)g->calls[v], num));
+        bytebuf_printf(&b, "\\ninclusive: %s (%.2f%%)", textfmt_commify(incl, num), ishare);
+        bytebuf_printf(&b, "\\nself: %s (%.2f%%)", textfmt_commify(self, num), sshare);
+        bytebuf_printf(&b, "\\ncalls: %s", textfmt_commify((tally_wide)g->calls[v], num));
         if (g->reccalls[v])
-            sb_printf(&b, " (+%s inside the recursion)",
-                      textfmt_commify((tally_wide)g->reccalls[v], num));
-        if (g->ir.cycle[v]) sb_printf(&b, "\\nin cycle %" PRIu32, g->ir.cycle[v]);
+            bytebuf_printf(&b, " (+%s inside the recursion)",
+                           textfmt_commify((tally_wide)g->reccalls[v], num));
+        if (g->ir.cycle[v]) bytebuf_printf(&b, "\\nin cycle %" PRIu32, g->ir.cycle[v]);
         fprintf(out, "tooltip=\"%s\"];\n", b.s);
     }
 
@@ -434,8 +401,23 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
     fputs("}\n", out);
     free(b.s);
     free(dup);
-    if (fflush(out) || ferror(out)) return tally_error_set(err, NULL, 0, "error writing the graph");
-    return 0;
+    return textfmt_finish(out, "graph", err);
+}
+
+char *dot_text(const struct callgraph *g, const struct dot_options *o,
+               const struct dot_selection *s, size_t *len, struct tally_error *err)
+{
+    char *text = NULL;
+    *len = 0;
+    FILE *mem = open_memstream(&text, len);
+    if (!mem) return NULL;
+    int rc = dot_write(mem, g, o, s, err);
+    fclose(mem);
+    if (rc) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
 /* ---- running dot ---------------------------------------------------------- */

@@ -69,6 +69,14 @@ void dot_selection_release(struct dot_selection *s);
 int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
               const struct dot_selection *s, struct tally_error *err);
 
+/*
+ * The DOT text of the selection in memory (the caller frees it), its
+ * length in *len. NULL when it cannot be made: err as dot_write() sets it,
+ * or left empty when no memory stream could be opened.
+ */
+char *dot_text(const struct callgraph *g, const struct dot_options *o,
+               const struct dot_selection *s, size_t *len, struct tally_error *err);
+
 /* Write `s` as a DOT double-quoted string (with the quotes). */
 void dot_quote(FILE *out, const char *s);
 

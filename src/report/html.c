@@ -7,6 +7,7 @@
 #include "html_assets.h"
 #include "../io/jsonstr.h"
 #include "srcfile.h"
+#include "textfmt.h"
 #include "xmltext.h"
 
 #include <inttypes.h>
@@ -490,10 +491,7 @@ int html_report_write(FILE *out, const struct profile *p, const struct html_opti
     fputs("</script>\n<script>\n", out);
     write_asset(out, html_asset_js);
     fputs("</script>\n</body>\n</html>\n", out);
-    if (fflush(out) || ferror(out)) {
-        tally_error_set(err, NULL, 0, "error writing the report");
-        goto done;
-    }
+    if (textfmt_finish(out, "report", err)) goto done;
     rc = 0;
 done:
     rep_release(&r);

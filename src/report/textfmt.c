@@ -5,19 +5,14 @@
 
 char *textfmt_commify(tally_wide v, char *buf)
 {
-    char digits[TALLY_WIDE_DIGITS];
-    unsigned __int128 u =
-        v < 0 ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
-    size_t nd = 0;
-    do {
-        digits[nd++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
+    char plain[TALLY_WIDE_DIGITS];
+    const char *digits = tally_wide_str(v, plain) + (v < 0);
+    size_t nd = strlen(digits);
     char *o = buf;
     if (v < 0) *o++ = '-';
     for (size_t i = 0; i < nd; i++) {
         size_t left = nd - i; /* digits still to write, this one included */
-        *o++ = digits[nd - 1 - i];
+        *o++ = digits[i];
         if (left > 1 && (left - 1) % 3 == 0) *o++ = ',';
     }
     *o = '\0';
@@ -95,4 +90,11 @@ void textfmt_repeat(FILE *fp, int c, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         putc(c, fp);
+}
+
+int textfmt_finish(FILE *fp, const char *what, struct tally_error *err)
+{
+    if (fflush(fp) || ferror(fp))
+        return tally_error_set(err, NULL, 0, "error writing the %s", what);
+    return 0;
 }

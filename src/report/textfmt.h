@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../model/error.h"
 #include "../model/eventset.h"
 
 /* Enough for any tally_wide with separators and a percentage. */
@@ -59,5 +60,11 @@ size_t textfmt_cell(char *buf, size_t size, tally_wide v, int defined, tally_wid
 
 /* Write `n` copies of character c. */
 void textfmt_repeat(FILE *fp, int c, size_t n);
+
+/*
+ * The end of a report written to fp: flush it; 0, or -1 with err "error
+ * writing the WHAT" when that or any earlier write failed.
+ */
+int textfmt_finish(FILE *fp, const char *what, struct tally_error *err);
 
 #endif
