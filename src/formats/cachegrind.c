@@ -438,11 +438,18 @@ int cachegrind_read(struct input *in, struct profile *p, const struct read_optio
         else
             rc = cg_fail(&r, "missing 'summary:' line");
     }
+    if (rc == 0 && !p->signed_costs && r.tot) {
+        /* the sums of the count lines, kept on the way, are those of the
+           records (unsigned: no partial sum can overflow where they did not) */
+        for (size_t i = 0; i < r.nev; i++)
+            r.costs[i] = (uint64_t)r.tot[i];
+        part_check_totals_of(p, r.pt, r.costs);
+    } else if (rc == 0) {
+        part_check_totals(p, r.pt);
+    }
     free(r.costs);
     free(r.tot);
-    if (rc) return -1;
-    part_check_totals(p, r.pt);
-    return 0;
+    return rc ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------------ */

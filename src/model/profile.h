@@ -240,6 +240,8 @@ int part_self_total(const struct profile *p, const struct part *pt, uint64_t *ou
  * Returns the number of mismatches.
  */
 int part_check_totals(struct profile *p, struct part *pt);
+/* The same with the sum of the self costs given (a reader that kept it). */
+int part_check_totals_of(struct profile *p, struct part *pt, const uint64_t *self);
 
 /*
  * Add everything of part `src` (of profile `sp`) into part `dst` of profile
