@@ -100,7 +100,7 @@ row "callgrind --cache-sim=yes --branch-sim=yes"
 CLGS=$CPU
 
 # tally record: usable when it profiles /bin/true into a file
-TR="" TRS=""
+TR="" TRS="" TC=""
 why=""
 if [ ! -x "$TALLY" ]; then
     why="$TALLY is missing (run 'make')"
