@@ -172,19 +172,12 @@ struct profile_ahead {
     size_t n;
     struct read_options opt;
     size_t taken; /* profiles given to the caller */
-    /*
-     * With a thread, inputs are read in order by whichever of the two is
-     * free: the thread, and the caller when the profile it waits for is
-     * still being read (then it reads the next one). At most two profiles
-     * are read and not yet taken: input k is claimed only once profile
-     * k - 2 was taken.
-     */
-    int threaded, stop, failed; /* failed: a read failed, nothing more is claimed */
+    /* the thread, when there is one; it reads input `taken` while the caller works */
+    int threaded, stop;
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    size_t claimed;        /* inputs claimed for reading, by either */
-    unsigned char *done;   /* [n]: read (or failed) */
+    size_t made;           /* profiles read (or failed) by the thread */
     struct profile **prof; /* [n]: read and not yet taken */
     struct tally_error *errs;
 };
@@ -197,38 +190,27 @@ static struct read_options ahead_opt(const struct profile_ahead *pa, size_t k)
     return o;
 }
 
-/* Can another input be claimed now? (pa->mu held) */
-static int can_claim(const struct profile_ahead *pa)
-{
-    return !pa->stop && !pa->failed && pa->claimed < pa->n && pa->claimed <= pa->taken + 1;
-}
-
-/* Claim the next input and read it, unlocking meanwhile (pa->mu held). */
-static void read_claimed(struct profile_ahead *pa)
-{
-    size_t k = pa->claimed++;
-    pthread_mutex_unlock(&pa->mu);
-    tally_error_clear(&pa->errs[k]);
-    struct read_options o = ahead_opt(pa, k);
-    struct profile *p = profile_read_input(pa->ins[k], &o, &pa->errs[k]);
-    pthread_mutex_lock(&pa->mu);
-    pa->prof[k] = p;
-    pa->done[k] = 1;
-    if (!p) pa->failed = 1;
-    pthread_cond_broadcast(&pa->cv);
-}
-
 static void *ahead_main(void *arg)
 {
     struct profile_ahead *pa = arg;
-    pthread_mutex_lock(&pa->mu);
-    for (;;) {
-        while (!pa->stop && !pa->failed && pa->claimed < pa->n && !can_claim(pa))
+    for (size_t k = 0; k < pa->n; k++) {
+        pthread_mutex_lock(&pa->mu);
+        /* one ahead of the caller: input k once profile k - 1 was taken */
+        while (!pa->stop && k > pa->taken)
             pthread_cond_wait(&pa->cv, &pa->mu);
-        if (!can_claim(pa)) break;
-        read_claimed(pa);
+        int stop = pa->stop;
+        pthread_mutex_unlock(&pa->mu);
+        if (stop) break;
+        tally_error_clear(&pa->errs[k]);
+        struct read_options o = ahead_opt(pa, k);
+        struct profile *p = profile_read_input(pa->ins[k], &o, &pa->errs[k]);
+        pthread_mutex_lock(&pa->mu);
+        pa->prof[k] = p;
+        pa->made = k + 1;
+        pthread_cond_broadcast(&pa->cv);
+        pthread_mutex_unlock(&pa->mu);
+        if (!p) break;
     }
-    pthread_mutex_unlock(&pa->mu);
     return NULL;
 }
 
@@ -243,7 +225,6 @@ struct profile_ahead *profile_ahead_start(struct input **ins, size_t n,
     int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
     if (n < 2 || cpus < 2) return pa;
     pa->prof = xcalloc(n, sizeof(*pa->prof));
-    pa->done = xcalloc(n, 1);
     pa->errs = xcalloc(n, sizeof(*pa->errs));
     pthread_mutex_init(&pa->mu, NULL);
     pthread_cond_init(&pa->cv, NULL);
@@ -265,13 +246,8 @@ struct profile *profile_ahead_next(struct profile_ahead *pa, struct tally_error 
     }
     size_t k = pa->taken;
     pthread_mutex_lock(&pa->mu);
-    while (!pa->done[k]) {
-        /* rather than wait, read the next input (or this one) here */
-        if (can_claim(pa) || pa->claimed == k)
-            read_claimed(pa);
-        else
-            pthread_cond_wait(&pa->cv, &pa->mu);
-    }
+    while (pa->made <= k)
+        pthread_cond_wait(&pa->cv, &pa->mu);
     struct profile *p = pa->prof[k];
     pa->prof[k] = NULL;
     pa->taken = k + 1;
@@ -295,7 +271,6 @@ void profile_ahead_stop(struct profile_ahead *pa)
         for (size_t k = 0; k < pa->n; k++)
             profile_free(pa->prof[k]);
     }
-    free(pa->done);
     free(pa->prof);
     free(pa->errs);
     free(pa);

@@ -84,13 +84,11 @@ struct profile *profile_read_input(struct input *in, const struct read_options *
                                    struct tally_error *err);
 
 /*
- * Read opened inputs, the next one on a second thread (when there is a
- * second processor) while the caller works on the last one:
- * profile_ahead_next() gives the profiles in order, the same that
- * profile_read_input() would give, with the same errors. A caller that
- * would wait for a profile still being read reads the one after it itself
- * meanwhile; at most two profiles are read and not yet taken. With
- * opt->unindexed, every input but the first is read unindexed (the caller
+ * Read opened inputs one after the other, the next one on a second thread
+ * (when there is a second processor) while the caller works on the last
+ * one: profile_ahead_next() gives the profiles in order, the same that
+ * profile_read_input() would give, with the same errors. At most one
+ * profile is read ahead. With opt->unindexed, every input but the first is read unindexed (the caller
  * adds them into the first one). The inputs must stay open until
  * profile_ahead_stop(), which waits for the thread and frees what was not
  * taken (NULL: nothing to do).
