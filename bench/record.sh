@@ -27,7 +27,9 @@
 #                                              (so >= 2.5x faster than Callgrind
 #                                              with the same events)
 # A row with --contexts=yes shows the price of the calling context tree
-# (exact stacks for tally flame), which has no peer and no target.
+# (exact stacks for tally flame); it has no peer, its target is against
+# tally record without it, in the same run:
+#   calls + contexts (--contexts=yes)       <= 1.3 x calls alone
 # Exit status: 0 when every command ran (targets missed, or tally record
 # not available, are reported, not fatal), 1 otherwise.
 # shellcheck disable=SC2086 # $VG and $PROG are split into words on purpose
@@ -98,7 +100,7 @@ row "callgrind --cache-sim=yes --branch-sim=yes"
 CLGS=$CPU
 
 # tally record: usable when it profiles /bin/true into a file
-TR="" TRS=""
+TR="" TRS="" TC=""
 why=""
 if [ ! -x "$TALLY" ]; then
     why="$TALLY is missing (run 'make')"
@@ -127,6 +129,7 @@ else
     measure "$VGRUNS" /dev/null "$TALLY" record "$TOUT" "$CALLS" --cache-sim=no --contexts=yes \
         --contexts-out-file="$TMP/tally.ctx.%p" -- $PROG
     row "  ... and --contexts=yes (exact stacks)" "$CLG" "callgrind"
+    TC=$CPU
     # the cache simulation is off by default (as in Callgrind); Cachegrind
     # 3.19 has it on, so the rows against it ask for it
     measure "$VGRUNS" /dev/null "$TALLY" record "$TOUT" --calls=no --cache-sim=yes -- $PROG
@@ -156,6 +159,7 @@ judge() {
 }
 judge "calls + Ir: tally <= 0.8 x callgrind" "$TR" "$CLG" 0.8
 judge "calls + cache + branch: tally <= cachegrind --branch-sim" "$TRS" "$CGB" 1
+judge "contexts: tally --contexts=yes <= 1.3 x tally (same run)" "$TC" "$TR" 1.3
 if [ -n "$TRS" ] && [ -n "$CLGS" ]; then
     r=$(awk -v a="$CLGS" -v b="$TRS" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
     target "  (speed-up over callgrind with the same events)" "${r}x" ""

@@ -366,7 +366,10 @@ int cmd_annotate(int argc, char **argv)
         }
 
     /* merge parts, no addresses, no jumps; no lines when no source is annotated */
-    struct read_options ro = {1, 1, 1, !o.auto_annotate && !o.user_files.n};
+    struct read_options ro = {.merge_parts = 1,
+                              .drop_addr = 1,
+                              .drop_jumps = 1,
+                              .drop_line = !o.auto_annotate && !o.user_files.n};
     struct tally_error err;
     tally_error_clear(&err);
     struct profile *p = NULL;

@@ -33,6 +33,7 @@ struct cg_reader {
     uint32_t fn;         /* function of (file, name), valid when fn_ok */
     int fn_ok;
     int drop_line;   /* opt->drop_line: every line counts as line 0 */
+    int unindexed;   /* opt->unindexed: cost records appended, not looked up */
     uint64_t *costs; /* [nev] scratch for one count line */
     __int128 *tot;   /* [nev] the file's costs of each event, summed (see count_line) */
 };
@@ -80,6 +81,27 @@ static int check_no_nul(struct cg_reader *r, const char *s, size_t len)
     return 0;
 }
 
+/*
+ * Appended cost records (opt->unindexed) made one per position, as the
+ * indexed reader makes them, and the rest of the file read indexed: for a
+ * file that becomes signed, whose checks look at each position's sum. The
+ * sums cannot overflow: the file's totals stayed under 2^64.
+ */
+static void index_costs(struct cg_reader *r)
+{
+    struct rectab *old = &r->pt->costs, t;
+    rectab_init(&t, old->key_words, old->val_words);
+    for (size_t i = 0; i < old->count; i++) {
+        const uint64_t *rec = rectab_at(old, i);
+        uint64_t *v = rectab_get(&t, rec, NULL);
+        for (size_t e = 0; e < old->val_words; e++)
+            v[e] += rec[old->key_words + e];
+    }
+    rectab_release(old);
+    *old = t;
+    r->unindexed = 0;
+}
+
 /* The file became signed: counts already parsed on this line must fit. */
 static int go_signed(struct cg_reader *r, const uint64_t *pending, size_t k)
 {
@@ -87,6 +109,7 @@ static int go_signed(struct cg_reader *r, const uint64_t *pending, size_t k)
     for (size_t i = 0; i < k; i++)
         if (pending[i] > INT64_MAX)
             return cg_fail(r, "a count above 2^63-1 cannot be mixed with negative counts");
+    if (r->unindexed) index_costs(r);
     if (profile_make_signed(r->p, &e)) return cg_relay(r, &e);
     return 0;
 }
@@ -163,14 +186,21 @@ static int fast_counts(const char *s, const char *end, uint64_t *out, size_t max
     while (s < end) {
         if (*s++ != ' ') return 0;
         if (s == end) break; /* one space at the end */
-        const char *t = s;
         uint64_t v = 0;
-        unsigned d;
-        while (s < end && (d = (unsigned)(unsigned char)*s - '0') <= 9) {
-            v = v * 10 + d;
-            s++;
+        unsigned n = end - s >= 8 ? parse_digits8(s, &v) : 8;
+        if (n < 8) {
+            if (n == 0) return 0;
+            s += n;
+        } else {
+            const char *t = s;
+            unsigned d;
+            while (s < end && (d = (unsigned)(unsigned char)*s - '0') <= 9) {
+                v = v * 10 + d;
+                s++;
+            }
+            if (s == t || s - t > 19) return 0;
         }
-        if (s == t || s - t > 19 || k == max || (is_signed && v > INT64_MAX)) return 0;
+        if (k == max || (is_signed && v > INT64_MAX)) return 0;
         out[k++] = v;
     }
     *count = k;
@@ -182,6 +212,11 @@ static int count_line(struct cg_reader *r, const char *s, const char *end)
 {
     uint64_t line = 0;
     const char *start = s;
+    unsigned n = end - s >= 8 ? parse_digits8(s, &line) : 8;
+    if (n < 8)
+        s += n; /* the usual short line number; else the loop below */
+    else
+        line = 0;
     while (s < end && is_digit(*s)) {
         unsigned d = (unsigned)(*s - '0');
         if (line > (UINT64_MAX - d) / 10) return cg_fail(r, "line number too large");
@@ -217,10 +252,15 @@ static int count_line(struct cg_reader *r, const char *s, const char *end)
             return cg_fail(r, "the costs of event %s sum past %s", r->pt->events.names[i],
                            sg ? "a signed 64-bit count (the file has negative counts)"
                               : "2^64-1 (the largest count)");
+        r->tot[i] = t; /* after a failure the reading stops: no need to undo */
     }
-    for (size_t i = 0; i < k; i++)
-        r->tot[i] += sg ? (__int128)(int64_t)r->costs[i] : (__int128)r->costs[i];
     struct position pos = {r->file, r->drop_line ? 0 : line, 0, 0};
+    if (r->unindexed) {
+        /* a new record each line: the sum looks it up (no overflow here,
+           as the file's totals above stay in range) */
+        memcpy(part_cost_append(r->pt, r->fn, &pos), r->costs, k * sizeof(*r->costs));
+        return 0;
+    }
     if (part_add_cost(r->p, r->pt, r->fn, &pos, r->costs, k))
         return cg_fail(r, "costs of line %" PRIu64 " overflow 64 bits when added up", line);
     return 0;
@@ -239,7 +279,7 @@ static int start_body(struct cg_reader *r)
     r->state = CG_BODY;
     /* a mapped file's size says about how many lines it has (real files:
        55 bytes a line with 9 events): no growing of the table on the way */
-    if (r->in->kind == INPUT_MAP && r->in->size / 48 > 1024) {
+    if (!r->unindexed && r->in->kind == INPUT_MAP && r->in->size / 48 > 1024) {
         size_t guess = r->in->size / 48;
         rectab_reserve(&r->pt->costs, guess < ((size_t)1 << 24) ? guess : (size_t)1 << 24);
     }
@@ -339,6 +379,7 @@ int cachegrind_read(struct input *in, struct profile *p, const struct read_optio
     struct cg_reader r;
     memset(&r, 0, sizeof(r));
     r.drop_line = opt && opt->drop_line;
+    r.unindexed = opt && opt->unindexed;
     r.in = in;
     r.p = p;
     r.err = err;
@@ -397,11 +438,18 @@ int cachegrind_read(struct input *in, struct profile *p, const struct read_optio
         else
             rc = cg_fail(&r, "missing 'summary:' line");
     }
+    if (rc == 0 && !p->signed_costs && r.tot) {
+        /* the sums of the count lines, kept on the way, are those of the
+           records (unsigned: no partial sum can overflow where they did not) */
+        for (size_t i = 0; i < r.nev; i++)
+            r.costs[i] = (uint64_t)r.tot[i];
+        part_check_totals_of(p, r.pt, r.costs);
+    } else if (rc == 0) {
+        part_check_totals(p, r.pt);
+    }
     free(r.costs);
     free(r.tot);
-    if (rc) return -1;
-    part_check_totals(p, r.pt);
-    return 0;
+    return rc ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -43,6 +43,10 @@ int rd_finish_part(struct rd *r)
         /* the same additions as profile_merge_parts() later, in the same order;
            on failure that call meets the same error again and reports it */
         struct tally_error e;
+        const struct part *last = r->p->parts[r->p->nparts - 1];
+        r->last_n[0] = last->costs.count;
+        r->last_n[1] = last->calls.count;
+        r->last_n[2] = last->jumps.count;
         if (profile_fold_last_part(r->p, &e)) r->fold_off = 1;
     }
     return 0;
@@ -62,6 +66,14 @@ static int header_part(struct rd *r)
         pt->has_thread = prev->has_thread;
         pt->thread = prev->thread;
         if (prev->cmd) pt->cmd = xstrdup(prev->cmd);
+    }
+    if (r->last_n[0] + r->last_n[1] + r->last_n[2]) {
+        /* the parts of a file are often alike (--dump-every-bb, concatenated
+           runs): the index of a part to fold starts at the size of the last
+           one rather than growing to it again */
+        rectab_reserve(&pt->costs, r->last_n[0]);
+        rectab_reserve(&pt->calls, r->last_n[1]);
+        rectab_reserve(&pt->jumps, r->last_n[2]);
     }
     r->pt = pt;
     r->body = 0;

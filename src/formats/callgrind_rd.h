@@ -83,6 +83,7 @@ struct rd {
     int fold_off;             /* a fold failed: the rest is left to profile_merge_parts() */
     unsigned char *had_total; /* [part ordinal]: did the part have `totals:`? */
     size_t nread, had_cap;    /* parts finished */
+    size_t last_n[3];         /* records of the last part folded: costs, calls, jumps */
 
     char *pend_text[2]; /* summary:/totals: seen before events: */
     unsigned long pend_line[2];

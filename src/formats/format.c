@@ -182,6 +182,14 @@ struct profile_ahead {
     struct tally_error *errs;
 };
 
+/* Input k's options: the first profile becomes the sum, it is never unindexed. */
+static struct read_options ahead_opt(const struct profile_ahead *pa, size_t k)
+{
+    struct read_options o = pa->opt;
+    if (k == 0) o.unindexed = 0;
+    return o;
+}
+
 static void *ahead_main(void *arg)
 {
     struct profile_ahead *pa = arg;
@@ -194,7 +202,8 @@ static void *ahead_main(void *arg)
         pthread_mutex_unlock(&pa->mu);
         if (stop) break;
         tally_error_clear(&pa->errs[k]);
-        struct profile *p = profile_read_input(pa->ins[k], &pa->opt, &pa->errs[k]);
+        struct read_options o = ahead_opt(pa, k);
+        struct profile *p = profile_read_input(pa->ins[k], &o, &pa->errs[k]);
         pthread_mutex_lock(&pa->mu);
         pa->prof[k] = p;
         pa->made = k + 1;
@@ -231,7 +240,10 @@ struct profile_ahead *profile_ahead_start(struct input **ins, size_t n,
 struct profile *profile_ahead_next(struct profile_ahead *pa, struct tally_error *err)
 {
     if (pa->taken >= pa->n) return NULL;
-    if (!pa->threaded) return profile_read_input(pa->ins[pa->taken++], &pa->opt, err);
+    if (!pa->threaded) {
+        struct read_options o = ahead_opt(pa, pa->taken);
+        return profile_read_input(pa->ins[pa->taken++], &o, err);
+    }
     size_t k = pa->taken;
     pthread_mutex_lock(&pa->mu);
     while (pa->made <= k)

@@ -34,6 +34,9 @@ struct read_options {
     int drop_jumps;  /* do not keep jump records */
     int drop_line;   /* forget source lines too (and addresses): costs and calls per function
                         and file, for views that show no line (annotate --auto=no) */
+    int unindexed;   /* the profile is only added into a sum (profile_sum()): its cost
+                        records may repeat a position, as they are appended without a
+                        lookup (the cachegrind reader; others ignore it) */
 };
 
 /*
@@ -85,9 +88,10 @@ struct profile *profile_read_input(struct input *in, const struct read_options *
  * (when there is a second processor) while the caller works on the last
  * one: profile_ahead_next() gives the profiles in order, the same that
  * profile_read_input() would give, with the same errors. At most one
- * profile is read ahead. The inputs must stay open until
- * profile_ahead_stop(), which waits for the thread and frees what was not
- * taken (NULL: nothing to do).
+ * profile is read ahead. With opt->unindexed, every input but the first
+ * is read unindexed (the caller adds them into the first one). The inputs
+ * must stay open until profile_ahead_stop(), which waits for the thread
+ * and frees what was not taken (NULL: nothing to do).
  */
 struct profile_ahead;
 struct profile_ahead *profile_ahead_start(struct input **ins, size_t n,

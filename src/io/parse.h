@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum { PARSE_OK = 0, PARSE_NONE = -1, PARSE_OVERFLOW = -2 };
 
@@ -22,6 +23,44 @@ static inline void parse_skip_space(const char **p, const char *end)
 {
     while (*p < end && parse_is_space(**p))
         (*p)++;
+}
+
+/*
+ * The decimal digits at s, read 8 bytes at a time (s[0..7] must be
+ * readable; the caller checks end - s >= 8): returns how many digits
+ * start at s, 0 to 7, with their value in *out when 1 to 7, or 8 when
+ * there are 8 or more (nothing parsed: the caller loops). Without a loop
+ * over the digits, whose exit the processor mispredicts on short numbers.
+ */
+static inline unsigned parse_digits8(const char *s, uint64_t *out)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t top = 0xF0F0F0F0F0F0F0F0ULL, ascii0 = 0x3030303030303030ULL;
+    uint64_t w;
+    memcpy(&w, s, 8);
+    /* a byte of `bad` is nonzero iff that byte is no digit: a digit has high
+       nibble 3 and stays below 0x3A, so adding 6 keeps its high nibble 3 */
+    uint64_t bad = ((w & top) ^ ascii0) | (((w + 0x0606060606060606ULL) & top) ^ ascii0);
+    if (!bad) return 8;
+    unsigned n = (unsigned)__builtin_ctzll(bad) >> 3;
+    if (n == 0) return 0;
+    /* digit values in the top n bytes, first digit lowest of them */
+    uint64_t v = (w - ascii0) << (64 - 8 * n);
+    v = v * 10 + (v >> 8); /* pairs of digits in every other byte */
+    /* pairs to groups of four, then the two groups (high 32 bits) */
+    v = ((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
+         ((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >>
+        32;
+    *out = v;
+    return n;
+#else
+    uint64_t v = 0;
+    unsigned n = 0;
+    while (n < 8 && (unsigned)(unsigned char)s[n] - '0' <= 9)
+        v = v * 10 + (unsigned)(s[n++] - '0');
+    if (n < 8) *out = v;
+    return n;
+#endif
 }
 
 /*

@@ -258,13 +258,23 @@ int part_check_totals(struct profile *p, struct part *pt)
     size_t n = pt->events.n;
     if (!n || (!pt->summary && !pt->totals)) return 0;
     uint64_t *sum = xcalloc(n, sizeof(*sum));
-    int mismatches = 0;
-    const char *file = p->path ? p->path : "(input)";
     if (part_self_total(p, pt, sum)) {
-        profile_warn(p, "%s: the self costs overflow 64 bits; totals not checked", file);
+        profile_warn(p, "%s: the self costs overflow 64 bits; totals not checked",
+                     p->path ? p->path : "(input)");
         free(sum);
         return 1;
     }
+    int mismatches = part_check_totals_of(p, pt, sum);
+    free(sum);
+    return mismatches;
+}
+
+int part_check_totals_of(struct profile *p, struct part *pt, const uint64_t *sum)
+{
+    size_t n = pt->events.n;
+    if (!n || (!pt->summary && !pt->totals)) return 0;
+    int mismatches = 0;
+    const char *file = p->path ? p->path : "(input)";
     const char *what[2] = {"summary", "totals"};
     const uint64_t *given[2] = {pt->summary, pt->totals};
     unsigned long where[2] = {pt->summary_line, pt->totals_line};
@@ -289,7 +299,6 @@ int part_check_totals(struct profile *p, struct part *pt)
             mismatches++;
         }
     }
-    free(sum);
     return mismatches;
 }
 

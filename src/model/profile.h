@@ -181,6 +181,19 @@ static inline uint64_t *part_cost_vector(struct part *pt, uint32_t fn, const str
     return rectab_get4(&pt->costs, key); /* cost records have 4 key words */
 }
 
+/*
+ * A new self-cost record of fn at pos (zero costs), appended without
+ * looking it up: the part may then hold a position more than once. Only
+ * for a part read to be added into a sum (read_options.unindexed), which
+ * part_accumulate() reads in order.
+ */
+static inline uint64_t *part_cost_append(struct part *pt, uint32_t fn, const struct position *pos)
+{
+    if (!pt->costs.count) pt->costs.val_words = pt->events.n;
+    uint64_t key[4] = {(uint64_t)fn << 32 | pos->file, pos->line, pos->addr, pos->bb};
+    return rectab_append(&pt->costs, key);
+}
+
 /* Add a call arc. Returns 0, or -1 on overflow. */
 int part_add_call(struct profile *p, struct part *pt, uint32_t caller, const struct position *site,
                   uint32_t callee, const struct position *target, uint64_t count,
@@ -227,6 +240,8 @@ int part_self_total(const struct profile *p, const struct part *pt, uint64_t *ou
  * Returns the number of mismatches.
  */
 int part_check_totals(struct profile *p, struct part *pt);
+/* The same with the sum of the self costs given (a reader that kept it). */
+int part_check_totals_of(struct profile *p, struct part *pt, const uint64_t *self);
 
 /*
  * Add everything of part `src` (of profile `sp`) into part `dst` of profile

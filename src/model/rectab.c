@@ -105,6 +105,28 @@ size_t rectab_get_index(struct rectab *t, const uint64_t *key, int *created)
     return rectab_lookup(t, key, created);
 }
 
+/* Store record t->count (key, zero values) and count it. */
+static uint64_t *new_record(struct rectab *t, const uint64_t *key)
+{
+    size_t r = t->count;
+    size_t words = t->key_words + t->val_words;
+    if ((r >> RECTAB_BLOCK_SHIFT) >= t->nblocks) {
+        t->blocks = xgrow(t->blocks, &t->blocks_cap, t->nblocks + 1, sizeof(*t->blocks));
+        t->blocks[t->nblocks++] = xmalloc(BLOCK_RECS * words * sizeof(uint64_t));
+    }
+    uint64_t *rec = rectab_at(t, r);
+    memcpy(rec, key, t->key_words * sizeof(uint64_t));
+    memset(rec + t->key_words, 0, t->val_words * sizeof(uint64_t));
+    t->count++;
+    return rec + t->key_words;
+}
+
+uint64_t *rectab_append(struct rectab *t, const uint64_t *key)
+{
+    if (t->count >= UINT32_MAX - 1) abort(); /* as rectab_lookup() */
+    return new_record(t, key);
+}
+
 size_t rectab_lookup(struct rectab *t, const uint64_t *key, int *created)
 {
     if (!t->nslots) resize(t);
@@ -118,15 +140,7 @@ size_t rectab_lookup(struct rectab *t, const uint64_t *key, int *created)
     if (t->count >= UINT32_MAX - 1)
         abort(); /* 4 billion distinct cost centres exceed any real profile */
     size_t r = t->count;
-    size_t words = t->key_words + t->val_words;
-    if ((r >> RECTAB_BLOCK_SHIFT) >= t->nblocks) {
-        t->blocks = xgrow(t->blocks, &t->blocks_cap, t->nblocks + 1, sizeof(*t->blocks));
-        t->blocks[t->nblocks++] = xmalloc(BLOCK_RECS * words * sizeof(uint64_t));
-    }
-    uint64_t *rec = rectab_at(t, r);
-    memcpy(rec, key, t->key_words * sizeof(uint64_t));
-    memset(rec + t->key_words, 0, t->val_words * sizeof(uint64_t));
-    t->count++;
+    new_record(t, key);
     t->slots[i] = (h >> 32 << 32) | ((uint64_t)r + 1);
     t->hint = r;
     if (created) *created = 1;

@@ -127,6 +127,15 @@ static inline uint64_t *rectab_get4(struct rectab *t, const uint64_t key[4])
  */
 void rectab_reserve(struct rectab *t, size_t n);
 
+/*
+ * A new record with `key` and zero values, appended without looking the
+ * key up (nor adding it to the index): the table may then hold a key more
+ * than once. For a table that is only read in order (a profile read to be
+ * added into a sum, which looks every record up itself); do not mix with
+ * lookups. Returns the value words.
+ */
+uint64_t *rectab_append(struct rectab *t, const uint64_t *key);
+
 /* Find without creating: value words or NULL. */
 uint64_t *rectab_find(const struct rectab *t, const uint64_t *key);
 

@@ -12,14 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct profile *read_mem(const uint8_t *data, size_t size)
+static struct profile *read_opt(const uint8_t *data, size_t size, const struct read_options *o,
+                                struct tally_error *errp)
 {
     struct tally_error err;
     struct input in;
-    if (input_open_mem(&in, "fuzz", data, size, &err)) return NULL;
+    if (input_open_mem(&in, "fuzz", data, size, &err)) {
+        if (errp) *errp = err;
+        return NULL;
+    }
     struct profile *p = profile_new();
     p->path = xstrdup("fuzz");
-    int rc = cachegrind_read(&in, p, NULL, &err);
+    int rc = cachegrind_read(&in, p, o, &err);
+    if (errp) *errp = err;
     input_close(&in);
     if (rc) {
         /* a failure always says where, and what */
@@ -28,6 +33,50 @@ static struct profile *read_mem(const uint8_t *data, size_t size)
         return NULL;
     }
     return p;
+}
+
+static struct profile *read_mem(const uint8_t *data, size_t size)
+{
+    return read_opt(data, size, NULL, NULL);
+}
+
+/* Write p, or NULL when it cannot be written (a total past 64 bits). */
+static char *write_mem(const struct profile *p, size_t *len);
+
+/*
+ * read_options.unindexed (merge inputs after the first) must fail where
+ * the indexed reader fails, with the same message, warn the same, and add
+ * into a sum exactly as the indexed profile does.
+ */
+static void check_unindexed(const uint8_t *data, size_t size)
+{
+    static const struct read_options un = {.unindexed = 1};
+    struct tally_error e1, e2;
+    struct profile *a = read_opt(data, size, NULL, &e1), *u = read_opt(data, size, &un, &e2);
+    if (!a != !u) abort();
+    if (!a) {
+        if (e1.line != e2.line || strcmp(e1.msg, e2.msg) != 0) abort();
+        return;
+    }
+    if (a->warnings.n != u->warnings.n) abort();
+    for (size_t i = 0; i < a->warnings.n; i++)
+        if (strcmp(a->warnings.items[i], u->warnings.items[i]) != 0) abort();
+    struct profile *s1 = read_mem(data, size), *s2 = read_mem(data, size);
+    struct tally_error e;
+    int r1 = part_accumulate(s1, s1->parts[0], a, a->parts[0], &e);
+    int r2 = part_accumulate(s2, s2->parts[0], u, u->parts[0], &e);
+    if (r1 != r2) abort();
+    if (r1 == 0) {
+        size_t l1 = 0, l2 = 0;
+        char *t1 = write_mem(s1, &l1), *t2 = write_mem(s2, &l2);
+        if (!t1 != !t2 || (t1 && (l1 != l2 || memcmp(t1, t2, l1) != 0))) abort();
+        free(t1);
+        free(t2);
+    }
+    profile_free(s1);
+    profile_free(s2);
+    profile_free(a);
+    profile_free(u);
 }
 
 static char *write_mem(const struct profile *p, size_t *len)
@@ -47,6 +96,7 @@ static char *write_mem(const struct profile *p, size_t *len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    check_unindexed(data, size);
     struct profile *p = read_mem(data, size);
     if (!p) return 0;
     size_t n = p->parts[0]->events.n;

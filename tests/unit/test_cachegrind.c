@@ -222,6 +222,72 @@ static void test_summary_mismatch_warns(void **state)
     profile_free(p);
 }
 
+/*
+ * read_options.unindexed (a file read only to be added into a sum): each
+ * count line is a record of its own, and the sum is the same as with the
+ * indexed reader. Expected costs worked out by hand.
+ */
+static void test_unindexed(void **state)
+{
+    (void)state;
+    const char *text = "cmd: x\nevents: Ir\nfl=a.c\nfn=f\n1 5\n2 7\n1 3\nfn=g\n1 1\nfn=f\n2 1\n"
+                       "summary: 17\n";
+    struct read_options un = {.unindexed = 1};
+    struct tally_error err;
+    struct profile *a = read_ok(text), *u = test_read_string(text, &un, &err);
+    assert_non_null(u);
+    assert_int_equal(part_ncosts(a->parts[0]), 3); /* f:1, f:2, g:1 */
+    assert_int_equal(part_ncosts(u->parts[0]), 5); /* one per count line */
+    assert_int_equal(cost_at(u, "a.c", "f", 1, 0), 8);
+    assert_int_equal(u->warnings.n, 0); /* the summary is checked all the same */
+    assert_int_equal(part_accumulate(a, a->parts[0], u, u->parts[0], &err), 0);
+    assert_int_equal(part_ncosts(a->parts[0]), 3);
+    assert_int_equal(cost_at(a, "a.c", "f", 1, 0), 16);
+    assert_int_equal(cost_at(a, "a.c", "f", 2, 0), 16);
+    assert_int_equal(cost_at(a, "a.c", "g", 1, 0), 2);
+    profile_free(a);
+    profile_free(u);
+
+    /* a file that becomes signed is indexed from there on */
+    u = test_read_string("cmd: x\nevents: Ir\n1 5\n1 3\n2 -1\n1 -2\nsummary: 5\n", &un, &err);
+    assert_non_null(u);
+    assert_int_equal(u->signed_costs, 1);
+    assert_int_equal(part_ncosts(u->parts[0]), 2);
+    assert_int_equal((int64_t)cost_at(u, "???", "???", 1, 0), 6);
+    assert_int_equal((int64_t)cost_at(u, "???", "???", 2, 0), -1);
+    profile_free(u);
+    /* and fails as the indexed reader does when a position's sum does not fit */
+    const char *big = "cmd: x\nevents: Ir\n0 5000000000000000000\n0 5000000000000000000\n0 -1\n"
+                      "summary: 0\n";
+    struct tally_error e1, e2;
+    assert_null(test_read_string(big, NULL, &e1));
+    assert_null(test_read_string(big, &un, &e2));
+    assert_int_equal(e1.line, e2.line);
+    assert_string_equal(e1.msg, e2.msg);
+}
+
+/* Counts and line numbers of every width (the 8-bytes-at-a-time scanner
+   takes up to 7 digits, longer ones go through the loop). */
+static void test_count_widths(void **state)
+{
+    (void)state;
+    struct profile *p = read_ok("cmd: x\nevents: A B C D E F G H I\n"
+                                "1234567 1 12 123 1234 12345 123456 1234567 12345678 0000012\n"
+                                "12345678 9999999 10000000 1234567890123456789 0 7 .  0 1 2\n"
+                                "7 1 2 3\n"
+                                "summary: 10000001 10000014 1234567890123456915 1234 12352 "
+                                "123456 1234567 12345679 14\n");
+    static const uint64_t l1[9] = {1, 12, 123, 1234, 12345, 123456, 1234567, 12345678, 12};
+    static const uint64_t l2[9] = {9999999, 10000000, 1234567890123456789, 0, 7, 0, 0, 1, 2};
+    for (size_t e = 0; e < 9; e++) {
+        assert_int_equal(cost_at(p, "???", "???", 1234567, e), l1[e]);
+        assert_int_equal(cost_at(p, "???", "???", 12345678, e), l2[e]);
+    }
+    assert_int_equal(cost_at(p, "???", "???", 7, 2), 3);
+    assert_int_equal(p->warnings.n, 0); /* the summary (worked out by hand) agrees */
+    profile_free(p);
+}
+
 static void test_negative_counts(void **state)
 {
     (void)state;
@@ -534,6 +600,8 @@ int main(void)
         cmocka_unit_test(test_unknown_names),
         cmocka_unit_test(test_summary_mismatch_warns),
         cmocka_unit_test(test_negative_counts),
+        cmocka_unit_test(test_unindexed),
+        cmocka_unit_test(test_count_widths),
         cmocka_unit_test(test_big_unsigned),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_stray_cr),
