@@ -96,6 +96,12 @@ static int eval_cols(const struct func_options *opt, const uint64_t *cost, int i
     return 0;
 }
 
+/* A table reservation: n records, but at most 2^18 (4 MiB of slots). */
+static size_t reserve_cap(size_t n)
+{
+    return n < ((size_t)1 << 18) ? n : (size_t)1 << 18;
+}
+
 static void max_into(uint64_t *slot, uint32_t ndef)
 {
     if (*slot < ndef) *slot = ndef;
@@ -155,6 +161,18 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     size_t nfn = profile_nfunctions(p);
     char *seen = xcalloc(nfn ? nfn : 1, 1);
     tally_wide *tmp = xmalloc((nc ? nc : 1) * sizeof(tally_wide));
+    /*
+     * Size the tables up front from the record counts (about a row per
+     * function, at most an arc and a call line per call record and a line
+     * per cost record) so that they rarely rehash while filling; capped,
+     * as cost records of many instructions share a line.
+     */
+    rectab_reserve(&ft->rows, reserve_cap(nfn));
+    rectab_reserve(&ft->arcs, reserve_cap(part_ncalls(pt)));
+    if (opt->want_lines) {
+        rectab_reserve(&ft->lines, reserve_cap(part_ncosts(pt)));
+        rectab_reserve(&ft->line_calls, reserve_cap(part_ncalls(pt)));
+    }
     int rc = 0;
     const char *what = "cost";
 

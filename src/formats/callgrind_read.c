@@ -94,17 +94,24 @@ static __attribute__((noinline)) int totals_fail(struct rd *r, const uint64_t *c
     return rd_fail(r, "costs sum past 2^64-1");
 }
 
-/* Add a line's costs to the totals; -1 (nothing added) when one would pass 2^64-1. */
+/*
+ * Add a line's costs to the totals; -1 (nothing added) when one would pass
+ * 2^64-1. One pass adds; the rare overflow takes the sums back (modulo 2^64
+ * the subtraction undoes the addition exactly; the events of a part have
+ * distinct names, so tot_of never sends two costs to one total).
+ */
 static inline int add_totals(struct rd *r, const uint64_t *cost, size_t n)
 {
     uint64_t *tot = r->tot;
     const uint32_t *of = r->tot_of;
     int bad = 0;
     for (size_t i = 0; i < n; i++)
-        bad |= __builtin_add_overflow(tot[of[i]], cost[i], &(uint64_t){0});
-    if (bad) return -1;
-    for (size_t i = 0; i < n; i++)
-        tot[of[i]] += cost[i];
+        bad |= __builtin_add_overflow(tot[of[i]], cost[i], &tot[of[i]]);
+    if (__builtin_expect(bad, 0)) {
+        for (size_t i = 0; i < n; i++)
+            tot[of[i]] -= cost[i];
+        return -1;
+    }
     return 0;
 }
 

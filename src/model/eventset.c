@@ -306,6 +306,12 @@ int eventset_lookup(const struct eventset *es, const char *name, struct event_ex
 int event_expr_eval(const struct event_expr *e, const uint64_t *costs, int is_signed,
                     tally_wide *out)
 {
+    /* most columns are one base event as it is: no product, no overflow */
+    if (e->nterms == 1 && e->terms[0].factor == 1) {
+        uint64_t c = costs[e->terms[0].event];
+        *out = is_signed ? (tally_wide)(int64_t)c : (tally_wide)c;
+        return 0;
+    }
     __int128 sum = 0;
     for (size_t i = 0; i < e->nterms; i++) {
         uint64_t c = costs[e->terms[i].event];
