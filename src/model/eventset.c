@@ -330,10 +330,15 @@ char *tally_wide_str(tally_wide v, char *buf)
     unsigned __int128 u =
         v < 0 ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
     size_t n = 0;
-    do {
+    while (u > UINT64_MAX) { /* 128-bit division is a slow library call */
         d[n++] = (char)('0' + (int)(u % 10));
         u /= 10;
-    } while (u);
+    }
+    uint64_t w = (uint64_t)u;
+    do {
+        d[n++] = (char)('0' + (int)(w % 10));
+        w /= 10;
+    } while (w);
     char *o = buf;
     if (v < 0) *o++ = '-';
     while (n)

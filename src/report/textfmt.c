@@ -24,10 +24,15 @@ size_t textfmt_plain_len(tally_wide v)
     unsigned __int128 u =
         v < 0 ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
     size_t n = v < 0 ? 1 : 0;
-    do {
+    while (u > UINT64_MAX) { /* 128-bit division is a slow library call */
         n++;
         u /= 10;
-    } while (u);
+    }
+    uint64_t w = (uint64_t)u;
+    do {
+        n++;
+        w /= 10;
+    } while (w);
     return n;
 }
 
@@ -60,6 +65,8 @@ char *textfmt_percent_text(double pct, char *buf, size_t size)
 size_t textfmt_cell(char *buf, size_t size, tally_wide v, int defined, tally_wide total,
                     int show_percs, size_t width)
 {
+    /* a count takes at most 52 bytes (39 digits, 12 commas, a sign) */
+    _Static_assert(TEXTFMT_CELL_MAX >= 52 + 10, "room for a count and nine spaces");
     char text[TEXTFMT_CELL_MAX];
     size_t n;
     if (defined)
@@ -70,8 +77,8 @@ size_t textfmt_cell(char *buf, size_t size, tally_wide v, int defined, tally_wid
     if (show_percs) {
         if (defined && v != 0)
             textfmt_percent_text(textfmt_percent(v, total), text + n, sizeof(text) - n);
-        else
-            snprintf(text + n, sizeof(text) - n, "%9s", "");
+        else /* nine spaces where the percentage goes */
+            memcpy(text + n, "         ", 10);
         n = strlen(text);
     }
     size_t pad = width > n ? width - n : 0;
