@@ -84,9 +84,16 @@ static int check_no_nul(struct cg_reader *r, const char *s, size_t len)
 /*
  * Appended cost records (opt->unindexed) made one per position, as the
  * indexed reader makes them, and the rest of the file read indexed: for a
- * file that becomes signed, whose checks look at each position's sum. The
- * sums cannot overflow: the file's totals stayed under 2^64.
+ * file that becomes signed, whose checks look at each position's sum, and
+ * for a file that has appended UNINDEXED_MAX records (memory bounded by the
+ * distinct positions). The sums cannot overflow: the file's totals stayed
+ * under 2^64.
  */
+/* Records a file may append before the reader indexes them (32768: about
+   4 MiB with 4 key words and 13 events); the merge of many small files
+   stays unindexed, a long file costs its distinct positions. */
+#define UNINDEXED_MAX ((size_t)1 << 15)
+
 static void index_costs(struct cg_reader *r)
 {
     struct rectab *old = &r->pt->costs, t;
@@ -259,6 +266,9 @@ static int count_line(struct cg_reader *r, const char *s, const char *end)
         /* a new record each line: the sum looks it up (no overflow here,
            as the file's totals above stay in range) */
         memcpy(part_cost_append(r->pt, r->fn, &pos), r->costs, k * sizeof(*r->costs));
+        /* memory stays bounded by the distinct positions: a long file (one
+           with repeated positions) is indexed from here on */
+        if (r->pt->costs.count >= UNINDEXED_MAX) index_costs(r);
         return 0;
     }
     if (part_add_cost(r->p, r->pt, r->fn, &pos, r->costs, k))

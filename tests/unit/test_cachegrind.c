@@ -264,6 +264,29 @@ static void test_unindexed(void **state)
     assert_null(test_read_string(big, &un, &e2));
     assert_int_equal(e1.line, e2.line);
     assert_string_equal(e1.msg, e2.msg);
+
+    /* a long file of few positions: memory bounded by them, not by its
+       lines (100,000 count lines on 7 lines, past the 32768 appended
+       records the reader keeps before it indexes); sums as when indexed */
+    size_t nlines = 100000, cap = 96 + nlines * 8, n = 0, total = 0;
+    char *longf = malloc(cap);
+    assert_non_null(longf);
+    n += (size_t)snprintf(longf + n, cap - n, "cmd: x\nevents: Ir\nfl=a.c\nfn=f\n");
+    for (size_t i = 0; i < nlines; i++) {
+        n += (size_t)snprintf(longf + n, cap - n, "%zu %zu\n", i % 7 + 1, i % 3 + 1);
+        total += i % 3 + 1;
+    }
+    n += (size_t)snprintf(longf + n, cap - n, "summary: %zu\n", total);
+    a = read_ok(longf);
+    u = test_read_string(longf, &un, &err);
+    assert_non_null(u);
+    assert_int_equal(part_ncosts(a->parts[0]), 7);
+    assert_int_equal(part_ncosts(u->parts[0]), 7);
+    for (uint64_t line = 1; line <= 7; line++)
+        assert_int_equal(cost_at(u, "a.c", "f", line, 0), cost_at(a, "a.c", "f", line, 0));
+    profile_free(a);
+    profile_free(u);
+    free(longf);
 }
 
 /* Counts and line numbers of every width (the 8-bytes-at-a-time scanner
