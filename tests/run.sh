@@ -82,17 +82,17 @@ done
 
 logof() { echo "$LOGS/$(echo "$1" | tr '/ ' '__').log"; }
 
-run_one() { # index: run the program, keep its exit code and time, say how it went
+run_one() { # index: run the program, keep its verdict in LOG.rc, say how it went
     name=${names[$1]} log=$(logof "${names[$1]}")
     start=$(date +%s)
     eval "${cmds[$1]}" >"$log" 2>&1 </dev/null
     rc=$?
     secs=$(($(date +%s) - start))
-    echo "$rc $secs" >"$log.rc"
     p=$(grep -c '^ok ' "$log")
     f=$(grep -c '^not ok ' "$log")
     if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi
-    if [ "$p" = 0 ] && [ "$f" = 0 ]; then f=1; fi
+    if [ "$p" = 0 ] && [ "$f" = 0 ]; then f=1; echo "not ok - $name ran no test" >>"$log"; fi
+    echo "$p $f" >"$log.rc"
     if [ "$f" != 0 ]; then
         echo "FAIL $name ($p passed, $f failed, ${secs}s)"
     else
@@ -114,11 +114,7 @@ wait
 pass=0 fail=0 failed_logs=""
 for i in "${!names[@]}"; do
     log=$(logof "${names[i]}")
-    p=$(grep -c '^ok ' "$log" 2>/dev/null)
-    f=$(grep -c '^not ok ' "$log" 2>/dev/null)
-    read -r rc _ <"$log.rc" 2>/dev/null || rc=1
-    if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi
-    if [ "$p" = 0 ] && [ "$f" = 0 ]; then f=1; echo "not ok - ${names[i]} ran no test" >>"$log"; fi
+    read -r p f <"$log.rc" 2>/dev/null || { p=0 f=1; } # a runner that died counts as a failure
     pass=$((pass + p)) fail=$((fail + f))
     [ "$f" != 0 ] && failed_logs="$failed_logs $log"
 done
