@@ -29,6 +29,9 @@ struct idmap {
 
 enum { PEND_NONE, PEND_CALL, PEND_JUMP };
 
+/* struct rd's spec bits */
+enum { SPEC_NAMES = 1, SPEC_CONT = 2 };
+
 /* Position layouts that fast_cost_line() handles. */
 enum { FAST_NONE, FAST_LINE, FAST_INSTR_LINE };
 
@@ -94,6 +97,23 @@ struct rd {
     size_t tot_cap;
     uint32_t *tot_of; /* [nev] the current part's event -> its total */
     uint64_t calls;   /* the file's call counts (calls= lines) summed, kept under 2^64 */
+
+    /*
+     * The second reader of a split read (callgrind_split.c) starts in the
+     * middle of the file, where the names defined before it are unknown
+     * (SPEC_NAMES): it stands in placeholder names for them, resolved when
+     * its result is merged. If it starts in the middle of a body
+     * (SPEC_CONT), the object and file in force and the last positions are
+     * unknown too: placeholders stand in for the first two, and it gives up
+     * at a relative position before an absolute one and at header lines.
+     * It also gives up at a name that looks like a placeholder. Its result
+     * is then dropped and the first reader reads on.
+     */
+    int spec;               /* SPEC_* bits, 0 for a reader from the start */
+    unsigned spec_unknown;  /* 1 << SP_*: kinds whose last position is unknown */
+    unsigned spec_abs;      /* kinds given as absolute numbers on the current line */
+    int spec_fast;          /* the part's fast layout, used once positions are known */
+    _Atomic int *spec_stop; /* set by the first reader: give up */
 };
 
 /* Hot helpers of the cost line parser: always inlined. */
@@ -184,6 +204,26 @@ static inline void rd_trim(const char **s, size_t *len)
     while (*len && (parse_is_space((*s)[*len - 1]) || (*s)[*len - 1] == '\r'))
         (*len)--;
 }
+
+/* callgrind_read.c: a reader of `p` from `in` (r->lineno starts at in->lineno); its memory. */
+void rd_init(struct rd *r, struct input *in, struct profile *p, const struct read_options *opt,
+             struct tally_error *err);
+void rd_release(struct rd *r);
+/* The name id that compressed id `id` of a kind (NAME_*) stands for, or UINT32_MAX. */
+uint32_t rd_name_of(const struct rd *r, int kind, uint64_t id);
+
+/* Give up a speculative read (r->spec): sets r->err, returns -1. */
+int rd_spec_fail(struct rd *r);
+
+/* callgrind_read.c: the lines from s to end (a last one may lack its '\n'). */
+int rd_read_lines(struct rd *r, const char *s, const char *end);
+/* A name placeholder of a speculative reader: "\1" then the kind digit and the
+   compressed id ("\1o", "\1l": the object and file in force where it started). */
+#define RD_PLACEHOLDER '\1'
+
+/* callgrind_split.c: read data[0..len) on two threads when that pays; 1 = not split
+   (the caller reads it), 0 done, -1 failed. */
+int rd_read_split(struct rd *r, const char *data, size_t len);
 
 /* callgrind_header.c: one header line (given without its line end), with
    the meaning of callgrind_read()'s dispatch: 0 done, -1 failed. */

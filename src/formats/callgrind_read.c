@@ -15,6 +15,7 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,8 @@ HOT int scan_position(struct rd *r, const char **ps, const char *end, uint64_t p
         if (is_eol(s, end))
             return rd_fail(r, "expected %u position%s, found %u", r->npos, r->npos > 1 ? "s" : "",
                            i);
+        if ((r->spec_unknown >> k & 1) && (*s == '*' || *s == '+' || *s == '-'))
+            return rd_spec_fail(r);
         if (scan_subpos(r, &s, end, r->last[k], &pos[k])) return -1;
         if (!is_sep(s, end)) return rd_fail(r, "unexpected character '%c' in a position", *s);
     }
@@ -231,11 +234,16 @@ HOT int position_fast(struct rd *r, const char **ps, const char *lim, uint64_t p
         char c = *s;
         uint64_t base = r->last[k], v;
         if (c == '*') {
+            if (__builtin_expect(r->spec_unknown >> k & 1, 0)) return rd_spec_fail(r);
             pos[k] = base;
             s++;
         } else {
             int sign = c == '+' ? 1 : c == '-' ? -1 : 0;
             if (sign) s++;
+            if (__builtin_expect(r->spec_unknown != 0, 0)) {
+                if (sign && (r->spec_unknown >> k & 1)) return rd_spec_fail(r);
+                if (!sign) r->spec_abs |= 1u << k;
+            }
             int rc = num_fast(&s, lim, &v);
             if (rc != PARSE_OK) {
                 if (rc == PARSE_OVERFLOW) return rd_fail(r, "position does not fit in 64 bits");
@@ -529,6 +537,12 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     r->last[SP_ADDR] = pos[SP_ADDR];
     r->last[SP_BB] = pos[SP_BB];
     r->last[SP_LINE] = pos[SP_LINE];
+    if (__builtin_expect(r->spec_unknown != 0, 0)) {
+        /* a speculative reader learns the positions it starts without */
+        r->spec_unknown &= ~r->spec_abs;
+        r->spec_abs = 0;
+        if (!r->spec_unknown) r->fast = r->spec_fast;
+    }
     if (r->pending == PEND_NONE) {
         if (!n) return 0;
         if (add_totals(r, cost, n)) return totals_fail(r, cost, n);
@@ -625,6 +639,16 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
 /* ------------------------------------------------------------------------ */
 /* Header and context lines (given without the line end).                   */
 
+/* A speculative reader's stand-in for a name defined before it started. */
+static uint32_t spec_placeholder(struct rd *r, int kind, uint64_t id)
+{
+    char buf[32];
+    int n = snprintf(buf, sizeof(buf), "%c%d%" PRIu64, RD_PLACEHOLDER, kind, id);
+    uint32_t nid = profile_intern(r->p, buf, (size_t)n);
+    idmap_put(&r->names[kind], id, nid);
+    return nid;
+}
+
 /* `(id) name`, `(id)` or `name` -> interned name id. */
 static int name_value(struct rd *r, int kind, const char *v, size_t len, uint32_t *out)
 {
@@ -639,18 +663,21 @@ static int name_value(struct rd *r, int kind, const char *v, size_t len, uint32_
             skip_sp(&s, end);
             if (s == end) {
                 uint32_t nid = idmap_get(&r->names[kind], id);
+                if (nid == UINT32_MAX && r->spec) nid = spec_placeholder(r, kind, id);
                 if (nid == UINT32_MAX)
                     return rd_fail(r, "undefined compressed %s id (%" PRIu64 ")", kind_word[kind],
                                    id);
                 *out = nid;
                 return 0;
             }
+            if (r->spec && *s == RD_PLACEHOLDER) return rd_spec_fail(r);
             *out = profile_intern(r->p, s, (size_t)(end - s));
             idmap_put(&r->names[kind], id, *out);
             return 0;
         }
         /* not a compressed form, e.g. "(anonymous namespace)::f": a plain name */
     }
+    if (r->spec && len && *v == RD_PLACEHOLDER) return rd_spec_fail(r);
     *out = profile_intern(r->p, v, len);
     return 0;
 }
@@ -760,6 +787,7 @@ static int arc_line(struct rd *r, int key, uint64_t a, uint64_t b, int slash,
 {
     r->pending_line = r->lineno;
     if (key == K_CALLS || key == K_RCALLS) {
+        if (key == K_RCALLS && r->spec) return rd_spec_fail(r); /* a warning to give once */
         if (key == K_RCALLS && !r->warned_rcalls) {
             r->warned_rcalls = 1;
             profile_warn(r->p, "%s:%lu: deprecated 'rcalls=' line read as 'calls='", r->path,
@@ -850,6 +878,22 @@ static int spec_line(struct rd *r, const char *line, size_t len, const char *eq)
     return arc_line(r, key, a, b, slash, tpos);
 }
 
+/*
+ * Can a speculative reader take this line (not blank, not a comment, not a
+ * cost line)? Header lines but `totals:` and `summary:` start parts or
+ * change the layout, which only the first reader can tell.
+ */
+static int spec_line_ok(const char *line, size_t len)
+{
+    const char *s = line, *end = line + len;
+    while (s < end && *s != '=' && *s != ':' && *s != ' ' && *s != '\t')
+        s++;
+    if (s < end && *s == '=') return 1;
+    size_t kl = (size_t)(s - line);
+    return s < end && *s == ':' &&
+           ((kl == 6 && !memcmp(line, "totals", 6)) || (kl == 7 && !memcmp(line, "summary", 7)));
+}
+
 /* Everything that is not a cost line. `line` has no line end. */
 static int other_line(struct rd *r, const char *line, size_t len)
 {
@@ -866,6 +910,7 @@ static int other_line(struct rd *r, const char *line, size_t len)
         skip_sp(&s, line + len);
         return rd_fail(r, "unexpected indented line '%.*s'", SHOW(s, len - (size_t)(s - line)));
     }
+    if ((r->spec & SPEC_CONT) && !spec_line_ok(line, len)) return rd_spec_fail(r);
     if (len >= 4 && !memcmp(line, "====", 4)) {
         /* xdebug: "==== NEW PROFILING FILE ====" between appended runs */
         return r->pt && r->body ? rd_finish_part(r) : 0;
@@ -992,7 +1037,7 @@ static int copied_line(struct rd *r, const char *line, size_t len)
  * The lines from s to end: whole lines in place, a last one without a
  * '\n' copied. Parsed pages of a mapped file are given back as it goes.
  */
-static int read_lines(struct rd *r, const char *s, const char *end)
+int rd_read_lines(struct rd *r, const char *s, const char *end)
 {
     const char *tail = end;
     while (tail > s && tail[-1] != '\n')
@@ -1010,7 +1055,13 @@ static int read_lines(struct rd *r, const char *s, const char *end)
         s = eol + 1;
         /* give parsed pages back so the mapping does not stay resident */
         if (s - kept >= 1 << 20) {
-            input_discard_before(r->in, s);
+            if (!r->spec) {
+                input_discard_before(r->in, s);
+            } else {
+                if (atomic_load_explicit(r->spec_stop, memory_order_relaxed))
+                    return rd_spec_fail(r);
+                input_discard_range(r->in, kept, s);
+            }
             kept = s;
         }
     }
@@ -1030,8 +1081,11 @@ static int read_all(struct rd *r)
     const char *data;
     size_t len;
     int rc;
-    while ((rc = input_chunk(r->in, r->lineno, &data, &len, r->err)) == 1)
-        if (read_lines(r, data, data + len)) return -1;
+    while ((rc = input_chunk(r->in, r->lineno, &data, &len, r->err)) == 1) {
+        /* a whole mapped file may be read on two threads */
+        int split = r->in->pos == r->in->size && r->in->data ? rd_read_split(r, data, len) : 1;
+        if (split < 0 || (split > 0 && rd_read_lines(r, data, data + len))) return -1;
+    }
     r->in->lineno = r->lineno;
     return rc;
 }
@@ -1066,22 +1120,48 @@ static void warn_truncated(struct rd *r)
                      r->path, first + 1, nparts, missing > 1 ? " (and others)" : "");
 }
 
+void rd_init(struct rd *r, struct input *in, struct profile *p, const struct read_options *opt,
+             struct tally_error *err)
+{
+    static const struct read_options defaults;
+    memset(r, 0, sizeof(*r));
+    r->in = in;
+    r->p = p;
+    r->opt = opt ? opt : &defaults;
+    r->drop_line = r->opt->drop_line;
+    r->drop_addr = r->opt->drop_addr || r->drop_line;
+    r->err = err;
+    r->path = in->path ? in->path : "(input)";
+    r->lineno = in->lineno;
+    strtab_init(&r->tot_names);
+}
+
+void rd_release(struct rd *r)
+{
+    for (int k = 0; k < NAME_KINDS; k++)
+        idmap_release(&r->names[k]);
+    free(r->pend_text[0]);
+    free(r->pend_text[1]);
+    free(r->had_total);
+    free(r->cost);
+    free(r->copy);
+    strtab_release(&r->tot_names);
+    free(r->tot);
+    free(r->tot_of);
+}
+
+uint32_t rd_name_of(const struct rd *r, int kind, uint64_t id)
+{
+    return idmap_get(&r->names[kind], id);
+}
+
 int callgrind_read(struct input *in, struct profile *p, const struct read_options *opt,
                    struct tally_error *err)
 {
-    static const struct read_options defaults;
     struct rd r;
-    memset(&r, 0, sizeof(r));
-    r.in = in;
-    r.p = p;
-    r.opt = opt ? opt : &defaults;
-    r.drop_line = r.opt->drop_line;
-    r.drop_addr = r.opt->drop_addr || r.drop_line;
-    r.err = err;
-    r.path = in->path ? in->path : "(input)";
-    r.lineno = in->lineno;
-    strtab_init(&r.tot_names);
+    rd_init(&r, in, p, opt, err);
     p->format = PROFILE_FORMAT_CALLGRIND;
+    if (r.opt->split_out) *r.opt->split_out = READ_SPLIT_NONE;
     int rc = read_all(&r);
     if (!rc) rc = rd_finish_part(&r);
     if (!rc && !p->nparts) rc = rd_fail(&r, "no 'events:' line: not a callgrind profile");
@@ -1089,15 +1169,6 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     if (!rc && r.nneg)
         profile_warn(p, "%s: %lu negative cost%s clamped to 0", r.path, r.nneg,
                      r.nneg == 1 ? "" : "s");
-    for (int k = 0; k < NAME_KINDS; k++)
-        idmap_release(&r.names[k]);
-    free(r.pend_text[0]);
-    free(r.pend_text[1]);
-    free(r.had_total);
-    free(r.cost);
-    free(r.copy);
-    strtab_release(&r.tot_names);
-    free(r.tot);
-    free(r.tot_of);
+    rd_release(&r);
     return rc;
 }

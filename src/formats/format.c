@@ -187,6 +187,7 @@ static struct read_options ahead_opt(const struct profile_ahead *pa, size_t k)
 {
     struct read_options o = pa->opt;
     if (k == 0) o.unindexed = 0;
+    if (pa->threaded) o.no_split = 1;
     return o;
 }
 

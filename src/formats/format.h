@@ -37,6 +37,16 @@ struct read_options {
     int unindexed;   /* the profile is only added into a sum (profile_sum()): its cost
                         records may repeat a position, as they are appended without a
                         lookup (the cachegrind reader; others ignore it) */
+    int no_split;    /* parse on the calling thread only (the callgrind reader may otherwise
+                        read a large mapped file on two; the caller keeps the other core busy) */
+    int *split_out;  /* when not NULL, the callgrind reader sets it to READ_SPLIT_* */
+};
+
+/* How the callgrind reader read a file (read_options.split_out). */
+enum {
+    READ_SPLIT_NONE, /* on one thread */
+    READ_SPLIT_PART, /* on two, the second reading whole parts */
+    READ_SPLIT_BODY, /* on two, the second continuing a part from a fn= line */
 };
 
 /*

@@ -321,6 +321,15 @@ void input_discard_before(struct input *in, const char *upto)
     in->discarded = end;
 }
 
+void input_discard_range(struct input *in, const char *from, const char *to)
+{
+    if (in->kind != INPUT_MAP || from < in->data || to <= from) return;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t a = ((size_t)(from - in->data) + page - 1) & ~(page - 1);
+    size_t b = (size_t)(to - in->data) & ~(page - 1);
+    if (b > a) madvise((char *)in->data + a, b - a, MADV_DONTNEED);
+}
+
 void input_discard_all(struct input *in)
 {
     if (in->kind != INPUT_MAP || !in->data || in->discarded >= in->size) return;
@@ -550,7 +559,7 @@ static void *ahead_main(void *arg)
 }
 
 /* Can a second thread run beside this one? */
-static int two_cpus(void)
+int input_two_cpus(void)
 {
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof(set), &set) == 0) return CPU_COUNT(&set) > 1;
@@ -580,7 +589,7 @@ int input_chunk(struct input *in, unsigned long lineno, const char **data, size_
     if (!a) {
         a = in->ahead = xcalloc(1, sizeof(*a));
         if (in->pos) buf_drop(in, in->pos); /* bytes looked at by input_peek() stay */
-        if (two_cpus()) {
+        if (input_two_cpus()) {
             pthread_mutex_init(&a->mu, NULL);
             pthread_cond_init(&a->cv, NULL);
             if (pthread_create(&a->thread, NULL, ahead_main, in) == 0) {

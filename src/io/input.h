@@ -97,6 +97,15 @@ long long input_read(struct input *in, void *dst, size_t n, struct tally_error *
  * itself; readers that parse the mapping in place call it as they go.
  */
 void input_discard_before(struct input *in, const char *upto);
+/*
+ * Give back the whole pages of [from, to) of a mapped input, without
+ * touching what input_discard_before() keeps track of: for a second
+ * thread parsing the rest of the mapping. Pages given back are read
+ * again from the file if touched.
+ */
+void input_discard_range(struct input *in, const char *from, const char *to);
+/* Does this process have two CPUs or more to run on? */
+int input_two_cpus(void);
 
 /*
  * The next block of whole lines, for readers that parse in place: on 1,

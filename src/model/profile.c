@@ -68,6 +68,12 @@ void profile_mention_function(struct profile *p, uint32_t fn)
     rectab_val(&p->funcs, fn)[0] = ++p->mentions;
 }
 
+void profile_raise_mention(struct profile *p, uint32_t fn, uint64_t ordinal)
+{
+    uint64_t *v = rectab_val(&p->funcs, fn);
+    if (*v < ordinal) *v = ordinal;
+}
+
 uint64_t profile_function_mention(const struct profile *p, uint32_t fn)
 {
     return rectab_val(&p->funcs, fn)[0];
@@ -309,14 +315,16 @@ int part_check_totals_of(struct profile *p, struct part *pt, const uint64_t *sum
  * and numbers functions in the same order.
  */
 struct idcache {
-    uint32_t *name; /* [sp's name count] */
-    uint32_t *fn;   /* [sp's function count] */
+    uint32_t *name;        /* [sp's name count] */
+    uint32_t *fn;          /* [sp's function count] */
+    const uint32_t *given; /* sp's name id -> dp's, given by the caller (or NULL) */
 };
 
 static uint32_t map_name(struct profile *dp, const struct profile *sp, struct idcache *c,
                          uint32_t id)
 {
     if (dp == sp) return id;
+    if (c && c->given) return c->given[id];
     if (c && c->name[id]) return c->name[id] - 1;
     uint32_t r = strtab_intern(&dp->names, strtab_str(&sp->names, id), strtab_len(&sp->names, id));
     if (c) c->name[id] = r + 1;
@@ -359,6 +367,13 @@ int part_accumulate(struct profile *dp, struct part *dst, const struct profile *
 int part_accumulate_mapped(struct profile *dp, struct part *dst, const struct profile *sp,
                            const struct part *src, const uint32_t *fnmap, struct tally_error *err)
 {
+    return part_accumulate_maps(dp, dst, sp, src, fnmap, NULL, err);
+}
+
+int part_accumulate_maps(struct profile *dp, struct part *dst, const struct profile *sp,
+                         const struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
+                         struct tally_error *err)
+{
 #define MAP_FN(f) (fnmap ? fnmap[f] : map_fn(dp, sp, &ids, (f)))
     size_t n = src->events.n;
     if (dst->events.n == 0 && dst->costs.count == 0 && dst->calls.count == 0) {
@@ -382,7 +397,7 @@ int part_accumulate_mapped(struct profile *dp, struct part *dst, const struct pr
         for (size_t i = 0; i < src->desc.n; i++)
             strlist_push(&dst->desc, src->desc.items[i]);
     int bad = 0;
-    struct idcache ids = {NULL, NULL};
+    struct idcache ids = {NULL, NULL, namemap};
     if (dp != sp) {
         ids.name = xcalloc(sp->names.n + 1, sizeof(uint32_t));
         ids.fn = xcalloc(profile_nfunctions(sp) + 1, sizeof(uint32_t));

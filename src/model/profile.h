@@ -154,6 +154,8 @@ struct function profile_function_at(const struct profile *p, uint32_t fn);
  */
 void profile_mention_function(struct profile *p, uint32_t fn);
 uint64_t profile_function_mention(const struct profile *p, uint32_t fn);
+/* Make fn's last mention at least `ordinal` (a reader merging what another thread read). */
+void profile_raise_mention(struct profile *p, uint32_t fn, uint64_t ordinal);
 
 /* Append a new empty part (positions POS_LINE, no events yet). */
 struct part *profile_add_part(struct profile *p);
@@ -261,6 +263,14 @@ int part_accumulate(struct profile *dp, struct part *dst, const struct profile *
  */
 int part_accumulate_mapped(struct profile *dp, struct part *dst, const struct profile *sp,
                            const struct part *src, const uint32_t *fnmap, struct tally_error *err);
+/*
+ * The same, with the names given too: a position's file name id i of sp is
+ * dp's name namemap[i] (every name id of sp must be there), for a reader
+ * whose second profile holds placeholder names.
+ */
+int part_accumulate_maps(struct profile *dp, struct part *dst, const struct profile *sp,
+                         const struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
+                         struct tally_error *err);
 
 /*
  * Fold every part into part 0 (all parts must have the same events).

@@ -4,10 +4,17 @@
  *
  * Any input must be read without crashing; when it loads, it is written
  * back and the result must load again with the same number of records.
+ *
+ * Each input is also read split in two (formats/callgrind_split.c, forced
+ * with TALLY_READ_SPLIT=1 whatever its size): the result must be exactly
+ * that of one reader: the same error at the same line, or the same
+ * profile written byte for byte, the same warnings and the same last
+ * mention of every function.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "formats/format.h"
 
@@ -19,16 +26,18 @@ static size_t records(const struct profile *p)
     return n;
 }
 
-static struct profile *load(const void *data, size_t size, int drop)
+static struct profile *load_as(const void *data, size_t size, int drop, int fold, int split,
+                               struct tally_error *err)
 {
     struct input in;
-    struct tally_error err;
-    if (input_open_mem(&in, "fuzz", data, size, &err)) return NULL;
+    setenv("TALLY_READ_SPLIT", split ? "1" : "off", 1);
+    if (input_open_mem(&in, "fuzz", data, size, err)) return NULL;
     struct profile *p = profile_new();
     struct read_options opt = {0};
     opt.drop_addr = drop;
     opt.drop_jumps = drop;
-    int rc = callgrind_read(&in, p, &opt, &err);
+    opt.merge_parts = fold;
+    int rc = callgrind_read(&in, p, &opt, err);
     input_close(&in);
     if (rc) {
         profile_free(p);
@@ -37,8 +46,57 @@ static struct profile *load(const void *data, size_t size, int drop)
     return p;
 }
 
+static struct profile *load(const void *data, size_t size, int drop)
+{
+    struct tally_error err;
+    return load_as(data, size, drop, 0, 0, &err);
+}
+
+/* The profile as the callgrind writer writes it (malloc'd), or NULL. */
+static char *written(const struct profile *p, size_t *len)
+{
+    char *buf = NULL;
+    FILE *fp = open_memstream(&buf, len);
+    struct tally_error err;
+    if (!fp) return NULL;
+    int rc = callgrind_write(p, fp, &err);
+    fclose(fp);
+    if (rc) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* One reader or two: the same outcome. */
+static void same_split(const void *data, size_t size, int drop, int fold)
+{
+    struct tally_error e1, e2;
+    struct profile *a = load_as(data, size, drop, fold, 0, &e1);
+    struct profile *b = load_as(data, size, drop, fold, 1, &e2);
+    if (!a || !b) {
+        if (a || b || e1.line != e2.line || strcmp(e1.msg, e2.msg)) abort();
+        return;
+    }
+    if (a->nparts != b->nparts || a->warnings.n != b->warnings.n) abort();
+    for (size_t i = 0; i < a->warnings.n; i++)
+        if (strcmp(a->warnings.items[i], b->warnings.items[i])) abort();
+    if (profile_nfunctions(a) != profile_nfunctions(b)) abort();
+    for (size_t f = 0; f < profile_nfunctions(a); f++)
+        if (profile_function_mention(a, (uint32_t)f) != profile_function_mention(b, (uint32_t)f))
+            abort();
+    size_t la = 0, lb = 0;
+    char *wa = written(a, &la), *wb = written(b, &lb);
+    if (!wa != !wb || la != lb || (wa && memcmp(wa, wb, la))) abort();
+    free(wa);
+    free(wb);
+    profile_free(a);
+    profile_free(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    same_split(data, size, size & 1, (size >> 1) & 1);
     struct profile *p = load(data, size, size & 1);
     if (!p) return 0;
     char *buf = NULL;

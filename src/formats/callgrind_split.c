@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * callgrind_split.c - reading one mapped callgrind file on two threads.
+ *
+ * The first reader (the caller's) reads the file from its start up to a
+ * split line near the middle; a second reader, on its own thread and into
+ * its own profile, reads from that line to the end. Where the split goes:
+ *   - at the start of a part (a `version:` line), when a part starts in
+ *     the middle half of the file: the second reader reads whole parts;
+ *   - else at a `fn=` line past the middle: the second reader continues
+ *     the first one's part. It reads the first part's header (to know the
+ *     events and the position layout), then goes on from the split line
+ *     without the object, file and last positions in force there.
+ * Either way it does not know the names defined before the split. What it
+ * does not know it stands in placeholders for, or gives up (callgrind_rd.h,
+ * struct rd's spec bits). It counts the lines before the split itself, so
+ * its line numbers, errors and warnings are the file's.
+ *
+ * When both are done, the second reader's result is merged into the first
+ * one's as if the first reader had read on: names are interned, functions
+ * numbered and records created in the same order, and the counters of the
+ * file-wide checks are added. Every check that could fail is made before
+ * anything is merged; if one fails, or the second reader gave up or met an
+ * error, its result is dropped and the first reader reads the rest itself,
+ * so that errors and warnings are exactly those of one thread. The result
+ * is the same either way; tests/fuzz/fuzz_callgrind.c checks that on every
+ * input it runs.
+ *
+ * TALLY_READ_SPLIT (bytes, or "off") sets the smallest file that is split;
+ * the default is 1 MiB.
+ */
+#include "callgrind_rd.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/profile.h"
+
+#define SPLIT_MIN_DEFAULT ((size_t)1 << 20)
+/* the first part's `events:` line must be within this many bytes */
+#define HEADER_MAX ((size_t)1 << 20)
+
+enum { SPLIT_PART, SPLIT_CONT };
+
+int rd_spec_fail(struct rd *r)
+{
+    return rd_fail(r, "split read: left to the first reader");
+}
+
+static size_t split_min(void)
+{
+    const char *v = getenv("TALLY_READ_SPLIT");
+    if (!v || !*v) return SPLIT_MIN_DEFAULT;
+    if (!strcmp(v, "off")) return 0;
+    char *end;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (*end) return SPLIT_MIN_DEFAULT;
+    return n ? (size_t)n : 1;
+}
+
+struct half {
+    struct rd r; /* the second reader */
+    struct profile *p;
+    struct tally_error err;
+    int mode; /* SPLIT_* */
+    const char *data, *hdr_end, *split, *end;
+    _Atomic int stop;
+    int rc;
+};
+
+/* The end of the first line that starts with "events:", within HEADER_MAX. */
+static const char *events_line_end(const char *s, const char *end)
+{
+    const char *lim = end - s > (ptrdiff_t)HEADER_MAX ? s + HEADER_MAX : end;
+    while (s < lim) {
+        const char *nl = memchr(s, '\n', (size_t)(lim - s));
+        if (!nl) return NULL;
+        if (nl - s >= 7 && !memcmp(s, "events:", 7)) return nl + 1;
+        s = nl + 1;
+    }
+    return NULL;
+}
+
+/* The `version:` line in the middle half of the file nearest to its middle, or NULL. */
+static const char *part_start(const char *data, size_t len)
+{
+    const char *lo = data + len / 4, *hi = data + len / 4 * 3, *mid = data + len / 2;
+    const char *best = NULL;
+    for (const char *s = lo; s < hi;) {
+        const char *hit = memmem(s, (size_t)(hi - s), "\nversion:", 9);
+        if (!hit) break;
+        const char *line = hit + 1;
+        if (!best ||
+            (line > mid ? line - mid : mid - line) < (best > mid ? best - mid : mid - best))
+            best = line;
+        if (line > mid) break;
+        s = line;
+    }
+    return best;
+}
+
+/*
+ * Does the line at s start a part, whatever the first reader's state (the
+ * lines that end a body: a new header)? Blank and comment lines before it
+ * are skipped. `event:`, `summary:` and `totals:` may belong to a body.
+ */
+static int starts_part(const char *s, const char *end)
+{
+    static const char *const keys[] = {"version:", "creator:", "pid:",    "thread:",    "part:",
+                                       "cmd:",     "desc:",    "events:", "positions:", "===="};
+    while (s < end && (*s == '\n' || *s == '#')) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        if (!nl) return 0;
+        s = nl + 1;
+    }
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+        size_t n = strlen(keys[k]);
+        if ((size_t)(end - s) >= n && !memcmp(s, keys[k], n)) return 1;
+    }
+    return 0;
+}
+
+/* The second reader of SPLIT_CONT, at the split line: everything before it is unknown. */
+static void cont_begin(struct rd *r)
+{
+    struct part *pt = r->pt;
+    free(pt->summary);
+    free(pt->totals);
+    pt->summary = pt->totals = NULL;
+    pt->summary_line = pt->totals_line = 0;
+    char ph[2] = {RD_PLACEHOLDER, 'o'};
+    r->ob = profile_intern(r->p, ph, 2);
+    ph[1] = 'l';
+    r->fl = r->src = profile_intern(r->p, ph, 2);
+    r->fnname = r->fn = 0;
+    r->have_fn = 0;
+    r->fn_dirty = 1;
+    r->have_cob = r->have_cfile = r->have_cfn = r->have_jfile = r->have_jfn = 0;
+    r->pending = PEND_NONE;
+    memset(r->last, 0, sizeof(r->last));
+    r->spec = SPEC_NAMES | SPEC_CONT;
+    r->spec_unknown = 0;
+    for (unsigned i = 0; i < r->npos; i++)
+        r->spec_unknown |= 1u << r->poskind[i];
+    r->spec_abs = 0;
+    r->spec_fast = r->fast;
+    r->fast = FAST_NONE;
+    if (r->tot) memset(r->tot, 0, r->tot_cap * sizeof(*r->tot));
+    r->calls = 0;
+    r->nneg = 0;
+    r->header_open = 0;
+}
+
+static void *half_main(void *arg)
+{
+    struct half *h = arg;
+    struct rd *r = &h->r;
+    int rc = 0;
+    if (h->mode == SPLIT_CONT) {
+        rc = rd_read_lines(r, h->data, h->hdr_end);
+        if (!rc && !(r->body && r->pt && r->p->nparts == 1 && !r->nread)) rc = -1;
+        if (!rc) cont_begin(r);
+    } else {
+        r->spec = SPEC_NAMES;
+        if (!starts_part(h->split, h->end)) rc = -1;
+    }
+    if (!rc) {
+        r->lineno = parse_count_lines(h->data, (size_t)(h->split - h->data));
+        rc = rd_read_lines(r, h->split, h->end);
+    }
+    /* the last part ends with the file; SPLIT_CONT's is the first reader's part */
+    if (!rc && h->mode == SPLIT_PART) rc = rd_finish_part(r);
+    h->rc = rc;
+    return NULL;
+}
+
+static void half_free(struct half *h)
+{
+    rd_release(&h->r);
+    profile_free(h->p);
+    free(h);
+}
+
+/*
+ * Add a part's inclusive call costs (per event name of `names`) and jump
+ * counts to 128-bit sums: no record that sums them can pass 2^64-1 while
+ * these stay under it. Returns -1 if the part has an event not in `names`.
+ */
+static int arc_sums(const struct part *pt, const struct eventset *names, unsigned __int128 *cost,
+                    unsigned __int128 jumps[2])
+{
+    size_t n = pt->events.n;
+    int *to = xmalloc((n ? n : 1) * sizeof(*to));
+    int bad = 0;
+    for (size_t e = 0; e < n; e++)
+        bad |= (to[e] = eventset_index(names, pt->events.names[e])) < 0;
+    for (size_t i = 0; i < pt->calls.count && !bad; i++) {
+        struct call_rec c;
+        part_call_get(pt, i, &c);
+        for (size_t e = 0; e < n; e++)
+            cost[to[e]] += c.cost[e];
+    }
+    for (size_t i = 0; i < pt->jumps.count && !bad; i++) {
+        struct jump_rec j;
+        part_jump_get(pt, i, &j);
+        jumps[0] += *j.executed;
+        jumps[1] += *j.taken;
+    }
+    free(to);
+    return bad ? -1 : 0;
+}
+
+/* Do the parts' call costs and jump counts stay under 2^64-1 summed? */
+static int arcs_fit(const struct part *a, const struct part *b)
+{
+    size_t n = a->events.n;
+    unsigned __int128 *sum = xcalloc(n ? n : 1, sizeof(*sum)), jumps[2] = {0, 0};
+    int ok = !arc_sums(a, &a->events, sum, jumps) && !arc_sums(b, &a->events, sum, jumps) &&
+             jumps[0] <= UINT64_MAX && jumps[1] <= UINT64_MAX;
+    for (size_t e = 0; e < n; e++)
+        ok &= sum[e] <= UINT64_MAX;
+    free(sum);
+    return ok;
+}
+
+/* The first reader's name id for the second one's name i: placeholders resolved. */
+static uint32_t resolve_name(const struct rd *r, const struct profile *q, uint32_t i)
+{
+    const char *s = profile_str(q, i);
+    if (s[0] != RD_PLACEHOLDER) return UINT32_MAX - 1; /* a real name: interned later */
+    if (s[1] == 'o') return r->ob;
+    if (s[1] == 'l') return r->fl;
+    int kind = s[1] - '0';
+    if (kind < 0 || kind >= NAME_KINDS) return UINT32_MAX;
+    return rd_name_of(r, kind, strtoull(s + 2, NULL, 10));
+}
+
+/*
+ * The file-wide counters of both readers fit together: the self costs of
+ * each event (by name) and the call counts. Placeholders all resolve
+ * (into nm[], UINT32_MAX - 1 for real names).
+ */
+static int counters_fit(const struct rd *r, const struct half *h, uint32_t *nm)
+{
+    const struct rd *s = &h->r;
+    for (uint32_t j = 0; j < s->tot_names.n; j++) {
+        uint32_t i =
+            strtab_find(&r->tot_names, strtab_str(&s->tot_names, j), strtab_len(&s->tot_names, j));
+        if (i != UINT32_MAX && i < r->tot_cap && r->tot[i] + s->tot[j] < r->tot[i]) return 0;
+    }
+    if (r->calls + s->calls < r->calls) return 0;
+    nm[0] = 0;
+    for (uint32_t i = 1; i < h->p->names.n; i++)
+        if ((nm[i] = resolve_name(r, h->p, i)) == UINT32_MAX) return 0;
+    return 1;
+}
+
+/* Add the second reader's counters to the first one's (counters_fit() said yes). */
+static void add_counters(struct rd *r, const struct rd *s)
+{
+    for (uint32_t j = 0; j < s->tot_names.n; j++) {
+        const char *name = strtab_str(&s->tot_names, j);
+        uint32_t i = strtab_intern(&r->tot_names, name, strlen(name));
+        if (i >= r->tot_cap) {
+            size_t old = r->tot_cap;
+            r->tot_cap = (size_t)i * 2 + 16;
+            r->tot = xrealloc(r->tot, r->tot_cap * sizeof(*r->tot));
+            memset(r->tot + old, 0, (r->tot_cap - old) * sizeof(*r->tot));
+        }
+        r->tot[i] += s->tot[j];
+    }
+    r->calls += s->calls;
+    r->nneg += s->nneg;
+    r->lineno = s->lineno;
+}
+
+/* Names and functions of the second profile in the first: nm[] completed, fnmap[] made. */
+static uint32_t *map_functions(struct profile *p, const struct profile *q, uint32_t *nm)
+{
+    for (uint32_t i = 1; i < q->names.n; i++)
+        if (nm[i] == UINT32_MAX - 1)
+            nm[i] = profile_intern(p, profile_str(q, i), strtab_len(&q->names, i));
+    size_t nf = profile_nfunctions(q);
+    uint32_t *fnmap = xmalloc((nf ? nf : 1) * sizeof(*fnmap));
+    uint64_t base = p->mentions;
+    for (size_t f = 0; f < nf; f++) {
+        struct function fn = profile_function_at(q, (uint32_t)f);
+        fnmap[f] = profile_function(p, nm[fn.obj], nm[fn.file], nm[fn.name]);
+        uint64_t m = profile_function_mention(q, (uint32_t)f);
+        if (m) profile_raise_mention(p, fnmap[f], base + m);
+    }
+    p->mentions = base + q->mentions;
+    return fnmap;
+}
+
+static struct position map_pos(const uint32_t *nm, struct position pos)
+{
+    pos.file = nm[pos.file];
+    return pos;
+}
+
+static uint64_t *copy_costs(const uint64_t *v, size_t n)
+{
+    uint64_t *c = xmalloc((n ? n : 1) * sizeof(*c));
+    memcpy(c, v, n * sizeof(*c));
+    return c;
+}
+
+/*
+ * SPLIT_CONT: the second reader's records continue the first reader's
+ * part. The first reader must have reached the split line in a body of the
+ * layout the second one assumed, with nothing pending.
+ */
+static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
+{
+    struct rd *s = &h->r;
+    struct profile *p = r->p, *q = h->p;
+    if (s->pending || s->nread || q->nparts != 1 || s->spec_unknown) return 0;
+    if (!r->pt || !r->body || r->pending) return 0;
+    if (r->have_cob || r->have_cfile || r->have_cfn || r->have_jfile || r->have_jfn) return 0;
+    if (r->nev != s->nev || r->npos != s->npos || r->fast != s->spec_fast) return 0;
+    if (memcmp(r->poskind, s->poskind, sizeof(r->poskind))) return 0;
+    struct part *pt = r->pt;
+    const struct part *qt = s->pt;
+    if (pt->events.n != qt->events.n) return 0;
+    for (size_t e = 0; e < pt->events.n; e++)
+        if (strcmp(pt->events.names[e], qt->events.names[e])) return 0;
+    if (!counters_fit(r, h, nm) || !arcs_fit(pt, qt)) return 0;
+
+    size_t n = r->nev;
+    uint32_t *fnmap = map_functions(p, q, nm);
+    /* the sums were checked: no addition below can overflow */
+    for (size_t i = 0; i < qt->costs.count; i++) {
+        struct cost_rec c;
+        part_cost_get(qt, i, &c);
+        struct position pos = map_pos(nm, c.pos);
+        uint64_t *v = part_cost_vector(pt, fnmap[c.fn], &pos);
+        for (size_t e = 0; e < n; e++)
+            v[e] += c.cost[e];
+    }
+    for (size_t i = 0; i < qt->calls.count; i++) {
+        struct call_rec c;
+        part_call_get(qt, i, &c);
+        struct position site = map_pos(nm, c.site), target = map_pos(nm, c.target);
+        part_add_call(p, pt, fnmap[c.caller], &site, fnmap[c.callee], &target, *c.count, c.cost, n);
+    }
+    for (size_t i = 0; i < qt->jumps.count; i++) {
+        struct jump_rec j;
+        part_jump_get(qt, i, &j);
+        struct position from = map_pos(nm, j.src), to = map_pos(nm, j.target);
+        part_add_jump(p, pt, fnmap[j.fn], &from, fnmap[j.target_fn], &to, j.conditional,
+                      *j.executed, *j.taken);
+    }
+    free(fnmap);
+    /* a `summary:` or `totals:` line after the split replaces an earlier one, as when read on */
+    if (qt->summary) {
+        free(pt->summary);
+        pt->summary = copy_costs(qt->summary, n);
+        pt->summary_line = qt->summary_line;
+    }
+    if (qt->totals) {
+        free(pt->totals);
+        pt->totals = copy_costs(qt->totals, n);
+        pt->totals_line = qt->totals_line;
+    }
+    add_counters(r, s);
+    memcpy(r->last, s->last, sizeof(r->last));
+    r->header_open = 0;
+    return 1;
+}
+
+/* A copy in p of the second profile's part qt (a new last part), or -1. */
+static int append_part(struct profile *p, const struct profile *q, const struct part *qt,
+                       const uint32_t *fnmap, const uint32_t *nm)
+{
+    struct part *prev = p->parts[p->nparts - 1];
+    struct part *pt = profile_add_part(p);
+    struct tally_error e;
+    if (part_accumulate_maps(p, pt, q, qt, fnmap, nm, &e)) return -1;
+    /* what a part does not give, it takes from the part before (see header_part()) */
+    pt->has_pid = qt->has_pid || prev->has_pid;
+    pt->pid = qt->has_pid ? qt->pid : prev->pid;
+    pt->has_thread = qt->has_thread || prev->has_thread;
+    pt->thread = qt->has_thread ? qt->thread : prev->thread;
+    if (!pt->cmd && prev->cmd) pt->cmd = xstrdup(prev->cmd);
+    pt->has_part = qt->has_part;
+    pt->part_no = qt->part_no;
+    if (qt->timerange) pt->timerange = xstrdup(qt->timerange);
+    pt->positions = qt->positions;
+    pt->summary_line = qt->summary_line;
+    pt->totals_line = qt->totals_line;
+    return 0;
+}
+
+/*
+ * SPLIT_PART: the second reader read whole parts. The first reader's part
+ * ends at the split line (as the header line there would end it), then the
+ * second reader's parts follow, or are folded into part 0.
+ */
+static int merge_parts(struct rd *r, struct half *h, uint32_t *nm)
+{
+    struct rd *s = &h->r;
+    struct profile *p = r->p, *q = h->p;
+    if (s->pt || s->fold_off || !q->nparts) return 0;
+    if (r->pt && (!r->body || r->pending)) return 0;
+    /* what the `version:` line there would do; reading on from it is still right */
+    if (r->pt && rd_finish_part(r)) return 0;
+    if (r->fold_off || !p->nparts || !counters_fit(r, h, nm)) return 0;
+    int fold = r->opt->merge_parts;
+    if (fold) {
+        const struct eventset *a = &p->parts[0]->events, *b = &q->parts[0]->events;
+        if (a->n != b->n || !arcs_fit(p->parts[0], q->parts[0])) return 0;
+        for (size_t e = 0; e < a->n; e++)
+            if (strcmp(a->names[e], b->names[e])) return 0;
+    }
+    uint32_t *fnmap = map_functions(p, q, nm);
+    int bad = 0;
+    if (fold) {
+        struct tally_error e;
+        bad = part_accumulate_maps(p, p->parts[0], q, q->parts[0], fnmap, nm, &e);
+    } else {
+        for (size_t k = 0; k < q->nparts && !bad; k++)
+            bad = append_part(p, q, q->parts[k], fnmap, nm);
+    }
+    free(fnmap);
+    if (bad) return -1; /* cannot happen: the sums were checked */
+    if (q->creator) {
+        free(p->creator);
+        p->creator = xstrdup(q->creator);
+    }
+    if (q->version) p->version = q->version;
+    for (size_t i = 0; i < q->warnings.n; i++)
+        strlist_push(&p->warnings, q->warnings.items[i]);
+    r->had_total = xgrow(r->had_total, &r->had_cap, r->nread + s->nread, 1);
+    memcpy(r->had_total + r->nread, s->had_total, s->nread);
+    r->nread += s->nread;
+    add_counters(r, s);
+    r->pt = NULL;
+    r->body = 0;
+    r->fast = FAST_NONE;
+    return 1;
+}
+
+int rd_read_split(struct rd *r, const char *data, size_t len)
+{
+    size_t min = split_min();
+    if (r->spec || r->opt->no_split || r->pt || !min || len < min || !input_two_cpus()) return 1;
+    const char *end = data + len;
+    struct half *h = xcalloc(1, sizeof(*h));
+    h->data = data;
+    h->end = end;
+    h->mode = SPLIT_PART;
+    h->split = part_start(data, len);
+    if (!h->split) {
+        h->mode = SPLIT_CONT;
+        h->hdr_end = events_line_end(data, end);
+        const char *mid = data + len / 2;
+        if (h->hdr_end && mid < h->hdr_end) mid = h->hdr_end;
+        const char *hit = h->hdr_end ? memmem(mid - 1, (size_t)(end - mid + 1), "\nfn=", 4) : NULL;
+        h->split = hit ? hit + 1 : NULL;
+    }
+    if (!h->split) {
+        free(h);
+        return 1;
+    }
+    h->p = profile_new();
+    h->p->format = PROFILE_FORMAT_CALLGRIND;
+    if (r->p->path) h->p->path = xstrdup(r->p->path); /* warnings name it */
+    struct rd *s = &h->r;
+    rd_init(s, r->in, h->p, r->opt, &h->err);
+    s->path = r->path;
+    s->spec_stop = &h->stop;
+    pthread_t t;
+    if (pthread_create(&t, NULL, half_main, h)) {
+        half_free(h);
+        return 1;
+    }
+    const char *split = h->split;
+    if (rd_read_lines(r, data, split)) {
+        atomic_store(&h->stop, 1);
+        pthread_join(t, NULL);
+        half_free(h);
+        return -1;
+    }
+    pthread_join(t, NULL);
+    int merged = 0;
+    if (!h->rc) {
+        uint32_t *nm = xmalloc((h->p->names.n + 1) * sizeof(*nm));
+        merged = h->mode == SPLIT_CONT ? merge_cont(r, h, nm) : merge_parts(r, h, nm);
+        free(nm);
+    }
+    if (merged > 0 && r->opt->split_out)
+        *r->opt->split_out = h->mode == SPLIT_CONT ? READ_SPLIT_BODY : READ_SPLIT_PART;
+    half_free(h);
+    if (merged < 0) return rd_fail(r, "costs overflow 64 bits when added together");
+    if (merged) return 0;
+    return rd_read_lines(r, split, end) ? -1 : 0;
+}
