@@ -98,6 +98,12 @@ struct rd {
     uint32_t *tot_of; /* [nev] the current part's event -> its total */
     uint64_t calls;   /* the file's call counts (calls= lines) summed, kept under 2^64 */
 
+    /* function name id -> the function last found with it (rd_function()) */
+    struct rd_fcache {
+        uint32_t obj, file, fn; /* fn: index + 1, 0 = empty */
+    } *fcache;
+    size_t fcache_cap;
+
     /*
      * The second reader of a split read (callgrind_split.c) starts in the
      * middle of the file, where the names defined before it are unknown

@@ -186,10 +186,34 @@ HOT void make_pos(const struct rd *r, const uint64_t v[SP_KINDS], uint32_t file,
     pos->bb = v[SP_BB];
 }
 
+/*
+ * profile_function(), remembering by name the last function found: calls
+ * and jumps name the same callees again and again, and an array slot is
+ * cheaper than the function table's hash lookup.
+ */
+static uint32_t rd_function(struct rd *r, uint32_t obj, uint32_t file, uint32_t name)
+{
+    if (name < r->fcache_cap) {
+        const struct rd_fcache *c = &r->fcache[name];
+        if (c->fn && c->obj == obj && c->file == file) return c->fn - 1;
+    }
+    uint32_t fn = profile_function(r->p, obj, file, name);
+    if (name >= r->fcache_cap) {
+        size_t cap = r->fcache_cap ? r->fcache_cap : 1024;
+        while (cap <= name)
+            cap *= 2;
+        r->fcache = xrealloc(r->fcache, cap * sizeof(*r->fcache));
+        memset(r->fcache + r->fcache_cap, 0, (cap - r->fcache_cap) * sizeof(*r->fcache));
+        r->fcache_cap = cap;
+    }
+    r->fcache[name] = (struct rd_fcache){obj, file, fn + 1};
+    return fn;
+}
+
 static int resolve_fn(struct rd *r)
 {
     if (!r->have_fn) return rd_fail(r, "cost line before any 'fn=' line");
-    r->fn = profile_function(r->p, r->ob, r->fl, r->fnname);
+    r->fn = rd_function(r, r->ob, r->fl, r->fnname);
     r->fn_dirty = 0;
     return 0;
 }
@@ -739,7 +763,7 @@ static void set_name(struct rd *r, int key, uint32_t id)
         r->fnname = id;
         r->have_fn = 1;
         r->src = r->fl;
-        r->fn = profile_function(r->p, r->ob, r->fl, id);
+        r->fn = rd_function(r, r->ob, r->fl, id);
         profile_mention_function(r->p, r->fn);
         r->fn_dirty = 0;
         break;
@@ -795,7 +819,7 @@ static int arc_line(struct rd *r, int key, uint64_t a, uint64_t b, int slash,
         }
         if (!r->have_cfn) return rd_fail(r, "'calls=' line without a preceding 'cfn=' line");
         uint32_t cfile = r->have_cfile ? r->cfile : r->src;
-        r->callee = profile_function(r->p, r->have_cob ? r->cob : r->ob, cfile, r->cfn);
+        r->callee = rd_function(r, r->have_cob ? r->cob : r->ob, cfile, r->cfn);
         make_pos(r, tpos, cfile, &r->target);
         r->call_count = a;
         r->have_cob = r->have_cfile = r->have_cfn = 0;
@@ -805,7 +829,7 @@ static int arc_line(struct rd *r, int key, uint64_t a, uint64_t b, int slash,
     int is_jcnd = key == K_JCND;
     uint32_t tfile = r->have_jfile ? r->jfile : r->src;
     r->jtarget_fn = r->have_jfn
-                        ? profile_function(r->p, r->ob, r->have_jfile ? r->jfile : r->fl, r->jfn)
+                        ? rd_function(r, r->ob, r->have_jfile ? r->jfile : r->fl, r->jfn)
                         : r->fn;
     make_pos(r, tpos, tfile, &r->target);
     r->jcond = is_jcnd;
@@ -1148,6 +1172,7 @@ void rd_release(struct rd *r)
     strtab_release(&r->tot_names);
     free(r->tot);
     free(r->tot_of);
+    free(r->fcache);
 }
 
 uint32_t rd_name_of(const struct rd *r, int kind, uint64_t id)

@@ -13,8 +13,11 @@
  *     without the object, file and last positions in force there.
  * Either way it does not know the names defined before the split. What it
  * does not know it stands in placeholders for, or gives up (callgrind_rd.h,
- * struct rd's spec bits). It counts the lines before the split itself, so
- * its line numbers, errors and warnings are the file's.
+ * struct rd's spec bits). It numbers lines from the split line; the merge
+ * adds the first reader's count to the line numbers it keeps (`summary:`,
+ * `totals:`). A warning would carry a number of its own: a second reader
+ * that warned is not merged, nor one that failed (the first reader then
+ * reads on and gives the message with the file's line).
  *
  * When both are done, the second reader's result is merged into the first
  * one's as if the first reader had read on: names are interned, functions
@@ -167,7 +170,8 @@ static void *half_main(void *arg)
         if (!starts_part(h->split, h->end)) rc = -1;
     }
     if (!rc) {
-        r->lineno = parse_count_lines(h->data, (size_t)(h->split - h->data));
+        /* line numbers from the split line on: the merge adds the first reader's */
+        r->lineno = 0;
         rc = rd_read_lines(r, h->split, h->end);
     }
     /* the last part ends with the file; SPLIT_CONT's is the first reader's part */
@@ -273,7 +277,13 @@ static void add_counters(struct rd *r, const struct rd *s)
     }
     r->calls += s->calls;
     r->nneg += s->nneg;
-    r->lineno = s->lineno;
+    r->lineno += s->lineno;
+}
+
+/* A line number of the second reader (0 = none) as the file's. */
+static unsigned long file_line(const struct rd *r, unsigned long line)
+{
+    return line ? r->lineno + line : 0;
 }
 
 /* Names and functions of the second profile in the first: nm[] completed, fnmap[] made. */
@@ -317,7 +327,7 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
 {
     struct rd *s = &h->r;
     struct profile *p = r->p, *q = h->p;
-    if (s->pending || s->nread || q->nparts != 1 || s->spec_unknown) return 0;
+    if (s->pending || s->nread || q->nparts != 1 || s->spec_unknown || q->warnings.n) return 0;
     if (!r->pt || !r->body || r->pending) return 0;
     if (r->have_cob || r->have_cfile || r->have_cfn || r->have_jfile || r->have_jfn) return 0;
     if (r->nev != s->nev || r->npos != s->npos || r->fast != s->spec_fast) return 0;
@@ -331,6 +341,9 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
 
     size_t n = r->nev;
     uint32_t *fnmap = map_functions(p, q, nm);
+    rectab_reserve(&pt->costs, pt->costs.count + qt->costs.count);
+    rectab_reserve(&pt->calls, pt->calls.count + qt->calls.count);
+    rectab_reserve(&pt->jumps, pt->jumps.count + qt->jumps.count);
     /* the sums were checked: no addition below can overflow */
     for (size_t i = 0; i < qt->costs.count; i++) {
         struct cost_rec c;
@@ -358,12 +371,12 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
     if (qt->summary) {
         free(pt->summary);
         pt->summary = copy_costs(qt->summary, n);
-        pt->summary_line = qt->summary_line;
+        pt->summary_line = file_line(r, qt->summary_line);
     }
     if (qt->totals) {
         free(pt->totals);
         pt->totals = copy_costs(qt->totals, n);
-        pt->totals_line = qt->totals_line;
+        pt->totals_line = file_line(r, qt->totals_line);
     }
     add_counters(r, s);
     memcpy(r->last, s->last, sizeof(r->last));
@@ -372,9 +385,10 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
 }
 
 /* A copy in p of the second profile's part qt (a new last part), or -1. */
-static int append_part(struct profile *p, const struct profile *q, const struct part *qt,
+static int append_part(const struct rd *r, const struct part *qt, const struct profile *q,
                        const uint32_t *fnmap, const uint32_t *nm)
 {
+    struct profile *p = r->p;
     struct part *prev = p->parts[p->nparts - 1];
     struct part *pt = profile_add_part(p);
     struct tally_error e;
@@ -389,8 +403,8 @@ static int append_part(struct profile *p, const struct profile *q, const struct 
     pt->part_no = qt->part_no;
     if (qt->timerange) pt->timerange = xstrdup(qt->timerange);
     pt->positions = qt->positions;
-    pt->summary_line = qt->summary_line;
-    pt->totals_line = qt->totals_line;
+    pt->summary_line = file_line(r, qt->summary_line);
+    pt->totals_line = file_line(r, qt->totals_line);
     return 0;
 }
 
@@ -403,7 +417,7 @@ static int merge_parts(struct rd *r, struct half *h, uint32_t *nm)
 {
     struct rd *s = &h->r;
     struct profile *p = r->p, *q = h->p;
-    if (s->pt || s->fold_off || !q->nparts) return 0;
+    if (s->pt || s->fold_off || !q->nparts || q->warnings.n) return 0;
     if (r->pt && (!r->body || r->pending)) return 0;
     /* what the `version:` line there would do; reading on from it is still right */
     if (r->pt && rd_finish_part(r)) return 0;
@@ -418,11 +432,16 @@ static int merge_parts(struct rd *r, struct half *h, uint32_t *nm)
     uint32_t *fnmap = map_functions(p, q, nm);
     int bad = 0;
     if (fold) {
+        struct part *pt = p->parts[0];
+        const struct part *qt = q->parts[0];
+        rectab_reserve(&pt->costs, pt->costs.count + qt->costs.count);
+        rectab_reserve(&pt->calls, pt->calls.count + qt->calls.count);
+        rectab_reserve(&pt->jumps, pt->jumps.count + qt->jumps.count);
         struct tally_error e;
-        bad = part_accumulate_maps(p, p->parts[0], q, q->parts[0], fnmap, nm, &e);
+        bad = part_accumulate_maps(p, pt, q, qt, fnmap, nm, &e);
     } else {
         for (size_t k = 0; k < q->nparts && !bad; k++)
-            bad = append_part(p, q, q->parts[k], fnmap, nm);
+            bad = append_part(r, q->parts[k], q, fnmap, nm);
     }
     free(fnmap);
     if (bad) return -1; /* cannot happen: the sums were checked */
@@ -431,8 +450,6 @@ static int merge_parts(struct rd *r, struct half *h, uint32_t *nm)
         p->creator = xstrdup(q->creator);
     }
     if (q->version) p->version = q->version;
-    for (size_t i = 0; i < q->warnings.n; i++)
-        strlist_push(&p->warnings, q->warnings.items[i]);
     r->had_total = xgrow(r->had_total, &r->had_cap, r->nread + s->nread, 1);
     memcpy(r->had_total + r->nread, s->had_total, s->nread);
     r->nread += s->nread;
