@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "textfmt.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 char *textfmt_commify(tally_wide v, char *buf)
@@ -53,12 +55,54 @@ double textfmt_percent(tally_wide v, tally_wide total)
     return num / (double)total;
 }
 
+/*
+ * " (%5.2f%%)" or " (%5.1f%%)" of pct without printf, which is slow and
+ * called for every cell: pct times 100 (or 10) is exact in a long double
+ * (64-bit mantissa), and rounding it to an integer in the default mode
+ * (to nearest, ties to even) is the rounding printf does. Returns 0 when
+ * the value is too large for that (printf then does it).
+ */
+static int percent_digits(double pct, int decimals, char *buf, size_t size)
+{
+    long double scaled = (long double)pct * (decimals == 2 ? 100 : 10);
+    if (!(scaled > -1e15L && scaled < 1e15L) || size < 32) return 0;
+    long long k = llrintl(scaled);
+    int neg = signbit(pct) != 0;
+    unsigned long long a = k < 0 ? (unsigned long long)-k : (unsigned long long)k;
+    char digits[32];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + a % 10);
+        a /= 10;
+    } while (a || n <= (size_t)decimals); /* at least one digit before the point */
+    char num[40];
+    size_t len = 0;
+    if (neg) num[len++] = '-';
+    while (n > (size_t)decimals)
+        num[len++] = digits[--n];
+    num[len++] = '.';
+    while (n)
+        num[len++] = digits[--n];
+    size_t o = 0;
+    buf[o++] = ' ';
+    buf[o++] = '(';
+    for (size_t pad = len; pad < 5; pad++)
+        buf[o++] = ' ';
+    memcpy(buf + o, num, len);
+    o += len;
+    buf[o++] = '%';
+    buf[o++] = ')';
+    buf[o] = '\0';
+    return 1;
+}
+
 char *textfmt_percent_text(double pct, char *buf, size_t size)
 {
-    if (-9.995 < pct && pct < 99.995)
-        snprintf(buf, size, " (%5.2f%%)", pct);
-    else
+    if (-9.995 < pct && pct < 99.995) {
+        if (!percent_digits(pct, 2, buf, size)) snprintf(buf, size, " (%5.2f%%)", pct);
+    } else if (!percent_digits(pct, 1, buf, size)) {
         snprintf(buf, size, " (%5.1f%%)", pct);
+    }
     return buf;
 }
 

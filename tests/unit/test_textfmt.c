@@ -70,6 +70,45 @@ static void test_percent(void **state)
     assert_true(textfmt_percent(INT64_MAX, INT64_MAX) > 99.99);
 }
 
+/* The percentage text is printf's, without printf: checked against printf itself. */
+static void test_percent_printf(void **state)
+{
+    (void)state;
+    char got[64], want[64];
+    uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < 400000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        double pct;
+        switch (i % 5) {
+        case 0: /* a share, as annotate computes it */
+            pct = textfmt_percent((tally_wide)(x % 1000003), (tally_wide)(x % 999983 + 1));
+            break;
+        case 1: /* exact ties at the last digit: k / 1000 and k / 200 */
+            pct = (double)(int64_t)(x % 40000 - 20000) / 200.0;
+            break;
+        case 2:
+            pct = (double)(int64_t)(x % 200000 - 100000) / 1000.0;
+            break;
+        case 3: /* near the 99.995 and -9.995 edges */
+            pct = (x & 1 ? 99.995 : -9.995) + (double)(int64_t)(x % 2001 - 1000) * 1e-12;
+            break;
+        default: /* anything, huge values too */
+            pct = ((double)(int64_t)x) / (double)(1ULL << (x % 63));
+            break;
+        }
+        textfmt_percent_text(pct, got, sizeof(got));
+        if (-9.995 < pct && pct < 99.995)
+            snprintf(want, sizeof(want), " (%5.2f%%)", pct);
+        else
+            snprintf(want, sizeof(want), " (%5.1f%%)", pct);
+        if (strcmp(got, want)) fail_msg("%.17g: got '%s', printf gives '%s'", pct, got, want);
+    }
+    textfmt_percent_text(-0.0, got, sizeof(got));
+    assert_string_equal(got, " (-0.00%)");
+}
+
 static void test_cells(void **state)
 {
     (void)state;
@@ -104,6 +143,7 @@ int main(void)
         cmocka_unit_test(test_commify),
         cmocka_unit_test(test_widths),
         cmocka_unit_test(test_percent),
+        cmocka_unit_test(test_percent_printf),
         cmocka_unit_test(test_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
