@@ -37,6 +37,15 @@ struct read_options {
     int unindexed;   /* the profile is only added into a sum (profile_sum()): its cost
                         records may repeat a position, as they are appended without a
                         lookup (the cachegrind reader; others ignore it) */
+    /*
+     * Calls keep caller, callee, count and the files of call site and
+     * target, nothing more (struct part: call_counts_only), for views that
+     * show no call cost and no line (annotate --auto=no without --inclusive
+     * or --tree). The call lines are parsed and checked as ever, but their
+     * costs are not added up, so a sum of call costs past 2^64-1 (an error
+     * otherwise) passes unnoticed. The callgrind reader; others may ignore it.
+     */
+    int call_counts_only;
 };
 
 /*

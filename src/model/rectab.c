@@ -4,6 +4,9 @@
 #include "hash.h"
 
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 
 #define BLOCK_RECS ((size_t)1 << RECTAB_BLOCK_SHIFT)
@@ -25,6 +28,21 @@ void rectab_release(struct rectab *t)
     memset(t, 0, sizeof(*t));
     t->key_words = k;
     t->val_words = v;
+}
+
+void rectab_free_below(struct rectab *t, size_t upto)
+{
+    free(t->slots);
+    t->slots = NULL;
+    t->nslots = 0;
+    for (size_t b = 0; b < t->nblocks && ((b + 1) << RECTAB_BLOCK_SHIFT) <= upto; b++) {
+        free(t->blocks[b]);
+        t->blocks[b] = NULL;
+    }
+#ifdef __GLIBC__
+    /* blocks freed inside the heap would stay resident: give them back now */
+    malloc_trim(0);
+#endif
 }
 
 void rectab_clear(struct rectab *t)
