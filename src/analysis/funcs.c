@@ -210,6 +210,7 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
             rc = add_wide((tally_wide *)(lv + 1), tmp, nc);
         }
     }
+    if (consume) part_costs_read_upto(pt, SIZE_MAX); /* the last block too */
     for (size_t i = 0; i < part_ncalls(pt) && !rc; i++) {
         if (consume && i % CONSUME_STEP == 0) part_calls_read_upto(pt, i);
         struct call_rec cl;
