@@ -4,10 +4,20 @@
 #include "hash.h"
 
 #include <stdlib.h>
-#ifdef __GLIBC__
+#include <string.h>
+
+/* glibc's malloc_trim(); not under ASan, whose allocator makes it slow */
+#if defined(__SANITIZE_ADDRESS__)
+#define RECTAB_TRIM 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RECTAB_TRIM 0
+#endif
+#endif
+#if !defined(RECTAB_TRIM) && defined(__GLIBC__)
+#define RECTAB_TRIM 1
 #include <malloc.h>
 #endif
-#include <string.h>
 
 #define BLOCK_RECS ((size_t)1 << RECTAB_BLOCK_SHIFT)
 
@@ -39,7 +49,7 @@ void rectab_free_below(struct rectab *t, size_t upto)
         free(t->blocks[b]);
         t->blocks[b] = NULL;
     }
-#ifdef __GLIBC__
+#if RECTAB_TRIM
     /* blocks freed inside the heap would stay resident: give them back now */
     malloc_trim(0);
 #endif
