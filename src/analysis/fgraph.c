@@ -117,7 +117,8 @@ int fgraph_build(struct fgraph *g, const struct profile *p, const struct part *p
         size_t a = *slot - 1;
         if (__builtin_add_overflow(g->count[a], *cr.count, &g->count[a]))
             rc = tally_error_set(err, p->path, 0, "%s", o->msg_count);
-        else if (columns(o, nc, cr.cost, sg, vec) || add_cols(g->cost + a * nc1, vec, nc))
+        else if (cr.cost && /* NULL: the part keeps call counts only */
+                 (columns(o, nc, cr.cost, sg, vec) || add_cols(g->cost + a * nc1, vec, nc)))
             rc = tally_error_set(err, p->path, 0, "%s", o->msg_cost);
     }
     rectab_release(&arcs);

@@ -96,6 +96,9 @@ static int eval_cols(const struct func_options *opt, const uint64_t *cost, int i
     return 0;
 }
 
+/* With func_options.consume, records are freed every this many (a block). */
+#define CONSUME_STEP ((size_t)1 << RECTAB_BLOCK_SHIFT)
+
 /* A table reservation: n records, but at most 2^18 (4 MiB of slots). */
 static size_t reserve_cap(size_t n)
 {
@@ -168,15 +171,22 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
      * as cost records of many instructions share a line.
      */
     rectab_reserve(&ft->rows, reserve_cap(nfn));
-    rectab_reserve(&ft->arcs, reserve_cap(part_ncalls(pt)));
+    if (!opt->no_arcs) rectab_reserve(&ft->arcs, reserve_cap(part_ncalls(pt)));
     if (opt->want_lines) {
         rectab_reserve(&ft->lines, reserve_cap(part_ncosts(pt)));
-        rectab_reserve(&ft->line_calls, reserve_cap(part_ncalls(pt)));
+        if (!opt->no_arcs) rectab_reserve(&ft->line_calls, reserve_cap(part_ncalls(pt)));
     }
     int rc = 0;
     const char *what = "cost";
+    const int consume = opt->consume, no_arcs = opt->no_arcs;
+    /* no lookups from here on: the indexes of the records go first */
+    if (consume) {
+        part_costs_read_upto(pt, 0);
+        part_calls_read_upto(pt, 0);
+    }
 
     for (size_t i = 0; i < part_ncosts(pt) && !rc; i++) {
+        if (consume && i % CONSUME_STEP == 0) part_costs_read_upto(pt, i);
         struct cost_rec cr;
         part_cost_get(pt, i, &cr);
         struct function fn = profile_function_at(p, cr.fn);
@@ -200,7 +210,9 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
             rc = add_wide((tally_wide *)(lv + 1), tmp, nc);
         }
     }
+    if (consume) part_costs_read_upto(pt, SIZE_MAX); /* the last block too */
     for (size_t i = 0; i < part_ncalls(pt) && !rc; i++) {
+        if (consume && i % CONSUME_STEP == 0) part_calls_read_upto(pt, i);
         struct call_rec cl;
         part_call_get(pt, i, &cl);
         what = "call";
@@ -218,10 +230,16 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         if (sfile == func_canon_file(ft, caller.file)) cv[1] = (uint64_t)caller.obj + 1;
         size_t ce_i = rectab_get_index(&ft->rows, &ek, NULL);
         rectab_val(&ft->rows, ce_i)[2] |= FUNC_ROW_CALLEE;
-        uint32_t nd = record_ndef(ft, cl.cost, opt->all_defined);
-        if (eval_cols(opt, cl.cost, is_signed, tmp)) {
-            rc = -1;
-            break;
+        if (no_arcs) continue;
+        uint32_t nd = 0;
+        if (!cl.cost) {
+            memset(tmp, 0, nc * sizeof(*tmp));
+        } else {
+            nd = record_ndef(ft, cl.cost, opt->all_defined);
+            if (eval_cols(opt, cl.cost, is_signed, tmp)) {
+                rc = -1;
+                break;
+            }
         }
         uint64_t ak = (uint64_t)cr_i << 32 | ce_i;
         uint64_t *av = rectab_get(&ft->arcs, &ak, NULL);
@@ -236,6 +254,7 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
             if (!rc) rc = add_wide((tally_wide *)(lv + 2), tmp, nc);
         }
     }
+    if (opt->consume) part_clear_records(pt);
     /* functions with neither costs nor calls still get their (empty) row */
     for (size_t f = 0; f < nfn && !rc; f++) {
         if (seen[f]) continue;
@@ -246,6 +265,7 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         v[2] |= FUNC_ROW_LISTED;
     }
     if (!rc) label_shared_rows(ft, p);
+    if (opt->consume) rectab_free_below(&ft->rows, 0); /* rows are read by index only */
     free(seen);
     free(tmp);
     if (!rc && ft->rename_failed) {

@@ -35,6 +35,22 @@
  * record's line. So the table reads the
  * records itself; the checked 128-bit sums are the same as fgraph's.
  *
+ * A view that shows no call (annotate without --inclusive, --tree or
+ * annotated source) sets `no_arcs`: `arcs` and `line_calls` stay empty,
+ * and call costs and counts are not summed (nor their sums checked). The
+ * calls still do the rest: the caller's row (call-site file, caller name)
+ * is listed and may get its object, the callee's row is flagged
+ * FUNC_ROW_CALLEE, and both are created in the same order as with arcs,
+ * so the rows are the same.
+ *
+ * Call costs may be absent (a part that keeps call counts only, profile.h):
+ * arcs and per-line calls then have zero costs and ndef 0.
+ *
+ * With `consume`, the cost and call records of part 0 are freed block by
+ * block as they are read (profile.h: part_costs_read_upto()), so that the
+ * peak holds the rows and the records not yet read, not both in full; the
+ * index of the rows goes at the end (nothing here looks a row up by key).
+ *
  * Memory: records grow with the number of distinct rows, arcs and
  * (file, line) pairs; everything is owned by the table.
  */
@@ -56,6 +72,9 @@ struct func_options {
     int all_defined;               /* every base event counts as present (cachegrind) */
     const struct rename *mod_file; /* --mod-filename (after `strip`), or NULL */
     const struct rename *mod_fn;   /* --mod-funcname, or NULL */
+    int no_arcs;                   /* build neither arcs nor per-line calls (see below) */
+    int consume;                   /* free part 0's records while reading them: the part
+                                      has none afterwards (the caller is done with them) */
 };
 
 /*

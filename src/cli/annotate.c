@@ -365,11 +365,15 @@ int cmd_annotate(int argc, char **argv)
             goto out;
         }
 
-    /* merge parts, no addresses, no jumps; no lines when no source is annotated */
+    /* merge parts, no addresses, no jumps; no lines when no source is annotated,
+       and then call counts only when no call is shown (no --inclusive, no --tree) */
+    int no_lines = !o.auto_annotate && !o.user_files.n;
     struct read_options ro = {.merge_parts = 1,
                               .drop_addr = 1,
                               .drop_jumps = 1,
-                              .drop_line = !o.auto_annotate && !o.user_files.n};
+                              .drop_line = no_lines,
+                              .call_counts_only =
+                                  no_lines && !o.inclusive && !o.tree_caller && !o.tree_calling};
     struct tally_error err;
     tally_error_clear(&err);
     struct profile *p = NULL;
@@ -426,6 +430,7 @@ int cmd_annotate(int argc, char **argv)
     char *prefix = NULL;
     if (getcwd(cwd, sizeof(cwd))) prefix = xasprintf("%s/", strcmp(cwd, "/") ? cwd : "");
     o.cwd = prefix;
+    o.consume = 1; /* p is freed right after the report */
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
     if (annotate_report(stdout, p, &o, &err)) {

@@ -91,7 +91,7 @@ int pprof_lines_build(struct pprof_lines *pl, const struct profile *p, const cha
             uint64_t key[3] = {(uint64_t)r.caller << 32 | r.callee, r.site.file, r.site.line};
             uint64_t *v = rectab_get(&sites, key, NULL);
             rc = add_checked(&v[0], *r.count);
-            for (size_t c = 0; c < nev && rc == 0; c++)
+            for (size_t c = 0; c < nev && rc == 0 && r.cost; c++)
                 if (col[c] >= 0) rc = add_checked(&v[1 + c], r.cost[col[c]]);
         }
     }

@@ -203,7 +203,7 @@ static int arc_sums(const struct part *pt, const struct eventset *names, unsigne
     for (size_t i = 0; i < pt->calls.count && !bad; i++) {
         struct call_rec c;
         part_call_get(pt, i, &c);
-        for (size_t e = 0; e < n; e++)
+        for (size_t e = 0; e < n && c.cost; e++) /* no costs: call_counts_only */
             cost[to[e]] += c.cost[e];
     }
     for (size_t i = 0; i < pt->jumps.count && !bad; i++) {

@@ -88,8 +88,10 @@ static void put_position(struct wr *w, const struct position *pos, int update)
     }
 }
 
+/* c NULL (calls of a part that keeps call counts only): no cost at all */
 static void put_costs(struct wr *w, const uint64_t *c, size_t n)
 {
+    if (!c) n = 0;
     while (n > 1 && c[n - 1] == 0)
         n--;
     for (size_t i = 0; i < n; i++) {

@@ -40,6 +40,15 @@ struct read_options {
     int no_split;    /* parse on the calling thread only (the callgrind reader may otherwise
                         read a large mapped file on two; the caller keeps the other core busy) */
     int *split_out;  /* when not NULL, the callgrind reader sets it to READ_SPLIT_* */
+    /*
+     * Calls keep caller, callee, count and the files of call site and
+     * target, nothing more (struct part: call_counts_only), for views that
+     * show no call cost and no line (annotate --auto=no without --inclusive
+     * or --tree). The call lines are parsed and checked as ever, but their
+     * costs are not added up, so a sum of call costs past 2^64-1 (an error
+     * otherwise) passes unnoticed. The callgrind reader; others may ignore it.
+     */
+    int call_counts_only;
 };
 
 /* How the callgrind reader read a file (read_options.split_out). */

@@ -7,8 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Record layouts (64-bit words). */
-enum { COST_KEY = 4, CALL_KEY = 5, CALL_HDR = 5, JUMP_KEY = 9, JUMP_VAL = 2 };
+/*
+ * Record layouts (64-bit words). A part that keeps call counts only has
+ * call records of CALL_LEAN_KEY words (caller << 32 | callee, site file
+ * << 32 | target file) and one value word (the count).
+ */
+enum { COST_KEY = 4, CALL_KEY = 5, CALL_HDR = 5, CALL_LEAN_KEY = 2, JUMP_KEY = 9, JUMP_VAL = 2 };
 
 static uint64_t pack2(uint32_t hi, uint32_t lo)
 {
@@ -148,7 +152,7 @@ static void shape(struct part *pt)
 {
     size_t n = pt->events.n;
     if (!pt->costs.count) pt->costs.val_words = n;
-    if (!pt->calls.count) pt->calls.val_words = CALL_HDR + n;
+    if (!pt->calls.count && !pt->call_counts_only) pt->calls.val_words = CALL_HDR + n;
 }
 
 int part_add_cost(struct profile *p, struct part *pt, uint32_t fn, const struct position *pos,
@@ -166,9 +170,12 @@ int part_add_call(struct profile *p, struct part *pt, uint32_t caller, const str
                   const uint64_t *cost, size_t n)
 {
     shape(pt);
+    int lean = pt->call_counts_only;
     uint64_t key[CALL_KEY] = {pack2(caller, callee), site->file, site->line, site->addr, site->bb};
+    if (lean) key[1] = pack2(site->file, target->file); /* CALL_LEAN_KEY words */
     int created;
     uint64_t *v = rectab_get(&pt->calls, key, &created);
+    if (lean) return cost_add(v, &count, 1, p->signed_costs);
     if (created) {
         v[1] = target->file;
         v[2] = target->line;
@@ -177,8 +184,25 @@ int part_add_call(struct profile *p, struct part *pt, uint32_t caller, const str
     }
     int bad = cost_add(&v[0], &count, 1, p->signed_costs);
     if (n > pt->calls.val_words - CALL_HDR) n = pt->calls.val_words - CALL_HDR;
-    bad |= cost_add(v + CALL_HDR, cost, n, p->signed_costs);
+    if (cost) bad |= cost_add(v + CALL_HDR, cost, n, p->signed_costs);
     return bad;
+}
+
+int part_keep_call_counts_only(struct profile *p, struct part *pt)
+{
+    if (pt->call_counts_only) return 0;
+    struct rectab full = pt->calls;
+    rectab_init(&pt->calls, CALL_LEAN_KEY, 1);
+    pt->call_counts_only = 1;
+    int bad = 0;
+    for (size_t i = 0; i < full.count; i++) {
+        struct part old = {.calls = full};
+        struct call_rec c;
+        part_call_get(&old, i, &c);
+        bad |= part_add_call(p, pt, c.caller, &c.site, c.callee, &c.target, *c.count, NULL, 0);
+    }
+    rectab_release(&full);
+    return bad ? -1 : 0;
 }
 
 int part_add_jump(struct profile *p, struct part *pt, uint32_t fn, const struct position *src,
@@ -192,6 +216,13 @@ int part_add_jump(struct profile *p, struct part *pt, uint32_t fn, const struct 
     uint64_t *v = rectab_get(&pt->jumps, key, NULL);
     uint64_t add[2] = {executed, taken};
     return cost_add(v, add, 2, p->signed_costs);
+}
+
+void part_clear_records(struct part *pt)
+{
+    rectab_clear(&pt->costs);
+    rectab_clear(&pt->calls);
+    rectab_clear(&pt->jumps);
 }
 
 void part_cost_get(const struct part *pt, size_t i, struct cost_rec *out)
@@ -210,6 +241,13 @@ void part_call_get(const struct part *pt, size_t i, struct call_rec *out)
     uint64_t *r = rectab_at(&pt->calls, i);
     out->caller = (uint32_t)(r[0] >> 32);
     out->callee = (uint32_t)r[0];
+    if (pt->call_counts_only) {
+        out->site = (struct position){(uint32_t)(r[1] >> 32), 0, 0, 0};
+        out->target = (struct position){(uint32_t)r[1], 0, 0, 0};
+        out->count = &r[CALL_LEAN_KEY];
+        out->cost = NULL;
+        return;
+    }
     out->site.file = (uint32_t)r[1];
     out->site.line = r[2];
     out->site.addr = r[3];
@@ -427,14 +465,15 @@ int part_accumulate_maps(struct profile *dp, struct part *dst, const struct prof
         struct position pos = map_pos(dp, sp, &ids, &c.pos);
         bad |= part_add_cost(dp, dst, MAP_FN(c.fn), &pos, tmp, n);
     }
+    if (!bad && src->call_counts_only) bad |= part_keep_call_counts_only(dp, dst);
     for (size_t i = 0; i < src->calls.count && !bad; i++) {
         struct call_rec c;
         part_call_get(src, i, &c);
-        permute(c.cost, map, n, tmp);
+        if (c.cost) permute(c.cost, map, n, tmp);
         struct position site = map_pos(dp, sp, &ids, &c.site),
                         target = map_pos(dp, sp, &ids, &c.target);
         bad |= part_add_call(dp, dst, MAP_FN(c.caller), &site, MAP_FN(c.callee), &target, *c.count,
-                             tmp, n);
+                             c.cost ? tmp : NULL, n);
     }
     for (size_t i = 0; i < src->jumps.count && !bad; i++) {
         struct jump_rec j;

@@ -14,7 +14,8 @@
  *     instruction address, basic block); the source file differs from the
  *     function's file for inlined code (`fi=`/`fe=`);
  *   - calls: (caller, call-site position, callee) -> call count, the
- *     callee's entry position, and the inclusive cost of those calls;
+ *     callee's entry position, and the inclusive cost of those calls (a
+ *     part with `call_counts_only` set keeps less: see there);
  *   - jumps: (source position, target position, conditional?) ->
  *     executed and taken counts.
  * Use the accessors below rather than poking at the packed records.
@@ -79,7 +80,8 @@ struct call_rec {
     struct position site;    /* call site in the caller */
     struct position target;  /* callee entry (file is the callee's file) */
     uint64_t *count;         /* number of calls, writable */
-    uint64_t *cost;          /* inclusive cost of the calls, events.n values */
+    uint64_t *cost;          /* inclusive cost of the calls, events.n values;
+                                NULL when the part keeps call counts only */
 };
 
 struct jump_rec {
@@ -106,6 +108,16 @@ struct part {
     struct rectab costs;                     /* self costs */
     struct rectab calls;                     /* call arcs */
     struct rectab jumps;                     /* jumps */
+    /*
+     * Calls keep who calls whom and how often, nothing more: a call record
+     * is (caller, callee, file of the call site, file of the target) ->
+     * count. part_call_get() gives cost NULL and the line, address and
+     * basic block of site and target as 0; part_add_call() ignores them.
+     * For views that show no call cost and no line (annotate --auto=no
+     * without --inclusive or --tree): 3 words a record instead of 10 plus
+     * one per event. Set it with part_keep_call_counts_only().
+     */
+    int call_counts_only;
 };
 
 struct cct; /* cct.h */
@@ -196,10 +208,22 @@ static inline uint64_t *part_cost_append(struct part *pt, uint32_t fn, const str
     return rectab_append(&pt->costs, key);
 }
 
-/* Add a call arc. Returns 0, or -1 on overflow. */
+/*
+ * Add a call arc. cost may be NULL (no cost: only the count is added).
+ * When pt->call_counts_only is set, only the count and the files of site
+ * and target are kept. Returns 0, or -1 on overflow.
+ */
 int part_add_call(struct profile *p, struct part *pt, uint32_t caller, const struct position *site,
                   uint32_t callee, const struct position *target, uint64_t count,
                   const uint64_t *cost, size_t n);
+
+/*
+ * Make a part keep call counts only (see struct part): its call records,
+ * if any, are folded into that form (records that differed only in lines,
+ * addresses, blocks or costs become one, counts added). Returns 0, or -1
+ * when a count would overflow (the part keeps counts only all the same).
+ */
+int part_keep_call_counts_only(struct profile *p, struct part *pt);
 
 /* Add a jump. Returns 0, or -1 on overflow. */
 int part_add_jump(struct profile *p, struct part *pt, uint32_t fn, const struct position *src,
@@ -222,6 +246,24 @@ static inline size_t part_njumps(const struct part *pt)
 void part_cost_get(const struct part *pt, size_t i, struct cost_rec *out);
 void part_call_get(const struct part *pt, size_t i, struct call_rec *out);
 void part_jump_get(const struct part *pt, size_t i, struct jump_rec *out);
+
+/*
+ * For a consumer that reads the cost (call) records of a part once, in
+ * order, and needs them no more, so that memory does not hold both the
+ * records and what is made of them: free the storage of the records below
+ * `upto`. Afterwards only records >= upto may be read, and
+ * part_clear_records() must come before any other use of the part.
+ */
+static inline void part_costs_read_upto(struct part *pt, size_t upto)
+{
+    rectab_free_below(&pt->costs, upto);
+}
+static inline void part_calls_read_upto(struct part *pt, size_t upto)
+{
+    rectab_free_below(&pt->calls, upto);
+}
+/* Remove every cost, call and jump record (events, totals, metadata stay). */
+void part_clear_records(struct part *pt);
 
 /* Checked addition of vectors: dst[i] += src[i]. Returns 0 or -1. */
 int cost_add(uint64_t *dst, const uint64_t *src, size_t n, int is_signed);

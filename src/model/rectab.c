@@ -6,6 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* glibc's malloc_trim(); not under ASan, whose allocator makes it slow */
+#if defined(__SANITIZE_ADDRESS__)
+#define RECTAB_TRIM 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RECTAB_TRIM 0
+#endif
+#endif
+#if !defined(RECTAB_TRIM) && defined(__GLIBC__)
+#define RECTAB_TRIM 1
+#include <malloc.h>
+#endif
+
 #define BLOCK_RECS ((size_t)1 << RECTAB_BLOCK_SHIFT)
 
 void rectab_init(struct rectab *t, size_t key_words, size_t val_words)
@@ -25,6 +38,21 @@ void rectab_release(struct rectab *t)
     memset(t, 0, sizeof(*t));
     t->key_words = k;
     t->val_words = v;
+}
+
+void rectab_free_below(struct rectab *t, size_t upto)
+{
+    free(t->slots);
+    t->slots = NULL;
+    t->nslots = 0;
+    for (size_t b = 0; b < t->nblocks && ((b + 1) << RECTAB_BLOCK_SHIFT) <= upto; b++) {
+        free(t->blocks[b]);
+        t->blocks[b] = NULL;
+    }
+#if RECTAB_TRIM
+    /* blocks freed inside the heap would stay resident: give them back now */
+    malloc_trim(0);
+#endif
 }
 
 void rectab_clear(struct rectab *t)

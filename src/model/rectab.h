@@ -139,6 +139,15 @@ uint64_t *rectab_append(struct rectab *t, const uint64_t *key);
 /* Find without creating: value words or NULL. */
 uint64_t *rectab_find(const struct rectab *t, const uint64_t *key);
 
+/*
+ * For a caller that reads the records once, in order, and then clears the
+ * table: free the index and every block that holds records below `upto`
+ * only. Afterwards records >= upto may still be read (rectab_at), but
+ * nothing may be looked up or added until rectab_clear() or
+ * rectab_release().
+ */
+void rectab_free_below(struct rectab *t, size_t upto);
+
 /* Remove every record (keeps the shape). */
 void rectab_clear(struct rectab *t);
 

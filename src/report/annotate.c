@@ -122,12 +122,53 @@ static int cmp_costs(const struct annrep *r, const tally_wide *a, uint32_t nda, 
     return 0;
 }
 
+/* The display name of an entry in up to three pieces: "file", ":", "name". */
+static void entry_name(const struct annrep *r, const struct entry *e, const char *s[3])
+{
+    if (e->name) {
+        s[0] = e->name;
+        s[1] = s[2] = "";
+        return;
+    }
+    s[0] = profile_str(r->p, func_row_file(&r->ft, e->idx));
+    s[1] = ":";
+    s[2] = profile_str(r->p, func_row_name(&r->ft, e->idx));
+}
+
+/* strcmp() of the strings the pieces a[0..2] and b[0..2] make. */
+static int cmp_pieces(const char *const a[3], const char *const b[3])
+{
+    size_t i = 0, j = 0;
+    const char *x = a[0], *y = b[0];
+    for (;;) {
+        while (!*x && i < 2)
+            x = a[++i];
+        while (!*y && j < 2)
+            y = b[++j];
+        unsigned char cx = (unsigned char)*x, cy = (unsigned char)*y;
+        if (cx != cy || !cx) return (cx > cy) - (cx < cy);
+        x++;
+        y++;
+    }
+}
+
+/* Out of line: the frame it needs would slow every comparison down. */
+static __attribute__((noinline)) int cmp_entry_names(const struct annrep *r, const struct entry *a,
+                                                     const struct entry *b)
+{
+    const char *sa[3], *sb[3];
+    entry_name(r, a, sa);
+    entry_name(r, b, sb);
+    return cmp_pieces(sa, sb);
+}
+
 static int cmp_entries(const void *pa, const void *pb, void *ctx)
 {
     const struct annrep *r = ctx;
     const struct entry *a = pa, *b = pb;
     int c = cmp_costs(r, a->v, a->ndef, b->v, b->ndef);
-    return c ? c : strcmp(a->name, b->name);
+    if (c) return c;
+    return r->row_names_joined ? cmp_entry_names(r, a, b) : strcmp(a->name, b->name);
 }
 
 int annrep_cmp_varcs(const void *pa, const void *pb, void *ctx)
@@ -286,7 +327,11 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
         r->have_ir = 1;
     }
     r->rowname = xcalloc(nrows ? nrows : 1, sizeof(char *));
-    for (size_t i = 0; i < nrows; i++) {
+    /* the names of every row take as much memory as a tenth of the table:
+       only trees and annotated source need them, for other rows than those listed */
+    r->row_names_joined = !r->o->inclusive && !r->o->tree_caller && !r->o->tree_calling &&
+                          !r->o->auto_annotate && !r->o->user_files.n;
+    for (size_t i = 0; i < nrows && !r->row_names_joined; i++) {
         char *n = func_row_display(ft, i);
         if (r->have_ir && r->ir.cycle[i]) {
             char *t = xasprintf("%s <cycle %u>", n, r->ir.cycle[i]);
@@ -303,7 +348,7 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
         struct entry *e = &r->ent[r->nent++];
         e->is_cycle = 0;
         e->idx = (uint32_t)i;
-        e->name = r->rowname[i];
+        e->name = r->rowname[i]; /* NULL with row_names_joined */
         if (r->have_ir) {
             e->v = r->ir.incl + i * r->ncols;
             e->ndef = r->ir.ndef[i];
@@ -545,7 +590,9 @@ static void print_function_table(struct annrep *r)
         }
         annrep_print_cc(r, e->v, e->ndef, r->fnw);
         if (tree) fputs(" * ", out);
-        fprintf(out, " %s", e->name);
+        const char *nm[3];
+        entry_name(r, e, nm);
+        fprintf(out, " %s%s%s", nm[0], nm[1], nm[2]);
         if (!e->is_cycle) {
             uint64_t obj = func_row_obj(&r->ft, e->idx);
             if (obj && profile_str(r->p, (uint32_t)(obj - 1))[0])
@@ -629,9 +676,12 @@ int annotate_report(FILE *out, struct profile *p, const struct annotate_options 
     r.cg = p->format == PROFILE_FORMAT_CACHEGRIND;
     int rc = -1;
     if (setup_columns(&r, err)) goto done;
-    struct func_options fo = {
-        r.ncols,     r.cols,   r.cg ? NULL : o->cwd, o->auto_annotate || o->user_files.n, r.cg,
-        o->mod_file, o->mod_fn};
+    int want_lines = o->auto_annotate || o->user_files.n;
+    struct func_options fo = {r.ncols, r.cols, r.cg ? NULL : o->cwd, want_lines, r.cg, o->mod_file,
+                              o->mod_fn, /* arcs only for a view that shows calls */
+                              !want_lines && !o->inclusive && !o->tree_caller && !o->tree_calling,
+                              /* nothing reads the records again when lines are not shown */
+                              o->consume && !want_lines};
     if (func_table_build(&r.ft, p, &fo, err)) goto done;
     r.have_ft = 1;
     if (setup_summary(&r, err) || setup_entries(&r, err)) goto done;

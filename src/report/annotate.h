@@ -41,6 +41,8 @@ struct annotate_options {
     struct strlist inputs;                  /* profile file names, for the header */
     const char *cwd;                        /* "DIR/" stripped from file names, or NULL */
     const struct rename *mod_file, *mod_fn; /* --mod-filename/--mod-funcname, or NULL */
+    int consume; /* annotate_report() may free the records of the profile's part 0 once read
+                    (the caller then only frees the profile) */
 };
 
 /* Defaults: percentages, auto-annotation and context 8 on; the rest off. */

@@ -25,7 +25,7 @@ struct entry {
     uint32_t idx; /* row index, or 0-based cycle index */
     const tally_wide *v;
     uint32_t ndef;
-    char *name;
+    char *name; /* NULL for a row when the names are not made (annrep.row_names_joined) */
 };
 
 /* A caller/callee line of a tree or a call from a source line. */
@@ -73,6 +73,10 @@ struct annrep {
     size_t *lsorted, *csorted;
     tally_wide *printed;
     uint32_t printed_ndef;
+    /* no display name is made for the rows, rowname[] stays NULL (a view
+       without trees, inclusive costs or source prints only the listed
+       functions): entries compare and print "file:name" from its pieces */
+    int row_names_joined;
 };
 
 /* Column c has a value in a cost vector whose first ndef columns are set. */

@@ -82,3 +82,16 @@ expect_run "huge line numbers" 0 '<bogus line 18446744073709551615>' '' annotate
 printf 'a\nb\001\nc' >"$TMP/src.c"
 printf '# callgrind format\nevents: Ir\nfl=%s\nfn=f\n3 5\n' "$TMP/src.c" >"$TMP/src.out"
 expect_run "source without final newline" 0 '^5 \(100.0%\)  c$' '' annotate "$TMP/src.out"
+
+# Two calls of one arc whose inclusive costs add up past 2^64-1. A view that
+# shows call costs refuses them; --auto=no alone reads call counts only and
+# does not add call costs up, and prints the table as callgrind_annotate 3.19
+# does (main 5 = 62.50% of 8, f 3 = 37.50%).
+printf '# callgrind format\nevents: Ir\nfl=a.c\nfn=main\n1 5\ncfn=f\ncalls=1 10\n2 18446744073709551615\ncfn=f\ncalls=1 10\n2 18446744073709551615\nfl=a.c\nfn=f\n10 3\ntotals: 8\n' >"$TMP/callsum.out"
+expect_run "call costs past 2^64-1: --inclusive=yes refuses them" 1 '' \
+    'callsum.out:11: call costs overflow 64 bits when added up' \
+    annotate --auto=no --inclusive=yes "$TMP/callsum.out"
+expect_run "call costs past 2^64-1: --tree=caller refuses them" 1 '' \
+    'call costs overflow 64 bits' annotate --auto=no --tree=caller "$TMP/callsum.out"
+expect_run "call costs past 2^64-1: --auto=no does not add them up" 0 '^3 \(37.50%\)  a.c:f$' '' \
+    annotate --auto=no "$TMP/callsum.out"

@@ -289,7 +289,7 @@ static void test_funcs_rows(void **state)
     struct event_term terms[2] = {{1, 0}, {2, 1}};
     cols[2].nterms = 2;
     cols[2].terms = terms;
-    struct func_options fo = {3, cols, "/cwd/", 1, 0, NULL, NULL};
+    struct func_options fo = {3, cols, "/cwd/", 1, 0, NULL, NULL, 0, 0};
     struct func_table ft;
     assert_int_equal(func_table_build(&ft, p, &fo, &err), 0);
 
