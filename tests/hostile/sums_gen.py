@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Callgrind files whose sums of counts come near 2^64-1 or pass it, for
-tests/hostile/sums.sh, with what the reader must do, worked out here with
-Python's integers: the file's self costs of each event (by name, over all
-parts; the costs of the line after calls= are inclusive and not summed) and
-its calls= counts stay at or under 2^64-1, and the first line that takes a
-sum past it is refused, naming the first event of its part that passes.
+"""Callgrind and cachegrind files whose sums of counts come near 2^64-1 or
+pass it, for tests/hostile/sums.sh, with what the reader must do, worked out
+here with Python's integers: the file's self costs of each event (callgrind:
+by name, over all parts; the costs of the line after calls= are inclusive
+and not summed) and its calls= counts stay at or under 2^64-1 (cachegrind:
+between -2^63 and 2^63-1 once a negative count made the file signed), and
+the first line that takes a sum past it is refused, naming the first event
+of its part that passes.
 
-    python3 sums_gen.py DIR   writes DIR/NAME.cg and prints one line a case:
-    NAME ok TOTAL,TOTAL,...   (the merged totals, in the first part's order)
-    NAME refuse LINE MESSAGE
+    python3 sums_gen.py DIR   writes DIR/NAME.cg or DIR/NAME.cgr, and a
+    small file of the same events DIR/NAME.first.cg(r) to merge it into,
+    and prints one line a case:
+    NAME.cg ok TOTAL,TOTAL,...   (the merged totals, in the first part's order)
+    NAME.cg refuse LINE MESSAGE
 
 The files mix many short counts (which the reader's bound covers without
 looking at them) with long ones, so that the bound fails somewhere in the
@@ -69,7 +73,7 @@ class Case:
             return
         for e, c in zip(self.events, costs):
             if self.sums.get(e, 0) + c > MAX:
-                self.refuse = (ln, "the costs of event %s sum past 2^64-1" % e)
+                self.refuse = (ln, "the costs of event %s sum past 2^64-1 (the largest count)" % e)
                 return
         for i, (e, c) in enumerate(zip(self.events, costs)):
             self.sums[e] = self.sums.get(e, 0) + c
@@ -86,7 +90,7 @@ class Case:
         ln = self.emit("calls=%d %d" % (count, 50))
         if not self.refuse:
             if self.calls + count > MAX:
-                self.refuse = (ln, "the call counts of the file sum past 2^64-1")
+                self.refuse = (ln, "the call counts of the file sum past 2^64-1 (the largest count)")
             else:
                 self.calls += count
         self.emit(self.pos() + " " + " ".join(str(c) for c in costs))
@@ -106,11 +110,74 @@ class Case:
 
     def write(self, d):
         self.end_part()
-        with open(os.path.join(d, self.name + ".cg"), "w") as f:
+        name = self.name + ".cg"
+        with open(os.path.join(d, name), "w") as f:
             f.write("\n".join(self.lines) + "\n")
+        with open(os.path.join(d, self.name + ".first.cg"), "w") as f:
+            f.write("events: %s\nfl=a.c\nfn=first\n1 0\n" % " ".join(self.first_events))
         if self.refuse:
-            return "%s refuse %d %s" % (self.name, self.refuse[0], self.refuse[1])
-        return "%s ok %s" % (self.name, ",".join(str(self.sums.get(e, 0)) for e in self.first_events))
+            return "%s refuse %d %s" % (name, self.refuse[0], self.refuse[1])
+        return "%s ok %s" % (name, ",".join(str(self.sums.get(e, 0)) for e in self.first_events))
+
+
+class CgCase:
+    """A cachegrind file: counts per line, one part; negative counts make
+    it signed (its counts and sums then int64)."""
+
+    def __init__(self, name, events):
+        self.name = name
+        self.events = events
+        self.lines = ["desc: tests/hostile/sums_gen.py", "cmd: sums", "events: " + " ".join(events),
+                      "fl=a.c", "fn=f0"]
+        self.sums = [0] * len(events)
+        self.signed = False
+        self.refuse = None
+        self.src = 0
+        self.nfn = 0
+
+    def fn(self):
+        """A new function (a signed file's records stay under 2^63 even
+        when a command adds up a function's lines)."""
+        self.nfn += 1
+        self.lines.append("fn=f%d" % self.nfn)
+
+    def cost(self, costs, sep=" "):
+        self.src += 1
+        self.lines.append("%d%s%s" % (self.src, sep, sep.join(str(c) for c in costs)))
+        ln = len(self.lines)
+        if self.refuse:
+            return
+        if any(c < 0 for c in costs):
+            self.signed = True
+        for i, c in enumerate(costs):
+            t = self.sums[i] + c
+            if self.signed and not -2**63 <= t <= 2**63 - 1:
+                self.refuse = (ln, "the costs of event %s sum past a signed 64-bit count "
+                               "(the file has negative counts)" % self.events[i])
+                return
+            if not self.signed and t > MAX:
+                self.refuse = (ln, "the costs of event %s sum past 2^64-1 (the largest count)"
+                               % self.events[i])
+                return
+            self.sums[i] = t
+
+    def small(self, rnd, n):
+        for _ in range(n):
+            k = rnd.randint(1, len(self.events))
+            self.cost([rnd.choice([0, 1, 7, rnd.randint(10, 10**rnd.randint(2, 8) - 1)])
+                       for _ in range(k)])
+
+    def write(self, d):
+        name = self.name + ".cgr"
+        with open(os.path.join(d, name), "w") as f:
+            f.write("\n".join(self.lines) + "\n")
+            f.write("summary: %s\n" % " ".join(str(v) for v in self.sums))
+        with open(os.path.join(d, self.name + ".first.cgr"), "w") as f:
+            f.write("desc: x\ncmd: sums\nevents: %s\nfl=a.c\nfn=first\n1 0\nsummary: %s\n"
+                    % (" ".join(self.events), " ".join("0" for _ in self.events)))
+        if self.refuse:
+            return "%s refuse %d %s" % (name, self.refuse[0], self.refuse[1])
+        return "%s ok %s" % (name, ",".join(str(v) for v in self.sums))
 
 
 def cases(rnd):
@@ -215,6 +282,66 @@ def cases(rnd):
         c.small(rnd, 40)
         c.cost([2**60, 1], sep="\t")
     c.small(rnd, 10)
+
+    # cachegrind: long counts that pass only together, the second event,
+    # a file at the limit, and files that become signed part way
+    def cg(name, events):
+        c = CgCase(name, events)
+        out.append(c)
+        return c
+
+    for ok in (False, True):
+        c = cg("cg-together%s" % ("-ok" if ok else ""), ["Ir", "I1mr", "Dr"])
+        c.small(rnd, 3000)
+        nbig = 40
+        x = (2**64) // (nbig - 1) if not ok else (MAX - 10**12) // nbig
+        for i in range(nbig):
+            c.small(rnd, 50)
+            c.cost([x, 0, rnd.randint(0, 99)])
+        if ok:
+            c.cost([MAX - c.sums[0], 1, 1])
+        else:
+            c.small(rnd, 100)
+    c = cg("cg-second-event", ["Ir", "Dr"])
+    c.small(rnd, 400)
+    for i in range(20):
+        c.cost([2**59, 2**60 + i])
+        c.small(rnd, 20)
+    # the bound fails (2^62), then a negative count: sums in int64 from there
+    for ok in (False, True):
+        c = cg("cg-signed%s" % ("-ok" if ok else ""), ["Ir", "Dr"])
+        c.small(rnd, 500)
+        c.fn()
+        c.cost([2**62, 3])
+        c.small(rnd, 200)
+        c.fn()
+        c.cost([-5, 1])
+        c.small(rnd, 200)
+        c.fn()
+        c.cost([2**63 - 1 - c.sums[0] + (0 if ok else 1), 0])
+        c.cost([0, 1]) if ok else c.small(rnd, 20)
+    # signed from the first line; the sums pass 2^63-1 where the bound of
+    # 2^64-1 still holds (1.5 * 2^53 a line)
+    c = cg("cg-signed-bound", ["Ir"])
+    c.cost([-1])
+    for i in range(1000):
+        if i % 100 == 0:
+            c.fn()
+        c.cost([3 * 2**52])
+    # lines the fast parser leaves to the general one (two spaces)
+    c = cg("cg-spaces", ["Ir", "Dr"])
+    for i in range(20):
+        c.small(rnd, 40)
+        c.cost([2**60, 1], sep="  ")
+    # a negative count first (the bound never fails: short counts), then
+    # long ones past 2^63-1
+    c = cg("cg-signed-late", ["Ir"])
+    c.cost([-1])
+    c.small(rnd, 1000)
+    for i in range(5):
+        c.fn()
+        c.cost([2**61])
+        c.small(rnd, 100)
     return out
 
 
