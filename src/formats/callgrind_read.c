@@ -413,7 +413,12 @@ HOT const char *fast_digits(const char *s, uint64_t *v)
     return s;
 }
 
-/* 1 to 16 hex digits at s: their end, or NULL. */
+/*
+ * 1 to 16 hex digits at s: their end, or NULL. The digits are those of
+ * parse_hexdigit() (io/parse.h), written out: with the call, GCC 12 lays
+ * this loop out so that the annotate of a real cc1 profile (--dump-instr)
+ * runs 0.17% more instructions.
+ */
 static inline const char *fast_hex(const char *s, uint64_t *v)
 {
     uint64_t x = 0;

@@ -63,6 +63,15 @@ static inline unsigned parse_digits8(const char *s, uint64_t *out)
 #endif
 }
 
+/* The value of a hexadecimal digit (either case), or 16 when c is none. */
+static inline unsigned parse_hexdigit(char c)
+{
+    unsigned u = (unsigned char)c;
+    if (u - '0' < 10) return u - '0';
+    u = (u | 0x20) - 'a';
+    return u < 6 ? u + 10 : 16;
+}
+
 /*
  * Unsigned decimal, or hexadecimal with a 0x/0X prefix. Returns PARSE_OK,
  * PARSE_NONE (no digit at *p; cursor unchanged) or PARSE_OVERFLOW (the
@@ -76,13 +85,8 @@ static inline int parse_u64(const char **p, const char *end, uint64_t *out)
     if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         const char *d = s + 2;
         while (d < end) {
-            unsigned c = (unsigned char)*d, x;
-            if (c - '0' < 10)
-                x = c - '0';
-            else if ((c | 0x20) - 'a' < 6)
-                x = (c | 0x20) - 'a' + 10;
-            else
-                break;
+            unsigned x = parse_hexdigit(*d);
+            if (x > 15) break;
             if (v >> 60) over = 1;
             v = v << 4 | x;
             d++;
