@@ -570,11 +570,12 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     uint64_t pos[SP_KINDS];
     size_t n = 0;
     r->header_open = 0;
+    /* the costs of a call are inclusive: not summed, and not in the bound */
     uint64_t acc = r->tot_or;
     if (!r->fast || fast_cost_line(r, s, lim, r->last, pos, &n, next, &acc, r->lineno)) {
         if (parse_cost_line(r, s, lim, pos, &n, next)) return -1;
-        totals_or(r, r->cost, n);
-    } else {
+        if (r->pending != PEND_CALL) totals_or(r, r->cost, n);
+    } else if (r->pending != PEND_CALL) {
         r->tot_or = acc;
     }
     uint64_t *cost = r->cost;

@@ -248,9 +248,9 @@ def cases(rnd):
                 c.cost([rest - rest // 2 + 1, 1])
                 c.small(rnd, 300)
 
-    # call lines: their costs are inclusive (2^59 each here, which makes the
-    # bound fail at once; 30 of them, so that a command that drops lines can
-    # still add them into one call) and not summed; their counts are
+    # call lines: their costs are inclusive (2^59 each here; 30 of them, so
+    # that a command that drops lines can still add them into one call) and
+    # not summed (nor in the reader's bound); their counts are
     for ok in (False, True):
         c = new("calls-costs%s" % ("-ok" if ok else ""))
         c.part(["Ir", "Dr"])
