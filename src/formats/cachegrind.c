@@ -9,6 +9,7 @@
  * how the writer lays a profile out.
  */
 #include "format.h"
+#include "sumbound.h"
 #include "../io/parse.h"
 
 #include <inttypes.h>
@@ -35,7 +36,11 @@ struct cg_reader {
     int drop_line;   /* opt->drop_line: every line counts as line 0 */
     int unindexed;   /* opt->unindexed: cost records appended, not looked up */
     uint64_t *costs; /* [nev] scratch for one count line */
-    __int128 *tot;   /* [nev] the file's costs of each event, summed (see count_line) */
+    /* the file's costs of each event, summed (see count_line) */
+    uint64_t *sum;   /* [nev] while the bound holds (tot_exact 0): no sum passed 2^64-1 */
+    __int128 *tot;   /* [nev] from the line where it failed, or the file became signed */
+    uint64_t tot_or; /* at least every count so far (SUMBOUND_OR_8DIGITS | longer ones) */
+    int tot_exact;   /* tot is in use */
 };
 
 /* Report an error at the current line. */
@@ -184,10 +189,12 @@ static int parse_counts(struct cg_reader *r, const char *s, const char *end, uin
  * The usual count line after its line number: " N N N", counts of at
  * most 19 digits (no overflow) each after one space. Returns 1 with the
  * counts, or 0 when the line has anything else (parse_counts() then reads
- * it and names what is wrong).
+ * it and names what is wrong). The counts that parse_digits8() does not
+ * read (8 digits or more, or near the end of the line) are ORed into *orv;
+ * the others have 7 digits at most, within SUMBOUND_OR_8DIGITS.
  */
 static int fast_counts(const char *s, const char *end, uint64_t *out, size_t max, int is_signed,
-                       size_t *count)
+                       size_t *count, uint64_t *orv)
 {
     size_t k = 0;
     while (s < end) {
@@ -206,12 +213,42 @@ static int fast_counts(const char *s, const char *end, uint64_t *out, size_t max
                 s++;
             }
             if (s == t || s - t > 19) return 0;
+            *orv |= v; /* into the bound (sumbound.h) */
         }
         if (k == max || (is_signed && v > INT64_MAX)) return 0;
         out[k++] = v;
     }
     *count = k;
     return 1;
+}
+
+/*
+ * Counts are 64-bit, and so is every sum of them: the file's costs of one
+ * event stay at or under 2^64-1 (between -2^63 and 2^63-1 once negative
+ * counts made the file signed), so that every command can add them up;
+ * the line that would pass that is refused. Checked through a bound
+ * (sumbound.h): while it holds, count_line() adds the sums without a check;
+ * from the line where it fails, or once the file is signed, they are added
+ * here in 128 bits (from the 64-bit sums so far, which are exact). (A
+ * negative count is ORed in as 2^64 minus it, which fails the bound too.)
+ */
+static __attribute__((noinline)) int sums_exact(struct cg_reader *r, size_t k)
+{
+    if (!r->tot_exact) {
+        for (size_t i = 0; i < r->nev; i++)
+            r->tot[i] = r->sum[i];
+        r->tot_exact = 1;
+    }
+    int sg = r->p->signed_costs;
+    for (size_t i = 0; i < k; i++) {
+        __int128 t = r->tot[i] + (sg ? (__int128)(int64_t)r->costs[i] : (__int128)r->costs[i]);
+        if (sg ? t > INT64_MAX || t < INT64_MIN : t > (__int128)UINT64_MAX)
+            return cg_fail(r, "the costs of event %s sum past %s", r->pt->events.names[i],
+                           sg ? "a signed 64-bit count (the file has negative counts)"
+                              : "2^64-1 (the largest count)");
+        r->tot[i] = t; /* after a failure the reading stops: no need to undo */
+    }
+    return 0;
 }
 
 /* `LINE c1 c2 ...` (s points at the first digit). */
@@ -239,27 +276,22 @@ static int count_line(struct cg_reader *r, const char *s, const char *end)
         return cg_fail(r, "bad line number '%s'", buf);
     }
     size_t k;
-    if (!fast_counts(s, end, r->costs, r->nev, r->p->signed_costs, &k) &&
-        parse_counts(r, s, end, r->costs, r->nev, &k))
-        return -1;
+    if (!fast_counts(s, end, r->costs, r->nev, r->p->signed_costs, &k, &r->tot_or)) {
+        if (parse_counts(r, s, end, r->costs, r->nev, &k)) return -1;
+        for (size_t i = 0; i < k; i++)
+            r->tot_or |= r->costs[i];
+    }
     if (!r->fn_ok) {
         r->fn = profile_function(r->p, 0, r->file, r->name);
         r->fn_ok = 1;
     }
-    /*
-     * Counts are 64-bit, and so is every sum of them: the file's costs of
-     * one event stay at or under 2^64-1 (between -2^63 and 2^63-1 once
-     * negative counts made the file signed), so that every command can add
-     * them up; the line that would pass that is refused.
-     */
-    int sg = r->p->signed_costs;
-    for (size_t i = 0; i < k; i++) {
-        __int128 t = r->tot[i] + (sg ? (__int128)(int64_t)r->costs[i] : (__int128)r->costs[i]);
-        if (sg ? t > INT64_MAX || t < INT64_MIN : t > (__int128)UINT64_MAX)
-            return cg_fail(r, "the costs of event %s sum past %s", r->pt->events.names[i],
-                           sg ? "a signed 64-bit count (the file has negative counts)"
-                              : "2^64-1 (the largest count)");
-        r->tot[i] = t; /* after a failure the reading stops: no need to undo */
+    if (__builtin_expect(r->p->signed_costs || !sumbound_holds(r->in->lineno, r->tot_or), 0)) {
+        if (sums_exact(r, k)) return -1;
+    } else {
+        uint64_t *sum = r->sum;
+        const uint64_t *c = r->costs;
+        for (size_t i = 0; i < k; i++)
+            sum[i] += c[i]; /* within the bound: no sum passes 2^64-1 */
     }
     struct position pos = {r->file, r->drop_line ? 0 : line, 0, 0};
     if (r->unindexed) {
@@ -286,6 +318,7 @@ static int start_body(struct cg_reader *r)
     r->nev = r->pt->events.n;
     r->costs = xcalloc(r->nev, sizeof(*r->costs));
     r->tot = xcalloc(r->nev ? r->nev : 1, sizeof(*r->tot));
+    r->sum = xcalloc(r->nev ? r->nev : 1, sizeof(*r->sum));
     r->state = CG_BODY;
     /* a mapped file's size says about how many lines it has (real files:
        55 bytes a line with 9 events): no growing of the table on the way */
@@ -397,6 +430,7 @@ int cachegrind_read(struct input *in, struct profile *p, const struct read_optio
     r.pt->positions = POS_LINE;
     p->format = PROFILE_FORMAT_CACHEGRIND;
     r.file = r.name = profile_intern(p, "???", 3);
+    r.tot_or = SUMBOUND_OR_8DIGITS;
     int rc = 0;
     for (;;) {
         const char *s;
@@ -452,13 +486,14 @@ int cachegrind_read(struct input *in, struct profile *p, const struct read_optio
         /* the sums of the count lines, kept on the way, are those of the
            records (unsigned: no partial sum can overflow where they did not) */
         for (size_t i = 0; i < r.nev; i++)
-            r.costs[i] = (uint64_t)r.tot[i];
+            r.costs[i] = r.tot_exact ? (uint64_t)r.tot[i] : r.sum[i];
         part_check_totals_of(p, r.pt, r.costs);
     } else if (rc == 0) {
         part_check_totals(p, r.pt);
     }
     free(r.costs);
     free(r.tot);
+    free(r.sum);
     return rc ? -1 : 0;
 }
 

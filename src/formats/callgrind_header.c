@@ -24,6 +24,30 @@ static void reset_context(struct rd *r)
     memset(r->last, 0, sizeof(r->last));
 }
 
+/*
+ * The sums of the part's self costs, from its records: checked against its
+ * `summary:` and `totals:` (part_check_totals()), and, while the bound of
+ * the file's sums holds, added to them (see struct rd), before the part is
+ * folded away. Within the bound no sum can overflow.
+ */
+static void part_sums(struct rd *r)
+{
+    struct part *pt = r->pt;
+    size_t n = pt->events.n;
+    int stated = pt->summary || pt->totals;
+    if (!n || (r->tot_exact && !stated)) return;
+    uint64_t *self = xcalloc(n, sizeof(*self));
+    if (part_self_total(r->p, pt, self)) {
+        part_check_totals(r->p, pt); /* says that it cannot check */
+    } else {
+        if (stated) part_check_totals_of(r->p, pt, self);
+        if (!r->tot_exact)
+            for (size_t i = 0; i < n; i++)
+                r->tot[r->tot_of[i]] += self[i];
+    }
+    free(self);
+}
+
 int rd_finish_part(struct rd *r)
 {
     if (!r->pt) return 0;
@@ -33,7 +57,7 @@ int rd_finish_part(struct rd *r)
                        r->pending == PEND_CALL ? "calls=" : "jump=");
     }
     if (!r->body) return rd_fail(r, "part has no 'events:' line");
-    part_check_totals(r->p, r->pt);
+    part_sums(r);
     r->had_total = xgrow(r->had_total, &r->had_cap, r->nread + 1, 1);
     r->had_total[r->nread++] = r->pt->totals != NULL;
     r->pt = NULL;

@@ -16,6 +16,7 @@
 #include "../model/strtab.h"
 #include "callgrind_int.h"
 #include "format.h"
+#include "sumbound.h"
 
 /* compressed id -> interned name id, one map per kind (callgrind_read.c) */
 struct idmap {
@@ -91,11 +92,18 @@ struct rd {
     char *pend_text[2]; /* summary:/totals: seen before events: */
     unsigned long pend_line[2];
 
-    /* the file's self-cost total of each event name (all parts), kept under 2^64 */
+    /*
+     * The file's self costs of each event name (all parts) stay under 2^64
+     * (sumbound.h). While the bound holds (tot_exact 0), tot has the sums of
+     * the parts that ended (taken from their records at their end); from the
+     * line where it fails (tot_exact 1), the sums of every line so far.
+     */
     uint64_t *tot;           /* [tot_names.n], by the name's id */
     struct strtab tot_names; /* the event names seen */
     size_t tot_cap;
     uint32_t *tot_of; /* [nev] the current part's event -> its total */
+    uint64_t tot_or;  /* at least every cost read so far (SUMBOUND_OR_8DIGITS | longer ones) */
+    int tot_exact;    /* the bound failed: tot is kept line by line */
     uint64_t calls;   /* the file's call counts (calls= lines) summed, kept under 2^64 */
 
     /* function name id -> the function last found with it (rd_function()) */

@@ -151,6 +151,7 @@ static void cont_begin(struct rd *r)
     r->spec_fast = r->fast;
     r->fast = FAST_NONE;
     if (r->tot) memset(r->tot, 0, r->tot_cap * sizeof(*r->tot));
+    r->tot_or = SUMBOUND_OR_8DIGITS;
     r->calls = 0;
     r->nneg = 0;
     r->header_open = 0;
@@ -242,18 +243,17 @@ static uint32_t resolve_name(const struct rd *r, const struct profile *q, uint32
 }
 
 /*
- * The file-wide counters of both readers fit together: the self costs of
- * each event (by name) and the call counts. Placeholders all resolve
- * (into nm[], UINT32_MAX - 1 for real names).
+ * The file-wide counters of both readers fit together: the bound of the
+ * self-cost sums, and the call counts. Placeholders all resolve (into
+ * nm[], UINT32_MAX - 1 for real names).
  */
 static int counters_fit(const struct rd *r, const struct half *h, uint32_t *nm)
 {
     const struct rd *s = &h->r;
-    for (uint32_t j = 0; j < s->tot_names.n; j++) {
-        uint32_t i =
-            strtab_find(&r->tot_names, strtab_str(&s->tot_names, j), strtab_len(&s->tot_names, j));
-        if (i != UINT32_MAX && i < r->tot_cap && r->tot[i] + s->tot[j] < r->tot[i]) return 0;
-    }
+    /* the bound of both stretches (sumbound.h); past it, one reader checks line by line */
+    if (r->tot_exact || s->tot_exact ||
+        !sumbound_holds(r->lineno + s->lineno, r->tot_or | s->tot_or))
+        return 0;
     if (r->calls + s->calls < r->calls) return 0;
     nm[0] = 0;
     for (uint32_t i = 1; i < h->p->names.n; i++)
@@ -261,9 +261,14 @@ static int counters_fit(const struct rd *r, const struct half *h, uint32_t *nm)
     return 1;
 }
 
-/* Add the second reader's counters to the first one's (counters_fit() said yes). */
+/*
+ * Add the second reader's counters to the first one's (counters_fit() said
+ * yes): the sums of the parts it ended (by event name; within the bound),
+ * its costs' OR, its call counts and lines.
+ */
 static void add_counters(struct rd *r, const struct rd *s)
 {
+    r->tot_or |= s->tot_or;
     for (uint32_t j = 0; j < s->tot_names.n; j++) {
         const char *name = strtab_str(&s->tot_names, j);
         uint32_t i = strtab_intern(&r->tot_names, name, strlen(name));

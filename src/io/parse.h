@@ -10,9 +10,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 #include <string.h>
 
 enum { PARSE_OK = 0, PARSE_NONE = -1, PARSE_OVERFLOW = -2 };
@@ -66,20 +63,13 @@ static inline unsigned parse_digits8(const char *s, uint64_t *out)
 #endif
 }
 
-/* The number of '\n' bytes in s[0..len), 16 bytes at a time where SSE2 is there. */
-static inline size_t parse_count_lines(const char *s, size_t len)
+/* The value of a hexadecimal digit (either case), or 16 when c is none. */
+static inline unsigned parse_hexdigit(char c)
 {
-    size_t n = 0, i = 0;
-#if defined(__SSE2__)
-    const __m128i nl = _mm_set1_epi8('\n');
-    for (; i + 16 <= len; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        n += (size_t)__builtin_popcount((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
-    }
-#endif
-    for (; i < len; i++)
-        n += s[i] == '\n';
-    return n;
+    unsigned u = (unsigned char)c;
+    if (u - '0' < 10) return u - '0';
+    u = (u | 0x20) - 'a';
+    return u < 6 ? u + 10 : 16;
 }
 
 /*
@@ -95,13 +85,8 @@ static inline int parse_u64(const char **p, const char *end, uint64_t *out)
     if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         const char *d = s + 2;
         while (d < end) {
-            unsigned c = (unsigned char)*d, x;
-            if (c - '0' < 10)
-                x = c - '0';
-            else if ((c | 0x20) - 'a' < 6)
-                x = (c | 0x20) - 'a' + 10;
-            else
-                break;
+            unsigned x = parse_hexdigit(*d);
+            if (x > 15) break;
             if (v >> 60) over = 1;
             v = v << 4 | x;
             d++;

@@ -61,6 +61,20 @@ static void rd_err(const char *text, unsigned long line, const char *part)
     assert_string_equal(err.file, "test");
 }
 
+/* rd_err() with read options. */
+static void rd_err_opt(const char *text, const struct read_options *opt, unsigned long line,
+                       const char *part)
+{
+    struct tally_error err;
+    struct profile *p = read_cg(text, opt, &err);
+    if (p) {
+        profile_free(p);
+        fail_msg("no error, expected line %lu: %s", line, part);
+    }
+    if (err.line != line || !strstr(err.msg, part))
+        fail_msg("got line %lu '%s', expected line %lu with '%s'", err.line, err.msg, line, part);
+}
+
 static uint32_t name_id(struct profile *p, const char *s)
 {
     uint32_t id = strtab_find(&p->names, s, strlen(s));
@@ -1210,6 +1224,46 @@ static void test_real_files(void **state)
     print_message("checked %d files\n", n);
 }
 
+/*
+ * The sums of the file's self costs are checked through a bound (lines
+ * times the OR of the counts, formats/sumbound.h); where it fails, the
+ * reader adds the sums up from the parts that ended (taken at their end)
+ * and the current part's records. Two parts here have a call arc whose
+ * inclusive costs (2^63 each) cannot be added: with merge_parts the fold of
+ * the second part into the first fails half way (its self costs are then
+ * in both), and the bound fails in the third part (the call costs are in
+ * the OR). The sums are still those of the lines: 2 * 99999999 + V, with
+ * V = 2^64-1 - 199999998 exactly at the limit (the read is then refused
+ * only by the fold's error, at the end) and V + 1 past it (at line 15).
+ */
+static void test_sums_bound(void **state)
+{
+    (void)state;
+    static const char head[] = "events: Ir\nfn=f\n1 99999999\ncfn=g\ncalls=1 9\n"
+                               "1 9223372036854775808\n"
+                               "events: Ir\nfn=f\n1 99999999\ncfn=g\ncalls=1 9\n"
+                               "1 9223372036854775808\n"
+                               "events: Ir\nfn=h\n";
+    char at[256], past[256];
+    snprintf(at, sizeof(at), "%s2 18446744073509551617\n", head);
+    snprintf(past, sizeof(past), "%s2 18446744073509551618\n", head);
+    struct read_options fold = {.merge_parts = 1};
+    rd_err_opt(at, &fold, 0, "costs overflow 64 bits when added together");
+    rd_err_opt(past, &fold, 15, "the costs of event Ir sum past 2^64-1");
+    profile_free(rd(at));
+    rd_err(past, 15, "the costs of event Ir sum past 2^64-1");
+    /* the bound fails in the first part (2^63 needs no more than 2 lines) */
+    rd_err("events: Ir\nfn=f\n1 9223372036854775808\nevents: Ir\nfn=g\n"
+           "2 9223372036854775807\nevents: Ir\nfn=h\n3 0\n3 1\n",
+           10, "the costs of event Ir sum past 2^64-1");
+    /* only in the last one: 8-digit counts are inside it from the start */
+    rd_err("events: Ir Dr\nfn=f\n1 5 99999999\nevents: Dr Ir\nfn=g\n2 99999999 7\n"
+           "events: Ir Dr\nfn=h\n3 0 18446744073509551617\n3 0 1\n",
+           10, "the costs of event Dr sum past 2^64-1");
+    profile_free(rd("events: Ir Dr\nfn=f\n1 5 99999999\nevents: Dr Ir\nfn=g\n2 99999999 7\n"
+                    "events: Ir Dr\nfn=h\n3 0 18446744073509551617\n3 0 0\n"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1235,6 +1289,7 @@ int main(void)
         cmocka_unit_test(test_pprof),
         cmocka_unit_test(test_rcalls_and_unknown_header),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_sums_bound),
         cmocka_unit_test(test_roundtrip_samples),
         cmocka_unit_test(test_writer_text),
         cmocka_unit_test(test_write_signed),

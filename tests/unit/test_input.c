@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for io/input: line splitting, CRLF, gzip/zstd streaming. */
 #include "testutil.h"
+#include "io/parse.h"
+
+#include <ctype.h>
 
 #include <sched.h>
 #include <zlib.h>
@@ -383,6 +386,36 @@ static void test_input_read(void **state)
     free(text);
 }
 
+/*
+ * io/parse.h's hexadecimal digits against the C library's (isxdigit and
+ * strtoul), for every byte, and parse_u64's 0x numbers against strtoull.
+ */
+static void test_parse_hex(void **state)
+{
+    (void)state;
+    for (int c = 0; c < 256; c++) {
+        char s[2] = {(char)c, 0};
+        unsigned want = c && isxdigit(c) ? (unsigned)strtoul(s, NULL, 16) : 16;
+        unsigned got = parse_hexdigit((char)c);
+        if (got != want) fail_msg("byte %d: %u, want %u", c, got, want);
+    }
+    static const char *const ok[] = {"0x0", "0XaB", "0xffffffffFFFFFFFF", "0x123456789abcdef0"};
+    for (size_t i = 0; i < sizeof(ok) / sizeof(*ok); i++) {
+        const char *p = ok[i];
+        uint64_t v;
+        assert_int_equal(parse_u64(&p, ok[i] + strlen(ok[i]), &v), PARSE_OK);
+        assert_true(v == strtoull(ok[i], NULL, 16));
+        assert_ptr_equal(p, ok[i] + strlen(ok[i]));
+    }
+    const char *big = "0x10000000000000000", *p = big;
+    uint64_t v;
+    assert_int_equal(parse_u64(&p, big + strlen(big), &v), PARSE_OVERFLOW);
+    const char *none = "0xg";
+    p = none;
+    assert_int_equal(parse_u64(&p, none + 3, &v), PARSE_NONE); /* "0x" and no digit */
+    assert_ptr_equal(p, none);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_line_limit),
         cmocka_unit_test(test_input_read),
         cmocka_unit_test(test_chunks),
+        cmocka_unit_test(test_parse_hex),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
