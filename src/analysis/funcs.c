@@ -172,10 +172,6 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
      */
     rectab_reserve(&ft->rows, reserve_cap(nfn));
     if (!opt->no_arcs) rectab_reserve(&ft->arcs, reserve_cap(part_ncalls(pt)));
-    if (opt->want_lines) {
-        rectab_reserve(&ft->lines, reserve_cap(part_ncosts(pt)));
-        if (!opt->no_arcs) rectab_reserve(&ft->line_calls, reserve_cap(part_ncalls(pt)));
-    }
     int rc = 0;
     const char *what = "cost";
     const int consume = opt->consume, no_arcs = opt->no_arcs;
@@ -203,12 +199,6 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         if (file == func_canon_file(ft, fn.file)) v[1] = (uint64_t)fn.obj + 1;
         v[2] |= FUNC_ROW_LISTED;
         rc = add_wide((tally_wide *)(v + 3), tmp, nc);
-        if (opt->want_lines && !rc) {
-            uint64_t lk[2] = {file, cr.pos.line};
-            uint64_t *lv = rectab_get(&ft->lines, lk, NULL);
-            max_into(&lv[0], nd);
-            rc = add_wide((tally_wide *)(lv + 1), tmp, nc);
-        }
     }
     if (consume) part_costs_read_upto(pt, SIZE_MAX); /* the last block too */
     for (size_t i = 0; i < part_ncalls(pt) && !rc; i++) {
@@ -246,13 +236,6 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         if (__builtin_add_overflow(av[0], *cl.count, &av[0])) rc = -1;
         max_into(&av[1], nd);
         if (!rc) rc = add_wide((tally_wide *)(av + 2), tmp, nc);
-        if (opt->want_lines && !rc) {
-            uint64_t lk[3] = {sfile, cl.site.line, ak};
-            uint64_t *lv = rectab_get(&ft->line_calls, lk, NULL);
-            if (__builtin_add_overflow(lv[0], *cl.count, &lv[0])) rc = -1;
-            max_into(&lv[1], nd);
-            if (!rc) rc = add_wide((tally_wide *)(lv + 2), tmp, nc);
-        }
     }
     if (opt->consume) part_clear_records(pt);
     /* functions with neither costs nor calls still get their (empty) row */
@@ -265,6 +248,12 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         v[2] |= FUNC_ROW_LISTED;
     }
     if (!rc) label_shared_rows(ft, p);
+    if (!rc && opt->want_lines && func_table_lines(ft, opt, NULL, 0, err)) {
+        free(seen);
+        free(tmp);
+        func_table_release(ft);
+        return -1;
+    }
     if (opt->consume) rectab_free_below(&ft->rows, 0); /* rows are read by index only */
     free(seen);
     free(tmp);
@@ -279,6 +268,71 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
                                "%s sum too large (a cost past 2^127-1 or a call count past 2^64-1)",
                                what);
     }
+    return 0;
+}
+
+int func_table_lines(struct func_table *ft, const struct func_options *opt,
+                     const unsigned char *files, size_t nfiles, struct tally_error *err)
+{
+    struct profile *p = ft->p;
+    if (p->nparts == 0) return 0;
+    struct part *pt = p->parts[0];
+    size_t nc = opt->ncols;
+    int is_signed = p->signed_costs, rc = 0;
+    tally_wide *tmp = xmalloc((nc ? nc : 1) * sizeof(tally_wide));
+    const char *what = "cost";
+#define WANTED(f) (!files || ((f) < nfiles && files[f]))
+    for (size_t i = 0; i < part_ncosts(pt) && !rc; i++) {
+        struct cost_rec cr;
+        part_cost_get(pt, i, &cr);
+        uint32_t file = func_canon_file(ft, cr.pos.file);
+        if (!WANTED(file)) continue;
+        uint32_t nd = record_ndef(ft, cr.cost, opt->all_defined);
+        if (eval_cols(opt, cr.cost, is_signed, tmp)) {
+            rc = -1;
+            break;
+        }
+        uint64_t lk[2] = {file, cr.pos.line};
+        uint64_t *lv = rectab_get(&ft->lines, lk, NULL);
+        max_into(&lv[0], nd);
+        rc = add_wide((tally_wide *)(lv + 1), tmp, nc);
+    }
+    for (size_t i = 0; i < part_ncalls(pt) && !rc && !opt->no_arcs; i++) {
+        struct call_rec cl;
+        part_call_get(pt, i, &cl);
+        what = "call";
+        uint32_t sfile = func_canon_file(ft, cl.site.file);
+        if (!WANTED(sfile)) continue;
+        struct function caller = profile_function_at(p, cl.caller);
+        struct function callee = profile_function_at(p, cl.callee);
+        uint64_t ck = (uint64_t)sfile << 32 | canon_name(ft, caller.name);
+        uint64_t ek =
+            (uint64_t)func_canon_file(ft, callee.file) << 32 | canon_name(ft, callee.name);
+        /* the rows and arcs exist: func_table_build() made them from the same records */
+        uint64_t ak = (uint64_t)rectab_get_index(&ft->rows, &ck, NULL) << 32 |
+                      rectab_get_index(&ft->rows, &ek, NULL);
+        uint32_t nd = 0;
+        if (!cl.cost) {
+            memset(tmp, 0, nc * sizeof(*tmp));
+        } else {
+            nd = record_ndef(ft, cl.cost, opt->all_defined);
+            if (eval_cols(opt, cl.cost, is_signed, tmp)) {
+                rc = -1;
+                break;
+            }
+        }
+        uint64_t lk[3] = {sfile, cl.site.line, ak};
+        uint64_t *lv = rectab_get(&ft->line_calls, lk, NULL);
+        if (__builtin_add_overflow(lv[0], *cl.count, &lv[0])) rc = -1;
+        max_into(&lv[1], nd);
+        if (!rc) rc = add_wide((tally_wide *)(lv + 2), tmp, nc);
+    }
+#undef WANTED
+    free(tmp);
+    if (rc)
+        return tally_error_set(err, p->path, 0,
+                               "%s sum too large (a cost past 2^127-1 or a call count past 2^64-1)",
+                               what);
     return 0;
 }
 

@@ -105,6 +105,17 @@ struct func_table {
 /* Build the table from part 0. Returns 0, or -1 with err on overflow. */
 int func_table_build(struct func_table *ft, struct profile *p, const struct func_options *opt,
                      struct tally_error *err);
+
+/*
+ * The per-line costs and calls (ft->lines, ft->line_calls) of the records
+ * whose canonical file f has files[f] set (f < nfiles; files NULL: every
+ * file), for a table built without want_lines: annotate makes them only
+ * for the source files it found, as most files of a profile are not on the
+ * machine (the records must still be there: not with `consume`, and arcs
+ * are needed: not with `no_arcs`). Called once. Returns 0 or -1 with err.
+ */
+int func_table_lines(struct func_table *ft, const struct func_options *opt,
+                     const unsigned char *files, size_t nfiles, struct tally_error *err);
 void func_table_release(struct func_table *ft);
 
 /* The canonical id of a file name id. */

@@ -676,14 +676,16 @@ int annotate_report(FILE *out, struct profile *p, const struct annotate_options 
     r.cg = p->format == PROFILE_FORMAT_CACHEGRIND;
     int rc = -1;
     if (setup_columns(&r, err)) goto done;
+    /* per-line tables are made later, for the source files found (annrep_sources()) */
     int want_lines = o->auto_annotate || o->user_files.n;
-    struct func_options fo = {r.ncols, r.cols, r.cg ? NULL : o->cwd, want_lines, r.cg, o->mod_file,
+    struct func_options fo = {r.ncols, r.cols, r.cg ? NULL : o->cwd, 0, r.cg, o->mod_file,
                               o->mod_fn, /* arcs only for a view that shows calls */
                               !want_lines && !o->inclusive && !o->tree_caller && !o->tree_calling,
                               /* nothing reads the records again when lines are not shown */
                               o->consume && !want_lines};
     if (func_table_build(&r.ft, p, &fo, err)) goto done;
     r.have_ft = 1;
+    r.fo = &fo;
     if (setup_summary(&r, err) || setup_entries(&r, err)) goto done;
     r.file_printed = xcalloc(p->names.n + 1, 1);
     print_header(&r);

@@ -55,6 +55,7 @@ struct annrep {
     int filter_on;
     struct func_table ft;
     int have_ft;
+    const struct func_options *fo; /* what ft was built with (func_table_lines() needs it) */
     struct incl_result ir;
     int have_ir;
     tally_wide *summary;

@@ -304,6 +304,34 @@ static int annotate_one(struct annrep *r, const char *name, int user, struct str
     return rc;
 }
 
+/*
+ * The per-line tables of the files that will be annotated: those that open
+ * (annotate_one() reads them again, and tells the rest apart). Most files
+ * a profile names are not on the machine; their lines are not summed.
+ */
+static int line_tables(struct annrep *r, const struct annfile *files, size_t nf,
+                       struct tally_error *err)
+{
+    size_t nnames = r->p->names.n;
+    unsigned char *want = xcalloc(nnames ? nnames : 1, 1);
+    int any = 0;
+    for (size_t i = 0; i < nf; i++) {
+        if (i && !strcmp(files[i].name, files[i - 1].name)) continue;
+        uint32_t fid = strtab_find(&r->p->names, files[i].name, strlen(files[i].name));
+        if (fid == UINT32_MAX) continue; /* no information: nothing to sum */
+        struct srcfile_found found;
+        if (!srcfile_find(files[i].name, &r->o->include_dirs, SRCFILE_PREFIX, srcfile_opens, NULL,
+                          &found))
+            continue;
+        free(found.path);
+        want[fid] = 1;
+        any = 1;
+    }
+    int rc = any ? func_table_lines(&r->ft, r->fo, want, nnames, err) : 0;
+    free(want);
+    return rc;
+}
+
 int annrep_sources(struct annrep *r, struct tally_error *err)
 {
     const struct annotate_options *o = r->o;
@@ -317,6 +345,10 @@ int annrep_sources(struct annrep *r, struct tally_error *err)
             if (r->file_printed[f] && strcmp(profile_str(r->p, (uint32_t)f), "???") != 0)
                 files[nf++] = (struct annfile){profile_str(r->p, (uint32_t)f), 0};
     qsort(files, nf, sizeof(*files), cmp_annfiles);
+    if (line_tables(r, files, nf, err)) {
+        free(files);
+        return -1;
+    }
     r->lsorted = sorted_index(&r->ft.lines);
     r->csorted = sorted_index(&r->ft.line_calls);
     r->printed = xcalloc(r->ncols ? r->ncols : 1, sizeof(tally_wide));
