@@ -34,11 +34,11 @@
  */
 #include "callgrind_rd.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../io/worker.h"
 #include "../model/profile.h"
 
 #define SPLIT_MIN_DEFAULT ((size_t)1 << 20)
@@ -86,20 +86,32 @@ static const char *events_line_end(const char *s, const char *end)
     return NULL;
 }
 
-/* The `version:` line in the middle half of the file nearest to its middle, or NULL. */
-static const char *part_start(const char *data, size_t len)
+/*
+ * The `version:` line in the middle half of the file nearest to its middle,
+ * or NULL. The search reads the pages it passes, which would then count as
+ * the process's memory until the readers pass them: it gives them back a
+ * window at a time (the readers read them again from the page cache).
+ */
+static const char *part_start(struct input *in, const char *data, size_t len)
 {
+    const size_t window = (size_t)1 << 20;
     const char *lo = data + len / 4, *hi = data + len / 4 * 3, *mid = data + len / 2;
     const char *best = NULL;
-    for (const char *s = lo; s < hi;) {
-        const char *hit = memmem(s, (size_t)(hi - s), "\nversion:", 9);
-        if (!hit) break;
-        const char *line = hit + 1;
-        if (!best ||
-            (line > mid ? line - mid : mid - line) < (best > mid ? best - mid : mid - best))
-            best = line;
-        if (line > mid) break;
-        s = line;
+    for (const char *w = lo; w < hi; w += window) {
+        const char *from = w == lo ? w : w - 8; /* a match across windows */
+        const char *to = (size_t)(hi - w) > window ? w + window : hi;
+        const char *s = from, *hit;
+        int past = 0;
+        while ((hit = memmem(s, (size_t)(to - s), "\nversion:", 9))) {
+            const char *line = hit + 1;
+            if (!best ||
+                (line > mid ? line - mid : mid - line) < (best > mid ? best - mid : mid - best))
+                best = line;
+            s = line;
+            if ((past = line > mid)) break;
+        }
+        input_discard_range(in, w, to);
+        if (past) break;
     }
     return best;
 }
@@ -338,7 +350,7 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
     if (r->nev != s->nev || r->npos != s->npos || r->fast != s->spec_fast) return 0;
     if (memcmp(r->poskind, s->poskind, sizeof(r->poskind))) return 0;
     struct part *pt = r->pt;
-    const struct part *qt = s->pt;
+    struct part *qt = s->pt;
     if (pt->events.n != qt->events.n) return 0;
     for (size_t e = 0; e < pt->events.n; e++)
         if (strcmp(pt->events.names[e], qt->events.names[e])) return 0;
@@ -350,7 +362,10 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
     rectab_reserve(&pt->calls, pt->calls.count + qt->calls.count);
     rectab_reserve(&pt->jumps, pt->jumps.count + qt->jumps.count);
     /* the sums were checked: no addition below can overflow */
+    /* qt's records are freed as they are added (part_*_read_upto) */
+    const size_t step = (size_t)1 << RECTAB_BLOCK_SHIFT;
     for (size_t i = 0; i < qt->costs.count; i++) {
+        if (i % step == 0) part_costs_read_upto(qt, i);
         struct cost_rec c;
         part_cost_get(qt, i, &c);
         struct position pos = map_pos(nm, c.pos);
@@ -358,7 +373,9 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
         for (size_t e = 0; e < n; e++)
             v[e] += c.cost[e];
     }
+    part_costs_read_upto(qt, SIZE_MAX);
     for (size_t i = 0; i < qt->calls.count; i++) {
+        if (i % step == 0) part_calls_read_upto(qt, i);
         struct call_rec c;
         part_call_get(qt, i, &c);
         struct position site = map_pos(nm, c.site), target = map_pos(nm, c.target);
@@ -372,6 +389,7 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
                       *j.executed, *j.taken);
     }
     free(fnmap);
+    part_clear_records(qt);
     /* a `summary:` or `totals:` line after the split replaces an earlier one, as when read on */
     if (qt->summary) {
         free(pt->summary);
@@ -390,14 +408,14 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
 }
 
 /* A copy in p of the second profile's part qt (a new last part), or -1. */
-static int append_part(const struct rd *r, const struct part *qt, const struct profile *q,
+static int append_part(const struct rd *r, struct part *qt, const struct profile *q,
                        const uint32_t *fnmap, const uint32_t *nm)
 {
     struct profile *p = r->p;
     struct part *prev = p->parts[p->nparts - 1];
     struct part *pt = profile_add_part(p);
     struct tally_error e;
-    if (part_accumulate_maps(p, pt, q, qt, fnmap, nm, &e)) return -1;
+    if (part_accumulate_consume(p, pt, q, qt, fnmap, nm, &e)) return -1;
     /* what a part does not give, it takes from the part before (see header_part()) */
     pt->has_pid = qt->has_pid || prev->has_pid;
     pt->pid = qt->has_pid ? qt->pid : prev->pid;
@@ -438,12 +456,10 @@ static int merge_parts(struct rd *r, struct half *h, uint32_t *nm)
     int bad = 0;
     if (fold) {
         struct part *pt = p->parts[0];
-        const struct part *qt = q->parts[0];
-        rectab_reserve(&pt->costs, pt->costs.count + qt->costs.count);
-        rectab_reserve(&pt->calls, pt->calls.count + qt->calls.count);
-        rectab_reserve(&pt->jumps, pt->jumps.count + qt->jumps.count);
+        struct part *qt = q->parts[0];
+        /* no rectab_reserve() here: growing step by step keeps the peak lower */
         struct tally_error e;
-        bad = part_accumulate_maps(p, pt, q, qt, fnmap, nm, &e);
+        bad = part_accumulate_consume(p, pt, q, qt, fnmap, nm, &e);
     } else {
         for (size_t k = 0; k < q->nparts && !bad; k++)
             bad = append_part(r, q->parts[k], q, fnmap, nm);
@@ -474,7 +490,7 @@ int rd_read_split(struct rd *r, const char *data, size_t len)
     h->data = data;
     h->end = end;
     h->mode = SPLIT_PART;
-    h->split = part_start(data, len);
+    h->split = part_start(r->in, data, len);
     if (!h->split) {
         h->mode = SPLIT_CONT;
         h->hdr_end = events_line_end(data, end);
@@ -494,19 +510,19 @@ int rd_read_split(struct rd *r, const char *data, size_t len)
     rd_init(s, r->in, h->p, r->opt, &h->err);
     s->path = r->path;
     s->spec_stop = &h->stop;
-    pthread_t t;
-    if (pthread_create(&t, NULL, half_main, h)) {
+    struct worker w;
+    if (worker_start(&w, half_main, h)) {
         half_free(h);
         return 1;
     }
     const char *split = h->split;
     if (rd_read_lines(r, data, split)) {
         atomic_store(&h->stop, 1);
-        pthread_join(t, NULL);
+        worker_join(&w);
         half_free(h);
         return -1;
     }
-    pthread_join(t, NULL);
+    worker_join(&w);
     int merged = 0;
     if (!h->rc) {
         uint32_t *nm = xmalloc((h->p->names.n + 1) * sizeof(*nm));

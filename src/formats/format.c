@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "format.h"
 #include "../io/outfile.h"
+#include "../io/worker.h"
 #include "aprof.h"
 #include "contexts.h"
 
@@ -174,7 +175,7 @@ struct profile_ahead {
     size_t taken; /* profiles given to the caller */
     /* the thread, when there is one; it reads input `taken` while the caller works */
     int threaded, stop;
-    pthread_t thread;
+    struct worker thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     size_t made;           /* profiles read (or failed) by the thread */
@@ -229,7 +230,7 @@ struct profile_ahead *profile_ahead_start(struct input **ins, size_t n,
     pa->errs = xcalloc(n, sizeof(*pa->errs));
     pthread_mutex_init(&pa->mu, NULL);
     pthread_cond_init(&pa->cv, NULL);
-    if (pthread_create(&pa->thread, NULL, ahead_main, pa) == 0) {
+    if (worker_start(&pa->thread, ahead_main, pa) == 0) {
         pa->threaded = 1;
     } else {
         pthread_mutex_destroy(&pa->mu);
@@ -266,7 +267,7 @@ void profile_ahead_stop(struct profile_ahead *pa)
         pa->stop = 1;
         pthread_cond_broadcast(&pa->cv);
         pthread_mutex_unlock(&pa->mu);
-        pthread_join(pa->thread, NULL);
+        worker_join(&pa->thread);
         pthread_mutex_destroy(&pa->mu);
         pthread_cond_destroy(&pa->cv);
         for (size_t k = 0; k < pa->n; k++)

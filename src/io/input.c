@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "input.h"
+#include "worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -416,7 +417,7 @@ struct input_ahead {
     struct block_end be; /* how the input ended, once the caller may know it */
     /* the thread (threaded == 1) and the ring of blocks it filled */
     int threaded;
-    pthread_t thread;
+    struct worker thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     struct {
@@ -592,7 +593,7 @@ int input_chunk(struct input *in, unsigned long lineno, const char **data, size_
         if (input_two_cpus()) {
             pthread_mutex_init(&a->mu, NULL);
             pthread_cond_init(&a->cv, NULL);
-            if (pthread_create(&a->thread, NULL, ahead_main, in) == 0) {
+            if (worker_start(&a->thread, ahead_main, in) == 0) {
                 a->threaded = 1;
             } else {
                 pthread_mutex_destroy(&a->mu);
@@ -625,7 +626,7 @@ int input_chunk(struct input *in, unsigned long lineno, const char **data, size_
     pthread_mutex_unlock(&a->mu);
     if (!have) {
         /* the thread has finished: the input is the caller's again */
-        pthread_join(a->thread, NULL);
+        worker_join(&a->thread);
         a->threaded = 0;
         pthread_mutex_destroy(&a->mu);
         pthread_cond_destroy(&a->cv);
@@ -648,7 +649,7 @@ static void ahead_free(struct input *in)
         a->stop = 1;
         pthread_cond_broadcast(&a->cv);
         pthread_mutex_unlock(&a->mu);
-        pthread_join(a->thread, NULL);
+        worker_join(&a->thread);
         pthread_mutex_destroy(&a->mu);
         pthread_cond_destroy(&a->cv);
     }

@@ -396,6 +396,10 @@ static void permute(const uint64_t *src, const size_t *map, size_t n, uint64_t *
         out[map[i]] = src[i];
 }
 
+static int accumulate(struct profile *dp, struct part *dst, const struct profile *sp,
+                      const struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
+                      struct part *eat, struct tally_error *err);
+
 int part_accumulate(struct profile *dp, struct part *dst, const struct profile *sp,
                     const struct part *src, struct tally_error *err)
 {
@@ -411,6 +415,23 @@ int part_accumulate_mapped(struct profile *dp, struct part *dst, const struct pr
 int part_accumulate_maps(struct profile *dp, struct part *dst, const struct profile *sp,
                          const struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
                          struct tally_error *err)
+{
+    return accumulate(dp, dst, sp, src, fnmap, namemap, NULL, err);
+}
+
+int part_accumulate_consume(struct profile *dp, struct part *dst, const struct profile *sp,
+                            struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
+                            struct tally_error *err)
+{
+    int rc = accumulate(dp, dst, sp, src, fnmap, namemap, src, err);
+    part_clear_records(src);
+    return rc;
+}
+
+/* `eat`: src itself, whose records are freed as they are added, or NULL. */
+static int accumulate(struct profile *dp, struct part *dst, const struct profile *sp,
+                      const struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
+                      struct part *eat, struct tally_error *err)
 {
 #define MAP_FN(f) (fnmap ? fnmap[f] : map_fn(dp, sp, &ids, (f)))
     size_t n = src->events.n;
@@ -458,7 +479,9 @@ int part_accumulate_maps(struct profile *dp, struct part *dst, const struct prof
         }
         if (*to[k]) bad |= cost_add(*to[k], tmp, n, dp->signed_costs);
     }
+    const size_t step = (size_t)1 << RECTAB_BLOCK_SHIFT;
     for (size_t i = 0; i < src->costs.count && !bad; i++) {
+        if (eat && i % step == 0) rectab_free_below(&eat->costs, i);
         struct cost_rec c;
         part_cost_get(src, i, &c);
         permute(c.cost, map, n, tmp);
@@ -466,7 +489,9 @@ int part_accumulate_maps(struct profile *dp, struct part *dst, const struct prof
         bad |= part_add_cost(dp, dst, MAP_FN(c.fn), &pos, tmp, n);
     }
     if (!bad && src->call_counts_only) bad |= part_keep_call_counts_only(dp, dst);
+    if (eat) rectab_free_below(&eat->costs, SIZE_MAX);
     for (size_t i = 0; i < src->calls.count && !bad; i++) {
+        if (eat && i % step == 0) rectab_free_below(&eat->calls, i);
         struct call_rec c;
         part_call_get(src, i, &c);
         if (c.cost) permute(c.cost, map, n, tmp);

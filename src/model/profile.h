@@ -313,6 +313,14 @@ int part_accumulate_mapped(struct profile *dp, struct part *dst, const struct pr
 int part_accumulate_maps(struct profile *dp, struct part *dst, const struct profile *sp,
                          const struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
                          struct tally_error *err);
+/*
+ * The same, freeing src's records as they are added (src is left with
+ * none, as part_clear_records() leaves it): memory holds dst and what is
+ * left of src, not both whole.
+ */
+int part_accumulate_consume(struct profile *dp, struct part *dst, const struct profile *sp,
+                            struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
+                            struct tally_error *err);
 
 /*
  * Fold every part into part 0 (all parts must have the same events).
