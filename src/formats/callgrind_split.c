@@ -6,7 +6,7 @@
  * split line near the middle; a second reader, on its own thread and into
  * its own profile, reads from that line to the end. Where the split goes:
  *   - at the start of a part (a `version:` line), when a part starts in
- *     the middle half of the file: the second reader reads whole parts;
+ *     the middle quarter of the file: the second reader reads whole parts;
  *   - else at a `fn=` line past the middle: the second reader continues
  *     the first one's part. It reads the first part's header (to know the
  *     events and the position layout), then goes on from the split line
@@ -87,7 +87,7 @@ static const char *events_line_end(const char *s, const char *end)
 }
 
 /*
- * The `version:` line in the middle half of the file nearest to its middle,
+ * The `version:` line in the middle quarter of the file nearest to its middle,
  * or NULL. The search reads the pages it passes, which would then count as
  * the process's memory until the readers pass them: it gives them back a
  * window at a time (the readers read them again from the page cache).
@@ -95,7 +95,7 @@ static const char *events_line_end(const char *s, const char *end)
 static const char *part_start(struct input *in, const char *data, size_t len)
 {
     const size_t window = (size_t)1 << 20;
-    const char *lo = data + len / 4, *hi = data + len / 4 * 3, *mid = data + len / 2;
+    const char *lo = data + len / 8 * 3, *hi = data + len / 8 * 5, *mid = data + len / 2;
     const char *best = NULL;
     for (const char *w = lo; w < hi; w += window) {
         const char *from = w == lo ? w : w - 8; /* a match across windows */

@@ -2,6 +2,7 @@
 /* Unit tests for io/input: line splitting, CRLF, gzip/zstd streaming. */
 #include "testutil.h"
 #include "io/parse.h"
+#include "io/worker.h"
 
 #include <ctype.h>
 
@@ -416,6 +417,48 @@ static void test_parse_hex(void **state)
     assert_ptr_equal(p, none);
 }
 
+/* What the worker saw of itself. */
+struct seen {
+    int cpu;
+    cpu_set_t set;
+};
+
+static void *note_cpu(void *arg)
+{
+    struct seen *w = arg;
+    w->cpu = sched_getcpu();
+    pthread_getaffinity_np(pthread_self(), sizeof(w->set), &w->set);
+    return arg;
+}
+
+/* The worker runs on another CPU than its caller, which gets its CPUs back. */
+static void test_worker_apart(void **state)
+{
+    (void)state;
+    cpu_set_t before, during, after;
+    assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof(before), &before), 0);
+    struct seen w;
+    memset(&w, 0, sizeof(w));
+    struct worker wk;
+    assert_int_equal(worker_start(&wk, note_cpu, &w), 0);
+    assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof(during), &during), 0);
+    worker_join(&wk);
+    assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof(after), &after), 0);
+    assert_true(CPU_EQUAL(&before, &after));
+    if (CPU_COUNT(&before) < 2) {
+        /* one CPU: nothing is bound */
+        assert_true(CPU_EQUAL(&during, &before));
+        return;
+    }
+    /* the caller was bound to one CPU, the worker to the others */
+    assert_int_equal(CPU_COUNT(&during), 1);
+    assert_false(CPU_ISSET(w.cpu, &during));
+    assert_int_equal(CPU_COUNT(&w.set), CPU_COUNT(&before) - 1);
+    cpu_set_t both;
+    CPU_AND(&both, &w.set, &during);
+    assert_int_equal(CPU_COUNT(&both), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -431,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_input_read),
         cmocka_unit_test(test_chunks),
         cmocka_unit_test(test_parse_hex),
+        cmocka_unit_test(test_worker_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
