@@ -188,7 +188,6 @@ static struct read_options ahead_opt(const struct profile_ahead *pa, size_t k)
 {
     struct read_options o = pa->opt;
     if (k == 0) o.unindexed = 0;
-    if (pa->threaded) o.no_split = 1;
     return o;
 }
 
@@ -230,9 +229,13 @@ struct profile_ahead *profile_ahead_start(struct input **ins, size_t n,
     pa->errs = xcalloc(n, sizeof(*pa->errs));
     pthread_mutex_init(&pa->mu, NULL);
     pthread_cond_init(&pa->cv, NULL);
+    /* the caller keeps the other CPU busy: no reader splits its file on it */
+    int no_split = pa->opt.no_split;
+    pa->opt.no_split = 1;
     if (worker_start(&pa->thread, ahead_main, pa) == 0) {
         pa->threaded = 1;
     } else {
+        pa->opt.no_split = no_split;
         pthread_mutex_destroy(&pa->mu);
         pthread_cond_destroy(&pa->cv);
     }
