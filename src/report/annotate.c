@@ -122,6 +122,15 @@ static int cmp_costs(const struct annrep *r, const tally_wide *a, uint32_t nda, 
     return 0;
 }
 
+/* The value cmp_costs() compares first (descending), kept in each entry. */
+static tally_wide sort_key(const struct annrep *r, const tally_wide *v, uint32_t nd)
+{
+    if (!r->nsort) return 0;
+    size_t c = r->sort[0];
+    tally_wide x = v && annrep_defined(r, c, nd) ? v[c] : -1;
+    return r->cg && x < 0 ? -x : x;
+}
+
 /* The display name of an entry in up to three pieces: "file", ":", "name". */
 static void entry_name(const struct annrep *r, const struct entry *e, const char *s[3])
 {
@@ -166,6 +175,8 @@ static int cmp_entries(const void *pa, const void *pb, void *ctx)
 {
     const struct annrep *r = ctx;
     const struct entry *a = pa, *b = pb;
+    /* the first sort column decides most pairs, without reading the rows */
+    if (a->key != b->key) return a->key > b->key ? -1 : 1;
     int c = cmp_costs(r, a->v, a->ndef, b->v, b->ndef);
     if (c) return c;
     return r->row_names_joined ? cmp_entry_names(r, a, b) : strcmp(a->name, b->name);
@@ -356,6 +367,7 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
             e->v = func_row_self(ft, i);
             e->ndef = func_row_ndef(ft, i);
         }
+        e->key = sort_key(r, e->v, e->ndef);
     }
     for (size_t c = 0; c < ncyc; c++) {
         struct entry *e = &r->ent[r->nent++];
@@ -364,6 +376,7 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
         e->name = xasprintf("<cycle %zu>", c + 1);
         e->v = r->ir.cycle_incl + c * r->ncols;
         e->ndef = r->ir.cycle_ndef[c];
+        e->key = sort_key(r, e->v, e->ndef);
     }
     return 0;
 }

@@ -25,7 +25,8 @@ struct entry {
     uint32_t idx; /* row index, or 0-based cycle index */
     const tally_wide *v;
     uint32_t ndef;
-    char *name; /* NULL for a row when the names are not made (annrep.row_names_joined) */
+    char *name;     /* NULL for a row when the names are not made (annrep.row_names_joined) */
+    tally_wide key; /* the first sort column as the sort compares it (cmp_entries()) */
 };
 
 /* A caller/callee line of a tree or a call from a source line. */
