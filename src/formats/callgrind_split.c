@@ -335,6 +335,38 @@ static uint64_t *copy_costs(const uint64_t *v, size_t n)
     return c;
 }
 
+/* The calls and jumps of merge_cont(), for a thread of their own. */
+struct arc_merge {
+    struct profile *p;
+    struct part *pt, *qt;
+    const uint32_t *fnmap, *nm;
+    size_t n;
+};
+
+static void *merge_arcs(void *arg)
+{
+    struct arc_merge *m = arg;
+    struct part *pt = m->pt, *qt = m->qt;
+    const uint32_t *fnmap = m->fnmap, *nm = m->nm;
+    const size_t step = (size_t)1 << RECTAB_BLOCK_SHIFT;
+    for (size_t i = 0; i < qt->calls.count; i++) {
+        if (i % step == 0) part_calls_read_upto(qt, i);
+        struct call_rec c;
+        part_call_get(qt, i, &c);
+        struct position site = map_pos(nm, c.site), target = map_pos(nm, c.target);
+        part_add_call(m->p, pt, fnmap[c.caller], &site, fnmap[c.callee], &target, *c.count, c.cost,
+                      m->n);
+    }
+    for (size_t i = 0; i < qt->jumps.count; i++) {
+        struct jump_rec j;
+        part_jump_get(qt, i, &j);
+        struct position from = map_pos(nm, j.src), to = map_pos(nm, j.target);
+        part_add_jump(m->p, pt, fnmap[j.fn], &from, fnmap[j.target_fn], &to, j.conditional,
+                      *j.executed, *j.taken);
+    }
+    return NULL;
+}
+
 /*
  * SPLIT_CONT: the second reader's records continue the first reader's
  * part. The first reader must have reached the split line in a body of the
@@ -361,6 +393,11 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
     rectab_reserve(&pt->costs, pt->costs.count + qt->costs.count);
     rectab_reserve(&pt->calls, pt->calls.count + qt->calls.count);
     rectab_reserve(&pt->jumps, pt->jumps.count + qt->jumps.count);
+    /* the calls and jumps on the other CPU, the costs here: separate tables */
+    struct arc_merge am = {p, pt, qt, fnmap, nm, n};
+    struct worker w;
+    int threaded = worker_start(&w, merge_arcs, &am) == 0;
+    if (!threaded) merge_arcs(&am);
     /* the sums were checked: no addition below can overflow */
     /* qt's records are freed as they are added (part_*_read_upto) */
     const size_t step = (size_t)1 << RECTAB_BLOCK_SHIFT;
@@ -374,20 +411,7 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
             v[e] += c.cost[e];
     }
     part_costs_read_upto(qt, SIZE_MAX);
-    for (size_t i = 0; i < qt->calls.count; i++) {
-        if (i % step == 0) part_calls_read_upto(qt, i);
-        struct call_rec c;
-        part_call_get(qt, i, &c);
-        struct position site = map_pos(nm, c.site), target = map_pos(nm, c.target);
-        part_add_call(p, pt, fnmap[c.caller], &site, fnmap[c.callee], &target, *c.count, c.cost, n);
-    }
-    for (size_t i = 0; i < qt->jumps.count; i++) {
-        struct jump_rec j;
-        part_jump_get(qt, i, &j);
-        struct position from = map_pos(nm, j.src), to = map_pos(nm, j.target);
-        part_add_jump(p, pt, fnmap[j.fn], &from, fnmap[j.target_fn], &to, j.conditional,
-                      *j.executed, *j.taken);
-    }
+    if (threaded) worker_join(&w);
     free(fnmap);
     part_clear_records(qt);
     /* a `summary:` or `totals:` line after the split replaces an earlier one, as when read on */

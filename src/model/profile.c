@@ -148,17 +148,22 @@ int cost_sub_signed(uint64_t *dst, const uint64_t *src, size_t n)
 }
 
 /* Value words depend on the event count, fixed once the first record exists. */
-static void shape(struct part *pt)
+/* The value size of an empty table from the events (each function touches only its own
+   table, so that two threads may fill the costs and the calls of one part). */
+static void shape_costs(struct part *pt)
 {
-    size_t n = pt->events.n;
-    if (!pt->costs.count) pt->costs.val_words = n;
-    if (!pt->calls.count && !pt->call_counts_only) pt->calls.val_words = CALL_HDR + n;
+    if (!pt->costs.count) pt->costs.val_words = pt->events.n;
+}
+
+static void shape_calls(struct part *pt)
+{
+    if (!pt->calls.count && !pt->call_counts_only) pt->calls.val_words = CALL_HDR + pt->events.n;
 }
 
 int part_add_cost(struct profile *p, struct part *pt, uint32_t fn, const struct position *pos,
                   const uint64_t *cost, size_t n)
 {
-    shape(pt);
+    shape_costs(pt);
     uint64_t key[COST_KEY] = {pack2(fn, pos->file), pos->line, pos->addr, pos->bb};
     uint64_t *v = rectab_get(&pt->costs, key, NULL);
     if (n > pt->costs.val_words) n = pt->costs.val_words;
@@ -169,7 +174,7 @@ int part_add_call(struct profile *p, struct part *pt, uint32_t caller, const str
                   uint32_t callee, const struct position *target, uint64_t count,
                   const uint64_t *cost, size_t n)
 {
-    shape(pt);
+    shape_calls(pt);
     int lean = pt->call_counts_only;
     uint64_t key[CALL_KEY] = {pack2(caller, callee), site->file, site->line, site->addr, site->bb};
     if (lean) key[1] = pack2(site->file, target->file); /* CALL_LEAN_KEY words */
