@@ -140,6 +140,10 @@ if [ "$PEER" != no ] && [ -n "$A_WALL" ]; then
     line "callgrind_annotate" "$bytes"
     [ -n "$WALL" ] && ratio "callgrind_annotate / tally (target >= 100x)"
 fi
+# the same on one thread: what the two-thread read (callgrind_split.c) gives
+measure "$RUNS" "$TMP/out" env TALLY_READ_SPLIT=off "$TALLY" annotate "$cg"
+line "tally annotate, 1 reader" "$bytes"
+[ -n "$WALL" ] && [ -n "$A_WALL" ] && ratio "one reader / two"
 
 gzb=$(filesize "$cg.gz")
 measure "$RUNS" "$TMP/out" "$TALLY" annotate --auto=no "$cg.gz"
@@ -156,6 +160,10 @@ head_row
 measure "$RUNS" "$TMP/out" "$TALLY" annotate --auto=no "$big"
 line "tally annotate --auto=no" "$bbytes"
 [ -n "$WALL" ] && echo "  targets: >= 400 MB/s wall, RSS/size <= 0.25"
+A_WALL=$WALL A_CPU=$CPU
+measure "$RUNS" "$TMP/out" env TALLY_READ_SPLIT=off "$TALLY" annotate --auto=no "$big"
+line "annotate --auto=no, 1 reader" "$bbytes"
+[ -n "$WALL" ] && [ -n "$A_WALL" ] && ratio "one reader / two"
 
 if [ "${BENCH_REAL_STREAM:-yes}" != no ]; then
     # shellcheck disable=SC2016 # expanded by the inner shell
