@@ -54,7 +54,7 @@ static void idmap_put(struct idmap *m, uint64_t key, uint32_t val)
         struct idmap g = {0};
         g.cap = m->cap ? m->cap * 2 : 256;
         g.keys = xmalloc(g.cap * sizeof(*g.keys));
-        g.vals = xcalloc(g.cap, sizeof(*g.vals));
+        g.vals = xzalloc_written(g.cap, sizeof(*g.vals));
         for (size_t i = 0; i < m->cap; i++)
             if (m->vals[i]) {
                 size_t j = idmap_slot(&g, m->keys[i]);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "error.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,15 @@ void *xcalloc(size_t count, size_t size)
 {
     void *p = calloc(count ? count : 1, size ? size : 1);
     return p ? p : oom(count * size);
+}
+
+void *xzalloc_written(size_t count, size_t size)
+{
+    size_t n;
+    if (__builtin_mul_overflow(count, size, &n)) return oom(SIZE_MAX);
+    void *p = xmalloc(n);
+    memset(p, 0, n);
+    return p;
 }
 
 void *xrealloc(void *p, size_t n)

@@ -44,6 +44,13 @@ const char *tally_error_format(const struct tally_error *err, char *buf, size_t 
 /* Allocation that cannot fail: aborts with a message when memory runs out. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
+/*
+ * Zeroed like xcalloc(), with every page written at once: for tables read
+ * before they are written (hash slots). Fresh pages of calloc() are first
+ * mapped to the shared zero page by a read and copied on the first write;
+ * with a second thread running, each copy also interrupts its CPU.
+ */
+void *xzalloc_written(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 /* Grow an array of `count` elements of `size` bytes to hold at least `need`. */
 void *xgrow(void *p, size_t *cap, size_t need, size_t size);

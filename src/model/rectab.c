@@ -79,7 +79,7 @@ void rectab_reserve(struct rectab *t, size_t n)
 
 static void resize_to(struct rectab *t, size_t nslots)
 {
-    uint64_t *slots = xcalloc(nslots, sizeof(*slots));
+    uint64_t *slots = xzalloc_written(nslots, sizeof(*slots));
     for (size_t r = 0; r < t->count; r++) {
         uint64_t h = hash_words(rectab_at(t, r), t->key_words);
         size_t i = h & (nslots - 1);

@@ -12,7 +12,7 @@ void strtab_init(struct strtab *t)
 {
     memset(t, 0, sizeof(*t));
     t->nslots = 1024;
-    t->slots = xcalloc(t->nslots, sizeof(*t->slots));
+    t->slots = xzalloc_written(t->nslots, sizeof(*t->slots));
     strtab_intern(t, "", 0);
 }
 
@@ -47,7 +47,7 @@ static char *arena_copy(struct strtab *t, const char *s, size_t len)
 static void rehash(struct strtab *t)
 {
     size_t nslots = t->nslots * 2;
-    uint32_t *slots = xcalloc(nslots, sizeof(*slots));
+    uint32_t *slots = xzalloc_written(nslots, sizeof(*slots));
     for (size_t id = 0; id < t->n; id++) {
         size_t i = hash_bytes(t->strs[id], t->lens[id]) & (nslots - 1);
         while (slots[i])
