@@ -109,7 +109,7 @@ struct rd {
     /* function name id -> the function last found with it (rd_function()) */
     struct rd_fcache {
         uint32_t obj, file, fn; /* fn: index + 1, 0 = empty */
-    } *fcache;
+    } * fcache;
     size_t fcache_cap;
 
     /*

@@ -880,9 +880,8 @@ static int arc_line(struct rd *r, int key, uint64_t a, uint64_t b, int slash,
     }
     int is_jcnd = key == K_JCND;
     uint32_t tfile = r->have_jfile ? r->jfile : r->src;
-    r->jtarget_fn = r->have_jfn
-                        ? rd_function(r, r->ob, r->have_jfile ? r->jfile : r->fl, r->jfn)
-                        : r->fn;
+    r->jtarget_fn =
+        r->have_jfn ? rd_function(r, r->ob, r->have_jfile ? r->jfile : r->fl, r->jfn) : r->fn;
     make_pos(r, tpos, tfile, &r->target);
     r->jcond = is_jcnd;
     if (!is_jcnd) {

@@ -140,10 +140,8 @@ static void test_cells(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_commify),
-        cmocka_unit_test(test_widths),
-        cmocka_unit_test(test_percent),
-        cmocka_unit_test(test_percent_printf),
+        cmocka_unit_test(test_commify), cmocka_unit_test(test_widths),
+        cmocka_unit_test(test_percent), cmocka_unit_test(test_percent_printf),
         cmocka_unit_test(test_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
