@@ -136,6 +136,19 @@ static void label_shared_rows(struct func_table *ft, const struct profile *p)
     free(last);
 }
 
+/*
+ * The row of function f's own file and name, looked up once: calls name
+ * the same functions again and again (fnrow[f], UINT32_MAX until then).
+ */
+static size_t own_row(struct func_table *ft, uint32_t *fnrow, uint32_t f, const struct function *fn)
+{
+    if (fnrow[f] != UINT32_MAX) return fnrow[f];
+    uint64_t key = (uint64_t)func_canon_file(ft, fn->file) << 32 | canon_name(ft, fn->name);
+    size_t i = rectab_get_index(&ft->rows, &key, NULL);
+    fnrow[f] = (uint32_t)i;
+    return i;
+}
+
 int func_table_build(struct func_table *ft, struct profile *p, const struct func_options *opt,
                      struct tally_error *err)
 {
@@ -163,6 +176,8 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     int is_signed = p->signed_costs;
     size_t nfn = profile_nfunctions(p);
     char *seen = xcalloc(nfn ? nfn : 1, 1);
+    uint32_t *fnrow = xmalloc((nfn ? nfn : 1) * sizeof(*fnrow));
+    memset(fnrow, 0xff, (nfn ? nfn : 1) * sizeof(*fnrow)); /* UINT32_MAX: not looked up yet */
     tally_wide *tmp = xmalloc((nc ? nc : 1) * sizeof(tally_wide));
     /*
      * Size the tables up front from the record counts (about a row per
@@ -188,15 +203,17 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         struct function fn = profile_function_at(p, cr.fn);
         seen[cr.fn] = 1;
         uint32_t file = func_canon_file(ft, cr.pos.file);
-        uint64_t key = (uint64_t)file << 32 | canon_name(ft, fn.name);
         uint32_t nd = record_ndef(ft, cr.cost, opt->all_defined);
         if (eval_cols(opt, cr.cost, is_signed, tmp)) {
             rc = -1;
             break;
         }
-        uint64_t *v = rectab_get(&ft->rows, &key, NULL);
+        int own = file == func_canon_file(ft, fn.file);
+        uint64_t key = (uint64_t)file << 32 | canon_name(ft, fn.name);
+        size_t ri = own ? own_row(ft, fnrow, cr.fn, &fn) : rectab_get_index(&ft->rows, &key, NULL);
+        uint64_t *v = rectab_val(&ft->rows, ri);
         max_into(&v[0], nd);
-        if (file == func_canon_file(ft, fn.file)) v[1] = (uint64_t)fn.obj + 1;
+        if (own) v[1] = (uint64_t)fn.obj + 1;
         v[2] |= FUNC_ROW_LISTED;
         rc = add_wide((tally_wide *)(v + 3), tmp, nc);
     }
@@ -211,14 +228,14 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         seen[cl.caller] = 1;
         seen[cl.callee] = 1;
         uint32_t sfile = func_canon_file(ft, cl.site.file);
-        uint32_t cfile = func_canon_file(ft, callee.file);
+        int own = sfile == func_canon_file(ft, caller.file);
         uint64_t ck = (uint64_t)sfile << 32 | canon_name(ft, caller.name);
-        uint64_t ek = (uint64_t)cfile << 32 | canon_name(ft, callee.name);
-        size_t cr_i = rectab_get_index(&ft->rows, &ck, NULL);
+        size_t cr_i =
+            own ? own_row(ft, fnrow, cl.caller, &caller) : rectab_get_index(&ft->rows, &ck, NULL);
         uint64_t *cv = rectab_val(&ft->rows, cr_i);
         cv[2] |= FUNC_ROW_LISTED;
-        if (sfile == func_canon_file(ft, caller.file)) cv[1] = (uint64_t)caller.obj + 1;
-        size_t ce_i = rectab_get_index(&ft->rows, &ek, NULL);
+        if (own) cv[1] = (uint64_t)caller.obj + 1;
+        size_t ce_i = own_row(ft, fnrow, cl.callee, &callee);
         rectab_val(&ft->rows, ce_i)[2] |= FUNC_ROW_CALLEE;
         if (no_arcs) continue;
         uint32_t nd = 0;
@@ -250,12 +267,14 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     if (!rc) label_shared_rows(ft, p);
     if (!rc && opt->want_lines && func_table_lines(ft, opt, NULL, 0, err)) {
         free(seen);
+        free(fnrow);
         free(tmp);
         func_table_release(ft);
         return -1;
     }
     if (opt->consume) rectab_free_below(&ft->rows, 0); /* rows are read by index only */
     free(seen);
+    free(fnrow);
     free(tmp);
     if (!rc && ft->rename_failed) {
         tally_error_set(err, NULL, 0, "%s", ft->err_msg);
