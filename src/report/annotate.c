@@ -82,15 +82,22 @@ void annrep_widths_add(const struct annrep *r, size_t *w, const tally_wide *v, u
 
 void annrep_print_cc(const struct annrep *r, const tally_wide *v, uint32_t ndef, const size_t *w)
 {
+    /* the cells of a row go out in one write (a cell is at most TEXTFMT_CELL_MAX + 201 bytes) */
+    char buf[4096];
+    size_t len = 0;
     for (size_t i = 0; i < r->nshow; i++) {
         size_t c = r->show[i];
-        char buf[TEXTFMT_CELL_MAX + 256];
         int d = v && annrep_defined(r, c, ndef);
         tally_wide total = annrep_defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
         size_t width = w[c] < 200 ? w[c] : 200;
-        textfmt_cell(buf, sizeof(buf), d ? v[c] : 0, d, total, r->o->show_percs, width);
-        fputs(buf, r->out);
+        if (sizeof(buf) - len < TEXTFMT_CELL_MAX + 256) {
+            fwrite(buf, 1, len, r->out);
+            len = 0;
+        }
+        len += textfmt_cell(buf + len, sizeof(buf) - len, d ? v[c] : 0, d, total, r->o->show_percs,
+                            width);
     }
+    fwrite(buf, 1, len, r->out);
 }
 
 void annrep_print_events(const struct annrep *r, const size_t *w)
