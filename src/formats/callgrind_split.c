@@ -455,6 +455,25 @@ static int append_part(const struct rd *r, struct part *qt, const struct profile
     return 0;
 }
 
+/* The calls and jumps of a part folded by merge_parts(), for a thread of their own. */
+struct fold_arcs {
+    struct profile *p;
+    struct part *pt;
+    const struct profile *q;
+    struct part *qt;
+    const uint32_t *fnmap, *nm;
+    int bad;
+};
+
+static void *fold_arcs_main(void *arg)
+{
+    struct fold_arcs *f = arg;
+    struct tally_error e;
+    f->bad = part_accumulate_some(f->p, f->pt, f->q, f->qt, f->fnmap, f->nm,
+                                  PART_ACC_ARCS | PART_ACC_EAT, &e) != 0;
+    return NULL;
+}
+
 /*
  * SPLIT_PART: the second reader read whole parts. The first reader's part
  * ends at the split line (as the header line there would end it), then the
@@ -481,9 +500,19 @@ static int merge_parts(struct rd *r, struct half *h, uint32_t *nm)
     if (fold) {
         struct part *pt = p->parts[0];
         struct part *qt = q->parts[0];
-        /* no rectab_reserve() here: growing step by step keeps the peak lower */
+        /* no rectab_reserve() here: growing step by step keeps the peak lower; the costs
+           here, the calls and jumps on the other CPU (separate tables) */
         struct tally_error e;
-        bad = part_accumulate_consume(p, pt, q, qt, fnmap, nm, &e);
+        bad = part_accumulate_some(p, pt, q, qt, fnmap, nm, PART_ACC_META, &e);
+        struct fold_arcs fa = {p, pt, q, qt, fnmap, nm, 0};
+        struct worker w;
+        int threaded = !bad && worker_start(&w, fold_arcs_main, &fa) == 0;
+        if (!bad && !threaded) fold_arcs_main(&fa);
+        if (!bad)
+            bad = part_accumulate_some(p, pt, q, qt, fnmap, nm, PART_ACC_COSTS | PART_ACC_EAT, &e);
+        if (threaded) worker_join(&w);
+        bad |= fa.bad;
+        part_clear_records(qt);
     } else {
         for (size_t k = 0; k < q->nparts && !bad; k++)
             bad = append_part(r, q->parts[k], q, fnmap, nm);

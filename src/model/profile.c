@@ -403,7 +403,7 @@ static void permute(const uint64_t *src, const size_t *map, size_t n, uint64_t *
 
 static int accumulate(struct profile *dp, struct part *dst, const struct profile *sp,
                       const struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
-                      struct part *eat, struct tally_error *err);
+                      unsigned what, struct tally_error *err);
 
 int part_accumulate(struct profile *dp, struct part *dst, const struct profile *sp,
                     const struct part *src, struct tally_error *err)
@@ -421,26 +421,35 @@ int part_accumulate_maps(struct profile *dp, struct part *dst, const struct prof
                          const struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
                          struct tally_error *err)
 {
-    return accumulate(dp, dst, sp, src, fnmap, namemap, NULL, err);
+    return accumulate(dp, dst, sp, src, fnmap, namemap, PART_ACC_ALL, err);
 }
 
 int part_accumulate_consume(struct profile *dp, struct part *dst, const struct profile *sp,
                             struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
                             struct tally_error *err)
 {
-    int rc = accumulate(dp, dst, sp, src, fnmap, namemap, src, err);
+    int rc = accumulate(dp, dst, sp, src, fnmap, namemap, PART_ACC_ALL | PART_ACC_EAT, err);
     part_clear_records(src);
     return rc;
 }
 
-/* `eat`: src itself, whose records are freed as they are added, or NULL. */
+int part_accumulate_some(struct profile *dp, struct part *dst, const struct profile *sp,
+                         struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
+                         unsigned what, struct tally_error *err)
+{
+    return accumulate(dp, dst, sp, src, fnmap, namemap, what, err);
+}
+
+/* `what`: PART_ACC_* (with PART_ACC_EAT, src's records are freed as they are added). */
 static int accumulate(struct profile *dp, struct part *dst, const struct profile *sp,
                       const struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
-                      struct part *eat, struct tally_error *err)
+                      unsigned what, struct tally_error *err)
 {
+    struct part *eat = what & PART_ACC_EAT ? (struct part *)src : NULL;
 #define MAP_FN(f) (fnmap ? fnmap[f] : map_fn(dp, sp, &ids, (f)))
     size_t n = src->events.n;
-    if (dst->events.n == 0 && dst->costs.count == 0 && dst->calls.count == 0) {
+    if ((what & PART_ACC_META) && dst->events.n == 0 && dst->costs.count == 0 &&
+        dst->calls.count == 0) {
         eventset_release(&dst->events);
         eventset_copy(&dst->events, &src->events);
         dst->positions = src->positions;
@@ -455,11 +464,13 @@ static int accumulate(struct profile *dp, struct part *dst, const struct profile
         }
         map[i] = (size_t)j;
     }
-    dst->positions |= src->positions;
-    if (!dst->cmd && src->cmd) dst->cmd = xstrdup(src->cmd);
-    if (!dst->desc.n)
-        for (size_t i = 0; i < src->desc.n; i++)
-            strlist_push(&dst->desc, src->desc.items[i]);
+    if (what & PART_ACC_META) {
+        dst->positions |= src->positions;
+        if (!dst->cmd && src->cmd) dst->cmd = xstrdup(src->cmd);
+        if (!dst->desc.n)
+            for (size_t i = 0; i < src->desc.n; i++)
+                strlist_push(&dst->desc, src->desc.items[i]);
+    }
     int bad = 0;
     struct idcache ids = {NULL, NULL, namemap};
     if (dp != sp) {
@@ -469,7 +480,7 @@ static int accumulate(struct profile *dp, struct part *dst, const struct profile
     uint64_t *tmp = xcalloc(n ? n : 1, sizeof(*tmp));
     const uint64_t *from[2] = {src->summary, src->totals};
     uint64_t **to[2] = {&dst->summary, &dst->totals};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2 && (what & PART_ACC_META); k++) {
         if (!from[k]) {
             /* a stated total that does not cover every part is dropped */
             free(*to[k]);
@@ -485,7 +496,7 @@ static int accumulate(struct profile *dp, struct part *dst, const struct profile
         if (*to[k]) bad |= cost_add(*to[k], tmp, n, dp->signed_costs);
     }
     const size_t step = (size_t)1 << RECTAB_BLOCK_SHIFT;
-    for (size_t i = 0; i < src->costs.count && !bad; i++) {
+    for (size_t i = 0; i < src->costs.count && !bad && (what & PART_ACC_COSTS); i++) {
         if (eat && i % step == 0) rectab_free_below(&eat->costs, i);
         struct cost_rec c;
         part_cost_get(src, i, &c);
@@ -493,8 +504,9 @@ static int accumulate(struct profile *dp, struct part *dst, const struct profile
         struct position pos = map_pos(dp, sp, &ids, &c.pos);
         bad |= part_add_cost(dp, dst, MAP_FN(c.fn), &pos, tmp, n);
     }
+    if (eat && (what & PART_ACC_COSTS)) rectab_free_below(&eat->costs, SIZE_MAX);
+    if (!(what & PART_ACC_ARCS)) goto done;
     if (!bad && src->call_counts_only) bad |= part_keep_call_counts_only(dp, dst);
-    if (eat) rectab_free_below(&eat->costs, SIZE_MAX);
     for (size_t i = 0; i < src->calls.count && !bad; i++) {
         if (eat && i % step == 0) rectab_free_below(&eat->calls, i);
         struct call_rec c;
@@ -512,6 +524,7 @@ static int accumulate(struct profile *dp, struct part *dst, const struct profile
         bad |= part_add_jump(dp, dst, MAP_FN(j.fn), &s, MAP_FN(j.target_fn), &t, j.conditional,
                              *j.executed, *j.taken);
     }
+done:
     free(tmp);
     free(map);
     free(ids.name);

@@ -322,6 +322,24 @@ int part_accumulate_consume(struct profile *dp, struct part *dst, const struct p
                             struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
                             struct tally_error *err);
 
+/* What part_accumulate_some() adds. */
+enum {
+    PART_ACC_META = 1,  /* events (checked, or taken when dst has none), metadata, stated totals */
+    PART_ACC_COSTS = 2, /* the cost records */
+    PART_ACC_ARCS = 4,  /* the call and jump records */
+    PART_ACC_ALL = 7,
+    PART_ACC_EAT = 8, /* free src's records of those kinds as they are added */
+};
+/*
+ * part_accumulate_maps() of some of a part. The costs and the arcs go to
+ * separate tables of dst, so two threads may add them at once, once the
+ * metadata is added (it must come first: it takes or checks the events).
+ * With PART_ACC_EAT the caller then calls part_clear_records(src).
+ */
+int part_accumulate_some(struct profile *dp, struct part *dst, const struct profile *sp,
+                         struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
+                         unsigned what, struct tally_error *err);
+
 /*
  * Fold every part into part 0 (all parts must have the same events).
  * Returns 0 or -1 with err.
