@@ -35,7 +35,7 @@ ASANTALLY := $(B)/asan/tally
 FUZZBIN  := $(FUZZSRC:tests/fuzz/%.c=$(B)/fuzz/%)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps check unit asan fuzz fuzz-build bench hostile demo format format-check clean examples \
+.PHONY: all deps check unit asan tsan fuzz fuzz-build bench hostile demo format format-check clean examples \
 	tool man install uninstall interop
 
 all: $(B)/tally tool
@@ -129,6 +129,16 @@ $(ASANTALLY): $(CLISRC:%.c=$(B)/asan/%.o) $(B)/asan/libtally.a
 
 asan: $(ASANBIN) $(ASANTALLY)
 
+# --- ThreadSanitizer build of the tests of threaded code (clang) -------------
+# the split read, the workers and the streams' read-ahead run on two threads
+TSANTESTS := test_split test_input
+TSANBIN   := $(TSANTESTS:%=$(B)/tsan/tests/%)
+$(B)/tsan/tests/%: tests/unit/%.c $(LIBSRC) tests/unit/testutil.h
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(BASEFLAGS) -O1 -g -fsanitize=thread -Isrc -o $@ $< $(LIBSRC) -lcmocka $(LIBS)
+
+tsan: $(TSANBIN)
+
 # --- fuzzers (clang + libFuzzer) -------------------------------------------
 FUZZCC := clang
 $(B)/fuzz/%: tests/fuzz/%.c $(LIBSRC)
@@ -148,7 +158,7 @@ examples:
 # the build of make check uses every CPU (make -j), as the tests do
 NPROC    := $(shell nproc 2>/dev/null || echo 1)
 check: deps
-	@$(MAKE) -s -j$(NPROC) all unit asan fuzz-build examples
+	@$(MAKE) -s -j$(NPROC) all unit asan tsan fuzz-build examples
 	@bash tests/run.sh
 
 # the long mutation sweep of tests/hostile (make check runs 40 mutants)

@@ -41,11 +41,12 @@ long_first="peer/callgraph.sh peer/record.sh asan-cli/record.sh cli/record.sh
     peer/gprof.sh cli/flame.sh"
 
 groups=${1:+"$*"}
-groups=${groups:-"unit asan scripts asan-cli fuzz"}
+groups=${groups:-"unit asan tsan scripts asan-cli fuzz"}
 for g in $groups; do
     case $g in
     unit) for t in build/tests/test_*; do [ -x "$t" ] && add "unit/${t##*/}" "$t"; done ;;
     asan) for t in build/asan/tests/test_*; do [ -x "$t" ] && add "asan/${t##*/}" "$t"; done ;;
+    tsan) for t in build/tsan/tests/test_*; do [ -x "$t" ] && add "tsan/${t##*/}" "$t"; done ;;
     scripts) for t in tests/style/*.sh tests/cli/*.sh tests/hostile/*.sh tests/golden/*.sh tests/peer/*.sh tests/browser/*.sh; do
             # profiles.sh and gmon-profiles.sh are libraries the peer tests source, not tests
             case $t in */profiles.sh | */gmon-profiles.sh) continue ;; esac
@@ -58,7 +59,7 @@ for g in $groups; do
     fuzz) for t in build/fuzz/fuzz_*; do
             [ -x "$t" ] && add "fuzz/${t##*/}" sh tests/fuzz/run-fuzzer.sh "$t" "$FUZZ_SECONDS"
         done ;;
-    *) echo "tests/run.sh: unknown group '$g' (unit, asan, scripts, asan-cli, fuzz)" >&2; exit 2 ;;
+    *) echo "tests/run.sh: unknown group '$g' (unit, asan, tsan, scripts, asan-cli, fuzz)" >&2; exit 2 ;;
     esac
 done
 
