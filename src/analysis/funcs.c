@@ -91,8 +91,16 @@ static uint32_t record_ndef(const struct func_table *ft, const uint64_t *cost, i
 static int eval_cols(const struct func_options *opt, const uint64_t *cost, int is_signed,
                      tally_wide *out)
 {
-    for (size_t c = 0; c < opt->ncols; c++)
-        if (event_expr_eval(&opt->cols[c], cost, is_signed, &out[c])) return -1;
+    for (size_t c = 0; c < opt->ncols; c++) {
+        const struct event_expr *e = &opt->cols[c];
+        /* a column that is one base event (nearly all) without the call */
+        if (e->nterms == 1 && e->terms[0].factor == 1) {
+            uint64_t v = cost[e->terms[0].event];
+            out[c] = is_signed ? (tally_wide)(int64_t)v : (tally_wide)v;
+        } else if (event_expr_eval(e, cost, is_signed, &out[c])) {
+            return -1;
+        }
+    }
     return 0;
 }
 
