@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "annotate_rep.h"
+#include "../io/worker.h"
 #include "textfmt.h"
 
 void annotate_options_init(struct annotate_options *o)
@@ -552,6 +553,49 @@ static void print_cycle_tree(struct annrep *r, size_t cy, int dir)
     rectab_release(&agg);
 }
 
+/* Half of the entries, sorted on a thread of its own. */
+struct half_sort {
+    struct annrep *r;
+    struct entry *ent;
+    size_t n;
+};
+
+static void *sort_half(void *arg)
+{
+    struct half_sort *h = arg;
+    qsort_r(h->ent, h->n, sizeof(*h->ent), cmp_entries, h->r);
+    return NULL;
+}
+
+/*
+ * The entries in table order. Many entries (a profile of many copies of
+ * one program) are sorted in two halves on two CPUs, then merged; the
+ * order is the same (cmp_entries() is a total order: no two rows have one
+ * name).
+ */
+static void sort_entries(struct annrep *r)
+{
+    size_t n = r->nent, h = n / 2;
+    struct worker w;
+    struct half_sort second = {r, r->ent + h, n - h};
+    if (n < 65536 || worker_start(&w, sort_half, &second)) {
+        qsort_r(r->ent, n, sizeof(*r->ent), cmp_entries, r);
+        return;
+    }
+    qsort_r(r->ent, h, sizeof(*r->ent), cmp_entries, r);
+    worker_join(&w);
+    struct entry *out = xmalloc(n * sizeof(*out));
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        out[k++] = cmp_entries(&r->ent[j], &r->ent[i], r) < 0 ? r->ent[j++] : r->ent[i++];
+    while (i < h)
+        out[k++] = r->ent[i++];
+    while (j < n)
+        out[k++] = r->ent[j++];
+    free(r->ent);
+    r->ent = out;
+}
+
 static void print_function_table(struct annrep *r)
 {
     FILE *out = r->out;
@@ -578,7 +622,7 @@ static void print_function_table(struct annrep *r)
     annrep_print_events(r, r->fnw);
     fputs(" file:function\n" RULE, out);
 
-    qsort_r(r->ent, r->nent, sizeof(*r->ent), cmp_entries, r);
+    sort_entries(r);
     int tree = o->tree_caller || o->tree_calling;
     if (tree) setup_adjacency(r);
     tally_wide *curr = xcalloc(r->nsort ? r->nsort : 1, sizeof(tally_wide));
