@@ -226,3 +226,17 @@ grep -q '???:0x0000000000001000 \[/lib/liba.so\]' "$TMP/o.txt" &&
     grep -q '???:_init \[/lib/libb.so\]' "$TMP/o.txt" &&
     ok "callgrind_annotate: the last fn= line names the row's object" ||
     not_ok "callgrind_annotate labels shared rows otherwise than this test assumes"
+
+# 70,000 functions: tally sorts this many rows in two halves on two CPUs
+# (report/annotate.c, sort_entries); the costs repeat, so ties are ordered by
+# name. Every row must come out as callgrind_annotate prints it.
+awk 'BEGIN { print "events: Ir Dr"; print "fl=a.c"
+    for (i = 0; i < 70000; i++) {
+        printf "fn=f%05d_%d\n0 %d", (i * 7919) % 70000, i % 3, i % 97 + 1
+        if (i % 5) printf " %d", i % 5
+        printf "\n" } }' >"$TMP/many.out"
+callgrind_annotate --threshold=100 "$TMP/many.out" | grep 'a\.c:' >"$TMP/o.txt"
+"$TALLY" annotate --threshold=100 "$TMP/many.out" | grep 'a\.c:' >"$TMP/t.txt"
+[ "$(wc -l <"$TMP/o.txt")" -eq 70000 ] && cmp -s "$TMP/o.txt" "$TMP/t.txt" &&
+    ok "70,000 rows with ties: the order and costs of callgrind_annotate" ||
+    not_ok "70,000 rows with ties differ from callgrind_annotate ($(diff "$TMP/o.txt" "$TMP/t.txt" | head -3 | tr '\n' ' '))"
