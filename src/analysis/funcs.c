@@ -104,6 +104,19 @@ static int eval_cols(const struct func_options *opt, const uint64_t *cost, int i
     return 0;
 }
 
+/* The columns of a call record's costs (zero, ndef 0, for a call_counts_only part). */
+static int call_cols(const struct func_table *ft, const struct func_options *opt,
+                     const struct call_rec *cl, int is_signed, tally_wide *out, uint32_t *nd)
+{
+    if (!cl->cost) {
+        memset(out, 0, opt->ncols * sizeof(*out));
+        *nd = 0;
+        return 0;
+    }
+    *nd = record_ndef(ft, cl->cost, opt->all_defined);
+    return eval_cols(opt, cl->cost, is_signed, out);
+}
+
 /* With func_options.consume, records are freed every this many (a block). */
 #define CONSUME_STEP ((size_t)1 << RECTAB_BLOCK_SHIFT)
 
@@ -246,15 +259,10 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         size_t ce_i = own_row(ft, fnrow, cl.callee, &callee);
         rectab_val(&ft->rows, ce_i)[2] |= FUNC_ROW_CALLEE;
         if (no_arcs) continue;
-        uint32_t nd = 0;
-        if (!cl.cost) {
-            memset(tmp, 0, nc * sizeof(*tmp));
-        } else {
-            nd = record_ndef(ft, cl.cost, opt->all_defined);
-            if (eval_cols(opt, cl.cost, is_signed, tmp)) {
-                rc = -1;
-                break;
-            }
+        uint32_t nd;
+        if (call_cols(ft, opt, &cl, is_signed, tmp, &nd)) {
+            rc = -1;
+            break;
         }
         uint64_t ak = (uint64_t)cr_i << 32 | ce_i;
         uint64_t *av = rectab_get(&ft->arcs, &ak, NULL);
@@ -338,15 +346,10 @@ int func_table_lines(struct func_table *ft, const struct func_options *opt,
         /* the rows and arcs exist: func_table_build() made them from the same records */
         uint64_t ak = (uint64_t)rectab_get_index(&ft->rows, &ck, NULL) << 32 |
                       rectab_get_index(&ft->rows, &ek, NULL);
-        uint32_t nd = 0;
-        if (!cl.cost) {
-            memset(tmp, 0, nc * sizeof(*tmp));
-        } else {
-            nd = record_ndef(ft, cl.cost, opt->all_defined);
-            if (eval_cols(opt, cl.cost, is_signed, tmp)) {
-                rc = -1;
-                break;
-            }
+        uint32_t nd;
+        if (call_cols(ft, opt, &cl, is_signed, tmp, &nd)) {
+            rc = -1;
+            break;
         }
         uint64_t lk[3] = {sfile, cl.site.line, ak};
         uint64_t *lv = rectab_get(&ft->line_calls, lk, NULL);

@@ -174,6 +174,18 @@ static int eventset_fail(struct rd *r, const char *what)
     return rd_fail(r, "%s: %s", what, msg);
 }
 
+uint32_t rd_total_of(struct rd *r, const char *name)
+{
+    uint32_t k = strtab_intern(&r->tot_names, name, strlen(name));
+    if (k >= r->tot_cap) {
+        size_t old = r->tot_cap;
+        r->tot_cap = (size_t)k * 2 + 16;
+        r->tot = xrealloc(r->tot, r->tot_cap * sizeof(*r->tot));
+        memset(r->tot + old, 0, (r->tot_cap - old) * sizeof(*r->tot));
+    }
+    return k;
+}
+
 static int events_line(struct rd *r, const char *v, size_t len)
 {
     if (header_part(r)) return -1;
@@ -182,17 +194,8 @@ static int events_line(struct rd *r, const char *v, size_t len)
     if (eventset_finish(&pt->events, r->err)) return eventset_fail(r, "'events:'");
     r->nev = pt->events.n;
     r->tot_of = xrealloc(r->tot_of, (r->nev ? r->nev : 1) * sizeof(*r->tot_of));
-    for (size_t i = 0; i < r->nev; i++) {
-        const char *name = pt->events.names[i];
-        uint32_t k = strtab_intern(&r->tot_names, name, strlen(name));
-        if (k >= r->tot_cap) {
-            size_t old = r->tot_cap;
-            r->tot_cap = (size_t)k * 2 + 16;
-            r->tot = xrealloc(r->tot, r->tot_cap * sizeof(*r->tot));
-            memset(r->tot + old, 0, (r->tot_cap - old) * sizeof(*r->tot));
-        }
-        r->tot_of[i] = k;
-    }
+    for (size_t i = 0; i < r->nev; i++)
+        r->tot_of[i] = rd_total_of(r, pt->events.names[i]);
     if (r->nev > r->cost_cap) {
         free(r->cost);
         r->cost_cap = r->nev;

@@ -239,6 +239,9 @@ int rd_read_lines(struct rd *r, const char *s, const char *end);
    (the caller reads it), 0 done, -1 failed. */
 int rd_read_split(struct rd *r, const char *data, size_t len);
 
+/* callgrind_header.c: the slot in r->tot of an event name (made, zero, when new). */
+uint32_t rd_total_of(struct rd *r, const char *name);
+
 /* callgrind_header.c: one header line (given without its line end), with
    the meaning of callgrind_read()'s dispatch: 0 done, -1 failed. */
 int rd_header_line(struct rd *r, const char *line, size_t len);

@@ -281,17 +281,8 @@ static int counters_fit(const struct rd *r, const struct half *h, uint32_t *nm)
 static void add_counters(struct rd *r, const struct rd *s)
 {
     r->tot_or |= s->tot_or;
-    for (uint32_t j = 0; j < s->tot_names.n; j++) {
-        const char *name = strtab_str(&s->tot_names, j);
-        uint32_t i = strtab_intern(&r->tot_names, name, strlen(name));
-        if (i >= r->tot_cap) {
-            size_t old = r->tot_cap;
-            r->tot_cap = (size_t)i * 2 + 16;
-            r->tot = xrealloc(r->tot, r->tot_cap * sizeof(*r->tot));
-            memset(r->tot + old, 0, (r->tot_cap - old) * sizeof(*r->tot));
-        }
-        r->tot[i] += s->tot[j];
-    }
+    for (uint32_t j = 0; j < s->tot_names.n; j++)
+        r->tot[rd_total_of(r, strtab_str(&s->tot_names, j))] += s->tot[j];
     r->calls += s->calls;
     r->nneg += s->nneg;
     r->lineno += s->lineno;
