@@ -30,6 +30,9 @@ struct idmap {
 
 enum { PEND_NONE, PEND_CALL, PEND_JUMP };
 
+/* entries of struct rd's function cache (a power of two) */
+#define RD_FCACHE ((size_t)1 << 14)
+
 /* struct rd's spec bits */
 enum { SPEC_NAMES = 1, SPEC_CONT = 2 };
 
@@ -106,11 +109,10 @@ struct rd {
     int tot_exact;    /* the bound failed: tot is kept line by line */
     uint64_t calls;   /* the file's call counts (calls= lines) summed, kept under 2^64 */
 
-    /* function name id -> the function last found with it (rd_function()) */
+    /* the functions last found, by name id modulo RD_FCACHE (rd_function()) */
     struct rd_fcache {
-        uint32_t obj, file, fn; /* fn: index + 1, 0 = empty */
+        uint32_t name, obj, file, fn; /* fn: index + 1, 0 = empty */
     } * fcache;
-    size_t fcache_cap;
 
     /*
      * The second reader of a split read (callgrind_split.c) starts in the
