@@ -332,24 +332,34 @@ int func_table_lines(struct func_table *ft, const struct func_options *opt,
         max_into(&lv[0], nd);
         rc = add_wide((tally_wide *)(lv + 1), tmp, nc);
     }
-    for (size_t i = 0; i < part_ncalls(pt) && !rc && !opt->no_arcs; i++) {
+    /* arcs that func_table_build() left out (no_arcs) are made now: the
+       calls under annotated lines are ordered by their whole arc's cost */
+    const int arcs_too = opt->no_arcs;
+    for (size_t i = 0; i < part_ncalls(pt) && !rc; i++) {
         struct call_rec cl;
         part_call_get(pt, i, &cl);
         what = "call";
         uint32_t sfile = func_canon_file(ft, cl.site.file);
-        if (!WANTED(sfile)) continue;
+        if (!WANTED(sfile) && !arcs_too) continue;
         struct function caller = profile_function_at(p, cl.caller);
         struct function callee = profile_function_at(p, cl.callee);
         uint64_t ck = (uint64_t)sfile << 32 | canon_name(ft, caller.name);
         uint64_t ek =
             (uint64_t)func_canon_file(ft, callee.file) << 32 | canon_name(ft, callee.name);
-        /* the rows and arcs exist: func_table_build() made them from the same records */
+        /* the rows exist: func_table_build() made them from the same records */
         uint64_t ak = (uint64_t)rectab_get_index(&ft->rows, &ck, NULL) << 32 |
                       rectab_get_index(&ft->rows, &ek, NULL);
         uint32_t nd;
         if (call_cols(ft, opt, &cl, is_signed, tmp, &nd)) {
             rc = -1;
             break;
+        }
+        if (arcs_too) {
+            uint64_t *av = rectab_get(&ft->arcs, &ak, NULL);
+            if (__builtin_add_overflow(av[0], *cl.count, &av[0])) rc = -1;
+            max_into(&av[1], nd);
+            if (!rc) rc = add_wide((tally_wide *)(av + 2), tmp, nc);
+            if (rc || !WANTED(sfile)) continue;
         }
         uint64_t lk[3] = {sfile, cl.site.line, ak};
         uint64_t *lv = rectab_get(&ft->line_calls, lk, NULL);

@@ -36,7 +36,8 @@
  * records itself; the checked 128-bit sums are the same as fgraph's.
  *
  * A view that shows no call (annotate without --inclusive, --tree or
- * annotated source) sets `no_arcs`: `arcs` and `line_calls` stay empty,
+ * annotated source; func_table_lines() makes the arcs later when source
+ * is annotated after all) sets `no_arcs`: `arcs` and `line_calls` stay empty,
  * and call costs and counts are not summed (nor their sums checked). The
  * calls still do the rest: the caller's row (call-site file, caller name)
  * is listed and may get its object, the callee's row is flagged
@@ -111,8 +112,9 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
  * whose canonical file f has files[f] set (f < nfiles; files NULL: every
  * file), for a table built without want_lines: annotate makes them only
  * for the source files it found, as most files of a profile are not on the
- * machine (the records must still be there: not with `consume`, and arcs
- * are needed: not with `no_arcs`). Called once. Returns 0 or -1 with err.
+ * machine (the records must still be there: not with `consume`; with
+ * `no_arcs`, the arcs of every call are made here too). Called once.
+ * Returns 0 or -1 with err.
  */
 int func_table_lines(struct func_table *ft, const struct func_options *opt,
                      const unsigned char *files, size_t nfiles, struct tally_error *err);

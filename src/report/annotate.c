@@ -749,7 +749,7 @@ int annotate_report(FILE *out, struct profile *p, const struct annotate_options 
     int want_lines = o->auto_annotate || o->user_files.n;
     struct func_options fo = {r.ncols, r.cols, r.cg ? NULL : o->cwd, 0, r.cg, o->mod_file,
                               o->mod_fn, /* arcs only for a view that shows calls */
-                              !want_lines && !o->inclusive && !o->tree_caller && !o->tree_calling,
+                              !o->inclusive && !o->tree_caller && !o->tree_calling,
                               /* nothing reads the records again when lines are not shown */
                               o->consume && !want_lines};
     if (func_table_build(&r.ft, p, &fo, err)) goto done;
