@@ -170,6 +170,19 @@ static size_t own_row(struct func_table *ft, uint32_t *fnrow, uint32_t f, const 
     return i;
 }
 
+/*
+ * The row of function f's costs (or call site) in canonical file `file`:
+ * its own row when that is its own file (*own set), else looked up.
+ */
+static size_t row_in(struct func_table *ft, uint32_t *fnrow, uint32_t f, const struct function *fn,
+                     uint32_t file, int *own)
+{
+    *own = file == func_canon_file(ft, fn->file);
+    if (*own) return own_row(ft, fnrow, f, fn);
+    uint64_t key = (uint64_t)file << 32 | canon_name(ft, fn->name);
+    return rectab_get_index(&ft->rows, &key, NULL);
+}
+
 int func_table_build(struct func_table *ft, struct profile *p, const struct func_options *opt,
                      struct tally_error *err)
 {
@@ -229,9 +242,8 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
             rc = -1;
             break;
         }
-        int own = file == func_canon_file(ft, fn.file);
-        uint64_t key = (uint64_t)file << 32 | canon_name(ft, fn.name);
-        size_t ri = own ? own_row(ft, fnrow, cr.fn, &fn) : rectab_get_index(&ft->rows, &key, NULL);
+        int own;
+        size_t ri = row_in(ft, fnrow, cr.fn, &fn, file, &own);
         uint64_t *v = rectab_val(&ft->rows, ri);
         max_into(&v[0], nd);
         if (own) v[1] = (uint64_t)fn.obj + 1;
@@ -249,10 +261,8 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         seen[cl.caller] = 1;
         seen[cl.callee] = 1;
         uint32_t sfile = func_canon_file(ft, cl.site.file);
-        int own = sfile == func_canon_file(ft, caller.file);
-        uint64_t ck = (uint64_t)sfile << 32 | canon_name(ft, caller.name);
-        size_t cr_i =
-            own ? own_row(ft, fnrow, cl.caller, &caller) : rectab_get_index(&ft->rows, &ck, NULL);
+        int own;
+        size_t cr_i = row_in(ft, fnrow, cl.caller, &caller, sfile, &own);
         uint64_t *cv = rectab_val(&ft->rows, cr_i);
         cv[2] |= FUNC_ROW_LISTED;
         if (own) cv[1] = (uint64_t)caller.obj + 1;
