@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void reset_context(struct rd *r)
+void rd_reset_context(struct rd *r)
 {
     r->ob = r->fl = r->src = r->fnname = r->fn = 0;
     r->have_fn = 0;
@@ -105,7 +105,7 @@ static int header_part(struct rd *r)
     r->fast = FAST_NONE;
     r->npos = 1;
     r->poskind[0] = SP_LINE;
-    reset_context(r);
+    rd_reset_context(r);
     return 0;
 }
 

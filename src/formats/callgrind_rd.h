@@ -241,6 +241,10 @@ int rd_read_lines(struct rd *r, const char *s, const char *end);
    (the caller reads it), 0 done, -1 failed. */
 int rd_read_split(struct rd *r, const char *data, size_t len);
 
+/* callgrind_header.c: no object, file, function, call or jump target in force, no
+   last positions (a new part; the second reader of a split at its split line). */
+void rd_reset_context(struct rd *r);
+
 /* callgrind_header.c: the slot in r->tot of an event name (made, zero, when new). */
 uint32_t rd_total_of(struct rd *r, const char *name);
 

@@ -145,16 +145,11 @@ static void cont_begin(struct rd *r)
     free(pt->totals);
     pt->summary = pt->totals = NULL;
     pt->summary_line = pt->totals_line = 0;
+    rd_reset_context(r);
     char ph[2] = {RD_PLACEHOLDER, 'o'};
     r->ob = profile_intern(r->p, ph, 2);
     ph[1] = 'l';
     r->fl = r->src = profile_intern(r->p, ph, 2);
-    r->fnname = r->fn = 0;
-    r->have_fn = 0;
-    r->fn_dirty = 1;
-    r->have_cob = r->have_cfile = r->have_cfn = r->have_jfile = r->have_jfn = 0;
-    r->pending = PEND_NONE;
-    memset(r->last, 0, sizeof(r->last));
     r->spec = SPEC_NAMES | SPEC_CONT;
     r->spec_unknown = 0;
     for (unsigned i = 0; i < r->npos; i++)
@@ -313,12 +308,6 @@ static uint32_t *map_functions(struct profile *p, const struct profile *q, uint3
     return fnmap;
 }
 
-static struct position map_pos(const uint32_t *nm, struct position pos)
-{
-    pos.file = nm[pos.file];
-    return pos;
-}
-
 static uint64_t *copy_costs(const uint64_t *v, size_t n)
 {
     uint64_t *c = xmalloc((n ? n : 1) * sizeof(*c));
@@ -326,36 +315,52 @@ static uint64_t *copy_costs(const uint64_t *v, size_t n)
     return c;
 }
 
-/* The calls and jumps of merge_cont(), for a thread of their own. */
-struct arc_merge {
+/* The calls and jumps of add_records(), for a thread of their own. */
+struct fold_arcs {
     struct profile *p;
-    struct part *pt, *qt;
+    struct part *pt;
+    const struct profile *q;
+    struct part *qt;
     const uint32_t *fnmap, *nm;
-    size_t n;
+    int bad;
 };
 
-static void *merge_arcs(void *arg)
+static void *fold_arcs_main(void *arg)
 {
-    struct arc_merge *m = arg;
-    struct part *pt = m->pt, *qt = m->qt;
-    const uint32_t *fnmap = m->fnmap, *nm = m->nm;
-    const size_t step = (size_t)1 << RECTAB_BLOCK_SHIFT;
-    for (size_t i = 0; i < qt->calls.count; i++) {
-        if (i % step == 0) part_calls_read_upto(qt, i);
-        struct call_rec c;
-        part_call_get(qt, i, &c);
-        struct position site = map_pos(nm, c.site), target = map_pos(nm, c.target);
-        part_add_call(m->p, pt, fnmap[c.caller], &site, fnmap[c.callee], &target, *c.count, c.cost,
-                      m->n);
-    }
-    for (size_t i = 0; i < qt->jumps.count; i++) {
-        struct jump_rec j;
-        part_jump_get(qt, i, &j);
-        struct position from = map_pos(nm, j.src), to = map_pos(nm, j.target);
-        part_add_jump(m->p, pt, fnmap[j.fn], &from, fnmap[j.target_fn], &to, j.conditional,
-                      *j.executed, *j.taken);
-    }
+    struct fold_arcs *f = arg;
+    struct tally_error e;
+    f->bad = part_accumulate_some(f->p, f->pt, f->q, f->qt, f->fnmap, f->nm,
+                                  PART_ACC_ARCS | PART_ACC_EAT, &e) != 0;
     return NULL;
+}
+
+/*
+ * Add the records of the second profile's part qt to pt (its metadata, if
+ * wanted, is added before): the costs here, the calls and jumps on the
+ * other CPU (separate tables). qt's records are freed as they are added.
+ * Returns nonzero on overflow, which the checks before exclude.
+ */
+static int add_records(struct profile *p, struct part *pt, const struct profile *q, struct part *qt,
+                       const uint32_t *fnmap, const uint32_t *nm)
+{
+    struct fold_arcs fa = {p, pt, q, qt, fnmap, nm, 0};
+    struct worker w;
+    int threaded = worker_start(&w, fold_arcs_main, &fa) == 0;
+    if (!threaded) fold_arcs_main(&fa);
+    struct tally_error e;
+    int bad = part_accumulate_some(p, pt, q, qt, fnmap, nm, PART_ACC_COSTS | PART_ACC_EAT, &e);
+    if (threaded) worker_join(&w);
+    part_clear_records(qt);
+    return bad || fa.bad;
+}
+
+/* Do two event sets have the same events in the same order? */
+static int same_events(const struct eventset *a, const struct eventset *b)
+{
+    if (a->n != b->n) return 0;
+    for (size_t e = 0; e < a->n; e++)
+        if (strcmp(a->names[e], b->names[e])) return 0;
+    return 1;
 }
 
 /*
@@ -374,9 +379,7 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
     if (memcmp(r->poskind, s->poskind, sizeof(r->poskind))) return 0;
     struct part *pt = r->pt;
     struct part *qt = s->pt;
-    if (pt->events.n != qt->events.n) return 0;
-    for (size_t e = 0; e < pt->events.n; e++)
-        if (strcmp(pt->events.names[e], qt->events.names[e])) return 0;
+    if (!same_events(&pt->events, &qt->events)) return 0;
     if (!counters_fit(r, h, nm) || !arcs_fit(pt, qt)) return 0;
 
     size_t n = r->nev;
@@ -384,27 +387,9 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
     rectab_reserve(&pt->costs, pt->costs.count + qt->costs.count);
     rectab_reserve(&pt->calls, pt->calls.count + qt->calls.count);
     rectab_reserve(&pt->jumps, pt->jumps.count + qt->jumps.count);
-    /* the calls and jumps on the other CPU, the costs here: separate tables */
-    struct arc_merge am = {p, pt, qt, fnmap, nm, n};
-    struct worker w;
-    int threaded = worker_start(&w, merge_arcs, &am) == 0;
-    if (!threaded) merge_arcs(&am);
-    /* the sums were checked: no addition below can overflow */
-    /* qt's records are freed as they are added (part_*_read_upto) */
-    const size_t step = (size_t)1 << RECTAB_BLOCK_SHIFT;
-    for (size_t i = 0; i < qt->costs.count; i++) {
-        if (i % step == 0) part_costs_read_upto(qt, i);
-        struct cost_rec c;
-        part_cost_get(qt, i, &c);
-        struct position pos = map_pos(nm, c.pos);
-        uint64_t *v = part_cost_vector(pt, fnmap[c.fn], &pos);
-        for (size_t e = 0; e < n; e++)
-            v[e] += c.cost[e];
-    }
-    part_costs_read_upto(qt, SIZE_MAX);
-    if (threaded) worker_join(&w);
+    int bad = add_records(p, pt, q, qt, fnmap, nm);
     free(fnmap);
-    part_clear_records(qt);
+    if (bad) return -1; /* cannot happen: the sums were checked */
     /* a `summary:` or `totals:` line after the split replaces an earlier one, as when read on */
     if (qt->summary) {
         free(pt->summary);
@@ -446,25 +431,6 @@ static int append_part(const struct rd *r, struct part *qt, const struct profile
     return 0;
 }
 
-/* The calls and jumps of a part folded by merge_parts(), for a thread of their own. */
-struct fold_arcs {
-    struct profile *p;
-    struct part *pt;
-    const struct profile *q;
-    struct part *qt;
-    const uint32_t *fnmap, *nm;
-    int bad;
-};
-
-static void *fold_arcs_main(void *arg)
-{
-    struct fold_arcs *f = arg;
-    struct tally_error e;
-    f->bad = part_accumulate_some(f->p, f->pt, f->q, f->qt, f->fnmap, f->nm,
-                                  PART_ACC_ARCS | PART_ACC_EAT, &e) != 0;
-    return NULL;
-}
-
 /*
  * SPLIT_PART: the second reader read whole parts. The first reader's part
  * ends at the split line (as the header line there would end it), then the
@@ -480,30 +446,18 @@ static int merge_parts(struct rd *r, struct half *h, uint32_t *nm)
     if (r->pt && rd_finish_part(r)) return 0;
     if (r->fold_off || !p->nparts || !counters_fit(r, h, nm)) return 0;
     int fold = r->opt->merge_parts;
-    if (fold) {
-        const struct eventset *a = &p->parts[0]->events, *b = &q->parts[0]->events;
-        if (a->n != b->n || !arcs_fit(p->parts[0], q->parts[0])) return 0;
-        for (size_t e = 0; e < a->n; e++)
-            if (strcmp(a->names[e], b->names[e])) return 0;
-    }
+    if (fold && (!same_events(&p->parts[0]->events, &q->parts[0]->events) ||
+                 !arcs_fit(p->parts[0], q->parts[0])))
+        return 0;
     uint32_t *fnmap = map_functions(p, q, nm);
     int bad = 0;
     if (fold) {
+        /* no rectab_reserve() here: growing step by step keeps the peak lower */
         struct part *pt = p->parts[0];
         struct part *qt = q->parts[0];
-        /* no rectab_reserve() here: growing step by step keeps the peak lower; the costs
-           here, the calls and jumps on the other CPU (separate tables) */
         struct tally_error e;
         bad = part_accumulate_some(p, pt, q, qt, fnmap, nm, PART_ACC_META, &e);
-        struct fold_arcs fa = {p, pt, q, qt, fnmap, nm, 0};
-        struct worker w;
-        int threaded = !bad && worker_start(&w, fold_arcs_main, &fa) == 0;
-        if (!bad && !threaded) fold_arcs_main(&fa);
-        if (!bad)
-            bad = part_accumulate_some(p, pt, q, qt, fnmap, nm, PART_ACC_COSTS | PART_ACC_EAT, &e);
-        if (threaded) worker_join(&w);
-        bad |= fa.bad;
-        part_clear_records(qt);
+        if (!bad) bad = add_records(p, pt, q, qt, fnmap, nm);
     } else {
         for (size_t k = 0; k < q->nparts && !bad; k++)
             bad = append_part(r, q->parts[k], q, fnmap, nm);
