@@ -6,7 +6,6 @@
 #include "contexts.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,9 +221,7 @@ struct profile_ahead *profile_ahead_start(struct input **ins, size_t n,
     pa->ins = ins;
     pa->n = n;
     if (opt) pa->opt = *opt;
-    cpu_set_t set;
-    int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
-    if (n < 2 || cpus < 2) return pa;
+    if (n < 2 || !input_two_cpus()) return pa;
     pa->prof = xcalloc(n, sizeof(*pa->prof));
     pa->errs = xcalloc(n, sizeof(*pa->errs));
     pthread_mutex_init(&pa->mu, NULL);
