@@ -308,16 +308,10 @@ long long input_read(struct input *in, void *dst, size_t n, struct tally_error *
 }
 
 #define DISCARD_STEP ((size_t)1 << 20)
-/*
- * Files smaller than this keep their pages: giving them back costs more
- * than they weigh (each madvise() of a process with two threads running
- * interrupts the other CPU to flush its TLB).
- */
-#define DISCARD_MIN ((size_t)64 << 20)
 
 void input_discard_before(struct input *in, const char *upto)
 {
-    if (in->kind != INPUT_MAP || upto < in->data || in->size < DISCARD_MIN) return;
+    if (in->kind != INPUT_MAP || upto < in->data) return;
     size_t off = (size_t)(upto - in->data);
     if (off - in->discarded < DISCARD_STEP) return;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -330,7 +324,7 @@ void input_discard_before(struct input *in, const char *upto)
 
 void input_discard_range(struct input *in, const char *from, const char *to)
 {
-    if (in->kind != INPUT_MAP || from < in->data || to <= from || in->size < DISCARD_MIN) return;
+    if (in->kind != INPUT_MAP || from < in->data || to <= from) return;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t a = ((size_t)(from - in->data) + page - 1) & ~(page - 1);
     size_t b = (size_t)(to - in->data) & ~(page - 1);
