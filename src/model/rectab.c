@@ -83,7 +83,11 @@ void rectab_reserve(struct rectab *t, size_t n)
 
 static void resize_to(struct rectab *t, size_t nslots)
 {
-    uint64_t *slots = xzalloc_written(nslots, sizeof(*slots));
+    /* a table that fills its slots soon is written now (no zero-page read fault before each
+       first write); one reserved ahead of its records is left to calloc, whose untouched
+       pages cost nothing */
+    uint64_t *slots = t->count * 4 >= nslots ? xzalloc_written(nslots, sizeof(*slots))
+                                             : xcalloc(nslots, sizeof(*slots));
     for (size_t r = 0; r < t->count; r++) {
         uint64_t h = hash_words(rectab_at(t, r), t->key_words);
         size_t i = h & (nslots - 1);
