@@ -138,7 +138,7 @@ static void max_into(uint64_t *slot, uint32_t ndef)
  * shows the object of the function named last, as callgrind_annotate
  * does; otherwise it keeps the object of the last record added above.
  */
-static void label_shared_rows(struct func_table *ft, const struct profile *p)
+static void label_shared_rows(struct func_table *ft, const struct profile *p, const uint32_t *fnrow)
 {
     size_t nfn = profile_nfunctions(p);
     uint64_t *last = NULL;
@@ -146,9 +146,13 @@ static void label_shared_rows(struct func_table *ft, const struct profile *p)
         uint64_t m = profile_function_mention(p, (uint32_t)f);
         if (!m) continue;
         struct function fn = profile_function_at(p, (uint32_t)f);
-        uint64_t key = (uint64_t)func_canon_file(ft, fn.file) << 32 | canon_name(ft, fn.name);
-        if (!rectab_find(&ft->rows, &key)) continue;
-        size_t r = rectab_get_index(&ft->rows, &key, NULL);
+        size_t r = fnrow[f];
+        if (r == UINT32_MAX) {
+            /* a function whose own row was not looked up: it may have none */
+            uint64_t key = (uint64_t)func_canon_file(ft, fn.file) << 32 | canon_name(ft, fn.name);
+            if (!rectab_find(&ft->rows, &key)) continue;
+            r = rectab_get_index(&ft->rows, &key, NULL);
+        }
         if (!last) last = xcalloc(ft->rows.count, sizeof(*last));
         if (m < last[r]) continue;
         last[r] = m;
@@ -285,12 +289,11 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     for (size_t f = 0; f < nfn && !rc; f++) {
         if (seen[f]) continue;
         struct function fn = profile_function_at(p, (uint32_t)f);
-        uint64_t key = (uint64_t)func_canon_file(ft, fn.file) << 32 | canon_name(ft, fn.name);
-        uint64_t *v = rectab_get(&ft->rows, &key, NULL);
+        uint64_t *v = rectab_val(&ft->rows, own_row(ft, fnrow, (uint32_t)f, &fn));
         v[1] = (uint64_t)fn.obj + 1;
         v[2] |= FUNC_ROW_LISTED;
     }
-    if (!rc) label_shared_rows(ft, p);
+    if (!rc) label_shared_rows(ft, p, fnrow);
     if (!rc && opt->want_lines && func_table_lines(ft, opt, NULL, 0, err)) {
         free(seen);
         free(fnrow);

@@ -240,3 +240,19 @@ callgrind_annotate --threshold=100 "$TMP/many.out" | grep 'a\.c:' >"$TMP/o.txt"
 [ "$(wc -l <"$TMP/o.txt")" -eq 70000 ] && cmp -s "$TMP/o.txt" "$TMP/t.txt" &&
     ok "70,000 rows with ties: the order and costs of callgrind_annotate" ||
     not_ok "70,000 rows with ties differ from callgrind_annotate ($(diff "$TMP/o.txt" "$TMP/t.txt" | head -3 | tr '\n' ' '))"
+
+# The same rows with thresholds: where only the first sort event has one,
+# tally sorts only the rows above the last cost the table shows (report/
+# annotate.c, shown_rows); the table stops inside a run of equal costs.
+# With a second threshold every row is sorted. Either way the rows shown
+# must be callgrind_annotate's.
+for args in "" "--threshold=90" "--sort=Dr:95" "--sort=Ir:90,Dr:50" "--sort=Dr,Ir --threshold=80"; do
+    # shellcheck disable=SC2086
+    callgrind_annotate $args "$TMP/many.out" | grep 'a\.c:' >"$TMP/o.txt"
+    # shellcheck disable=SC2086
+    "$TALLY" annotate $args "$TMP/many.out" | grep 'a\.c:' >"$TMP/t.txt"
+    n=$(wc -l <"$TMP/o.txt")
+    [ "$n" -gt 1000 ] && [ "$n" -lt 70000 ] && cmp -s "$TMP/o.txt" "$TMP/t.txt" &&
+        ok "70,000 rows, ${args:-default thresholds}: the $n rows of callgrind_annotate" ||
+        not_ok "70,000 rows, ${args:-default thresholds}: $n rows; differ from callgrind_annotate ($(diff "$TMP/o.txt" "$TMP/t.txt" | head -3 | tr '\n' ' '))"
+done

@@ -10,6 +10,7 @@
 #include "testutil.h"
 
 #include "analysis/funcs.h"
+#include "io/bytebuf.h"
 #include "report/annotate.h"
 
 /*
@@ -225,15 +226,15 @@ static void test_table_without_arcs(void **state)
     profile_free(l);
 }
 
-/* The report of the lean path, as a string. */
-static char *report(struct profile *p, int lean, const char *sort)
+/* The report of the lean path, as a string (threshold NULL: every row). */
+static char *report_at(struct profile *p, int lean, const char *sort, const char *threshold)
 {
     struct annotate_options o;
     annotate_options_init(&o);
     o.auto_annotate = 0;
     o.consume = lean;
     o.cwd = "/src/";
-    o.threshold = "100"; /* every row, down to those without cost */
+    o.threshold = threshold ? threshold : "100"; /* every row, down to those without cost */
     strlist_push(&o.inputs, "test");
     if (sort) {
         strlist_push(&o.sort, sort);
@@ -247,6 +248,11 @@ static char *report(struct profile *p, int lean, const char *sort)
     fclose(out);
     annotate_options_release(&o);
     return buf;
+}
+
+static char *report(struct profile *p, int lean, const char *sort)
+{
+    return report_at(p, lean, sort, NULL);
 }
 
 static void test_report_same(void **state)
@@ -333,6 +339,62 @@ static void test_accumulate(void **state)
     profile_free(l2);
 }
 
+/* The rows of a report: the lines after the second "file:function" heading's rule. */
+static const char *table_rows(const char *report)
+{
+    const char *h = strstr(report, " file:function\n");
+    assert_non_null(h);
+    h = strchr(h + 1, '\n');
+    assert_non_null(h);
+    h = strchr(h + 1, '\n'); /* the rule under the heading */
+    assert_non_null(h);
+    return h + 1;
+}
+
+/*
+ * A table of 70,000 rows whose costs repeat (ties ordered by name): long
+ * enough for the two-CPU sort and printing (report/annotate.c). With the
+ * default threshold only the rows above the last cost shown are sorted;
+ * the rows shown must be the first rows of the full table, in its order,
+ * and each full table must be the same however often it is made.
+ */
+static void test_long_table(void **state)
+{
+    (void)state;
+    struct bytebuf t = {0};
+    bytebuf_printf(&t, "events: Ir Dr\nfl=/src/a.c\n");
+    for (int i = 0; i < 70000; i++)
+        bytebuf_printf(&t, "fn=f%05d_%d\n0 %d %d\n", i * 7919 % 70000, i % 3, i % 97 + 1, i % 5);
+    const char *thresholds[] = {"99", "90", "50"};
+    struct tally_error err;
+    struct profile *p = test_read_string(t.s, &lean_opt, &err);
+    if (!p) fail_msg("%s", err.msg);
+    char *all = report(p, 0, NULL);
+    const char *rows = table_rows(all);
+    size_t nall = 0;
+    for (const char *c = rows; *c; c++)
+        nall += *c == '\n';
+    assert_true(nall >= 70000);
+    for (int k = 0; k < 3; k++) {
+        char *cut = report_at(p, 0, NULL, thresholds[k]);
+        const char *crows = table_rows(cut);
+        const char *end = strstr(crows, "\n\n"); /* the table ends with an empty line */
+        assert_non_null(end);
+        size_t len = (size_t)(end - crows) + 1, n = 0;
+        for (size_t i = 0; i < len; i++)
+            n += crows[i] == '\n';
+        assert_true(n > 1000 && n < 70000);
+        assert_memory_equal(crows, rows, len);
+        free(cut);
+    }
+    char *again = report(p, 0, NULL);
+    assert_string_equal(all, again);
+    free(again);
+    free(all);
+    profile_free(p);
+    bytebuf_release(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_table_without_arcs),
         cmocka_unit_test(test_report_same),
         cmocka_unit_test(test_accumulate),
+        cmocka_unit_test(test_long_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
