@@ -37,7 +37,13 @@ static void part_sums(struct rd *r)
     int stated = pt->summary || pt->totals;
     if (!n || (r->tot_exact && !stated)) return;
     uint64_t *self = xcalloc(n, sizeof(*self));
-    if (part_self_total(r->p, pt, self)) {
+    if (r->direct) {
+        memcpy(self, r->psum, n * sizeof(*self));
+        if (stated) part_check_totals_of(r->p, pt, self);
+        if (!r->tot_exact)
+            for (size_t i = 0; i < n; i++)
+                r->tot[r->tot_of[i]] += self[i];
+    } else if (part_self_total(r->p, pt, self)) {
         part_check_totals(r->p, pt); /* says that it cannot check */
     } else {
         if (stated) part_check_totals_of(r->p, pt, self);
@@ -60,7 +66,9 @@ int rd_finish_part(struct rd *r)
     part_sums(r);
     r->had_total = xgrow(r->had_total, &r->had_cap, r->nread + 1, 1);
     r->had_total[r->nread++] = r->pt->totals != NULL;
-    r->pt = NULL;
+    r->ndirect += r->direct;
+    r->pt = r->dst = NULL;
+    r->direct = 0;
     r->body = 0;
     r->fast = FAST_NONE;
     if (r->opt->merge_parts && !r->fold_off && r->p->nparts > 1) {
@@ -100,7 +108,8 @@ static int header_part(struct rd *r)
         rectab_reserve(&pt->calls, r->last_n[1]);
         rectab_reserve(&pt->jumps, r->last_n[2]);
     }
-    r->pt = pt;
+    r->pt = r->dst = pt;
+    r->direct = 0;
     r->body = 0;
     r->fast = FAST_NONE;
     r->npos = 1;
@@ -186,6 +195,30 @@ uint32_t rd_total_of(struct rd *r, const char *name)
     return k;
 }
 
+/*
+ * Where the records of the part whose body starts go (struct rd's dst): to
+ * part 0 when they would be folded into it as they are (no sum there can
+ * pass 2^64-1: the file's self costs and call counts are kept under it,
+ * sumbound.h), else to the part itself.
+ */
+static void choose_dst(struct rd *r)
+{
+    struct part *pt = r->pt, *sum = r->p->parts[0];
+    r->dst = pt;
+    r->direct = 0;
+    if (!r->opt->merge_parts || r->fold_off || r->p->nparts != 2 || sum == pt) return;
+    if (!r->opt->drop_jumps || !pt->call_counts_only || !sum->call_counts_only) return;
+    if (r->p->signed_costs || !eventset_same(&sum->events, &pt->events)) return;
+    r->dst = sum;
+    r->direct = 1;
+    if (r->nev > r->psum_cap) {
+        free(r->psum);
+        r->psum_cap = r->nev;
+        r->psum = xmalloc(2 * r->psum_cap * sizeof(*r->psum)); /* psum, then cost_run()'s base */
+    }
+    memset(r->psum, 0, r->nev * sizeof(*r->psum));
+}
+
 static int events_line(struct rd *r, const char *v, size_t len)
 {
     if (header_part(r)) return -1;
@@ -203,6 +236,7 @@ static int events_line(struct rd *r, const char *v, size_t len)
     }
     r->body = 1;
     r->header_open = 1;
+    choose_dst(r);
     if (r->npos == 1 && r->poskind[0] == SP_LINE)
         r->fast = FAST_LINE;
     else if (r->npos == 2 && r->poskind[0] == SP_ADDR && r->poskind[1] == SP_LINE)

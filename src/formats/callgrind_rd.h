@@ -87,7 +87,21 @@ struct rd {
     size_t copy_cap;
 
     /* parts folded into part 0 as they end (opt->merge_parts) */
-    int fold_off;             /* a fold failed: the rest is left to profile_merge_parts() */
+    int fold_off; /* a fold failed: the rest is left to profile_merge_parts() */
+    /*
+     * A part after the first can add its records straight to part 0 (the
+     * sum they would be folded into) when nothing in that fold can differ
+     * from reading into its own records: same events in the same order,
+     * call counts only (no call costs), no jumps, unsigned costs (see
+     * choose_dst() in callgrind_header.c). Its own metadata stays in pt,
+     * folded at its end; its self costs, which its `summary:` and `totals:`
+     * are checked against, are summed line by line in psum.
+     */
+    struct part *dst; /* where the current part's records go: pt or part 0 */
+    uint64_t *psum;   /* [psum_cap] the current part's self costs when direct, then scratch */
+    size_t psum_cap;
+    int direct;               /* dst is part 0 */
+    size_t ndirect;           /* parts that ended so read (read_options.direct_out) */
     unsigned char *had_total; /* [part ordinal]: did the part have `totals:`? */
     size_t nread, had_cap;    /* parts finished */
     size_t last_n[3];         /* records of the last part folded: costs, calls, jumps */

@@ -130,7 +130,10 @@ static __attribute__((noinline)) int totals_exact(struct rd *r, const uint64_t *
     if (!r->tot_exact) {
         size_t ne = r->pt->events.n;
         uint64_t *self = xcalloc(ne ? ne : 1, sizeof(*self));
-        part_self_total(r->p, r->pt, self);
+        if (r->direct)
+            memcpy(self, r->psum, ne * sizeof(*self));
+        else
+            part_self_total(r->p, r->pt, self);
         for (size_t i = 0; i < ne; i++)
             r->tot[r->tot_of[i]] += self[i];
         free(self);
@@ -584,6 +587,20 @@ HOT int fast_cost_line(const struct rd *r, const char *s, const char *lim,
     return 0;
 }
 
+/* What a run of lines added to record vec (from base) into the part's sums. */
+static void settle_psum(uint64_t *psum, const uint64_t *vec, const uint64_t *base, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        psum[i] += vec[i] - base[i];
+}
+
+/* A line's self costs into the current part's sums (struct rd's direct; no sum passes 2^64-1). */
+static void add_psum(struct rd *r, const uint64_t *cost, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        r->psum[i] += cost[i];
+}
+
 /*
  * A cost line (or the line after calls=/jump=): subpositions then costs.
  * Parses from s up to the end of the line ('\n' before lim) and returns
@@ -618,11 +635,12 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     if (r->pending == PEND_NONE) {
         if (!n) return 0;
         if (!sumbound_holds(r->lineno, r->tot_or) && totals_exact(r, cost, n)) return -1;
-        uint64_t *v = part_cost_vector(r->pt, r->fn, &p);
+        uint64_t *v = part_cost_vector(r->dst, r->fn, &p);
         int bad = 0;
         for (size_t i = 0; i < n; i++)
             bad |= __builtin_add_overflow(v[i], cost[i], &v[i]);
         if (bad) return rd_fail(r, "costs overflow 64 bits when added up");
+        if (r->direct) add_psum(r, cost, n);
         return 0;
     }
     if (r->pending == PEND_CALL) {
@@ -631,7 +649,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
             r->lineno = r->pending_line;
             return rd_fail(r, "the call counts of the file sum past 2^64-1 (the largest count)");
         }
-        if (part_add_call(r->p, r->pt, r->fn, &p, r->callee, &r->target, r->call_count, cost, n))
+        if (part_add_call(r->p, r->dst, r->fn, &p, r->callee, &r->target, r->call_count, cost, n))
             return rd_fail(r, "call costs overflow 64 bits when added up");
         return 0;
     }
@@ -641,9 +659,10 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     for (size_t i = 0; i < n; i++)
         zero &= cost[i] == 0;
     if (!zero && !sumbound_holds(r->lineno, r->tot_or) && totals_exact(r, cost, n)) return -1;
-    if (!zero && part_add_cost(r->p, r->pt, r->fn, &p, cost, n))
+    if (!zero && part_add_cost(r->p, r->dst, r->fn, &p, cost, n))
         return rd_fail(r, "costs overflow 64 bits when added up");
-    if (!r->opt->drop_jumps && part_add_jump(r->p, r->pt, r->fn, &p, r->jtarget_fn, &r->target,
+    if (!zero && r->direct) add_psum(r, cost, n);
+    if (!r->opt->drop_jumps && part_add_jump(r->p, r->dst, r->fn, &p, r->jtarget_fn, &r->target,
                                              r->jcond, r->jexec, r->jtaken))
         return rd_fail(r, "jump counts overflow 64 bits when added up");
     return 0;
@@ -662,7 +681,11 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
 {
     uint64_t last[SP_KINDS] = {r->last[SP_ADDR], r->last[SP_BB], r->last[SP_LINE]};
     const int drop_addr = r->drop_addr, drop_line = r->drop_line;
-    struct part *pt = r->pt;
+    struct part *pt = r->dst;
+    /* direct (struct rd): what the run adds to a record is added to the part's
+       sums when it moves on to another record, not line by line */
+    uint64_t *psum = r->direct ? r->psum : NULL, *pbase = psum ? psum + r->psum_cap : NULL;
+    const size_t nev = r->nev;
     uint32_t fn = r->fn, src = r->src;
     unsigned long lineno = r->lineno;
     const uint64_t *cost = r->cost;
@@ -688,7 +711,9 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
         uint64_t line = drop_line ? 0 : pos[SP_LINE];
         if (!vec || line != vec_line || addr != vec_addr) {
             struct position p = {.file = src, .line = line, .addr = addr, .bb = 0};
+            if (psum && vec) settle_psum(psum, vec, pbase, nev);
             vec = part_cost_vector(pt, fn, &p);
+            if (psum) memcpy(pbase, vec, nev * sizeof(*pbase));
             vec_line = line;
             vec_addr = addr;
         }
@@ -697,6 +722,7 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
         for (size_t i = 0; i < n; i++)
             vec[i] += cost[i];
     }
+    if (psum && vec) settle_psum(psum, vec, pbase, nev);
     r->last[SP_ADDR] = last[SP_ADDR];
     r->last[SP_LINE] = last[SP_LINE];
     r->lineno = lineno;
@@ -1217,6 +1243,7 @@ void rd_release(struct rd *r)
     free(r->tot);
     free(r->tot_of);
     free(r->fcache);
+    free(r->psum);
 }
 
 uint32_t rd_name_of(const struct rd *r, int kind, uint64_t id)
@@ -1235,6 +1262,7 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     if (!rc) rc = rd_finish_part(&r);
     if (!rc && !p->nparts) rc = rd_fail(&r, "no 'events:' line: not a callgrind profile");
     if (!rc) warn_truncated(&r);
+    if (r.opt->direct_out) *r.opt->direct_out = r.ndirect;
     if (!rc && r.nneg)
         profile_warn(p, "%s: %lu negative cost%s clamped to 0", r.path, r.nneg,
                      r.nneg == 1 ? "" : "s");

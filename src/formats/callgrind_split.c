@@ -280,6 +280,7 @@ static void add_counters(struct rd *r, const struct rd *s)
         r->tot[rd_total_of(r, strtab_str(&s->tot_names, j))] += s->tot[j];
     r->calls += s->calls;
     r->nneg += s->nneg;
+    r->ndirect += s->ndirect;
     r->lineno += s->lineno;
 }
 
@@ -354,15 +355,6 @@ static int add_records(struct profile *p, struct part *pt, const struct profile 
     return bad || fa.bad;
 }
 
-/* Do two event sets have the same events in the same order? */
-static int same_events(const struct eventset *a, const struct eventset *b)
-{
-    if (a->n != b->n) return 0;
-    for (size_t e = 0; e < a->n; e++)
-        if (strcmp(a->names[e], b->names[e])) return 0;
-    return 1;
-}
-
 /*
  * SPLIT_CONT: the second reader's records continue the first reader's
  * part. The first reader must have reached the split line in a body of the
@@ -377,17 +369,25 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
     if (r->have_cob || r->have_cfile || r->have_cfn || r->have_jfile || r->have_jfn) return 0;
     if (r->nev != s->nev || r->npos != s->npos || r->fast != s->spec_fast) return 0;
     if (memcmp(r->poskind, s->poskind, sizeof(r->poskind))) return 0;
-    struct part *pt = r->pt;
+    struct part *pt = r->pt, *rec = r->dst; /* the part, and where its records go */
     struct part *qt = s->pt;
-    if (!same_events(&pt->events, &qt->events)) return 0;
-    if (!counters_fit(r, h, nm) || !arcs_fit(pt, qt)) return 0;
+    if (!eventset_same(&pt->events, &qt->events)) return 0;
+    if (!counters_fit(r, h, nm) || !arcs_fit(rec, qt)) return 0;
 
     size_t n = r->nev;
+    if (r->direct) {
+        /* the part's own self costs go on from the second reader's (within the file's bound) */
+        uint64_t *self = xmalloc((n ? n : 1) * sizeof(*self));
+        part_self_total(q, qt, self);
+        for (size_t i = 0; i < n; i++)
+            r->psum[i] += self[i];
+        free(self);
+    }
     uint32_t *fnmap = map_functions(p, q, nm);
-    rectab_reserve(&pt->costs, pt->costs.count + qt->costs.count);
-    rectab_reserve(&pt->calls, pt->calls.count + qt->calls.count);
-    rectab_reserve(&pt->jumps, pt->jumps.count + qt->jumps.count);
-    int bad = add_records(p, pt, q, qt, fnmap, nm);
+    rectab_reserve(&rec->costs, rec->costs.count + qt->costs.count);
+    rectab_reserve(&rec->calls, rec->calls.count + qt->calls.count);
+    rectab_reserve(&rec->jumps, rec->jumps.count + qt->jumps.count);
+    int bad = add_records(p, rec, q, qt, fnmap, nm);
     free(fnmap);
     if (bad) return -1; /* cannot happen: the sums were checked */
     /* a `summary:` or `totals:` line after the split replaces an earlier one, as when read on */
@@ -446,7 +446,7 @@ static int merge_parts(struct rd *r, struct half *h, uint32_t *nm)
     if (r->pt && rd_finish_part(r)) return 0;
     if (r->fold_off || !p->nparts || !counters_fit(r, h, nm)) return 0;
     int fold = r->opt->merge_parts;
-    if (fold && (!same_events(&p->parts[0]->events, &q->parts[0]->events) ||
+    if (fold && (!eventset_same(&p->parts[0]->events, &q->parts[0]->events) ||
                  !arcs_fit(p->parts[0], q->parts[0])))
         return 0;
     uint32_t *fnmap = map_functions(p, q, nm);

@@ -40,6 +40,10 @@ struct read_options {
     int no_split;    /* parse on the calling thread only (the callgrind reader may otherwise
                         read a large mapped file on two; the caller keeps the other core busy) */
     int *split_out;  /* when not NULL, the callgrind reader sets it to READ_SPLIT_* */
+    /* when not NULL, the callgrind reader sets it to the number of parts (after the
+       first) whose records it added straight to part 0 (with merge_parts, call counts
+       only and no jumps: see callgrind_rd.h) */
+    size_t *direct_out;
     /*
      * Calls keep caller, callee, count and the files of call site and
      * target, nothing more (struct part: call_counts_only), for views that

@@ -10,6 +10,11 @@
  * that of one reader: the same error at the same line, or the same
  * profile written byte for byte, the same warnings and the same last
  * mention of every function.
+ *
+ * And it is read with call counts only and no jumps (what `annotate
+ * --auto=no` asks for), its parts added up as they are read (most of them
+ * straight into part 0, see formats/callgrind_rd.h) and, for reference,
+ * each on its own and added up after: the same outcome again.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,7 +32,7 @@ static size_t records(const struct profile *p)
 }
 
 static struct profile *load_as(const void *data, size_t size, int drop, int fold, int split,
-                               struct tally_error *err)
+                               int lean, struct tally_error *err)
 {
     struct input in;
     setenv("TALLY_READ_SPLIT", split ? "1" : "off", 1);
@@ -37,8 +42,11 @@ static struct profile *load_as(const void *data, size_t size, int drop, int fold
     opt.drop_addr = drop;
     opt.drop_jumps = drop;
     opt.merge_parts = fold;
+    opt.call_counts_only = lean;
     int rc = callgrind_read(&in, p, &opt, err);
     input_close(&in);
+    /* as profile_read() does: parts left when a fold failed, or all of them (reference) */
+    if (!rc && lean) rc = profile_merge_parts(p, err);
     if (rc) {
         profile_free(p);
         return NULL;
@@ -49,7 +57,7 @@ static struct profile *load_as(const void *data, size_t size, int drop, int fold
 static struct profile *load(const void *data, size_t size, int drop)
 {
     struct tally_error err;
-    return load_as(data, size, drop, 0, 0, &err);
+    return load_as(data, size, drop, 0, 0, 0, &err);
 }
 
 /* The profile as the callgrind writer writes it (malloc'd), or NULL. */
@@ -68,14 +76,12 @@ static char *written(const struct profile *p, size_t *len)
     return buf;
 }
 
-/* One reader or two: the same outcome. */
-static void same_split(const void *data, size_t size, int drop, int fold)
+/* Two outcomes are the same (the same error, or the same profile); frees both. */
+static void same(struct profile *a, const struct tally_error *e1, struct profile *b,
+                 const struct tally_error *e2)
 {
-    struct tally_error e1, e2;
-    struct profile *a = load_as(data, size, drop, fold, 0, &e1);
-    struct profile *b = load_as(data, size, drop, fold, 1, &e2);
     if (!a || !b) {
-        if (a || b || e1.line != e2.line || strcmp(e1.msg, e2.msg)) abort();
+        if (a || b || e1->line != e2->line || strcmp(e1->msg, e2->msg)) abort();
         return;
     }
     if (a->nparts != b->nparts || a->warnings.n != b->warnings.n) abort();
@@ -94,9 +100,28 @@ static void same_split(const void *data, size_t size, int drop, int fold)
     profile_free(b);
 }
 
+/* One reader or two: the same outcome. */
+static void same_split(const void *data, size_t size, int drop, int fold, int lean)
+{
+    struct tally_error e1, e2;
+    struct profile *a = load_as(data, size, drop, fold, 0, lean, &e1);
+    struct profile *b = load_as(data, size, drop, fold, 1, lean, &e2);
+    same(a, &e1, b, &e2);
+}
+
+/* Lean parts added up while reading, or each read and added up after: the same outcome. */
+static void same_fold(const void *data, size_t size)
+{
+    struct tally_error e1, e2;
+    struct profile *a = load_as(data, size, 1, 0, 0, 1, &e1);
+    struct profile *b = load_as(data, size, 1, 1, 0, 1, &e2);
+    same(a, &e1, b, &e2);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    same_split(data, size, size & 1, (size >> 1) & 1);
+    same_split(data, size, size & 1, (size >> 1) & 1, (size >> 2) & 1);
+    same_fold(data, size);
     struct profile *p = load(data, size, size & 1);
     if (!p) return 0;
     char *buf = NULL;
