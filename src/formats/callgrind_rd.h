@@ -239,6 +239,13 @@ static inline void rd_trim(const char **s, size_t *len)
 void rd_init(struct rd *r, struct input *in, struct profile *p, const struct read_options *opt,
              struct tally_error *err);
 void rd_release(struct rd *r);
+/*
+ * Free what only reading lines needs: the compressed-name maps (so
+ * rd_name_of() finds nothing), the function cache and the line copy. The
+ * counters, totals and profile stay. For a reader whose last line is read
+ * (the split read's, before and during the merge of its halves).
+ */
+void rd_drop_maps(struct rd *r);
 /* The name id that compressed id `id` of a kind (NAME_*) stands for, or UINT32_MAX. */
 uint32_t rd_name_of(const struct rd *r, int kind, uint64_t id);
 

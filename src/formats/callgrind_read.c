@@ -1246,6 +1246,17 @@ void rd_release(struct rd *r)
     free(r->psum);
 }
 
+void rd_drop_maps(struct rd *r)
+{
+    for (int k = 0; k < NAME_KINDS; k++)
+        idmap_release(&r->names[k]);
+    free(r->fcache);
+    r->fcache = NULL;
+    free(r->copy);
+    r->copy = NULL;
+    r->copy_cap = 0;
+}
+
 uint32_t rd_name_of(const struct rd *r, int kind, uint64_t id)
 {
     return idmap_get(&r->names[kind], id);

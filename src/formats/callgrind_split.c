@@ -184,6 +184,9 @@ static void *half_main(void *arg)
     }
     /* the last part ends with the file; SPLIT_CONT's is the first reader's part */
     if (!rc && h->mode == SPLIT_PART) rc = rd_finish_part(r);
+    /* the merge reads the profile and the counters only */
+    rd_drop_maps(r);
+    xtrim();
     h->rc = rc;
     return NULL;
 }
@@ -290,21 +293,33 @@ static unsigned long file_line(const struct rd *r, unsigned long line)
     return line ? r->lineno + line : 0;
 }
 
-/* Names and functions of the second profile in the first: nm[] completed, fnmap[] made. */
-static uint32_t *map_functions(struct profile *p, const struct profile *q, uint32_t *nm)
+/*
+ * Names and functions of the second profile in the first: nm[] completed,
+ * fnmap[] made. Both profiles then hold every name and function, the peak
+ * of the merge: q's names and functions are freed as they are copied (the
+ * records are mapped through nm[] and fnmap[], nothing reads them again).
+ */
+static uint32_t *map_functions(struct profile *p, struct profile *q, uint32_t *nm)
 {
-    for (uint32_t i = 1; i < q->names.n; i++)
+    /* a few steps: each gives the memory back with a malloc_trim() */
+    const size_t step = (size_t)4 << RECTAB_BLOCK_SHIFT;
+    for (uint32_t i = 1; i < q->names.n; i++) {
+        if (i % step == 0) strtab_free_below(&q->names, i);
         if (nm[i] == UINT32_MAX - 1)
             nm[i] = profile_intern(p, profile_str(q, i), strtab_len(&q->names, i));
+    }
+    strtab_free_below(&q->names, SIZE_MAX);
     size_t nf = profile_nfunctions(q);
     uint32_t *fnmap = xmalloc((nf ? nf : 1) * sizeof(*fnmap));
     uint64_t base = p->mentions;
     for (size_t f = 0; f < nf; f++) {
+        if (f % step == 0) rectab_free_below(&q->funcs, f);
         struct function fn = profile_function_at(q, (uint32_t)f);
         fnmap[f] = profile_function(p, nm[fn.obj], nm[fn.file], nm[fn.name]);
         uint64_t m = profile_function_mention(q, (uint32_t)f);
         if (m) profile_raise_mention(p, fnmap[f], base + m);
     }
+    rectab_free_below(&q->funcs, SIZE_MAX);
     p->mentions = base + q->mentions;
     return fnmap;
 }
@@ -373,6 +388,8 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
     struct part *qt = s->pt;
     if (!eventset_same(&pt->events, &qt->events)) return 0;
     if (!counters_fit(r, h, nm) || !arcs_fit(rec, qt)) return 0;
+    /* merged from here on: the first reader has read its last line */
+    rd_drop_maps(r);
 
     size_t n = r->nev;
     if (r->direct) {
@@ -449,6 +466,8 @@ static int merge_parts(struct rd *r, struct half *h, uint32_t *nm)
     if (fold && (!eventset_same(&p->parts[0]->events, &q->parts[0]->events) ||
                  !arcs_fit(p->parts[0], q->parts[0])))
         return 0;
+    /* merged from here on: the first reader has read its last line */
+    rd_drop_maps(r);
     uint32_t *fnmap = map_functions(p, q, nm);
     int bad = 0;
     if (fold) {

@@ -54,6 +54,12 @@ void *xzalloc_written(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 /* Grow an array of `count` elements of `size` bytes to hold at least `need`. */
 void *xgrow(void *p, size_t *cap, size_t need, size_t size);
+/*
+ * Give memory freed inside the heap back to the system (glibc's
+ * malloc_trim(); nothing elsewhere, nor under ASan or TSan): for code that
+ * frees a large structure piece by piece to lower the peak.
+ */
+void xtrim(void);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

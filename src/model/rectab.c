@@ -6,23 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * glibc's malloc_trim(); not under ASan or TSan, whose allocators replace
- * glibc's (under ASan it made the tests slow; under TSan, called from two
- * threads at once, it crashed test_split about one run in five)
- */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define RECTAB_TRIM 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define RECTAB_TRIM 0
-#endif
-#endif
-#if !defined(RECTAB_TRIM) && defined(__GLIBC__)
-#define RECTAB_TRIM 1
-#include <malloc.h>
-#endif
-
 #define BLOCK_RECS ((size_t)1 << RECTAB_BLOCK_SHIFT)
 
 void rectab_init(struct rectab *t, size_t key_words, size_t val_words)
@@ -53,10 +36,8 @@ void rectab_free_below(struct rectab *t, size_t upto)
         free(t->blocks[b]);
         t->blocks[b] = NULL;
     }
-#if RECTAB_TRIM
     /* blocks freed inside the heap would stay resident: give them back now */
-    malloc_trim(0);
-#endif
+    xtrim();
 }
 
 void rectab_clear(struct rectab *t)

@@ -21,20 +21,26 @@ void strtab_release(struct strtab *t)
     for (size_t i = 0; i < t->nblocks; i++)
         free(t->blocks[i]);
     free(t->blocks);
+    free(t->block_first);
     free(t->strs);
     free(t->lens);
     free(t->slots);
     memset(t, 0, sizeof(*t));
 }
 
-static char *arena_copy(struct strtab *t, const char *s, size_t len)
+/* A copy of s[0..len) and a NUL in the arena, for the string of this id. */
+static char *arena_copy(struct strtab *t, uint32_t id, const char *s, size_t len)
 {
     if (t->arena_size - t->arena_used < len + 1) {
         size_t size = len + 1 > ARENA_BLOCK ? len + 1 : ARENA_BLOCK;
         t->arena = xmalloc(size);
         t->arena_size = size;
         t->arena_used = 0;
-        t->blocks = xgrow(t->blocks, &t->blocks_cap, t->nblocks + 1, sizeof(*t->blocks));
+        size_t cap = t->blocks_cap;
+        t->blocks = xgrow(t->blocks, &cap, t->nblocks + 1, sizeof(*t->blocks));
+        t->block_first = xrealloc(t->block_first, cap * sizeof(*t->block_first));
+        t->blocks_cap = cap;
+        t->block_first[t->nblocks] = id;
         t->blocks[t->nblocks++] = t->arena;
     }
     char *d = t->arena + t->arena_used;
@@ -88,9 +94,35 @@ uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
     t->lens = xrealloc(t->lens, cap * sizeof(*t->lens));
     t->cap = cap;
     uint32_t id = (uint32_t)t->n++;
-    t->strs[id] = arena_copy(t, s, len);
+    t->strs[id] = arena_copy(t, id, s, len);
     t->lens[id] = (uint32_t)len;
     t->slots[i] = id + 1;
     if (t->n * 2 > t->nslots) rehash(t);
     return id;
+}
+
+void strtab_free_below(struct strtab *t, size_t upto)
+{
+    free(t->slots);
+    t->slots = NULL;
+    t->nslots = 0;
+    int all = upto >= t->n, freed = 0;
+    /* block b holds ids below upto only if the next block starts at or below it */
+    while (t->nfreed < t->nblocks &&
+           (all || (t->nfreed + 1 < t->nblocks && t->block_first[t->nfreed + 1] <= upto))) {
+        free(t->blocks[t->nfreed]);
+        t->blocks[t->nfreed++] = NULL;
+        freed = 1;
+    }
+    if (all) {
+        free(t->strs);
+        free(t->lens);
+        t->strs = NULL;
+        t->lens = NULL;
+        t->cap = 0;
+        t->arena = NULL;
+        t->arena_used = t->arena_size = 0;
+        freed = 1;
+    }
+    if (freed) xtrim();
 }

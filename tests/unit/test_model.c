@@ -80,6 +80,83 @@ static void test_strtab_many(void **state)
     strtab_release(&t);
 }
 
+/* How many arena blocks hold only strings of ids below upto: found from the
+   strings' addresses (a string that does not follow the one before in memory
+   starts a block), not from the table's own bookkeeping. */
+static size_t blocks_below(const struct strtab *t, size_t upto)
+{
+    size_t starts = 1; /* id 0 starts the first block */
+    for (size_t i = 1; i < t->n; i++) {
+        if (t->strs[i] == t->strs[i - 1] + t->lens[i - 1] + 1) continue;
+        if (i <= upto)
+            starts++;
+        else
+            return starts - 1;
+    }
+    return upto >= t->n ? starts : starts - 1;
+}
+
+static void test_strtab_free_below(void **state)
+{
+    (void)state;
+    struct strtab t;
+    strtab_init(&t);
+    enum { N = 30000 };
+    char buf[64];
+    for (int i = 0; i < N; i++) {
+        if (i == N / 2) {
+            /* a string longer than an arena block gets a block of its own */
+            size_t big = 100000;
+            char *s = malloc(big);
+            memset(s, 'y', big);
+            assert_int_equal(strtab_intern(&t, s, big), (uint32_t)i + 1);
+            free(s);
+            continue;
+        }
+        int len = snprintf(buf, sizeof(buf), "some_function_name_%d", i);
+        assert_int_equal(strtab_intern(&t, buf, (size_t)len), (uint32_t)i + 1);
+    }
+    assert_true(t.nblocks > 5);
+    /* bounds inside a block, at the big string and just past it, then all */
+    size_t bounds[] = {1, 5000, N / 2 + 1, N / 2 + 2, N - 3, SIZE_MAX};
+    for (size_t b = 0; b < sizeof(bounds) / sizeof(bounds[0]); b++) {
+        size_t upto = bounds[b];
+        size_t expect = upto == SIZE_MAX ? t.nblocks : blocks_below(&t, upto);
+        strtab_free_below(&t, upto);
+        assert_int_equal(t.nfreed, expect);
+        assert_int_equal(t.nslots, 0);
+        for (size_t k = 0; k < t.nblocks; k++) {
+            if (k < expect)
+                assert_null(t.blocks[k]);
+            else
+                assert_non_null(t.blocks[k]);
+        }
+        if (upto == SIZE_MAX) break;
+        /* the strings from the bound on are still there (ASan checks the memory) */
+        for (size_t id = upto; id < t.n; id++) {
+            if (id == N / 2 + 1) {
+                assert_int_equal(strtab_len(&t, (uint32_t)id), 100000);
+                assert_int_equal(strtab_str(&t, (uint32_t)id)[99999], 'y');
+                continue;
+            }
+            int len = snprintf(buf, sizeof(buf), "some_function_name_%zu", id - 1);
+            assert_int_equal(strtab_len(&t, (uint32_t)id), (size_t)len);
+            assert_string_equal(strtab_str(&t, (uint32_t)id), buf);
+        }
+    }
+    assert_null(t.strs);
+    assert_null(t.lens);
+    assert_int_equal(t.n, N + 1); /* ids keep their count */
+    strtab_release(&t);
+    /* a table freed whole at once */
+    strtab_init(&t);
+    strtab_intern(&t, "a", 1);
+    strtab_free_below(&t, 2);
+    assert_null(t.strs);
+    assert_null(t.blocks[0]);
+    strtab_release(&t);
+}
+
 /* ---------------------------------------------------------------- rectab */
 
 static void test_rectab_order_and_values(void **state)
@@ -1058,6 +1135,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strtab_basics),
         cmocka_unit_test(test_strtab_many),
+        cmocka_unit_test(test_strtab_free_below),
         cmocka_unit_test(test_rectab_order_and_values),
         cmocka_unit_test(test_rectab_many),
         cmocka_unit_test(test_rectab_hint),

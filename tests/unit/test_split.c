@@ -271,13 +271,52 @@ static void test_parts(void **state)
     bytebuf_release(&b);
 }
 
+/*
+ * Functions with names of their own (part `part` of a file, n of them),
+ * each calling the one before: the merge copies the second reader's names
+ * and functions into the first profile, freeing them step by step (steps
+ * of 16384).
+ */
+static void named_functions(struct bytebuf *b, int part, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int id = part * n + i + 1;
+        put(b, "fl=(1)%s\nfn=(%d) part%d_a_function_with_a_longer_name_%d\n0x%x %d %d 1\n",
+            part == 0 && i == 0 ? " a.c" : "", id, part, i, 0x1000 + 16 * i, 10 + i, i + 1);
+        if (i)
+            put(b, "cfn=(%d)\ncalls=1 0x1000 10\n0x%x %d 5 2\n", id - 1, 0x1004 + 16 * i, 10 + i);
+    }
+}
+
+static void test_many_names(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    for (int fold = 0; fold < 2; fold++) {
+        /* two parts: the second reader reads the second */
+        struct bytebuf b;
+        memset(&b, 0, sizeof(b));
+        for (int k = 0; k < 2; k++) {
+            header(&b, "");
+            named_functions(&b, k, N);
+        }
+        same(&b, fold, 0, READ_SPLIT_PART);
+        bytebuf_release(&b);
+        /* one part: the second reader reads the second half of its body */
+        memset(&b, 0, sizeof(b));
+        header(&b, "");
+        named_functions(&b, 0, 2 * N);
+        same(&b, fold, 0, READ_SPLIT_BODY);
+        bytebuf_release(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_body),
-        cmocka_unit_test(test_body_edges),
-        cmocka_unit_test(test_body_errors),
-        cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_body),        cmocka_unit_test(test_body_edges),
+        cmocka_unit_test(test_body_errors), cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_many_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
