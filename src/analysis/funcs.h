@@ -51,6 +51,10 @@
  * block as they are read (profile.h: part_costs_read_upto()), so that the
  * peak holds the rows and the records not yet read, not both in full; the
  * index of the rows goes at the end (nothing here looks a row up by key).
+ * With both `consume` and `no_arcs` the calls are read on a second thread
+ * while the costs are added up, and their rows made after: the rows, their
+ * flags and objects are the same, but the rows made by calls come after
+ * those made by costs.
  *
  * Memory: records grow with the number of distinct rows, arcs and
  * (file, line) pairs; everything is owned by the table.
