@@ -890,6 +890,45 @@ static int print_rows_two_cpus(struct annrep *r, size_t stop)
     return rc;
 }
 
+/*
+ * annrep_widths_add() of every entry, from the largest and the smallest
+ * value of each column: a count's width grows with its magnitude, for each
+ * sign (the widths of many rows, computed one by one, took as long as
+ * sorting them).
+ */
+static void entry_widths(const struct annrep *r, size_t *w)
+{
+    size_t nc = r->ncols;
+    tally_wide *hi = xmalloc((nc ? nc : 1) * sizeof(*hi)),
+               *lo = xmalloc((nc ? nc : 1) * sizeof(*lo));
+    char *any = xcalloc(nc ? nc : 1, 1);
+    for (size_t i = 0; i < r->nent; i++) {
+        const struct entry *e = &r->ent[i];
+        for (size_t c = 0; c < nc; c++) {
+            if (!annrep_defined(r, c, e->ndef)) continue;
+            tally_wide v = e->v[c];
+            if (!any[c]) {
+                hi[c] = lo[c] = v;
+                any[c] = 1;
+            } else if (v > hi[c]) {
+                hi[c] = v;
+            } else if (v < lo[c]) {
+                lo[c] = v;
+            }
+        }
+    }
+    for (size_t c = 0; c < nc; c++) {
+        if (!any[c]) continue;
+        size_t x = textfmt_count_width(hi[c], r->o->show_percs);
+        size_t y = textfmt_count_width(lo[c], r->o->show_percs);
+        if (x > w[c]) w[c] = x;
+        if (y > w[c]) w[c] = y;
+    }
+    free(hi);
+    free(lo);
+    free(any);
+}
+
 static void print_function_table(struct annrep *r)
 {
     FILE *out = r->out;
@@ -900,8 +939,7 @@ static void print_function_table(struct annrep *r)
     annrep_widths_add(r, sw, r->summary, r->summary_ndef);
     r->fnw = xmalloc((nc ? nc : 1) * sizeof(size_t));
     annrep_widths_init(r, r->fnw);
-    for (size_t i = 0; i < r->nent; i++)
-        annrep_widths_add(r, r->fnw, r->ent[i].v, r->ent[i].ndef);
+    entry_widths(r, r->fnw);
 
     fputs(RULE, out);
     annrep_print_events(r, sw);
