@@ -66,12 +66,21 @@ int rd_finish_part(struct rd *r)
     part_sums(r);
     r->had_total = xgrow(r->had_total, &r->had_cap, r->nread + 1, 1);
     r->had_total[r->nread++] = r->pt->totals != NULL;
-    r->ndirect += r->direct;
+    int direct = r->direct, sum_empty = r->sum_empty;
+    r->ndirect += direct;
     r->pt = r->dst = NULL;
     r->direct = 0;
     r->body = 0;
     r->fast = FAST_NONE;
-    if (r->opt->merge_parts && !r->fold_off && r->p->nparts > 1) {
+    if (direct) {
+        /* its records are in part 0 already: its metadata follows them, as
+           if they had been added with it (PART_ACC_DST_EMPTY) */
+        struct tally_error e;
+        unsigned what = PART_ACC_META | (sum_empty ? PART_ACC_DST_EMPTY : 0);
+        if (profile_fold_last_part_some(r->p, what, &e))
+            r->fold_off = 1; /* cannot happen: the events are the same */
+        r->last_n[0] = r->last_n[1] = r->last_n[2] = 0;
+    } else if (r->opt->merge_parts && !r->fold_off && r->p->nparts > 1) {
         /* the same additions as profile_merge_parts() later, in the same order;
            on failure that call meets the same error again and reports it */
         struct tally_error e;
@@ -211,6 +220,7 @@ static void choose_dst(struct rd *r)
     if (r->p->signed_costs || !eventset_same(&sum->events, &pt->events)) return;
     r->dst = sum;
     r->direct = 1;
+    r->sum_empty = !sum->costs.count && !sum->calls.count;
     if (r->nev > r->psum_cap) {
         free(r->psum);
         r->psum_cap = r->nev;

@@ -101,6 +101,7 @@ struct rd {
     uint64_t *psum;   /* [psum_cap] the current part's self costs when direct, then scratch */
     size_t psum_cap;
     int direct;               /* dst is part 0 */
+    int sum_empty;            /* ... which held no cost or call record when the part began */
     size_t ndirect;           /* parts that ended so read (read_options.direct_out) */
     unsigned char *had_total; /* [part ordinal]: did the part have `totals:`? */
     size_t nread, had_cap;    /* parts finished */

@@ -490,7 +490,7 @@ static int accumulate(struct profile *dp, struct part *dst, const struct profile
         permute(from[k], map, n, tmp);
         if (!*to[k] && dst != src) {
             /* only keep a stated total if every accumulated part had one */
-            if (dst->costs.count || dst->calls.count) continue;
+            if ((dst->costs.count || dst->calls.count) && !(what & PART_ACC_DST_EMPTY)) continue;
             *to[k] = xcalloc(n ? n : 1, sizeof(uint64_t));
         }
         if (*to[k]) bad |= cost_add(*to[k], tmp, n, dp->signed_costs);
@@ -557,6 +557,15 @@ int profile_fold_last_part(struct profile *p, struct tally_error *err)
 {
     if (p->nparts <= 1) return 0;
     if (part_accumulate(p, p->parts[0], p, p->parts[p->nparts - 1], err)) return -1;
+    part_free(p->parts[--p->nparts]);
+    return 0;
+}
+
+int profile_fold_last_part_some(struct profile *p, unsigned what, struct tally_error *err)
+{
+    if (p->nparts <= 1) return 0;
+    struct part *last = p->parts[p->nparts - 1];
+    if (part_accumulate_some(p, p->parts[0], p, last, NULL, NULL, what, err)) return -1;
     part_free(p->parts[--p->nparts]);
     return 0;
 }

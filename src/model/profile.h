@@ -329,6 +329,10 @@ enum {
     PART_ACC_ARCS = 4,  /* the call and jump records */
     PART_ACC_ALL = 7,
     PART_ACC_EAT = 8, /* free src's records of those kinds as they are added */
+    /* with META: dst's records are src's own, added to it before (a reader that
+       reads a part straight into the sum): its stated totals are taken as into
+       a dst that held nothing, when dst held nothing before those */
+    PART_ACC_DST_EMPTY = 16,
 };
 /*
  * part_accumulate_maps() of some of a part. The costs and the arcs go to
@@ -353,6 +357,9 @@ int profile_merge_parts(struct profile *p, struct tally_error *err);
  * Returns 0, or -1 with err and the part left in place.
  */
 int profile_fold_last_part(struct profile *p, struct tally_error *err);
+/* The same for some of the part (PART_ACC_* bits): what a reader that put its records in part
+   0 as it read them has left to fold (PART_ACC_META, with PART_ACC_DST_EMPTY as it applies). */
+int profile_fold_last_part_some(struct profile *p, unsigned what, struct tally_error *err);
 
 /* Make a profile signed (int64 costs). Fails (-1) if a value exceeds INT64_MAX. */
 int profile_make_signed(struct profile *p, struct tally_error *err);

@@ -212,6 +212,24 @@ static void test_parts(void **state)
     assert_true(d.p->warnings.n > 0);
     profile_free(d.p);
     free_totals(t, 4);
+    /* a first part with no records and no totals, then parts with theirs (as a
+       reader that adds them at the end of each part, part 0 then holds nothing:
+       the totals of the others are kept) */
+    b.n = 0;
+    part_header(&b, 0, "Ir Dr");
+    struct bytebuf rest = {0};
+    parts_file(&rest, 3, NULL, NULL);
+    t = part_totals(&rest, 3);
+    rest.n = 0;
+    parts_file(&rest, 3, NULL, (const char *const *)t);
+    bytebuf_add(&b, rest.s, rest.n);
+    assert_int_equal(same(&b, 3), -1);
+    d = read_text(&b, 1, 1, "off");
+    assert_non_null(d.p);
+    assert_non_null(d.p->parts[0]->totals);
+    profile_free(d.p);
+    free_totals(t, 3);
+    bytebuf_release(&rest);
     bytebuf_release(&b);
 }
 
