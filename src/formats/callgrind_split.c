@@ -279,8 +279,11 @@ static int counters_fit(const struct rd *r, const struct half *h, uint32_t *nm)
 static void add_counters(struct rd *r, const struct rd *s)
 {
     r->tot_or |= s->tot_or;
-    for (uint32_t j = 0; j < s->tot_names.n; j++)
-        r->tot[rd_total_of(r, strtab_str(&s->tot_names, j))] += s->tot[j];
+    for (uint32_t j = 0; j < s->tot_names.n; j++) {
+        /* first: a new name grows r->tot (moving it) */
+        uint32_t k = rd_total_of(r, strtab_str(&s->tot_names, j));
+        r->tot[k] += s->tot[j];
+    }
     r->calls += s->calls;
     r->nneg += s->nneg;
     r->ndirect += s->ndirect;

@@ -251,6 +251,21 @@ static void test_parts(void **state)
             bytebuf_release(&b);
         }
     }
+    /* events that only the parts after the split have (the first reader's sums of the
+       file's costs, by event name, take new names at the merge) */
+    {
+        struct bytebuf e;
+        memset(&e, 0, sizeof(e));
+        for (int k = 0; k < 4; k++) {
+            put(&e, "version: 1\npart: %d\npositions: instr line\nevents: Ir Dr", k + 1);
+            for (int x = 0; x < (k < 2 ? 0 : 40); x++) /* more than the first reader's room */
+                put(&e, " E%d", x);
+            put(&e, "\n\n");
+            functions(&e, 0, 12 + k);
+        }
+        same(&e, 0, 0, READ_SPLIT_PART);
+        bytebuf_release(&e);
+    }
     /* an error in a later part */
     struct bytebuf b;
     memset(&b, 0, sizeof(b));
