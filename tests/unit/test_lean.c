@@ -188,6 +188,20 @@ static void build(struct func_table *ft, struct profile *p, struct event_expr *c
     assert_int_equal(func_table_build(ft, p, &fo, &err), 0);
 }
 
+/* The tables, columns and profiles of a full (a, ca, f) and a lean (b, cb, l) build. */
+static void release_pair(struct func_table *a, struct func_table *b, struct event_expr *ca,
+                         struct event_expr *cb, struct profile *f, struct profile *l)
+{
+    func_table_release(a);
+    func_table_release(b);
+    for (int i = 0; i < 2; i++) {
+        event_expr_release(&ca[i]);
+        event_expr_release(&cb[i]);
+    }
+    profile_free(f);
+    profile_free(l);
+}
+
 /* Rows without arcs (and with the records freed) are the rows with arcs. */
 static void test_table_without_arcs(void **state)
 {
@@ -220,14 +234,7 @@ static void test_table_without_arcs(void **state)
         callee_only += func_row_flags(&a, r) == FUNC_ROW_CALLEE;
     }
     assert_true(callee_only > 0); /* a row that only calls make (only_called) */
-    func_table_release(&a);
-    func_table_release(&b);
-    for (int i = 0; i < 2; i++) {
-        event_expr_release(&ca[i]);
-        event_expr_release(&cb[i]);
-    }
-    profile_free(f);
-    profile_free(l);
+    release_pair(&a, &b, ca, cb, f, l);
 }
 
 /*
@@ -284,14 +291,7 @@ static void test_calls_by_hand(void **state)
             assert_true(func_row_flags(ft, r) & FUNC_ROW_LISTED);
             assert_string_equal(profile_str(t ? l : f, (uint32_t)(func_row_obj(ft, r) - 1)), want);
         }
-        func_table_release(&a);
-        func_table_release(&b);
-        for (int i = 0; i < 2; i++) {
-            event_expr_release(&ca[i]);
-            event_expr_release(&cb[i]);
-        }
-        profile_free(f);
-        profile_free(l);
+        release_pair(&a, &b, ca, cb, f, l);
     }
 }
 

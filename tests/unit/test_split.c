@@ -43,17 +43,6 @@ static struct outcome read_text(const char *text, size_t len, int split, int fol
     return o;
 }
 
-static char *written(const struct profile *p, size_t *len)
-{
-    char *buf = NULL;
-    FILE *fp = open_memstream(&buf, len);
-    assert_non_null(fp);
-    struct tally_error err;
-    assert_int_equal(callgrind_write(p, fp, &err), 0);
-    fclose(fp);
-    return buf;
-}
-
 /*
  * Read both ways and compare; `how` is the way the split read must have
  * gone (READ_SPLIT_NONE: given up). Returns the error line of a failed
@@ -73,20 +62,7 @@ static unsigned long same(const struct bytebuf *b, int fold, int drop, int how)
     }
     assert_int_equal(a.how, READ_SPLIT_NONE);
     if (s.how != how) fail_msg("split read went way %d, expected %d", s.how, how);
-    assert_int_equal(a.p->nparts, s.p->nparts);
-    assert_int_equal(a.p->warnings.n, s.p->warnings.n);
-    for (size_t i = 0; i < a.p->warnings.n; i++)
-        assert_string_equal(a.p->warnings.items[i], s.p->warnings.items[i]);
-    assert_int_equal(profile_nfunctions(a.p), profile_nfunctions(s.p));
-    for (size_t f = 0; f < profile_nfunctions(a.p); f++)
-        assert_int_equal(profile_function_mention(a.p, (uint32_t)f),
-                         profile_function_mention(s.p, (uint32_t)f));
-    size_t la, ls;
-    char *wa = written(a.p, &la), *ws = written(s.p, &ls);
-    assert_int_equal(la, ls);
-    assert_memory_equal(wa, ws, la);
-    free(wa);
-    free(ws);
+    test_same_profile(a.p, s.p);
     profile_free(a.p);
     profile_free(s.p);
     return 0;
