@@ -260,8 +260,9 @@ static void calls_apply(struct func_table *ft, struct calls_pass *c, char *seen,
         }
         rectab_val(&ft->rows, ri)[2] |= FUNC_ROW_LISTED;
     }
-    uint64_t *last = NULL; /* [row] 1 + the last own call that set the row's object */
-    size_t nlast = 0;
+    /* [row] 1 + the last own call that set the row's object; own_row() below makes at most
+       one row per function */
+    uint64_t *last = xcalloc(ft->rows.count + nfn + 1, sizeof(*last));
     for (size_t f = 0; f < nfn; f++) {
         if (!c->seen[f]) continue;
         seen[f] = 1;
@@ -272,12 +273,6 @@ static void calls_apply(struct func_table *ft, struct calls_pass *c, char *seen,
         size_t ri = own_row(ft, fnrow, (uint32_t)f, &fn);
         uint64_t *v = rectab_val(&ft->rows, ri);
         v[2] |= FUNC_ROW_LISTED;
-        if (ri >= nlast) {
-            size_t n = ft->rows.count + nfn;
-            last = xrealloc(last, n * sizeof(*last));
-            memset(last + nlast, 0, (n - nlast) * sizeof(*last));
-            nlast = n;
-        }
         if (last[ri] > c->own[f]) continue;
         last[ri] = c->own[f];
         v[1] = (uint64_t)fn.obj + 1;

@@ -42,7 +42,7 @@
  * calls still do the rest: the caller's row (call-site file, caller name)
  * is listed and may get its object, the callee's row is flagged
  * FUNC_ROW_CALLEE, and both are created in the same order as with arcs,
- * so the rows are the same.
+ * so the rows are the same (but see `consume` below for their order).
  *
  * Call costs may be absent (a part that keeps call counts only, profile.h):
  * arcs and per-line calls then have zero costs and ndef 0.

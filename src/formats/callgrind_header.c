@@ -37,20 +37,18 @@ static void part_sums(struct rd *r)
     int stated = pt->summary || pt->totals;
     if (!n || (r->tot_exact && !stated)) return;
     uint64_t *self = xcalloc(n, sizeof(*self));
+    /* a part read straight into part 0 (r->direct) kept its sums itself */
     if (r->direct) {
         memcpy(self, r->psum, n * sizeof(*self));
-        if (stated) part_check_totals_of(r->p, pt, self);
-        if (!r->tot_exact)
-            for (size_t i = 0; i < n; i++)
-                r->tot[r->tot_of[i]] += self[i];
     } else if (part_self_total(r->p, pt, self)) {
         part_check_totals(r->p, pt); /* says that it cannot check */
-    } else {
-        if (stated) part_check_totals_of(r->p, pt, self);
-        if (!r->tot_exact)
-            for (size_t i = 0; i < n; i++)
-                r->tot[r->tot_of[i]] += self[i];
+        free(self);
+        return;
     }
+    if (stated) part_check_totals_of(r->p, pt, self);
+    if (!r->tot_exact)
+        for (size_t i = 0; i < n; i++)
+            r->tot[r->tot_of[i]] += self[i];
     free(self);
 }
 

@@ -95,7 +95,8 @@ struct rd {
      * call counts only (no call costs), no jumps, unsigned costs (see
      * choose_dst() in callgrind_header.c). Its own metadata stays in pt,
      * folded at its end; its self costs, which its `summary:` and `totals:`
-     * are checked against, are summed line by line in psum.
+     * are checked against, are summed in psum (per run of lines in
+     * cost_run(), per line elsewhere).
      */
     struct part *dst; /* where the current part's records go: pt or part 0 */
     uint64_t *psum;   /* [psum_cap] the current part's self costs when direct, then scratch */

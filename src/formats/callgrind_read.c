@@ -718,7 +718,7 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
             vec_addr = addr;
         }
         /* within the bound no sum of the file's self costs passes 2^64-1, nor
-           then a record's: plain additions, which the compiler vectorizes */
+           then a record's: plain additions, with no overflow check */
         for (size_t i = 0; i < n; i++)
             vec[i] += cost[i];
     }
@@ -1232,17 +1232,14 @@ void rd_init(struct rd *r, struct input *in, struct profile *p, const struct rea
 
 void rd_release(struct rd *r)
 {
-    for (int k = 0; k < NAME_KINDS; k++)
-        idmap_release(&r->names[k]);
+    rd_drop_maps(r);
     free(r->pend_text[0]);
     free(r->pend_text[1]);
     free(r->had_total);
     free(r->cost);
-    free(r->copy);
     strtab_release(&r->tot_names);
     free(r->tot);
     free(r->tot_of);
-    free(r->fcache);
     free(r->psum);
 }
 

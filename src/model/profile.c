@@ -555,10 +555,7 @@ int profile_merge_parts(struct profile *p, struct tally_error *err)
 
 int profile_fold_last_part(struct profile *p, struct tally_error *err)
 {
-    if (p->nparts <= 1) return 0;
-    if (part_accumulate(p, p->parts[0], p, p->parts[p->nparts - 1], err)) return -1;
-    part_free(p->parts[--p->nparts]);
-    return 0;
+    return profile_fold_last_part_some(p, PART_ACC_ALL, err);
 }
 
 int profile_fold_last_part_some(struct profile *p, unsigned what, struct tally_error *err)

@@ -582,6 +582,16 @@ static void *sort_half(void *arg)
     return NULL;
 }
 
+/*
+ * Is the threshold of sort event i met by any rows of a callgrind table?
+ * A threshold of 0 or less is, by any sum of unsigned costs (not so for the
+ * inclusive stop rule, which compares the total less the last row).
+ */
+static int threshold_always_met(const struct annrep *r, size_t i)
+{
+    return !r->cg && !r->o->inclusive && !r->p->signed_costs && r->thr[i] <= 0;
+}
+
 /* A key's part of the running sum: an undefined cost (key -1) adds nothing. */
 static tally_wide key_share(tally_wide k)
 {
@@ -671,7 +681,7 @@ static size_t shown_rows(struct annrep *r)
     if (r->cg || !r->filter_on || r->o->inclusive || r->p->signed_costs || !r->nsort || n < 2)
         return n;
     for (size_t i = 1; i < r->nsort; i++)
-        if (!(r->thr[i] <= 0)) return n;
+        if (!threshold_always_met(r, i)) return n;
     size_t c = r->sort[0];
     int sdef = annrep_defined(r, c, r->summary_ndef) && r->summary[c] > 0;
     tally_wide total = sdef ? r->summary[c] : 1;
@@ -730,10 +740,10 @@ static size_t table_stop(struct annrep *r)
 {
     const struct annotate_options *o = r->o;
     tally_wide *curr = xcalloc(r->nsort ? r->nsort : 1, sizeof(tally_wide));
-    /* a threshold of 0 is met by any sum of unsigned costs: not checked */
+    /* a threshold always met is neither checked nor summed */
     char *met = xcalloc(r->nsort ? r->nsort : 1, 1);
     for (size_t i = 0; i < r->nsort; i++)
-        met[i] = !r->cg && !o->inclusive && !r->p->signed_costs && r->thr[i] <= 0;
+        met[i] = (char)threshold_always_met(r, i);
     size_t k = 0;
     for (; k < r->nent; k++) {
         const struct entry *e = &r->ent[k];

@@ -26,7 +26,18 @@ import sys
 MAX = 2**64 - 1
 
 
-class Case:
+class Lines:
+    """What both kinds of file share: short count lines through self.cost()."""
+
+    def small(self, rnd, n):
+        """n lines of short counts (1 to 8 digits)."""
+        for _ in range(n):
+            k = rnd.randint(1, len(self.events))
+            self.cost([rnd.choice([0, 1, 7, rnd.randint(10, 10**rnd.randint(2, 8) - 1)])
+                       for _ in range(k)])
+
+
+class Case(Lines):
     def __init__(self, name, layout="line"):
         self.name = name
         self.layout = layout  # "line" or "instr line"
@@ -101,13 +112,6 @@ class Case:
         ln = self.emit(self.pos() + " " + " ".join(str(c) for c in costs))
         self.add(ln, costs)
 
-    def small(self, rnd, n):
-        """n lines of short counts (1 to 8 digits)."""
-        for _ in range(n):
-            k = rnd.randint(1, len(self.events))
-            self.cost([rnd.choice([0, 1, 7, rnd.randint(10, 10**rnd.randint(2, 8) - 1)])
-                       for _ in range(k)])
-
     def write(self, d):
         self.end_part()
         name = self.name + ".cg"
@@ -120,7 +124,7 @@ class Case:
         return "%s ok %s" % (name, ",".join(str(self.sums.get(e, 0)) for e in self.first_events))
 
 
-class CgCase:
+class CgCase(Lines):
     """A cachegrind file: counts per line, one part; negative counts make
     it signed (its counts and sums then int64)."""
 
@@ -160,12 +164,6 @@ class CgCase:
                                % self.events[i])
                 return
             self.sums[i] = t
-
-    def small(self, rnd, n):
-        for _ in range(n):
-            k = rnd.randint(1, len(self.events))
-            self.cost([rnd.choice([0, 1, 7, rnd.randint(10, 10**rnd.randint(2, 8) - 1)])
-                       for _ in range(k)])
 
     def write(self, d):
         name = self.name + ".cgr"
