@@ -10,6 +10,7 @@ writes the inputs). Prints TAP lines ("ok - ..." / "not ok - ...").
 """
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
@@ -31,6 +32,17 @@ def check(name, cond, detail=""):
 def row_names(b):
     return b.eval("Array.prototype.map.call(document.querySelectorAll('#t-functions tbody tr'),"
                   "function(tr){return tr.cells[0].textContent;})")
+
+
+def rows_when(b, want, timeout=3.0):
+    """The table's rows once they are `want`, or as they are after `timeout` seconds: typed
+    text reaches the page's input handler a moment after the call that types it returns."""
+    end = time.time() + timeout
+    names = row_names(b)
+    while names != want and time.time() < end:
+        time.sleep(0.02)
+        names = row_names(b)
+    return names
 
 
 def call_rows(b, which):
@@ -103,13 +115,13 @@ def small(b, page, shot):
 
     b.eval("document.getElementById('t-search').focus()")
     b.type_text("ma")
-    names = row_names(b)
+    names = rows_when(b, ["main"])
     check("search 'ma' keeps main", names == ["main"], names)
     b.eval("(function(){var s=document.getElementById('t-search'); s.value='';"
            "s.dispatchEvent(new Event('input'));})()")
     b.eval("document.getElementById('t-search').focus()")
     b.type_text("^(WORK|helper)$")
-    names = row_names(b)
+    names = rows_when(b, ["work", "helper"])
     check("regex search, case-insensitive", names == ["work", "helper"], names)
     b.eval("(function(){var s=document.getElementById('t-search'); s.value='';"
            "s.dispatchEvent(new Event('input'));})()")
