@@ -68,6 +68,10 @@ done
 if [ "$JOBS" -gt 1 ] && printf '%s\n' "${names[@]}" | grep -q '\.sh$'; then
     (
         . tests/lib.sh >/dev/null 2>&1
+        # lib.sh finds the root from a test's path (tests/GROUP/x.sh), one level deeper
+        # than this script: without this the profiles went to ../build, the tests then
+        # made them themselves, at once, one deleting what another was reading
+        ROOT=$PWD
         . tests/peer/profiles.sh && make_profiles
         . tests/peer/gmon-profiles.sh && make_gmon_profiles
     ) >"$LOGS/prepare.log" 2>&1
