@@ -48,7 +48,7 @@
   function base(p) { var k = p.lastIndexOf('/'); return k < 0 ? p : p.slice(k + 1); }
   function fname(i) {
     var f = D.funcs[i];
-    return f.n + (f.y ? ' <cycle ' + f.y + '>' : '');
+    return f.n + (f.y ? ' <cycle ' + f.y + '>' + (f.e ? ' (estimated)' : '') : '');
   }
 
   /* ---- header ---- */

@@ -566,6 +566,10 @@ static void write_callgrind(UInt tid)
     VG_(fprintf)(f, "part: %u\n", o->parts);
     if (tid) VG_(fprintf)(f, "thread: %u\n", tid);
     if (clo_cache_sim) write_desc(f, " ");
+    /* a call of a function already on its thread's stack adds no cost to
+     * its arc (tl_main.c, push_call): the costs of the calls into a
+     * function add up to its time on the stack, counted once */
+    if (clo_calls) VG_(fprintf)(f, "desc: Option: call costs: outermost activations\n");
     VG_(fprintf)(f, "positions: %s\nevents:", clo_dump_instr ? "instr line" : "line");
     for (Int k = 0; k < n_out_ev; k++)
         VG_(fprintf)(f, " %s", ev_name[out_ev[k]]);

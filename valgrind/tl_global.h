@@ -87,6 +87,7 @@ typedef struct linecc {
     struct fnrec *frec; /* its function in the callgrind file, while writing */
     Bool pseudo;        /* not code: a signal's caller (`<signal N>`) */
     void *cfn;          /* its function in the context tree (--contexts=yes) */
+    struct fnact *act;  /* its function's depth on the stacks (--calls=yes) */
     ULong *cgkept;      /* costs of the parts already dumped, for the
                            cachegrind file (NULL until a dump has some) */
     ULong ev[N_EV];
@@ -274,13 +275,28 @@ static inline void touch_arc(arc *a)
 /* A call, or (sig) the mark of a signal delivery: the handler's frames are
  * above it; its sp is the interrupted stack pointer, its `enter` the
  * running cost at delivery, and it keeps the interrupted thread's state. */
+/* A function (object, name: the callgrind file's function) and how many
+ * times it is on each thread's stack, so that only the outermost call of
+ * a recursion charges its arc (see push_call). `depth` is the depth on
+ * thread `tid`'s stack; `more`, once a second thread has it on its stack
+ * while `tid` does, the depths on every other thread's, by thread id. */
+typedef struct fnact {
+    struct fnact *next;
+    istr *obj, *fn;
+    UWord hash;
+    UInt tid, depth;
+    UInt *more;
+} fnact;
+
 typedef struct {
     arc *a;          /* NULL for a signal mark */
+    fnact *act;      /* the callee's function (a call) */
     linecc *sigline; /* mark: `<signal N>` */
     Addr sp;
     Bool resolver;
     Bool toggle; /* the callee is --toggle-collect's function */
     Bool sig;
+    Bool outer; /* the callee was not on the stack: the call charges its arc */
     /* mark of a handler on an alternate stack above the interrupted one:
      * the stack pointers the handler's code was seen at */
     Bool alt;

@@ -129,6 +129,65 @@ static arc *get_arc(instrcc *site, instrcc *callee)
     return a;
 }
 
+/*--- Functions on the stack: each recursion charges its outermost call ---*/
+
+/*
+ * The cost of a call goes to its arc only when the callee's function was
+ * not on the thread's stack already; a call into a function that is (a
+ * recursion, direct or through others) counts as a call but adds nothing.
+ * So the costs of the arcs into a function add up to the cost spent while
+ * it is on the stack, counted once, and the callgrind file says so (its
+ * `desc: Option: call costs: outermost activations` line). Callgrind adds
+ * every call's cost, so its arcs nest under recursion.
+ */
+static htab fnacts;
+
+static UWord fnact_rehash(const void *p)
+{
+    return ((const fnact *)p)->hash;
+}
+
+static fnact *act_of(linecc *l)
+{
+    if (l->act) return l->act;
+    UWord h = ((UWord)l->obj->hash * 0x9E3779B1u) ^ l->fn->hash;
+    fnact *a = NULL;
+    if (!fnacts.nslots) htab_init(&fnacts, 1024);
+    for (fnact *x = fnacts.slot[h & (fnacts.nslots - 1)]; x; x = x->next)
+        if (x->obj == l->obj && x->fn == l->fn) {
+            a = x;
+            break;
+        }
+    if (!a) {
+        a = arena_alloc(sizeof *a);
+        VG_(memset)(a, 0, sizeof *a);
+        a->obj = l->obj;
+        a->fn = l->fn;
+        a->hash = h;
+        htab_add(&fnacts, a, h, fnact_rehash);
+    }
+    l->act = a;
+    return a;
+}
+
+/* The function's depth on thread tid's stack. The one slot serves the
+ * thread that has the function on its stack (almost always one); a second
+ * thread at the same time gets the table of every thread's depth. */
+static UInt *act_depth(fnact *a, UInt tid)
+{
+    if (LIKELY(a->tid == tid)) return &a->depth;
+    if (a->depth == 0) {
+        a->tid = tid;
+        if (a->more) {
+            a->depth = a->more[tid];
+            a->more[tid] = 0;
+        }
+        return &a->depth;
+    }
+    if (!a->more) a->more = VG_(calloc)("tl.fnact", VG_N_THREADS, sizeof *a->more);
+    return &a->more[tid];
+}
+
 thread *get_thread(ThreadId tid)
 {
     threads = grow_by_tid(threads, &n_threads, tid, "tl.threads");
@@ -211,6 +270,8 @@ static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool r
     if (toggle && toggle_depth++ == 0) collect_start();
     frame *f = new_frame(t);
     f->a = get_arc(site, callee);
+    f->act = act_of(callee->line);
+    f->outer = (*act_depth(f->act, t->tid))++ == 0;
     if (collecting) {
         f->a->calls++;
         touch_arc(f->a);
@@ -256,7 +317,8 @@ frame *pop_call(thread *t)
         if (rms_on) rms_on_signal_end(t->tid, t->run[EV_Ir]);
         return f;
     }
-    if (collecting) {
+    (*act_depth(f->act, t->tid))--;
+    if (collecting && f->outer) {
         for (Int e = 0; e < N_EV; e++)
             f->a->cost[e] += t->run[e] - f->enter[e];
         touch_arc(f->a);

@@ -117,7 +117,7 @@ static void restart_thread_frames(thread *t, Bool add)
         frame *f = &t->stack[d];
         if (f->sig)
             VG_(memcpy)(upto, f->enter, sizeof upto);
-        else if (add) {
+        else if (add && f->outer) { /* an inner call of a recursion adds nothing */
             ULong *c = f->a->cost;
             if (clo_separate && t != cur_thread) {
                 t->astore = grow_store(t->astore, &t->n_astore, f->a->id + 1, N_EV + 1);

@@ -69,7 +69,8 @@ int callgraph_build(struct callgraph *g, const struct profile *p, size_t part,
     for (size_t v = 0; v < n; v++)
         if (add_cols(g->total, g->self + v * nc, ncols))
             return tally_error_set(err, p->path, 0, "the total cost is too large");
-    struct incl_graph ig = {n, ncols, g->self, NULL, g->narcs, g->from, g->to, g->cost, NULL};
+    struct incl_graph ig = {n,       ncols, g->self, NULL, g->narcs,
+                            g->from, g->to, g->cost, NULL, part_calls_outermost(pt)};
     if (incl_compute(&ig, &g->ir, err)) return -1;
     for (size_t a = 0; a < g->narcs; a++) {
         uint64_t *dst =

@@ -17,12 +17,40 @@ static uint32_t max32(uint32_t a, uint32_t b)
     return a > b ? a : b;
 }
 
+/*
+ * For arcs that add up every call (Callgrind's): how many times, on
+ * average, the entries of each cycle are on the stack while the cycle is.
+ * An entry is a member called from outside; the calls into it from
+ * outside never nest and the calls from inside come on top, so per event
+ * the depth is (all calls into the entries) / (their calls from outside),
+ * at least 1. A cycle nothing outside calls gets 1.
+ */
+static long double *cycle_depths(const struct incl_graph *g, const struct incl_result *r,
+                                 const tally_wide *in, const tally_wide *member_in,
+                                 const tally_wide *cyc_in)
+{
+    size_t n = g->nnodes, nc = g->ncols, ncyc = r->ncycles;
+    long double *all = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(*all));
+    for (size_t v = 0; v < n; v++) {
+        if (!r->cycle[v]) continue;
+        size_t cy = r->cycle[v] - 1;
+        for (size_t i = 0; i < nc; i++)
+            if (in[v * nc + i] > 0) all[cy * nc + i] += (long double)member_in[v * nc + i];
+    }
+    for (size_t k = 0; k < ncyc * nc; k++) {
+        long double outside = (long double)cyc_in[k];
+        all[k] = outside > 0 && all[k] > outside ? all[k] / outside : 1.0L;
+    }
+    return all;
+}
+
 int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally_error *err)
 {
     size_t n = g->nnodes, nc = g->ncols, na = g->narcs;
     memset(r, 0, sizeof(*r));
     r->nnodes = n;
     r->ncols = nc;
+    r->outermost = g->outermost;
     r->cycle = xcalloc(n ? n : 1, sizeof(*r->cycle));
     r->incl = xcalloc(n * nc > 0 ? n * nc : 1, sizeof(*r->incl));
     r->ndef = xcalloc(n ? n : 1, sizeof(*r->ndef));
@@ -57,6 +85,7 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
     r->cycle_incl = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(tally_wide));
     r->cycle_self = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(tally_wide));
     r->cycle_ndef = xcalloc(ncyc ? ncyc : 1, sizeof(uint32_t));
+    r->cycle_root = xcalloc(ncyc ? ncyc : 1, 1);
     r->cycle_start = xcalloc(ncyc + 1, sizeof(size_t));
     r->members = xmalloc((n ? n : 1) * sizeof(uint32_t));
     for (size_t v = 0; v < n; v++) {
@@ -82,13 +111,19 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
     tally_wide *out = xcalloc(n * nc > 0 ? n * nc : 1, sizeof(tally_wide)); /* leaving calls */
     uint32_t *out_ndef = xcalloc(n ? n : 1, sizeof(uint32_t));
     tally_wide *cyc_in = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(tally_wide));
+    /* a cycle member's calls from inside its cycle as well (member_in) */
+    tally_wide *member_in = xcalloc(n * nc > 0 ? n * nc : 1, sizeof(tally_wide));
     for (size_t a = 0; a < na && !rc; a++) {
         uint32_t f = g->from[a], t = g->to[a];
         uint32_t d = g->arc_ndef ? g->arc_ndef[a] : (uint32_t)nc;
         const tally_wide *c = g->cost + a * nc;
         if (f == t) continue;
+        if (r->cycle[t]) rc |= add_vec(member_in + (size_t)t * nc, c, nc);
         int inside = r->cycle[f] && r->cycle[f] == r->cycle[t];
-        if (inside) continue;
+        if (inside) {
+            in_ndef[t] = max32(in_ndef[t], d);
+            continue;
+        }
         called[t] = 1;
         rc |= add_vec(in + (size_t)t * nc, c, nc);
         in_ndef[t] = max32(in_ndef[t], d);
@@ -107,14 +142,19 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
         uint32_t sd = g->self_ndef ? g->self_ndef[v] : (uint32_t)nc;
         if (r->cycle[v]) {
             size_t cy = r->cycle[v] - 1;
-            memcpy(dst, self, nc * sizeof(tally_wide));
-            rc |= add_vec(dst, out + v * nc, nc);
-            r->ndef[v] = max32(sd, out_ndef[v]);
+            /* the cycle's own cost first, from its members' self costs and
+             * the calls leaving it when nothing outside calls it */
+            tally_wide *own = xmalloc(nc * sizeof(tally_wide));
+            memcpy(own, self, nc * sizeof(tally_wide));
+            rc |= add_vec(own, out + v * nc, nc);
             rc |= add_vec(r->cycle_self + cy * nc, self, nc);
             if (!cyc_entered[cy]) {
-                rc |= add_vec(r->cycle_incl + cy * nc, dst, nc);
-                r->cycle_ndef[cy] = max32(r->cycle_ndef[cy], r->ndef[v]);
+                rc |= add_vec(r->cycle_incl + cy * nc, own, nc);
+                r->cycle_ndef[cy] = max32(r->cycle_ndef[cy], max32(sd, out_ndef[v]));
             }
+            free(own);
+            memcpy(dst, member_in + v * nc, nc * sizeof(tally_wide));
+            r->ndef[v] = max32(in_ndef[v], sd);
         } else if (called[v]) {
             memcpy(dst, in + v * nc, nc * sizeof(tally_wide));
             r->ndef[v] = in_ndef[v];
@@ -127,6 +167,45 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
     for (size_t cy = 0; cy < ncyc && !rc; cy++)
         if (cyc_entered[cy])
             memcpy(r->cycle_incl + cy * nc, cyc_in + cy * nc, nc * sizeof(tally_wide));
+    /* A member is on the stack at most while its cycle is, and at most for
+     * the calls into it, whichever is less (calls inside a recursion can
+     * nest, so their sum can exceed it). When the arcs count only the
+     * outermost call of each activation, the calls into it are exactly its
+     * time on the stack. */
+    long double *depth = NULL;
+    if (!g->outermost && !rc) depth = cycle_depths(g, r, in, member_in, cyc_in);
+    for (size_t v = 0; v < n && !rc; v++) {
+        if (!r->cycle[v]) continue;
+        size_t cy = r->cycle[v] - 1;
+        tally_wide *dst = r->incl + v * nc;
+        const tally_wide *cap = r->cycle_incl + cy * nc;
+        for (size_t i = 0; i < nc; i++) {
+            tally_wide hi = dst[i] < cap[i] ? dst[i] : cap[i];
+            tally_wide own = g->self[v * nc + i] + out[v * nc + i];
+            if (!cyc_entered[cy] && own > dst[i]) {
+                /* nothing outside calls the cycle and the calls into this
+                 * member cannot hold its own cost: it is where the cycle
+                 * starts, at the bottom of the stack, for all of it */
+                dst[i] = cap[i];
+            } else if (depth) {
+                /* the calls into it divided by how deep its cycle's
+                 * entries recurse on average, within what is sure: its
+                 * calls from outside the cycle and its own cost with its
+                 * calls out of the cycle never nest */
+                tally_wide lo = in[v * nc + i] > own ? in[v * nc + i] : own;
+                long double e = (long double)dst[i] / depth[cy * nc + i];
+                tally_wide est = e >= (long double)hi ? hi : (tally_wide)(e + 0.5L);
+                if (est < lo) est = lo;
+                dst[i] = est < hi ? est : hi;
+            } else {
+                dst[i] = hi;
+            }
+        }
+        if (r->ndef[v] < r->cycle_ndef[cy]) r->ndef[v] = r->cycle_ndef[cy];
+    }
+    free(depth);
+    for (size_t cy = 0; cy < ncyc; cy++)
+        r->cycle_root[cy] = !cyc_entered[cy];
     free(called);
     free(cyc_entered);
     free(in);
@@ -134,6 +213,7 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
     free(out);
     free(out_ndef);
     free(cyc_in);
+    free(member_in);
     free(comp);
     free(size);
     free(cycno);
@@ -152,6 +232,7 @@ void incl_result_release(struct incl_result *r)
     free(r->cycle_incl);
     free(r->cycle_self);
     free(r->cycle_ndef);
+    free(r->cycle_root);
     free(r->cycle_start);
     free(r->members);
     memset(r, 0, sizeof(*r));

@@ -45,6 +45,10 @@ struct incl_graph {
     const uint32_t *from, *to; /* [narcs] node indices */
     const tally_wide *cost;    /* [narcs * ncols] */
     const uint32_t *arc_ndef;  /* [narcs] or NULL */
+    /* the arcs count only the outermost call of each recursion (a call of
+     * a function already on the stack adds no cost): then every inclusive
+     * cost is exact */
+    int outermost;
 };
 
 struct incl_result {
@@ -57,7 +61,17 @@ struct incl_result {
     uint32_t *cycle_ndef;   /* [ncycles] */
     size_t *cycle_start;    /* [ncycles + 1]: members of cycle c (0-based) are */
     uint32_t *members;      /*   members[cycle_start[c] .. cycle_start[c + 1]) ascending */
+    char *cycle_root;       /* [ncycles]: nothing outside the cycle calls it */
+    int outermost;          /* the graph's flag */
 };
+
+/* Whether node v's inclusive cost is an estimate: it is in a cycle, and
+ * the arcs add up nested calls or nothing outside calls the cycle (see
+ * the rule above). */
+static inline int incl_estimated(const struct incl_result *r, size_t v)
+{
+    return r->cycle[v] != 0 && (!r->outermost || r->cycle_root[r->cycle[v] - 1]);
+}
 
 /* Compute everything. Returns 0, or -1 with err when a sum overflows. */
 int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally_error *err);

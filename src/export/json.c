@@ -99,6 +99,7 @@ static int graph_build(struct json_graph *g, const struct profile *p, const stru
         .from = g->fg.from,
         .to = g->fg.to,
         .cost = g->fg.cost,
+        .outermost = part_calls_outermost(pt),
     };
     if (incl_compute(&ig, &g->incl, err)) return -1;
     g->have_incl = 1;
@@ -227,6 +228,7 @@ int json_write(const struct profile *p, FILE *fp, const struct json_options *o,
         fputs(", \"inclusive\": ", fp);
         put_ivec(fp, g.incl.incl + f * ne, ne);
         fprintf(fp, ", \"cycle\": %" PRIu32, g.incl.cycle[f]);
+        if (incl_estimated(&g.incl, f)) fputs(", \"estimated\": true", fp);
         if (lines) {
             size_t start = li;
             while (li < nlines && lines[li].fn == f)

@@ -440,6 +440,26 @@ int part_accumulate_some(struct profile *dp, struct part *dst, const struct prof
     return accumulate(dp, dst, sp, src, fnmap, namemap, what, err);
 }
 
+int part_calls_outermost(const struct part *pt)
+{
+    for (size_t i = 0; i < pt->desc.n; i++)
+        if (strcmp(pt->desc.items[i], PART_DESC_OUTERMOST) == 0) return 1;
+    return 0;
+}
+
+void part_set_calls_outermost(struct part *pt, int on)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < pt->desc.n; i++) {
+        if (strcmp(pt->desc.items[i], PART_DESC_OUTERMOST) == 0)
+            free(pt->desc.items[i]);
+        else
+            pt->desc.items[k++] = pt->desc.items[i];
+    }
+    pt->desc.n = k;
+    if (on) strlist_push(&pt->desc, PART_DESC_OUTERMOST);
+}
+
 /* `what`: PART_ACC_* (with PART_ACC_EAT, src's records are freed as they are added). */
 static int accumulate(struct profile *dp, struct part *dst, const struct profile *sp,
                       const struct part *src, const uint32_t *fnmap, const uint32_t *namemap,
@@ -467,9 +487,16 @@ static int accumulate(struct profile *dp, struct part *dst, const struct profile
     if (what & PART_ACC_META) {
         dst->positions |= src->positions;
         if (!dst->cmd && src->cmd) dst->cmd = xstrdup(src->cmd);
+        /* the sum counts each recursion once only if every part it holds does */
+        int dst_empty = (!dst->costs.count && !dst->calls.count) || (what & PART_ACC_DST_EMPTY);
+        int outer =
+            dst != src && (dst_empty ? part_calls_outermost(src)
+                                     : part_calls_outermost(dst) && part_calls_outermost(src));
         if (!dst->desc.n)
             for (size_t i = 0; i < src->desc.n; i++)
-                strlist_push(&dst->desc, src->desc.items[i]);
+                if (strcmp(src->desc.items[i], PART_DESC_OUTERMOST) != 0)
+                    strlist_push(&dst->desc, src->desc.items[i]);
+        if (dst != src) part_set_calls_outermost(dst, outer);
     }
     int bad = 0;
     struct idcache ids = {NULL, NULL, namemap};

@@ -120,6 +120,21 @@ struct part {
     int call_counts_only;
 };
 
+/*
+ * The `desc:` line by which a callgrind file says that its call costs
+ * count each recursion once: a call of a function that was already on
+ * its thread's stack adds its count but no cost, so the costs of the calls
+ * into a function add up to the cost spent while it is on the stack
+ * (tally record writes it; Callgrind's calls nest under recursion). The
+ * "Option:" prefix keeps callgrind_annotate from printing it.
+ */
+#define PART_DESC_OUTERMOST "Option: call costs: outermost activations"
+
+/* Whether the part's desc has that line; set or clear it (once). Adding
+ * parts keeps it only when every part added has it. */
+int part_calls_outermost(const struct part *pt);
+void part_set_calls_outermost(struct part *pt, int on);
+
 struct cct; /* cct.h */
 
 struct profile {

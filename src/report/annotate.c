@@ -354,7 +354,8 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
             memcpy(self + i * nc, func_row_self(ft, i), nc * sizeof(tally_wide));
             snd[i] = func_row_ndef(ft, i);
         }
-        struct incl_graph g = {nrows, nc, self, snd, na, from, to, cost, and};
+        struct incl_graph g = {nrows, nc, self, snd, na,
+                               from,  to, cost, and, part_calls_outermost(r->pt)};
         int rc = incl_compute(&g, &r->ir, err);
         free(from);
         free(to);
@@ -373,7 +374,9 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
     for (size_t i = 0; i < nrows && !r->row_names_joined; i++) {
         char *n = func_row_display(ft, i);
         if (r->have_ir && r->ir.cycle[i]) {
-            char *t = xasprintf("%s <cycle %u>", n, r->ir.cycle[i]);
+            char *t =
+                xasprintf(incl_estimated(&r->ir, i) ? "%s <cycle %u> (estimated)" : "%s <cycle %u>",
+                          n, r->ir.cycle[i]);
             free(n);
             n = t;
         }

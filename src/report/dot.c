@@ -348,7 +348,9 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
             sb_esc(&b, base_name(profile_str(g->p, f.file)));
             bytebuf_add(&b, "]", 1);
         }
-        bytebuf_printf(&b, "\\n%.2f%%\\n(%.2f%%)", ishare, sshare);
+        /* "~": estimated from call costs that nest under recursion */
+        bytebuf_printf(&b, "\\n%s%.2f%%\\n(%.2f%%)", incl_estimated(&g->ir, v) ? "~" : "", ishare,
+                       sshare);
         if (g->reccalls[v])
             bytebuf_printf(&b, "\\n%s+%s×", textfmt_commify((tally_wide)g->calls[v], num),
                            textfmt_commify((tally_wide)g->reccalls[v], num2));
@@ -366,7 +368,8 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
             bytebuf_add(&b, "\\nobject: ", 10);
             sb_esc(&b, profile_str(g->p, f.obj));
         }
-        bytebuf_printf(&b, "\\ninclusive: %s (%.2f%%)", textfmt_commify(incl, num), ishare);
+        bytebuf_printf(&b, "\\ninclusive: %s (%.2f%%)%s", textfmt_commify(incl, num), ishare,
+                       incl_estimated(&g->ir, v) ? ", estimated (recursion)" : "");
         bytebuf_printf(&b, "\\nself: %s (%.2f%%)", textfmt_commify(self, num), sshare);
         bytebuf_printf(&b, "\\ncalls: %s", textfmt_commify((tally_wide)g->calls[v], num));
         if (g->reccalls[v])

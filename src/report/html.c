@@ -365,8 +365,10 @@ static void write_data(struct rep *r, FILE *out, size_t nsrc)
         fputs(",\"i\":", out);
         json_costs(out, callgraph_incl(g, v), nc);
         fprintf(out,
-                ",\"c\":%" PRIu64 ",\"rc\":%" PRIu64 ",\"y\":%" PRIu32 ",\"hi\":%zu,\"ho\":%zu}",
-                g->calls[v], g->reccalls[v], g->ir.cycle[v], hidden_in, hidden_out);
+                ",\"c\":%" PRIu64 ",\"rc\":%" PRIu64 ",\"y\":%" PRIu32
+                ",\"e\":%d,\"hi\":%zu,\"ho\":%zu}",
+                g->calls[v], g->reccalls[v], g->ir.cycle[v], incl_estimated(&g->ir, v), hidden_in,
+                hidden_out);
     }
     fputs("],\n\"arcs\":[", out);
     int first = 1;

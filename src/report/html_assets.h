@@ -155,7 +155,7 @@ static const char *const html_asset_js[] = {
     "  function base(p) { var k = p.lastIndexOf('/'); return k < 0 \? p : p.slice(k + 1); }\n",
     "  function fname(i) {\n",
     "    var f = D.funcs[i];\n",
-    "    return f.n + (f.y \? ' <cycle ' + f.y + '>' : '');\n",
+    "    return f.n + (f.y \? ' <cycle ' + f.y + '>' + (f.e \? ' (estimated)' : '') : '');\n",
     "  }\n",
     "\n",
     "  /* ---- header ---- */\n",

@@ -24,7 +24,7 @@ struct g1 {
 
 static void run(const struct g1 *g, struct incl_result *r)
 {
-    struct incl_graph ig = {g->n, 1, g->self, NULL, g->na, g->from, g->to, g->cost, NULL};
+    struct incl_graph ig = {g->n, 1, g->self, NULL, g->na, g->from, g->to, g->cost, NULL, 0};
     struct tally_error err;
     assert_int_equal(incl_compute(&ig, r, &err), 0);
 }
@@ -105,7 +105,12 @@ static void test_self_recursive_root(void **state)
  * measured nested costs even->odd 58 and odd->even 18; even -> leaf 6,
  * odd -> leaf 10; leaf(16). Total 98.
  * Cycle {even, odd}: entered only by main, so <cycle 1> = 96.
- * Members: even = 40 + 6 = 46, odd = 40 + 10 = 50 (calls inside ignored).
+ * Members (estimates: these calls nest): the cycle's only entry, even, is
+ * called for 96 + 18 = 114 against 96 from outside, so an entry is on the
+ * stack 114 / 96 = 1.1875 times on average. even: 114 / 1.1875 = 96,
+ * within [its calls from outside 96, min(114, 96)]. odd: 58 / 1.1875 =
+ * 48.8, raised to what it surely spends, its own 40 plus its call to leaf
+ * 10 = 50 (at most min(58, 96)).
  * leaf is outside: 6 + 10 = 16; main: 2 + 96 = 98.
  */
 static void test_mutual_recursion(void **state)
@@ -125,8 +130,9 @@ static void test_mutual_recursion(void **state)
     assert_int_equal(r.cycle_start[1], 2);
     assert_int_equal(r.members[0], 1);
     assert_int_equal(r.members[1], 2);
-    assert_int_equal(r.incl[1], 46);
+    assert_int_equal(r.incl[1], 96);
     assert_int_equal(r.incl[2], 50);
+    assert_true(incl_estimated(&r, 1) && incl_estimated(&r, 2) && !incl_estimated(&r, 3));
     assert_int_equal(r.incl[3], 16);
     assert_int_equal(r.incl[0], 98);
     assert_not_above_total(&g, &r);
@@ -137,6 +143,9 @@ static void test_mutual_recursion(void **state)
 /*
  * A cycle nothing calls: a(10) <-> b(20) (nested costs 25 and 12),
  * a -> c (5), c(5). <cycle 1> = (10 + 5) + (20 + 0) = 35 = total.
+ * a spends at least 10 + 5 = 15, more than the 12 of the calls into it:
+ * it starts the cycle at the bottom of the stack, so it gets all 35.
+ * b: the call into it, 25 (no nesting to divide by: nothing enters).
  */
 static void test_cycle_as_root(void **state)
 {
@@ -146,8 +155,8 @@ static void test_cycle_as_root(void **state)
     run(&g, &r);
     assert_int_equal(r.ncycles, 1);
     assert_int_equal(r.cycle_incl[0], 35);
-    assert_int_equal(r.incl[0], 15);
-    assert_int_equal(r.incl[1], 20);
+    assert_int_equal(r.incl[0], 35);
+    assert_int_equal(r.incl[1], 25);
     assert_int_equal(r.incl[2], 5);
     assert_not_above_total(&g, &r);
     incl_result_release(&r);
@@ -176,6 +185,119 @@ static void test_two_cycles(void **state)
     incl_result_release(&r);
 }
 
+/*
+ * Executions that know their answer. A random program of NF functions
+ * (function 0 is main, never called again) runs: each activation works a
+ * little, calls a few random functions (recursion through any of them, up
+ * to a depth), works again. The simulation keeps a clock and a stack, and
+ * from them derives what a profiler records: self costs, and per (caller,
+ * callee) the cost of every call (Callgrind's arcs, nested) or only of the
+ * calls into a function not yet on the stack (tally record's arcs). The
+ * truth is each function's time on the stack, counted once: the lengths
+ * of its outermost activations.
+ */
+enum { NF = 7, MAXD = 9 };
+struct sim {
+    uint64_t rng, clock;
+    int depth_of[NF];
+    tally_wide self[NF], truth[NF];
+    tally_wide nested[NF][NF], outer[NF][NF];
+};
+
+static unsigned sim_rand(struct sim *s, unsigned n)
+{
+    s->rng = s->rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (unsigned)(s->rng >> 33) % n;
+}
+
+static void sim_run(struct sim *s, int f, int caller, int depth)
+{
+    uint64_t start = s->clock;
+    int outermost = s->depth_of[f]++ == 0;
+    unsigned w = 1 + sim_rand(s, 20);
+    s->clock += w;
+    s->self[f] += w;
+    unsigned calls = depth < MAXD ? sim_rand(s, 4) : 0;
+    for (unsigned k = 0; k < calls; k++)
+        sim_run(s, 1 + (int)sim_rand(s, NF - 1), f, depth + 1);
+    w = sim_rand(s, 10);
+    s->clock += w;
+    s->self[f] += w;
+    tally_wide len = (tally_wide)(s->clock - start);
+    if (outermost) s->truth[f] += len;
+    if (caller >= 0) {
+        s->nested[caller][f] += len;
+        if (outermost) s->outer[caller][f] += len;
+    }
+    s->depth_of[f]--;
+}
+
+static void sim_graph(const struct sim *s, int outermost, struct g1 *g)
+{
+    memset(g, 0, sizeof(*g));
+    g->n = NF;
+    for (int f = 0; f < NF; f++)
+        g->self[f] = s->self[f];
+    for (int a = 0; a < NF; a++)
+        for (int b = 0; b < NF; b++)
+            if (s->nested[a][b] && g->na < 16) { /* a call into b from a happened */
+                g->from[g->na] = (uint32_t)a;
+                g->to[g->na] = (uint32_t)b;
+                g->cost[g->na++] = outermost ? s->outer[a][b] : s->nested[a][b];
+            }
+}
+
+static void test_truth_from_executions(void **state)
+{
+    (void)state;
+    int estimated_seen = 0;
+    double worst = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        struct sim s;
+        memset(&s, 0, sizeof(s));
+        s.rng = seed;
+        sim_run(&s, 0, -1, 0);
+        struct g1 g;
+        sim_graph(&s, 1, &g);
+        if (g.na >= 16) continue; /* more arcs than struct g1 holds */
+        /* tally record's arcs: every function exact, none an estimate */
+        struct incl_result r;
+        struct incl_graph ig = {g.n, 1, g.self, NULL, g.na, g.from, g.to, g.cost, NULL, 1};
+        struct tally_error err;
+        assert_int_equal(incl_compute(&ig, &r, &err), 0);
+        for (int f = 0; f < NF; f++) {
+            if (!s.self[f]) continue; /* never ran */
+            if (r.incl[f] != s.truth[f])
+                fail_msg("seed %llu: function %d: %lld, truth %lld", (unsigned long long)seed, f,
+                         (long long)r.incl[f], (long long)s.truth[f]);
+            assert_false(incl_estimated(&r, (size_t)f));
+        }
+        incl_result_release(&r);
+        /* Callgrind's arcs: never above the total nor below the own cost;
+         * estimates where recursion makes them so */
+        sim_graph(&s, 0, &g);
+        ig.cost = g.cost;
+        ig.outermost = 0;
+        assert_int_equal(incl_compute(&ig, &r, &err), 0);
+        assert_not_above_total(&g, &r);
+        for (int f = 0; f < NF; f++) {
+            if (!s.self[f]) continue;
+            assert_true(r.incl[f] >= s.self[f]);
+            if (incl_estimated(&r, (size_t)f)) {
+                estimated_seen = 1;
+                double e = (double)(r.incl[f] - s.truth[f]) / (double)s.truth[0];
+                if (e < 0) e = -e;
+                if (e > worst) worst = e;
+            } else {
+                assert_true(r.incl[f] == s.truth[f]); /* outside recursion: exact */
+            }
+        }
+        incl_result_release(&r);
+    }
+    assert_true(estimated_seen);
+    print_message("# worst estimate error over the executions: %.1f%% of the total\n", 100 * worst);
+}
+
 /* A very long call chain closed into one cycle: no recursion depth problem. */
 static void test_deep_chain(void **state)
 {
@@ -190,7 +312,7 @@ static void test_deep_chain(void **state)
         to[i] = (i + 1) % N;
         cost[i] = 1;
     }
-    struct incl_graph ig = {N, 1, self, NULL, N, from, to, cost, NULL};
+    struct incl_graph ig = {N, 1, self, NULL, N, from, to, cost, NULL, 0};
     struct incl_result r;
     struct tally_error err;
     assert_int_equal(incl_compute(&ig, &r, &err), 0);
@@ -217,7 +339,7 @@ static void test_overflow(void **state)
     /* sums are 128-bit: one past its largest value is refused */
     tally_wide top = (tally_wide)(((unsigned __int128)1 << 127) - 1);
     struct g1 g = {3, 2, {0, 0, 0}, {0, 1}, {2, 2}, {top, 1}};
-    struct incl_graph ig = {g.n, 1, g.self, NULL, g.na, g.from, g.to, g.cost, NULL};
+    struct incl_graph ig = {g.n, 1, g.self, NULL, g.na, g.from, g.to, g.cost, NULL, 0};
     struct incl_result r;
     struct tally_error err;
     assert_int_equal(incl_compute(&ig, &r, &err), -1);
@@ -325,7 +447,7 @@ static void test_funcs_rows(void **state)
         self[i] = func_row_self(&ft, i)[0];
     uint32_t from = func_arc_caller(&ft, 0), to = func_arc_callee(&ft, 0);
     tally_wide cost = func_arc_cost(&ft, 0)[0];
-    struct incl_graph ig = {n, 1, self, NULL, 1, &from, &to, &cost, NULL};
+    struct incl_graph ig = {n, 1, self, NULL, 1, &from, &to, &cost, NULL, 0};
     struct incl_result r;
     assert_int_equal(incl_compute(&ig, &r, &err), 0);
     assert_int_equal(r.incl[rm], 15 + 20);
@@ -369,11 +491,17 @@ static void test_fgraph_scc(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_no_recursion),        cmocka_unit_test(test_self_recursion),
-        cmocka_unit_test(test_self_recursive_root), cmocka_unit_test(test_mutual_recursion),
-        cmocka_unit_test(test_cycle_as_root),       cmocka_unit_test(test_two_cycles),
-        cmocka_unit_test(test_deep_chain),          cmocka_unit_test(test_overflow),
-        cmocka_unit_test(test_funcs_rows),          cmocka_unit_test(test_fgraph_scc),
+        cmocka_unit_test(test_no_recursion),
+        cmocka_unit_test(test_self_recursion),
+        cmocka_unit_test(test_self_recursive_root),
+        cmocka_unit_test(test_mutual_recursion),
+        cmocka_unit_test(test_cycle_as_root),
+        cmocka_unit_test(test_two_cycles),
+        cmocka_unit_test(test_deep_chain),
+        cmocka_unit_test(test_truth_from_executions),
+        cmocka_unit_test(test_overflow),
+        cmocka_unit_test(test_funcs_rows),
+        cmocka_unit_test(test_fgraph_scc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
