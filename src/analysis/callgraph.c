@@ -70,8 +70,19 @@ int callgraph_build(struct callgraph *g, const struct profile *p, size_t part,
         if (add_cols(g->total, g->self + v * nc, ncols))
             return tally_error_set(err, p->path, 0, "the total cost is too large");
     struct incl_graph ig = {n,       ncols, g->self, NULL, g->narcs,
-                            g->from, g->to, g->cost, NULL, part_calls_outermost(pt)};
-    if (incl_compute(&ig, &g->ir, err)) return -1;
+                            g->from, g->to, g->cost, NULL, part_calls_outermost(pt),
+                            NULL};
+    unsigned char *levels = NULL;
+    if (!ig.outermost) { /* Callgrind's NAME'2 levels (see incl_level_flags) */
+        const char **nm = xmalloc((n ? n : 1) * sizeof(*nm));
+        for (size_t v = 0; v < n; v++)
+            nm[v] = profile_str(p, profile_function_at(p, g->fn[v]).name);
+        ig.outer_in = levels = incl_level_flags(nm, n);
+        free(nm);
+    }
+    int irc = incl_compute(&ig, &g->ir, err);
+    free(levels);
+    if (irc) return -1;
     for (size_t a = 0; a < g->narcs; a++) {
         uint64_t *dst =
             callgraph_arc_recursive(g, a) ? &g->reccalls[g->to[a]] : &g->calls[g->to[a]];

@@ -20,27 +20,30 @@ static uint32_t max32(uint32_t a, uint32_t b)
 /*
  * For arcs that add up every call (Callgrind's): how many times, on
  * average, the entries of each cycle are on the stack while the cycle is.
- * An entry is a member called from outside; the calls into it from
- * outside never nest and the calls from inside come on top, so per event
- * the depth is (all calls into the entries) / (their calls from outside),
- * at least 1. A cycle nothing outside calls gets 1.
+ * An entry is a member called from outside whose calls can nest (not
+ * `outer_in`); the calls into it from outside never nest and the calls
+ * from inside come on top, so per event the depth is (all calls into the
+ * entries) / (their calls from outside), at least 1. A cycle without such
+ * an entry gets 1.
  */
 static long double *cycle_depths(const struct incl_graph *g, const struct incl_result *r,
-                                 const tally_wide *in, const tally_wide *member_in,
-                                 const tally_wide *cyc_in)
+                                 const tally_wide *in, const tally_wide *member_in)
 {
     size_t n = g->nnodes, nc = g->ncols, ncyc = r->ncycles;
     long double *all = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(*all));
+    long double *outside = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(*outside));
     for (size_t v = 0; v < n; v++) {
         if (!r->cycle[v]) continue;
         size_t cy = r->cycle[v] - 1;
-        for (size_t i = 0; i < nc; i++)
-            if (in[v * nc + i] > 0) all[cy * nc + i] += (long double)member_in[v * nc + i];
+        for (size_t i = 0; i < nc && !r->outer_in[v]; i++)
+            if (in[v * nc + i] > 0) {
+                all[cy * nc + i] += (long double)member_in[v * nc + i];
+                outside[cy * nc + i] += (long double)in[v * nc + i];
+            }
     }
-    for (size_t k = 0; k < ncyc * nc; k++) {
-        long double outside = (long double)cyc_in[k];
-        all[k] = outside > 0 && all[k] > outside ? all[k] / outside : 1.0L;
-    }
+    for (size_t k = 0; k < ncyc * nc; k++)
+        all[k] = outside[k] > 0 && all[k] > outside[k] ? all[k] / outside[k] : 1.0L;
+    free(outside);
     return all;
 }
 
@@ -86,6 +89,7 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
     r->cycle_self = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(tally_wide));
     r->cycle_ndef = xcalloc(ncyc ? ncyc : 1, sizeof(uint32_t));
     r->cycle_root = xcalloc(ncyc ? ncyc : 1, 1);
+    r->outer_in = xcalloc(n ? n : 1, 1);
     r->cycle_start = xcalloc(ncyc + 1, sizeof(size_t));
     r->members = xmalloc((n ? n : 1) * sizeof(uint32_t));
     for (size_t v = 0; v < n; v++) {
@@ -172,8 +176,33 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
      * nest, so their sum can exceed it). When the arcs count only the
      * outermost call of each activation, the calls into it are exactly its
      * time on the stack. */
+    for (size_t v = 0; v < n; v++)
+        r->outer_in[v] = g->outermost || (g->outer_in && g->outer_in[v]);
     long double *depth = NULL;
-    if (!g->outermost && !rc) depth = cycle_depths(g, r, in, member_in, cyc_in);
+    if (!g->outermost && !rc) depth = cycle_depths(g, r, in, member_in);
+    /* A cycle nothing outside calls starts at the bottom of a stack: the
+     * member there is on the stack whenever the cycle is, and the calls
+     * into it hold only its later activations. It is the member whose own
+     * cost (self and calls out of the cycle) most exceeds the calls into
+     * it, by the first event (with outermost calls: its calls in are 0). */
+    uint32_t *bottom = NULL;
+    for (size_t v = 0; v < n && !rc; v++) {
+        if (!r->cycle[v] || cyc_entered[r->cycle[v] - 1]) continue;
+        size_t cy = r->cycle[v] - 1;
+        if (!bottom) {
+            bottom = xmalloc((ncyc ? ncyc : 1) * sizeof(*bottom));
+            for (size_t c = 0; c < ncyc; c++)
+                bottom[c] = UINT32_MAX;
+        }
+        tally_wide surplus = nc ? g->self[v * nc] + out[v * nc] - r->incl[v * nc] : 0;
+        if (bottom[cy] == UINT32_MAX) {
+            bottom[cy] = (uint32_t)v;
+        } else {
+            size_t b = bottom[cy];
+            tally_wide best = nc ? g->self[b * nc] + out[b * nc] - r->incl[b * nc] : 0;
+            if (surplus > best) bottom[cy] = (uint32_t)v;
+        }
+    }
     for (size_t v = 0; v < n && !rc; v++) {
         if (!r->cycle[v]) continue;
         size_t cy = r->cycle[v] - 1;
@@ -182,12 +211,9 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
         for (size_t i = 0; i < nc; i++) {
             tally_wide hi = dst[i] < cap[i] ? dst[i] : cap[i];
             tally_wide own = g->self[v * nc + i] + out[v * nc + i];
-            if (!cyc_entered[cy] && own > dst[i]) {
-                /* nothing outside calls the cycle and the calls into this
-                 * member cannot hold its own cost: it is where the cycle
-                 * starts, at the bottom of the stack, for all of it */
+            if (bottom && bottom[cy] == v) {
                 dst[i] = cap[i];
-            } else if (depth) {
+            } else if (depth && !r->outer_in[v]) {
                 /* the calls into it divided by how deep its cycle's
                  * entries recurse on average, within what is sure: its
                  * calls from outside the cycle and its own cost with its
@@ -204,6 +230,7 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
         if (r->ndef[v] < r->cycle_ndef[cy]) r->ndef[v] = r->cycle_ndef[cy];
     }
     free(depth);
+    free(bottom);
     for (size_t cy = 0; cy < ncyc; cy++)
         r->cycle_root[cy] = !cyc_entered[cy];
     free(called);
@@ -233,7 +260,65 @@ void incl_result_release(struct incl_result *r)
     free(r->cycle_self);
     free(r->cycle_ndef);
     free(r->cycle_root);
+    free(r->outer_in);
     free(r->cycle_start);
     free(r->members);
     memset(r, 0, sizeof(*r));
+}
+
+struct level {
+    const char *base;
+    size_t len;
+    unsigned long level;
+    size_t node;
+};
+
+static void split_level(const char *name, struct level *l)
+{
+    size_t n = strlen(name), k = n;
+    while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+        k--;
+    l->base = name;
+    l->len = n;
+    l->level = 1;
+    /* NAME'k: k >= 2, no leading zero, a name before it */
+    if (k < n && k >= 2 && name[k - 1] == '\'' && name[k] != '0' && n - k < 10) {
+        unsigned long v = strtoul(name + k, NULL, 10);
+        if (v >= 2) {
+            l->len = k - 1;
+            l->level = v;
+        }
+    }
+}
+
+static int cmp_level(const void *a, const void *b)
+{
+    const struct level *x = a, *y = b;
+    size_t m = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->base, y->base, m);
+    if (c) return c;
+    if (x->len != y->len) return x->len < y->len ? -1 : 1;
+    return x->level < y->level ? -1 : x->level > y->level;
+}
+
+unsigned char *incl_level_flags(const char *const *names, size_t n)
+{
+    unsigned char *flag = xcalloc(n ? n : 1, 1);
+    struct level *v = xmalloc((n ? n : 1) * sizeof(*v));
+    for (size_t i = 0; i < n; i++) {
+        split_level(names[i] ? names[i] : "", &v[i]);
+        v[i].node = i;
+    }
+    qsort(v, n, sizeof(*v), cmp_level);
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && v[j].len == v[i].len && memcmp(v[j].base, v[i].base, v[i].len) == 0)
+            j++;
+        unsigned long top = v[j - 1].level;
+        for (size_t k = i; k < j; k++)
+            flag[v[k].node] = v[k].level < top;
+        i = j;
+    }
+    free(v);
+    return flag;
 }

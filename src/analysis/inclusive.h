@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * inclusive.h - inclusive costs of the nodes of a call graph, right under
- * recursion.
+ * inclusive.h - inclusive costs of the nodes of a call graph: the cost
+ * spent while a node is on the stack, counted once, also under recursion.
  *
  * The graph: `nnodes` nodes (functions) with a self cost each, and arcs
  * (caller -> callee) carrying the inclusive cost of those calls as the
@@ -18,8 +18,19 @@
  *   - a component of several nodes is a cycle (KCachegrind's `<cycle N>`):
  *     the cycle's inclusive cost is the sum of the calls entering it from
  *     outside, or when nothing outside calls it, the members' self costs
- *     plus the calls leaving it; each member's inclusive cost is its self
- *     cost plus its calls to nodes outside the cycle.
+ *     plus the calls leaving it;
+ *   - a member's: the sum of the calls into it (from inside its cycle too),
+ *     at most the cycle's. With `outermost` arcs (a call into a node
+ *     already on the stack carries no cost: tally record's) that is exact.
+ *     With nested arcs (Callgrind's) it is divided by the mean depth of the
+ *     cycle's entries (the calls into the members called from outside over
+ *     those calls from outside) and kept within what is sure: at least its
+ *     calls from outside and its self cost plus its calls out of the
+ *     cycle, at most the cycle's and its calls in: an estimate;
+ *   - in a cycle nothing outside calls, the member whose own cost (self
+ *     plus calls out of the cycle) most exceeds its calls in (by the first
+ *     column) is taken to be at the bottom of the stack: it gets the
+ *     cycle's cost (an estimate).
  * Calls into a non-recursive node (or into a cycle from outside) never
  * nest, so with consistent input no inclusive cost exceeds the total.
  *
@@ -49,20 +60,24 @@ struct incl_graph {
      * a function already on the stack adds no cost): then every inclusive
      * cost is exact */
     int outermost;
+    /* [nnodes] or NULL: the calls into these nodes never nest (see
+     * incl_level_flags()), as if `outermost` held for them */
+    const unsigned char *outer_in;
 };
 
 struct incl_result {
     size_t nnodes, ncols, ncycles;
-    uint32_t *cycle;        /* [nnodes]: 0, or the node's 1-based cycle number */
-    tally_wide *incl;       /* [nnodes * ncols] */
-    uint32_t *ndef;         /* [nnodes] */
-    tally_wide *cycle_incl; /* [ncycles * ncols] */
-    tally_wide *cycle_self; /* [ncycles * ncols]: the members' self costs summed */
-    uint32_t *cycle_ndef;   /* [ncycles] */
-    size_t *cycle_start;    /* [ncycles + 1]: members of cycle c (0-based) are */
-    uint32_t *members;      /*   members[cycle_start[c] .. cycle_start[c + 1]) ascending */
-    char *cycle_root;       /* [ncycles]: nothing outside the cycle calls it */
-    int outermost;          /* the graph's flag */
+    uint32_t *cycle;         /* [nnodes]: 0, or the node's 1-based cycle number */
+    tally_wide *incl;        /* [nnodes * ncols] */
+    uint32_t *ndef;          /* [nnodes] */
+    tally_wide *cycle_incl;  /* [ncycles * ncols] */
+    tally_wide *cycle_self;  /* [ncycles * ncols]: the members' self costs summed */
+    uint32_t *cycle_ndef;    /* [ncycles] */
+    size_t *cycle_start;     /* [ncycles + 1]: members of cycle c (0-based) are */
+    uint32_t *members;       /*   members[cycle_start[c] .. cycle_start[c + 1]) ascending */
+    char *cycle_root;        /* [ncycles]: nothing outside the cycle calls it */
+    unsigned char *outer_in; /* [nnodes]: the calls into it never nest */
+    int outermost;           /* the graph's flag */
 };
 
 /* Whether node v's inclusive cost is an estimate: it is in a cycle, and
@@ -70,8 +85,19 @@ struct incl_result {
  * the rule above). */
 static inline int incl_estimated(const struct incl_result *r, size_t v)
 {
-    return r->cycle[v] != 0 && (!r->outermost || r->cycle_root[r->cycle[v] - 1]);
+    return r->cycle[v] != 0 && (!r->outer_in[v] || r->cycle_root[r->cycle[v] - 1]);
 }
+
+/*
+ * Callgrind's recursion levels. With --separate-recs=N (Callgrind's
+ * default is 2) a call of a function already active at levels 1..k-1 is
+ * made to NAME'k (k <= N; the deepest level takes every deeper call), so
+ * NAME and NAME'k below the deepest level seen are never entered while
+ * they are active: the calls into them never nest. Given the nodes'
+ * names, returns [n] flags (malloc'd) that are 1 for those nodes: a name
+ * NAME or NAME'k (k >= 2, digits only) for which NAME'j with j > k exists.
+ */
+unsigned char *incl_level_flags(const char *const *names, size_t n);
 
 /* Compute everything. Returns 0, or -1 with err when a sum overflows. */
 int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally_error *err);

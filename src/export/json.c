@@ -101,7 +101,18 @@ static int graph_build(struct json_graph *g, const struct profile *p, const stru
         .cost = g->fg.cost,
         .outermost = part_calls_outermost(pt),
     };
-    if (incl_compute(&ig, &g->incl, err)) return -1;
+    unsigned char *levels = NULL;
+    if (!ig.outermost) { /* Callgrind's NAME'2 levels (see incl_level_flags) */
+        size_t n = g->fg.nnodes;
+        const char **nm = xmalloc((n ? n : 1) * sizeof(*nm));
+        for (size_t v = 0; v < n; v++)
+            nm[v] = profile_str(p, profile_function_at(p, g->fg.fn[v]).name);
+        ig.outer_in = levels = incl_level_flags(nm, n);
+        free(nm);
+    }
+    int rc = incl_compute(&ig, &g->incl, err);
+    free(levels);
+    if (rc) return -1;
     g->have_incl = 1;
     return 0;
 }

@@ -354,9 +354,20 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
             memcpy(self + i * nc, func_row_self(ft, i), nc * sizeof(tally_wide));
             snd[i] = func_row_ndef(ft, i);
         }
-        struct incl_graph g = {nrows, nc, self, snd, na,
-                               from,  to, cost, and, part_calls_outermost(r->pt)};
+        struct incl_graph g = {
+            nrows, nc, self, snd, na, from, to, cost, and, part_calls_outermost(r->pt), NULL};
+        unsigned char *levels = NULL;
+        if (!g.outermost) { /* Callgrind's NAME'2 levels (see incl_level_flags) */
+            char **nm = xmalloc((nrows ? nrows : 1) * sizeof(*nm));
+            for (size_t i = 0; i < nrows; i++)
+                nm[i] = func_row_display(ft, i);
+            g.outer_in = levels = incl_level_flags((const char *const *)nm, nrows);
+            for (size_t i = 0; i < nrows; i++)
+                free(nm[i]);
+            free(nm);
+        }
         int rc = incl_compute(&g, &r->ir, err);
+        free(levels);
         free(from);
         free(to);
         free(and);

@@ -134,8 +134,11 @@ EOF
 drawn "two inputs added up: shares kept, calls doubled" "$TMP/want10" a.out a.out
 
 # --- recursion: total 5 + 20 + 30 + 45 = 100 ---------------------------------
-# main -> a (95); a <-> b is a cycle entered from main: cycle 95%; members a
-# (self 20, no call out of the cycle: 20%) and b (30 + leaf 45 = 75%); leaf
+# main -> a (95); a <-> b is a cycle entered from main: cycle 95%; members
+# (estimates from nested calls, marked ~): a is the only entry, called for
+# 95 + 60 = 155 against 95 from outside (mean depth 155 / 95), so 155 /
+# (155 / 95) = 95%; b: 75 / (155 / 95) = 46, raised to what it surely
+# spends, 30 + leaf 45 = 75%; leaf
 # is called 3x by b and 7x by itself (self-calls do not count in its
 # inclusive 45); recursive arcs are dashed, count only; calls as gprof
 # writes them, N+R: R = calls from inside the recursion (a: 1 from main +
@@ -174,20 +177,23 @@ edge f2->f1: 2× dashed
 edge f2->f3: 45.00%|3×
 edge f3->f3: 7× dashed
 node f0: main|100.00%|(5.00%)
-node f1: a|20.00%|(20.00%)|1+2×
-node f2: b|75.00%|(30.00%)|0+3×
+node f1: a|~95.00%|(20.00%)|1+2×
+node f2: b|~75.00%|(30.00%)|0+3×
 node f3: leaf|45.00%|(45.00%)|3+7×
 EOF
 drawn "recursion: cycle cluster, self-call loop, dashed recursive calls" "$TMP/want" rec.out
-# a cycle that nothing enters: inclusive = members' self + calls leaving it
+# a cycle that nothing enters: inclusive = members' self + calls leaving it.
+# Members (estimates, marked ~): y's own cost 20 + 10 = 30 exceeds the 30
+# of calls into it by 0, x's 10 falls short of its 25 by 15, so y is taken
+# to be at the bottom: the cycle's 40; x: the calls into it, 25.
 printf 'events: Ir\nfn=x\n1 10\ncfn=y\ncalls=1 1\n1 30\nfn=y\n1 20\ncfn=x\ncalls=1 1\n1 25\ncfn=z\ncalls=1 1\n1 10\nfn=z\n1 10\n' >"$TMP/loop.out"
 cat >"$TMP/want" <<'EOF'
 cluster cluster_cycle1: cycle 1: 2 functions, self 30 (75.00%)|inclusive 40 (100.00%): f0 f1
 edge f0->f1: 1× dashed
 edge f1->f0: 1× dashed
 edge f1->f2: 25.00%|1×
-node f0: x|25.00%|(25.00%)|0+1×
-node f1: y|75.00%|(50.00%)|0+1×
+node f0: x|~62.50%|(25.00%)|0+1×
+node f1: y|~100.00%|(50.00%)|0+1×
 node f2: z|25.00%|(25.00%)|1×
 EOF
 drawn "a cycle nothing enters (no DAG): no hang, cycle 100%" "$TMP/want" loop.out

@@ -48,17 +48,17 @@ while (my $l = <STDIN>) {
         $l =~ /^\s*($num(?:\s+$num)*)\s+(\S.*)$/ or die "bad row: $l\n";
         my ($c, $n) = (costs($1), $2);
         my $obj = $n =~ s/ (\[[^\]]*\])$// ? " $1" : "";
-        $n =~ s/ <cycle \d+>$//; $n = norm($n);
+        $n =~ s/ <cycle \d+>(?: \(estimated\))?$//; $n = norm($n);
         $n .= $obj if $mode eq 'objrows';
         if (exists $row{$n}) { $row{$n} .= " | $c"; } else { $row{$n} = $c; push @order, $n; }
     } else {
         if ($l =~ /^\s*($num(?:\s+$num)*)\s+\*\s+(\S.*)$/) {
-            $cur = $2; $cur =~ s/ \[[^\]]*\]$//; $cur =~ s/ <cycle \d+>$//; $cur = norm($cur);
+            $cur = $2; $cur =~ s/ \[[^\]]*\]$//; $cur =~ s/ <cycle \d+>(?: \(estimated\))?$//; $cur = norm($cur);
             for my $p (@pending) { my ($c, $n, $cnt) = @$p; add_edge("< $n -> $cur", $c, $cnt); }
             @pending = ();
         } elsif ($l =~ /^\s*($num(?:\s+$num)*)\s+([<>])\s+(.*) \(([\d,]+)x\)(?: \[[^\]]*\])?$/) {
             my ($c, $dir, $n, $cnt) = (costs($1), $2, $3, $4);
-            $n =~ s/ <cycle \d+>$//; $n = norm($n); $cnt =~ s/,//g;
+            $n =~ s/ <cycle \d+>(?: \(estimated\))?$//; $n = norm($n); $cnt =~ s/,//g;
             if ($dir eq '>') { add_edge("> $cur -> $n", $c, $cnt); } else { push @pending, [$c, $n, $cnt]; }
         }
     }
