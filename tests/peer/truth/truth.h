@@ -9,11 +9,12 @@
  * the thread's work counter T.w. An iteration is 32 instructions, 29 of
  * them nops: Valgrind's time goes by blocks run more than by
  * instructions, and the few instructions of bookkeeping around each call
- * weigh less against long iterations (instructions and work units agree
- * to better than 0.05%). Every function of a program has an index and a depth counter:
- * ENTER(f) on entry remembers T.w when the depth goes from 0 to 1,
- * LEAVE(f) before returning adds what was done since when it comes back
- * to 0. work() is function 0 and counts itself too.
+ * weigh less against long iterations (a program's figures and a
+ * profile's instruction counts agree to within 0.1 point). Every function
+ * of a program has an index and a depth counter: ENTER(f) on entry
+ * remembers T.w when the depth goes from 0 to 1, LEAVE(f) before
+ * returning adds what was done since when it comes back to 0. work() is
+ * function 0 and counts itself too.
  *
  * ENTER, LEAVE and RND are macros so that their code is the calling
  * function's own, on its own lines: an inline function of this header
