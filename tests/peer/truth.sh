@@ -35,7 +35,10 @@
 # flat.c has no recursion, so tally's figures must match whatever the
 # state of its recursion handling: with the check that the comparison
 # fails when a figure is 1 point off, it keeps a broken reading of the
-# profiles from passing. All runs share one environment, as in the other
+# profiles from passing. The programs' own figures are checked too, where
+# recursion is mutual (cycle, interp, visitor): tally record
+# --toggle-collect=F counts only while F is on the stack, so its total is
+# F's time on the stack, measured by the tool. All runs share one environment, as in the other
 # peer tests: `env -i` with one PATH and one VALGRIND_LIB holding both
 # tools.
 . "$(dirname "$0")/../lib.sh"
@@ -243,6 +246,32 @@ check_program() {
     fi
 }
 
+# check_toggle NAME: the figures of tests/peer/truth/NAME.c against the
+# totals of tally record --toggle-collect=F, which counts only while F is
+# on the stack (outermost call to its return, recursion included): time
+# on the stack measured by the tool, independently of the program's own
+# bookkeeping and of any reading of arcs or stacks. Not for threads.c:
+# the tool's toggle is one state for the whole process (valgrind/tl_main.c:
+# toggle_depth), so it counts the other threads' work too.
+check_toggle() {
+    n=$1
+    d=$TMP/$n
+    [ -s "$d/native.txt" ] || return
+    : >"$d/toggle.costs"
+    for f in $(awk 'NR == 1 { for (i = 2; i <= NF; i++) print $i; next } { print $1 }' \
+        "$d/native.txt" | sort -u); do
+        (cd "$d" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record -q --toggle-collect="$f" \
+            --out-file="$d/toggle.$f" -- "./$n" >/dev/null 2>&1 </dev/null)
+        echo "$f $(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$d/toggle.$f" 2>/dev/null)" >>"$d/toggle.costs"
+    done
+    if compare toggle "$d/native.txt" "$d/toggle.costs" >"$d/toggle.cmp"; then
+        ok "$n: the program's figures are time on the stack, as tally record --toggle-collect=F counts it ($(tail -n 1 "$d/toggle.cmp"))"
+    else
+        not_ok "$n: the program's figures are time on the stack, as tally record --toggle-collect=F counts it"
+        diag <"$d/toggle.cmp"
+    fi
+}
+
 # no recursion: tally's figures must already match
 check_program flat
 # the comparison itself: a figure 1 point off, or a function missing, fails
@@ -259,5 +288,9 @@ if [ -s "$TMP/flat/rec.costs" ]; then
 fi
 for p in cycle interp visitor selfrec threads; do
     check_program "$p"
+done
+# the programs' own bookkeeping, measured another way where recursion is mutual
+for p in cycle interp visitor; do
+    check_toggle "$p"
 done
 echo "1..$TESTN"
