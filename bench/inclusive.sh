@@ -56,7 +56,7 @@ for prog in python3 sqlite3 cc1 bzip2; do
     if ! [ -x "$1" ] ||
         ! (cd "$d" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record -q --out-file=tl.out \
             -- "$@" >/dev/null 2>"$d/rec.err") ||
-        ! (cd "$d" && $E VALGRIND_LIB="$LIB" valgrind -q --tool=callgrind \
+        ! (cd "$d" && $E VALGRIND_LIB="$LIB" valgrind -q --tool=callgrind $CG_OPTS \
             --callgrind-out-file=cg.out "$@" >/dev/null 2>>"$d/rec.err") ||
         ! "$TALLY" convert --to=json -o "$d/tl.json" "$d/tl.out" ||
         ! "$TALLY" convert --to=json -o "$d/cg.json" "$d/cg.out" ||

@@ -17,36 +17,6 @@ static uint32_t max32(uint32_t a, uint32_t b)
     return a > b ? a : b;
 }
 
-/*
- * For arcs that add up every call (Callgrind's): how many times, on
- * average, the entries of each cycle are on the stack while the cycle is.
- * An entry is a member called from outside whose calls can nest (not
- * `outer_in`); the calls into it from outside never nest and the calls
- * from inside come on top, so per event the depth is (all calls into the
- * entries) / (their calls from outside), at least 1. A cycle without such
- * an entry gets 1.
- */
-static long double *cycle_depths(const struct incl_graph *g, const struct incl_result *r,
-                                 const tally_wide *in, const tally_wide *member_in)
-{
-    size_t n = g->nnodes, nc = g->ncols, ncyc = r->ncycles;
-    long double *all = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(*all));
-    long double *outside = xcalloc(ncyc * nc > 0 ? ncyc * nc : 1, sizeof(*outside));
-    for (size_t v = 0; v < n; v++) {
-        if (!r->cycle[v]) continue;
-        size_t cy = r->cycle[v] - 1;
-        for (size_t i = 0; i < nc && !r->outer_in[v]; i++)
-            if (in[v * nc + i] > 0) {
-                all[cy * nc + i] += (long double)member_in[v * nc + i];
-                outside[cy * nc + i] += (long double)in[v * nc + i];
-            }
-    }
-    for (size_t k = 0; k < ncyc * nc; k++)
-        all[k] = outside[k] > 0 && all[k] > outside[k] ? all[k] / outside[k] : 1.0L;
-    free(outside);
-    return all;
-}
-
 int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally_error *err)
 {
     size_t n = g->nnodes, nc = g->ncols, na = g->narcs;
@@ -178,8 +148,6 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
      * time on the stack. */
     for (size_t v = 0; v < n; v++)
         r->outer_in[v] = g->outermost || (g->outer_in && g->outer_in[v]);
-    long double *depth = NULL;
-    if (!g->outermost && !rc) depth = cycle_depths(g, r, in, member_in);
     /* A cycle nothing outside calls starts at the bottom of a stack: the
      * member there is on the stack whenever the cycle is, and the calls
      * into it hold only its later activations. It is the member whose own
@@ -213,23 +181,17 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
             tally_wide own = g->self[v * nc + i] + out[v * nc + i];
             if (bottom && bottom[cy] == v) {
                 dst[i] = cap[i];
-            } else if (depth && !r->outer_in[v]) {
-                /* the calls into it divided by how deep its cycle's
-                 * entries recurse on average, within what is sure: its
-                 * calls from outside the cycle and its own cost with its
-                 * calls out of the cycle never nest */
-                tally_wide lo = in[v * nc + i] > own ? in[v * nc + i] : own;
-                long double e = (long double)dst[i] / depth[cy * nc + i];
-                tally_wide est = e >= (long double)hi ? hi : (tally_wide)(e + 0.5L);
-                if (est < lo) est = lo;
-                dst[i] = est < hi ? est : hi;
             } else {
-                dst[i] = hi;
+                /* nested calls can only count it too often: no less than
+                 * what is sure, its calls from outside the cycle and its
+                 * own cost with its calls out of the cycle (these never
+                 * nest) */
+                tally_wide lo = in[v * nc + i] > own ? in[v * nc + i] : own;
+                dst[i] = lo > hi ? (lo < cap[i] ? lo : cap[i]) : hi;
             }
         }
         if (r->ndef[v] < r->cycle_ndef[cy]) r->ndef[v] = r->cycle_ndef[cy];
     }
-    free(depth);
     free(bottom);
     for (size_t cy = 0; cy < ncyc; cy++)
         r->cycle_root[cy] = !cyc_entered[cy];

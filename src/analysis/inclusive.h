@@ -22,11 +22,10 @@
  *   - a member's: the sum of the calls into it (from inside its cycle too),
  *     at most the cycle's. With `outermost` arcs (a call into a node
  *     already on the stack carries no cost: tally record's) that is exact.
- *     With nested arcs (Callgrind's) it is divided by the mean depth of the
- *     cycle's entries (the calls into the members called from outside over
- *     those calls from outside) and kept within what is sure: at least its
- *     calls from outside and its self cost plus its calls out of the
- *     cycle, at most the cycle's and its calls in: an estimate;
+ *     With nested arcs (Callgrind's) it is an estimate from above (nested
+ *     calls only count the same time again), kept at least at what is
+ *     sure: its calls from outside the cycle, its self cost plus its calls
+ *     out of the cycle;
  *   - in a cycle nothing outside calls, the member whose own cost (self
  *     plus calls out of the cycle) most exceeds its calls in (by the first
  *     column) is taken to be at the bottom of the stack: it gets the

@@ -135,10 +135,8 @@ drawn "two inputs added up: shares kept, calls doubled" "$TMP/want10" a.out a.ou
 
 # --- recursion: total 5 + 20 + 30 + 45 = 100 ---------------------------------
 # main -> a (95); a <-> b is a cycle entered from main: cycle 95%; members
-# (estimates from nested calls, marked ~): a is the only entry, called for
-# 95 + 60 = 155 against 95 from outside (mean depth 155 / 95), so 155 /
-# (155 / 95) = 95%; b: 75 / (155 / 95) = 46, raised to what it surely
-# spends, 30 + leaf 45 = 75%; leaf
+# (estimates from nested calls, marked ~): the calls into them, at most the
+# cycle's: a min(95 + 60, 95) = 95%, b min(75, 95) = 75%; leaf
 # is called 3x by b and 7x by itself (self-calls do not count in its
 # inclusive 45); recursive arcs are dashed, count only; calls as gprof
 # writes them, N+R: R = calls from inside the recursion (a: 1 from main +

@@ -77,7 +77,7 @@ incl_rows() {
         r = $0; sub(/^ *[0-9,]+  /, "", r)
         file = r; sub(/:.*/, "", file)
         if (!ours(file)) next
-        sub(/^[^:]*:/, "", r); sub(/ \[.*$/, "", r); sub(/ <cycle [0-9]+>$/, "", r)
+        sub(/^[^:]*:/, "", r); sub(/ \[.*$/, "", r); sub(/ <cycle [0-9]+>( \(estimated\))?$/, "", r)
         if (r in seen) print "TWICE", r
         seen[r] = 1
         print r, v
