@@ -4,6 +4,8 @@
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "check.h"
+#include "fgraph.h"
+#include "inclusive.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -275,7 +277,62 @@ static int column_expr(const struct eventset *es, const char *name, const char *
 struct side_func {
     const char *name, *file;
     int64_t *cost; /* [ncols] */
+    int64_t *incl; /* [ncols] inclusive costs (opt->inclusive), or NULL */
 };
+
+/*
+ * Each function's inclusive cost per column (the time it is on the stack,
+ * analysis/inclusive.h), as int64 in incl[fn * ncols + k]. Returns 0, or -1
+ * with err.
+ */
+static int side_inclusive(const struct profile *p, const struct event_expr *cols, size_t ncols,
+                          int64_t *incl, unsigned char *seen, struct tally_error *err)
+{
+    const struct part *pt = p->parts[0];
+    struct fgraph fg;
+    struct fgraph_options fo = {.cols = cols,
+                                .ncols = ncols,
+                                .msg_self = "a function's cost does not fit",
+                                .msg_count = "a call count does not fit",
+                                .msg_cost = "a call's cost does not fit"};
+    if (fgraph_build(&fg, p, pt, &fo, err)) return -1;
+    struct incl_graph ig = {.nnodes = fg.nnodes,
+                            .ncols = fg.ncols,
+                            .self = fg.self,
+                            .narcs = fg.narcs,
+                            .from = fg.from,
+                            .to = fg.to,
+                            .cost = fg.cost,
+                            .outermost = part_calls_outermost(pt)};
+    unsigned char *levels = NULL;
+    if (!ig.outermost) { /* Callgrind's NAME'2 levels (see incl_level_flags) */
+        const char **nm = xmalloc((fg.nnodes ? fg.nnodes : 1) * sizeof(*nm));
+        for (size_t v = 0; v < fg.nnodes; v++)
+            nm[v] = profile_str(p, profile_function_at(p, fg.fn[v]).name);
+        ig.outer_in = levels = incl_level_flags(nm, fg.nnodes);
+        free(nm);
+    }
+    struct incl_result r;
+    int rc = incl_compute(&ig, &r, err);
+    free(levels);
+    for (size_t v = 0; v < fg.nnodes && !rc; v++) {
+        uint32_t fn = fg.fn[v];
+        for (size_t k = 0; k < ncols; k++) {
+            tally_wide w = r.incl[v * ncols + k];
+            if (w > INT64_MAX || w < INT64_MIN) {
+                rc = tally_error_set(err, p->path, 0,
+                                     "the inclusive cost of %s does not fit in 64 bits",
+                                     profile_str(p, profile_function_at(p, fn).name));
+                break;
+            }
+            incl[(size_t)fn * ncols + k] = (int64_t)w;
+            if (w) seen[fn] = 1;
+        }
+    }
+    if (!rc) incl_result_release(&r);
+    fgraph_release(&fg);
+    return rc ? -1 : 0;
+}
 
 static int by_name(const void *a, const void *b)
 {
@@ -289,8 +346,8 @@ static int by_name(const void *a, const void *b)
  * or -1 with err.
  */
 static long side_sums(const struct profile *p, const struct event_expr *cols, size_t ncols,
-                      void *ignore, struct side_func **out, int64_t **costs,
-                      struct tally_error *err)
+                      void *ignore, int inclusive, struct side_func **out, int64_t **costs,
+                      int64_t **incls, struct tally_error *err)
 {
     size_t nf = profile_nfunctions(p);
     const struct part *pt = p->parts[0];
@@ -320,6 +377,22 @@ static long side_sums(const struct profile *p, const struct event_expr *cols, si
             }
         }
     }
+    int64_t *inc_fn = NULL;
+    if (inclusive) {
+        inc_fn = xcalloc(nf * ncols + 1, sizeof(int64_t));
+        if (side_inclusive(p, cols, ncols, inc_fn, seen, err)) {
+            free(inc_fn);
+            rc = -1;
+            goto out;
+        }
+        for (size_t f = 0; f < nf; f++) /* functions of ignored objects stay out */
+            if (state[f] == 2)
+                seen[f] = 0;
+            else if (seen[f] && !state[f]) {
+                struct function fu = profile_function_at(p, (uint32_t)f);
+                if (ignore && fu.obj && regex_matches(ignore, profile_str(p, fu.obj))) seen[f] = 0;
+            }
+    }
     size_t n = 0;
     struct side_func *sf = xcalloc(nf + 1, sizeof(*sf));
     for (size_t f = 0; f < nf; f++) {
@@ -328,6 +401,7 @@ static long side_sums(const struct profile *p, const struct event_expr *cols, si
         sf[n].name = profile_str(p, fu.name);
         sf[n].file = fu.file ? profile_str(p, fu.file) : "";
         sf[n].cost = per_fn + f * ncols;
+        sf[n].incl = inc_fn ? inc_fn + f * ncols : NULL;
         n++;
     }
     qsort(sf, n, sizeof(*sf), by_name);
@@ -336,10 +410,13 @@ static long side_sums(const struct profile *p, const struct event_expr *cols, si
     for (size_t i = 0; i < n; i++) {
         if (m && !strcmp(sf[m - 1].name, sf[i].name)) {
             for (size_t k = 0; k < ncols; k++)
-                if (__builtin_add_overflow(sf[m - 1].cost[k], sf[i].cost[k], &sf[m - 1].cost[k])) {
+                if (__builtin_add_overflow(sf[m - 1].cost[k], sf[i].cost[k], &sf[m - 1].cost[k]) ||
+                    (inc_fn && __builtin_add_overflow(sf[m - 1].incl[k], sf[i].incl[k],
+                                                      &sf[m - 1].incl[k]))) {
                     rc = tally_error_set(err, p->path, 0, "the costs of %s do not fit in 64 bits",
                                          sf[i].name);
                     free(sf);
+                    free(inc_fn);
                     goto out;
                 }
             continue;
@@ -348,6 +425,7 @@ static long side_sums(const struct profile *p, const struct event_expr *cols, si
     }
     *out = sf;
     *costs = per_fn;
+    *incls = inc_fn;
     per_fn = NULL;
     rc = (long)m;
 out:
@@ -454,7 +532,7 @@ int check_compute(const struct profile *base, const struct profile *new_,
     struct event_expr *cols[2] = {xcalloc(nc, sizeof(struct event_expr)),
                                   xcalloc(nc, sizeof(struct event_expr))};
     struct side_func *sf[2] = {NULL, NULL};
-    int64_t *sfcost[2] = {NULL, NULL};
+    int64_t *sfcost[2] = {NULL, NULL}, *sfincl[2] = {NULL, NULL};
     long nsf[2] = {0, 0};
     struct strlist missing[2] = {{0}, {0}};
     int rc = -2; /* usage errors first: a bad regex, an unknown event */
@@ -473,7 +551,8 @@ int check_compute(const struct profile *base, const struct profile *new_,
     }
     rc = -1; /* from here on, what is wrong is in the input */
     for (int s = 0; s < 2; s++) {
-        nsf[s] = side_sums(sides[s], cols[s], nc, ignore, &sf[s], &sfcost[s], err);
+        nsf[s] = side_sums(sides[s], cols[s], nc, ignore, opt->inclusive, &sf[s], &sfcost[s],
+                           &sfincl[s], err);
         if (nsf[s] < 0) goto out;
     }
     for (int s = 0; s < 2; s++) {
@@ -495,6 +574,7 @@ int check_compute(const struct profile *base, const struct profile *new_,
     res->funcs = xcalloc((size_t)(nsf[0] + nsf[1]) + 1, sizeof(*res->funcs));
     res->base_total = xcalloc(nc, sizeof(int64_t));
     res->new_total = xcalloc(nc, sizeof(int64_t));
+    res->inclusive = opt->inclusive;
     long i = 0, j = 0;
     while (i < nsf[0] || j < nsf[1]) {
         int c = i >= nsf[0] ? 1 : j >= nsf[1] ? -1 : strcmp(sf[0][i].name, sf[1][j].name);
@@ -504,19 +584,25 @@ int check_compute(const struct profile *base, const struct profile *new_,
         const struct side_func *from = c <= 0 ? &sf[0][i] : &sf[1][j];
         f->name = xstrdup(from->name);
         f->file = xstrdup(c >= 0 ? sf[1][j].file : from->file);
+        const int64_t *bself = NULL, *nself = NULL;
         if (c <= 0) {
-            memcpy(f->base, sf[0][i].cost, nc * sizeof(int64_t));
+            bself = sf[0][i].cost;
+            memcpy(f->base, sf[0][i].incl ? sf[0][i].incl : bself, nc * sizeof(int64_t));
             f->in_base = 1;
             i++;
         }
         if (c >= 0) {
-            memcpy(f->new_, sf[1][j].cost, nc * sizeof(int64_t));
+            nself = sf[1][j].cost;
+            memcpy(f->new_, sf[1][j].incl ? sf[1][j].incl : nself, nc * sizeof(int64_t));
             f->in_new = 1;
             j++;
         }
+        /* the totals add up self costs */
         for (size_t k = 0; k < nc; k++)
-            if (__builtin_add_overflow(res->base_total[k], f->base[k], &res->base_total[k]) ||
-                __builtin_add_overflow(res->new_total[k], f->new_[k], &res->new_total[k])) {
+            if ((bself &&
+                 __builtin_add_overflow(res->base_total[k], bself[k], &res->base_total[k])) ||
+                (nself &&
+                 __builtin_add_overflow(res->new_total[k], nself[k], &res->new_total[k]))) {
                 tally_error_set(err, NULL, 0, "the total of %s does not fit in 64 bits",
                                 res->cols[k]);
                 goto out;
@@ -569,6 +655,7 @@ out:
         free(cols[s]);
         free(sf[s]);
         free(sfcost[s]);
+        free(sfincl[s]);
         for (size_t m = 0; m < missing[s].n; m++)
             free(missing[s].items[m]);
         free(missing[s].items);

@@ -12,7 +12,8 @@
  * EVENT is a base or derived event of the profiles, an event defined with
  * check_event_parse(), or a built-in one (check_builtin_formula()).
  *
- * check_compute() adds up each profile's self costs per function name (the
+ * check_compute() adds up each profile's self (or, with `inclusive`,
+ * inclusive) costs per function name (the
  * costs of functions in ignored objects are left out of everything), then
  * evaluates every column (an event) and every limit. Everything in a
  * `struct check_result` is owned by it; check_result_release() frees it.
@@ -68,7 +69,11 @@ struct check_options {
     size_t nevents;
     const char *const *columns; /* events to show besides those of the limits */
     size_t ncolumns;
-    const char *ignore_object;          /* regex on object names, or NULL */
+    const char *ignore_object; /* regex on object names, or NULL */
+    /* the functions' values are their inclusive costs (time on the stack,
+       analysis/inclusive.h) instead of their self costs; totals stay the
+       sums of the self costs */
+    int inclusive;
     const char *base_label, *new_label; /* for errors: the first file of each side */
 };
 
@@ -109,6 +114,7 @@ struct check_result {
     struct check_outcome *outcomes;
     size_t nexceeded;     /* limits exceeded */
     struct strlist notes; /* things a reader should know (events counted as 0, ...) */
+    int inclusive;        /* the functions' values are inclusive costs */
 };
 
 /*

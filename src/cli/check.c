@@ -28,6 +28,10 @@ const char check_options_help[] =
     "  --format=text|markdown|json\n"
     "                       the output (default text)\n"
     "  --top=N              list the N functions that changed most (default 10)\n"
+    "  --inclusive=yes|no   compare each function's inclusive cost (its time on\n"
+    "                       the stack, as tally annotate --inclusive=yes shows\n"
+    "                       it) instead of its self cost [no]; totals are the\n"
+    "                       same either way\n"
     "  --flame-diff=FILE.svg\n"
     "                       also draw the differential flame graph of the change\n"
     "  --ignore-object=REGEX\n"
@@ -51,7 +55,8 @@ static void check_usage(FILE *fp)
             "BASE and NEW are any profiles tally reads (callgrind, cachegrind, contexts;\n"
             "plain, gzip or zstd), or a program built with -pg followed by its gmon.out\n"
             "files; several files on one side (before and after --new) are added up.\n"
-            "Self costs are summed per function name.\n"
+            "Self costs (or with --inclusive=yes, inclusive costs) are summed per\n"
+            "function name.\n"
             "\n"
             "Options:\n"
             "%s"
@@ -128,6 +133,12 @@ enum cli_opt check_cli_option(void *ctx, int argc, char **argv, int *i, int *mis
             cli_errorf("check: --format takes text, markdown or json, not '%s'", v);
             return CLI_OPT_BAD;
         }
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--inclusive", missing))) {
+        if (strcmp(v, "yes") && strcmp(v, "no")) {
+            cli_errorf("check: --inclusive takes yes or no, not '%s'", v);
+            return CLI_OPT_BAD;
+        }
+        o->inclusive = !strcmp(v, "yes");
     } else if (!*missing && (v = cli_optval(argc, argv, i, "--top", missing))) {
         char *end;
         unsigned long n = strtoul(v, &end, 10);
@@ -282,6 +293,7 @@ int check_cli_run(struct check_cli *o, const char **base, int nbase, const char 
     co.ignore_object = o->no_ignore       ? NULL
                        : o->ignore_object ? o->ignore_object
                                           : CHECK_DEFAULT_IGNORE;
+    co.inclusive = o->inclusive;
     co.base_label = base[0];
     co.new_label = new_[0];
     int crc = check_compute(bp, np, &co, &res, &err);

@@ -21,6 +21,7 @@ struct check_cli {
     size_t nshow, show_cap;
     char *ignore_object; /* joined --ignore-object regexes; NULL = the default */
     int no_ignore;       /* --ignore-object= (empty): nothing ignored */
+    int inclusive;       /* --inclusive=yes: functions by inclusive cost */
     enum check_format format;
     const char *flame_diff;
     size_t top;

@@ -90,7 +90,8 @@ static void write_text(FILE *fp, const struct check_result *res,
     size_t top = nchanged(res);
     if (top > opt->top) top = opt->top;
     if (top) {
-        fprintf(fp, "\nFunctions that changed most (%s):\n", res->cols[0]);
+        fprintf(fp, "\nFunctions that changed most (%s%s):\n", res->cols[0],
+                res->inclusive ? ", inclusive" : "");
         fprintf(fp, "%18s %18s %18s %10s  %s\n", "base", "new", "delta", "change", "function");
         for (size_t f = 0; f < top; f++) {
             const struct check_func *fn = &res->funcs[f];
@@ -194,7 +195,8 @@ static void write_markdown(FILE *fp, const struct check_result *res,
     size_t top = nchanged(res);
     if (top > opt->top) top = opt->top;
     if (top) {
-        fprintf(fp, "\n**Functions that changed most (%s)**\n\n", res->cols[0]);
+        fprintf(fp, "\n**Functions that changed most (%s%s)**\n\n", res->cols[0],
+                res->inclusive ? ", inclusive" : "");
         fputs("| function | base | new | delta | change |\n|---|---:|---:|---:|---:|\n", fp);
         for (size_t f = 0; f < top; f++) {
             const struct check_func *fn = &res->funcs[f];
@@ -323,7 +325,8 @@ static void write_json(FILE *fp, const struct check_result *res,
         jpct(fp, check_percent(res->base_total[k], res->new_total[k]));
         fputc('}', fp);
     }
-    fputs("\n  ],\n  \"functions\": [", fp);
+    fprintf(fp, "\n  ],\n  \"inclusive\": %s,\n  \"functions\": [",
+            res->inclusive ? "true" : "false");
     size_t top = nchanged(res);
     if (top > opt->top) top = opt->top;
     for (size_t f = 0; f < top; f++) {

@@ -3,7 +3,7 @@
 # One number in every view: a function's inclusive cost (its time on the
 # stack, counted once) is the same in `tally annotate --inclusive=yes`,
 # `tally convert --to=json`, `tally graph` (tooltips), `tally report` (the
-# page's data) and, from the contexts file of the same run, in `tally
+# page's data), `tally check --inclusive=yes` (per-function limits) and, from the contexts file of the same run, in `tally
 # annotate`, `tally convert --to=folded` and `tally flame` (the frames of a
 # function that have no frame of it above them).
 #
@@ -60,6 +60,16 @@ i = page.index("\"funcs\":[")
 funcs, _ = json.JSONDecoder().raw_decode(page, i + len("\"funcs\":"))
 for f in funcs:
     print(f["n"], f["i"][0])' "$TMP/rep/index.html" >"$TMP/report.txt"
+# tally check --inclusive=yes: every function beyond an absolute limit of
+# 0 is listed with its value (the loader is left out by default, so
+# nothing of it is named here)
+(cd "$TMP" && "$TALLY" check --inclusive=yes --format=json -o check.json \
+    --limit="^($(echo $FUNCS | tr ' ' '|'))\$:Ir<=0" tl.out tl.out) 
+python3 -c '
+import json, sys
+for o in json.load(open(sys.argv[1]))["limits"]:
+    for h in o["hits"]:
+        print(h["function"], h["new"])' "$TMP/check.json" >"$TMP/check.txt"
 (cd "$TMP" && "$TALLY" convert --to=folded -o tl.folded tl.ctx) &&
     awk '{ n = $NF; s = $0; sub(/ [0-9]+$/, "", s); k = split(s, f, ";"); delete seen
         for (i = 1; i <= k; i++) { if (!(f[i] in seen)) on[f[i]] += n; seen[f[i]] = 1 } }
@@ -116,6 +126,7 @@ compare() {
 compare "convert --to=json: the same inclusive costs as annotate, to the instruction" "$TMP/json.txt" 0
 compare "graph: the same inclusive costs in the tooltips" "$TMP/graph.txt" 0
 compare "report: the same inclusive costs in the page's data" "$TMP/report.txt" 0
+compare "check --inclusive=yes: the same inclusive costs per function" "$TMP/check.txt" 0
 compare "annotate of the contexts file: within 0.2 points" "$TMP/annotate-ctx.txt" 0.2
 compare "folded stacks of the contexts file: time on the stack within 0.2 points" "$TMP/folded.txt" 0.2
 compare "flame graph of the contexts file: topmost frames within 0.2 points" "$TMP/flame.txt" 0.2

@@ -144,12 +144,65 @@ static void test_compare(void **state)
     assert_int_equal(run(lim2, 1, "(", &r), -2);
 }
 
+/*
+ * --inclusive=yes. NEW: main(10) -> a (90); a(20) -> b (70); b(30) -> a
+ * (a call of a, already on the stack: no cost), b -> leaf (40); leaf(40).
+ * With the outermost marker the calls into a function are its time on the
+ * stack: main 100, a 90, b 70, leaf 40. BASE has leaf 10 cheaper: main
+ * 90, a 80, b 60, leaf 30. Totals stay the sums of self costs: 90, 100.
+ */
+static const char *incl_base = "desc: Option: call costs: outermost activations\nevents: Ir\n"
+                               "fl=a.c\nfn=main\n1 10\ncfn=a\ncalls=1 2\n1 80\n"
+                               "fn=a\n2 20\ncfn=b\ncalls=1 3\n2 60\n"
+                               "fn=b\n3 30\ncfn=a\ncalls=1 2\n3 0\ncfn=leaf\ncalls=1 4\n3 30\n"
+                               "fn=leaf\n4 30\n";
+static const char *incl_new = "desc: Option: call costs: outermost activations\nevents: Ir\n"
+                              "fl=a.c\nfn=main\n1 10\ncfn=a\ncalls=1 2\n1 90\n"
+                              "fn=a\n2 20\ncfn=b\ncalls=1 3\n2 70\n"
+                              "fn=b\n3 30\ncfn=a\ncalls=1 2\n3 0\ncfn=leaf\ncalls=1 4\n3 40\n"
+                              "fn=leaf\n4 40\n";
+
+static void test_inclusive(void **state)
+{
+    (void)state;
+    struct tally_error err;
+    tally_error_clear(&err);
+    struct profile *b = test_read_string(incl_base, NULL, &err);
+    struct profile *nw = test_read_string(incl_new, NULL, &err);
+    assert_non_null(b);
+    assert_non_null(nw);
+    struct check_limit l;
+    assert_int_equal(check_limit_parse("^(a|b)$:Ir=+12%", &l, &err), 0);
+    struct check_options o = {.limits = &l, .nlimits = 1, .inclusive = 1};
+    struct check_result r;
+    assert_int_equal(check_compute(b, nw, &o, &r, &err), 0);
+    assert_true(r.base_total[0] == 90 && r.new_total[0] == 100); /* self costs */
+    /* a: 80 -> 90 = +12.5%, b: 60 -> 70 = +16.7%: both beyond +12% */
+    assert_int_equal(r.outcomes[0].nhits, 2);
+    for (size_t f = 0; f < r.nfuncs; f++) {
+        const struct check_func *fn = &r.funcs[f];
+        int64_t want_b = !strcmp(fn->name, "main") ? 90
+                         : !strcmp(fn->name, "a")  ? 80
+                         : !strcmp(fn->name, "b")  ? 60
+                                                   : 30;
+        assert_true(fn->base[0] == want_b && fn->new_[0] == want_b + 10);
+    }
+    check_result_release(&r);
+    o.inclusive = 0; /* self costs: a and b unchanged */
+    assert_int_equal(check_compute(b, nw, &o, &r, &err), 0);
+    assert_int_equal(r.outcomes[0].nhits, 0);
+    check_result_release(&r);
+    check_limit_release(&l);
+    profile_free(b);
+    profile_free(nw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_limit_forms), cmocka_unit_test(test_limit_errors),
         cmocka_unit_test(test_events),      cmocka_unit_test(test_percent),
-        cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_compare),     cmocka_unit_test(test_inclusive),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
