@@ -4,10 +4,11 @@
  *
  * A node is one stack of functions (its chain of parents up to a root).
  * Children are found through one hash table of edges (parent, function) ->
- * node, after a look at the parent's last child (cct_child in tl_cct.h); an
- * edge can lead back to an ancestor (recursion folded: a function
- * that is already on the stack reuses its deepest node) or to the parent
- * itself (the depth limit). Nodes are never freed; they are kept in
+ * node, after a look at the parent's last child (cct_child in tl_cct.h). A
+ * call makes a child even when its function is already on the stack
+ * (mutual recursion keeps every frame); an edge leads back to the parent
+ * itself only for direct self-recursion (f calling f: one more call of
+ * f's node) and at the depth limit. Nodes are never freed; they are kept in
  * creation order, which puts every parent before its children, as the file
  * format wants.
  *
@@ -167,18 +168,14 @@ cct_node *cct_child_lookup(cct_node *parent, cct_fn *fn)
     UWord h = ptr_hash(parent, fn);
     for (edge *e = edges.slot[h & (edges.nslots - 1)]; e; e = e->next)
         if (e->parent == parent && e->fn == fn) return remember(parent, fn, e->to);
-    cct_node *to = NULL;
-    for (cct_node *a = parent; a && a->fn; a = a->parent)
-        if (a->fn == fn) {
-            to = a; /* recursion: the deepest node of fn */
-            break;
-        }
-    if (!to) {
-        if (depth_limit && parent->depth >= depth_limit)
-            to = parent;
-        else
-            to = new_node(parent, fn, parent->owner);
-    }
+    /* f calling f directly stays in f's node (a call of it); any other
+     * call, of a function on the stack or not, is a child: the stack keeps
+     * every frame */
+    cct_node *to;
+    if (parent->fn == fn || (depth_limit && parent->depth >= depth_limit))
+        to = parent;
+    else
+        to = new_node(parent, fn, parent->owner);
     edge *e = cct_alloc(sizeof *e);
     e->parent = parent;
     e->fn = fn;

@@ -42,9 +42,10 @@ cct_fn *cct_fn_get(const HChar *obj, const HChar *file, const HChar *name);
 /* A new thread starts at its root, counting from `run`. */
 void cct_thread_init(cct_thread *ct, UInt tid, const ULong *run);
 
-/* The node for calling (or jumping into) fn from `parent`: the child, or
- * the deepest node of fn on the stack (recursion folded), or `parent`
- * itself at the depth limit. */
+/* The node for calling (or jumping into) fn from `parent`: the child (a
+ * new one even when fn is already further up the stack), or `parent`
+ * itself when its function is fn (direct self-recursion) or at the depth
+ * limit. */
 static inline cct_node *cct_child(cct_node *parent, cct_fn *fn);
 
 /* One more call of n, when n is fn's node (not a depth-limited parent). */
