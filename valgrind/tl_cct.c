@@ -107,7 +107,7 @@ static cct_name *get_name(const HChar *s)
 
 static cct_node *new_node(cct_node *parent, cct_fn *fn, UInt owner)
 {
-    cct_node *n = cct_alloc(sizeof *n);
+    cct_node *n = cct_alloc(sizeof *n + (SizeT)cct_span * sizeof(ULong));
     n->parent = parent;
     n->fn = fn;
     n->depth = parent ? parent->depth + 1 : 0;
@@ -187,9 +187,9 @@ cct_node *cct_child_lookup(cct_node *parent, cct_fn *fn)
 void cct_dumped(void)
 {
     for (cct_node *n = first_node; n; n = n->all) {
-        if (!n->dumped) n->dumped = cct_alloc((CCT_N_EV + 1) * sizeof(ULong));
+        if (!n->dumped) n->dumped = cct_alloc((SizeT)(cct_span + 1) * sizeof(ULong));
         n->dumped[0] = n->calls;
-        VG_(memcpy)(n->dumped + 1, n->cost, sizeof n->cost);
+        VG_(memcpy)(n->dumped + 1, n->cost, (SizeT)cct_span * sizeof(ULong));
     }
 }
 
@@ -198,9 +198,9 @@ void cct_forget_dumped(void)
     for (cct_node *n = first_node; n; n = n->all) {
         if (!n->dumped) continue;
         n->calls -= n->dumped[0];
-        for (Int e = 0; e < CCT_N_EV; e++)
+        for (Int e = 0; e < cct_span; e++)
             n->cost[e] -= n->dumped[e + 1];
-        VG_(memset)(n->dumped, 0, (CCT_N_EV + 1) * sizeof(ULong));
+        VG_(memset)(n->dumped, 0, (SizeT)(cct_span + 1) * sizeof(ULong));
     }
 }
 
@@ -209,21 +209,27 @@ void cct_zero(void)
     for (cct_node *n = first_node; n; n = n->all) {
         n->calls = n->dumped ? n->dumped[0] : 0;
         if (n->dumped)
-            VG_(memcpy)(n->cost, n->dumped + 1, sizeof n->cost);
+            VG_(memcpy)(n->cost, n->dumped + 1, (SizeT)cct_span * sizeof(ULong));
         else
-            VG_(memset)(n->cost, 0, sizeof n->cost);
+            VG_(memset)(n->cost, 0, (SizeT)cct_span * sizeof(ULong));
     }
 }
 
 /*--- output ---*/
 
-static void write_costs(VgFile *f, const ULong *c, const Int *ev, Int n_ev)
+/* Event e of a node's costs (a node has cct_span of them). */
+static ULong node_cost(const cct_node *n, Int e)
+{
+    return e >= 0 && e < cct_span ? n->cost[e] : 0;
+}
+
+static void write_costs(VgFile *f, const cct_node *n, const Int *ev, Int n_ev)
 {
     Int last = n_ev;
-    while (last > 0 && c[ev[last - 1]] == 0)
+    while (last > 0 && node_cost(n, ev[last - 1]) == 0)
         last--;
     for (Int k = 0; k < last; k++)
-        VG_(fprintf)(f, " %llu", c[ev[k]]);
+        VG_(fprintf)(f, " %llu", node_cost(n, ev[k]));
     VG_(fprintf)(f, "\n");
 }
 
@@ -286,8 +292,8 @@ static void write_tree(const HChar *name, UInt owner, const Int *ev, Int n_ev,
         }
         n->id = ++next_x;
         VG_(fprintf)(f, "x %u %u %u %llu", n->id, n->parent->id, fn->id, n->calls);
-        write_costs(f, n->cost, ev, n_ev);
-        for (Int e = 0; e < CCT_N_EV; e++)
+        write_costs(f, n, ev, n_ev);
+        for (Int e = 0; e < cct_span; e++)
             tot[e] += n->cost[e];
     }
     VG_(fprintf)(f, "totals:");
