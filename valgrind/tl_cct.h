@@ -79,26 +79,22 @@ void cct_write(const HChar *pattern, const Int *ev, Int n_ev, const HChar *const
 /*--- inline: what runs at every call and return ---*/
 
 /*
- * A node. The layout is here for the inline functions below; only
- * tl_cct.c makes nodes. What a call touches comes first: the function,
+ * A node: what a call or a return touches, and only that. The layout is
+ * here for the inline functions below; only tl_cct.c makes nodes, and it
+ * keeps the rest of a node (parent, creation order, depth, thread, what
+ * was dumped) right after its costs in the same allocation. The function,
  * the last child asked for (cct_child looks there before the hash table
- * of edges) and the call count. The costs come last and have cct_span
- * values (3 for Ir Dr Dw instead of CCT_N_EV): with whole stacks a deep
- * recursion through several functions makes a node per frame, so a node
- * is kept small (96 bytes for three events, 176 with all 13).
+ * of edges), the call count, then the costs: cct_span values (3 for Ir Dr
+ * Dw, not all CCT_N_EV), since with whole stacks a deep recursion through
+ * several functions makes a node per frame (128 bytes in all for three
+ * events, on a 64-byte line of its own; 176 with all 13).
  */
 struct cct_node {
     cct_fn *fn;           /* NULL for a root */
     cct_fn *last_fn;      /* the last (this, fn) edge asked for ... */
     cct_node *last_child; /* ... and where it leads */
     ULong calls;
-    cct_node *parent;
-    cct_node *all; /* creation order */
-    ULong *dumped; /* calls and costs written in parts so far (client dumps) */
-    UInt depth;    /* 0 for a root */
-    UInt owner;    /* the thread of a separate tree, else 0 */
-    UInt id;       /* while writing */
-    ULong cost[];  /* [cct_span] self costs */
+    ULong cost[]; /* [cct_span] self costs */
 };
 
 /* The events charged: 0 to cct_span - 1, the highest event counted and
