@@ -4,10 +4,11 @@
  *
  * A node is one stack of functions (its chain of parents up to a root).
  * Children are found through one hash table of edges (parent, function) ->
- * node, after a look at the parent's last child (cct_child in tl_cct.h); an
- * edge can lead back to an ancestor (recursion folded: a function
- * that is already on the stack reuses its deepest node) or to the parent
- * itself (the depth limit). Nodes are never freed; they are kept in
+ * node, after a look at the parent's last child (cct_child in tl_cct.h). A
+ * call makes a child even when its function is already on the stack
+ * (mutual recursion keeps every frame); an edge leads back to the parent
+ * itself only for direct self-recursion (f calling f: one more call of
+ * f's node) and at the depth limit. Nodes are never freed; they are kept in
  * creation order, which puts every parent before its children, as the file
  * format wants.
  *
@@ -48,6 +49,27 @@ typedef struct edge {
     cct_fn *fn;
     cct_node *to;
 } edge;
+
+/* The part of a node that calls and returns do not touch, kept right
+ * after its costs (cold(n)): what building the tree, dumps and writing
+ * need. */
+typedef struct {
+    cct_node *parent;
+    cct_node *all; /* creation order */
+    ULong *dumped; /* calls and costs written in parts so far (client dumps) */
+    UInt depth;    /* 0 for a root */
+    UInt owner;    /* the thread of a separate tree, else 0 */
+    UInt id;       /* while writing */
+} cct_cold;
+
+/* Set by cct_init: the bytes of a node's hot part (struct cct_node and its
+ * cct_span costs), and of a whole node. */
+static SizeT hot_size, node_size;
+
+static inline cct_cold *cold(const cct_node *n)
+{
+    return (cct_cold *)((Addr)n + hot_size);
+}
 
 static UInt depth_limit;
 static Bool separate;
@@ -104,15 +126,45 @@ static cct_name *get_name(const HChar *s)
 
 /*--- the tree ---*/
 
+/*
+ * Nodes come from chunks of their own. When the hot part fits in a 64-byte
+ * line (up to 4 events), every node starts on a line and takes a multiple
+ * of 64 bytes (128 for Ir Dr Dw), so what a call touches is one line;
+ * with more events, nodes are packed (176 bytes with all 13).
+ */
+static UChar *node_cur, *node_end;
+
+static void node_sizes(void)
+{
+    hot_size = sizeof(cct_node) + (SizeT)cct_span * sizeof(ULong);
+    node_size = hot_size + ((sizeof(cct_cold) + 7) & ~(SizeT)7);
+    if (hot_size <= 64) node_size = (node_size + 63) & ~(SizeT)63;
+}
+
+static cct_node *node_alloc(void)
+{
+    if (node_size > (SizeT)(node_end - node_cur)) {
+        SizeT sz = 256 * 1024;
+        UChar *p = VG_(malloc)("tl.cct.nodes", sz + 64);
+        node_cur = (UChar *)(((Addr)p + 63) & ~(Addr)63);
+        node_end = p + sz + 64;
+    }
+    cct_node *n = (cct_node *)node_cur;
+    node_cur += node_size;
+    VG_(memset)(n, 0, node_size);
+    return n;
+}
+
 static cct_node *new_node(cct_node *parent, cct_fn *fn, UInt owner)
 {
-    cct_node *n = cct_alloc(sizeof *n);
-    n->parent = parent;
+    cct_node *n = node_alloc();
+    cct_cold *c = cold(n);
     n->fn = fn;
-    n->depth = parent ? parent->depth + 1 : 0;
-    n->owner = owner;
+    c->parent = parent;
+    c->depth = parent ? cold(parent)->depth + 1 : 0;
+    c->owner = owner;
     if (last_node)
-        last_node->all = n;
+        cold(last_node)->all = n;
     else
         first_node = n;
     last_node = n;
@@ -124,6 +176,7 @@ void cct_init(UInt depth, Bool sep, const Int *ev, Int n_ev)
     cct_span = 0;
     for (Int k = 0; k < n_ev; k++)
         if (ev[k] >= 0 && ev[k] < CCT_N_EV && ev[k] + 1 > cct_span) cct_span = ev[k] + 1;
+    node_sizes();
     depth_limit = depth;
     separate = sep;
     htab_init(&names, 1024);
@@ -167,18 +220,14 @@ cct_node *cct_child_lookup(cct_node *parent, cct_fn *fn)
     UWord h = ptr_hash(parent, fn);
     for (edge *e = edges.slot[h & (edges.nslots - 1)]; e; e = e->next)
         if (e->parent == parent && e->fn == fn) return remember(parent, fn, e->to);
-    cct_node *to = NULL;
-    for (cct_node *a = parent; a && a->fn; a = a->parent)
-        if (a->fn == fn) {
-            to = a; /* recursion: the deepest node of fn */
-            break;
-        }
-    if (!to) {
-        if (depth_limit && parent->depth >= depth_limit)
-            to = parent;
-        else
-            to = new_node(parent, fn, parent->owner);
-    }
+    /* f calling f directly stays in f's node (a call of it); any other
+     * call, of a function on the stack or not, is a child: the stack keeps
+     * every frame */
+    cct_node *to;
+    if (parent->fn == fn || (depth_limit && cold(parent)->depth >= depth_limit))
+        to = parent;
+    else
+        to = new_node(parent, fn, cold(parent)->owner);
     edge *e = cct_alloc(sizeof *e);
     e->parent = parent;
     e->fn = fn;
@@ -189,44 +238,53 @@ cct_node *cct_child_lookup(cct_node *parent, cct_fn *fn)
 
 void cct_dumped(void)
 {
-    for (cct_node *n = first_node; n; n = n->all) {
-        if (!n->dumped) n->dumped = cct_alloc((CCT_N_EV + 1) * sizeof(ULong));
-        n->dumped[0] = n->calls;
-        VG_(memcpy)(n->dumped + 1, n->cost, sizeof n->cost);
+    for (cct_node *n = first_node; n; n = cold(n)->all) {
+        cct_cold *c = cold(n);
+        if (!c->dumped) c->dumped = cct_alloc((SizeT)(cct_span + 1) * sizeof(ULong));
+        c->dumped[0] = n->calls;
+        VG_(memcpy)(c->dumped + 1, n->cost, (SizeT)cct_span * sizeof(ULong));
     }
 }
 
 void cct_forget_dumped(void)
 {
-    for (cct_node *n = first_node; n; n = n->all) {
-        if (!n->dumped) continue;
-        n->calls -= n->dumped[0];
-        for (Int e = 0; e < CCT_N_EV; e++)
-            n->cost[e] -= n->dumped[e + 1];
-        VG_(memset)(n->dumped, 0, (CCT_N_EV + 1) * sizeof(ULong));
+    for (cct_node *n = first_node; n; n = cold(n)->all) {
+        ULong *d = cold(n)->dumped;
+        if (!d) continue;
+        n->calls -= d[0];
+        for (Int e = 0; e < cct_span; e++)
+            n->cost[e] -= d[e + 1];
+        VG_(memset)(d, 0, (SizeT)(cct_span + 1) * sizeof(ULong));
     }
 }
 
 void cct_zero(void)
 {
-    for (cct_node *n = first_node; n; n = n->all) {
-        n->calls = n->dumped ? n->dumped[0] : 0;
-        if (n->dumped)
-            VG_(memcpy)(n->cost, n->dumped + 1, sizeof n->cost);
+    for (cct_node *n = first_node; n; n = cold(n)->all) {
+        const ULong *d = cold(n)->dumped;
+        n->calls = d ? d[0] : 0;
+        if (d)
+            VG_(memcpy)(n->cost, d + 1, (SizeT)cct_span * sizeof(ULong));
         else
-            VG_(memset)(n->cost, 0, sizeof n->cost);
+            VG_(memset)(n->cost, 0, (SizeT)cct_span * sizeof(ULong));
     }
 }
 
 /*--- output ---*/
 
-static void write_costs(VgFile *f, const ULong *c, const Int *ev, Int n_ev)
+/* Event e of a node's costs (a node has cct_span of them). */
+static ULong node_cost(const cct_node *n, Int e)
+{
+    return e >= 0 && e < cct_span ? n->cost[e] : 0;
+}
+
+static void write_costs(VgFile *f, const cct_node *n, const Int *ev, Int n_ev)
 {
     Int last = n_ev;
-    while (last > 0 && c[ev[last - 1]] == 0)
+    while (last > 0 && node_cost(n, ev[last - 1]) == 0)
         last--;
     for (Int k = 0; k < last; k++)
-        VG_(fprintf)(f, " %llu", c[ev[k]]);
+        VG_(fprintf)(f, " %llu", node_cost(n, ev[k]));
     VG_(fprintf)(f, "\n");
 }
 
@@ -277,9 +335,10 @@ static void write_tree(const HChar *name, UInt owner, const Int *ev, Int n_ev,
     UInt next_ob = 0, next_fl = 0, next_fn = 0, next_x = 0;
     ULong tot[CCT_N_EV];
     VG_(memset)(tot, 0, sizeof tot);
-    for (cct_node *n = first_node; n; n = n->all) {
-        n->id = 0;
-        if (!n->fn || n->owner != owner) continue;
+    for (cct_node *n = first_node; n; n = cold(n)->all) {
+        cct_cold *c = cold(n);
+        c->id = 0;
+        if (!n->fn || c->owner != owner) continue;
         cct_fn *fn = n->fn;
         if (!fn->id) {
             UInt ob = name_id(f, "ob", fn->obj, &next_ob);
@@ -287,10 +346,10 @@ static void write_tree(const HChar *name, UInt owner, const Int *ev, Int n_ev,
             fn->id = ++next_fn;
             VG_(fprintf)(f, "fn %u %u %u %s\n", fn->id, ob, fl, fn->name);
         }
-        n->id = ++next_x;
-        VG_(fprintf)(f, "x %u %u %u %llu", n->id, n->parent->id, fn->id, n->calls);
-        write_costs(f, n->cost, ev, n_ev);
-        for (Int e = 0; e < CCT_N_EV; e++)
+        c->id = ++next_x;
+        VG_(fprintf)(f, "x %u %u %u %llu", c->id, cold(c->parent)->id, fn->id, n->calls);
+        write_costs(f, n, ev, n_ev);
+        for (Int e = 0; e < cct_span; e++)
             tot[e] += n->cost[e];
     }
     VG_(fprintf)(f, "totals:");
@@ -309,14 +368,14 @@ void cct_write(const HChar *pattern, const Int *ev, Int n_ev, const HChar *const
     } else {
         /* one file per thread that has a tree, in thread order */
         UInt max = 0;
-        for (cct_node *n = first_node; n; n = n->all)
-            if (n->owner > max) max = n->owner;
+        for (cct_node *n = first_node; n; n = cold(n)->all)
+            if (cold(n)->owner > max) max = cold(n)->owner;
         SizeT len = VG_(strlen)(name) + 16;
         HChar *buf = VG_(malloc)("tl.cct.name", len);
         for (UInt tid = 1; tid <= max; tid++) {
             Bool any = False;
-            for (cct_node *n = first_node; n && !any; n = n->all)
-                any = n->owner == tid && n->fn;
+            for (cct_node *n = first_node; n && !any; n = cold(n)->all)
+                any = cold(n)->owner == tid && n->fn;
             if (!any) continue;
             VG_(sprintf)(buf, "%s-%u", name, tid);
             write_tree(buf, tid, ev, n_ev, evname);

@@ -42,9 +42,10 @@ cct_fn *cct_fn_get(const HChar *obj, const HChar *file, const HChar *name);
 /* A new thread starts at its root, counting from `run`. */
 void cct_thread_init(cct_thread *ct, UInt tid, const ULong *run);
 
-/* The node for calling (or jumping into) fn from `parent`: the child, or
- * the deepest node of fn on the stack (recursion folded), or `parent`
- * itself at the depth limit. */
+/* The node for calling (or jumping into) fn from `parent`: the child (a
+ * new one even when fn is already further up the stack), or `parent`
+ * itself when its function is fn (direct self-recursion) or at the depth
+ * limit. */
 static inline cct_node *cct_child(cct_node *parent, cct_fn *fn);
 
 /* One more call of n, when n is fn's node (not a depth-limited parent). */
@@ -78,24 +79,22 @@ void cct_write(const HChar *pattern, const Int *ev, Int n_ev, const HChar *const
 /*--- inline: what runs at every call and return ---*/
 
 /*
- * A node. The layout is here for the inline functions below; only
- * tl_cct.c makes nodes. What a call or a return touches comes first: the
- * function, the last child asked for (cct_child looks there before the
- * hash table of edges), the call count and the costs (the first events,
- * Ir Dr Dw, share a 64-byte line with the fields before them).
+ * A node: what a call or a return touches, and only that. The layout is
+ * here for the inline functions below; only tl_cct.c makes nodes, and it
+ * keeps the rest of a node (parent, creation order, depth, thread, what
+ * was dumped) right after its costs in the same allocation. The function,
+ * the last child asked for (cct_child looks there before the hash table
+ * of edges), the call count, then the costs: cct_span values (3 for Ir Dr
+ * Dw, not all CCT_N_EV), since with whole stacks a deep recursion through
+ * several functions makes a node per frame (128 bytes in all for three
+ * events, on a 64-byte line of its own; 176 with all 13).
  */
 struct cct_node {
     cct_fn *fn;           /* NULL for a root */
     cct_fn *last_fn;      /* the last (this, fn) edge asked for ... */
     cct_node *last_child; /* ... and where it leads */
     ULong calls;
-    ULong cost[CCT_N_EV];
-    cct_node *parent;
-    cct_node *all; /* creation order */
-    UInt depth;    /* 0 for a root */
-    UInt owner;    /* the thread of a separate tree, else 0 */
-    UInt id;       /* while writing */
-    ULong *dumped; /* calls and costs written in parts so far (client dumps) */
+    ULong cost[]; /* [cct_span] self costs */
 };
 
 /* The events charged: 0 to cct_span - 1, the highest event counted and

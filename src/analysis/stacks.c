@@ -13,8 +13,7 @@
 #include "../model/cct.h"
 #include "stacks_impl.h"
 
-static const char method_exact[] =
-    "exact: recorded calling contexts; recursion folded (no function twice in a stack)";
+static const char method_exact[] = "exact: recorded calling contexts";
 
 /* ---- the tree itself ---------------------------------------------------- */
 

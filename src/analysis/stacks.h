@@ -6,7 +6,8 @@
  * stacks_build() makes the tree for one part of a profile (or all parts
  * summed) and one event (or all of them):
  *   - EXACT when the profile carries a calling-context tree (p->cct, read
- *     from a contexts file): the nodes are the recorded stacks.
+ *     from a contexts file): the nodes are the recorded stacks, whole (a
+ *     function may be in a stack several times).
  *   - ESTIMATED otherwise, from the call arcs. Each arc g->h carries the
  *     measured inclusive cost of g's calls of h (per event), so h's cost
  *     is split among its callers in proportion to those costs: a node for

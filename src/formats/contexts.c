@@ -19,8 +19,6 @@ struct ctx_reader {
     struct tally_error *err;
     unsigned long lineno;
     struct rectab obs, fls, fns, nodes; /* file id -> value */
-    unsigned long *node_line;           /* per cct node: the line of its `x` */
-    size_t node_line_cap;
     int have_events, in_body;
     unsigned pending_depth; /* `depth:` */
     uint64_t *tot;          /* [nevents] the file's self costs of each event, kept under 2^64 */
@@ -119,8 +117,6 @@ static int x_line(struct ctx_reader *r, const char *s, const char *end)
     uint32_t ni = cct_child(c, pidx, fn);
     if (ni == UINT32_MAX) return bad(r, "%s", "too many contexts");
     *v = ni;
-    r->node_line = xgrow(r->node_line, &r->node_line_cap, (size_t)ni + 1, sizeof(*r->node_line));
-    r->node_line[ni] = r->lineno;
     c->nodes[ni].calls = calls;
     uint64_t *cost = cct_self(c, ni);
     size_t k = 0;
@@ -222,58 +218,32 @@ static int start_body(struct ctx_reader *r)
     r->p->cct->depth_limit = r->pending_depth;
     r->p->cct->has_thread = r->pt->has_thread;
     r->p->cct->thread = r->pt->thread;
-    r->node_line = xgrow(r->node_line, &r->node_line_cap, 1, sizeof(*r->node_line));
-    r->node_line[0] = 0;
     return 0;
 }
 
 /*
- * No function twice on one stack: one walk of the whole tree, depth first,
- * with a mark per function on the current path, so the check is linear in
- * the number of contexts however deep they go. Of several offending
- * contexts the one on the earliest line is named.
+ * Self costs and call arcs of the profile, from the tree. The arc of a
+ * node (its parent's function -> its own) has the node's calls and, when
+ * its function is not on the stack above it (an outermost node), the
+ * node's inclusive cost; a call into a function that is already on the
+ * stack adds no cost, as that cost is inside the arc into the outer
+ * activation. So the costs of the arcs into a function add up to its cost
+ * while on the stack (cct_on_stack_costs()), less its top-level nodes',
+ * and the part's desc says so (CONTEXTS_OUTERMOST_DESC).
  */
-static int check_stacks(struct ctx_reader *r)
-{
-    const struct cct *c = r->p->cct;
-    size_t nfn = profile_nfunctions(r->p);
-    unsigned char *on_path = xcalloc(nfn ? nfn : 1, 1);
-    uint32_t worst = 0;
-    uint32_t i = c->nodes[CCT_ROOT].first_child;
-    while (i) {
-        const struct cct_node *nd = &c->nodes[i];
-        if (on_path[nd->fn]) {
-            if (!worst || r->node_line[i] < r->node_line[worst]) worst = i;
-        } else if (nd->first_child) {
-            on_path[nd->fn] = 1;
-            i = nd->first_child;
-            continue;
-        }
-        /* up to the first ancestor (or this node) with a next sibling */
-        while (i && !c->nodes[i].next_sibling) {
-            i = c->nodes[i].parent;
-            if (i) on_path[c->nodes[i].fn] = 0;
-        }
-        if (i) i = c->nodes[i].next_sibling;
-    }
-    free(on_path);
-    if (!worst) return 0;
-    r->lineno = r->node_line[worst];
-    return bad(r, "function '%s' twice on one stack (recursion must be folded)",
-               profile_str(r->p, profile_function_at(r->p, c->nodes[worst].fn).name));
-}
-
-/* Self costs and call arcs of the profile, from the tree. */
 static int derive(struct ctx_reader *r)
 {
     struct cct *c = r->p->cct;
     struct profile *p = r->p;
     size_t ne = c->nevents;
     uint64_t *incl = xmalloc(c->n * ne * sizeof(uint64_t));
-    if (cct_inclusive(c, incl, r->err)) {
+    unsigned char *outer = xmalloc(c->n);
+    uint64_t *none = xcalloc(ne ? ne : 1, sizeof(uint64_t));
+    int rc = cct_inclusive(c, incl, r->err);
+    if (!rc) rc = cct_outermost(c, profile_nfunctions(p), outer, r->err);
+    if (rc) {
         snprintf(r->err->file, sizeof(r->err->file), "%s", r->in->path);
-        free(incl);
-        return -1;
+        goto out;
     }
     for (size_t i = 1; i < c->n; i++) {
         const struct cct_node *nd = &c->nodes[i];
@@ -283,14 +253,19 @@ static int derive(struct ctx_reader *r)
         if (nd->parent == CCT_ROOT) continue;
         uint32_t caller = c->nodes[nd->parent].fn;
         struct position site = {.file = profile_function_at(p, caller).file};
-        if (part_add_call(p, r->pt, caller, &site, nd->fn, &pos, nd->calls, incl + i * ne, ne))
+        if (part_add_call(p, r->pt, caller, &site, nd->fn, &pos, nd->calls,
+                          outer[i] ? incl + i * ne : none, ne))
             goto overflow;
     }
-    free(incl);
-    return 0;
+    strlist_push(&r->pt->desc, CONTEXTS_OUTERMOST_DESC);
+    goto out;
 overflow:
+    rc = tally_error_set(r->err, r->in->path, 0, "%s", "cost overflow while summing contexts");
+out:
+    free(none);
+    free(outer);
     free(incl);
-    return tally_error_set(r->err, r->in->path, 0, "%s", "cost overflow while summing contexts");
+    return rc;
 }
 
 int contexts_read(struct input *in, struct profile *p, struct tally_error *err)
@@ -352,7 +327,7 @@ int contexts_read(struct input *in, struct profile *p, struct tally_error *err)
         tally_error_set(err, in->path, 0, "%s", "no 'events:' line");
         goto out;
     }
-    if (check_stacks(&r) || derive(&r)) goto out;
+    if (derive(&r)) goto out;
     /* tally writes `totals:` as the last line: without it the file was cut short */
     if (!r.pt->totals)
         profile_warn(p, "%s: no 'totals:' line at the end: the file looks truncated",
@@ -364,7 +339,6 @@ out:
     rectab_release(&r.fls);
     rectab_release(&r.fns);
     rectab_release(&r.nodes);
-    free(r.node_line);
     free(r.tot);
     return rc;
 }

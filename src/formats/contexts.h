@@ -6,17 +6,18 @@
  *
  * Reading gives a normal profile with one part: per-function self costs
  * (the sum of the self costs of the function's contexts, at line 0 of the
- * function's file), call arcs parent -> child (calls and inclusive cost of
- * the child contexts, summed over the contexts with the same pair), and
- * the tree itself in p->cct. So every command works on it, and stack
- * views are exact.
+ * function's file), call arcs parent -> child (the child contexts' calls,
+ * and the inclusive costs of those whose function is not already on the
+ * stack above them, summed over the contexts with the same pair; the
+ * part's desc has CONTEXTS_OUTERMOST_DESC), and the tree itself in p->cct.
+ * So every command works on it, and stack views are exact. A function
+ * may occur several times on one stack.
  *
  * Malformed input fails with "FILE:LINE: message": a bad first line,
  * unknown keys, ids used before their definition or defined twice, a
  * context whose parent is not yet defined, the same (parent, function)
- * twice, a function twice on one stack (recursion must be folded), more
- * costs than events, numbers that do not fit 64 bits. A `totals:` line
- * that disagrees with the sum of the costs is a warning.
+ * twice, more costs than events, numbers that do not fit 64 bits. A
+ * `totals:` line that disagrees with the sum of the costs is a warning.
  */
 #ifndef TALLY_FORMATS_CONTEXTS_H
 #define TALLY_FORMATS_CONTEXTS_H
@@ -28,6 +29,15 @@
 
 /* The first line of every contexts file. */
 #define CONTEXTS_MAGIC "# tally contexts 1"
+
+/*
+ * The desc line of a part whose call arcs count each function's time on
+ * the stack once: an arc into a function that is already on the stack
+ * above the call carries its calls and no cost, so the costs of the arcs
+ * into a function add up to the cost spent while it is on the stack
+ * (less what its uncalled, top-level activations spent).
+ */
+#define CONTEXTS_OUTERMOST_DESC "Option: call costs: outermost activations"
 
 /* Read from an opened input into a fresh profile. Returns 0 or -1 with err. */
 int contexts_read(struct input *in, struct profile *p, struct tally_error *err);

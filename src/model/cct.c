@@ -2,6 +2,7 @@
 #include "cct.h"
 #include "profile.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +90,60 @@ int cct_inclusive(const struct cct *t, uint64_t *out, struct tally_error *err)
         }
     }
     return 0;
+}
+
+int cct_outermost(const struct cct *t, size_t nfn, unsigned char *outer, struct tally_error *err)
+{
+    /* how many nodes of each function the path from the root to i holds */
+    uint32_t *on_path = xcalloc(nfn ? nfn : 1, sizeof(*on_path));
+    int rc = 0;
+    outer[CCT_ROOT] = 0;
+    uint32_t i = t->n > 1 ? t->nodes[CCT_ROOT].first_child : 0;
+    while (i) {
+        const struct cct_node *nd = &t->nodes[i];
+        if (nd->fn >= nfn) {
+            rc = tally_error_set(err, "", 0, "context %" PRIu32 " has no function of the profile",
+                                 i);
+            break;
+        }
+        outer[i] = on_path[nd->fn]++ == 0;
+        if (nd->first_child) {
+            i = nd->first_child;
+            continue;
+        }
+        /* leave i, then its ancestors up to the first with a next sibling */
+        for (;;) {
+            on_path[t->nodes[i].fn]--;
+            if (t->nodes[i].next_sibling) {
+                i = t->nodes[i].next_sibling;
+                break;
+            }
+            i = t->nodes[i].parent;
+            if (i == CCT_ROOT) break;
+        }
+    }
+    free(on_path);
+    return rc;
+}
+
+int cct_on_stack_costs(const struct cct *t, size_t nfn, uint64_t *out, struct tally_error *err)
+{
+    size_t ne = t->nevents;
+    memset(out, 0, nfn * ne * sizeof(uint64_t));
+    uint64_t *incl = xmalloc((t->n ? t->n : 1) * (ne ? ne : 1) * sizeof(uint64_t));
+    unsigned char *outer = xmalloc(t->n ? t->n : 1);
+    int rc = cct_inclusive(t, incl, err);
+    if (!rc) rc = cct_outermost(t, nfn, outer, err);
+    for (size_t i = 1; !rc && i < t->n; i++) {
+        if (!outer[i]) continue;
+        uint64_t *dst = out + (size_t)t->nodes[i].fn * ne;
+        const uint64_t *src = incl + i * ne;
+        for (size_t e = 0; e < ne; e++)
+            dst[e] += src[e]; /* disjoint subtrees: at most the root's inclusive cost */
+    }
+    free(outer);
+    free(incl);
+    return rc;
 }
 
 int cct_add_tree(struct cct *dst, struct profile *dp, const struct cct *src,

@@ -13,9 +13,12 @@
  * index, the function of the stack's innermost frame (a function index of
  * the owning profile, see profile_function()), how many times that stack
  * was entered, and `nevents` self costs in the event order of the
- * profile's part 0. Recursion is folded by the producer: no stack holds a
- * function twice (the reader checks it). The inclusive cost of a node is
- * the sum of the self costs of its subtree (cct_inclusive()).
+ * profile's part 0. A function may occur several times on one stack
+ * (recursion through other functions keeps every frame; tally's writer
+ * folds only direct self-recursion into one node). The inclusive cost of
+ * a node is the sum of the self costs of its subtree (cct_inclusive());
+ * the cost of a function while it is on the stack, counted once however
+ * deeply it recurses, is that of its outermost nodes (cct_on_stack_costs()).
  *
  * Children of a node are a singly linked list (first_child/next_sibling,
  * 0 = none; node 0 is never a child) in insertion order. Finding the
@@ -84,6 +87,28 @@ int cct_on_stack(const struct cct *t, uint32_t i, uint32_t fn);
  * Returns 0, or -1 with err when a sum overflows.
  */
 int cct_inclusive(const struct cct *t, uint64_t *out, struct tally_error *err);
+
+/*
+ * Mark the outermost nodes: outer[i] = 1 when no ancestor of node i has
+ * the function of node i, else 0 (outer[n] for the caller to allocate;
+ * the root's is 0). `nfn` bounds the function indices (the profile's
+ * number of functions). One depth-first walk with a count per function of
+ * its nodes on the current path: linear in the number of nodes however
+ * deep the tree is, no recursion. Returns 0, or -1 with err when a node's
+ * function is not below nfn.
+ */
+int cct_outermost(const struct cct *t, size_t nfn, unsigned char *outer, struct tally_error *err);
+
+/*
+ * The cost spent while each function is on the stack, counted once: for
+ * every function f < nfn, out[f * nevents + e] = the sum of the inclusive
+ * costs of f's outermost nodes (out[nfn * nevents], caller allocates; 0
+ * for a function without nodes). These subtrees are disjoint, so no sum
+ * passes the root's inclusive cost. Linear (cct_inclusive() and
+ * cct_outermost()). Returns 0, or -1 with err (overflow of an inclusive
+ * cost, a function index not below nfn).
+ */
+int cct_on_stack_costs(const struct cct *t, size_t nfn, uint64_t *out, struct tally_error *err);
 
 /*
  * Add every node of `src` (whose function indices belong to profile `sp`)

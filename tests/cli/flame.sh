@@ -1,11 +1,13 @@
 #!/bin/sh
 # tally flame: the SVG is parsed with python3's xml.etree and every frame's
 # width is compared with the cost worked out by hand for small profiles
-# written here (exact from contexts files, estimated from call arcs with
-# call-count shares); icicle layout, --minwidth, --event, colours by cost,
-# differential colours on a hand-made pair, the script (node --check when
-# node is installed, and run against a small stand-in DOM: search share
-# without double counting nested matches, case toggle, zoom), inputs summed,
+# written here (exact from contexts files, with whole stacks where a
+# function recurs; estimated from call arcs with call-count shares); icicle
+# layout, --minwidth, --event, colours by cost, differential colours on a
+# hand-made pair, the script (node --check when node is installed, and run
+# against a small stand-in DOM: search share without double counting nested
+# matches, which on whole stacks is a function's cost on the stack, case
+# toggle, zoom), inputs summed,
 # gmon.out through tally gprof --callgrind-out and as PROGRAM GMON (also on
 # either side of --diff), usage and input errors, no
 # output file left behind on failure.
@@ -125,11 +127,57 @@ frames "$TMP/a.svg" >"$TMP/a.frames"
 printf 'all 1020\nall;main 1020\nall;main;work 900\n' >"$TMP/a.want"
 check "exact widths: 1180 px * cost / 1020" width_check "$TMP/a.want" "$TMP/a.frames"
 check "work is 1041.18 px wide" grep -q '^all;main;work 1041.18 900 ' "$TMP/a.frames"
-check "exact: subtitle says so" grep -Eq '<text id="subtitle"[^>]*>exact: recorded calling contexts; recursion folded \(no function twice in a stack\)<' "$TMP/a.svg"
+check "exact: subtitle says so" grep -Eq '<text id="subtitle"[^>]*>exact: recorded calling contexts<' "$TMP/a.svg"
 check "exact: data-kind" grep -q 'data-kind="exact"' "$TMP/a.svg"
 check "hover text: name, file, object, costs and shares, calls" \
     grep -q '<title>work (a.c, /tmp/a.out)$' "$TMP/a.svg"
 check "hover text: costs" grep -q '^Ir total 900 (88.24%), self 900 (88.24%), calls 3</title>' "$TMP/a.svg"
+
+# whole stacks: eval -> callobj -> vector -> eval ..., eval -> eval, number
+# in four branches (the tree of test_cct.c, Ir self costs 10, 20, ..., 80
+# down the chain): each frame is as wide as its context's inclusive cost
+cat >"$TMP/rec.ctx" <<'EOF'
+# tally contexts 1
+events: Ir
+fn 1 0 0 main
+fn 2 0 0 eval
+fn 3 0 0 callobj
+fn 4 0 0 vector
+fn 5 0 0 number
+x 1 0 1 1 10
+x 2 1 2 2 20
+x 3 2 3 2 30
+x 4 3 4 2 40
+x 5 4 2 3 50
+x 6 5 3 1 60
+x 7 6 4 1 70
+x 8 7 2 1 80
+x 9 8 5 1 5
+x 10 5 5 2 7
+x 11 2 5 1 9
+x 12 1 5 1 11
+x 13 8 2 4 13
+totals: 405
+EOF
+expect "contexts with a function several times on a stack" 0 "" "" rec.ctx -o rec.svg
+frames "$TMP/rec.svg" >"$TMP/rec.frames"
+cat >"$TMP/rec.want" <<'EOF'
+all 405
+all;main 405
+all;main;eval 384
+all;main;number 11
+all;main;eval;callobj 355
+all;main;eval;number 9
+all;main;eval;callobj;vector 325
+all;main;eval;callobj;vector;eval 285
+all;main;eval;callobj;vector;eval;callobj 228
+all;main;eval;callobj;vector;eval;number 7
+all;main;eval;callobj;vector;eval;callobj;vector 168
+all;main;eval;callobj;vector;eval;callobj;vector;eval 98
+all;main;eval;callobj;vector;eval;callobj;vector;eval;eval 13
+all;main;eval;callobj;vector;eval;callobj;vector;eval;number 5
+EOF
+check "whole stacks: widths of every context, recursion and all" width_check "$TMP/rec.want" "$TMP/rec.frames"
 
 expect "standard output by default" 0 "^<\?xml" "" a.ctx
 expect "two files are added up (exact)" 0 'data-name="work" data-x="0" data-w="1800"' "" a.ctx a.ctx
@@ -337,6 +385,42 @@ EOF
         same_text "script: search share, case toggle, zoom and reset" "$TMP/run.want" "$TMP/run.out"
     else
         not_ok "script runs"; diag <"$TMP/run.out"
+    fi
+    # whole stacks (rec.svg): nested matches count once, so a function's
+    # share is its cost on the stack over the total: eval 384/405, callobj
+    # 355/405, callobj|vector 355/405 (vector is always under callobj),
+    # number 5+7+9+11 = 32/405, vector|number 325+9+11 = 345/405
+    python3 - "$TMP/rec.svg" "$TMP/rec.json" "$TMP/run.js" "$TMP/rec.js" <<'EOF'
+import sys, json, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+out = {"svg": dict(root.attrib), "frames": []}
+for g in root.iter(NS + "g"):
+    if g.get("class") == "frame":
+        out["frames"].append({"attrs": dict(g.attrib), "rect": dict(g.find(NS + "rect").attrib),
+                              "title": g.find(NS + "title").text})
+json.dump(out, open(sys.argv[2], "w"))
+js = open(sys.argv[3]).read()
+js = js[:js.index("const out = [];")]
+js += """const out = [];
+for (const re of ['^eval$', '^callobj$', '^(callobj|vector)$', '^number$', '^(vector|number)$'])
+  out.push(re + ' ' + T.search(re).toFixed(6) + ' ' + ids.matched.textContent);
+console.log(out.join('\\n'));
+"""
+open(sys.argv[4], "w").write(js)
+EOF
+    cat >"$TMP/rec.jswant" <<'EOF'
+^eval$ 0.948148 Matched: 94.81%
+^callobj$ 0.876543 Matched: 87.65%
+^(callobj|vector)$ 0.876543 Matched: 87.65%
+^number$ 0.079012 Matched: 7.90%
+^(vector|number)$ 0.851852 Matched: 85.19%
+EOF
+    if node "$TMP/rec.js" "$TMP/rec.json" "$TMP/flame.js" >"$TMP/rec.jsout" 2>&1; then
+        same_text "script on whole stacks: the search share is the cost on the stack" \
+            "$TMP/rec.jswant" "$TMP/rec.jsout"
+    else
+        not_ok "script runs on whole stacks"; diag <"$TMP/rec.jsout"
     fi
 else
     echo "# SKIP: node is not installed: the script is not run"

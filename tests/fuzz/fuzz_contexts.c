@@ -7,7 +7,10 @@
  * written again: the two texts must be identical. Then the exact stack
  * tree and an estimated one (from the derived call arcs, the context
  * tree set aside) are built and checked: total >= self + children at
- * every node, no function twice on one stack.
+ * every node, and in the estimated tree no function twice on one stack
+ * (the exact one may hold a function several times). The derived call
+ * arcs into each function add up to its cost while on the stack
+ * (cct_on_stack_costs()) less that of its top-level contexts.
  */
 #include "analysis/stacks.h"
 #include "formats/contexts.h"
@@ -68,10 +71,45 @@ static void check_tree(const struct profile *p)
             if (stack_total(&t, i)[e] < sum) abort();
         next:;
         }
-        for (uint32_t a = t.nodes[i].parent; i && a; a = t.nodes[a].parent)
-            if (t.nodes[a].fn == t.nodes[i].fn) abort();
+        if (t.kind == STACKS_ESTIMATED)
+            for (uint32_t a = t.nodes[i].parent; i && a; a = t.nodes[a].parent)
+                if (t.nodes[a].fn == t.nodes[i].fn) abort();
     }
     stacks_release(&t);
+}
+
+/* The arcs into each function: its cost on the stack, less its top-level contexts'. */
+static void check_arcs(const struct profile *p)
+{
+    const struct cct *c = p->cct;
+    const struct part *pt = p->parts[0];
+    size_t nfn = profile_nfunctions(p), ne = c->nevents;
+    uint64_t *want = calloc(nfn * ne + 1, sizeof(uint64_t));
+    uint64_t *got = calloc(nfn * ne + 1, sizeof(uint64_t));
+    struct tally_error err;
+    if (!want || !got) abort();
+    if (cct_on_stack_costs(c, nfn, want, &err) == 0) {
+        /* an outermost top-level context has no arc; a nested one has no cost */
+        unsigned char *outer = malloc(c->n);
+        uint64_t *incl = malloc(c->n * ne * sizeof(uint64_t) + 1);
+        if (!outer || !incl || cct_outermost(c, nfn, outer, &err) || cct_inclusive(c, incl, &err))
+            abort();
+        for (uint32_t i = 1; i < c->n; i++)
+            if (c->nodes[i].parent == CCT_ROOT && outer[i])
+                for (size_t e = 0; e < ne; e++)
+                    want[c->nodes[i].fn * ne + e] -= incl[(size_t)i * ne + e];
+        for (size_t k = 0; k < part_ncalls(pt); k++) {
+            struct call_rec r;
+            part_call_get(pt, k, &r);
+            for (size_t e = 0; e < ne; e++)
+                got[r.callee * ne + e] += r.cost[e];
+        }
+        if (memcmp(want, got, nfn * ne * sizeof(uint64_t))) abort();
+        free(outer);
+        free(incl);
+    }
+    free(want);
+    free(got);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -93,6 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *t2 = write_mem(b, &len2);
     if (len1 != len2 || memcmp(t1, t2, len1)) abort();
     check_tree(a);
+    check_arcs(a);
     struct cct *c = a->cct;
     a->cct = NULL; /* estimate from the derived arcs */
     check_tree(a);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analysis/stacks.h"
+#include "export/folded.h"
 #include "model/cct.h"
 
 static struct profile *read_text(const char *text)
@@ -49,6 +50,14 @@ static uint64_t self(const struct stack_tree *t, const char *path, size_t e)
     return stack_self(t, n)[e];
 }
 
+/* The function of the node at "a/b/c". */
+static uint32_t stack_tree_fn(const struct stack_tree *t, const char *path)
+{
+    uint32_t n = at(t, path);
+    if (!n) fail_msg("no node %s", path);
+    return t->nodes[n].fn;
+}
+
 static size_t nchildren(const struct stack_tree *t, uint32_t n)
 {
     size_t k = 0;
@@ -57,7 +66,7 @@ static size_t nchildren(const struct stack_tree *t, uint32_t n)
     return k;
 }
 
-/* Every node: total >= self + children's totals, no function twice on a stack. */
+/* Every node: total >= self + children's totals; estimated: no function twice on a stack. */
 static void check_invariants(const struct stack_tree *t)
 {
     for (uint32_t i = 0; i < t->n; i++) {
@@ -70,8 +79,9 @@ static void check_invariants(const struct stack_tree *t)
             }
             assert_true(stack_total(t, i)[e] >= sum);
         }
-        for (uint32_t a = t->nodes[i].parent; i && a; a = t->nodes[a].parent)
-            assert_true(t->nodes[a].fn != t->nodes[i].fn);
+        if (t->kind == STACKS_ESTIMATED)
+            for (uint32_t a = t->nodes[i].parent; i && a; a = t->nodes[a].parent)
+                assert_true(t->nodes[a].fn != t->nodes[i].fn);
     }
 }
 
@@ -143,6 +153,112 @@ static void test_exact(void **state)
     o = (struct stack_options){.part = 1, .event = 0};
     assert_int_equal(stacks_build(&t, p, &o, &err), -1);
     assert_non_null(strstr(err.msg, "no part"));
+    profile_free(p);
+}
+
+/*
+ * Whole stacks with mutual recursion (the `interp` tree of test_cct.c):
+ * main -> eval -> callobj -> vector -> eval -> callobj -> vector -> eval,
+ * eval -> eval, number in four branches. Ir self 10, 20, ..., 80 down the
+ * chain, number 5 / 7 / 9 / 11, the inner eval 13. Cost on the stack: main
+ * 405, eval 384, callobj 355, vector 325, number 32.
+ */
+static const char interp[] = "# tally contexts 1\n"
+                             "events: Ir\n"
+                             "fn 1 0 0 main\n"
+                             "fn 2 0 0 eval\n"
+                             "fn 3 0 0 callobj\n"
+                             "fn 4 0 0 vector\n"
+                             "fn 5 0 0 number\n"
+                             "x 1 0 1 1 10\n"
+                             "x 2 1 2 2 20\n"
+                             "x 3 2 3 2 30\n"
+                             "x 4 3 4 2 40\n"
+                             "x 5 4 2 3 50\n"
+                             "x 6 5 3 1 60\n"
+                             "x 7 6 4 1 70\n"
+                             "x 8 7 2 1 80\n"
+                             "x 9 8 5 1 5\n"
+                             "x 10 5 5 2 7\n"
+                             "x 11 2 5 1 9\n"
+                             "x 12 1 5 1 11\n"
+                             "x 13 8 2 4 13\n"
+                             "totals: 405\n";
+
+/*
+ * Per function, the sum of the folded weights (folded.h) of the stacks
+ * that hold it, each stack once however often the function is in it:
+ * what a reader of `tally convert --to=folded` adds up.
+ */
+static void folded_on_stack(const struct stack_tree *t, size_t nfn, uint64_t *out)
+{
+    memset(out, 0, nfn * sizeof(*out));
+    char *seen = calloc(nfn, 1);
+    for (uint32_t i = folded_next(t, 0); i; i = folded_next(t, i)) {
+        uint64_t w = folded_weight(t, i, 0);
+        memset(seen, 0, nfn);
+        for (uint32_t a = i; a; a = t->nodes[a].parent)
+            if (!seen[t->nodes[a].fn]) {
+                seen[t->nodes[a].fn] = 1;
+                out[t->nodes[a].fn] += w;
+            }
+    }
+    free(seen);
+}
+
+static void test_exact_recursion(void **state)
+{
+    (void)state;
+    struct profile *p = read_text(interp);
+    struct stack_tree t;
+    struct tally_error err;
+    assert_int_equal(stacks_build(&t, p, NULL, &err), 0);
+    assert_int_equal(t.kind, STACKS_EXACT);
+    assert_string_equal(t.method, "exact: recorded calling contexts");
+    assert_int_equal(t.n, 14);
+    const char *deep = "main/eval/callobj/vector/eval/callobj/vector/eval";
+    assert_int_equal(total(&t, deep, 0), 98);
+    char path[128];
+    snprintf(path, sizeof(path), "%s/eval", deep);
+    assert_int_equal(self(&t, path, 0), 13);
+    assert_int_equal(t.nodes[at(&t, path)].calls, 4);
+    assert_int_equal(t.nodes[at(&t, path)].depth, 9);
+    assert_int_equal(total(&t, "main/eval/callobj/vector/eval/number", 0), 7);
+    check_invariants(&t);
+    /* the folded lines give every function its cost on the stack */
+    size_t nfn = profile_nfunctions(p);
+    uint64_t *want = malloc(nfn * sizeof(uint64_t)), *got = malloc(nfn * sizeof(uint64_t));
+    assert_int_equal(cct_on_stack_costs(p->cct, nfn, want, &err), 0);
+    folded_on_stack(&t, nfn, got);
+    assert_memory_equal(got, want, nfn * sizeof(uint64_t));
+    assert_int_equal(want[stack_tree_fn(&t, "main/eval/callobj")], 355);
+    stacks_release(&t);
+
+    /* at most 4 frames: the cost below main;eval;callobj;vector stays in its
+       total, and so on the stack of the four functions above it */
+    struct stack_options o = {.part = -1, .event = 0, .max_depth = 4};
+    assert_int_equal(stacks_build(&t, p, &o, &err), 0);
+    assert_int_equal(total(&t, "main/eval/callobj/vector", 0), 325);
+    assert_int_equal(folded_weight(&t, at(&t, "main/eval/callobj/vector"), 0), 325);
+    folded_on_stack(&t, nfn, got);
+    assert_int_equal(got[stack_tree_fn(&t, "main/eval")], 384);
+    assert_int_equal(got[stack_tree_fn(&t, "main/eval/callobj/vector")], 325);
+    check_invariants(&t);
+    stacks_release(&t);
+
+    /* estimated from the derived arcs (calls into a function on the stack
+       carry no cost): finite, no function twice, totals kept */
+    struct cct *c = p->cct;
+    p->cct = NULL;
+    assert_int_equal(stacks_build(&t, p, NULL, &err), 0);
+    assert_int_equal(t.kind, STACKS_ESTIMATED);
+    check_invariants(&t);
+    assert_int_equal(stack_total(&t, 0)[0], 405);
+    assert_int_equal(total(&t, "main", 0), 405);
+    stacks_release(&t);
+    p->cct = c;
+    free(want);
+    free(got);
     profile_free(p);
 }
 
@@ -508,10 +624,11 @@ static void test_parts(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact),           cmocka_unit_test(test_estimated),
-        cmocka_unit_test(test_estimated_costs), cmocka_unit_test(test_cycles),
-        cmocka_unit_test(test_uncalled_cycle),  cmocka_unit_test(test_random_graphs),
-        cmocka_unit_test(test_no_calls),        cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_exact),         cmocka_unit_test(test_exact_recursion),
+        cmocka_unit_test(test_estimated),     cmocka_unit_test(test_estimated_costs),
+        cmocka_unit_test(test_cycles),        cmocka_unit_test(test_uncalled_cycle),
+        cmocka_unit_test(test_random_graphs), cmocka_unit_test(test_no_calls),
+        cmocka_unit_test(test_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
