@@ -11,7 +11,7 @@
 #     import of that file (scripts/interop_speedscope.py).
 # Files: Callgrind's own profile of examples/recurse, and what tally's
 # convert --to=callgrind, merge, diff and gprof --callgrind-out write from
-# it or from examples/gprof. KCachegrind, Xvfb and xauth are installed
+# it or from examples/gprof, and tally record's own profile of recurse. KCachegrind, Xvfb and xauth are installed
 # with apt-get when missing (needs root). Output: build/interop/ (*.png,
 # *.annotate.txt, and the files themselves); the last lines list them.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,6 +38,10 @@ valgrind -q --tool=callgrind --callgrind-out-file=callgrind.out "$ROOT/examples/
 valgrind -q --tool=callgrind --callgrind-out-file=callgrind2.out "$ROOT/examples/wordfreq" 300 >/dev/null 2>&1
 "$TALLY" diff -o diff.out callgrind.out callgrind2.out
 files="callgrind.out convert.out merge.out diff.out"
+# tally record's own file of the same program (its calls count each
+# recursion once: KCachegrind's inclusive costs are then time on the stack)
+"$TALLY" record -q --out-file=record.out -- "$ROOT/examples/recurse" >/dev/null 2>&1 &&
+    files="$files record.out"
 if [ -x "$ROOT/examples/gprof/cycles" ]; then
     (cd "$ROOT/examples/gprof" && ./cycles >/dev/null 2>&1) &&
         "$TALLY" gprof -b --callgrind-out="$OUT/gprof.out" "$ROOT/examples/gprof/cycles" \

@@ -229,7 +229,7 @@ static int start_body(struct ctx_reader *r)
  * stack adds no cost, as that cost is inside the arc into the outer
  * activation. So the costs of the arcs into a function add up to its cost
  * while on the stack (cct_on_stack_costs()), less its top-level nodes',
- * and the part's desc says so (CONTEXTS_OUTERMOST_DESC).
+ * and the part's desc says so (PART_DESC_OUTERMOST).
  */
 static int derive(struct ctx_reader *r)
 {
@@ -257,7 +257,7 @@ static int derive(struct ctx_reader *r)
                           outer[i] ? incl + i * ne : none, ne))
             goto overflow;
     }
-    strlist_push(&r->pt->desc, CONTEXTS_OUTERMOST_DESC);
+    part_set_calls_outermost(r->pt, 1);
     goto out;
 overflow:
     rc = tally_error_set(r->err, r->in->path, 0, "%s", "cost overflow while summing contexts");

@@ -9,7 +9,7 @@
  * function's file), call arcs parent -> child (the child contexts' calls,
  * and the inclusive costs of those whose function is not already on the
  * stack above them, summed over the contexts with the same pair; the
- * part's desc has CONTEXTS_OUTERMOST_DESC), and the tree itself in p->cct.
+ * part's desc has PART_DESC_OUTERMOST), and the tree itself in p->cct.
  * So every command works on it, and stack views are exact. A function
  * may occur several times on one stack.
  *
@@ -29,15 +29,6 @@
 
 /* The first line of every contexts file. */
 #define CONTEXTS_MAGIC "# tally contexts 1"
-
-/*
- * The desc line of a part whose call arcs count each function's time on
- * the stack once: an arc into a function that is already on the stack
- * above the call carries its calls and no cost, so the costs of the arcs
- * into a function add up to the cost spent while it is on the stack
- * (less what its uncalled, top-level activations spent).
- */
-#define CONTEXTS_OUTERMOST_DESC "Option: call costs: outermost activations"
 
 /* Read from an opened input into a fresh profile. Returns 0 or -1 with err. */
 int contexts_read(struct input *in, struct profile *p, struct tally_error *err);

@@ -256,7 +256,7 @@ static void test_whole_stacks(void **state)
     if (!p) fail_msg("%s", err.msg);
     assert_int_equal(p->warnings.n, 0);
     assert_true(has_desc(p->parts[0], "Option: call costs: outermost activations"));
-    assert_string_equal(CONTEXTS_OUTERMOST_DESC, "Option: call costs: outermost activations");
+    assert_string_equal(PART_DESC_OUTERMOST, "Option: call costs: outermost activations");
     const struct cct *t = p->cct;
     assert_int_equal(t->n, 14);
     uint32_t m = fn_named(p, "main"), ev = fn_named(p, "eval"), co = fn_named(p, "callobj"),
