@@ -11,6 +11,7 @@
 #include "../io/outfile.h"
 #include "../report/dot.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ struct graph_options {
     const char *event;  /* --event, NULL = the first event */
     const char *title;
     double node_thres, edge_thres;
+    size_t max_nodes;
     const char **roots, **leaves;
     size_t nroots, nleaves;
     const char **files;
@@ -60,6 +62,8 @@ static void graph_usage(FILE *fp)
           "                       percent (default 0.5)\n"
           "  --edge-thres=PCT     hide calls whose inclusive share is below PCT\n"
           "                       percent (default 0.1)\n"
+          "  --max-nodes=N        draw at most N functions above --node-thres, the\n"
+          "                       largest first (default 400; 0: no limit)\n"
           "  --root=REGEX         keep only functions reachable from a function whose\n"
           "                       name matches REGEX (PCRE2, unanchored); repeatable\n"
           "  --leaf=REGEX         keep only functions from which a function whose name\n"
@@ -111,6 +115,15 @@ static enum cli_opt graph_option(void *ctx, int argc, char **argv, int *i, int *
                        node ? "node" : "edge", v);
             return CLI_OPT_BAD;
         }
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--max-nodes", missing))) {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(v, &end, 10);
+        if (!*v || *end || *v == '-' || errno || n > 1000000) {
+            cli_errorf("graph: --max-nodes wants a count from 0 to 1000000, not '%s'", v);
+            return CLI_OPT_BAD;
+        }
+        o->max_nodes = (size_t)n;
     } else if (!*missing && ((v = cli_optval(argc, argv, i, "--root", missing)) ||
                              (!*missing && (v = cli_optval(argc, argv, i, "--leaf", missing))))) {
         struct tally_error err;
@@ -199,6 +212,7 @@ int cmd_graph(int argc, char **argv)
     memset(&o, 0, sizeof(o));
     o.svg = -1;
     o.node_thres = 0.5;
+    o.max_nodes = DOT_MAX_NODES;
     o.edge_thres = 0.1;
     int status = graph_parse_args(argc, argv, &o);
     if (status) {
@@ -251,6 +265,7 @@ int cmd_graph(int argc, char **argv)
     dot_options_init(&dopt);
     dopt.event = evname;
     dopt.node_thres = o.node_thres;
+    dopt.max_nodes = o.max_nodes;
     dopt.edge_thres = o.edge_thres;
     dopt.roots = o.roots;
     dopt.nroots = o.nroots;

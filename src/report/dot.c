@@ -29,6 +29,39 @@ void dot_options_init(struct dot_options *o)
     memset(o, 0, sizeof(*o));
     o->node_thres = 0.5;
     o->edge_thres = 0.1;
+    o->max_nodes = DOT_MAX_NODES;
+}
+
+struct by_incl {
+    double share;
+    size_t v;
+};
+
+static int cmp_by_incl(const void *a, const void *b)
+{
+    const struct by_incl *x = a, *y = b;
+    if (x->share != y->share) return x->share > y->share ? -1 : 1;
+    return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* Keep the max_nodes unmatched nodes with the largest shares (matched
+ * --root/--leaf functions are always drawn). */
+static void cap_nodes(const struct callgraph *g, const struct dot_options *o, const char *matched,
+                      struct dot_selection *s)
+{
+    size_t n = g->nnodes, k = 0;
+    struct by_incl *c = xmalloc((s->nnodes ? s->nnodes : 1) * sizeof(*c));
+    for (size_t v = 0; v < n; v++)
+        if (s->node[v] && !matched[v])
+            c[k++] = (struct by_incl){callgraph_share(g, o->col, callgraph_incl(g, v)[o->col]), v};
+    if (k > o->max_nodes) {
+        qsort(c, k, sizeof(*c), cmp_by_incl);
+        for (size_t i = o->max_nodes; i < k; i++) {
+            s->node[c[i].v] = 0;
+            s->nnodes--;
+        }
+    }
+    free(c);
 }
 
 /* ---- regexes ------------------------------------------------------------ */
@@ -154,6 +187,8 @@ int dot_select(const struct callgraph *g, const struct dot_options *o, struct do
                 s->nnodes++;
             }
         }
+        s->over_thres = s->nnodes;
+        if (o->max_nodes) cap_nodes(g, o, matched, s);
         for (size_t a = 0; a < g->narcs; a++) {
             if (!s->node[g->from[a]] || !s->node[g->to[a]]) continue;
             if (!callgraph_arc_recursive(g, a) &&
@@ -296,8 +331,11 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
     sb_esc(&b, o->event ? o->event : "?");
     char num[64], num2[64];
     bytebuf_printf(&b, ", total %s\\n", textfmt_commify(col < nc ? g->total[col] : 0, num));
-    bytebuf_printf(&b, "%zu of %zu functions (inclusive >= %g%%), %zu of %zu calls (>= %g%%)",
-                   s->nnodes, g->nnodes, o->node_thres, s->narcs, g->narcs, o->edge_thres);
+    bytebuf_printf(&b, "%zu of %zu functions (inclusive >= %g%%", s->nnodes, g->nnodes,
+                   o->node_thres);
+    if (s->over_thres > s->nnodes)
+        bytebuf_printf(&b, "; the %zu largest of %zu", s->nnodes, s->over_thres);
+    bytebuf_printf(&b, "), %zu of %zu calls (>= %g%%)", s->narcs, g->narcs, o->edge_thres);
     fprintf(out,
             "  graph [fontname=\"Helvetica\", fontsize=12, labelloc=t, label=\"%s\", "
             "ranksep=0.25];\n",

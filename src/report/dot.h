@@ -33,10 +33,14 @@
 #include "../model/error.h"
 
 struct dot_options {
-    size_t col;               /* the column of the graph that is drawn */
-    const char *event;        /* its name, for the title */
-    double node_thres;        /* percent of the total (default 0.5) */
-    double edge_thres;        /* percent of the total (default 0.1) */
+    size_t col;        /* the column of the graph that is drawn */
+    const char *event; /* its name, for the title */
+    double node_thres; /* percent of the total (default 0.5) */
+    double edge_thres; /* percent of the total (default 0.1) */
+    /* at most this many functions above node_thres, the largest inclusive
+       costs first (0 = no limit; default DOT_MAX_NODES): Graphviz lays out
+       a few hundred boxes in seconds, thousands in minutes */
+    size_t max_nodes;
     const char *const *roots; /* regexes (PCRE2), any may match; NULL/0 = none */
     size_t nroots;
     const char *const *leaves; /* regexes, any may match */
@@ -44,7 +48,9 @@ struct dot_options {
     const char *title; /* first line of the graph label; NULL = none */
 };
 
-/* Defaults: column 0, thresholds 0.5 and 0.1, no filters. */
+#define DOT_MAX_NODES 400
+
+/* Defaults: column 0, thresholds 0.5 and 0.1, DOT_MAX_NODES, no filters. */
 void dot_options_init(struct dot_options *o);
 
 /* Is this a valid regex for --root/--leaf? Returns 0, or -1 with err. */
@@ -55,6 +61,7 @@ struct dot_selection {
     char *node;           /* [nnodes] 1 = drawn */
     char *arc;            /* [narcs] 1 = drawn */
     size_t nnodes, narcs; /* how many are drawn */
+    size_t over_thres;    /* functions above node_thres (more than nnodes when capped) */
 };
 
 /*

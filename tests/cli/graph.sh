@@ -203,6 +203,24 @@ check "graph title: total 1,234,567" grep -q 'total 1,234,567' "$TMP/big.dot"
 check "node and edge labels: 121,000×" grep -q '121,000×' "$TMP/big.dot"
 check "tooltips: inclusive 1,234,567" grep -q 'inclusive: 1,234,567' "$TMP/big.dot"
 
+# --max-nodes: main (self 5) calls f1..f5 (self 50, 40, 30, 20, 10): 155 in
+# all; main 100%, f1 32.26%, f2 25.81%, ... all above 0.5%. At most 3:
+# main, f1, f2 (the largest inclusive shares); the label says so.
+{ printf 'events: Ir\nfn=main\n1 5\n'
+  for k in 1 2 3 4 5; do printf 'cfn=f%d\ncalls=1 1\n1 %d\n' $k $((60 - 10 * k)); done
+  for k in 1 2 3 4 5; do printf 'fn=f%d\n1 %d\n' $k $((60 - 10 * k)); done; } >"$TMP/many.out"
+cat >"$TMP/want" <<'EOF'
+edge f0->f1: 32.26%|1×
+edge f0->f2: 25.81%|1×
+node f0: main|100.00%|(3.23%)
+node f1: f1|32.26%|(32.26%)|1×
+node f2: f2|25.81%|(25.81%)|1×
+EOF
+drawn "--max-nodes=3: the three largest" "$TMP/want" --max-nodes=3 many.out
+(cd "$TMP" && "$TALLY" graph --max-nodes=3 many.out) >"$TMP/many.dot" 2>&1
+check "--max-nodes: the label says how many were cut" grep -q '3 of 6 functions (inclusive >= 0.5%; the 3 largest of 6)' "$TMP/many.dot"
+expect_run "--max-nodes=-1 is refused" 2 "" "max-nodes wants a count" graph --max-nodes=-1 "$TMP/many.out"
+
 # --- escaping -------------------------------------------------------------
 # names with quotes, backslashes (\n, \l, \N would be DOT escapes), braces,
 # <, & and a byte that is not UTF-8 (drawn as ?)
