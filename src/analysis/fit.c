@@ -442,6 +442,7 @@ void fit_classes(const double *x, const double *y, size_t n, struct fit_classes 
         /* Back from scaled units: g_scaled = g / g(xmax). */
         double gmax = fit_class_g(k, exp(s.lxmax));
         f->a = a * s.range + s.ymin;
+        if (fabs(f->a) < 1e-9 * s.range) f->a = 0.0; /* rounding noise, as in fit_power */
         f->b = b * s.range / gmax;
     }
     double best_bic = INFINITY;

@@ -27,9 +27,10 @@
 
 #include "../model/error.h"
 
-#define CLUSTER_RSS_SHARE 0.1 /* two lines leave at most this share of one curve's RSS */
+#define CLUSTER_RSS_SHARE 0.1 /* the clusters' lines leave at most this of one curve's RSS */
 #define CLUSTER_SPREAD 4.0    /* lines at least this many residual deviations apart */
 #define CLUSTER_ITER 50       /* alternations of fit and assignment */
+#define SAMPLE_MAX 8192       /* searches on more points use every k-th of them */
 
 struct obs {
     double x, y; /* the point (x below 1 as 1) */
@@ -43,6 +44,31 @@ struct line {
 static double line_at(const struct line *l, double u)
 {
     return l->c0 + l->c1 * u;
+}
+
+/*
+ * At most SAMPLE_MAX of the m points, evenly spread in size order: one of
+ * every k, at an offset that varies from one run of k to the next (a fixed
+ * one would see only the points of one phase of a periodic pattern, such
+ * as calls that throw at every third size). The same every time. A new
+ * array (its count in *ms) or, when m is small enough, o itself.
+ */
+static const struct obs *sample(const struct obs *o, size_t m, size_t *ms)
+{
+    if (m <= SAMPLE_MAX) {
+        *ms = m;
+        return o;
+    }
+    size_t step = (m + SAMPLE_MAX - 1) / SAMPLE_MAX, k = 0;
+    struct obs *s = xmalloc((m / step + 1) * sizeof(*s));
+    unsigned seed = 12345u;
+    for (size_t i = 0; i < m; i += step) {
+        seed = seed * 1103515245u + 12345u;
+        size_t span = m - i < step ? m - i : step;
+        s[k++] = o[i + (seed >> 8) % span];
+    }
+    *ms = k;
+    return s;
 }
 
 static int cmp_obs(const void *pa, const void *pb)
@@ -339,13 +365,20 @@ static void start_split(const struct obs *o, size_t m, const unsigned char *prev
  * it leaves at most CLUSTER_RSS_SHARE of what one smooth curve leaves and
  * every two of its clusters are FITCHECK_CLUSTER_RATIO and CLUSTER_SPREAD
  * residual deviations apart; the largest such k wins. Fills out->nclusters,
- * out->cluster (lowest cost first) and out->cluster_ratio.
+ * out->cluster (lowest cost first), out->cluster_ratio and, when there are
+ * clusters, group[i] (the cluster of point i).
  */
-static void find_clusters(const struct obs *o, size_t m, double rss0, struct fitcheck *out)
+static void find_clusters(const struct obs *all, size_t mall, double rss0, unsigned char *group,
+                          struct fitcheck *out)
 {
     out->nclusters = 1;
     out->cluster_ratio = NAN;
-    if (m < 2 * FITCHECK_CLUSTER_MIN) return;
+    if (mall < 2 * FITCHECK_CLUSTER_MIN) return;
+    /* on many points, the search works on a sample (rss0 scaled to it), and every point
+       goes to the nearest line of the clusters found */
+    size_t m;
+    const struct obs *o = sample(all, mall, &m);
+    rss0 *= (double)m / (double)mall;
     double *res = xmalloc(m * sizeof(*res)), *tmp = xmalloc(m * sizeof(*tmp));
     rss0 = fmin(rss0, quad_rss(o, m, res));
     unsigned char *lab = xmalloc(m), *prev = xmalloc(m), *try = xmalloc(m), *keep = xmalloc(m);
@@ -405,16 +438,29 @@ static void find_clusters(const struct obs *o, size_t m, double rss0, struct fit
         for (int c = 0; c < found; c++) {
             struct fitcheck_cluster *cl = &out->cluster[c];
             int g = order[c];
-            cl->c0 = kl[g].c0;
-            cl->c1 = kl[g].c1;
+            /* the line until the cluster's own fit (cluster_curves()) replaces it */
+            cl->a = -1;
+            cl->b = exp(kl[g].c0);
+            cl->c = kl[g].c1;
             cl->nmin = INFINITY;
             cl->nmax = -INFINITY;
-            for (size_t i = 0; i < m; i++) {
-                if (keep[i] != g) continue;
-                cl->npoints++;
-                cl->nmin = fmin(cl->nmin, o[i].x);
-                cl->nmax = fmax(cl->nmax, o[i].x);
+        }
+        for (size_t i = 0; i < mall; i++) {
+            int c = 0;
+            if (o == all) {
+                while (order[c] != keep[i])
+                    c++;
+            } else {
+                for (int d = 1; d < found; d++)
+                    if (fabs(all[i].v - line_at(&kl[order[d]], all[i].u)) <
+                        fabs(all[i].v - line_at(&kl[order[c]], all[i].u)))
+                        c = d;
             }
+            struct fitcheck_cluster *cl = &out->cluster[c];
+            group[i] = (unsigned char)c;
+            cl->npoints++;
+            cl->nmin = fmin(cl->nmin, all[i].x);
+            cl->nmax = fmax(cl->nmax, all[i].x);
         }
         out->nclusters = (size_t)found;
         out->cluster_ratio = found_ratio;
@@ -425,6 +471,7 @@ static void find_clusters(const struct obs *o, size_t m, double rss0, struct fit
     free(prev);
     free(try);
     free(keep);
+    if (o != all) free((void *)o);
 }
 
 /* ---- the models refitted in relative terms ---- */
@@ -521,38 +568,50 @@ static void rel_fit_all(const struct obs *o, size_t m, const struct fit_power *p
             t[i] = fit_class_g((enum fit_class)c, o[i].x) / (gmax > 0 ? gmax : 1);
         if (wls(o, w, t, m, &rf->cls[c]) && rf->cls[c].b < 0) rf->cls[c].valid = 0;
     }
+    /* the exponent is searched for on a sample of many points, then fitted on them all */
+    size_t ms;
+    const struct obs *so = sample(o, m, &ms);
+    double *ws = w;
+    if (so != o) {
+        ws = xmalloc(ms * sizeof(*ws));
+        for (size_t i = 0; i < ms; i++)
+            ws[i] = 1 / (fmax(so[i].y, 1.0) * fmax(so[i].y, 1.0));
+    }
     struct rel_fit r;
     double best = INFINITY, bc = 1;
     for (int i = 0; i <= 40; i++) {
         double c = FIT_C_MIN + (FIT_C_MAX - FIT_C_MIN) * i / 40.0;
-        double rss = power_at(o, w, m, rf->umax, c, t, &r);
+        double rss = power_at(so, ws, ms, rf->umax, c, t, &r);
         if (rss < best) best = rss, bc = c;
     }
-    if (p->status == FIT_OK && power_at(o, w, m, rf->umax, p->c, t, &r) < best)
+    if (p->status == FIT_OK && power_at(so, ws, ms, rf->umax, p->c, t, &r) < best)
         best = r.rss, bc = p->c;
     const double phi = (sqrt(5.0) - 1) / 2;
     double lo = fmax(FIT_C_MIN, bc - 0.25), hi = fmin(FIT_C_MAX, bc + 0.25);
     double c1 = hi - phi * (hi - lo), c2 = lo + phi * (hi - lo);
-    double f1 = power_at(o, w, m, rf->umax, c1, t, &r), f2 = power_at(o, w, m, rf->umax, c2, t, &r);
+    double f1 = power_at(so, ws, ms, rf->umax, c1, t, &r);
+    double f2 = power_at(so, ws, ms, rf->umax, c2, t, &r);
     for (int it = 0; it < 40; it++) {
         if (f1 < f2) {
             hi = c2, c2 = c1, f2 = f1;
             c1 = hi - phi * (hi - lo);
-            f1 = power_at(o, w, m, rf->umax, c1, t, &r);
+            f1 = power_at(so, ws, ms, rf->umax, c1, t, &r);
         } else {
             lo = c1, c1 = c2, f1 = f2;
             c2 = lo + phi * (hi - lo);
-            f2 = power_at(o, w, m, rf->umax, c2, t, &r);
+            f2 = power_at(so, ws, ms, rf->umax, c2, t, &r);
         }
     }
+    if (so != o) {
+        free((void *)so);
+        free(ws);
+    }
+    /* the best of the grid's and the search's ends, on every point */
     double cs[3] = {bc, c1, c2};
-    for (int i = 0; i < 3; i++) {
-        if (power_at(o, w, m, rf->umax, cs[i], t, &r) <= best || !rf->power.valid) {
-            if (isfinite(r.rss) && r.valid && (!rf->power.valid || r.rss <= rf->power.rss))
-                rf->power = r;
-            best = fmin(best, r.rss);
-        }
-    }
+    for (int i = 0; i < 3; i++)
+        if (power_at(o, w, m, rf->umax, cs[i], t, &r) < INFINITY &&
+            (!rf->power.valid || r.rss < rf->power.rss))
+            rf->power = r;
     free(w);
     free(t);
 }
@@ -610,10 +669,24 @@ static double runs_z(const struct obs *o, const double *f, size_t m)
     return var > 0 ? ((double)runs - mean) / sqrt(var) : NAN;
 }
 
-/* BIC of a model leaving rss (relative, floored), with k parameters, over m points. */
-static double bic_of(double rss, size_t m, int k)
+/*
+ * What a relative RSS below which models count as exact: FITCHECK_REL_FLOOR
+ * of each cost, or half a unit of it when that is more (costs are counts,
+ * and half a unit is rounding).
+ */
+static double rss_floor(const struct obs *o, size_t m)
 {
-    double floor = (double)m * FITCHECK_REL_FLOOR * FITCHECK_REL_FLOOR;
+    double floor = 0;
+    for (size_t i = 0; i < m; i++) {
+        double half = 0.5 / fmax(o[i].y, 1.0);
+        floor += fmax(FITCHECK_REL_FLOOR * FITCHECK_REL_FLOOR, half * half);
+    }
+    return floor;
+}
+
+/* BIC of a model leaving rss (relative, floored), with k parameters, over m points. */
+static double bic_of(double rss, double floor, size_t m, int k)
+{
     if (!(rss > floor)) rss = floor; /* also NaN */
     return (double)m * log(rss / (double)m) + k * log((double)m);
 }
@@ -633,7 +706,7 @@ static void size_range(const struct obs *o, size_t m, struct fitcheck *out)
     out->nsizes = nd;
     out->nmin = m ? o[0].x : 0;
     out->nmax = m ? o[m - 1].x : 0;
-    if (nd >= 3) {
+    if (nd >= 4) {
         out->ninner_lo = d[1];
         out->ninner_hi = d[2];
     }
@@ -642,7 +715,7 @@ static void size_range(const struct obs *o, size_t m, struct fitcheck *out)
 static int range_narrow(const struct fitcheck *v)
 {
     if (v->nmax < FITCHECK_MIN_RANGE * v->nmin) return 1;
-    return v->nsizes >= 3 && v->ninner_hi < FITCHECK_MIN_RANGE_INNER * v->ninner_lo;
+    return v->nsizes >= 4 && v->ninner_hi < FITCHECK_MIN_RANGE_INNER * v->ninner_lo;
 }
 
 /* 1 - RSS/TSS of the values f. */
@@ -667,15 +740,21 @@ static void choose(const struct obs *o, size_t m, const struct fit_power *p,
                    const struct fit_classes *k, const struct rel_fits *rf, double *f,
                    struct fitcheck *out)
 {
-    double bic[FIT_NCLASSES], best = INFINITY;
+    double bic[FIT_NCLASSES], best = INFINITY, floor = rss_floor(o, m);
     for (int c = 0; c < FIT_NCLASSES; c++) {
-        bic[c] = rf->cls[c].valid ? bic_of(rf->cls[c].rss, m, c == FIT_CLASS_1 ? 1 : 2) : INFINITY;
+        bic[c] = rf->cls[c].valid ? bic_of(rf->cls[c].rss, floor, m, c == FIT_CLASS_1 ? 1 : 2)
+                                  : INFINITY;
         best = fmin(best, bic[c]);
     }
-    if (rf->power.valid) best = fmin(best, bic_of(rf->power.rss, m, 3));
+    if (rf->power.valid) best = fmin(best, bic_of(rf->power.rss, floor, m, 3));
     int cls = -1;
     for (int c = 0; c < FIT_NCLASSES && cls < 0; c++)
         if (bic[c] <= best + FITCHECK_BIC_TIE) cls = c;
+    /* a growing class tied with another: the data do not tell them apart */
+    out->tied_lo = out->tied_hi = FIT_CLASS_1;
+    for (int c = cls + 1; cls > FIT_CLASS_1 && c < FIT_NCLASSES; c++)
+        if (bic[c] <= best + FITCHECK_BIC_TIE) out->tied_hi = (enum fit_class)c;
+    if (out->tied_hi != FIT_CLASS_1) out->tied_lo = (enum fit_class)cls;
 
     const struct rel_fit *r = cls < 0 ? &rf->power : &rf->cls[cls];
     rel_values(o, m, rf, cls, f);
@@ -694,10 +773,12 @@ static void choose(const struct obs *o, size_t m, const struct fit_power *p,
     if (cls >= 0) {
         if (cls != FIT_CLASS_1 && out->r2 < FITCHECK_MIN_R2)
             out->why = FITCHECK_POOR_R2;
-        else if (out->rel_err > FITCHECK_MAX_REL_ERR)
+        else if (out->rel_err > (cls == FIT_CLASS_1 ? FITCHECK_MAX_FLAT_ERR : FITCHECK_MAX_REL_ERR))
             out->why = FITCHECK_POOR_ERROR;
         else if (pattern)
             out->why = FITCHECK_POOR_PATTERN;
+        else if (out->tied_hi != FIT_CLASS_1)
+            out->why = FITCHECK_TIED;
         else {
             out->why = FITCHECK_CLASS;
             out->cls = (enum fit_class)cls;
@@ -717,6 +798,67 @@ static void choose(const struct obs *o, size_t m, const struct fit_power *p,
         out->why = FITCHECK_POOR_PATTERN;
     else
         out->why = FITCHECK_BETWEEN;
+}
+
+/* Each cluster's own curve: the power model refitted in relative terms to its points. */
+static void cluster_curves(const struct obs *o, size_t m, const unsigned char *group,
+                           struct fitcheck *out)
+{
+    struct obs *sub = xmalloc(m * sizeof(*sub));
+    struct fit_power none = {.status = FIT_TOO_FEW};
+    for (size_t c = 0; c < out->nclusters; c++) {
+        size_t k = 0;
+        for (size_t i = 0; i < m; i++)
+            if (group[i] == c) sub[k++] = o[i];
+        struct rel_fits rf;
+        rel_fit_all(sub, k, &none, &rf);
+        if (!rf.power.valid) continue; /* keep the line */
+        struct fitcheck_cluster *cl = &out->cluster[c];
+        cl->a = rf.power.a;
+        cl->b = rf.power.b * exp(-rf.power.c * rf.umax);
+        cl->c = rf.power.c;
+    }
+    free(sub);
+}
+
+/*
+ * Each point to the cluster whose curve is nearest in log space, with
+ * counts and ranges anew; unless a cluster would fall below
+ * FITCHECK_CLUSTER_MIN points (then nothing changes).
+ */
+static void reassign(const struct obs *o, size_t m, unsigned char *group, struct fitcheck *out)
+{
+    unsigned char *next = xmalloc(m);
+    size_t count[FITCHECK_MAX_CLUSTERS] = {0};
+    for (size_t i = 0; i < m; i++) {
+        size_t best = group[i];
+        double bd = INFINITY;
+        for (size_t c = 0; c < out->nclusters; c++) {
+            const struct fitcheck_cluster *cl = &out->cluster[c];
+            double f = cl->a + cl->b * exp(cl->c * o[i].u);
+            double d = fabs(o[i].v - log(fmax(f, 0.0) + 1.0));
+            if (d < bd) bd = d, best = c;
+        }
+        next[i] = (unsigned char)best;
+        count[best]++;
+    }
+    int ok = 1;
+    for (size_t c = 0; c < out->nclusters; c++)
+        ok &= count[c] >= FITCHECK_CLUSTER_MIN;
+    if (ok) {
+        memcpy(group, next, m);
+        for (size_t c = 0; c < out->nclusters; c++) {
+            out->cluster[c].npoints = count[c];
+            out->cluster[c].nmin = INFINITY;
+            out->cluster[c].nmax = -INFINITY;
+        }
+        for (size_t i = 0; i < m; i++) {
+            struct fitcheck_cluster *cl = &out->cluster[group[i]];
+            cl->nmin = fmin(cl->nmin, o[i].x);
+            cl->nmax = fmax(cl->nmax, o[i].x);
+        }
+    }
+    free(next);
 }
 
 void fitcheck_judge(const double *x, const double *y, size_t n, const struct fit_power *p,
@@ -762,13 +904,22 @@ void fitcheck_judge(const double *x, const double *y, size_t n, const struct fit
             rel_values(o, n, &rf, c, f);
             rss0 = fmin(rss0, log_rss(o, f, n));
         }
-        find_clusters(o, n, rss0, out);
-        if (out->nclusters > 1)
+        unsigned char *group = xmalloc(n);
+        find_clusters(o, n, rss0, group, out);
+        if (out->nclusters > 1) {
             out->why = FITCHECK_CLUSTERS;
-        else if (range_narrow(out))
-            out->why = FITCHECK_NARROW;
-        else
-            choose(o, n, p, k, &rf, f, out);
+            cluster_curves(o, n, group, out);
+            /* once more, each point with the nearest of those curves */
+            reassign(o, n, group, out);
+            cluster_curves(o, n, group, out);
+        }
+        free(group);
+        if (out->nclusters == 1) {
+            if (range_narrow(out))
+                out->why = FITCHECK_NARROW;
+            else
+                choose(o, n, p, k, &rf, f, out);
+        }
     }
     free(f);
     free(o);
@@ -819,6 +970,10 @@ char *fitcheck_reason(const struct fitcheck *v, char *buf, size_t size)
         break;
     case FITCHECK_BETWEEN:
         snprintf(buf, size, "exponent %.2f between classes", shown_c(v));
+        break;
+    case FITCHECK_TIED:
+        snprintf(buf, size, "%s %s %s", fit_class_name(v->tied_lo),
+                 v->tied_hi == v->tied_lo + 1 ? "or" : "to", fit_class_name(v->tied_hi));
         break;
     case FITCHECK_POOR_R2:
         snprintf(buf, size, "poor fit (R^2 %.2f)", v->r2);

@@ -21,11 +21,14 @@
  *      the mean (whatever the power fit's exponent), and log n only when
  *      the log model beats the mean and fits as well as the power model;
  *      when no class does, the reason says why (a negative exponent or a
- *      decreasing cost, an exponent beyond n^3, or one between classes);
+ *      decreasing cost, an exponent beyond n^3, or one between classes).
+ *      A growing class is given only when no other growing class is also
+ *      within the tie (else "log n or n": the data cannot tell them apart);
  *   5. a good fit of the chosen model: R^2 at least FITCHECK_MIN_R2 (for a
- *      growing class), relative error at most FITCHECK_MAX_REL_ERR, and no
- *      long runs of residuals of one sign (a runs test below
- *      FITCHECK_RUNS_Z with a relative error above FITCHECK_PATTERN_ERR).
+ *      growing class), relative error at most FITCHECK_MAX_REL_ERR (for
+ *      class 1, FITCHECK_MAX_FLAT_ERR), and no long runs of residuals of
+ *      one sign (a runs test below FITCHECK_RUNS_Z with a relative error
+ *      above FITCHECK_PATTERN_ERR).
  *
  * The details, and why these thresholds, are in docs/internals/complexity.md.
  * Nothing here fails or prints; memory comes from xmalloc.
@@ -44,8 +47,9 @@
 #define FITCHECK_REL_FLOOR 0.01      /* misfits below 1% of the cost count as exact */
 #define FITCHECK_MIN_R2 0.9          /* R^2 of a growing class */
 #define FITCHECK_MAX_REL_ERR 0.25    /* RMS relative error of the chosen model */
+#define FITCHECK_MAX_FLAT_ERR 0.10   /* and of class 1: a constant is flat */
 #define FITCHECK_RUNS_Z (-3.0)       /* runs test: fewer runs than this is a pattern... */
-#define FITCHECK_PATTERN_ERR 0.05    /* ...when the relative error is above this */
+#define FITCHECK_PATTERN_ERR 0.10    /* ...when the relative error is above this */
 #define FITCHECK_MAX_C 4.0           /* a power exponent beyond this is no class */
 #define FITCHECK_CLUSTER_RATIO 1.5   /* clusters differ by this factor at similar sizes */
 #define FITCHECK_CLUSTER_MIN 3       /* points of a cluster */
@@ -60,16 +64,17 @@ enum fitcheck_why {
     FITCHECK_DECREASING,  /* the cost falls as n grows (negative exponent, or b < 0) */
     FITCHECK_STEEP,       /* the exponent is beyond FITCHECK_MAX_C */
     FITCHECK_BETWEEN,     /* the free exponent fits better than every class */
+    FITCHECK_TIED,        /* two growing classes or more fit as well: tied_lo to tied_hi */
     FITCHECK_POOR_R2,     /* R^2 of the chosen model below FITCHECK_MIN_R2 */
     FITCHECK_POOR_ERROR,  /* relative error above FITCHECK_MAX_REL_ERR */
     FITCHECK_POOR_PATTERN /* residuals in long runs of one sign */
 };
 
-/* One cluster: ln(cost + 1) = c0 + c1 ln(n) over its points. */
+/* One cluster: its points, and cost = a + b n^c fitted to them in relative terms. */
 struct fitcheck_cluster {
     size_t npoints;
     double nmin, nmax; /* its smallest and largest size (below 1 as 1) */
-    double c0, c1;
+    double a, b, c;
 };
 
 struct fitcheck {
@@ -77,13 +82,14 @@ struct fitcheck {
     enum fit_class cls;          /* the class when why == FITCHECK_CLASS, else FIT_CLASS_1 */
     size_t nsizes;               /* distinct sizes (below 1 counted as 1) */
     double nmin, nmax;           /* smallest and largest size (below 1 as 1); 0 when none */
-    double ninner_lo, ninner_hi; /* second smallest and second largest (3 sizes or more) */
+    double ninner_lo, ninner_hi; /* second smallest and second largest (4 sizes or more) */
     /* The model judged in step 5: the chosen class, or the power model when no class
        was chosen. NAN when not reached. */
     double r2;      /* 1 - RSS/TSS (0 for class 1) */
     double rel_err; /* RMS residual / RMS cost: sqrt(sum (y - f)^2 / sum y^2) */
     double runs_z;  /* runs test of the residual signs in size order (NAN: no residuals) */
-    double c;       /* the exponent of the power model as fitted (fit_power; NAN: not fitted) */
+    enum fit_class tied_lo, tied_hi; /* FITCHECK_TIED: the simplest and the steepest tied class */
+    double c; /* the exponent of the power model as fitted (fit_power; NAN: not fitted) */
     double rel_c, rel_b; /* the power model refitted in relative terms (NAN: not reached) */
     size_t nclusters;    /* 1 when the points form one group */
     struct fitcheck_cluster cluster[FITCHECK_MAX_CLUSTERS];
