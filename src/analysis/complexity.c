@@ -163,17 +163,17 @@ static int routine_build(struct isprof *ip, size_t ri, enum complexity_cost cost
     }
     fit_power(x, y, nt, &r->power);
     fit_classes(x, y, nt, &r->classes);
+    fitcheck_judge(x, y, nt, &r->power, &r->classes, &r->check);
     free(x);
     free(y);
     return 0;
 }
 
-/* Ranking groups: fitted (0), constant (1), not fitted (2). */
+/* Ranking groups: a growing class (0), class 1 (1), no clear class (2). */
 static int rank_group(const struct complexity_routine *r)
 {
-    if (r->power.status == FIT_OK) return 0;
-    if (r->power.status == FIT_CONSTANT) return 1;
-    return 2;
+    if (r->check.why != FITCHECK_CLASS) return 2;
+    return r->check.cls == FIT_CLASS_1 ? 1 : 0;
 }
 
 static int cmp_rank(const void *pa, const void *pb)
@@ -183,6 +183,7 @@ static int cmp_rank(const void *pa, const void *pb)
     int ga = rank_group(a), gb = rank_group(b);
     if (ga != gb) return ga < gb ? -1 : 1;
     if (ga == 0) {
+        if (a->check.cls != b->check.cls) return a->check.cls > b->check.cls ? -1 : 1;
         long ca = lround(a->power.c * 100), cb = lround(b->power.c * 100);
         if (ca != cb) return ca > cb ? -1 : 1;
     }

@@ -18,10 +18,12 @@
  * when present and non-zero, else the sum of every routine's self cost
  * (or, without self costs, the largest routine total).
  *
- * Ranking: routines with a fitted model first, by exponent c rounded to
- * two decimals (as printed) descending, then by total cost descending,
- * then by name; then constant routines (c = 0), then routines with too
- * few points, by total cost.
+ * Ranking (cmp_rank): first the routines with a clear growing class
+ * (check.why == FITCHECK_CLASS, class log n to n^3), by class descending,
+ * then by exponent c rounded to two decimals (as printed) descending; then
+ * those of class 1; then those with no clear class (whatever the reason,
+ * too few sizes included), whose exponent means nothing. Within each group
+ * ties go by total cost descending, then by name.
  */
 #ifndef TALLY_COMPLEXITY_H
 #define TALLY_COMPLEXITY_H
@@ -32,6 +34,7 @@
 #include "../model/error.h"
 #include "../model/isprof.h"
 #include "fit.h"
+#include "fitcheck.h"
 
 enum complexity_cost {
     COMPLEXITY_COST_CUMULATIVE, /* inclusive cost of the activations (default) */
@@ -75,7 +78,8 @@ struct complexity_routine {
     double share;                    /* total as a percentage of complexity.program_total */
     uint64_t max_n;                  /* largest input size */
     struct fit_power power;
-    struct fit_classes classes;
+    struct fit_classes classes; /* classes.best: the nearest class, whether clear or not */
+    struct fitcheck check;      /* the class the data support, or why none (fitcheck.h) */
 };
 
 struct complexity {

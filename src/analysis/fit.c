@@ -290,7 +290,8 @@ void fit_power(const double *x, const double *y, size_t n, struct fit_power *out
         int nstarts = 0;
         if (power_loglog(&s, 0.0, starts[nstarts])) nstarts++;
         if (power_loglog(&s, -0.01, starts[nstarts])) nstarts++;
-        static const double grid[] = {0.0625, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0};
+        /* negative exponents too: a cost that falls, or rises and levels off, as n grows */
+        static const double grid[] = {-1.0, -0.5, 0.0625, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0};
         double best_grid = INFINITY, q[3];
         for (size_t g = 0; g < sizeof(grid) / sizeof(grid[0]); g++) {
             if (!power_fixed_c(&s, grid[g], q)) continue;
@@ -441,6 +442,7 @@ void fit_classes(const double *x, const double *y, size_t n, struct fit_classes 
         /* Back from scaled units: g_scaled = g / g(xmax). */
         double gmax = fit_class_g(k, exp(s.lxmax));
         f->a = a * s.range + s.ymin;
+        if (fabs(f->a) < 1e-9 * s.range) f->a = 0.0; /* rounding noise, as in fit_power */
         f->b = b * s.range / gmax;
     }
     double best_bic = INFINITY;

@@ -45,17 +45,19 @@ static void complexity_usage(FILE *fp)
           "For each routine: its points (input size against worst, average and best\n"
           "cost per activation, and calls), its share of the program's cost, the\n"
           "model cost = a + b * n^c fitted to (input size, worst cost) by\n"
-          "Levenberg-Marquardt with its R^2, and the closest of the classes 1,\n"
-          "log n, n, n log n, n^2, n^3. Routines are ranked by exponent c, then by\n"
-          "total cost.\n"
+          "Levenberg-Marquardt with its R^2, and its class: one of 1, log n, n,\n"
+          "n log n, n^2, n^3 when the points support it, else 'no clear class' and\n"
+          "why (too few sizes, two clusters, n range too narrow, negative exponent,\n"
+          "poor fit, ...). Routines with a class are ranked first, by class, then\n"
+          "exponent c, then total cost; then those of class 1; then the others.\n"
           "\n"
           "Options:\n"
           "  --min-points=N      rank only routines with at least N distinct input\n"
           "                      sizes (default 5)\n"
           "  --min-share=PCT     rank only routines whose cost is at least PCT percent\n"
-          "                      of the program's cost (default 0)\n"
+          "                      of the program's cost (default 1)\n"
           "  --min-r2=R2         rank only routines whose model cost = a + b * n^c\n"
-          "                      has R^2 >= R2 (0 to 1; default 0.9; 0: all)\n"
+          "                      has R^2 >= R2 (0 to 1; default 0: all)\n"
           "  --include=REGEX     rank only routines whose name matches REGEX (PCRE2,\n"
           "                      unanchored); may be repeated (any may match)\n"
           "  --exclude=REGEX     do not rank routines whose name matches REGEX; may be\n"
@@ -293,7 +295,6 @@ int cmd_complexity(int argc, char **argv)
     struct complexity_cli o;
     memset(&o, 0, sizeof(o));
     complexity_options_init(&o.an);
-    o.an.min_r2 = 0.9; /* a wild exponent of a poor fit is no growth to rank */
     int rc = complexity_parse_args(argc, argv, &o);
     struct isprof ip;
     isprof_init(&ip);

@@ -5,6 +5,7 @@
  */
 #include "complexity.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -109,10 +110,10 @@ static const char *r2_text(double r2, char *buf, size_t size)
     return buf;
 }
 
-static const char *class_text(const struct complexity_routine *r)
+/* The class the data support, or "no clear class: REASON" (fitcheck_label). */
+static const char *class_text(const struct complexity_routine *r, char *buf, size_t size)
 {
-    if (r->classes.status != FIT_OK && r->classes.status != FIT_CONSTANT) return "-";
-    return fit_class_name(r->classes.best);
+    return fitcheck_label(&r->check, buf, size);
 }
 
 static const char *input_name(const struct complexity *c)
@@ -123,6 +124,62 @@ static const char *input_name(const struct complexity *c)
 static const char *cost_kind(const struct complexity *c)
 {
     return c->cost == COMPLEXITY_COST_SELF ? "self" : "cumulative";
+}
+
+/* a ratio of sizes: "x12", "x1.5", "x1,024" */
+static char *fmt_ratio(double v, char *buf, size_t size)
+{
+    char tmp[40];
+    if (v < 9.95)
+        snprintf(buf, size, "x%.1f", v);
+    else
+        snprintf(buf, size, "x%s", fmt_cost(v, 0, tmp, sizeof(tmp)));
+    return buf;
+}
+
+char *complexity_checks_text(const struct complexity_routine *r, char *buf, size_t size)
+{
+    const struct fitcheck *v = &r->check;
+    char a[64], b[64];
+    size_t o = 0;
+#define PUT(...)                                                                                   \
+    do {                                                                                           \
+        int n_ = snprintf(buf + o, size - o, __VA_ARGS__);                                         \
+        if (n_ > 0) o = (size_t)n_ < size - o ? o + (size_t)n_ : size - 1;                         \
+    } while (0)
+    buf[0] = '\0';
+    PUT("%zu distinct size%s (a class needs %d)", v->nsizes, v->nsizes == 1 ? "" : "s",
+        FITCHECK_MIN_SIZES);
+    if (v->nsizes >= 2) {
+        PUT("; sizes span %s", fmt_ratio(v->nmax / v->nmin, a, sizeof(a)));
+        if (v->nsizes >= 4)
+            PUT(" (%s without the extremes)", fmt_ratio(v->ninner_hi / v->ninner_lo, b, sizeof(b)));
+    }
+    if (v->nclusters > 1) PUT("; %s clusters", fitcheck_count_word(v->nclusters));
+    if (isfinite(v->rel_err)) PUT("; relative error %.1f%%", 100 * v->rel_err);
+    if (isfinite(v->runs_z)) PUT("; runs test z %.2f", v->runs_z);
+#undef PUT
+    return buf;
+}
+
+char *complexity_clusters_text(const struct complexity_routine *r, char *buf, size_t size)
+{
+    const struct fitcheck *v = &r->check;
+    size_t o = 0;
+    buf[0] = '\0';
+    int n =
+        snprintf(buf, size, "%s, %.1f times apart at similar n:", fitcheck_count_word(v->nclusters),
+                 v->cluster_ratio);
+    for (size_t i = 0; i < v->nclusters && i < FITCHECK_MAX_CLUSTERS && n > 0; i++) {
+        o = (size_t)n < size ? (size_t)n : size - 1;
+        const struct fitcheck_cluster *cl = &v->cluster[i];
+        char a[64], b[64];
+        n = (int)o + snprintf(buf + o, size - o, "%s %zu size%s from %s to %s (cost ~ n^%.2f)",
+                              i ? "," : "", cl->npoints, cl->npoints == 1 ? "" : "s",
+                              fmt_cost(cl->nmin, 0, a, sizeof(a)),
+                              fmt_cost(cl->nmax, 0, b, sizeof(b)), cl->c);
+    }
+    return buf;
 }
 
 /* ---- text ---- */
@@ -173,25 +230,27 @@ static void text_ranking(const struct complexity *c, FILE *fp)
         fputs("\nNo routine passes the filters.\n", fp);
         return;
     }
-    size_t wrank = 4, wsizes = 5, wcalls = 5, wcost = 4;
+    size_t wrank = 4, wsizes = 5, wcalls = 5, wcost = 4, wclass = 7;
     for (size_t i = 0; i < c->nranked; i++) {
         const struct complexity_routine *r = c->ranked[i];
-        char tmp[32];
+        char tmp[96];
         wrank = max_size(wrank, (size_t)snprintf(tmp, sizeof(tmp), "%zu", r->rank));
+        wclass = max_size(wclass, strlen(class_text(r, tmp, sizeof(tmp))));
         wsizes = max_size(wsizes, (size_t)snprintf(tmp, sizeof(tmp), "%zu", r->npoints));
         wcalls = max_size(wcalls, strlen(fmt_u64(r->calls, calls, sizeof(calls))));
         wcost = max_size(wcost, strlen(fmt_u64(r->total, cost, sizeof(cost))));
     }
-    fprintf(fp, "\n%*s  %8s  %6s  %-7s  %*s  %*s  %*s  %7s  %s\n", (int)wrank, "Rank", "Exponent",
-            "R^2", "Class", (int)wsizes, "Sizes", (int)wcalls, "Calls", (int)wcost, "Cost", "Share",
-            "Routine");
+    fprintf(fp, "\n%*s  %8s  %6s  %-*s  %*s  %*s  %*s  %7s  %s\n", (int)wrank, "Rank", "Exponent",
+            "R^2", (int)wclass, "Class", (int)wsizes, "Sizes", (int)wcalls, "Calls", (int)wcost,
+            "Cost", "Share", "Routine");
     for (size_t i = 0; i < c->nranked; i++) {
         const struct complexity_routine *r = c->ranked[i];
-        char r2[16];
-        fprintf(fp, "%*zu  %8s  %6s  %-7s  %*zu  %*s  %*s  %6.2f%%  %s\n", (int)wrank, r->rank,
-                exponent_text(r, e, sizeof(e)), r2_text(r->power.r2, r2, sizeof(r2)), class_text(r),
-                (int)wsizes, r->npoints, (int)wcalls, fmt_u64(r->calls, calls, sizeof(calls)),
-                (int)wcost, fmt_u64(r->total, cost, sizeof(cost)), r->share, r->name);
+        char r2[16], cls[96];
+        fprintf(fp, "%*zu  %8s  %6s  %-*s  %*zu  %*s  %*s  %6.2f%%  %s\n", (int)wrank, r->rank,
+                exponent_text(r, e, sizeof(e)), r2_text(r->power.r2, r2, sizeof(r2)), (int)wclass,
+                class_text(r, cls, sizeof(cls)), (int)wsizes, r->npoints, (int)wcalls,
+                fmt_u64(r->calls, calls, sizeof(calls)), (int)wcost,
+                fmt_u64(r->total, cost, sizeof(cost)), r->share, r->name);
     }
 }
 
@@ -215,8 +274,11 @@ static void text_detail(const struct complexity *c, const struct complexity_rout
     else if (r->power.status != FIT_CONSTANT)
         fprintf(fp, " (%s)", fit_status_text(r->power.status));
     fputc('\n', fp);
-    fprintf(fp, "  class: %s", class_text(r));
+    char cls[96], checks[512];
+    fprintf(fp, "  class: %s", class_text(r, cls, sizeof(cls)));
     if (r->classes.status == FIT_OK) {
+        if (r->check.why != FITCHECK_CLASS)
+            fprintf(fp, "\n  nearest class: %s", fit_class_name(r->classes.best));
         fputs("  R^2 by class:", fp);
         for (int k = 0; k < FIT_NCLASSES; k++) {
             const struct fit_class_fit *f = &r->classes.fit[k];
@@ -226,6 +288,9 @@ static void text_detail(const struct complexity *c, const struct complexity_rout
         }
     }
     fputc('\n', fp);
+    fprintf(fp, "  checks: %s\n", complexity_checks_text(r, checks, sizeof(checks)));
+    if (r->check.nclusters > 1)
+        fprintf(fp, "  clusters: %s\n", complexity_clusters_text(r, checks, sizeof(checks)));
 
     size_t wn = 1, wc = 5, ww = 5, wa = 7, wb = 4;
     for (size_t i = 0; i < r->npoints; i++) {
@@ -296,13 +361,54 @@ static void json_routine(const struct complexity_routine *r, FILE *fp)
     fputs(", \"r2\": ", fp);
     json_num(fp, r->power.r2);
     fprintf(fp, ", \"steps\": %u},\n", r->power.iterations);
+    const struct fitcheck *v = &r->check;
+    char why[96];
     fputs("     \"class\": ", fp);
+    if (v->why == FITCHECK_CLASS)
+        jsonstr_puts(fp, fit_class_name(v->cls), 0);
+    else
+        fputs("null", fp);
+    fputs(", \"reason\": ", fp);
+    if (v->why == FITCHECK_CLASS)
+        fputs("null", fp);
+    else
+        jsonstr_puts(fp, fitcheck_reason(v, why, sizeof(why)), 0);
+    fputs(", \"nearest_class\": ", fp);
     int classed = r->classes.status == FIT_OK || r->classes.status == FIT_CONSTANT;
     if (classed)
         jsonstr_puts(fp, fit_class_name(r->classes.best), 0);
     else
         fputs("null", fp);
-    fputs(", \"classes\": [", fp);
+    fprintf(fp, ",\n     \"checks\": {\"sizes\": %zu, \"min_size\": ", v->nsizes);
+    json_num(fp, v->nsizes ? v->nmin : NAN);
+    fputs(", \"max_size\": ", fp);
+    json_num(fp, v->nsizes ? v->nmax : NAN);
+    fputs(", \"inner_min_size\": ", fp);
+    json_num(fp, v->nsizes >= 4 ? v->ninner_lo : NAN);
+    fputs(", \"inner_max_size\": ", fp);
+    json_num(fp, v->nsizes >= 4 ? v->ninner_hi : NAN);
+    fputs(", \"r2\": ", fp);
+    json_num(fp, v->r2);
+    fputs(", \"relative_error\": ", fp);
+    json_num(fp, v->rel_err);
+    fputs(", \"runs_z\": ", fp);
+    json_num(fp, v->runs_z);
+    fputs(", \"relative_exponent\": ", fp);
+    json_num(fp, v->rel_c);
+    fprintf(fp, ",\n                \"clusters\": %zu, \"cluster_ratio\": ", v->nclusters);
+    json_num(fp, v->cluster_ratio);
+    fputs(", \"groups\": [", fp);
+    for (size_t i = 0; i < v->nclusters && v->nclusters > 1; i++) {
+        const struct fitcheck_cluster *cl = &v->cluster[i];
+        fprintf(fp, "%s{\"sizes\": %zu, \"min_size\": ", i ? ", " : "", cl->npoints);
+        json_num(fp, cl->nmin);
+        fputs(", \"max_size\": ", fp);
+        json_num(fp, cl->nmax);
+        fputs(", \"exponent\": ", fp);
+        json_num(fp, cl->c);
+        fputc('}', fp);
+    }
+    fputs("]},\n     \"classes\": [", fp);
     for (int k = 0; k < FIT_NCLASSES; k++) {
         const struct fit_class_fit *f = &r->classes.fit[k];
         fprintf(fp, "%s{\"class\": \"%s\", \"valid\": %s", k ? ", " : "", fit_class_name(k),
@@ -336,7 +442,7 @@ int complexity_write_json(const struct complexity *c, const struct isprof *ip,
                           const struct complexity_report_options *o, FILE *fp,
                           struct tally_error *err)
 {
-    fputs("{\n  \"schema\": \"tally-complexity\", \"version\": 1,\n  \"reports\": [", fp);
+    fputs("{\n  \"schema\": \"tally-complexity\", \"version\": 2,\n  \"reports\": [", fp);
     for (size_t i = 0; i < o->nsources; i++) {
         if (i) fputs(", ", fp);
         jsonstr_puts(fp, o->sources[i], 0);
@@ -425,6 +531,13 @@ static double curve_class(double x, const void *ctx)
     return c->a + c->b * fit_class_g(c->k, x);
 }
 
+/* A cluster's curve, a + b n^c. */
+static double curve_cluster(double x, const void *ctx)
+{
+    const struct fitcheck_cluster *c = ctx;
+    return c->a + c->b * pow(x < 1 ? 1 : x, c->c);
+}
+
 /* Write one file of dir atomically through `emit`. */
 static int write_file(const char *dir, const char *name,
                       int (*emit)(FILE *fp, const void *ctx, struct tally_error *err),
@@ -459,19 +572,120 @@ static void axis_labels(const struct complexity *c, char *x, size_t xs, char *y,
     snprintf(y, ys, "%s cost (%s)", cost_kind(c), isprof_cost_name(c->metric));
 }
 
+#define PLOT_WIDTH 720 /* svgplot's default */
+
+/* Whether s[i] starts the operator symbol of "operator<<", "operator()", ... (skipped). */
+static size_t operator_symbol(const char *s, size_t i)
+{
+    if (i < 8 || strncmp(s + i - 8, "operator", 8) != 0) return 0;
+    if (i >= 9 && (isalnum((unsigned char)s[i - 9]) || s[i - 9] == '_')) return 0;
+    size_t n = 0;
+    while (s[i + n] && strchr("<>=!+-*/%^&|~,()[]", s[i + n]) && n < 4)
+        n++;
+    return n;
+}
+
+/*
+ * A copy of the C++ name s with the contents of its template argument lists
+ * nested deeper than `keep` replaced by an ellipsis ("map<string, vector<…>>"
+ * for keep 1, "map<…>" for keep 0). The '<' and '>' of operator names are
+ * not brackets.
+ */
+static char *collapse_templates(const char *s, int keep)
+{
+    size_t len = strlen(s), o = 0;
+    char *out = xmalloc(len * 3 + 1);
+    int depth = 0, cut = 0;
+    for (size_t i = 0; i < len;) {
+        size_t op = operator_symbol(s, i);
+        if (op) {
+            if (!cut) memcpy(out + o, s + i, op), o += op;
+            i += op;
+            continue;
+        }
+        char c = s[i];
+        if (c == '<') {
+            depth++;
+            if (!cut) out[o++] = c;
+            if (depth == keep + 1 && !cut) {
+                memcpy(out + o, "\xe2\x80\xa6", 3);
+                o += 3;
+                cut = 1;
+            }
+        } else if (c == '>' && depth > 0 && !(i > 0 && s[i - 1] == '-')) {
+            if (depth == keep + 1) cut = 0;
+            depth--;
+            if (!cut) out[o++] = c;
+        } else if (!cut) {
+            out[o++] = c;
+        }
+        i++;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* A copy of s with its last parameter list, "(...)" at the end, written "(…)". */
+static char *collapse_params(const char *s)
+{
+    size_t len = strlen(s);
+    /* the name's last ')', then the '(' it closes */
+    size_t close = len;
+    while (close > 0 && s[close - 1] != ')')
+        close--;
+    if (!close) return xstrdup(s);
+    close--;
+    size_t open = close;
+    int depth = 0;
+    for (;;) {
+        if (s[open] == ')') depth++;
+        if (s[open] == '(' && --depth == 0) break;
+        if (open == 0) return xstrdup(s);
+        open--;
+    }
+    if (close - open <= 1 || strncmp(s + open, "(anonymous namespace)", 21) == 0) return xstrdup(s);
+    return xasprintf("%.*s(\xe2\x80\xa6%s", (int)open, s, s + close);
+}
+
+/*
+ * The routine's name as a plot's title: whole when it fits in two lines,
+ * else shortened the way a reader of C++ would: template arguments beyond
+ * the first level, then all of them, then the parameter list written as an
+ * ellipsis. (svgplot wraps what is left, and shortens in its middle what
+ * still does not fit in three lines.) The whole name is the title's
+ * tooltip. A new string.
+ */
+static char *title_name(const char *name)
+{
+    double room = 1.9 * (PLOT_WIDTH - 24); /* two lines, less what breaks waste */
+    char *t = xstrdup(name);
+    for (int step = 0; step < 3 && svgplot_text_width(t, SIZE_MAX, 15, 1) > room; step++) {
+        char *u = step == 0   ? collapse_templates(t, 1)
+                  : step == 1 ? collapse_templates(t, 0)
+                              : collapse_params(t);
+        free(t);
+        t = u;
+    }
+    return t;
+}
+
 /* A plot of job's routine with the axes of its input sizes and costs (or `ylabel`). */
-static struct svgplot *new_plot(const struct plot_job *job, const char *title, const char *sub,
-                                const char *ylabel)
+static struct svgplot *new_plot(const struct plot_job *job, const char *sub, const char *ylabel)
 {
     char xl[128], yl[128];
     axis_labels(job->c, xl, sizeof(xl), yl, sizeof(yl));
+    char *title = title_name(job->r->name);
     struct svgplot_options so = {.title = title,
+                                 .title_tip = job->r->name,
                                  .subtitle = sub,
                                  .xlabel = xl,
                                  .ylabel = ylabel ? ylabel : yl,
                                  .logx = job->logscale,
-                                 .logy = job->logscale};
-    return svgplot_new(&so);
+                                 .logy = job->logscale,
+                                 .width = PLOT_WIDTH};
+    struct svgplot *p = svgplot_new(&so);
+    free(title);
+    return p;
 }
 
 /* Write the plot, then free it and its n tooltips. */
@@ -507,15 +721,15 @@ static int emit_cost_plot(FILE *fp, const void *ctx, struct tally_error *err)
                             p->calls == 1 ? "" : "s", fmt_cost(p->worst, 0, w, sizeof(w)),
                             fmt_cost(p->avg, 1, a, sizeof(a)), fmt_cost(p->best, 0, b, sizeof(b)));
     }
-    char title[512], sub[512], model[160];
-    snprintf(title, sizeof(title), "%s: cost against input size", r->name);
+    char sub[1024], model[160], cls[96], r2[32] = "", more[512] = "";
     complexity_model_text(&r->power, model, sizeof(model));
-    if (r->power.status == FIT_OK)
-        snprintf(sub, sizeof(sub), "%s (R^2 %.4f); closest class: %s", model, r->power.r2,
-                 class_text(r));
-    else
-        snprintf(sub, sizeof(sub), "%s; closest class: %s", model, class_text(r));
-    struct svgplot *p = new_plot(job, title, sub, NULL);
+    class_text(r, cls, sizeof(cls));
+    if (r->power.status == FIT_OK) snprintf(r2, sizeof(r2), " (R^2 %.4f)", r->power.r2);
+    if (r->check.nclusters > 1)
+        snprintf(more, sizeof(more), ", %.1f times apart at similar n", r->check.cluster_ratio);
+    snprintf(sub, sizeof(sub), "cost against input size: %s%s\n%s%s%s", model, r2,
+             r->check.why == FITCHECK_CLASS ? "class: " : "", cls, more);
+    struct svgplot *p = new_plot(job, sub, NULL);
     /* decreasing sizes, so that coinciding points stay visible as rings */
     svgplot_add_series(p, "worst", COLOR_WORST, SVGPLOT_POINTS, x, yw, n,
                        (const char *const *)tips);
@@ -525,15 +739,26 @@ static int emit_cost_plot(FILE *fp, const void *ctx, struct tally_error *err)
     svgplot_set_radius(p, 3.5);
     svgplot_add_series(p, "best", COLOR_BEST, SVGPLOT_POINTS, x, yb, n, (const char *const *)tips);
     svgplot_set_radius(p, 2.0);
-    if (r->power.status == FIT_OK || r->power.status == FIT_CONSTANT)
+    /* one curve through clusters describes none of them: their own curves instead */
+    if ((r->power.status == FIT_OK || r->power.status == FIT_CONSTANT) && r->check.nclusters < 2)
         svgplot_add_curve(p, model, COLOR_FIT, curve_power, &r->power);
-    struct class_curve cc = {r->classes.best, r->classes.fit[r->classes.best].a,
-                             r->classes.fit[r->classes.best].b};
-    char ctext[160];
-    if (r->classes.status == FIT_OK && cc.k != FIT_CLASS_1) {
-        snprintf(ctext, sizeof(ctext), "class %s: cost = %.4g + %.4g * %s", fit_class_name(cc.k),
-                 cc.a, cc.b, fit_class_name(cc.k));
+    enum fit_class k = r->check.cls;
+    struct class_curve cc = {k, r->classes.fit[k].a, r->classes.fit[k].b};
+    char ctext[160], names[FITCHECK_MAX_CLUSTERS][128];
+    if (r->check.why == FITCHECK_CLASS && k != FIT_CLASS_1 && r->classes.fit[k].valid) {
+        snprintf(ctext, sizeof(ctext), "class %s: cost = %.4g + %.4g * %s", fit_class_name(k), cc.a,
+                 cc.b, fit_class_name(k));
         svgplot_add_curve(p, ctext, COLOR_CLASS, curve_class, &cc);
+    }
+    static const char *const cluster_colors[FITCHECK_MAX_CLUSTERS] = {"#8c564b", "#e377c2",
+                                                                      "#17becf", "#bcbd22"};
+    for (size_t i = 0; i < r->check.nclusters && r->check.nclusters > 1; i++) {
+        const struct fitcheck_cluster *cl = &r->check.cluster[i];
+        snprintf(names[i], sizeof(names[i]),
+                 "cluster %zu, %zu size%s: cost = %.4g %c %.4g * n^%.2f", i + 1, cl->npoints,
+                 cl->npoints == 1 ? "" : "s", cl->a, cl->b < 0 ? '-' : '+', fabs(cl->b), cl->c);
+        svgplot_add_curve(p, names[i], cluster_colors[i], curve_cluster, cl);
+        svgplot_set_curve_range(p, cl->nmin, cl->nmax, 1);
     }
     int rc = end_plot(p, fp, tips, n, err);
     free(x);
@@ -559,11 +784,10 @@ static int emit_freq_plot(FILE *fp, const void *ctx, struct tally_error *err)
                             fmt_u64(r->points[i].calls, calls, sizeof(calls)),
                             r->points[i].calls == 1 ? "" : "s");
     }
-    char title[512], sub[128], calls[40];
-    snprintf(title, sizeof(title), "%s: calls per input size", r->name);
-    snprintf(sub, sizeof(sub), "%s calls over %zu input size%s",
+    char sub[128], calls[40];
+    snprintf(sub, sizeof(sub), "calls per input size: %s calls over %zu input size%s",
              fmt_u64(r->calls, calls, sizeof(calls)), n, n == 1 ? "" : "s");
-    struct svgplot *p = new_plot(job, title, sub, "calls");
+    struct svgplot *p = new_plot(job, sub, "calls");
     svgplot_add_series(p, "calls", COLOR_FREQ, SVGPLOT_STEMS, x, y, n, (const char *const *)tips);
     int rc = end_plot(p, fp, tips, n, err);
     free(x);
@@ -612,7 +836,7 @@ static int inline_img(FILE *fp, int (*emit)(FILE *fp, const void *ctx, struct ta
 static int html_routine_section(FILE *fp, const struct index_job *job,
                                 const struct complexity_routine *r, struct tally_error *err)
 {
-    char base[128], model[160], num[40];
+    char base[128], model[160], num[40], cls[96];
     plot_base(r, base, sizeof(base));
     fprintf(fp, "<section id=\"%s\">\n<h2>", base);
     if (r->rank) fprintf(fp, "%zu. ", r->rank);
@@ -620,11 +844,18 @@ static int html_routine_section(FILE *fp, const struct index_job *job,
     fputs("</h2>\n<p>", fp);
     xml_text(fp, complexity_model_text(&r->power, model, sizeof(model)), SIZE_MAX);
     if (r->power.status == FIT_OK) fprintf(fp, " (R<sup>2</sup> %.4f)", r->power.r2);
-    fputs("; closest class: ", fp);
-    xml_text(fp, class_text(r), SIZE_MAX);
+    fputs(r->check.why == FITCHECK_CLASS ? "; class: " : "; ", fp);
+    xml_text(fp, class_text(r, cls, sizeof(cls)), SIZE_MAX);
     fprintf(fp, "; %zu input sizes, %s calls, cost %.2f%% of the program; image ", r->npoints,
             fmt_u64(r->calls, num, sizeof(num)), r->share);
     xml_text(fp, r->image, SIZE_MAX);
+    char text[512];
+    fputs(".<br>\nChecks: ", fp);
+    xml_text(fp, complexity_checks_text(r, text, sizeof(text)), SIZE_MAX);
+    if (r->check.nclusters > 1) {
+        fputs(".<br>\nClusters: ", fp);
+        xml_text(fp, complexity_clusters_text(r, text, sizeof(text)), SIZE_MAX);
+    }
     if (job->inline_plots) {
         fputs(".</p>\n", fp);
         struct plot_job pj = {job->c, r, job->o ? job->o->logscale : 0};
@@ -675,7 +906,7 @@ static int emit_body(FILE *fp, const struct index_job *job, struct tally_error *
 {
     const struct complexity *c = job->c;
     const struct isprof *ip = job->ip;
-    char num[40], e[16], r2[16];
+    char num[40], e[16], r2[16], cls[96];
     fputs("<p>", fp);
     if (ip->cmdline || ip->app) {
         fputs("Program: <code>", fp);
@@ -706,7 +937,7 @@ static int emit_body(FILE *fp, const struct index_job *job, struct tally_error *
                 "<tr><td class=\"num\">%zu</td><td class=\"num\">%s</td><td "
                 "class=\"num\">%s</td><td>",
                 r->rank, exponent_text(r, e, sizeof(e)), r2_text(r->power.r2, r2, sizeof(r2)));
-        xml_text(fp, class_text(r), SIZE_MAX);
+        xml_text(fp, class_text(r, cls, sizeof(cls)), SIZE_MAX);
         fprintf(fp, "</td><td class=\"num\">%zu</td><td class=\"num\">%s</td>", r->npoints,
                 fmt_u64(r->calls, num, sizeof(num)));
         fprintf(fp, "<td class=\"num\">%s</td><td class=\"num\">%.2f%%</td><td><a href=\"#%s\">",

@@ -60,6 +60,20 @@ int complexity_write_html_inline(const struct complexity *c, const struct isprof
                                  const struct complexity_report_options *o, FILE *fp,
                                  struct tally_error *err);
 
+/*
+ * The checks made before classing r, in a line: "12 distinct sizes (a class
+ * needs 5); sizes span x12 (x5.5 without the extremes); relative error 0.4%;
+ * runs test z 0.30". Returns buf (256 bytes are enough).
+ */
+char *complexity_checks_text(const struct complexity_routine *r, char *buf, size_t size);
+
+/*
+ * r's clusters when it has two or more: "two, 3.1 times apart at similar n:
+ * 12 sizes from 1 to 999 (cost ~ n^1.02), 8 sizes from 3 to 1,000 (cost ~
+ * n^0.98)". Returns buf (512 bytes are enough).
+ */
+char *complexity_clusters_text(const struct complexity_routine *r, char *buf, size_t size);
+
 /* "cost = A + B * n^C" with 4 significant digits (buf of 128 bytes is enough). */
 char *complexity_model_text(const struct fit_power *f, char *buf, size_t size);
 

@@ -31,9 +31,15 @@ enum svgplot_style {
 };
 
 struct svgplot_options {
-    const char *title;    /* top line, or NULL */
-    const char *subtitle; /* second line (e.g. a formula), or NULL */
-    const char *xlabel;   /* axis captions, or NULL */
+    /* The title (bold) and the subtitle are wrapped to the picture's width,
+       the title on up to 3 lines and the subtitle on up to 4, breaking after
+       spaces, commas, "::", '(' and '<' (and at a newline); what does not fit
+       in the last line is shortened in its middle with an ellipsis. The
+       header grows with its lines, the plot area shrinks. */
+    const char *title;     /* or NULL */
+    const char *title_tip; /* the whole title, a tooltip of the shown one (NULL: title) */
+    const char *subtitle;  /* e.g. a formula, or NULL */
+    const char *xlabel;    /* axis captions, or NULL */
     const char *ylabel;
     int logx, logy; /* logarithmic axes */
     unsigned width; /* picture size in pixels; 0 = 720 x 450 */
@@ -67,6 +73,19 @@ void svgplot_set_radius(struct svgplot *p, double r);
  */
 void svgplot_add_curve(struct svgplot *p, const char *name, const char *color,
                        double (*f)(double x, const void *ctx), const void *ctx);
+
+/*
+ * Draw the curve added last only for x in [lo, hi] (within the axis), and
+ * dashed when `dashed`.
+ */
+void svgplot_set_curve_range(struct svgplot *p, double lo, double hi, int dashed);
+
+/*
+ * An estimate, never short by much, of the width in pixels of the first
+ * len bytes of s (SIZE_MAX: all) in the sans-serif family at `size`
+ * pixels, bold or not. Characters beyond ASCII count a full em.
+ */
+double svgplot_text_width(const char *s, size_t len, double size, int bold);
 
 /* Write the SVG document to fp. 0, or -1 with err when the stream fails. */
 int svgplot_write(const struct svgplot *p, FILE *fp, struct tally_error *err);

@@ -56,6 +56,72 @@ if grep -q '"name": "operator<<(int) \\"&x\\""' "$TMP/out"; then ok "JSON escape
 run_tally 0 "" "" complexity --format=json --include=nothing "$R1"
 check "JSON with an empty ranking is valid" python3 -m json.tool "$TMP/out"
 
+# --- no clear class: the reason in the text, the JSON, the plots and the page ---
+# unclear.aprof's c lines say which class or reason each routine must get, and why
+U="$ROOT/tests/golden/complexity/unclear.aprof"
+run_tally 0 "" "" complexity --format=json --min-share=0 --min-points=1 "$U"
+cp "$TMP/out" "$TMP/u.json"
+check "JSON (version 2): each routine's class or reason, and the ranking by class then cost" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["version"] == 2, d["version"]
+got = {r["name"]: (r["class"], r["reason"]) for r in d["ranking"]}
+want = {"grow": ("n^2", None), "log": ("log n", None), "flat": ("1", None),
+        "bands": (None, "two clusters"), "down": (None, "negative exponent (-1.00)"),
+        "few": (None, "too few sizes (4)"), "narrow": (None, "n range too narrow (100 to 150)")}
+for k, v in want.items():
+    assert got[k] == v, (k, got[k], v)
+find = [n for n in got if n.startswith("std::_Rb_tree")][0]
+assert got[find] == ("n", None), got[find]
+# n^2, n, log n, then 1, then the unclear ones by cost: 12,660 12,375 9,600 30
+order = [r["name"] for r in d["ranking"]]
+assert order == ["grow", find, "log", "flat", "down", "narrow", "bands", "few"], order
+b = [r for r in d["ranking"] if r["name"] == "bands"][0]
+assert b["nearest_class"] is not None and b["fit"]["status"] == "fitted"
+c = b["checks"]
+assert c["sizes"] == 8 and c["clusters"] == 2 and abs(c["cluster_ratio"] - 4) < 0.05, c
+assert sorted(g["sizes"] for g in c["groups"]) == [4, 4], c["groups"]
+assert all(abs(g["exponent"] - 1) < 0.01 for g in c["groups"]), c["groups"]  # 100n, 400n
+' "$TMP/u.json"
+expect_run "the text gives the reasons" 0 "no clear class: two clusters +8 +8 +9,600 +9\.60% +bands$" "" \
+    complexity --min-share=0 --min-points=1 "$U"
+expect_run "--plot of unclear.aprof" 0 "Rank" "" \
+    complexity --min-share=0 --min-points=1 --plot="$TMP/uplots" "$U"
+check "two clusters: the reason in the plot, a dashed curve per cluster, no one curve through both" \
+    python3 -c '
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+texts = ["".join(t.itertext()) for t in root.iter(ns + "text")]
+assert "no clear class: two clusters, 4.0 times apart at similar n" in texts, texts
+curves = root.findall(".//%sg[@class=\"curve\"]" % ns)
+assert len(curves) == 2 and all(c.get("stroke-dasharray") for c in curves), len(curves)
+' "$TMP/uplots/r4-bands.svg"
+check "a routine with a class: \"class: n^2\" and its curve in the plot" python3 -c '
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+texts = ["".join(t.itertext()) for t in ET.parse(sys.argv[1]).getroot().iter(ns + "text")]
+assert "class: n^2" in texts and "class n^2: cost = 0 + 10 * n^2" in texts, texts
+' "$TMP/uplots/r0-grow.svg"
+check "the page gives the reasons and the clusters" sh -c '
+grep -q "<td>no clear class: two clusters</td>" "$1" &&
+grep -q "Clusters: two, 4.0 times apart at similar n: 4 sizes from 1 to 7" "$1" &&
+grep -q "; no clear class: n range too narrow (100 to 150);" "$1"' _ "$TMP/uplots/index.html"
+check "a long C++ name: the whole of it in the tooltip, its start and its own name shown" python3 -c '
+import glob, json, sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+name = [r["name"] for r in json.load(open(sys.argv[1]))["ranking"] if r["name"].startswith("std::")][0]
+for f in glob.glob(sys.argv[2] + "/r3-*.svg"):
+    root = ET.parse(f).getroot()
+    assert root.find(ns + "title").text == name, f
+    lines = root.findall(".//%stext[@class=\"title\"]" % ns)
+    assert 1 <= len(lines) <= 3, len(lines)
+    assert all(t.find(ns + "title").text == name for t in lines)
+    shown = "".join(t.find(ns + "title").tail for t in lines)
+    assert len(shown) < len(name) / 3, shown  # templates collapsed: 749 characters are too many
+    assert shown.startswith("std::_Rb_tree<") and "::find(" in shown, shown
+' "$TMP/u.json" "$TMP/uplots"
+
 # --- the default --min-share (1%): noise is left out, and counted ---
 run_tally 0 "" "" complexity --format=json "$R1"
 cp "$TMP/out" "$TMP/r1d.json"
@@ -190,7 +256,7 @@ recorded=0
 if command -v valgrind >/dev/null 2>&1 && [ -x "$ROOT/build/valgrind/lib/tally-amd64-linux" ] &&
     [ -x "$REC" ] && make -s -C "$CX" CC=gcc >"$TMP/make.out" 2>&1; then
     recorded=1
-    for p in isort scan msort matmul bsearch rsum; do
+    for p in isort scan msort matmul bsearch rsum isortmix throw; do
         (cd "$TMP" && "$REC" record -q --input-sensitive=yes --aprof-out-file="$TMP/$p.aprof" \
             --out-file="$TMP/$p.cg" -- "$CX/$p") >/dev/null 2>"$TMP/$p.err" || cat "$TMP/$p.err"
     done >"$TMP/rec.err"
@@ -218,6 +284,21 @@ assert r["name"] == sys.argv[2], r["name"]
 assert abs(r["fit"]["c"] - float(sys.argv[3])) < 0.1, r["fit"]
 assert sys.argv[4] == "-" or r["class"] == sys.argv[4], r["class"]
 ' "$TMP/out" "$r" "$c" "$cls"
+    done
+    # calls in two clusters: sorted against reversed input (20 sizes each: every other n of
+    # 10..400), and calls that throw (every third n of 8..2000: 28 of 84 sizes)
+    for want in "isortmix ^isort$ 20 20" "throw ::checked_sum 28 56"; do
+        set -- $want
+        run_tally 0 "" "" complexity --format=json --include="$2" "$TMP/$1.aprof"
+        check "recorded $1: two clusters of $3 and $4 sizes, no class" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["ranking"]
+assert len(r) == 1, [x["name"] for x in r]
+r = r[0]
+assert r["class"] is None and r["reason"] == "two clusters", (r["class"], r["reason"])
+g = sorted(x["sizes"] for x in r["checks"]["groups"])
+assert g == sorted(int(a) for a in sys.argv[2:4]), g
+' "$TMP/out" "$3" "$4"
     done
     run_tally 0 "" "" complexity --format=json --include='^(isort|main)$' --min-points=1 \
         "$TMP/isort.aprof"

@@ -155,11 +155,14 @@ static void test_ranking_and_filters(void **state)
     assert_int_equal(by_name(&c, "few")->rank, 0);
     complexity_release(&c);
 
-    /* min points 3: few (exponent 1, cost 21) after lin2 (cost 80) */
+    /* min points 3: few (exponent 1, but 3 sizes: no clear class, fitcheck.h) comes last,
+       after flat (class 1), however its exponent compares */
     o.min_points = 3;
     assert_int_equal(complexity_analyse(&ip, &o, &c, &err), 0);
-    static const char *const all3[] = {"quad", "lin", "lin2", "few", "flat"};
+    static const char *const all3[] = {"quad", "lin", "lin2", "flat", "few"};
     ranking_is(&c, all3, 5);
+    assert_int_equal(by_name(&c, "few")->check.why, FITCHECK_TOO_FEW);
+    assert_true(fabs(by_name(&c, "few")->power.c - 1) < 1e-3);
     complexity_release(&c);
 
     /* share: quad 0.262%, lin 0.45%, lin2 0.08%, flat 0.045% */
@@ -220,6 +223,89 @@ static void test_ranking_and_filters(void **state)
     isprof_release(&ip);
 }
 
+/*
+ * Routines with no clear class come after every classed one, by cost,
+ * whatever their exponent. The report (no share limit):
+ *  - grow: cost 10n^2, 6 sizes 1..32: class n^2, exponent 2;
+ *  - log: cost 9 log2 n + 12, 6 sizes 2..64: class log n (its power model's
+ *    exponent is near 0, below that of the constant below it);
+ *  - flat: cost 7 at 6 sizes: class 1;
+ *  - bands: 8 sizes 1..8, cost 100n at odd sizes and 400n at even ones
+ *    (two clusters 4 times apart): no clear class, although its exponent
+ *    and cost are the largest;
+ *  - down: cost 6400/n + 10, 6 sizes 1..32: negative exponent, no clear class.
+ */
+static const char unclear[] = "v 4\n"
+                              "k 100000\n"
+                              "r \"grow\" \"/t\" 1\n"
+                              "p 1 1 10 10 10 0 1 10 0 0 0 0\n"
+                              "p 1 2 40 40 40 0 1 40 0 0 0 0\n"
+                              "p 1 4 160 160 160 0 1 160 0 0 0 0\n"
+                              "p 1 8 640 640 640 0 1 640 0 0 0 0\n"
+                              "p 1 16 2560 2560 2560 0 1 2560 0 0 0 0\n"
+                              "p 1 32 10240 10240 10240 0 1 10240 0 0 0 0\n"
+                              "r \"log\" \"/t\" 2\n"
+                              "p 2 2 21 21 21 0 1 21 0 0 0 0\n"
+                              "p 2 4 30 30 30 0 1 30 0 0 0 0\n"
+                              "p 2 8 39 39 39 0 1 39 0 0 0 0\n"
+                              "p 2 16 48 48 48 0 1 48 0 0 0 0\n"
+                              "p 2 32 57 57 57 0 1 57 0 0 0 0\n"
+                              "p 2 64 66 66 66 0 1 66 0 0 0 0\n"
+                              "r \"flat\" \"/t\" 3\n"
+                              "p 3 1 7 7 7 0 1 7 0 0 0 0\n"
+                              "p 3 2 7 7 7 0 1 7 0 0 0 0\n"
+                              "p 3 4 7 7 7 0 1 7 0 0 0 0\n"
+                              "p 3 8 7 7 7 0 1 7 0 0 0 0\n"
+                              "p 3 16 7 7 7 0 1 7 0 0 0 0\n"
+                              "p 3 32 7 7 7 0 1 7 0 0 0 0\n"
+                              "r \"bands\" \"/t\" 4\n"
+                              "p 4 1 100 100 100 0 1 100 0 0 0 0\n"
+                              "p 4 2 800 800 800 0 1 800 0 0 0 0\n"
+                              "p 4 3 300 300 300 0 1 300 0 0 0 0\n"
+                              "p 4 4 1600 1600 1600 0 1 1600 0 0 0 0\n"
+                              "p 4 5 500 500 500 0 1 500 0 0 0 0\n"
+                              "p 4 6 2400 2400 2400 0 1 2400 0 0 0 0\n"
+                              "p 4 7 700 700 700 0 1 700 0 0 0 0\n"
+                              "p 4 8 3200 3200 3200 0 1 3200 0 0 0 0\n"
+                              "r \"down\" \"/t\" 5\n"
+                              "p 5 1 6410 6410 6410 0 1 6410 0 0 0 0\n"
+                              "p 5 2 3210 3210 3210 0 1 3210 0 0 0 0\n"
+                              "p 5 4 1610 1610 1610 0 1 1610 0 0 0 0\n"
+                              "p 5 8 810 810 810 0 1 810 0 0 0 0\n"
+                              "p 5 16 410 410 410 0 1 410 0 0 0 0\n"
+                              "p 5 32 210 210 210 0 1 210 0 0 0 0\n";
+
+static void test_ranking_unclear(void **state)
+{
+    (void)state;
+    struct isprof ip;
+    load(&ip, unclear);
+    struct complexity_options o;
+    complexity_options_init(&o);
+    o.min_share = 0;
+    struct complexity c;
+    struct tally_error err;
+    assert_int_equal(complexity_analyse(&ip, &o, &c, &err), 0);
+    /* by class (n^2, log n, 1), then the unclear ones by cost: grow's total is 13,650,
+       log's 261, flat's 42; bands' 9,600, down's 12,660 */
+    static const char *const want[] = {"grow", "log", "flat", "down", "bands"};
+    ranking_is(&c, want, 5);
+    const struct complexity_routine *b = by_name(&c, "bands");
+    assert_int_equal(b->check.why, FITCHECK_CLUSTERS);
+    assert_int_equal(b->check.nclusters, 2);
+    assert_true(fabs(b->check.cluster_ratio - 4) < 0.05); /* 400n against 100n */
+    /* by exponent alone it would rank above log and flat: from 100 to 3,200 over sizes 1 to 8
+       is at least linear growth */
+    if (!(b->power.c >= 1)) fail_msg("bands: exponent %g", b->power.c);
+    assert_int_equal(by_name(&c, "down")->check.why, FITCHECK_DECREASING);
+    assert_true(fabs(by_name(&c, "down")->check.c + 1) < 1e-3);
+    assert_true(fabs(by_name(&c, "down")->check.rel_c + 1) < 1e-3);
+    assert_int_equal(by_name(&c, "log")->check.cls, FIT_CLASS_LOG);
+    assert_true(fabs(by_name(&c, "log")->power.c) < 0.1);
+    complexity_release(&c);
+    isprof_release(&ip);
+}
+
 /* Without a k line the program total is the sum of the self costs. */
 static void test_total_without_k(void **state)
 {
@@ -270,9 +356,8 @@ static void test_overflow(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_points_and_totals),
-        cmocka_unit_test(test_ranking_and_filters),
-        cmocka_unit_test(test_total_without_k),
+        cmocka_unit_test(test_points_and_totals), cmocka_unit_test(test_ranking_and_filters),
+        cmocka_unit_test(test_ranking_unclear),   cmocka_unit_test(test_total_without_k),
         cmocka_unit_test(test_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
