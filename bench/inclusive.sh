@@ -8,6 +8,8 @@
 # (`env -i`, one VALGRIND_LIB folder holding both tools).
 #
 #   sh bench/inclusive.sh        (run by bench/run.sh unless BENCH_INCL=no)
+#   CG_OPTS=--separate-recs=1 sh bench/inclusive.sh   (Callgrind's options)
+#   KEEP=1 sh bench/inclusive.sh                       (keep the files)
 #
 # Printed per program, on Ir, over the named functions whose truth is at
 # least 0.5% of the total: how many, how many of them are estimates in

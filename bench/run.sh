@@ -19,6 +19,10 @@
 #                largest profiles (bench/views.sh)
 #   BENCH_STACKS "no" skips the error of estimated stacks against exact ones
 #                on bzip2, sqlite3 and python3 (bench/stacks.sh)
+#   BENCH_INCL   "no" skips the error of inclusive costs from Callgrind's
+#                files against tally record's time on the stack on python3,
+#                sqlite3, cc1 and bzip2 (bench/inclusive.sh), with
+#                Callgrind's defaults and with --separate-recs=1
 #   BENCH_REAL   "no" skips the real profiles of gcc's cc1: annotate against
 #                callgrind_annotate, gzip against zcat, renamed copies for
 #                size, and a merge of 300 cachegrind files against cg_merge
@@ -224,6 +228,14 @@ fi
 if [ "${BENCH_STACKS:-yes}" != no ]; then
     echo
     TALLY="$TALLY" sh bench/stacks.sh || failures=$((failures + 1))
+fi
+# ------------------------------------------ inclusive costs: estimate against truth
+if [ "${BENCH_INCL:-yes}" != no ]; then
+    echo
+    TALLY="$TALLY" sh bench/inclusive.sh || failures=$((failures + 1))
+    echo "  (the same with Callgrind's --separate-recs=1: no recursion levels)"
+    TALLY="$TALLY" CG_OPTS=--separate-recs=1 sh bench/inclusive.sh | tail -n +3 ||
+        failures=$((failures + 1))
 fi
 if [ "$failures" != 0 ]; then
     echo "bench: $failures command(s) failed" >&2
