@@ -69,19 +69,7 @@ int callgraph_build(struct callgraph *g, const struct profile *p, size_t part,
     for (size_t v = 0; v < n; v++)
         if (add_cols(g->total, g->self + v * nc, ncols))
             return tally_error_set(err, p->path, 0, "the total cost is too large");
-    struct incl_graph ig = {n,       ncols, g->self, NULL, g->narcs,
-                            g->from, g->to, g->cost, NULL, part_calls_outermost(pt),
-                            NULL};
-    unsigned char *levels = NULL;
-    if (!ig.outermost) { /* Callgrind's NAME'2 levels (see incl_level_flags) */
-        const char **nm = xmalloc((n ? n : 1) * sizeof(*nm));
-        for (size_t v = 0; v < n; v++)
-            nm[v] = profile_str(p, profile_function_at(p, g->fn[v]).name);
-        ig.outer_in = levels = incl_level_flags(nm, n);
-        free(nm);
-    }
-    int irc = incl_compute(&ig, &g->ir, err);
-    free(levels);
+    int irc = incl_compute_fgraph(&fg, p, pt, &g->ir, err);
     if (irc) return -1;
     for (size_t a = 0; a < g->narcs; a++) {
         uint64_t *dst =

@@ -296,25 +296,8 @@ static int side_inclusive(const struct profile *p, const struct event_expr *cols
                                 .msg_count = "a call count does not fit",
                                 .msg_cost = "a call's cost does not fit"};
     if (fgraph_build(&fg, p, pt, &fo, err)) return -1;
-    struct incl_graph ig = {.nnodes = fg.nnodes,
-                            .ncols = fg.ncols,
-                            .self = fg.self,
-                            .narcs = fg.narcs,
-                            .from = fg.from,
-                            .to = fg.to,
-                            .cost = fg.cost,
-                            .outermost = part_calls_outermost(pt)};
-    unsigned char *levels = NULL;
-    if (!ig.outermost) { /* Callgrind's NAME'2 levels (see incl_level_flags) */
-        const char **nm = xmalloc((fg.nnodes ? fg.nnodes : 1) * sizeof(*nm));
-        for (size_t v = 0; v < fg.nnodes; v++)
-            nm[v] = profile_str(p, profile_function_at(p, fg.fn[v]).name);
-        ig.outer_in = levels = incl_level_flags(nm, fg.nnodes);
-        free(nm);
-    }
     struct incl_result r;
-    int rc = incl_compute(&ig, &r, err);
-    free(levels);
+    int rc = incl_compute_fgraph(&fg, p, pt, &r, err);
     for (size_t v = 0; v < fg.nnodes && !rc; v++) {
         uint32_t fn = fg.fn[v];
         for (size_t k = 0; k < ncols; k++) {

@@ -284,3 +284,28 @@ unsigned char *incl_level_flags(const char *const *names, size_t n)
     free(v);
     return flag;
 }
+
+int incl_compute_fgraph(const struct fgraph *fg, const struct profile *p, const struct part *pt,
+                        struct incl_result *r, struct tally_error *err)
+{
+    struct incl_graph ig = {.nnodes = fg->nnodes,
+                            .ncols = fg->ncols,
+                            .self = fg->self,
+                            .narcs = fg->narcs,
+                            .from = fg->from,
+                            .to = fg->to,
+                            .cost = fg->cost,
+                            .outermost = part_calls_outermost(pt)};
+    unsigned char *levels = NULL;
+    if (!ig.outermost) {
+        size_t n = fg->nnodes;
+        const char **nm = xmalloc((n ? n : 1) * sizeof(*nm));
+        for (size_t v = 0; v < n; v++)
+            nm[v] = profile_str(p, profile_function_at(p, fg->fn[v]).name);
+        ig.outer_in = levels = incl_level_flags(nm, n);
+        free(nm);
+    }
+    int rc = incl_compute(&ig, r, err);
+    free(levels);
+    return rc;
+}

@@ -98,6 +98,17 @@ static inline int incl_estimated(const struct incl_result *r, size_t v)
  */
 unsigned char *incl_level_flags(const char *const *names, size_t n);
 
+struct fgraph;
+struct profile;
+struct part;
+/*
+ * incl_compute() of the function graph fg (fgraph.h) of part pt of p: the
+ * part's outermost marker (part_calls_outermost()) and, without it,
+ * Callgrind's levels found by the nodes' function names.
+ */
+int incl_compute_fgraph(const struct fgraph *fg, const struct profile *p, const struct part *pt,
+                        struct incl_result *r, struct tally_error *err);
+
 /* Compute everything. Returns 0, or -1 with err when a sum overflows. */
 int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally_error *err);
 void incl_result_release(struct incl_result *r);

@@ -91,27 +91,7 @@ static int graph_build(struct json_graph *g, const struct profile *p, const stru
                                 .msg_count = "a call count overflows",
                                 .msg_cost = "a call's cost overflows"};
     if (fgraph_build(&g->fg, p, pt, &fo, err)) return -1;
-    struct incl_graph ig = {
-        .nnodes = g->fg.nnodes,
-        .ncols = g->fg.ncols,
-        .self = g->fg.self,
-        .narcs = g->fg.narcs,
-        .from = g->fg.from,
-        .to = g->fg.to,
-        .cost = g->fg.cost,
-        .outermost = part_calls_outermost(pt),
-    };
-    unsigned char *levels = NULL;
-    if (!ig.outermost) { /* Callgrind's NAME'2 levels (see incl_level_flags) */
-        size_t n = g->fg.nnodes;
-        const char **nm = xmalloc((n ? n : 1) * sizeof(*nm));
-        for (size_t v = 0; v < n; v++)
-            nm[v] = profile_str(p, profile_function_at(p, g->fg.fn[v]).name);
-        ig.outer_in = levels = incl_level_flags(nm, n);
-        free(nm);
-    }
-    int rc = incl_compute(&ig, &g->incl, err);
-    free(levels);
+    int rc = incl_compute_fgraph(&g->fg, p, pt, &g->incl, err);
     if (rc) return -1;
     g->have_incl = 1;
     return 0;
