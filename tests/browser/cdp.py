@@ -235,3 +235,23 @@ class Browser:
                 self.proc.kill()
                 self.proc.wait()
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+# TAP lines shared by the page tests: check() prints one, failed() counts
+# the "not ok" ones.
+_failures = 0
+
+
+def check(name, cond, detail=""):
+    global _failures
+    if cond:
+        print("ok - " + name)
+    else:
+        _failures += 1
+        print("not ok - " + name)
+        for line in str(detail).splitlines()[:30]:
+            print("# " + line)
+
+
+def failed():
+    return _failures

@@ -15,18 +15,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
 
-failures = 0
-
-
-def check(name, cond, detail=""):
-    global failures
-    if cond:
-        print("ok - " + name)
-    else:
-        failures += 1
-        print("not ok - " + name)
-        for line in str(detail).splitlines()[:30]:
-            print("# " + line)
+check = cdp.check
 
 
 def row_names(b):
@@ -291,7 +280,7 @@ def main():
             load(b, page, shot, float(sys.argv[4]))
     finally:
         b.close()
-    return 1 if failures else 0
+    return 1 if cdp.failed() else 0
 
 
 if __name__ == "__main__":
