@@ -336,6 +336,11 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
     if (s->over_thres > s->nnodes)
         bytebuf_printf(&b, "; the %zu largest of %zu", s->nnodes, s->over_thres);
     bytebuf_printf(&b, "), %zu of %zu calls (>= %g%%)", s->narcs, g->narcs, o->edge_thres);
+    for (size_t v = 0; v < g->nnodes; v++)
+        if (s->node[v] && incl_estimated(&g->ir, v)) {
+            bytebuf_printf(&b, "\\n~: estimated (the file's calls nest under recursion)");
+            break;
+        }
     fprintf(out,
             "  graph [fontname=\"Helvetica\", fontsize=12, labelloc=t, label=\"%s\", "
             "ranksep=0.25];\n",

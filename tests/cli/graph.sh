@@ -180,6 +180,8 @@ node f2: b|~75.00%|(30.00%)|0+3×
 node f3: leaf|45.00%|(45.00%)|3+7×
 EOF
 drawn "recursion: cycle cluster, self-call loop, dashed recursive calls" "$TMP/want" rec.out
+(cd "$TMP" && "$TALLY" graph rec.out) >"$TMP/rec.dot" 2>&1
+check "recursion: the label explains the ~ of estimates" grep -q "~: estimated (the file's calls nest under recursion)" "$TMP/rec.dot"
 # a cycle that nothing enters: inclusive = members' self + calls leaving it.
 # Members (estimates, marked ~): y's own cost 20 + 10 = 30 exceeds the 30
 # of calls into it by 0, x's 10 falls short of its 25 by 15, so y is taken
