@@ -138,4 +138,17 @@ if grep -q "estimated" "$TMP/tl.json" || grep -q '"e":1' "$TMP/rep/index.html" |
 else
     ok "no view marks an estimate on tally record's file"
 fi
+# sums keep the marker only when every input has it: tally merge of the
+# file with itself stays exact; with a copy that lacks the line (as a file
+# of another producer would) the cycle's members become estimates
+sed '/^desc: Option: call costs: outermost activations$/d' "$TMP/tl.out" >"$TMP/nomark.out"
+(cd "$TMP" && "$TALLY" merge -o same.out tl.out tl.out && "$TALLY" merge -o mixed.out tl.out nomark.out)
+if grep -q '^desc: Option: call costs: outermost activations$' "$TMP/same.out" &&
+    ! grep -q 'outermost activations' "$TMP/mixed.out" &&
+    (cd "$TMP" && "$TALLY" annotate --inclusive=yes --auto=no mixed.out) | grep -q 'callobj <cycle 1> (estimated)' &&
+    ! (cd "$TMP" && "$TALLY" annotate --inclusive=yes --auto=no same.out) | grep -q estimated; then
+    ok "merge: exact only when every input counts each recursion once"
+else
+    not_ok "merge: exact only when every input counts each recursion once"
+fi
 echo "1..$TESTN"

@@ -1130,9 +1130,38 @@ static void test_error_format(void **state)
     free(arr);
 }
 
+/* The outermost marker of the desc lines survives a sum only when every
+ * part added has it (the sum's calls count each recursion once only
+ * then); the other desc lines are kept as before. */
+static void test_outermost_marker(void **state)
+{
+    (void)state;
+    struct tally_error err;
+    for (int second = 0; second < 2; second++) {
+        struct part *p0;
+        struct profile *p = new_profile("Ir", &p0);
+        struct part *p1 = profile_add_part(p);
+        set_base(&p1->events, "Ir");
+        uint32_t m = fn_named(p, "o", "a.c", "main");
+        struct position l1 = at(p, "a.c", 1, 0);
+        assert_int_equal(part_add_cost(p, p0, m, &l1, (uint64_t[]){1}, 1), 0);
+        assert_int_equal(part_add_cost(p, p1, m, &l1, (uint64_t[]){2}, 1), 0);
+        strlist_push(&p0->desc, "I1 cache: 32768 B");
+        part_set_calls_outermost(p0, 1);
+        part_set_calls_outermost(p0, 1); /* once, however often it is set */
+        assert_int_equal(p0->desc.n, 2);
+        if (second) part_set_calls_outermost(p1, 1);
+        assert_int_equal(profile_merge_parts(p, &err), 0);
+        assert_int_equal(part_calls_outermost(p->parts[0]), second);
+        assert_string_equal(p->parts[0]->desc.items[0], "I1 cache: 32768 B");
+        profile_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_outermost_marker),
         cmocka_unit_test(test_strtab_basics),
         cmocka_unit_test(test_strtab_many),
         cmocka_unit_test(test_strtab_free_below),
