@@ -282,11 +282,11 @@ struct side_func {
 
 /*
  * Each function's inclusive cost per column (the time it is on the stack,
- * analysis/inclusive.h), as int64 in incl[fn * ncols + k]. Returns 0, or -1
- * with err.
+ * analysis/inclusive.h), as int64 in incl[fn * ncols + k]; *nest counts the
+ * functions whose cost is an estimate. Returns 0, or -1 with err.
  */
 static int side_inclusive(const struct profile *p, const struct event_expr *cols, size_t ncols,
-                          int64_t *incl, unsigned char *seen, struct tally_error *err)
+                          int64_t *incl, unsigned char *seen, size_t *nest, struct tally_error *err)
 {
     const struct part *pt = p->parts[0];
     struct fgraph fg;
@@ -297,9 +297,10 @@ static int side_inclusive(const struct profile *p, const struct event_expr *cols
                                 .msg_cost = "a call's cost does not fit"};
     if (fgraph_build(&fg, p, pt, &fo, err)) return -1;
     struct incl_result r;
-    int rc = incl_compute_fgraph(&fg, p, pt, &r, err);
+    int rc = incl_compute_fgraph(&fg, p, pt, &r, err), computed = !rc;
     for (size_t v = 0; v < fg.nnodes && !rc; v++) {
         uint32_t fn = fg.fn[v];
+        if (incl_estimated(&r, v)) (*nest)++;
         for (size_t k = 0; k < ncols; k++) {
             tally_wide w = r.incl[v * ncols + k];
             if (w > INT64_MAX || w < INT64_MIN) {
@@ -312,7 +313,7 @@ static int side_inclusive(const struct profile *p, const struct event_expr *cols
             if (w) seen[fn] = 1;
         }
     }
-    if (!rc) incl_result_release(&r);
+    if (computed) incl_result_release(&r);
     fgraph_release(&fg);
     return rc ? -1 : 0;
 }
@@ -330,7 +331,7 @@ static int by_name(const void *a, const void *b)
  */
 static long side_sums(const struct profile *p, const struct event_expr *cols, size_t ncols,
                       void *ignore, int inclusive, struct side_func **out, int64_t **costs,
-                      int64_t **incls, struct tally_error *err)
+                      int64_t **incls, size_t *nest, struct tally_error *err)
 {
     size_t nf = profile_nfunctions(p);
     const struct part *pt = p->parts[0];
@@ -363,7 +364,7 @@ static long side_sums(const struct profile *p, const struct event_expr *cols, si
     int64_t *inc_fn = NULL;
     if (inclusive) {
         inc_fn = xcalloc(nf * ncols + 1, sizeof(int64_t));
-        if (side_inclusive(p, cols, ncols, inc_fn, seen, err)) {
+        if (side_inclusive(p, cols, ncols, inc_fn, seen, nest, err)) {
             free(inc_fn);
             rc = -1;
             goto out;
@@ -534,9 +535,15 @@ int check_compute(const struct profile *base, const struct profile *new_,
     }
     rc = -1; /* from here on, what is wrong is in the input */
     for (int s = 0; s < 2; s++) {
+        size_t nest = 0;
         nsf[s] = side_sums(sides[s], cols[s], nc, ignore, opt->inclusive, &sf[s], &sfcost[s],
-                           &sfincl[s], err);
+                           &sfincl[s], &nest, err);
         if (nsf[s] < 0) goto out;
+        if (nest)
+            strlist_pushf(&res->notes,
+                          "%s: the inclusive costs of %zu function%s in recursion cycles are "
+                          "estimates (the file's calls nest under recursion)",
+                          labels[s], nest, nest == 1 ? "" : "s");
     }
     for (int s = 0; s < 2; s++) {
         if (!missing[s].n) continue;
