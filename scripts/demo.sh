@@ -81,9 +81,10 @@ show "$TALLY" annotate --auto=no --inclusive=yes "$WORK/callgrind.out"
 step "4. Who calls whom" \
     "--tree=caller lists above each function (marked *) the functions that" \
     "call it (marked <), with the cost of those calls and how many there were." \
-    "msort_with_tmp is glibc's merge sort calling itself: a caller row of a" \
-    "recursive function adds up every level of the recursion, so it can" \
-    "exceed 100%, while the function's own inclusive cost above does not." \
+    "msort_with_tmp is glibc's merge sort calling itself: tally record counts" \
+    "each recursion once, so its calls to itself show their count and no cost" \
+    "(.), and the caller rows of a function add up to its inclusive cost, the" \
+    "cost spent while it is on the stack." \
     "Only the start of the output is shown here."
 keep "$WORK/tree.txt" "$TALLY" annotate --auto=no --tree=caller "$WORK/callgrind.out"
 head -n 45 "$WORK/tree.txt"
