@@ -779,7 +779,7 @@ static void write_cachegrind(void)
     VG_(fprintf)(f, "\n");
     VG_(free)(v);
     VG_(fclose)(f);
-    VG_(umsg)("tally: wrote %s (cachegrind format)\n", name);
+    if (VG_(clo_verbosity) > 0) VG_(umsg)("tally: wrote %s (cachegrind format)\n", name);
     VG_(free)(name);
 }
 
