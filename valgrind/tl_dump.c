@@ -886,6 +886,7 @@ void tl_fini(Int exitcode)
                 cct_switch(&threads[k]->cct, threads[k]->cct.root, threads[k]->run, collecting);
     rms_fini();
     write_parts(); /* fills grand */
+    fnpat_report();
     say_written();
     if (clo_cg_out_file) write_cachegrind();
     if (clo_contexts) cct_write(clo_ctx_out_file, out_ev, n_out_ev, ev_name);
