@@ -106,6 +106,7 @@ typedef struct instrcc {
     struct arc *arcs;   /* calls made by this instruction (--calls=yes) */
     struct jrec *jumps; /* jumps from this instruction (--collect-jumps=yes) */
     UInt id;            /* index into the threads' stores (--separate-threads) */
+    UInt bias;          /* its object's load bias: obj_bias[bias] (see file_addr) */
     struct instrcc *tnext;
     ULong ev[N_EV];
 } instrcc;
@@ -168,6 +169,7 @@ typedef struct jrec {
     struct jrec *lnext; /* a line's list, while writing */
     instrcc *site;
     Addr to;
+    Addr to_file; /* `to` as the file has it (see file_addr) */
     linecc *target;
     Bool cond;
     Bool inverted; /* the Exit goes to the next instruction: taken = !guard */
@@ -371,6 +373,15 @@ extern segchunk *seg_chunks;
 istr *intern(const HChar *s);
 linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line);
 istr *object_of(Addr a, Addr *bias);
+/* Addresses in the files are Callgrind's: within the object (the run-time
+ * address less the load bias of the debug info holding it, unchanged
+ * without one), so that objdump on the object finds them. */
+extern Addr *obj_bias;
+Addr file_addr(Addr a);
+static inline Addr instr_file_addr(const instrcc *i)
+{
+    return i->addr - obj_bias[i->bias];
+}
 linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow);
 instrcc *new_instrcc(Addr a, UInt len, linecc *l);
 instrcc *get_instrcc(Addr a, UInt len, Addr entry, const linecc *owner, Bool follow);
