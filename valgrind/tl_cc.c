@@ -65,6 +65,7 @@ linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line)
     for (linecc *l = lines.slot[h & (lines.nslots - 1)]; l; l = l->next)
         if (l->file == file && l->fn == fn && l->obj == obj && l->cgfn == cgfn && l->line == line)
             return l;
+    if (!(fn->fnf & FNF_DECIDED)) fnpat_decide(fn);
     linecc *l = arena_alloc(sizeof *l);
     l->file = file;
     l->fn = fn;
@@ -95,6 +96,34 @@ istr *object_of(Addr a, Addr *bias)
     name = seg ? VG_(am_get_filename)(seg) : NULL;
     if (bias) *bias = name ? seg->start - (Addr)seg->offset : 0;
     return intern(name && name[0] ? name : "???");
+}
+
+/* The load biases met so far (few: one per object), instrs keep an index. */
+Addr *obj_bias;
+static UInt n_bias, cap_bias;
+
+static Addr text_bias(Addr a)
+{
+    DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+    return di ? (Addr)VG_(DebugInfo_get_text_bias)(di) : 0;
+}
+
+static UInt bias_index(Addr bias)
+{
+    for (UInt k = 0; k < n_bias; k++)
+        if (obj_bias[k] == bias) return k;
+    if (n_bias == cap_bias) {
+        cap_bias = cap_bias ? 2 * cap_bias : 16;
+        obj_bias = obj_bias ? VG_(realloc)("tl.bias", obj_bias, cap_bias * sizeof *obj_bias)
+                            : VG_(malloc)("tl.bias", cap_bias * sizeof *obj_bias);
+    }
+    obj_bias[n_bias] = bias;
+    return n_bias++;
+}
+
+Addr file_addr(Addr a)
+{
+    return a - text_bias(a);
 }
 
 /*
@@ -155,6 +184,7 @@ instrcc *new_instrcc(Addr a, UInt len, linecc *l)
     i->len = len;
     i->nox = clo_cache_sim && sim_ir_nox(a, len);
     i->line = l;
+    i->bias = bias_index(l->pseudo ? 0 : text_bias(a));
     i->id = instrs.nused;
     htab_add(&instrs, i, h, instrcc_rehash);
     return i;
@@ -219,6 +249,7 @@ jrec *get_jrec(instrcc *site, Addr to, Bool cond, Bool inverted)
     j->id = n_jrecs++;
     j->site = site;
     j->to = to;
+    j->to_file = file_addr(to);
     j->cond = cond;
     j->inverted = inverted;
     /* code without a symbol in the same object is the jumping function's */

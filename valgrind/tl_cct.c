@@ -357,7 +357,7 @@ static void write_tree(const HChar *name, UInt owner, const Int *ev, Int n_ev,
         VG_(fprintf)(f, " %llu", tot[ev[k]]);
     VG_(fprintf)(f, "\n");
     VG_(fclose)(f);
-    VG_(umsg)("tally: wrote %s (calling contexts)\n", name);
+    if (VG_(clo_verbosity) > 0) VG_(umsg)("tally: wrote %s (calling contexts)\n", name);
 }
 
 void cct_write(const HChar *pattern, const Int *ev, Int n_ev, const HChar *const *evname)

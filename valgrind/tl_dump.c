@@ -393,7 +393,7 @@ static void write_jumps(cgpos *c, const jrec *j, Bool by_line, const HChar *pos)
         else
             VG_(fprintf)(f, "jump=%llu", j->taken);
         if (clo_dump_instr)
-            VG_(fprintf)(f, " 0x%lx %u\n%s\n", j->to, t->line, pos);
+            VG_(fprintf)(f, " 0x%lx %u\n%s\n", j->to_file, t->line, pos);
         else
             VG_(fprintf)(f, " %u\n%s\n", t->line, pos);
     }
@@ -419,7 +419,8 @@ static void write_arc(cgpos *c, const arc *a, const HChar *pos)
     if (r->file != c->fi) write_file_id(c->o, "cfi", r->file);
     write_fn_id(c->o, "cfn", r);
     if (clo_dump_instr)
-        VG_(fprintf)(c->o->f, "calls=%llu 0x%lx %u\n", a->calls, a->callee->addr, cl->line);
+        VG_(fprintf)
+        (c->o->f, "calls=%llu 0x%lx %u\n", a->calls, instr_file_addr(a->callee), cl->line);
     else
         VG_(fprintf)(c->o->f, "calls=%llu %u\n", a->calls, cl->line);
     VG_(fprintf)(c->o->f, "%s", pos);
@@ -595,15 +596,16 @@ static void write_callgrind(UInt tid)
             fnrec *before = c.fn;
             istr *fi_before = c.fi;
             write_place(&c, i->line);
+            Addr fa = instr_file_addr(i);
             if (c.fn != before || c.fi != fi_before)
-                VG_(fprintf)(f, "0x%lx %u", i->addr, i->line->line);
+                VG_(fprintf)(f, "0x%lx %u", fa, i->line->line);
             else {
-                if (i->addr == pa)
+                if (fa == pa)
                     VG_(fprintf)(f, "*");
-                else if (i->addr > pa)
-                    VG_(fprintf)(f, "+%lu", i->addr - pa);
+                else if (fa > pa)
+                    VG_(fprintf)(f, "+%lu", fa - pa);
                 else
-                    VG_(fprintf)(f, "-%lu", pa - i->addr);
+                    VG_(fprintf)(f, "-%lu", pa - fa);
                 if (i->line->line == pl)
                     VG_(fprintf)(f, " *");
                 else if (i->line->line > pl)
@@ -611,11 +613,11 @@ static void write_callgrind(UInt tid)
                 else
                     VG_(fprintf)(f, " -%u", pl - i->line->line);
             }
-            pa = i->addr;
+            pa = fa;
             pl = i->line->line;
             write_costs(f, i->ev);
             HChar pos[48];
-            VG_(sprintf)(pos, "0x%lx %u", i->addr, i->line->line);
+            VG_(sprintf)(pos, "0x%lx %u", fa, i->line->line);
             for (arc *a = i->arcs; a; a = a->snext)
                 write_arc(&c, a, pos);
             if (i->jumps) write_jumps(&c, i->jumps, False, pos);
@@ -779,7 +781,7 @@ static void write_cachegrind(void)
     VG_(fprintf)(f, "\n");
     VG_(free)(v);
     VG_(fclose)(f);
-    VG_(umsg)("tally: wrote %s (cachegrind format)\n", name);
+    if (VG_(clo_verbosity) > 0) VG_(umsg)("tally: wrote %s (cachegrind format)\n", name);
     VG_(free)(name);
 }
 
@@ -886,6 +888,7 @@ void tl_fini(Int exitcode)
                 cct_switch(&threads[k]->cct, threads[k]->cct.root, threads[k]->run, collecting);
     rms_fini();
     write_parts(); /* fills grand */
+    fnpat_report();
     say_written();
     if (clo_cg_out_file) write_cachegrind();
     if (clo_contexts) cct_write(clo_ctx_out_file, out_ev, n_out_ev, ev_name);

@@ -72,6 +72,7 @@ typedef struct istr {
     struct istr *next;
     UInt hash;
     UInt fl_id, fn_id, ob_id;
+    UChar fnf; /* a function's name: the patterns' verdicts (FNF_..., tl_fnpat.c) */
     HChar s[];
 } istr;
 
@@ -105,6 +106,7 @@ typedef struct instrcc {
     struct arc *arcs;   /* calls made by this instruction (--calls=yes) */
     struct jrec *jumps; /* jumps from this instruction (--collect-jumps=yes) */
     UInt id;            /* index into the threads' stores (--separate-threads) */
+    UInt bias;          /* its object's load bias: obj_bias[bias] (see file_addr) */
     struct instrcc *tnext;
     ULong ev[N_EV];
 } instrcc;
@@ -167,6 +169,7 @@ typedef struct jrec {
     struct jrec *lnext; /* a line's list, while writing */
     instrcc *site;
     Addr to;
+    Addr to_file; /* `to` as the file has it (see file_addr) */
     linecc *target;
     Bool cond;
     Bool inverted; /* the Exit goes to the next instruction: taken = !guard */
@@ -294,7 +297,7 @@ typedef struct {
     linecc *sigline; /* mark: `<signal N>` */
     Addr sp;
     Bool resolver;
-    Bool toggle; /* the callee is --toggle-collect's function */
+    Bool toggle; /* the call flipped its thread's --toggle-collect state */
     Bool sig;
     Bool outer; /* the callee was not on the stack: the call charges its arc */
     /* mark of a handler on an alternate stack above the interrupted one:
@@ -330,6 +333,7 @@ typedef struct {
     cct_node *plt_node;  /* --contexts: the caller's node */
     ULong run[N_EV];
     UInt tid;
+    Bool toggled; /* --toggle-collect: an odd number of toggles are open */
     /* --separate-threads: this thread's counts, by instr id (N_EV each),
      * by arc id (calls, then N_EV costs) and by jump id (executed, taken) */
     ULong *istore, *astore, *jstore;
@@ -369,6 +373,15 @@ extern segchunk *seg_chunks;
 istr *intern(const HChar *s);
 linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line);
 istr *object_of(Addr a, Addr *bias);
+/* Addresses in the files are Callgrind's: within the object (the run-time
+ * address less the load bias of the debug info holding it, unchanged
+ * without one), so that objdump on the object finds them. */
+extern Addr *obj_bias;
+Addr file_addr(Addr a);
+static inline Addr instr_file_addr(const instrcc *i)
+{
+    return i->addr - obj_bias[i->bias];
+}
 linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow);
 instrcc *new_instrcc(Addr a, UInt len, linecc *l);
 instrcc *get_instrcc(Addr a, UInt len, Addr entry, const linecc *owner, Bool follow);
@@ -376,6 +389,20 @@ Bool is_plt(Addr a);
 void fold_segs(void);
 jrec *get_jrec(instrcc *site, Addr to, Bool cond, Bool inverted);
 UWord jrec_rehash(const void *p);
+
+/*--- tl_fnpat.c: the function patterns of the options ---*/
+
+/* The options that name functions; a function's verdicts are FNF(kind)
+ * bits in its name's `fnf`, set once by fnpat_decide (FNF_DECIDED). */
+enum { FNP_TOGGLE, FNP_SKIP, FNP_DUMP_BEFORE, FNP_DUMP_AFTER, FNP_ZERO_BEFORE, N_FNP };
+#define FNF(kind) (1u << (kind))
+#define FNF_DECIDED 0x80u
+
+Bool fnpat_match(const HChar *pattern, const HChar *s);
+void fnpat_add(UInt kind, const HChar *opt, const HChar *pattern); /* the pattern is copied */
+Bool fnpat_given(UInt kind);
+void fnpat_decide(istr *fn);
+void fnpat_report(void); /* at exit: the patterns that matched nothing (not with -q) */
 
 /*--- tl_sim.c: the event queue of a block and the run-time helpers ---*/
 

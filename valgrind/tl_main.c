@@ -245,8 +245,20 @@ static void cct_block(thread *t, sbinfo *sb)
     if (sb->cnode != t->cct.cur) cct_switch(&t->cct, sb->cnode, t->run, collecting);
 }
 
-static istr *toggle_fn;
-static UInt toggle_depth;
+/* --toggle-collect: each thread has its own state, flipped on entering
+ * and leaving a matching function (Callgrind's); collection is on while
+ * any thread's is (`toggled_on` of them) */
+static UInt toggled_on;
+
+static void toggle_flip(thread *t)
+{
+    t->toggled = !t->toggled;
+    if (t->toggled) {
+        if (toggled_on++ == 0) collect_start();
+    } else if (--toggled_on == 0) {
+        collect_stop();
+    }
+}
 
 static frame *new_frame(thread *t)
 {
@@ -266,12 +278,14 @@ static frame *new_frame(thread *t)
 
 static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool resolver)
 {
-    Bool toggle = toggle_fn && callee->line->fn == toggle_fn;
-    if (toggle && toggle_depth++ == 0) collect_start();
     frame *f = new_frame(t);
     f->a = get_arc(site, callee);
     f->act = act_of(callee->line);
     f->outer = (*act_depth(f->act, t->tid))++ == 0;
+    /* as Callgrind: entering a matching function flips the thread's state,
+     * recursive calls do nothing */
+    Bool toggle = f->outer && (callee->line->fn->fnf & FNF(FNP_TOGGLE));
+    if (toggle) toggle_flip(t);
     if (collecting) {
         f->a->calls++;
         touch_arc(f->a);
@@ -324,7 +338,7 @@ frame *pop_call(thread *t)
         touch_arc(f->a);
     }
     if (rms_on) rms_on_return(t->tid, f->resolver, t->run[EV_Ir]);
-    if (f->toggle && --toggle_depth == 0) collect_stop();
+    if (f->toggle) toggle_flip(t);
     return f;
 }
 
@@ -1173,6 +1187,7 @@ static Bool tl_process_cmd_line_option(const HChar *arg)
         if (!*clo_ctx_out_file) VG_(fmsg_bad_option)(arg, "it needs a file name\n");
     } else if VG_STR_CLO (arg, "--toggle-collect", clo_toggle) {
         if (!*clo_toggle) VG_(fmsg_bad_option)(arg, "it needs a function name\n");
+        fnpat_add(FNP_TOGGLE, "--toggle-collect", clo_toggle);
         clo_collect_atstart = False;
     } else if (sim_parse_opt(arg)) {
     } else
@@ -1193,7 +1208,8 @@ static void tl_print_usage(void)
      "    --out-file=<file>         callgrind-format output [tally.out.%%p]\n"
      "    --cachegrind-out-file=<file>  also write the cachegrind format\n"
      "    --collect-atstart=yes|no  collect from the start [yes; no with --toggle-collect]\n"
-     "    --toggle-collect=<fn>     collect only while inside function <fn> (needs --calls=yes)\n"
+     "    --toggle-collect=<fn>     collect only while inside a function matching <fn>\n"
+     "                              (* and ? wildcards, repeatable; needs --calls=yes)\n"
      "    --separate-threads=yes|no one part per thread [no: threads summed]\n"
      "    --collect-jumps=yes|no    jump=/jcnd= records of jumps and conditional jumps [no]\n"
      "    --contexts=yes|no         also write the calling-context tree [no]\n"
@@ -1240,7 +1256,6 @@ static void tl_post_clo_init(void)
             VG_(fmsg_bad_option)("--toggle-collect", "it needs --calls=yes\n");
             VG_(exit)(1);
         }
-        toggle_fn = intern(clo_toggle);
     }
     if (clo_contexts) {
         if (!clo_calls) {
