@@ -83,6 +83,36 @@ for f in $files; do
     rm -rf "fb.$f"
 done
 
+# KCachegrind's Machine Code view of tally record --dump-instr=yes: the
+# window is driven with xdotool (installed when missing): the flat
+# profile's search box takes "fib", the first row is selected and the
+# Machine Code tab opened; KCachegrind runs objdump on the object with the
+# file's addresses, so the disassembly appears only when they are right.
+command -v xdotool >/dev/null 2>&1 ||
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends xdotool >/dev/null 2>&1
+if command -v xdotool >/dev/null 2>&1 &&
+    "$TALLY" record -q --dump-instr=yes --out-file=instr.out -- "$ROOT/examples/recurse" >/dev/null 2>&1; then
+    mkdir -p fb.instr
+    dbus-run-session -- xvfb-run -a -s "-screen 0 1400x900x24 -fbdir $OUT/fb.instr" sh -c '
+        kcachegrind -qwindowgeometry 1400x900+0+0 "$1" &
+        k=$!
+        sleep "$2"
+        xdotool mousemove 130 88 click 1; sleep 0.5; xdotool type fib; sleep 1.5
+        xdotool mousemove 150 136 click 1; sleep 1.5
+        xdotool mousemove 815 856 click 1; sleep 4
+        cp "$3/Xvfb_screen0" "$3/screen.xwd"
+        kill "$k"
+        wait "$k"' sh "$OUT/instr.out" "$WAIT" "$OUT/fb.instr" >instr.kcachegrind.log 2>&1
+    if [ -f fb.instr/screen.xwd ] && python3 "$ROOT/scripts/xwd2png.py" fb.instr/screen.xwd instr.machine-code.png; then
+        echo "kcachegrind instr.out (Machine Code of fib): $OUT/instr.machine-code.png"
+    else
+        echo "kcachegrind instr.out: no screenshot (see $OUT/instr.kcachegrind.log)"
+    fi
+    rm -rf fb.instr
+else
+    echo "kcachegrind Machine Code: not run (needs xdotool)"
+fi
+
 # speedscope in headless Chromium
 SS=$ROOT/build/interop-tools/node_modules/speedscope/dist/release
 if [ ! -f "$SS/index.html" ] && command -v npm >/dev/null 2>&1; then
