@@ -940,6 +940,15 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         addStmtToIRSB(st.sbOut, sbIn->stmts[i]);
         i++;
     }
+    if (counting_bbs()) { /* --dump-every-bb: bbs_run += 1 */
+        IRTemp t1 = newIRTemp(st.sbOut->tyenv, Ity_I64);
+        IRTemp t2 = newIRTemp(st.sbOut->tyenv, Ity_I64);
+        IRExpr *at = mkIRExpr_HWord((HWord)&bbs_run);
+        addStmtToIRSB(st.sbOut, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, at)));
+        addStmtToIRSB(st.sbOut, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1),
+                                                              IRExpr_Const(IRConst_U64(1)))));
+        addStmtToIRSB(st.sbOut, IRStmt_Store(Iend_LE, at, IRExpr_RdTmp(t2)));
+    }
 
     if (rms_on) rms_ir_block(st.sbOut);
     for (; i < sbIn->stmts_used; i++) {

@@ -36,7 +36,7 @@ static Bool counted = True; /* the counters may hold counts of cur_thread */
 
 void tl_start_client_code(ThreadId tid, ULong bbs_done)
 {
-    dump_every_bb(bbs_done);
+    dump_every_bb();
     thread *t = get_thread(tid);
     if (t == cur_thread) return;
     if (clo_separate && cur_thread && counted) {
@@ -412,13 +412,22 @@ void hooks_leave(const fnact *a)
 }
 
 /* --dump-every-bb=N: checked when a thread is given the CPU, as Callgrind
- * does, against the core's count of blocks run. */
-void dump_every_bb(ULong bbs_done)
+ * does, against the count of blocks run (`bbs_run`, counted by the
+ * instrumented blocks only with this option: the core's own count passes
+ * over chained blocks). */
+ULong bbs_run;
+
+Bool counting_bbs(void)
+{
+    return clo_dump_every_bb > 0;
+}
+
+void dump_every_bb(void)
 {
     static ULong last;
     if (clo_dump_every_bb <= 0 || dumping) return;
-    if (bbs_done - last <= (ULong)clo_dump_every_bb) return;
-    last = bbs_done;
+    if (bbs_run - last <= (ULong)clo_dump_every_bb) return;
+    last = bbs_run;
     HChar t[48];
     VG_(sprintf)(t, "--dump-every-bb=%lld", clo_dump_every_bb);
     dump_part(t);
