@@ -105,5 +105,4 @@ if [ -n "$sum" ] && [ "$sum" = "$shown" ]; then ok "tally annotate reads every p
     not_ok "tally annotate reads every part"
     echo "sum of the parts $sum, annotate $shown" | diag
 fi
-check_callgrind_file "the multi-part file" "$TMP/requests.tl"
 echo "1..$TESTN"
