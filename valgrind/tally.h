@@ -14,6 +14,10 @@
  *   TALLY_DUMP_PART          write what was counted since the last part as
  *                            a new part of the output file, then start a
  *                            new part
+ *
+ * Callgrind's requests (<valgrind/callgrind.h>) and Cachegrind 3.22's
+ * instrumentation requests (<valgrind/cachegrind.h>) work as well, as under
+ * those tools (docs/tally-record.md).
  */
 #ifndef TALLY_CLIENT_H
 #define TALLY_CLIENT_H

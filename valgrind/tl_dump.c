@@ -299,7 +299,8 @@ typedef struct idmap {
 typedef struct {
     HChar *name; /* expanded, once created */
     Int pid;     /* of the process that created it */
-    UInt parts;
+    UInt parts; /* the number of the last part written */
+    Bool fresh; /* nothing written yet: the header comes first */
     UInt next[3];
     htab ids;
     VgFile *f;
@@ -488,6 +489,11 @@ static Int cmp_instrcc(const void *a, const void *b)
 
 static ULong grand[N_EV]; /* all parts, for the summary */
 
+Bool dumping;
+static const HChar *trigger;  /* why this part is written; NULL: the end */
+static UInt n_dumps;          /* parts dumped before the end, in this process */
+static Int dumps_pid;         /* ... whose pid is this */
+
 /* The file a part of thread tid goes to (tid 0: all threads). It is
  * created at its first part, named by --out-file expanded then (so a
  * forked child writes its own), with "-TT" per thread; later parts are
@@ -500,7 +506,7 @@ static cgfile *part_file(UInt tid)
         if (!thread_out[tid]) thread_out[tid] = VG_(calloc)("tl.out", 1, sizeof(cgfile));
         o = thread_out[tid];
     }
-    if (o->name && o->pid == VG_(getpid)()) {
+    if (o->name && o->pid == VG_(getpid)() && clo_combine_dumps) {
         o->f = VG_(fopen)(o->name, VKI_O_WRONLY | VKI_O_APPEND, 0);
         if (!o->f) {
             VG_(umsg)("error: cannot append to output file '%s'\n", o->name);
@@ -510,21 +516,23 @@ static cgfile *part_file(UInt tid)
     }
     if (o->name) {
         /* a forked child: its file does not hold the parent's parts */
+        if (clo_contexts && tid <= 1 && o->pid != VG_(getpid)()) cct_forget_dumped();
         VG_(free)(o->name);
-        if (clo_contexts && tid <= 1) cct_forget_dumped();
         o->name = NULL;
     }
+    /* --combine-dumps=no: a file per part, as Callgrind names them (the
+     * parts dumped before the end get ".N") */
     HChar *base = VG_(expand_file_name)("--out-file", clo_out_file);
-    if (tid) {
-        o->name = VG_(malloc)("tl.outname", VG_(strlen)(base) + 16);
-        VG_(sprintf)(o->name, "%s-%02u", base, tid);
-        VG_(free)(base);
-    } else {
-        o->name = base;
-    }
+    o->name = VG_(malloc)("tl.outname", VG_(strlen)(base) + 32);
+    Int len = VG_(sprintf)(o->name, "%s", base);
+    if (!clo_combine_dumps && trigger) len += VG_(sprintf)(o->name + len, ".%u", n_dumps);
+    if (tid) VG_(sprintf)(o->name + len, "-%02u", tid);
+    VG_(free)(base);
     o->f = VG_(fopen)(o->name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
     o->pid = VG_(getpid)();
-    o->parts = 0;
+    /* each file of --combine-dumps=no has the part's number */
+    o->parts = clo_combine_dumps ? 0 : trigger ? n_dumps - 1 : n_dumps;
+    o->fresh = True;
     o->next[0] = o->next[1] = o->next[2] = 0;
     if (o->ids.slot) VG_(free)(o->ids.slot);
     htab_init(&o->ids, 1024);
@@ -555,7 +563,9 @@ static void write_callgrind(UInt tid)
     cgfile *o = part_file(tid);
     if (!o) return;
     VgFile *f = o->f;
-    if (o->parts++ == 0) {
+    o->parts++;
+    if (o->fresh) {
+        o->fresh = False;
         VG_(fprintf)
         (f, "# callgrind format\nversion: 1\ncreator: tally-record (valgrind-3.19.0)\n");
         VG_(fprintf)(f, "pid: %d\n", VG_(getpid)());
@@ -571,6 +581,7 @@ static void write_callgrind(UInt tid)
      * its arc (tl_main.c, push_call): the costs of the calls into a
      * function add up to its time on the stack, counted once */
     if (clo_calls) VG_(fprintf)(f, "desc: Option: call costs: outermost activations\n");
+    VG_(fprintf)(f, "desc: Trigger: %s\n", trigger ? trigger : "Program termination");
     VG_(fprintf)(f, "positions: %s\nevents:", clo_dump_instr ? "instr line" : "line");
     for (Int k = 0; k < n_out_ev; k++)
         VG_(fprintf)(f, " %s", ev_name[out_ev[k]]);
@@ -705,9 +716,17 @@ static void keep_for_cachegrind(void)
     VG_(free)(v);
 }
 
-/* A client request: write a part now and start the next one. */
-void dump_part(void)
+/* A client request or an option: write a part now, with the trigger `why`
+ * (Callgrind's texts), and start the next one. */
+void dump_part(const HChar *why)
 {
+    if (dumps_pid != VG_(getpid)()) {
+        dumps_pid = VG_(getpid)();
+        n_dumps = 0;
+    }
+    n_dumps++;
+    trigger = why;
+    dumping = True;
     gather_part(False);
     write_parts();
     if (clo_cg_out_file) keep_for_cachegrind();
@@ -716,6 +735,8 @@ void dump_part(void)
         cct_dumped();
     }
     zero_counts();
+    trigger = NULL;
+    dumping = False;
 }
 
 /* The cachegrind format: Cachegrind's event order and layout. */
@@ -881,6 +902,8 @@ static void say_written(void)
 
 void tl_fini(Int exitcode)
 {
+    dumping = True; /* no more parts from --dump-after while the calls end */
+    if (dumps_pid != VG_(getpid)()) n_dumps = 0;
     gather_part(True);
     if (clo_contexts)
         for (UInt k = 0; k < n_threads; k++)

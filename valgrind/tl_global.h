@@ -289,7 +289,10 @@ typedef struct fnact {
     UWord hash;
     UInt tid, depth;
     UInt *more;
+    UChar hooks; /* HOOK_*: --dump-before, --zero-before, --dump-after */
 } fnact;
+
+enum { HOOK_DUMP_BEFORE = 1, HOOK_ZERO_BEFORE = 2, HOOK_DUMP_AFTER = 4 };
 
 typedef struct {
     arc *a;          /* NULL for a signal mark */
@@ -445,6 +448,7 @@ extern Int min_line_size;
 Bool sim_parse_opt(const HChar *arg);
 void sim_init(void);
 Bool sim_ir_nox(Addr a, UInt len);
+void sim_reset_caches(void);
 
 /*--- tl_main.c: call tracking ---*/
 
@@ -456,9 +460,24 @@ void calls_finish(void);
 
 /*--- tl_parts.c: collection on and off, zeroing, per-thread counts ---*/
 
+extern Bool clo_instr_atstart, clo_combine_dumps;
 void set_collecting(Bool on);
 void collect_start(void);
 void collect_stop(void);
+void collect_toggle(void);
+void parts_init(Bool collect_atstart);
+void instr_switch(Bool on, Bool reset_caches);
+void zero_all(void);
+UChar fn_hooks(const HChar *name);
+void hooks_enter(const fnact *a);
+void hooks_leave(const fnact *a);
+extern ULong bbs_run;
+Bool counting_bbs(void);
+void dump_every_bb(void);
+Bool parts_client_request(const UWord *args);
+Bool parts_process_option(const HChar *arg);
+void parts_print_usage(void);
+void parts_post_clo_init(void);
 void cct_restart(Bool charge);
 void restart_frames(Bool add);
 void stash_all(Bool final);
@@ -476,7 +495,8 @@ void choose_events(void);
 Bool all_zero(const ULong *ev);
 void clear_jumps(void);
 void note_entry_file(const linecc *l);
-void dump_part(void);
+extern Bool dumping; /* a part is being written, or the run ends */
+void dump_part(const HChar *trigger);
 void tl_fini(Int exitcode);
 
 #endif

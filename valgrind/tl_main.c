@@ -164,6 +164,7 @@ static fnact *act_of(linecc *l)
         a->obj = l->obj;
         a->fn = l->fn;
         a->hash = h;
+        a->hooks = fn_hooks(l->fn->s);
         htab_add(&fnacts, a, h, fnact_rehash);
     }
     l->act = a;
@@ -278,9 +279,11 @@ static frame *new_frame(thread *t)
 
 static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool resolver)
 {
+    fnact *act = act_of(callee->line);
+    if (act->hooks) hooks_enter(act);
     frame *f = new_frame(t);
     f->a = get_arc(site, callee);
-    f->act = act_of(callee->line);
+    f->act = act;
     f->outer = (*act_depth(f->act, t->tid))++ == 0;
     /* as Callgrind: entering a matching function flips the thread's state,
      * recursive calls do nothing */
@@ -339,6 +342,7 @@ frame *pop_call(thread *t)
     }
     if (rms_on) rms_on_return(t->tid, f->resolver, t->run[EV_Ir]);
     if (f->toggle) toggle_flip(t);
+    if (f->act->hooks) hooks_leave(f->act);
     return f;
 }
 
@@ -950,6 +954,15 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         addStmtToIRSB(st.sbOut, sbIn->stmts[i]);
         i++;
     }
+    if (counting_bbs()) { /* --dump-every-bb: bbs_run += 1 */
+        IRTemp t1 = newIRTemp(st.sbOut->tyenv, Ity_I64);
+        IRTemp t2 = newIRTemp(st.sbOut->tyenv, Ity_I64);
+        IRExpr *at = mkIRExpr_HWord((HWord)&bbs_run);
+        addStmtToIRSB(st.sbOut, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, at)));
+        addStmtToIRSB(st.sbOut, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1),
+                                                              IRExpr_Const(IRConst_U64(1)))));
+        addStmtToIRSB(st.sbOut, IRStmt_Store(Iend_LE, at, IRExpr_RdTmp(t2)));
+    }
 
     if (rms_on) rms_ir_block(st.sbOut);
     for (; i < sbIn->stmts_used; i++) {
@@ -1168,13 +1181,14 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
 
 static Bool tl_process_cmd_line_option(const HChar *arg)
 {
-    if (rms_process_option(arg)) return True;
+    if (rms_process_option(arg) || parts_process_option(arg)) return True;
     if VG_BOOL_CLO (arg, "--cache-sim", clo_cache_sim) {
         clo_cache_sim_given = True;
     } else if VG_BOOL_CLO (arg, "--branch-sim", clo_branch_sim) {
     } else if VG_BOOL_CLO (arg, "--dump-instr", clo_dump_instr) {
     } else if VG_BOOL_CLO (arg, "--calls", clo_calls) {
-    } else if VG_STR_CLO (arg, "--out-file", clo_out_file) {
+    } else if (VG_STR_CLO(arg, "--out-file", clo_out_file) ||
+               VG_STR_CLO(arg, "--callgrind-out-file", clo_out_file)) {
         if (!*clo_out_file) VG_(fmsg_bad_option)(arg, "it needs a file name\n");
     } else if VG_STR_CLO (arg, "--cachegrind-out-file", clo_cg_out_file) {
         if (!*clo_cg_out_file) VG_(fmsg_bad_option)(arg, "it needs a file name\n");
@@ -1206,6 +1220,7 @@ static void tl_print_usage(void)
      "    --calls=yes|no            the call graph with inclusive costs [yes]\n"
      "    --dump-instr=yes|no       costs per instruction as well as per line [no]\n"
      "    --out-file=<file>         callgrind-format output [tally.out.%%p]\n"
+     "    --callgrind-out-file=<file>  the same\n"
      "    --cachegrind-out-file=<file>  also write the cachegrind format\n"
      "    --collect-atstart=yes|no  collect from the start [yes; no with --toggle-collect]\n"
      "    --toggle-collect=<fn>     collect only while inside a function matching <fn>\n"
@@ -1216,6 +1231,7 @@ static void tl_print_usage(void)
      "    --context-depth=<n>       keep stacks at most <n> frames deep [0: no limit]\n"
      "    --contexts-out-file=<file>  the context tree's file [tally.ctx.%%p]\n",
      "yes");
+    parts_print_usage();
     rms_print_usage();
 }
 
@@ -1264,8 +1280,9 @@ static void tl_post_clo_init(void)
         }
         cct_init((UInt)clo_context_depth, clo_separate, out_ev, n_out_ev);
     }
-    gated = clo_toggle != NULL || !clo_collect_atstart;
-    set_collecting(clo_collect_atstart);
+    parts_post_clo_init();
+    gated = clo_toggle != NULL || !clo_collect_atstart || !clo_instr_atstart;
+    parts_init(clo_collect_atstart);
     /* the files are written at exit: find out now if they cannot be */
     tl_out_check("--out-file", clo_out_file);
     if (clo_cg_out_file) tl_out_check("--cachegrind-out-file", clo_cg_out_file);
@@ -1276,6 +1293,10 @@ static void tl_post_clo_init(void)
 static Bool tl_client_request(ThreadId tid, UWord *args, UWord *ret)
 {
     (void)tid;
+    if (parts_client_request(args)) {
+        *ret = 0;
+        return True;
+    }
     if (!VG_IS_TOOL_USERREQ('T', 'L', args[0])) return False;
     switch (args[0]) {
     case TALLY_REQ_START:
@@ -1285,14 +1306,10 @@ static Bool tl_client_request(ThreadId tid, UWord *args, UWord *ret)
         collect_stop();
         break;
     case TALLY_REQ_ZERO:
-        zero_counts();
-        if (clo_contexts) {
-            cct_restart(False);
-            cct_zero();
-        }
+        zero_all();
         break;
     case TALLY_REQ_DUMP:
-        dump_part();
+        dump_part("Client Request");
         break;
     default:
         return False;

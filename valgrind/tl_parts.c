@@ -8,8 +8,12 @@
  * Copyright (C) 2026 the tally authors.
  */
 #include "pub_tool_basics.h"
+#include "pub_tool_clreq.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
 #include "pub_tool_transtab.h"
 
 #include "tl_global.h"
@@ -32,6 +36,7 @@ static Bool counted = True; /* the counters may hold counts of cur_thread */
 
 void tl_start_client_code(ThreadId tid, ULong bbs_done)
 {
+    dump_every_bb();
     thread *t = get_thread(tid);
     if (t == cur_thread) return;
     if (clo_separate && cur_thread && counted) {
@@ -248,8 +253,14 @@ void set_collecting(Bool on)
     if (on) counted = True;
 }
 
+/* Collection is on when it is wanted (--collect-atstart, --toggle-collect,
+ * the start/stop/toggle requests) and the instrumentation is on
+ * (--instr-atstart, the instrumentation requests). */
+static Bool want_collect = True;
+static Bool instr_on = True;
+
 /* Rare (kept out of line, so that push_call and pop_call stay small) */
-__attribute__((noinline)) void collect_start(void)
+static __attribute__((noinline)) void collect_on(void)
 {
     if (collecting) return;
     if (clo_calls) restart_frames(False);
@@ -257,7 +268,7 @@ __attribute__((noinline)) void collect_start(void)
     set_collecting(True);
 }
 
-__attribute__((noinline)) void collect_stop(void)
+static __attribute__((noinline)) void collect_off(void)
 {
     if (!collecting) return;
     cct_restart(True);
@@ -271,6 +282,51 @@ __attribute__((noinline)) void collect_stop(void)
         VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "tally");
     }
     set_collecting(False);
+}
+
+static void collect_apply(void)
+{
+    if (want_collect && instr_on)
+        collect_on();
+    else
+        collect_off();
+}
+
+void collect_start(void)
+{
+    want_collect = True;
+    collect_apply();
+}
+
+void collect_stop(void)
+{
+    want_collect = False;
+    collect_apply();
+}
+
+void collect_toggle(void)
+{
+    want_collect = !want_collect;
+    collect_apply();
+}
+
+/* The state at the start; `gated` is set already. */
+void parts_init(Bool collect_atstart)
+{
+    want_collect = collect_atstart;
+    instr_on = clo_instr_atstart;
+    set_collecting(want_collect && instr_on);
+}
+
+/* Instrumentation on or off: nothing is counted while it is off, as while
+ * collection is off. Callgrind's requests also empty the simulated caches
+ * at each switch (`reset_caches`), as Callgrind does; Cachegrind's do not. */
+void instr_switch(Bool on, Bool reset_caches)
+{
+    if (instr_on == on) return;
+    instr_on = on;
+    collect_apply();
+    if (reset_caches) sim_reset_caches();
 }
 
 void zero_counts(void)
@@ -287,4 +343,196 @@ void zero_counts(void)
                 VG_(memset)(t->astore, 0, (SizeT)t->n_astore * (N_EV + 1) * sizeof(ULong));
             if (t->jstore) VG_(memset)(t->jstore, 0, (SizeT)t->n_jstore * 2 * sizeof(ULong));
         }
+}
+
+void zero_all(void)
+{
+    zero_counts();
+    if (clo_contexts) {
+        cct_restart(False);
+        cct_zero();
+    }
+}
+
+/*------------------------------------------------------------*/
+/*--- Parts made by options and by Callgrind's requests    ---*/
+/*------------------------------------------------------------*/
+
+Bool clo_instr_atstart = True;
+Bool clo_combine_dumps = True; /* Callgrind's default is no */
+static Long clo_dump_every_bb = 0;
+
+/* --dump-before, --zero-before, --dump-after: one entry per option given */
+typedef struct fnopt {
+    struct fnopt *next;
+    const HChar *name;
+    UChar hook; /* HOOK_* */
+} fnopt;
+static fnopt *fn_opts;
+
+/* Does function `name` match an option's `pattern`? Exact names for now;
+ * this is the one place that decides. */
+/* Callgrind's patterns, * and ? on the whole name (tl_fnpat.c) */
+static Bool fn_name_matches(const HChar *pattern, const HChar *name)
+{
+    return fnpat_match(pattern, name);
+}
+
+/* The HOOK_* flags of function `name`, found once per function (fnact). */
+UChar fn_hooks(const HChar *name)
+{
+    UChar h = 0;
+    for (fnopt *o = fn_opts; o; o = o->next)
+        if (!(h & o->hook) && fn_name_matches(o->name, name)) h |= o->hook;
+    return h;
+}
+
+/* A part with the trigger `opt` + `name` (e.g. "--dump-before=main"). */
+static void dump_named(const HChar *opt, const HChar *name)
+{
+    HChar *t = VG_(malloc)("tl.trigger", VG_(strlen)(opt) + VG_(strlen)(name) + 1);
+    VG_(sprintf)(t, "%s%s", opt, name);
+    dump_part(t);
+    VG_(free)(t);
+}
+
+/* A call enters function `a` (before the call is counted), or returns from
+ * it (after its arc is charged). Nothing happens inside a dump or at exit. */
+void hooks_enter(const fnact *a)
+{
+    if (dumping) return;
+    if (a->hooks & HOOK_DUMP_BEFORE)
+        dump_named("--dump-before=", a->fn->s);
+    else if (a->hooks & HOOK_ZERO_BEFORE)
+        zero_all();
+}
+
+void hooks_leave(const fnact *a)
+{
+    if (!dumping && (a->hooks & HOOK_DUMP_AFTER)) dump_named("--dump-after=", a->fn->s);
+}
+
+/* --dump-every-bb=N: checked when a thread is given the CPU, as Callgrind
+ * does, against the count of blocks run (`bbs_run`, counted by the
+ * instrumented blocks only with this option: the core's own count passes
+ * over chained blocks). */
+ULong bbs_run;
+
+Bool counting_bbs(void)
+{
+    return clo_dump_every_bb > 0;
+}
+
+void dump_every_bb(void)
+{
+    static ULong last;
+    if (clo_dump_every_bb <= 0 || dumping) return;
+    if (bbs_run - last <= (ULong)clo_dump_every_bb) return;
+    last = bbs_run;
+    HChar t[48];
+    VG_(sprintf)(t, "--dump-every-bb=%lld", clo_dump_every_bb);
+    dump_part(t);
+}
+
+/* Callgrind's requests (callgrind.h: VG_USERREQ_TOOL_BASE('C','T') + n)
+ * and Cachegrind's (3.22's cachegrind.h: ('C','G') + n). */
+enum { CT_DUMP, CT_ZERO, CT_TOGGLE, CT_DUMP_AT, CT_INSTR_START, CT_INSTR_STOP };
+enum { CG_INSTR_START, CG_INSTR_STOP };
+
+Bool parts_client_request(const UWord *args)
+{
+    if (VG_IS_TOOL_USERREQ('C', 'G', args[0])) {
+        switch (args[0] - VG_USERREQ_TOOL_BASE('C', 'G')) {
+        case CG_INSTR_START:
+            instr_switch(True, False);
+            return True;
+        case CG_INSTR_STOP:
+            instr_switch(False, False);
+            return True;
+        }
+        return False;
+    }
+    if (!VG_IS_TOOL_USERREQ('C', 'T', args[0])) return False;
+    switch (args[0] - VG_USERREQ_TOOL_BASE('C', 'T')) {
+    case CT_DUMP:
+        dump_part("Client Request");
+        return True;
+    case CT_DUMP_AT: {
+        const HChar *label = (const HChar *)args[1];
+        if (!label) label = "";
+        dump_named("Client Request: ", label);
+        return True;
+    }
+    case CT_ZERO:
+        zero_all();
+        return True;
+    case CT_TOGGLE:
+        collect_toggle();
+        return True;
+    case CT_INSTR_START:
+        instr_switch(True, True);
+        return True;
+    case CT_INSTR_STOP:
+        instr_switch(False, True);
+        return True;
+    }
+    return False;
+}
+
+static void add_fnopt(const HChar *arg, const HChar *name, UChar hook)
+{
+    if (!*name) VG_(fmsg_bad_option)(arg, "it needs a function name\n");
+    /* also a pattern of tl_fnpat.c, which warns at exit when it matched
+     * no function that ran */
+    fnpat_add(hook == HOOK_DUMP_BEFORE   ? FNP_DUMP_BEFORE
+              : hook == HOOK_ZERO_BEFORE ? FNP_ZERO_BEFORE
+                                         : FNP_DUMP_AFTER,
+              hook == HOOK_DUMP_BEFORE   ? "--dump-before"
+              : hook == HOOK_ZERO_BEFORE ? "--zero-before"
+                                         : "--dump-after",
+              name);
+    fnopt *o = VG_(malloc)("tl.fnopt", sizeof *o);
+    o->name = name;
+    o->hook = hook;
+    o->next = fn_opts;
+    fn_opts = o;
+}
+
+Bool parts_process_option(const HChar *arg)
+{
+    const HChar *s;
+    if VG_STR_CLO (arg, "--dump-before", s) {
+        add_fnopt(arg, s, HOOK_DUMP_BEFORE);
+    } else if VG_STR_CLO (arg, "--zero-before", s) {
+        add_fnopt(arg, s, HOOK_ZERO_BEFORE);
+    } else if VG_STR_CLO (arg, "--dump-after", s) {
+        add_fnopt(arg, s, HOOK_DUMP_AFTER);
+    } else if VG_BINT_CLO (arg, "--dump-every-bb", clo_dump_every_bb, 0, (Long)1 << 62) {
+    } else if VG_BOOL_CLO (arg, "--combine-dumps", clo_combine_dumps) {
+    } else if VG_BOOL_CLO (arg, "--instr-atstart", clo_instr_atstart) {
+    } else if VG_BOOL_CLO (arg, "--instr-at-start", clo_instr_atstart) {
+    } else
+        return False;
+    return True;
+}
+
+void parts_print_usage(void)
+{
+    VG_(printf)
+    ("    --dump-before=<fn>        write a part when entering function <fn>\n"
+     "    --zero-before=<fn>        zero all costs when entering function <fn>\n"
+     "    --dump-after=<fn>         write a part when leaving function <fn>\n"
+     "    --dump-every-bb=<n>       write a part every <n> basic blocks [0: never]\n"
+     "    --combine-dumps=yes|no    all parts in one file [yes]\n"
+     "    --instr-atstart=yes|no    instrumentation on at the start [yes]\n"
+     "    --instr-at-start=yes|no   the same (Cachegrind's name)\n");
+}
+
+/* After the options: the function options need the call tracking. */
+void parts_post_clo_init(void)
+{
+    if (fn_opts && !clo_calls) {
+        VG_(fmsg_bad_option)("--dump-before/--zero-before/--dump-after", "they need --calls=yes\n");
+        VG_(exit)(1);
+    }
 }

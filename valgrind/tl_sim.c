@@ -47,6 +47,12 @@ void sim_init(void)
     }
 }
 
+/* All cache lines empty again (Callgrind's instrumentation requests). */
+void sim_reset_caches(void)
+{
+    if (clo_cache_sim) cachesim_init(&cfg_I1, &cfg_D1, &cfg_LL);
+}
+
 Bool sim_ir_nox(Addr a, UInt len)
 {
     return cachesim_is_IrNoX(a, (UChar)len);

@@ -48,12 +48,21 @@ static void record_usage(FILE *fp)
                 "                                addresses within the object (Callgrind's) [no]\n"
                 "  --out-file=FILE               output file, %%p = pid, %%q{VAR} = $VAR\n"
                 "                                [tally.out.%%p]\n"
+                "  --callgrind-out-file=FILE     the same as --out-file (Callgrind's name)\n"
                 "  --cachegrind-out-file=FILE    also write the cachegrind format\n"
                 "  --collect-atstart=yes|no      collect from the start [yes]\n"
                 "  --toggle-collect=FUNCTION     collect only inside FUNCTION: its entry and\n"
                 "                                exit flip collection, as Callgrind; a pattern\n"
                 "                                (* any characters, ? one) on the whole name\n"
                 "                                as written (demangled); repeatable\n"
+                "  --instr-atstart=yes|no        instrumentation on from the start; off, nothing\n"
+                "                                is counted [yes] (--instr-at-start: the same)\n"
+                "  --dump-before=FUNCTION        write a part when FUNCTION is entered\n"
+                "  --zero-before=FUNCTION        zero all costs when FUNCTION is entered\n"
+                "  --dump-after=FUNCTION         write a part when FUNCTION returns\n"
+                "  --dump-every-bb=N             write a part every N basic blocks [0: never]\n"
+                "  --combine-dumps=yes|no        all parts in one file; no: a file per part,\n"
+                "                                FILE.N for the Nth dump, FILE at the end [yes]\n"
                 "  --separate-threads=yes|no     one part per thread [no]\n"
                 "  --collect-jumps=yes|no        jump=/jcnd= records [no]\n"
                 "  --contexts=yes|no             also write the calling-context tree: every\n"
@@ -74,7 +83,8 @@ static void record_usage(FILE *fp)
                 "With -q nothing is said but errors (no summary, no \"wrote FILE\").\n"
                 "Client requests (start/stop collection, zero, dump a part): see tally.h\n"
                 "(PREFIX/include/tally.h once installed, build/valgrind/include/ in the\n"
-                "build tree).\n\n"
+                "build tree); Callgrind's (callgrind.h) and Cachegrind's instrumentation\n"
+                "requests (cachegrind.h) work as under those tools.\n\n"
                 "The tool is looked for in DIR/valgrind/lib (the build tree) and then in\n"
                 "DIR/../lib/tally (installed), DIR being the directory of the tally binary;\n"
                 "the environment variable TALLY_VALGRIND_LIB=DIR names another directory.\n"
@@ -241,8 +251,16 @@ static const struct {
     {"--calls", OPT_YESNO},
     {"--dump-instr", OPT_YESNO},
     {"--out-file", OPT_TEXT},
+    {"--callgrind-out-file", OPT_TEXT},
     {"--cachegrind-out-file", OPT_TEXT},
     {"--collect-atstart", OPT_YESNO},
+    {"--instr-atstart", OPT_YESNO},
+    {"--instr-at-start", OPT_YESNO},
+    {"--dump-before", OPT_TEXT},
+    {"--zero-before", OPT_TEXT},
+    {"--dump-after", OPT_TEXT},
+    {"--dump-every-bb", OPT_COUNT},
+    {"--combine-dumps", OPT_YESNO},
     {"--toggle-collect", OPT_TEXT},
     {"--separate-threads", OPT_YESNO},
     {"--collect-jumps", OPT_YESNO},
