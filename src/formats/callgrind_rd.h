@@ -58,6 +58,7 @@ struct rd {
 
     /* cost context */
     uint32_t ob, fl, src; /* object, function file, current source file */
+    int fl_ahead;         /* an fl= since the fn= in force: fl is the next fn='s file */
     uint32_t fnname, fn;
     int have_fn, fn_dirty;
     /* call target context (until the next calls=) */

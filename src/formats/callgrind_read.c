@@ -743,6 +743,22 @@ static uint32_t spec_placeholder(struct rd *r, int kind, uint64_t id)
     return nid;
 }
 
+/*
+ * A compressed id used before (or without) its definition: old Callgrind
+ * versions wrote `cob=(8)` for an object defined in an earlier dump.
+ * callgrind_annotate reads such a name as empty (all of them as one);
+ * tally names it after the reference itself, "(8)", warns once per id,
+ * and keeps that name for the id until a definition replaces it.
+ */
+static uint32_t undefined_id(struct rd *r, int kind, uint64_t id, const char *ref, size_t len)
+{
+    uint32_t nid = profile_intern(r->p, ref, len);
+    idmap_put(&r->names[kind], id, nid);
+    profile_warn(r->p, "%s:%lu: undefined compressed %s id (%" PRIu64 "): named '%.*s'", r->path,
+                 r->lineno, kind_word[kind], id, (int)len, ref);
+    return nid;
+}
+
 /* `(id) name`, `(id)` or `name` -> interned name id. */
 static int name_value(struct rd *r, int kind, const char *v, size_t len, uint32_t *out)
 {
@@ -758,9 +774,7 @@ static int name_value(struct rd *r, int kind, const char *v, size_t len, uint32_
             if (s == end) {
                 uint32_t nid = idmap_get(&r->names[kind], id);
                 if (nid == UINT32_MAX && r->spec) nid = spec_placeholder(r, kind, id);
-                if (nid == UINT32_MAX)
-                    return rd_fail(r, "undefined compressed %s id (%" PRIu64 ")", kind_word[kind],
-                                   id);
+                if (nid == UINT32_MAX) nid = undefined_id(r, kind, id, v, (size_t)(s - v));
                 *out = nid;
                 return 0;
             }
@@ -833,17 +847,26 @@ static void set_name(struct rd *r, int key, uint32_t id)
         r->fnname = id;
         r->have_fn = 1;
         r->src = r->fl;
+        r->fl_ahead = 0;
         r->fn = rd_function(r, r->ob, r->fl, id);
         profile_mention_function(r->p, r->fn);
         r->fn_dirty = 0;
         break;
     case K_FL:
-        r->src = r->fl = id;
-        r->fn_dirty = 1;
+        /*
+         * The file of the next fn=, which makes it the source file too. Cost
+         * lines between the two stay with the function in force, in its
+         * file, as callgrind_annotate 3.19 charges them (rather than to a
+         * function of the old name in the new file, which no fn= made).
+         */
+        r->fl = id;
+        if (!r->have_fn) r->src = id;
+        r->fl_ahead = r->have_fn;
         break;
     case K_FI:
     case K_FE:
         r->src = id;
+        r->fl_ahead = 0;
         break;
     case K_OB:
         r->ob = id;
@@ -888,7 +911,8 @@ static int arc_line(struct rd *r, int key, uint64_t a, uint64_t b, int slash,
                          r->lineno);
         }
         if (!r->have_cfn) return rd_fail(r, "'calls=' line without a preceding 'cfn=' line");
-        uint32_t cfile = r->have_cfile ? r->cfile : r->src;
+        /* the file last named by fl=, fi= or fe=, as for callgrind_annotate */
+        uint32_t cfile = r->have_cfile ? r->cfile : r->fl_ahead ? r->fl : r->src;
         r->callee = rd_function(r, r->have_cob ? r->cob : r->ob, cfile, r->cfn);
         make_pos(r, tpos, cfile, &r->target);
         r->call_count = a;

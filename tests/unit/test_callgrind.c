@@ -807,10 +807,50 @@ static void test_rcalls_and_unknown_header(void **state)
     profile_free(p);
 }
 
+/* What other producers write, read as callgrind_annotate 3.19 reads it. */
+static void test_producer_quirks(void **state)
+{
+    (void)state;
+    /* xdebug 2's "version: 0.9.6": the leading number is the version */
+    struct profile *p = rd("version: 0.9.6\ncmd: x\npart: 1\n\nevents: Time\nfn=f\n1 5\n");
+    assert_int_equal(p->version, 0);
+    assert_int_equal(p->warnings.n, 0);
+    profile_free(p);
+    /* no number at all: ignored with a warning */
+    p = rd("version: abc\nevents: Ir\nfn=f\n1 5\n");
+    assert_int_equal(p->warnings.n, 1);
+    assert_non_null(strstr(p->warnings.items[0], ":1: ignoring 'version:' line without a number"));
+    profile_free(p);
+    /* an id never defined: named after itself, one warning per id, with its line */
+    p = rd("events: Ir\nob=(1) a\nfl=(1) a.c\nfn=(1) main\n1 2\ncob=(8)\ncfn=(3)\n"
+           "calls=1 2\n1 7\nfn=(3)\n2 7\nfl=(7)\nfn=(4) x\n3 1\nob=(8)\nfn=(4)\n4 1\n");
+    assert_int_equal(p->warnings.n, 3);
+    assert_non_null(
+        strstr(p->warnings.items[0], ":6: undefined compressed object id (8): named '(8)'"));
+    assert_non_null(
+        strstr(p->warnings.items[1], ":7: undefined compressed function id (3): named '(3)'"));
+    assert_non_null(
+        strstr(p->warnings.items[2], ":12: undefined compressed file id (7): named '(7)'"));
+    uint32_t cal = fn_of(p, "(8)", "a.c", "(3)"), g = fn_of(p, "a", "a.c", "(3)");
+    struct call_rec c;
+    assert_true(call_find(p, 0, fn_of(p, "a", "a.c", "main"), cal, &c));
+    expect_costs(cost_at(p, 0, g, "a.c", 2, 0), 1, (uint64_t[]){7});
+    expect_costs(cost_at(p, 0, fn_of(p, "(8)", "(7)", "x"), "(7)", 4, 0), 1, (uint64_t[]){1});
+    profile_free(p);
+    /* a cost line after fl= and before fn=: the function in force, in its file */
+    p = rd("events: Ir\nfl=a.c\nfn=main\n1 10\nfl=b.c\n2 5\nfn=g\n3 1\n");
+    uint32_t m = fn_of(p, "", "a.c", "main");
+    expect_costs(cost_at(p, 0, m, "a.c", 2, 0), 1, (uint64_t[]){5});
+    expect_costs(cost_at(p, 0, fn_of(p, "", "b.c", "g"), "b.c", 3, 0), 1, (uint64_t[]){1});
+    assert_int_equal(profile_nfunctions(p), 2);
+    profile_free(p);
+}
+
 static void test_errors(void **state)
 {
     rd_err("version: 2\nevents: Ir\n", 1, "version 2 is not supported");
-    rd_err("version: x\n", 1, "expected a number after 'version:'");
+    rd_err("version: 2.0.1\nevents: Ir\n", 1, "version 2 is not supported");
+    rd_err("version: 99999999999999999999999\n", 1, "version 99999999999999999999999 is not");
     rd_err("pid: 12a\n", 1, "expected a number after 'pid:'");
     rd_err("fn=f\nevents: Ir\n", 1, "'fn=' line before the 'events:' line");
     rd_err("# c\n1 2\n", 2, "cost line before the 'events:' line");
@@ -825,9 +865,6 @@ static void test_errors(void **state)
     rd_err("events: Ir\nfn=f\n18446744073709551615 1\n+1 1\n", 4,
            "position does not fit in 64 bits");
     rd_err("events: Ir\nfn=f\n1x 2\n", 3, "unexpected character 'x' in a position");
-    rd_err("events: Ir\nfn=(3)\n", 2, "undefined compressed function id (3)");
-    rd_err("events: Ir\nfl=(7)\n", 2, "undefined compressed file id (7)");
-    rd_err("events: Ir\nob=(1) a\ncob=(2)\n", 3, "undefined compressed object id (2)");
     rd_err("events: Ir\nfn=f\nfoo=1\n", 3, "unknown line type 'foo='");
     rd_err("events: Ir\nfn=f\ncalls=1 2\n", 3, "'calls=' line without a preceding 'cfn='");
     rd_err("events: Ir\nfn=f\ncfn=g\ncalls=x 2\n", 4, "expected a number after 'calls='");
@@ -1288,6 +1325,7 @@ int main(void)
         cmocka_unit_test(test_xdebug),
         cmocka_unit_test(test_pprof),
         cmocka_unit_test(test_rcalls_and_unknown_header),
+        cmocka_unit_test(test_producer_quirks),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_sums_bound),
         cmocka_unit_test(test_roundtrip_samples),
