@@ -46,7 +46,7 @@ static void part_sums(struct rd *r)
         return;
     }
     if (stated) part_check_totals_of(r->p, pt, self);
-    if (!r->tot_exact)
+    if (!r->tot_exact && !r->p->signed_costs)
         for (size_t i = 0; i < n; i++)
             r->tot[r->tot_of[i]] += self[i];
     free(self);
@@ -152,11 +152,15 @@ static int parse_costs_text(struct rd *r, const char *what, const char *v, size_
             free(c);
             return rd_fail(r, "too many values in the '%s:' line for %zu events", what, r->nev);
         }
-        if (neg && x) {
-            r->nneg++;
-            x = 0;
+        if (neg && x && !r->p->signed_costs && rd_go_signed(r, c, n)) {
+            free(c);
+            return -1;
         }
-        c[n++] = x;
+        if (r->p->signed_costs && x > (uint64_t)INT64_MAX + neg) {
+            free(c);
+            return rd_fail(r, "'%s:' value does not fit in a signed 64-bit count", what);
+        }
+        c[n++] = neg ? 0 - x : x;
     }
     free(*out);
     *out = c;
@@ -245,7 +249,9 @@ static int events_line(struct rd *r, const char *v, size_t len)
     r->body = 1;
     r->header_open = 1;
     choose_dst(r);
-    if (r->npos == 1 && r->poskind[0] == SP_LINE)
+    if (r->p->signed_costs)
+        r->fast = FAST_NONE; /* the fast paths add without signed checks */
+    else if (r->npos == 1 && r->poskind[0] == SP_LINE)
         r->fast = FAST_LINE;
     else if (r->npos == 2 && r->poskind[0] == SP_ADDR && r->poskind[1] == SP_LINE)
         r->fast = FAST_INSTR_LINE;

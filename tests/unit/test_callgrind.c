@@ -682,15 +682,33 @@ static void test_crlf_blank_comments(void **state)
 
 static void test_negative_costs(void **state)
 {
-    struct profile *p = rd("events: Time Memory\nfn=f\n1 5 -100\n2 -3 7\nsummary: 5 -1\n");
+    (void)state;
+    /* negative counts make the profile signed, as callgrind_annotate adds them */
+    struct profile *p = rd("events: Time Memory\nfn=f\n1 5 -100\n2 -3 7\n1 0 -1\nsummary: 2 -94\n");
+    assert_true(p->signed_costs);
     uint32_t f = fn_of(p, "", "", "f");
-    expect_costs(cost_at(p, 0, f, "", 1, 0), 2, (uint64_t[]){5, 0});
-    expect_costs(cost_at(p, 0, f, "", 2, 0), 2, (uint64_t[]){0, 7});
-    /* one warning for 3 clamped values; the summary 5 0 then disagrees with Memory 7 */
-    int found = 0;
-    for (size_t i = 0; i < p->warnings.n; i++)
-        if (strstr(p->warnings.items[i], "3 negative costs clamped to 0")) found++;
-    assert_int_equal(found, 1);
+    expect_costs(cost_at(p, 0, f, "", 1, 0), 2, (uint64_t[]){5, (uint64_t)-101});
+    expect_costs(cost_at(p, 0, f, "", 2, 0), 2, (uint64_t[]){(uint64_t)-3, 7});
+    assert_int_equal((int64_t)p->parts[0]->summary[1], -94);
+    assert_int_equal(p->warnings.n, 0); /* the summary matches */
+    profile_free(p);
+    /* counts read before the first negative one must fit in 63 bits */
+    rd_err("events: A\nfn=f\n1 9223372036854775808\n2 -1\n", 4,
+           "a count above 2^63-1 cannot be mixed with negative counts");
+    rd_err("events: A B\nfn=f\n1 -1 9223372036854775808\n", 3,
+           "cost does not fit in a signed 64-bit count");
+    rd_err("events: A\nfn=f\n1 -1\n2 -9223372036854775809\n", 4,
+           "cost does not fit in a signed 64-bit count");
+    p = rd("events: A\nfn=f\n1 -9223372036854775808\n");
+    expect_costs(cost_at(p, 0, fn_of(p, "", "", "f"), "", 1, 0), 1, (uint64_t[]){1ULL << 63});
+    profile_free(p);
+    /* a sum past the signed range is refused */
+    rd_err("events: A\nfn=f\n1 -1\n2 9223372036854775807\n2 1\n", 5,
+           "costs overflow 64 bits when added up");
+    /* a negative total alone makes it signed too */
+    p = rd("events: A\nfn=f\n1 3\ntotals: -2\n");
+    assert_true(p->signed_costs);
+    assert_int_equal(p->warnings.n, 1);
     profile_free(p);
 }
 
@@ -745,14 +763,15 @@ static void test_xdebug(void **state)
     uint32_t s = fn_of(p, "", "php:internal", "php::strlen");
     uint32_t h = fn_of(p, "", "/var/www/index.php", "helper");
     uint32_t m = fn_of(p, "", "/var/www/index.php", "{main}");
-    expect_costs(cost_at(p, 0, h, "/var/www/index.php", 2, 0), 2, (uint64_t[]){30, 0});
+    assert_true(p->signed_costs); /* xdebug's memory deltas may be negative */
+    expect_costs(cost_at(p, 0, h, "/var/www/index.php", 2, 0), 2, (uint64_t[]){30, (uint64_t)-64});
     expect_costs(cost_at(p, 0, m, "/var/www/index.php", 0, 0), 2, (uint64_t[]){58, 2048});
     struct call_rec c;
     assert_true(call_find(p, 0, h, s, &c));
     assert_int_equal(c.site.line, 3);
     assert_int_equal(c.cost[0], 12);
     assert_true(call_find(p, 0, m, h, &c));
-    assert_int_equal(c.cost[1], 0); /* -64 clamped */
+    assert_int_equal((int64_t)c.cost[1], -64);
     assert_int_equal(p->parts[0]->summary[0], 100);
     expect_costs(
         cost_at(p, 1, fn_of(p, "", "/var/www/other.php", "{main}"), "/var/www/other.php", 0, 0), 2,

