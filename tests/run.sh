@@ -94,7 +94,7 @@ run_one() { # index: run the program, keep its verdict in LOG.rc, say how it wen
     rc=$?
     secs=$(($(date +%s) - start))
     p=$(grep -c '^ok ' "$log")
-    f=$(grep -c '^not ok ' "$log")
+    f=$(grep '^not ok ' "$log" | grep -vc ' # TODO ') # TAP: a TODO failure is known, not counted
     if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi
     if [ "$p" = 0 ] && [ "$f" = 0 ]; then f=1; echo "not ok - $name ran no test" >>"$log"; fi
     echo "$p $f" >"$log.rc"

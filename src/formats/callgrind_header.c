@@ -16,7 +16,7 @@
 void rd_reset_context(struct rd *r)
 {
     r->ob = r->fl = r->src = r->fnname = r->fn = 0;
-    r->have_fn = 0;
+    r->have_fn = r->fl_ahead = 0;
     r->fn_dirty = 1; /* the first cost line checks for a fn= */
     r->have_cob = r->have_cfile = r->have_cfn = 0;
     r->have_jfile = r->have_jfn = 0;
@@ -46,7 +46,7 @@ static void part_sums(struct rd *r)
         return;
     }
     if (stated) part_check_totals_of(r->p, pt, self);
-    if (!r->tot_exact)
+    if (!r->tot_exact && !r->p->signed_costs)
         for (size_t i = 0; i < n; i++)
             r->tot[r->tot_of[i]] += self[i];
     free(self);
@@ -134,7 +134,7 @@ static int parse_costs_text(struct rd *r, const char *what, const char *v, size_
     for (;;) {
         skip_sp(&s, end);
         if (s >= end) break;
-        uint64_t x;
+        uint64_t x = 0;
         int neg = 0;
         if (*s == '-') {
             neg = 1;
@@ -152,11 +152,15 @@ static int parse_costs_text(struct rd *r, const char *what, const char *v, size_
             free(c);
             return rd_fail(r, "too many values in the '%s:' line for %zu events", what, r->nev);
         }
-        if (neg && x) {
-            r->nneg++;
-            x = 0;
+        if (neg && x && !r->p->signed_costs && rd_go_signed(r, c, n)) {
+            free(c);
+            return -1;
         }
-        c[n++] = x;
+        if (r->p->signed_costs && x > (uint64_t)INT64_MAX + neg) {
+            free(c);
+            return rd_fail(r, "'%s:' value does not fit in a signed 64-bit count", what);
+        }
+        c[n++] = neg ? 0 - x : x;
     }
     free(*out);
     *out = c;
@@ -245,7 +249,9 @@ static int events_line(struct rd *r, const char *v, size_t len)
     r->body = 1;
     r->header_open = 1;
     choose_dst(r);
-    if (r->npos == 1 && r->poskind[0] == SP_LINE)
+    if (r->p->signed_costs)
+        r->fast = FAST_NONE; /* the fast paths add without signed checks */
+    else if (r->npos == 1 && r->poskind[0] == SP_LINE)
         r->fast = FAST_LINE;
     else if (r->npos == 2 && r->poskind[0] == SP_ADDR && r->poskind[1] == SP_LINE)
         r->fast = FAST_INSTR_LINE;
@@ -314,6 +320,35 @@ static int number_value(struct rd *r, const char *what, const char *v, size_t le
     return 0;
 }
 
+/*
+ * `version:` is read as callgrind_annotate reads it: its leading number is
+ * the major version and the rest is ignored (xdebug 2 writes "0.9.6"). A
+ * major version of 2 or more is refused; a value that does not start with
+ * a number is ignored with a warning.
+ */
+static int version_line(struct rd *r, const char *v, size_t vl)
+{
+    rd_trim(&v, &vl);
+    const char *s = v, *end = v + vl;
+    uint64_t ver = 0;
+    int big = 0;
+    while (s < end && (unsigned)(*s - '0') < 10) {
+        big |= ver > 1;
+        ver = ver * 10 + (uint64_t)(*s++ - '0'); /* no overflow: big once past 1 */
+        if (big) ver = 2;
+    }
+    if (s == v) {
+        profile_warn(r->p, "%s:%lu: ignoring 'version:' line without a number: '%.*s'", r->path,
+                     r->lineno, SHOW(v, vl));
+        return 0;
+    }
+    if (ver >= 2)
+        return rd_fail(r, "callgrind format version %.*s is not supported (only 1)",
+                       (int)(s - v > 40 ? 40 : s - v), v);
+    r->p->version = (int)ver;
+    return 0;
+}
+
 /* Header lines: `key: value`. Returns 1 if the key is not known. */
 int rd_header_line(struct rd *r, const char *line, size_t len)
 {
@@ -326,14 +361,8 @@ int rd_header_line(struct rd *r, const char *line, size_t len)
     if (KEY("summary")) return total_line(r, 0, v, vl);
     if (KEY("totals")) return total_line(r, 1, v, vl);
     if (KEY("version")) {
-        uint64_t ver;
         if (r->pt && r->body && rd_finish_part(r)) return -1;
-        if (number_value(r, "version", v, vl, &ver)) return -1;
-        if (ver >= 2)
-            return rd_fail(r, "callgrind format version %" PRIu64 " is not supported (only 1)",
-                           ver);
-        r->p->version = (int)ver;
-        return 0;
+        return version_line(r, v, vl);
     }
     if (KEY("creator")) {
         if (r->pt && r->body && rd_finish_part(r)) return -1;
@@ -343,7 +372,7 @@ int rd_header_line(struct rd *r, const char *line, size_t len)
         return 0;
     }
     if (KEY("pid") || KEY("thread") || KEY("part")) {
-        uint64_t x;
+        uint64_t x = 0;
         if (header_part(r) || number_value(r,
                                            KEY("pid")    ? "pid"
                                            : KEY("part") ? "part"

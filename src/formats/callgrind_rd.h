@@ -58,6 +58,7 @@ struct rd {
 
     /* cost context */
     uint32_t ob, fl, src; /* object, function file, current source file */
+    int fl_ahead;         /* an fl= since the fn= in force: fl is the next fn='s file */
     uint32_t fnname, fn;
     int have_fn, fn_dirty;
     /* call target context (until the next calls=) */
@@ -78,7 +79,6 @@ struct rd {
 
     uint64_t *cost; /* [nev] scratch */
     size_t cost_cap;
-    unsigned long nneg; /* negative costs clamped */
     int warned_rcalls;
     int drop_addr; /* opt->drop_addr (or drop_line) */
     int drop_line; /* opt->drop_line */
@@ -222,6 +222,14 @@ HOT int scan_num(const char **ps, const char *end, uint64_t *out)
     *out = v;
     return PARSE_OK;
 }
+
+/*
+ * The first negative count of a file (xdebug's memory deltas): the profile
+ * becomes signed (profile_make_signed(); the fast parsers are off from
+ * then on). vals[0..n) are the counts of the line read so far. Returns 0
+ * or -1 with the error set (a count above 2^63-1 read before).
+ */
+int rd_go_signed(struct rd *r, const uint64_t *vals, size_t n);
 
 /* Fail at the current line: sets r->err, returns -1. */
 int rd_fail(struct rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -80,6 +80,18 @@ int rd_fail(struct rd *r, const char *fmt, ...)
     return -1;
 }
 
+int rd_go_signed(struct rd *r, const uint64_t *vals, size_t n)
+{
+    if (r->spec) return rd_spec_fail(r); /* the first reader decides, alone */
+    for (size_t i = 0; i < n; i++)
+        if (vals[i] > INT64_MAX)
+            return rd_fail(r, "a count above 2^63-1 cannot be mixed with negative counts");
+    struct tally_error e;
+    if (profile_make_signed(r->p, &e)) return rd_fail(r, "%s", e.msg);
+    r->fast = FAST_NONE;
+    return 0;
+}
+
 /*
  * Counts are unsigned 64-bit, and so is every sum of them: the self costs
  * of one event, over the whole file, must stay at or under 2^64-1, so that
@@ -393,9 +405,11 @@ static int parse_cost_line(struct rd *r, const char *s, const char *lim, uint64_
                 return rd_fail(r, "expected a cost, found '%c'", *s == '\n' ? ' ' : *s);
             }
             if (!sep_fast(*s)) return rd_fail(r, "unexpected character '%c' in a cost", *s);
-            if (neg && v) {
-                r->nneg++;
-                v = 0;
+            if (neg && v && !r->p->signed_costs && rd_go_signed(r, cost, n)) return -1;
+            if (r->p->signed_costs) {
+                if (v > (uint64_t)INT64_MAX + neg)
+                    return rd_fail(r, "cost does not fit in a signed 64-bit count");
+                if (neg) v = 0 - v;
             }
         }
         if (n == nev) return too_many_costs(r, s, lim, n);
@@ -602,6 +616,18 @@ static void add_psum(struct rd *r, const uint64_t *cost, size_t n)
 }
 
 /*
+ * Self costs of a signed profile: checked signed additions; the file's sums
+ * are not bounded (the rule of 2^64-1 is for unsigned counts).
+ */
+static int signed_cost(struct rd *r, const struct position *p, const uint64_t *cost, size_t n)
+{
+    if (part_add_cost(r->p, r->dst, r->fn, p, cost, n))
+        return rd_fail(r, "costs overflow 64 bits when added up");
+    if (r->direct) add_psum(r, cost, n);
+    return 0;
+}
+
+/*
  * A cost line (or the line after calls=/jump=): subpositions then costs.
  * Parses from s up to the end of the line ('\n' before lim) and returns
  * the position of that end in *next.
@@ -615,7 +641,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     uint64_t acc = r->tot_or;
     if (!r->fast || fast_cost_line(r, s, lim, r->last, pos, &n, next, &acc, r->lineno)) {
         if (parse_cost_line(r, s, lim, pos, &n, next)) return -1;
-        if (r->pending != PEND_CALL) totals_or(r, r->cost, n);
+        if (r->pending != PEND_CALL && !r->p->signed_costs) totals_or(r, r->cost, n);
     } else if (r->pending != PEND_CALL) {
         r->tot_or = acc;
     }
@@ -632,8 +658,10 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
         r->spec_abs = 0;
         if (!r->spec_unknown) r->fast = r->spec_fast;
     }
+    int sg = r->p->signed_costs;
     if (r->pending == PEND_NONE) {
         if (!n) return 0;
+        if (sg) return signed_cost(r, &p, cost, n);
         if (!sumbound_holds(r->lineno, r->tot_or) && totals_exact(r, cost, n)) return -1;
         uint64_t *v = part_cost_vector(r->dst, r->fn, &p);
         int bad = 0;
@@ -658,10 +686,12 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     int zero = 1;
     for (size_t i = 0; i < n; i++)
         zero &= cost[i] == 0;
-    if (!zero && !sumbound_holds(r->lineno, r->tot_or) && totals_exact(r, cost, n)) return -1;
-    if (!zero && part_add_cost(r->p, r->dst, r->fn, &p, cost, n))
+    if (!zero && sg && signed_cost(r, &p, cost, n)) return -1;
+    if (!zero && !sg && !sumbound_holds(r->lineno, r->tot_or) && totals_exact(r, cost, n))
+        return -1;
+    if (!zero && !sg && part_add_cost(r->p, r->dst, r->fn, &p, cost, n))
         return rd_fail(r, "costs overflow 64 bits when added up");
-    if (!zero && r->direct) add_psum(r, cost, n);
+    if (!zero && !sg && r->direct) add_psum(r, cost, n);
     if (!r->opt->drop_jumps && part_add_jump(r->p, r->dst, r->fn, &p, r->jtarget_fn, &r->target,
                                              r->jcond, r->jexec, r->jtaken))
         return rd_fail(r, "jump counts overflow 64 bits when added up");
@@ -743,6 +773,22 @@ static uint32_t spec_placeholder(struct rd *r, int kind, uint64_t id)
     return nid;
 }
 
+/*
+ * A compressed id used before (or without) its definition: old Callgrind
+ * versions wrote `cob=(8)` for an object defined in an earlier dump.
+ * callgrind_annotate reads such a name as empty (all of them as one);
+ * tally names it after the reference itself, "(8)", warns once per id,
+ * and keeps that name for the id until a definition replaces it.
+ */
+static uint32_t undefined_id(struct rd *r, int kind, uint64_t id, const char *ref, size_t len)
+{
+    uint32_t nid = profile_intern(r->p, ref, len);
+    idmap_put(&r->names[kind], id, nid);
+    profile_warn(r->p, "%s:%lu: undefined compressed %s id (%" PRIu64 "): named '%.*s'", r->path,
+                 r->lineno, kind_word[kind], id, (int)len, ref);
+    return nid;
+}
+
 /* `(id) name`, `(id)` or `name` -> interned name id. */
 static int name_value(struct rd *r, int kind, const char *v, size_t len, uint32_t *out)
 {
@@ -758,9 +804,7 @@ static int name_value(struct rd *r, int kind, const char *v, size_t len, uint32_
             if (s == end) {
                 uint32_t nid = idmap_get(&r->names[kind], id);
                 if (nid == UINT32_MAX && r->spec) nid = spec_placeholder(r, kind, id);
-                if (nid == UINT32_MAX)
-                    return rd_fail(r, "undefined compressed %s id (%" PRIu64 ")", kind_word[kind],
-                                   id);
+                if (nid == UINT32_MAX) nid = undefined_id(r, kind, id, v, (size_t)(s - v));
                 *out = nid;
                 return 0;
             }
@@ -833,17 +877,26 @@ static void set_name(struct rd *r, int key, uint32_t id)
         r->fnname = id;
         r->have_fn = 1;
         r->src = r->fl;
+        r->fl_ahead = 0;
         r->fn = rd_function(r, r->ob, r->fl, id);
         profile_mention_function(r->p, r->fn);
         r->fn_dirty = 0;
         break;
     case K_FL:
-        r->src = r->fl = id;
-        r->fn_dirty = 1;
+        /*
+         * The file of the next fn=, which makes it the source file too. Cost
+         * lines between the two stay with the function in force, in its
+         * file, as callgrind_annotate 3.19 charges them (rather than to a
+         * function of the old name in the new file, which no fn= made).
+         */
+        r->fl = id;
+        if (!r->have_fn) r->src = id;
+        r->fl_ahead = r->have_fn;
         break;
     case K_FI:
     case K_FE:
         r->src = id;
+        r->fl_ahead = 0;
         break;
     case K_OB:
         r->ob = id;
@@ -888,7 +941,8 @@ static int arc_line(struct rd *r, int key, uint64_t a, uint64_t b, int slash,
                          r->lineno);
         }
         if (!r->have_cfn) return rd_fail(r, "'calls=' line without a preceding 'cfn=' line");
-        uint32_t cfile = r->have_cfile ? r->cfile : r->src;
+        /* the file last named by fl=, fi= or fe=, as for callgrind_annotate */
+        uint32_t cfile = r->have_cfile ? r->cfile : r->fl_ahead ? r->fl : r->src;
         r->callee = rd_function(r, r->have_cob ? r->cob : r->ob, cfile, r->cfn);
         make_pos(r, tpos, cfile, &r->target);
         r->call_count = a;
@@ -1271,9 +1325,6 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     if (!rc && !p->nparts) rc = rd_fail(&r, "no 'events:' line: not a callgrind profile");
     if (!rc) warn_truncated(&r);
     if (r.opt->direct_out) *r.opt->direct_out = r.ndirect;
-    if (!rc && r.nneg)
-        profile_warn(p, "%s: %lu negative cost%s clamped to 0", r.path, r.nneg,
-                     r.nneg == 1 ? "" : "s");
     rd_release(&r);
     return rc;
 }

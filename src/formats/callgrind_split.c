@@ -160,7 +160,6 @@ static void cont_begin(struct rd *r)
     if (r->tot) memset(r->tot, 0, r->tot_cap * sizeof(*r->tot));
     r->tot_or = SUMBOUND_OR_8DIGITS;
     r->calls = 0;
-    r->nneg = 0;
     r->header_open = 0;
 }
 
@@ -265,6 +264,8 @@ static int counters_fit(const struct rd *r, const struct half *h, uint32_t *nm)
         !sumbound_holds(r->lineno + s->lineno, r->tot_or | s->tot_or))
         return 0;
     if (r->calls + s->calls < r->calls) return 0;
+    /* a signed first half (the second gives up at a negative cost): read on alone */
+    if (r->p->signed_costs) return 0;
     nm[0] = 0;
     for (uint32_t i = 1; i < h->p->names.n; i++)
         if ((nm[i] = resolve_name(r, h->p, i)) == UINT32_MAX) return 0;
@@ -285,7 +286,6 @@ static void add_counters(struct rd *r, const struct rd *s)
         r->tot[k] += s->tot[j];
     }
     r->calls += s->calls;
-    r->nneg += s->nneg;
     r->ndirect += s->ndirect;
     r->lineno += s->lineno;
 }

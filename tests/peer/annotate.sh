@@ -26,47 +26,8 @@ make_profiles || { not_ok "make_profiles"; exit 1; }
 cd "$ROOT/examples" || exit 1
 CWD=$(pwd)
 
-# parse.pl MODE CWD < report: rows | objrows (rows with their [object]) | tree
-cat >"$TMP/parse.pl" <<'PERL'
-use strict; use warnings;
-my ($mode, $cwd) = @ARGV;
-my $num = qr/(?:-?[\d,]+|\.)/;
-sub norm { my $n = shift; $n =~ s/^\Q$cwd\E\///; return $n; }
-sub costs { my $c = shift; $c =~ s/,//g; $c =~ s/\s+/ /g; $c =~ s/^ | $//g; return $c; }
-my $state = 0; my ($cur, %edge, %row, @order, @pending);
-sub add_edge { my ($k, $c, $cnt) = @_; my $e = $edge{$k} //= [0, []]; $e->[0] += $cnt;
-    my @c = split / /, $c; $e->[1][$_] = ($e->[1][$_] // 0) + ($c[$_] eq '.' ? 0 : $c[$_]) for 0 .. $#c; }
-while (my $l = <STDIN>) {
-    chomp $l;
-    if ($state == 0) { $state = 1 if $l =~ / file:function$/; next; }
-    if ($state == 1) { $state = 2; next; }    # the rule under the header
-    last if $mode ne 'tree' && $l eq '';
-    last if $l =~ /^-{80}$/;
-    next if $l eq '';
-    $l =~ s/ \(\s*-?[\d.]+%\)//g;
-    if ($mode ne 'tree') {
-        $l =~ /^\s*($num(?:\s+$num)*)\s+(\S.*)$/ or die "bad row: $l\n";
-        my ($c, $n) = (costs($1), $2);
-        my $obj = $n =~ s/ (\[[^\]]*\])$// ? " $1" : "";
-        $n =~ s/ <cycle \d+>(?: \(estimated\))?$//; $n = norm($n);
-        $n .= $obj if $mode eq 'objrows';
-        if (exists $row{$n}) { $row{$n} .= " | $c"; } else { $row{$n} = $c; push @order, $n; }
-    } else {
-        if ($l =~ /^\s*($num(?:\s+$num)*)\s+\*\s+(\S.*)$/) {
-            $cur = $2; $cur =~ s/ \[[^\]]*\]$//; $cur =~ s/ <cycle \d+>(?: \(estimated\))?$//; $cur = norm($cur);
-            for my $p (@pending) { my ($c, $n, $cnt) = @$p; add_edge("< $n -> $cur", $c, $cnt); }
-            @pending = ();
-        } elsif ($l =~ /^\s*($num(?:\s+$num)*)\s+([<>])\s+(.*) \(([\d,]+)x\)(?: \[[^\]]*\])?$/) {
-            my ($c, $dir, $n, $cnt) = (costs($1), $2, $3, $4);
-            $n =~ s/ <cycle \d+>(?: \(estimated\))?$//; $n = norm($n); $cnt =~ s/,//g;
-            if ($dir eq '>') { add_edge("> $cur -> $n", $c, $cnt); } else { push @pending, [$c, $n, $cnt]; }
-        }
-    }
-}
-if ($mode ne 'tree') { print "$_\t$row{$_}\n" for @order; }
-else { print "$_\t$edge{$_}[0]\t@{$edge{$_}[1]}\n" for sort keys %edge; }
-PERL
-parse() { perl "$TMP/parse.pl" "$1" "$CWD"; }
+# annotate_rows.pl MODE CWD < report: rows | objrows (rows with their [object]) | tree
+parse() { perl "$ROOT/tests/peer/annotate_rows.pl" "$1" "$CWD"; }
 
 # compare NAME KIND(ordered|sets) ORACLE_OUT TALLY_OUT
 compare_rows() {
@@ -123,29 +84,7 @@ for f in $CG_FILES; do
     parse rows <"$TMP/o.txt" >"$TMP/o.rows"; parse rows <"$TMP/t.txt" >"$TMP/t.rows"
     # the oracle's own call graph, for finding recursive functions
     awk -F'\t' '{split($1, a, " -> "); sub(/^> /, "", a[1]); print a[1] "\t" a[2]}' "$TMP/o.edges" >"$TMP/graph"
-    if perl -e '
-        my ($graph, $orows, $trows, $total) = @ARGV;
-        my %adj; open my $g, "<", $graph or die; while (<$g>) { chomp; my ($a, $b) = split /\t/; push @{$adj{$a}}, $b; }
-        sub rec { my $s = shift; my %seen; my @st = @{$adj{$s} // []};
-            while (@st) { my $n = pop @st; return 1 if $n eq $s; next if $seen{$n}++; push @st, @{$adj{$n} // []}; } 0 }
-        my %o; open my $o, "<", $orows or die; while (<$o>) { chomp; my ($n, $c) = split /\t/; $o{$n} = $c; }
-        my ($bad, $checked, $recursive) = (0, 0, 0);
-        open my $t, "<", $trows or die;
-        while (<$t>) { chomp; my ($n, $c) = split /\t/;
-            next if $n =~ /^<cycle \d+>$/ && ++$recursive;
-            my ($first) = split / /, $c;
-            if (rec($n)) { $recursive++; if ($first ne "." && $first > $total) { print "# $n: $first > total $total\n"; $bad++; } next; }
-            my @ok = split / \| /, ($o{$n} // "");
-            # a "/cwd/f.c:fn" duplicate folded by the parser: either value or their sum
-            if (@ok == 2) { my @a = split / /, $ok[0]; my @b = split / /, $ok[1];
-                push @ok, join " ", map { ($a[$_] eq "." ? 0 : $a[$_]) + ($b[$_] // 0) } 0 .. $#a; }
-            $checked++;
-            next if grep { $_ eq $c } @ok;
-            print "# $n: tally $c, oracle ", ($o{$n} // "none"), "\n"; $bad++;
-        }
-        print "# checked $checked rows, $recursive recursive\n";
-        exit($bad || !$checked ? 1 : 0);
-    ' "$TMP/graph" "$TMP/o.rows" "$TMP/t.rows" "$total" >"$TMP/incl.log" 2>&1; then
+    if perl "$ROOT/tests/peer/annotate_incl.pl" "$TMP/graph" "$TMP/o.rows" "$TMP/t.rows" "$total" >"$TMP/incl.log" 2>&1; then
         ok "callgrind $f --inclusive=yes (non-recursive equal, recursive <= total): $(tail -n 1 "$TMP/incl.log" | sed "s/^# //")"
     else
         not_ok "callgrind $f --inclusive=yes"; head -n 40 "$TMP/incl.log" | diag

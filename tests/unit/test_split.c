@@ -168,7 +168,11 @@ static void test_body_errors(void **state)
 {
     (void)state;
     /* errors in the second half: the same line and message */
-    assert_true(at_split("", "fn=(2) g\n0x20 5 1\ncfn=(9)\ncalls=1 0x10 3\n0x21 6 2\n", 0, 0) > 0);
+    assert_true(at_split("", "fn=(2) g\n0x20 5 1\nfoo=(9)\ncalls=1 0x10 3\n0x21 6 2\n", 0, 0) > 0);
+    /* an id defined nowhere is a warning: the split is given up, one reader warns */
+    assert_int_equal(
+        at_split("", "fn=(2) g\n0x20 5 1\ncfn=(9)\ncalls=1 0x10 3\n0x21 6 2\n", 0, READ_SPLIT_NONE),
+        0);
     assert_true(at_split("", "fn=(2) g\n0x20 5 1\n0x21 x 1\n", 0, 0) > 0);
     assert_true(at_split("", "fn=(2) g\n0x20 5 1 2 3\n", 0, 0) > 0);
     /* a calls= line right before the split line: its position line is missing */
@@ -246,7 +250,7 @@ static void test_parts(void **state)
     struct bytebuf b;
     memset(&b, 0, sizeof(b));
     parts_file(&b, 4, 1, "", 0);
-    put(&b, "fn=(77)\n");
+    put(&b, "fn=f\nfoo=(77)\n");
     assert_true(same(&b, 1, 0, 0) > 0);
     bytebuf_release(&b);
     /* the split line in the middle of a part's header: given up */
