@@ -1,9 +1,19 @@
 #include <valgrind/callgrind.h>
 #include <stdio.h>
 static volatile unsigned long sink;
-__attribute__((noinline)) static void work(unsigned n) { for (unsigned i = 0; i < n; i++) sink += i * 3; }
-__attribute__((noinline)) static void phase_a(void) { work(1000); }
-__attribute__((noinline)) static void phase_b(void) { work(2000); }
+__attribute__((noinline)) static void work(unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        sink += i * 3;
+}
+__attribute__((noinline)) static void phase_a(void)
+{
+    work(1000);
+}
+__attribute__((noinline)) static void phase_b(void)
+{
+    work(2000);
+}
 int main(void)
 {
     work(100);
