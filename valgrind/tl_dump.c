@@ -912,6 +912,7 @@ void tl_fini(Int exitcode)
     rms_fini();
     write_parts(); /* fills grand */
     fnpat_report();
+    sep_report();
     say_written();
     if (clo_cg_out_file) write_cachegrind();
     if (clo_contexts) cct_write(clo_ctx_out_file, out_ev, n_out_ev, ev_name);

@@ -290,13 +290,21 @@ typedef struct fnact {
     UInt tid, depth;
     UInt *more;
     UChar hooks; /* HOOK_*: --dump-before, --zero-before, --dump-after */
+    Bool sep_decided; /* recs and callers are set (tl_sep.c) */
+    UShort recs, callers; /* --separate-recs and --separate-callers for it */
 } fnact;
 
 enum { HOOK_DUMP_BEFORE = 1, HOOK_ZERO_BEFORE = 2, HOOK_DUMP_AFTER = 4 };
 
 typedef struct {
-    arc *a;          /* NULL for a signal mark */
-    fnact *act;      /* the callee's function (a call) */
+    arc *a;          /* NULL for a signal mark or a skipped call */
+    fnact *act;      /* the callee's function as named in the file (fib'2) */
+    fnact *base;     /* the callee's own function (fib; a skipped one's too) */
+    linecc *owner;   /* the function its code runs for: the callee's named
+                        line, or for a skipped call the caller's */
+    instrcc *site;   /* the call site */
+    UInt level;      /* the callee's recursion level (--separate-recs) */
+    Bool skip;       /* a call into a --fn-skip function: not recorded */
     linecc *sigline; /* mark: `<signal N>` */
     Addr sp;
     Bool resolver;
@@ -406,6 +414,15 @@ void fnpat_add(UInt kind, const HChar *opt, const HChar *pattern); /* the patter
 Bool fnpat_given(UInt kind);
 void fnpat_decide(istr *fn);
 void fnpat_report(void); /* at exit: the patterns that matched nothing (not with -q) */
+
+/*--- tl_sep.c: --fn-skip, --skip-direct-rec, --separate-recs, --separate-callers ---*/
+
+extern Bool sep_on, skip_given;
+Bool sep_process_option(const HChar *arg);
+void sep_print_usage(void);
+Bool sep_post_clo_init(void); /* True: one of these options is given */
+instrcc *sep_callee(thread *t, instrcc *callee, fnact *base, UInt bdepth, UInt *level);
+void sep_report(void);
 
 /*--- tl_sim.c: the event queue of a block and the run-time helpers ---*/
 

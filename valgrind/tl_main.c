@@ -277,17 +277,47 @@ static frame *new_frame(thread *t)
     return f;
 }
 
+static const linecc *frame_owner(const thread *t);
+
+/* --fn-skip: the call is not recorded; the skipped function's code runs
+ * for the caller's function (its frame only keeps the stack in shape). */
+static void push_skip(thread *t, instrcc *site, fnact *base, Addr sp, Bool resolver)
+{
+    linecc *o = (linecc *)frame_owner(t);
+    frame *f = new_frame(t);
+    f->skip = True;
+    f->base = base;
+    f->owner = o;
+    f->site = site;
+    f->sp = sp;
+    f->resolver = resolver;
+    if (clo_contexts) f->node = t->depth > 1 ? f[-1].node : t->cct.root;
+}
+
 static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool resolver)
 {
-    fnact *act = act_of(callee->line);
-    if (act->hooks) hooks_enter(act);
+    fnact *base = act_of(callee->line);
+    if (UNLIKELY(skip_given) && (callee->line->fn->fnf & FNF(FNP_SKIP))) {
+        push_skip(t, site, base, sp, resolver);
+        return;
+    }
+    if (base->hooks) hooks_enter(base);
+    UInt *bd = act_depth(base, t->tid);
+    UInt level = 1;
+    instrcc *named = callee;
+    if (UNLIKELY(sep_on)) named = sep_callee(t, callee, base, *bd, &level);
     frame *f = new_frame(t);
-    f->a = get_arc(site, callee);
-    f->act = act;
-    f->outer = (*act_depth(f->act, t->tid))++ == 0;
+    f->base = base;
+    f->level = level;
+    f->site = site;
+    f->a = get_arc(site, named);
+    f->owner = named->line;
+    f->act = named == callee ? base : act_of(named->line);
+    f->outer = (*bd)++ == 0;
+    if (f->act != base) f->outer = (*act_depth(f->act, t->tid))++ == 0;
     /* as Callgrind: entering a matching function flips the thread's state,
      * recursive calls do nothing */
-    Bool toggle = f->outer && (callee->line->fn->fnf & FNF(FNP_TOGGLE));
+    Bool toggle = *bd == 1 && (callee->line->fn->fnf & FNF(FNP_TOGGLE));
     if (toggle) toggle_flip(t);
     if (collecting) {
         f->a->calls++;
@@ -334,7 +364,9 @@ frame *pop_call(thread *t)
         if (rms_on) rms_on_signal_end(t->tid, t->run[EV_Ir]);
         return f;
     }
-    (*act_depth(f->act, t->tid))--;
+    if (f->skip) return f;
+    (*act_depth(f->base, t->tid))--;
+    if (f->act != f->base) (*act_depth(f->act, t->tid))--;
     if (collecting && f->outer) {
         for (Int e = 0; e < N_EV; e++)
             f->a->cost[e] += t->run[e] - f->enter[e];
@@ -342,7 +374,7 @@ frame *pop_call(thread *t)
     }
     if (rms_on) rms_on_return(t->tid, f->resolver, t->run[EV_Ir]);
     if (f->toggle) toggle_flip(t);
-    if (f->act->hooks) hooks_leave(f->act);
+    if (f->base->hooks) hooks_leave(f->base);
     return f;
 }
 
@@ -523,7 +555,7 @@ static const linecc *frame_owner(const thread *t)
 {
     if (t->depth == 0) return t->base;
     const frame *f = &t->stack[t->depth - 1];
-    return f->sig ? f->sigline : f->a->callee->line;
+    return f->sig ? f->sigline : f->owner;
 }
 
 void note_owner(const thread *t)
@@ -616,7 +648,7 @@ static linecc *block_owner(Addr start)
     if (d == 0) return t->base;
     /* the signal return trampoline runs under the delivery's mark */
     frame *f = &t->stack[d - 1];
-    return f->sig ? f->sigline : f->a->callee->line;
+    return f->sig ? f->sigline : f->owner;
 }
 
 /*
@@ -692,7 +724,7 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
     if (x->from_resolver && t->depth > 0 && t->stack[t->depth - 1].resolver) {
         frame *f = pop_call(t);
         plt_resolved(t, sb);
-        push_call(t, f->a->site, sb->first, f->sp, False);
+        push_call(t, f->site, sb->first, f->sp, False);
         return;
     }
     /* A tail-called piece (main.cold, entered by a jump from the unwinder
@@ -701,8 +733,7 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
     if (t->depth > 1 && !sb->is_entry && sb->obj == x->obj) {
         frame *top = &t->stack[t->depth - 1], *below = top - 1;
         if (!top->sig && !below->sig && top->sp == below->sp &&
-            below->a->callee->line->fn == sb->first->line->fn &&
-            top->a->callee->line->fn != sb->first->line->fn) {
+            below->base->fn == sb->first->line->fn && top->base->fn != sb->first->line->fn) {
             pop_call(t);
             return;
         }
@@ -1181,7 +1212,8 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
 
 static Bool tl_process_cmd_line_option(const HChar *arg)
 {
-    if (rms_process_option(arg) || parts_process_option(arg)) return True;
+    if (rms_process_option(arg) || parts_process_option(arg) || sep_process_option(arg))
+        return True;
     if VG_BOOL_CLO (arg, "--cache-sim", clo_cache_sim) {
         clo_cache_sim_given = True;
     } else if VG_BOOL_CLO (arg, "--branch-sim", clo_branch_sim) {
@@ -1231,6 +1263,7 @@ static void tl_print_usage(void)
      "    --context-depth=<n>       keep stacks at most <n> frames deep [0: no limit]\n"
      "    --contexts-out-file=<file>  the context tree's file [tally.ctx.%%p]\n",
      "yes");
+    sep_print_usage();
     parts_print_usage();
     rms_print_usage();
 }
@@ -1270,6 +1303,17 @@ static void tl_post_clo_init(void)
         if (!clo_calls) {
             /* after option parsing this only prints */
             VG_(fmsg_bad_option)("--toggle-collect", "it needs --calls=yes\n");
+            VG_(exit)(1);
+        }
+    }
+    if (sep_post_clo_init()) {
+        if (!clo_calls) {
+            VG_(fmsg_bad_option)("--fn-skip/--separate-*/--skip-direct-rec", "they need --calls=yes\n");
+            VG_(exit)(1);
+        }
+        if (clo_contexts) {
+            VG_(fmsg_bad_option)("--fn-skip/--separate-*/--skip-direct-rec",
+                                 "not with --contexts=yes (the context tree has no such names)\n");
             VG_(exit)(1);
         }
     }

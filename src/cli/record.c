@@ -55,6 +55,17 @@ static void record_usage(FILE *fp)
                 "                                exit flip collection, as Callgrind; a pattern\n"
                 "                                (* any characters, ? one) on the whole name\n"
                 "                                as written (demangled); repeatable\n"
+                "  --fn-skip=FUNCTION            calls into FUNCTION are not recorded: its code\n"
+                "                                is its caller's (a pattern; repeatable)\n"
+                "  --skip-plt=yes                calls through PLT stubs go to their target\n"
+                "                                (no is not offered) [yes]\n"
+                "  --skip-direct-rec=yes|no      a direct recursion keeps the caller's name (no\n"
+                "                                new recursion level) [no, as Callgrind 3.19]\n"
+                "  --separate-recs=N             name recursion levels up to N: f, f'2, f'3\n"
+                "                                [1; Callgrind's is 2]\n"
+                "  --separate-recsN=FUNCTION     the same for FUNCTION (a pattern)\n"
+                "  --separate-callers=N          name functions with N callers: f'caller [0]\n"
+                "  --separate-callersN=FUNCTION  the same for FUNCTION (a pattern)\n"
                 "  --instr-atstart=yes|no        instrumentation on from the start; off, nothing\n"
                 "                                is counted [yes] (--instr-at-start: the same)\n"
                 "  --dump-before=FUNCTION        write a part when FUNCTION is entered\n"
@@ -238,7 +249,7 @@ static char *find_tool_dir(void)
 }
 
 /* The tool's own options and what their values must be (record_usage()). */
-enum optkind { OPT_YESNO, OPT_CACHE, OPT_COUNT, OPT_RES, OPT_COST, OPT_TEXT };
+enum optkind { OPT_YESNO, OPT_YES, OPT_CACHE, OPT_COUNT, OPT_RES, OPT_COST, OPT_TEXT };
 static const struct {
     const char *name;
     enum optkind kind;
@@ -262,6 +273,11 @@ static const struct {
     {"--dump-every-bb", OPT_COUNT},
     {"--combine-dumps", OPT_YESNO},
     {"--toggle-collect", OPT_TEXT},
+    {"--fn-skip", OPT_TEXT},
+    {"--skip-plt", OPT_YES},
+    {"--skip-direct-rec", OPT_YESNO},
+    {"--separate-recs", OPT_COUNT},
+    {"--separate-callers", OPT_COUNT},
     {"--separate-threads", OPT_YESNO},
     {"--collect-jumps", OPT_YESNO},
     {"--contexts", OPT_YESNO},
@@ -411,6 +427,16 @@ static int check_option(const char *a)
 {
     size_t n = strcspn(a, "=");
     const char *v = a[n] ? a + n + 1 : NULL;
+    /* --separate-recsN=FUNCTION, --separate-callersN=FUNCTION */
+    static const char *const per_fn[] = {"--separate-recs", "--separate-callers"};
+    for (size_t k = 0; k < 2; k++) {
+        size_t l = strlen(per_fn[k]);
+        if (n <= l || strncmp(a, per_fn[k], l) != 0 || strspn(a + l, "0123456789") != n - l)
+            continue;
+        if (v && *v) return 0;
+        cli_errorf("record: '%s': %sN takes =FUNCTION; see 'tally record --help'", a, per_fn[k]);
+        return 2;
+    }
     for (size_t k = 0; k < NTOOL_OPTIONS; k++) {
         if (strlen(tool_options[k].name) != n || strncmp(a, tool_options[k].name, n) != 0) continue;
         if (!v) {
@@ -423,6 +449,10 @@ static int check_option(const char *a)
         case OPT_YESNO:
             ok = ok && (!strcmp(v, "yes") || !strcmp(v, "no"));
             want = "yes or no";
+            break;
+        case OPT_YES:
+            ok = ok && !strcmp(v, "yes");
+            want = "yes (calls through PLT stubs always go to their target in tally)";
             break;
         case OPT_CACHE: {
             /* SIZE,ASSOC,LINE: three numbers (the tool checks the geometry) */

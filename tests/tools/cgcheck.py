@@ -19,6 +19,9 @@
                                  .plt.got and .plt.sec stubs)
  cgcheck.py arcs-in FILE OBJ   the same for the arcs between functions of
                                  the objects whose path ends with OBJ
+  cgcheck.py self-in FILE OBJ    "FUNCTION SELF" (first event) for every
+                                 function of the objects whose path ends
+                                 with OBJ, summed over parts
   cgcheck.py stat FILE KEY       one figure: unsymbolled, functions,
                                  functions:OBJ (of the objects whose path ends
                                  with OBJ), or incl:NAME (inclusive cost of
@@ -228,6 +231,15 @@ def main(argv):
                     c[(a[1], b[1])] += n
         for (a, b), n in sorted(c.items()):
             print(f'{a} -> {b} {n}')
+        return 0
+    if cmd == 'self-in':
+        c = collections.Counter()
+        for p in parts:
+            for (ob, fn), v in p['self'].items():
+                if ob.endswith(argv[3]):
+                    c[fn] += v
+        for fn, v in sorted(c.items()):
+            print(f'{fn} {v}')
         return 0
     if cmd == 'stat':
         key = argv[3]
