@@ -407,6 +407,7 @@ static CACHESIM_UNUSED void cachesim_desc(const cache_cfg *c, HChar *buf)
 typedef struct {
     UWord *tags;
     UWord sets_mask;
+    UWord tag_mask; /* --simulate-wb: the bits above the set index */
     Int line_bits;
     Int assoc;
     cache_cfg cfg;
@@ -414,6 +415,17 @@ typedef struct {
 
 static cachesim_cache cachesim_I1, cachesim_D1, cachesim_LL;
 static Int cachesim_min_line_size CACHESIM_UNUSED;
+
+/* Callgrind's models (cachesim_set_models): --simulate-wb, --simulate-hwpref. */
+static Bool cachesim_wb, cachesim_hwpref;
+
+/* The prefetcher's streams: one per 4 KiB page, 8 of them (page number
+ * modulo 8); the last LL block seen and the run of consecutive blocks
+ * (positive going up, negative going down). */
+#define CACHESIM_PF_STREAMS 8
+#define CACHESIM_PF_PAGEBITS 12
+static UInt cachesim_pf_last[CACHESIM_PF_STREAMS];
+static Int cachesim_pf_seq[CACHESIM_PF_STREAMS];
 
 static void cachesim_init_one(cachesim_cache *c, const cache_cfg *cfg, const HChar *name)
 {
@@ -425,6 +437,7 @@ static void cachesim_init_one(cachesim_cache *c, const cache_cfg *cfg, const HCh
     sim_memset(c->tags, 0, n * sizeof(UWord));
     c->sets_mask = sets - 1;
     c->line_bits = cachesim_log2((ULong)cfg->line_size);
+    c->tag_mask = ~(((UWord)1 << (c->line_bits + cachesim_log2((ULong)sets))) - 1);
     c->assoc = cfg->assoc;
     c->cfg = *cfg;
 }
@@ -441,6 +454,19 @@ static CACHESIM_UNUSED void cachesim_init(const cache_cfg *I1, const cache_cfg *
     if (D1->line_size < m) m = D1->line_size;
     if (LL->line_size < m) m = LL->line_size;
     cachesim_min_line_size = m;
+    for (Int i = 0; i < CACHESIM_PF_STREAMS; i++) {
+        cachesim_pf_last[i] = 0;
+        cachesim_pf_seq[i] = 0;
+    }
+}
+
+/* Chooses the model: Callgrind's write-back LL (`wb`) and/or its LL
+ * prefetcher (`hwpref`); both False is the plain model of Cachegrind.  Call
+ * before simulating (cachesim_init keeps it). */
+static CACHESIM_UNUSED void cachesim_set_models(Bool wb, Bool hwpref)
+{
+    cachesim_wb = wb;
+    cachesim_hwpref = hwpref;
 }
 
 /* Frees the tag arrays (host tests; the tool never needs it). */
@@ -511,9 +537,11 @@ static CACHESIM_ALWAYS_INLINE void cachesim_D1_doref(Addr a, UChar size, ULong *
 
 /* At instrumentation time: may the instruction at [a, a+size) use
  * cachesim_I1_doref_NoX?  Yes when it lies in one I1 line and I1 and LL
- * lines have the same size (then it lies in one LL line too). */
+ * lines have the same size (then it lies in one LL line too), and the model
+ * is the plain one. */
 static inline Bool cachesim_is_IrNoX(Addr a, UChar size)
 {
+    if (cachesim_wb || cachesim_hwpref) return False;
     if (cachesim_I1.line_bits != cachesim_LL.line_bits) return False;
     return (a >> cachesim_I1.line_bits) == ((a + size - 1) >> cachesim_I1.line_bits);
 }
@@ -527,6 +555,144 @@ static CACHESIM_ALWAYS_INLINE void cachesim_I1_doref_NoX(Addr a, UChar size, ULo
         (*m1)++;
         if (cachesim_set_miss(&cachesim_LL, block)) (*mL)++;
     }
+}
+
+/* ---- Callgrind's write-back and prefetch models ------------------------ */
+
+/* The outcome of one reference in the hierarchy, as Callgrind counts it:
+ * each level includes the ones before (an LL miss is an L1 miss too). */
+enum { CACHESIM_L1_HIT, CACHESIM_LL_HIT, CACHESIM_LL_MISS, CACHESIM_LL_MISS_DIRTY };
+
+/* Bit 0 of a write-back LL tag: the line was written since it came in. */
+#define CACHESIM_DIRTY ((UWord)1)
+
+/* One set of the write-back LL.  Tags are `addr & tag_mask` (the address
+ * bits above the set index; 0 at the start, so in every set the lines of
+ * the first sets * line bytes look resident and clean), bit 0 the dirty
+ * flag.  LRU as cachesim_set_miss; a write makes the line dirty, hit or
+ * miss.  Returns CACHESIM_LL_HIT for a hit, else LL_MISS or, when the line
+ * that left was dirty, LL_MISS_DIRTY. */
+static CACHESIM_ALWAYS_INLINE Int cachesim_wb_set(cachesim_cache *c, UWord set_no, UWord tag,
+                                                  UWord dirty)
+{
+    UWord *set = c->tags + set_no * (UWord)c->assoc;
+    if (tag == (set[0] & ~CACHESIM_DIRTY)) {
+        set[0] |= dirty;
+        return CACHESIM_LL_HIT;
+    }
+    Int assoc = c->assoc;
+    for (Int i = 1; i < assoc; i++) {
+        if (tag == (set[i] & ~CACHESIM_DIRTY)) {
+            UWord t = set[i] | dirty;
+            for (Int j = i; j > 0; j--)
+                set[j] = set[j - 1];
+            set[0] = t;
+            return CACHESIM_LL_HIT;
+        }
+    }
+    UWord out = set[assoc - 1];
+    for (Int j = assoc - 1; j > 0; j--)
+        set[j] = set[j - 1];
+    set[0] = tag | dirty;
+    return (out & CACHESIM_DIRTY) ? CACHESIM_LL_MISS_DIRTY : CACHESIM_LL_MISS;
+}
+
+/* One reference to the write-back LL.  As Callgrind, a straddle is told by
+ * the set numbers: two sets, both looked up (a dirty eviction in either
+ * wins, then a miss in either); the same set (only with one set) one
+ * lookup, of the first line. */
+static CACHESIM_ALWAYS_INLINE Int cachesim_wb_ref(cachesim_cache *c, Addr a, UChar size,
+                                                  UWord dirty)
+{
+    UWord set1 = (a >> c->line_bits) & c->sets_mask;
+    UWord set2 = ((a + size - 1) >> c->line_bits) & c->sets_mask;
+    if (CACHESIM_LIKELY(set1 == set2)) return cachesim_wb_set(c, set1, a & c->tag_mask, dirty);
+    tl_assert(((set1 + 1) & c->sets_mask) == set2);
+    Int r1 = cachesim_wb_set(c, set1, a & c->tag_mask, dirty);
+    Int r2 = cachesim_wb_set(c, set2, (a + size - 1) & c->tag_mask, dirty);
+    if (r1 == CACHESIM_LL_MISS_DIRTY || r2 == CACHESIM_LL_MISS_DIRTY) return CACHESIM_LL_MISS_DIRTY;
+    return (r1 == CACHESIM_LL_MISS || r2 == CACHESIM_LL_MISS) ? CACHESIM_LL_MISS
+                                                              : CACHESIM_LL_HIT;
+}
+
+/* Callgrind's LL prefetcher, told of an access at `a`: a stream per 4 KiB
+ * page (8 streams: page number modulo 8) remembers the last LL block (as a
+ * 32-bit number) and a run count.  A block one above the last starts or
+ * extends an upward run, one below a downward run; from the third block of
+ * a run on, the line 5 lines ahead (+5 or -5 line sizes from `a`) is
+ * looked up in LL as a plain one-byte reference (it comes in, clean, and
+ * becomes the most recently used).  Any other block ends the run; the same
+ * block changes nothing. */
+static CACHESIM_ALWAYS_INLINE void cachesim_prefetch(Addr a)
+{
+    UInt stream = (UInt)((a >> CACHESIM_PF_PAGEBITS) % CACHESIM_PF_STREAMS);
+    UInt block = (UInt)(a >> cachesim_LL.line_bits);
+    UInt last = cachesim_pf_last[stream];
+    Int *seq = &cachesim_pf_seq[stream];
+    if (block == last) return;
+    if (*seq == 0) {
+        if (last + 1 == block)
+            (*seq)++;
+        else if (last - 1 == block)
+            (*seq)--;
+    } else if (*seq > 0) {
+        if (last + 1 == block) {
+            (*seq)++;
+            if (*seq >= 2)
+                (void)cachesim_ref_miss(&cachesim_LL, a + 5 * (Addr)cachesim_LL.cfg.line_size, 1);
+        } else {
+            *seq = 0;
+        }
+    } else {
+        if (last - 1 == block) {
+            (*seq)--;
+            if (*seq <= -2)
+                (void)cachesim_ref_miss(&cachesim_LL, a - 5 * (Addr)cachesim_LL.cfg.line_size, 1);
+        } else {
+            *seq = 0;
+        }
+    }
+    cachesim_pf_last[stream] = block;
+}
+
+/* The LL part of a read after an L1 miss, in the chosen model. */
+static CACHESIM_ALWAYS_INLINE Int cachesim_LL_after_miss(Addr a, UChar size, UWord dirty)
+{
+    if (cachesim_wb) return cachesim_wb_ref(&cachesim_LL, a, size, dirty);
+    return cachesim_ref_miss(&cachesim_LL, a, size) ? CACHESIM_LL_MISS : CACHESIM_LL_HIT;
+}
+
+/* Callgrind's simulator calls, for every model: an instruction fetch, a
+ * data read and a data write.  The plain model gives the counts of
+ * cachesim_I1_doref / cachesim_D1_doref.  With write-back, LL is the only
+ * cache with dirty lines (L1 is write-through): a write that hits in D1
+ * still reaches LL to make its line dirty (the LRU order changes, the
+ * result stays an L1 hit).  With the prefetcher, reads tell it of every L1
+ * miss before LL is looked up; writes do the same without write-back, and
+ * with write-back tell it of every write, before D1 is looked up. */
+static CACHESIM_ALWAYS_INLINE Int cachesim_I1_read(Addr a, UChar size)
+{
+    if (!cachesim_ref_miss(&cachesim_I1, a, size)) return CACHESIM_L1_HIT;
+    if (cachesim_hwpref) cachesim_prefetch(a);
+    return cachesim_LL_after_miss(a, size, 0);
+}
+
+static CACHESIM_ALWAYS_INLINE Int cachesim_D1_read(Addr a, UChar size)
+{
+    if (!cachesim_ref_miss(&cachesim_D1, a, size)) return CACHESIM_L1_HIT;
+    if (cachesim_hwpref) cachesim_prefetch(a);
+    return cachesim_LL_after_miss(a, size, 0);
+}
+
+static CACHESIM_ALWAYS_INLINE Int cachesim_D1_write(Addr a, UChar size)
+{
+    if (cachesim_hwpref && cachesim_wb) cachesim_prefetch(a);
+    if (!cachesim_ref_miss(&cachesim_D1, a, size)) {
+        if (cachesim_wb) (void)cachesim_wb_ref(&cachesim_LL, a, size, CACHESIM_DIRTY);
+        return CACHESIM_L1_HIT;
+    }
+    if (cachesim_hwpref && !cachesim_wb) cachesim_prefetch(a);
+    return cachesim_LL_after_miss(a, size, CACHESIM_DIRTY);
 }
 
 #endif /* TALLY_SIM_CACHE_H */

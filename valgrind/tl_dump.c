@@ -25,8 +25,9 @@
 #include "rms.h" /* --input-sensitive (tl_input.c) */
 #include "tl_out.h"
 
-const HChar *const ev_name[N_EV] = {"Ir",   "Dr",   "Dw", "I1mr", "D1mr", "D1mw", "ILmr",
-                                    "DLmr", "DLmw", "Bc", "Bcm",  "Bi",   "Bim"};
+const HChar *const ev_name[N_EV] = {"Ir",  "Dr",  "Dw",    "I1mr",  "D1mr",  "D1mw",
+                                    "ILmr", "DLmr", "DLmw", "Bc",    "Bcm",   "Bi",
+                                    "Bim", "ILdmr", "DLdmr", "DLdmw"};
 
 /*------------------------------------------------------------*/
 /*--- Output                                               ---*/
@@ -45,6 +46,9 @@ void choose_events(void)
     out_ev[n_out_ev++] = EV_Dw;
     if (clo_cache_sim)
         for (Int e = EV_I1mr; e <= EV_DLmw; e++)
+            out_ev[n_out_ev++] = e;
+    if (clo_cache_sim && clo_simulate_wb)
+        for (Int e = EV_ILdmr; e <= EV_DLdmw; e++)
             out_ev[n_out_ev++] = e;
     if (clo_branch_sim)
         for (Int e = EV_Bc; e <= EV_Bim; e++)
@@ -742,12 +746,14 @@ void dump_part(const HChar *why)
 /* The cachegrind format: Cachegrind's event order and layout. */
 static void write_cachegrind(void)
 {
-    static const Int cg_order[N_EV] = {EV_Ir,   EV_I1mr, EV_ILmr, EV_Dr,  EV_D1mr, EV_DLmr, EV_Dw,
-                                       EV_D1mw, EV_DLmw, EV_Bc,   EV_Bcm, EV_Bi,   EV_Bim};
+    /* (Cachegrind has no write-back events) */
+    static const Int cg_order[] = {EV_Ir,   EV_I1mr, EV_ILmr, EV_Dr,  EV_D1mr, EV_DLmr, EV_Dw,
+                                   EV_D1mw, EV_DLmw, EV_Bc,   EV_Bcm, EV_Bi,   EV_Bim};
     Int ev[N_EV], n = 0;
-    for (Int k = 0; k < N_EV; k++) {
+    for (UInt k = 0; k < sizeof cg_order / sizeof cg_order[0]; k++) {
         Int e = cg_order[k];
-        Bool on = e <= EV_Dw || (e <= EV_DLmw && clo_cache_sim) || (e >= EV_Bc && clo_branch_sim);
+        Bool on = e <= EV_Dw || (e <= EV_DLmw && clo_cache_sim) ||
+                  (e >= EV_Bc && e <= EV_Bim && clo_branch_sim);
         if (on) ev[n++] = e;
     }
     HChar *name;

@@ -30,6 +30,7 @@
 
 extern Bool clo_cache_sim;
 extern Bool clo_branch_sim;
+extern Bool clo_simulate_wb, clo_simulate_hwpref; /* Callgrind's cache models */
 extern Bool clo_dump_instr;
 extern Bool clo_calls;
 extern const HChar *clo_out_file;
@@ -61,6 +62,10 @@ enum {
     EV_Bcm,
     EV_Bi,
     EV_Bim,
+    /* --simulate-wb=yes (written after DLmw, as Callgrind orders them) */
+    EV_ILdmr,
+    EV_DLdmr,
+    EV_DLdmw,
     N_EV
 };
 extern const HChar *const ev_name[N_EV]; /* (tl_dump.c) */
@@ -435,6 +440,7 @@ typedef struct {
     Int size;      /* Dr, Dw: bytes */
     IRExpr *extra; /* Bc: taken (word); Bi: the target */
     Bool i1hit;    /* Ir: a sure I1 hit on the most recently used line */
+    Bool modify;   /* Dr: a write of the same bytes followed (a modify) */
     UShort idx;    /* the instruction's index in the block */
 } event;
 

@@ -57,6 +57,8 @@
 
 Bool clo_cache_sim = False; /* as Callgrind, and Cachegrind since 3.21 */
 static Bool clo_cache_sim_given;
+Bool clo_simulate_wb = False, clo_simulate_hwpref = False;
+static Bool clo_models_given; /* --simulate-wb or --simulate-hwpref, yes or no */
 Bool clo_branch_sim = False;
 Bool clo_dump_instr = False;
 Bool clo_calls = True;
@@ -1216,6 +1218,10 @@ static Bool tl_process_cmd_line_option(const HChar *arg)
         return True;
     if VG_BOOL_CLO (arg, "--cache-sim", clo_cache_sim) {
         clo_cache_sim_given = True;
+    } else if VG_BOOL_CLO (arg, "--simulate-wb", clo_simulate_wb) {
+        clo_models_given = True;
+    } else if VG_BOOL_CLO (arg, "--simulate-hwpref", clo_simulate_hwpref) {
+        clo_models_given = True;
     } else if VG_BOOL_CLO (arg, "--branch-sim", clo_branch_sim) {
     } else if VG_BOOL_CLO (arg, "--dump-instr", clo_dump_instr) {
     } else if VG_BOOL_CLO (arg, "--calls", clo_calls) {
@@ -1248,6 +1254,8 @@ static void tl_print_usage(void)
      "    --I1=<size>,<assoc>,<line_size>  set I1 cache manually\n"
      "    --D1=<size>,<assoc>,<line_size>  set D1 cache manually\n"
      "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
+     "    --simulate-wb=yes|no      write-back LL: misses evicting a dirty line [no]\n"
+     "    --simulate-hwpref=yes|no  Callgrind's LL prefetcher of sequential lines [no]\n"
      "    --branch-sim=yes|no       simulate branch prediction [no]\n"
      "    --calls=yes|no            the call graph with inclusive costs [yes]\n"
      "    --dump-instr=yes|no       costs per instruction as well as per line [no]\n"
@@ -1281,6 +1289,15 @@ static void tl_post_clo_init(void)
     if (clo_I1.size != -1 || clo_D1.size != -1 || clo_LL.size != -1) {
         if (clo_cache_sim_given && !clo_cache_sim) {
             VG_(fmsg_bad_option)("--I1/--D1/--LL", "a cache is set while --cache-sim=no\n");
+            VG_(exit)(1);
+        }
+        clo_cache_sim = True;
+    }
+    /* so do Callgrind's cache model options, yes or no */
+    if (clo_models_given) {
+        if (clo_cache_sim_given && !clo_cache_sim) {
+            VG_(fmsg_bad_option)("--simulate-wb/--simulate-hwpref",
+                                 "a cache model is chosen while --cache-sim=no\n");
             VG_(exit)(1);
         }
         clo_cache_sim = True;

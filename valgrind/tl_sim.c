@@ -39,6 +39,7 @@ void sim_init(void)
     if (clo_cache_sim) {
         /* (without the simulation there is nothing to configure or warn about) */
         if (!cachesim_configure(&cfg_I1, &cfg_D1, &cfg_LL)) VG_(exit)(1);
+        cachesim_set_models(clo_simulate_wb, clo_simulate_hwpref);
         cachesim_init(&cfg_I1, &cfg_D1, &cfg_LL);
         min_line_size = cachesim_min_line_size;
     }
@@ -109,6 +110,26 @@ static inline void count2(instrcc *n, Int e1, Int eL, ULong m1, ULong mL)
     cur_run[eL] += mL;
 }
 
+/* Callgrind's models (--simulate-wb, --simulate-hwpref): one result of
+ * cachesim_I1_read/D1_read/D1_write, counted as Callgrind's inc_costs does
+ * (an LL miss is an L1 miss too; a dirty eviction an LL miss too). */
+static inline void count_res(instrcc *n, Int res, Int e1, Int eL, Int eD)
+{
+    if (res == CACHESIM_L1_HIT) return;
+    ULong mL = res >= CACHESIM_LL_MISS, mD = res == CACHESIM_LL_MISS_DIRTY;
+    if (collecting) {
+        n->ev[e1]++;
+        n->ev[eL] += mL;
+        n->ev[eD] += mD;
+        touch_instr(n);
+    }
+    cur_run[e1]++;
+    cur_run[eL] += mL;
+    cur_run[eD] += mD;
+}
+
+#define SIM_MODELS (cachesim_wb || cachesim_hwpref)
+
 static inline void ir_nox(instrcc *n)
 {
     ULong m1 = 0, mL = 0;
@@ -118,6 +139,13 @@ static inline void ir_nox(instrcc *n)
 
 static inline void d_ref(instrcc *n, Addr a, UWord size, Int e1, Int eL)
 {
+    if (SIM_MODELS) {
+        if (e1 == EV_D1mw)
+            count_res(n, cachesim_D1_write(a, (UChar)size), e1, eL, EV_DLdmw);
+        else
+            count_res(n, cachesim_D1_read(a, (UChar)size), e1, eL, EV_DLdmr);
+        return;
+    }
     ULong m1 = 0, mL = 0;
     cachesim_D1_doref(a, (UChar)size, &m1, &mL);
     if (m1) count2(n, e1, eL, m1, mL);
@@ -125,6 +153,10 @@ static inline void d_ref(instrcc *n, Addr a, UWord size, Int e1, Int eL)
 
 static VG_REGPARM(1) void h_ir(instrcc *n)
 {
+    if (SIM_MODELS) {
+        count_res(n, cachesim_I1_read(n->addr, (UChar)n->len), EV_I1mr, EV_ILmr, EV_ILdmr);
+        return;
+    }
     ULong m1 = 0, mL = 0;
     cachesim_I1_doref(n->addr, (UChar)n->len, &m1, &mL);
     if (m1) count2(n, EV_I1mr, EV_ILmr, m1, mL);
@@ -174,6 +206,14 @@ static VG_REGPARM(3) void h_dr(instrcc *n, Addr a, UWord size)
 static VG_REGPARM(3) void h_dw(instrcc *n, Addr a, UWord size)
 {
     d_ref(n, a, size, EV_D1mw, EV_DLmw);
+}
+
+/* A modify (a read and a write of the same bytes) with --simulate-wb: it
+ * counts as the read (as in Cachegrind) but is simulated as the write, as
+ * Callgrind does, so that its LL line becomes dirty. */
+static VG_REGPARM(3) void h_dm(instrcc *n, Addr a, UWord size)
+{
+    count_res(n, cachesim_D1_write(a, (UChar)size), EV_D1mr, EV_DLmr, EV_DLdmr);
 }
 
 /* Guarded accesses count themselves (the call runs only if the guard is
@@ -326,7 +366,10 @@ void flush_events(tlstate *st)
             k += run - 1;
             break;
         case Ev_Dr:
-            if (clo_cache_sim)
+            if (clo_cache_sim && e->modify && cachesim_wb)
+                emit_call(sb, 3, "h_dm", h_dm, mkIRExprVec_3(ins, e->addr, mkIRExpr_HWord(e->size)),
+                          NULL);
+            else if (clo_cache_sim)
                 emit_call(sb, 3, "h_dr", h_dr, mkIRExprVec_3(ins, e->addr, mkIRExpr_HWord(e->size)),
                           NULL);
             break;
@@ -352,7 +395,10 @@ void add_event(tlstate *st, evkind kind, instrcc *ins, IRExpr *addr, Int size, I
      * address is one modify, counted as that read. */
     if (kind == Ev_Dw && st->nev > 0) {
         event *p = &st->ev[st->nev - 1];
-        if (p->kind == Ev_Dr && p->ins == ins && p->size == size && eqIRAtom(p->addr, addr)) return;
+        if (p->kind == Ev_Dr && p->ins == ins && p->size == size && eqIRAtom(p->addr, addr)) {
+            p->modify = True;
+            return;
+        }
     }
     if (st->nev == N_EVENTS) flush_events(st);
     st->cnt[kind]++;
@@ -363,6 +409,7 @@ void add_event(tlstate *st, evkind kind, instrcc *ins, IRExpr *addr, Int size, I
     e->size = size;
     e->extra = extra;
     e->i1hit = False;
+    e->modify = False;
     e->idx = (UShort)st->idx;
 }
 

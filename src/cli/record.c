@@ -42,6 +42,11 @@ static void record_usage(FILE *fp)
                 "  --I1=SIZE,ASSOC,LINE          I1 cache configuration [from the host]\n"
                 "  --D1=SIZE,ASSOC,LINE          D1 cache configuration [from the host]\n"
                 "  --LL=SIZE,ASSOC,LINE          LL cache configuration [from the host]\n"
+                "  --simulate-wb=yes|no          write-back LL (Callgrind's): events ILdmr\n"
+                "                                DLdmr DLdmw, misses that evict a dirty line [no]\n"
+                "  --simulate-hwpref=yes|no      Callgrind's LL prefetcher of sequential\n"
+                "                                lines, a stream per 4 KiB page [no]\n"
+                "                                (both turn on --cache-sim)\n"
                 "  --branch-sim=yes|no           simulate branch prediction [no]\n"
                 "  --calls=yes|no                the call graph: calls and inclusive costs [yes]\n"
                 "  --dump-instr=yes|no           costs per instruction as well as per line,\n"
@@ -258,6 +263,8 @@ static const struct {
     {"--I1", OPT_CACHE},
     {"--D1", OPT_CACHE},
     {"--LL", OPT_CACHE},
+    {"--simulate-wb", OPT_YESNO},
+    {"--simulate-hwpref", OPT_YESNO},
     {"--branch-sim", OPT_YESNO},
     {"--calls", OPT_YESNO},
     {"--dump-instr", OPT_YESNO},

@@ -227,6 +227,96 @@ static void check_rule(cache_cfg c, const char *part)
 }
 
 /* Each rule, and the order they are checked in. */
+/* --simulate-wb.  D1 512 B direct-mapped (8 sets), LL 512 B 2-way (4 sets,
+ * tags = address bits above 256, bit 0 dirty); set written MRU first. */
+static void test_write_back(void **state)
+{
+    (void)state;
+    cachesim_set_models(True, False);
+    setup3(CACHESIM_DEFAULT_I1, (cache_cfg){512, 1, 64}, (cache_cfg){512, 2, 64});
+    /* block 0x40: D1 set 0, LL set 0 [0x1000, 0] */
+    assert_int_equal(cachesim_D1_read(0x1000, 4), CACHESIM_LL_MISS);
+    /* block 0x44: D1 set 4, LL set 0 [0x1100, 0x1000] */
+    assert_int_equal(cachesim_D1_read(0x1100, 4), CACHESIM_LL_MISS);
+    /* D1 hit; the write still reaches LL: [0x1000 dirty, 0x1100] */
+    assert_int_equal(cachesim_D1_write(0x1000, 4), CACHESIM_L1_HIT);
+    /* block 0x48: D1 set 0 miss; LL evicts 0x1100, clean: [0x1200, 0x1000 d] */
+    assert_int_equal(cachesim_D1_read(0x1200, 4), CACHESIM_LL_MISS);
+    /* D1 set 4 still holds block 0x44 */
+    assert_int_equal(cachesim_D1_read(0x1100, 4), CACHESIM_L1_HIT);
+    /* block 0x4c: D1 set 4 miss; LL evicts the dirty 0x1000 */
+    assert_int_equal(cachesim_D1_read(0x1300, 4), CACHESIM_LL_MISS_DIRTY);
+    /* block 0x50: a write miss makes its line dirty; LL evicts 0x1200:
+     * [0x1400 d, 0x1300] */
+    assert_int_equal(cachesim_D1_write(0x1400, 4), CACHESIM_LL_MISS);
+    /* block 0x54: D1 set 4, LL evicts 0x1300: [0x1500, 0x1400 d] */
+    assert_int_equal(cachesim_D1_read(0x1500, 4), CACHESIM_LL_MISS);
+    /* -> 0x1600 evicts the dirty 0x1400 */
+    assert_int_equal(cachesim_D1_read(0x1600, 4), CACHESIM_LL_MISS_DIRTY);
+    /* block 0x55: D1 set 5 and LL set 1 both miss */
+    assert_int_equal(cachesim_D1_read(0x1540, 4), CACHESIM_LL_MISS);
+    /* an I1 miss reads LL the same way: 0x1500 is in LL set 0 [0x1600, 0x1500] */
+    assert_int_equal(cachesim_I1_read(0x1500, 4), CACHESIM_LL_HIT);
+    cachesim_done();
+
+    /* tags start 0: in the write-back LL the first 256 bytes (4 sets * 64 B)
+     * look resident in every set, not only block 0 in set 0 */
+    setup3(CACHESIM_DEFAULT_I1, (cache_cfg){512, 1, 64}, (cache_cfg){512, 2, 64});
+    assert_int_equal(cachesim_D1_read(0x80, 4), CACHESIM_LL_HIT);
+    cachesim_set_models(False, False);
+    setup3(CACHESIM_DEFAULT_I1, (cache_cfg){512, 1, 64}, (cache_cfg){512, 2, 64});
+    assert_int_equal(cachesim_D1_read(0x80, 4), CACHESIM_LL_MISS);
+    cachesim_done();
+}
+
+/* --simulate-hwpref.  D1 256 B direct-mapped (4 sets), LL 4096 B 4-way (16
+ * sets).  Streams: page number % 8. */
+static void test_prefetch(void **state)
+{
+    (void)state;
+    cachesim_set_models(False, True);
+    setup3(CACHESIM_DEFAULT_I1, (cache_cfg){256, 1, 64}, (cache_cfg){4096, 4, 64});
+    /* stream 0: blocks 0x400 (last 0: no run), 0x401 (run 1), 0x402 (run 2:
+     * prefetch 0x10080 + 5 * 64 = 0x101c0), 0x403 (run 3: 0x10200) */
+    assert_int_equal(cachesim_D1_read(0x10000, 4), CACHESIM_LL_MISS);
+    assert_int_equal(cachesim_D1_read(0x10040, 4), CACHESIM_LL_MISS);
+    assert_int_equal(cachesim_D1_read(0x10080, 4), CACHESIM_LL_MISS);
+    assert_int_equal(cachesim_D1_read(0x100c0, 4), CACHESIM_LL_MISS);
+    /* both prefetched lines hit in LL (0x407 breaks the run: run 0) */
+    assert_int_equal(cachesim_D1_read(0x101c0, 4), CACHESIM_LL_HIT);
+    assert_int_equal(cachesim_D1_read(0x10200, 4), CACHESIM_LL_HIT);
+    /* stream 1 (page 0x21), downwards: 0x847, 0x846 (run -1), 0x845 (run -2:
+     * prefetch 0x21140 - 0x140 = 0x21000) */
+    assert_int_equal(cachesim_D1_read(0x211c0, 4), CACHESIM_LL_MISS);
+    assert_int_equal(cachesim_D1_read(0x21180, 4), CACHESIM_LL_MISS);
+    assert_int_equal(cachesim_D1_read(0x21140, 4), CACHESIM_LL_MISS);
+    assert_int_equal(cachesim_D1_read(0x21000, 4), CACHESIM_LL_HIT);
+    /* a line not prefetched */
+    assert_int_equal(cachesim_D1_read(0x210c0, 4), CACHESIM_LL_MISS);
+    cachesim_done();
+
+    /* who tells the prefetcher: reads and writes on D1 misses; with
+     * write-back as well, every write before D1.  Stream 0 (page 0x40):
+     * reads of blocks 0x1000..0x1002 (run 2, prefetch of 0x401c0); a write
+     * that hits D1 at 0x1000; a write missing D1 at 0x1003; a read at
+     * 0x40200. */
+    for (int wb = 0; wb < 2; wb++) {
+        cachesim_set_models(wb, True);
+        setup3(CACHESIM_DEFAULT_I1, (cache_cfg){256, 1, 64}, (cache_cfg){4096, 4, 64});
+        cachesim_D1_read(0x40000, 4);
+        cachesim_D1_read(0x40040, 4);
+        cachesim_D1_read(0x40080, 4);
+        assert_int_equal(cachesim_D1_write(0x40000, 4), CACHESIM_L1_HIT);
+        cachesim_D1_write(0x400c0, 4);
+        /* without write-back only the miss counted: 0x1003 continues the
+         * run (3: prefetch of 0x40200); with it the hit at 0x1000 broke the
+         * run first, so 0x1003 starts none */
+        assert_int_equal(cachesim_D1_read(0x40200, 4), wb ? CACHESIM_LL_MISS : CACHESIM_LL_HIT);
+        cachesim_done();
+    }
+    cachesim_set_models(False, False);
+}
+
 static void test_check(void **state)
 {
     (void)state;
@@ -616,6 +706,8 @@ int main(void)
         cmocka_unit_test(test_straddle),
         cmocka_unit_test(test_ll_sees_l1_misses),
         cmocka_unit_test(test_irnox),
+        cmocka_unit_test(test_write_back),
+        cmocka_unit_test(test_prefetch),
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_desc),
