@@ -743,6 +743,11 @@ void dump_part(const HChar *why)
     dumping = False;
 }
 
+UInt dump_count(void)
+{
+    return dumps_pid == VG_(getpid)() ? n_dumps : 0;
+}
+
 /* The cachegrind format: Cachegrind's event order and layout. */
 static void write_cachegrind(void)
 {

@@ -480,6 +480,7 @@ thread *get_thread(ThreadId tid);
 frame *pop_call(thread *t);
 void note_owner(const thread *t);
 void calls_finish(void);
+UInt n_functions(void); /* functions met by the call tracking */
 
 /*--- tl_parts.c: collection on and off, zeroing, per-thread counts ---*/
 
@@ -490,6 +491,7 @@ void collect_stop(void);
 void collect_toggle(void);
 void parts_init(Bool collect_atstart);
 void instr_switch(Bool on, Bool reset_caches);
+Bool instr_state(void); /* the instrumentation is on */
 void zero_all(void);
 UChar fn_hooks(const HChar *name);
 void hooks_enter(const fnact *a);
@@ -520,6 +522,11 @@ void clear_jumps(void);
 void note_entry_file(const linecc *l);
 extern Bool dumping; /* a part is being written, or the run ends */
 void dump_part(const HChar *trigger);
+UInt dump_count(void); /* parts dumped so far by this process */
 void tl_fini(Int exitcode);
+
+/*--- tl_monitor.c: the monitor commands (vgdb, tally control) ---*/
+
+Bool monitor_command(const HChar *req);
 
 #endif

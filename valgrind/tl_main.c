@@ -173,6 +173,11 @@ static fnact *act_of(linecc *l)
     return a;
 }
 
+UInt n_functions(void)
+{
+    return (UInt)fnacts.nused;
+}
+
 /* The function's depth on thread tid's stack. The one slot serves the
  * thread that has the function on its stack (almost always one); a second
  * thread at the same time gets the table of every thread's depth. */
@@ -1354,6 +1359,11 @@ static void tl_post_clo_init(void)
 static Bool tl_client_request(ThreadId tid, UWord *args, UWord *ret)
 {
     (void)tid;
+    if (args[0] == VG_USERREQ__GDB_MONITOR_COMMAND) { /* vgdb, tally control */
+        Bool ours = monitor_command((const HChar *)args[1]);
+        *ret = ours;
+        return ours;
+    }
     if (parts_client_request(args)) {
         *ret = 0;
         return True;

@@ -329,6 +329,11 @@ void instr_switch(Bool on, Bool reset_caches)
     if (reset_caches) sim_reset_caches();
 }
 
+Bool instr_state(void)
+{
+    return instr_on;
+}
+
 void zero_counts(void)
 {
     fold_segs();

@@ -24,6 +24,7 @@ int cmd_report(int argc, char **argv);
 int cmd_flame(int argc, char **argv);
 int cmd_complexity(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_control(int argc, char **argv);
 
 /* Set by -q/--quiet (tally.c): cli_note() prints nothing, nor do progress lines. */
 extern int cli_quiet;

@@ -30,6 +30,7 @@ static const struct subcommand commands[] = {
     {"diff", cmd_diff, "subtract one profile from another"},
     {"gprof", cmd_gprof, "gprof's reports from a -pg program and its gmon.out"},
     {"record", cmd_record, "run a program under tally's Valgrind tool and write its profile"},
+    {"control", cmd_control, "dump, zero, switch or inspect a running 'tally record'"},
     {"convert", cmd_convert, "write a profile as json, folded, speedscope, pprof, callgrind..."},
     {"graph", cmd_graph, "the call graph as Graphviz DOT or SVG"},
     {"report", cmd_report, "a self-contained HTML report (tables, callers, source, pictures)"},

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 RUN_DIR=$TMP
-CMDS="annotate merge diff gprof record convert graph report flame complexity check"
+CMDS="annotate merge diff gprof record control convert graph report flame complexity check"
 
 # A small callgrind profile with two events.
 cat >"$TMP/a.out" <<'EOF'
