@@ -8,6 +8,8 @@
 # that compare: the listing line, the bottom of the stack, the trigger.
 # Every wait is bounded; the background processes are ended on exit.
 . "$(dirname "$0")/../lib.sh"
+# the ASan build of tally (tests/run.sh asan-cli) lives apart from the tool
+export TALLY_VALGRIND_LIB="${TALLY_VALGRIND_LIB:-$ROOT/build/valgrind/lib}"
 
 if ! command -v valgrind >/dev/null 2>&1 || ! command -v vgdb >/dev/null 2>&1; then
     echo "1..0 # SKIP valgrind or vgdb not installed"
