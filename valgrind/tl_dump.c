@@ -27,7 +27,7 @@
 
 const HChar *const ev_name[N_EV] = {"Ir",  "Dr",  "Dw",    "I1mr",  "D1mr",  "D1mw",
                                     "ILmr", "DLmr", "DLmw", "Bc",    "Bcm",   "Bi",
-                                    "Bim", "ILdmr", "DLdmr", "DLdmw"};
+                                    "Bim", "ILdmr", "DLdmr", "DLdmw", "Ge"};
 
 /*------------------------------------------------------------*/
 /*--- Output                                               ---*/
@@ -53,6 +53,7 @@ void choose_events(void)
     if (clo_branch_sim)
         for (Int e = EV_Bc; e <= EV_Bim; e++)
             out_ev[n_out_ev++] = e;
+    if (clo_collect_bus) out_ev[n_out_ev++] = EV_Ge;
 }
 
 Bool all_zero(const ULong *ev)

@@ -66,6 +66,8 @@ enum {
     EV_ILdmr,
     EV_DLdmr,
     EV_DLdmw,
+    /* --collect-bus=yes (written last, as Callgrind orders them) */
+    EV_Ge,
     N_EV
 };
 extern const HChar *const ev_name[N_EV]; /* (tl_dump.c) */
@@ -203,7 +205,7 @@ extern htab djumps; /* jumps with a computed target, by (site, target) */
 /* Static events of a block up to one of its exits: what runs when the
  * block is left through that exit (all queued events are flushed before
  * each Exit, so this is exact). */
-enum { SX_Ir, SX_Dr, SX_Dw, SX_Bc, SX_Bi, N_SX };
+enum { SX_Ir, SX_Dr, SX_Dw, SX_Bc, SX_Bi, SX_Ge, N_SX };
 
 /* K_SIG: a signal handler is entered (set by the delivery, not by code);
  * K_START: a thread's first block (--contexts=yes). */
@@ -429,9 +431,15 @@ Bool sep_post_clo_init(void); /* True: one of these options is given */
 instrcc *sep_callee(thread *t, instrcc *callee, fnact *base, UInt bdepth, UInt *level);
 void sep_report(void);
 
+/*--- tl_events.c: Callgrind's extra events (--collect-bus) ---*/
+
+extern Bool clo_collect_bus;
+Bool events_process_option(const HChar *arg);
+void events_print_usage(void);
+
 /*--- tl_sim.c: the event queue of a block and the run-time helpers ---*/
 
-typedef enum { Ev_Ir, Ev_Dr, Ev_Dw, Ev_Bc, Ev_Bi } evkind;
+typedef enum { Ev_Ir, Ev_Dr, Ev_Dw, Ev_Bc, Ev_Bi, Ev_Ge } evkind;
 
 typedef struct {
     evkind kind;

@@ -102,7 +102,7 @@ exitinfo start_exit = {.kind = K_START};
 /*------------------------------------------------------------*/
 
 /* The events of each SX_ kind (the static events of a block's exits). */
-static const Int sx_ev[N_SX] = {EV_Ir, EV_Dr, EV_Dw, EV_Bc, EV_Bi};
+static const Int sx_ev[N_SX] = {EV_Ir, EV_Dr, EV_Dw, EV_Bc, EV_Bi, EV_Ge};
 
 static UWord arc_hash(const instrcc *site, const instrcc *callee)
 {
@@ -1120,6 +1120,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
             if (size > min_line_size) size = min_line_size;
             add_event(&st, Ev_Dr, cur, cas->addr, size, NULL);
             add_event(&st, Ev_Dw, cur, cas->addr, size, NULL);
+            if (clo_collect_bus) add_event(&st, Ev_Ge, cur, NULL, 0, NULL);
             break;
         }
         case Ist_LLSC:
@@ -1130,6 +1131,8 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
             } else {
                 add_event(&st, Ev_Dw, cur, s->Ist.LLSC.addr,
                           sizeofIRType(typeOfIRExpr(tyenv, s->Ist.LLSC.storedata)), NULL);
+                /* Callgrind puts the bus event of a pair on the SC */
+                if (clo_collect_bus) add_event(&st, Ev_Ge, cur, NULL, 0, NULL);
             }
             break;
         case Ist_Exit: {
@@ -1219,7 +1222,8 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
 
 static Bool tl_process_cmd_line_option(const HChar *arg)
 {
-    if (rms_process_option(arg) || parts_process_option(arg) || sep_process_option(arg))
+    if (rms_process_option(arg) || parts_process_option(arg) || sep_process_option(arg) ||
+        events_process_option(arg))
         return True;
     if VG_BOOL_CLO (arg, "--cache-sim", clo_cache_sim) {
         clo_cache_sim_given = True;
@@ -1276,6 +1280,7 @@ static void tl_print_usage(void)
      "    --context-depth=<n>       keep stacks at most <n> frames deep [0: no limit]\n"
      "    --contexts-out-file=<file>  the context tree's file [tally.ctx.%%p]\n",
      "yes");
+    events_print_usage();
     sep_print_usage();
     parts_print_usage();
     rms_print_usage();

@@ -291,7 +291,7 @@ void flush_events(tlstate *st)
     s->n = st->nev;
     for (Int k = 0; k < st->nev; k++) {
         event *e = &st->ev[k];
-        static const Int which[] = {EV_Ir, EV_Dr, EV_Dw, EV_Bc, EV_Bi};
+        static const Int which[] = {EV_Ir, EV_Dr, EV_Dw, EV_Bc, EV_Bi, EV_Ge};
         s->e[k].ctr = &e->ins->ev[which[e->kind]];
         s->e[k].ins = e->ins;
         s->e[k].idx = e->idx;
@@ -383,6 +383,8 @@ void flush_events(tlstate *st)
             break;
         case Ev_Bi:
             emit_call(sb, 2, "h_bi", h_bi, mkIRExprVec_2(ins, e->extra), NULL);
+            break;
+        case Ev_Ge: /* counted by the seg alone */
             break;
         }
     }

@@ -48,6 +48,8 @@ static void record_usage(FILE *fp)
                 "                                lines, a stream per 4 KiB page [no]\n"
                 "                                (both turn on --cache-sim)\n"
                 "  --branch-sim=yes|no           simulate branch prediction [no]\n"
+                "  --collect-bus=yes|no          count global bus events (locked instructions,\n"
+                "                                compare-and-swap): event Ge [no]\n"
                 "  --calls=yes|no                the call graph: calls and inclusive costs [yes]\n"
                 "  --dump-instr=yes|no           costs per instruction as well as per line,\n"
                 "                                addresses within the object (Callgrind's) [no]\n"
@@ -266,6 +268,7 @@ static const struct {
     {"--simulate-wb", OPT_YESNO},
     {"--simulate-hwpref", OPT_YESNO},
     {"--branch-sim", OPT_YESNO},
+    {"--collect-bus", OPT_YESNO},
     {"--calls", OPT_YESNO},
     {"--dump-instr", OPT_YESNO},
     {"--out-file", OPT_TEXT},

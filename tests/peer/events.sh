@@ -1,0 +1,88 @@
+#!/bin/sh
+# Peer test of tally record's --collect-bus (event Ge) against Callgrind
+# 3.19 on tests/peer/events/ev.c (100 locked adds, 30 compare-and-swaps,
+# 30 exchanges): both tools run in one environment (`env -i`, one
+# VALGRIND_LIB holding both). Compared: the events: line (with the cache
+# and branch events before Ge; tally's Dr Dw left out where Callgrind,
+# without the cache simulation, has none) and the self cost of the event in every
+# function that has some, libc's and the loader's included.
+. "$(dirname "$0")/../lib.sh"
+
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "# valgrind not installed"
+    ok "skipped: no Valgrind"
+    exit 0
+fi
+if [ ! -x "$ROOT/build/valgrind/lib/tally-amd64-linux" ]; then
+    not_ok "tally's Valgrind tool is built (build/valgrind/lib/tally-amd64-linux)"
+    exit 1
+fi
+LIB=$TMP/lib
+peer_valgrind_lib "$LIB" callgrind
+E="env -i PATH=/usr/bin:/bin VALGRIND_LIB=$LIB"
+if ! gcc -O1 -g -o "$TMP/ev" "$ROOT/tests/peer/events/ev.c" 2>"$TMP/cc.err"; then
+    not_ok "ev.c builds"
+    diag <"$TMP/cc.err"
+    exit 1
+fi
+
+# self EVENT FILE: "FUNCTION COST" for each function with a non-zero self
+# cost of EVENT (the line after calls= is inclusive cost), sorted
+self() {
+    awk -v want="$1" -v np=1 'function nm(v,   id, r) {
+            if (v !~ /^\(/) return v
+            id = substr(v, 1, index(v, ")")); r = substr(v, index(v, ")") + 2)
+            if (r != "") n[id] = r
+            return n[id]
+        }
+        /^positions:/ { np = NF - 1; next }
+        /^events:/ { col = 0; for (i = 2; i <= NF; i++) if ($i == want) col = i + np - 1; next }
+        /^fn=/ { fn = nm(substr($0, 4)); next }
+        /^cfn=/ { nm(substr($0, 5)); next }
+        /^calls=/ { skip = 1; next }
+        /^[0-9+*-]/ {
+            if (skip) { skip = 0; next }
+            if (col && $col != "") s[fn] += $col
+        }
+        END { for (f in s) if (s[f]) print f, s[f] }' "$2" | sort
+}
+
+# run NAME OPTIONS...: both tools on ev with OPTIONS
+run() {
+    name=$1
+    shift
+    rm -f "$TMP/cl.out" "$TMP/tl.out"
+    (cd "$TMP" && $E valgrind --tool=callgrind --callgrind-out-file="$TMP/cl.out" "$@" \
+        ./ev >/dev/null 2>"$TMP/cl.err")
+    (cd "$TMP" && $E valgrind --tool=tally --vex-guest-chase=no --out-file="$TMP/tl.out" "$@" \
+        ./ev >/dev/null 2>"$TMP/tl.err")
+    if [ ! -s "$TMP/cl.out" ] || [ ! -s "$TMP/tl.out" ]; then
+        not_ok "$name: both tools wrote their files"
+        diag <"$TMP/tl.err"
+        return 1
+    fi
+    grep '^events:' "$TMP/cl.out" | sed 's/ *$//' >"$TMP/cl.ev"
+    # tally writes Dr Dw also without the cache simulation, Callgrind not
+    grep '^events:' "$TMP/tl.out" | head -n 1 >"$TMP/tl.ev"
+    grep -q '^events: Ir Dr Dw' "$TMP/cl.ev" || sed -i 's/^events: Ir Dr Dw/events: Ir/' "$TMP/tl.ev"
+    same_text "$name: events: $(cut -c9- "$TMP/tl.ev")" "$TMP/cl.ev" "$TMP/tl.ev"
+}
+
+# --collect-bus
+for opts in "--collect-bus=yes" "--collect-bus=yes --cache-sim=yes --branch-sim=yes" \
+    "--collect-bus=yes --simulate-wb=yes --dump-instr=yes"; do
+    run "$opts" $opts || continue
+    self Ge "$TMP/cl.out" >"$TMP/cl.ge"
+    self Ge "$TMP/tl.out" >"$TMP/tl.ge"
+    same_text "$opts: Ge per function ($(tr '\n' ' ' <"$TMP/tl.ge"))" "$TMP/cl.ge" "$TMP/tl.ge"
+    if grep -q '^atomics 100$' "$TMP/tl.ge" && grep -q '^swaps 60$' "$TMP/tl.ge"; then
+        ok "$opts: atomics 100 and swaps 60 bus events"
+    else
+        not_ok "$opts: atomics 100 and swaps 60 bus events"
+    fi
+done
+# tally annotate reads and shows the event
+"$ROOT/build/tally" annotate "$TMP/tl.out" >"$TMP/ann" 2>&1
+check "tally annotate shows Ge" grep -q 'Ge' "$TMP/ann"
+# --collect-bus=no writes no Ge
+run "--collect-bus=no" --collect-bus=no
