@@ -25,9 +25,10 @@
 #include "rms.h" /* --input-sensitive (tl_input.c) */
 #include "tl_out.h"
 
-const HChar *const ev_name[N_EV] = {"Ir",  "Dr",  "Dw",    "I1mr",  "D1mr",  "D1mw",
-                                    "ILmr", "DLmr", "DLmw", "Bc",    "Bcm",   "Bi",
-                                    "Bim", "ILdmr", "DLdmr", "DLdmw", "Ge"};
+const HChar *const ev_name[N_EV] = {"Ir",    "Dr",    "Dw",    "I1mr",     "D1mr",    "D1mw",
+                                    "ILmr",  "DLmr",  "DLmw",  "Bc",       "Bcm",     "Bi",
+                                    "Bim",   "ILdmr", "DLdmr", "DLdmw",    "Ge",      "sysCount",
+                                    "sysTime", "sysCpuTime"};
 
 /*------------------------------------------------------------*/
 /*--- Output                                               ---*/
@@ -54,6 +55,11 @@ void choose_events(void)
         for (Int e = EV_Bc; e <= EV_Bim; e++)
             out_ev[n_out_ev++] = e;
     if (clo_collect_bus) out_ev[n_out_ev++] = EV_Ge;
+    if (clo_systime) {
+        out_ev[n_out_ev++] = EV_sysCount;
+        out_ev[n_out_ev++] = EV_sysTime;
+        if (clo_systime == SYSTIME_NSEC) out_ev[n_out_ev++] = EV_sysCpuTime;
+    }
 }
 
 Bool all_zero(const ULong *ev)

@@ -68,6 +68,10 @@ enum {
     EV_DLdmw,
     /* --collect-bus=yes (written last, as Callgrind orders them) */
     EV_Ge,
+    /* --collect-systime (after Ge, as Callgrind orders them) */
+    EV_sysCount,
+    EV_sysTime,
+    EV_sysCpuTime,
     N_EV
 };
 extern const HChar *const ev_name[N_EV]; /* (tl_dump.c) */
@@ -357,6 +361,10 @@ typedef struct {
     ULong *istore, *astore, *jstore;
     UInt n_istore, n_astore, n_jstore;
     cct_thread cct; /* --contexts=yes: where in the tree this thread runs */
+    /* --collect-systime: the system call this thread is in (its
+     * instruction) and the clocks when it began (tl_events.c) */
+    instrcc *sys_site;
+    ULong sys_wall, sys_cpu;
 } thread;
 
 extern exitinfo *last_exit; /* written by the instrumented code */
@@ -431,12 +439,6 @@ Bool sep_post_clo_init(void); /* True: one of these options is given */
 instrcc *sep_callee(thread *t, instrcc *callee, fnact *base, UInt bdepth, UInt *level);
 void sep_report(void);
 
-/*--- tl_events.c: Callgrind's extra events (--collect-bus) ---*/
-
-extern Bool clo_collect_bus;
-Bool events_process_option(const HChar *arg);
-void events_print_usage(void);
-
 /*--- tl_sim.c: the event queue of a block and the run-time helpers ---*/
 
 typedef enum { Ev_Ir, Ev_Dr, Ev_Dw, Ev_Bc, Ev_Bi, Ev_Ge } evkind;
@@ -465,6 +467,7 @@ typedef struct {
 } tlstate;
 
 void emit_call(IRSB *sb, Int regparms, const HChar *name, void *fn, IRExpr **args, IRExpr *guard);
+IRExpr *ins_atom(tlstate *st, instrcc *ins, UInt idx);
 void flush_events(tlstate *st);
 void add_event(tlstate *st, evkind kind, instrcc *ins, IRExpr *addr, Int size, IRExpr *extra);
 UWord note_i1hit(tlstate *st, Addr a, UInt len, UWord prev_line);
@@ -480,6 +483,18 @@ Bool sim_parse_opt(const HChar *arg);
 void sim_init(void);
 Bool sim_ir_nox(Addr a, UInt len);
 void sim_reset_caches(void);
+
+/*--- tl_events.c: Callgrind's extra events (--collect-bus, --collect-systime) ---*/
+
+enum { SYSTIME_NO, SYSTIME_MSEC, SYSTIME_USEC, SYSTIME_NSEC };
+extern Bool clo_collect_bus;
+extern Int clo_systime; /* SYSTIME_* */
+Bool events_process_option(const HChar *arg);
+void events_print_usage(void);
+void events_post_clo_init(void);
+/* The block ends with a system call (jump kind jk) made by instruction ins
+ * (the block's last): remember ins for the system call hooks. */
+void note_syscall(tlstate *st, instrcc *ins, IRJumpKind jk);
 
 /*--- tl_main.c: call tracking ---*/
 

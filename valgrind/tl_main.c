@@ -1188,6 +1188,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         sbIn->next->tag == Iex_RdTmp)
         add_event(&st, Ev_Bi, cur, NULL, 0, sbIn->next);
     flush_events(&st);
+    if (clo_systime && cur) note_syscall(&st, cur, sbIn->jumpkind);
     if (clo_jumps && cur && sbIn->jumpkind == Ijk_Boring) {
         IRExpr *nx = sbIn->next;
         if (nx->tag == Iex_Const && nx->Iex.Const.con->tag == Ico_U64) {
@@ -1318,6 +1319,7 @@ static void tl_post_clo_init(void)
         VG_(clo_vex_control).guest_chase = False;
     }
     sim_init();
+    events_post_clo_init();
     choose_events();
     htab_init(&strs, 4096);
     htab_init(&lines, 16384);

@@ -273,7 +273,7 @@ void emit_call(IRSB *sb, Int regparms, const HChar *name, void *fn, IRExpr **arg
 
 /* The instr of an event as a helper's argument: a constant, or, in a block
  * of code without a symbol, the instr of the function it now runs for. */
-static IRExpr *ins_atom(tlstate *st, instrcc *ins, UInt idx)
+IRExpr *ins_atom(tlstate *st, instrcc *ins, UInt idx)
 {
     if (!st->dyn) return mkIRExpr_HWord((HWord)ins);
     IRTemp t = newIRTemp(st->sbOut->tyenv, Ity_I64);

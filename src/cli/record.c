@@ -50,6 +50,10 @@ static void record_usage(FILE *fp)
                 "  --branch-sim=yes|no           simulate branch prediction [no]\n"
                 "  --collect-bus=yes|no          count global bus events (locked instructions,\n"
                 "                                compare-and-swap): event Ge [no]\n"
+                "  --collect-systime=no|yes|msec|usec|nsec\n"
+                "                                count system calls and their time in ms\n"
+                "                                (yes), us or ns: events sysCount sysTime, with\n"
+                "                                nsec also sysCpuTime (thread CPU time) [no]\n"
                 "  --calls=yes|no                the call graph: calls and inclusive costs [yes]\n"
                 "  --dump-instr=yes|no           costs per instruction as well as per line,\n"
                 "                                addresses within the object (Callgrind's) [no]\n"
@@ -256,7 +260,7 @@ static char *find_tool_dir(void)
 }
 
 /* The tool's own options and what their values must be (record_usage()). */
-enum optkind { OPT_YESNO, OPT_YES, OPT_CACHE, OPT_COUNT, OPT_RES, OPT_COST, OPT_TEXT };
+enum optkind { OPT_YESNO, OPT_YES, OPT_SYSTIME, OPT_CACHE, OPT_COUNT, OPT_RES, OPT_COST, OPT_TEXT };
 static const struct {
     const char *name;
     enum optkind kind;
@@ -269,6 +273,7 @@ static const struct {
     {"--simulate-hwpref", OPT_YESNO},
     {"--branch-sim", OPT_YESNO},
     {"--collect-bus", OPT_YESNO},
+    {"--collect-systime", OPT_SYSTIME},
     {"--calls", OPT_YESNO},
     {"--dump-instr", OPT_YESNO},
     {"--out-file", OPT_TEXT},
@@ -459,6 +464,11 @@ static int check_option(const char *a)
         case OPT_YESNO:
             ok = ok && (!strcmp(v, "yes") || !strcmp(v, "no"));
             want = "yes or no";
+            break;
+        case OPT_SYSTIME:
+            ok = ok && (!strcmp(v, "yes") || !strcmp(v, "no") || !strcmp(v, "msec") ||
+                        !strcmp(v, "usec") || !strcmp(v, "nsec"));
+            want = "no, yes, msec, usec or nsec";
             break;
         case OPT_YES:
             ok = ok && !strcmp(v, "yes");

@@ -1,11 +1,13 @@
 #!/bin/sh
-# Peer test of tally record's --collect-bus (event Ge) against Callgrind
-# 3.19 on tests/peer/events/ev.c (100 locked adds, 30 compare-and-swaps,
-# 30 exchanges): both tools run in one environment (`env -i`, one
+# Peer test of tally record's --collect-bus (event Ge) and
+# --collect-systime (sysCount sysTime [sysCpuTime]) against Callgrind 3.19
+# on tests/peer/events/ev.c (100 locked adds, 30 compare-and-swaps, 30
+# exchanges, 7 getppid and 2 sleeps of 20 ms): both tools run in one environment (`env -i`, one
 # VALGRIND_LIB holding both). Compared: the events: line (with the cache
 # and branch events before Ge; tally's Dr Dw left out where Callgrind,
 # without the cache simulation, has none) and the self cost of the event in every
-# function that has some, libc's and the loader's included.
+# function that has some, libc's and the loader's included (times only
+# for plausibility: they are not deterministic).
 . "$(dirname "$0")/../lib.sh"
 
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -86,3 +88,46 @@ done
 check "tally annotate shows Ge" grep -q 'Ge' "$TMP/ann"
 # --collect-bus=no writes no Ge
 run "--collect-bus=no" --collect-bus=no
+
+# --collect-systime: the counts per function exactly; the times only for
+# plausibility (sleeps makes 2 calls of clock_nanosleep of 20 ms each)
+for v in yes msec usec nsec; do
+    run "--collect-systime=$v" --collect-systime=$v || continue
+    # Callgrind counts the exit_group of _Exit in its summary: but leaves
+    # it out of _Exit's costs (its totals: line has one call less); tally
+    # writes it there
+    self sysCount "$TMP/cl.out" >"$TMP/cl.sc0"
+    { grep -v '^_Exit ' "$TMP/cl.sc0"; echo "_Exit 1"; } | sort >"$TMP/cl.sc"
+    self sysCount "$TMP/tl.out" >"$TMP/tl.sc"
+    same_text "--collect-systime=$v: sysCount per function ($(wc -l <"$TMP/tl.sc") functions, $(awk '{ s += $2 } END { print s }' "$TMP/tl.sc") calls)" "$TMP/cl.sc" "$TMP/tl.sc"
+    cls=$(awk '/^summary:/ { print $3 }' "$TMP/cl.out")
+    tlt=$(awk '/^totals:/ { print $5 }' "$TMP/tl.out")
+    check "--collect-systime=$v: tally's sysCount total $tlt is Callgrind's summary: $cls" \
+        test "$tlt" = "$cls"
+    case $v in yes | msec) unit=1 ;; usec) unit=1000 ;; nsec) unit=1000000 ;; esac
+    self sysTime "$TMP/tl.out" | grep '^clock_nanosleep' >"$TMP/tl.st"
+    if awk -v u=$unit '{ t = $2 } END { exit !(NR == 1 && t >= 40 * u && t < 2000 * u) }' "$TMP/tl.st"; then
+        ok "--collect-systime=$v: clock_nanosleep's sysTime is 40 ms or more ($(cat "$TMP/tl.st"))"
+    else
+        not_ok "--collect-systime=$v: clock_nanosleep's sysTime is 40 ms or more"
+        diag <"$TMP/tl.st"
+    fi
+    if [ $v = nsec ]; then
+        # CPU time: no more than the wall time of all calls, and the sleeps
+        # take almost none
+        self sysTime "$TMP/tl.out" | awk '{ s += $2 } END { print s }' >"$TMP/tl.wall"
+        self sysCpuTime "$TMP/tl.out" | awk '{ s += $2 } END { print s }' >"$TMP/tl.cpu"
+        nap=$(self sysCpuTime "$TMP/tl.out" | awk '/^clock_nanosleep/ { print $2 }')
+        if [ "$(cat "$TMP/tl.cpu")" -le "$(cat "$TMP/tl.wall")" ] && [ "${nap:-0}" -lt 20000000 ]; then
+            ok "--collect-systime=nsec: sysCpuTime $(cat "$TMP/tl.cpu") <= sysTime $(cat "$TMP/tl.wall"), sleeps ${nap:-0}"
+        else
+            not_ok "--collect-systime=nsec: sysCpuTime <= sysTime, sleeps' CPU time small"
+            echo "cpu $(cat "$TMP/tl.cpu") wall $(cat "$TMP/tl.wall") sleeps $nap" | diag
+        fi
+    fi
+done
+"$ROOT/build/tally" annotate "$TMP/tl.out" >"$TMP/ann" 2>&1
+check "tally annotate shows sysCount sysTime sysCpuTime" grep -q 'sysCount.*sysTime.*sysCpuTime' "$TMP/ann"
+# with the caches, branches and bus the events stay in Callgrind's order:
+run "--collect-systime=yes --collect-bus=yes --cache-sim=yes --branch-sim=yes" \
+    --collect-systime=yes --collect-bus=yes --cache-sim=yes --branch-sim=yes
