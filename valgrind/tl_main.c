@@ -1219,7 +1219,8 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
 
 static Bool tl_process_cmd_line_option(const HChar *arg)
 {
-    if (rms_process_option(arg) || parts_process_option(arg) || sep_process_option(arg))
+    if (rms_process_option(arg) || parts_process_option(arg) || sep_process_option(arg) ||
+        dump_process_option(arg))
         return True;
     if VG_BOOL_CLO (arg, "--cache-sim", clo_cache_sim) {
         clo_cache_sim_given = True;
@@ -1277,6 +1278,7 @@ static void tl_print_usage(void)
      "    --contexts-out-file=<file>  the context tree's file [tally.ctx.%%p]\n",
      "yes");
     sep_print_usage();
+    dump_print_usage();
     parts_print_usage();
     rms_print_usage();
 }
@@ -1314,6 +1316,7 @@ static void tl_post_clo_init(void)
     }
     sim_init();
     choose_events();
+    dump_post_clo_init();
     htab_init(&strs, 4096);
     htab_init(&lines, 16384);
     htab_init(&instrs, 65536);

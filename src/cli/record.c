@@ -51,6 +51,12 @@ static void record_usage(FILE *fp)
                 "  --calls=yes|no                the call graph: calls and inclusive costs [yes]\n"
                 "  --dump-instr=yes|no           costs per instruction as well as per line,\n"
                 "                                addresses within the object (Callgrind's) [no]\n"
+                "  --dump-line=yes|no            line numbers in positions; no: addresses\n"
+                "                                alone, with --dump-instr=yes [yes]\n"
+                "  --compress-strings=yes|no     a name is written once, then as its id (N)\n"
+                "                                [yes]\n"
+                "  --compress-pos=yes|no         instruction positions relative to the one\n"
+                "                                before (+n, -n, *) [yes]\n"
                 "  --out-file=FILE               output file, %%p = pid, %%q{VAR} = $VAR\n"
                 "                                [tally.out.%%p]\n"
                 "  --callgrind-out-file=FILE     the same as --out-file (Callgrind's name)\n"
@@ -268,6 +274,9 @@ static const struct {
     {"--branch-sim", OPT_YESNO},
     {"--calls", OPT_YESNO},
     {"--dump-instr", OPT_YESNO},
+    {"--dump-line", OPT_YESNO},
+    {"--compress-strings", OPT_YESNO},
+    {"--compress-pos", OPT_YESNO},
     {"--out-file", OPT_TEXT},
     {"--callgrind-out-file", OPT_TEXT},
     {"--cachegrind-out-file", OPT_TEXT},
