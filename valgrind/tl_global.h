@@ -427,6 +427,7 @@ Bool dump_process_option(const HChar *arg); /* tl_dump.c: the file's form */
 void dump_print_usage(void);
 void dump_post_clo_init(void);
 Bool sep_process_option(const HChar *arg);
+extern Bool clo_skip_plt; /* tl_sep.c */
 void sep_print_usage(void);
 Bool sep_post_clo_init(void); /* True: one of these options is given */
 instrcc *sep_callee(thread *t, instrcc *callee, fnact *base, UInt bdepth, UInt *level);

@@ -906,7 +906,7 @@ static sbinfo *make_sbinfo(instrcc *first)
     sb->first = first;
     sb->obj = object_of(first->addr, NULL);
     sb->is_entry = VG_(get_fnname_if_entry)(ep, first->addr, &name);
-    sb->in_plt = is_plt(first->addr);
+    sb->in_plt = clo_skip_plt && is_plt(first->addr);
     sb->is_resolver = VG_(strncmp)(first->line->fn->s, "_dl_runtime_resolve", 19) == 0;
     if (clo_contexts) sb->cfn = fn_of(first->line);
     return sb;
@@ -919,7 +919,7 @@ static const linecc *first_owner(Addr a)
 {
     const HChar *name;
     DiEpoch ep = VG_(current_DiEpoch)();
-    if (is_plt(a)) return NULL;
+    if (clo_skip_plt && is_plt(a)) return NULL;
     if (VG_(get_fnname)(ep, a, &name))
         /* named code is its function's when it is entered as that
          * function; reached by a jump from another function's frame it is

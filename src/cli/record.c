@@ -68,8 +68,9 @@ static void record_usage(FILE *fp)
                 "                                as written (demangled); repeatable\n"
                 "  --fn-skip=FUNCTION            calls into FUNCTION are not recorded: its code\n"
                 "                                is its caller's (a pattern; repeatable)\n"
-                "  --skip-plt=yes                calls through PLT stubs go to their target\n"
-                "                                (no is not offered) [yes]\n"
+                "  --skip-plt=yes|no             calls through PLT stubs go to their target;\n"
+                "                                no: each stub is a function 0x... [PLT]\n"
+                "                                between caller and target [yes]\n"
                 "  --skip-direct-rec=yes|no      a direct recursion keeps the caller's name (no\n"
                 "                                new recursion level) [no, as Callgrind 3.19]\n"
                 "  --separate-recs=N             name recursion levels up to N: f, f'2, f'3\n"
@@ -290,7 +291,7 @@ static const struct {
     {"--combine-dumps", OPT_YESNO},
     {"--toggle-collect", OPT_TEXT},
     {"--fn-skip", OPT_TEXT},
-    {"--skip-plt", OPT_YES},
+    {"--skip-plt", OPT_YESNO},
     {"--skip-direct-rec", OPT_YESNO},
     {"--separate-recs", OPT_COUNT},
     {"--separate-callers", OPT_COUNT},

@@ -135,6 +135,41 @@ same_count dli "--dump-line=no --dump-instr=yes: jumps with a line" "^j(ump|cnd)
 # Callgrind's file too): rows only
 same_data dli instr "--dump-line=no --dump-instr=yes" --auto=no
 
+# --skip-plt=no: each stub of .plt is a function `0x... [PLT]` (object ???)
+# between the caller and the target, with the stub's code as its self cost
+(cd "$TMP" && $E VALGRIND_LIB="$LIB" valgrind --tool=callgrind --callgrind-out-file="$TMP/plt.cg" \
+    --separate-recs=1 --skip-plt=no ./opts >/dev/null 2>"$TMP/plt.cgerr" </dev/null)
+(cd "$TMP" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record --cache-sim=no \
+    --out-file="$TMP/plt.tl" --skip-plt=no ./opts >/dev/null 2>"$TMP/plt.tlerr" </dev/null)
+$CHECK arcs "$TMP/plt.cg" | grep -F "[PLT]" >"$TMP/plt.ca"
+$CHECK arcs "$TMP/plt.tl" | grep -F "[PLT]" >"$TMP/plt.ta"
+same_text "--skip-plt=no: the calls into and out of PLT stubs equal Callgrind's ($(wc -l <"$TMP/plt.ca") arcs)" \
+    "$TMP/plt.ca" "$TMP/plt.ta"
+$CHECK self-in "$TMP/plt.cg" '???' | grep -F "[PLT]" >"$TMP/plt.cs"
+$CHECK self-in "$TMP/plt.tl" '???' | grep -F "[PLT]" >"$TMP/plt.ts"
+same_text "--skip-plt=no: the self costs of the PLT stubs equal Callgrind's ($(wc -l <"$TMP/plt.cs") stubs)" \
+    "$TMP/plt.cs" "$TMP/plt.ts"
+$CHECK self-in "$TMP/plt.cg" /opts | grep -E "^(main|fib|ping|pong|helper|leaf|via)" >"$TMP/plt.cm"
+$CHECK self-in "$TMP/plt.tl" /opts | grep -E "^(main|fib|ping|pong|helper|leaf|via)" >"$TMP/plt.tm"
+same_text "--skip-plt=no: the self costs of the program's functions (main's too) equal Callgrind's" \
+    "$TMP/plt.cm" "$TMP/plt.tm"
+for x in base plt; do
+    "$TALLY" annotate "$TMP/$x.tl" 2>&1 | grep "PROGRAM TOTALS" >"$TMP/$x.tt"
+    callgrind_annotate "$TMP/$x.tl" 2>"$TMP/$x.caerr" | grep "PROGRAM TOTALS" >"$TMP/$x.ct"
+done
+same_text "--skip-plt=no: tally annotate's totals are the default file's" "$TMP/base.tt" "$TMP/plt.tt"
+same_text "--skip-plt=no: callgrind_annotate's totals are the default file's" "$TMP/base.ct" "$TMP/plt.ct"
+if [ -s "$TMP/plt.caerr" ]; then
+    not_ok "--skip-plt=no: callgrind_annotate reads the file without warnings"
+    head -n 5 "$TMP/plt.caerr" | diag
+else
+    ok "--skip-plt=no: callgrind_annotate reads the file without warnings"
+fi
+"$TALLY" annotate "$TMP/plt.tl" 2>&1 | grep -F "[PLT]" | sed 's/ *(.*%) *//' | sort >"$TMP/plt.tr"
+callgrind_annotate "$TMP/plt.tl" 2>/dev/null | grep -F "[PLT]" | sed 's/ *(.*%) *//' | sort >"$TMP/plt.cr"
+same_text "--skip-plt=no: tally annotate and callgrind_annotate show the same stub rows ($(wc -l <"$TMP/plt.cr"))" \
+    "$TMP/plt.cr" "$TMP/plt.tr"
+
 # values tally record checks before Valgrind starts
 for o in --compress-strings=maybe --compress-pos= --dump-line=1; do
     if "$TALLY" record "$o" -- true >/dev/null 2>"$TMP/err"; then
