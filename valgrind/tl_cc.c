@@ -172,7 +172,14 @@ linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow)
     HChar buf[32];
     Addr bias;
     istr *iobj = object_of(entry, &bias);
-    VG_(sprintf)(buf, "0x%016lx", (unsigned long)(entry - bias));
+    /* --skip-plt=no: a stub of `.plt` is a function of its own, named as
+     * Callgrind names it (its run-time address, object ???); the stubs of
+     * `.plt.sec` and `.plt.got` are code without a symbol for Callgrind */
+    if (!clo_skip_plt && VG_(DebugInfo_sect_kind)(NULL, entry) == Vg_SectPLT) {
+        VG_(sprintf)(buf, "0x%016lx [PLT]", (unsigned long)entry);
+        return get_linecc(ifile, intern(buf), unk, unk, line);
+    } else
+        VG_(sprintf)(buf, "0x%016lx", (unsigned long)(entry - bias));
     return get_linecc(ifile, intern(buf), iobj, unk, line);
 }
 

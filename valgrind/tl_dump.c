@@ -36,6 +36,50 @@ const HChar *const ev_name[N_EV] = {"Ir",    "Dr",    "Dw",    "I1mr",     "D1mr
 
 static ULong totals[N_EV];
 
+/* Callgrind's options of the file's form */
+static Bool clo_compress_strings = True; /* a name is "(N)" after its first use */
+static Bool clo_compress_pos = True;     /* +n, -n, * for instruction positions */
+static Bool clo_dump_line = True;        /* line numbers in positions */
+
+Bool dump_process_option(const HChar *arg)
+{
+    if VG_BOOL_CLO (arg, "--compress-strings", clo_compress_strings) {
+    } else if VG_BOOL_CLO (arg, "--compress-pos", clo_compress_pos) {
+    } else if VG_BOOL_CLO (arg, "--dump-line", clo_dump_line) {
+    } else
+        return False;
+    return True;
+}
+
+void dump_print_usage(void)
+{
+    VG_(printf)
+    ("    --compress-strings=yes|no names as (N) after their first use in a file [yes]\n"
+     "    --compress-pos=yes|no     instruction positions relative to the last [yes]\n"
+     "    --dump-line=yes|no        line numbers in positions [yes]\n");
+}
+
+void dump_post_clo_init(void)
+{
+    /* as Callgrind: a position needs an address or a line */
+    if (!clo_dump_line && !clo_dump_instr) {
+        VG_(umsg)("Using source line as position.\n");
+        clo_dump_line = True;
+    }
+}
+
+/* A position written in full: "0xADDR LINE", "0xADDR" (--dump-line=no),
+ * or "LINE" without --dump-instr. */
+static void format_pos(HChar *buf, Addr addr, UInt line)
+{
+    if (!clo_dump_instr)
+        VG_(sprintf)(buf, "%u", line);
+    else if (clo_dump_line)
+        VG_(sprintf)(buf, "0x%lx %u", addr, line);
+    else
+        VG_(sprintf)(buf, "0x%lx", addr);
+}
+
 /* Which events are written, in callgrind order. */
 Int out_ev[N_EV], n_out_ev;
 
@@ -327,14 +371,19 @@ static UWord idmap_rehash(const void *p)
     return ((UWord)m->key >> 3) * 0x9E3779B97F4A7C15ull >> 20 ^ m->kind;
 }
 
-/* "KEY=(id)" for a name written before in this file, else "KEY=(id) NAME". */
+/* "KEY=(id)" for a name written before in this file, else "KEY=(id) NAME";
+ * "KEY=NAME" every time with --compress-strings=no (the ids still count
+ * the functions written). */
 static void write_id(cgfile *o, const HChar *key, UInt kind, const void *ptr, const HChar *name)
 {
     idmap probe = {.key = ptr, .kind = kind};
     UWord h = idmap_rehash(&probe);
     for (idmap *m = o->ids.slot[h & (o->ids.nslots - 1)]; m; m = m->next)
         if (m->key == ptr && m->kind == kind) {
-            VG_(fprintf)(o->f, "%s=(%u)\n", key, m->id);
+            if (clo_compress_strings)
+                VG_(fprintf)(o->f, "%s=(%u)\n", key, m->id);
+            else
+                VG_(fprintf)(o->f, "%s=%s\n", key, name);
             return;
         }
     idmap *m = arena_alloc(sizeof *m);
@@ -342,7 +391,10 @@ static void write_id(cgfile *o, const HChar *key, UInt kind, const void *ptr, co
     m->kind = kind;
     m->id = ++o->next[kind];
     htab_add(&o->ids, m, h, idmap_rehash);
-    VG_(fprintf)(o->f, "%s=(%u) %s\n", key, m->id, name);
+    if (clo_compress_strings)
+        VG_(fprintf)(o->f, "%s=(%u) %s\n", key, m->id, name);
+    else
+        VG_(fprintf)(o->f, "%s=%s\n", key, name);
 }
 
 static void write_file_id(cgfile *o, const HChar *key, istr *file)
@@ -400,14 +452,12 @@ static void write_jumps(cgpos *c, const jrec *j, Bool by_line, const HChar *pos)
         linecc *t = j->target;
         if (t->file != c->fi) write_file_id(c->o, "jfi", t->file);
         if (fnrec_of(t) != c->fn) write_fn_id(c->o, "jfn", fnrec_of(t));
+        HChar to[48];
+        format_pos(to, j->to_file, t->line);
         if (j->cond)
-            VG_(fprintf)(f, "jcnd=%llu/%llu", j->taken, j->exe);
+            VG_(fprintf)(f, "jcnd=%llu/%llu %s\n%s\n", j->taken, j->exe, to, pos);
         else
-            VG_(fprintf)(f, "jump=%llu", j->taken);
-        if (clo_dump_instr)
-            VG_(fprintf)(f, " 0x%lx %u\n%s\n", j->to_file, t->line, pos);
-        else
-            VG_(fprintf)(f, " %u\n%s\n", t->line, pos);
+            VG_(fprintf)(f, "jump=%llu %s\n%s\n", j->taken, to, pos);
     }
 }
 
@@ -430,12 +480,9 @@ static void write_arc(cgpos *c, const arc *a, const HChar *pos)
     if (r->obj != c->ob) write_id(c->o, "cob", 1, r->obj, r->obj->s);
     if (r->file != c->fi) write_file_id(c->o, "cfi", r->file);
     write_fn_id(c->o, "cfn", r);
-    if (clo_dump_instr)
-        VG_(fprintf)
-        (c->o->f, "calls=%llu 0x%lx %u\n", a->calls, instr_file_addr(a->callee), cl->line);
-    else
-        VG_(fprintf)(c->o->f, "calls=%llu %u\n", a->calls, cl->line);
-    VG_(fprintf)(c->o->f, "%s", pos);
+    HChar to[48];
+    format_pos(to, clo_dump_instr ? instr_file_addr(a->callee) : 0, cl->line);
+    VG_(fprintf)(c->o->f, "calls=%llu %s\n%s", a->calls, to, pos);
     write_costs(c->o->f, a->cost);
 }
 
@@ -593,7 +640,8 @@ static void write_callgrind(UInt tid)
      * function add up to its time on the stack, counted once */
     if (clo_calls) VG_(fprintf)(f, "desc: Option: call costs: outermost activations\n");
     VG_(fprintf)(f, "desc: Trigger: %s\n", trigger ? trigger : "Program termination");
-    VG_(fprintf)(f, "positions: %s\nevents:", clo_dump_instr ? "instr line" : "line");
+    VG_(fprintf)(f, "positions: %s\nevents:",
+                 !clo_dump_instr ? "line" : clo_dump_line ? "instr line" : "instr");
     for (Int k = 0; k < n_out_ev; k++)
         VG_(fprintf)(f, " %s", ev_name[out_ev[k]]);
     VG_(fprintf)(f, "\n");
@@ -619,8 +667,10 @@ static void write_callgrind(UInt tid)
             istr *fi_before = c.fi;
             write_place(&c, i->line);
             Addr fa = instr_file_addr(i);
-            if (c.fn != before || c.fi != fi_before)
-                VG_(fprintf)(f, "0x%lx %u", fa, i->line->line);
+            HChar pos[48];
+            format_pos(pos, fa, i->line->line);
+            if (!clo_compress_pos || c.fn != before || c.fi != fi_before)
+                VG_(fprintf)(f, "%s", pos);
             else {
                 if (fa == pa)
                     VG_(fprintf)(f, "*");
@@ -628,18 +678,18 @@ static void write_callgrind(UInt tid)
                     VG_(fprintf)(f, "+%lu", fa - pa);
                 else
                     VG_(fprintf)(f, "-%lu", pa - fa);
-                if (i->line->line == pl)
-                    VG_(fprintf)(f, " *");
-                else if (i->line->line > pl)
-                    VG_(fprintf)(f, " +%u", i->line->line - pl);
-                else
-                    VG_(fprintf)(f, " -%u", pl - i->line->line);
+                if (clo_dump_line) {
+                    if (i->line->line == pl)
+                        VG_(fprintf)(f, " *");
+                    else if (i->line->line > pl)
+                        VG_(fprintf)(f, " +%u", i->line->line - pl);
+                    else
+                        VG_(fprintf)(f, " -%u", pl - i->line->line);
+                }
             }
             pa = fa;
             pl = i->line->line;
             write_costs(f, i->ev);
-            HChar pos[48];
-            VG_(sprintf)(pos, "0x%lx %u", fa, i->line->line);
             for (arc *a = i->arcs; a; a = a->snext)
                 write_arc(&c, a, pos);
             if (i->jumps) write_jumps(&c, i->jumps, False, pos);

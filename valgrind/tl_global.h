@@ -433,7 +433,11 @@ void fnpat_report(void); /* at exit: the patterns that matched nothing (not with
 /*--- tl_sep.c: --fn-skip, --skip-direct-rec, --separate-recs, --separate-callers ---*/
 
 extern Bool sep_on, skip_given;
+Bool dump_process_option(const HChar *arg); /* tl_dump.c: the file's form */
+void dump_print_usage(void);
+void dump_post_clo_init(void);
 Bool sep_process_option(const HChar *arg);
+extern Bool clo_skip_plt; /* tl_sep.c */
 void sep_print_usage(void);
 Bool sep_post_clo_init(void); /* True: one of these options is given */
 instrcc *sep_callee(thread *t, instrcc *callee, fnact *base, UInt bdepth, UInt *level);

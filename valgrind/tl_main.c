@@ -906,7 +906,7 @@ static sbinfo *make_sbinfo(instrcc *first)
     sb->first = first;
     sb->obj = object_of(first->addr, NULL);
     sb->is_entry = VG_(get_fnname_if_entry)(ep, first->addr, &name);
-    sb->in_plt = is_plt(first->addr);
+    sb->in_plt = clo_skip_plt && is_plt(first->addr);
     sb->is_resolver = VG_(strncmp)(first->line->fn->s, "_dl_runtime_resolve", 19) == 0;
     if (clo_contexts) sb->cfn = fn_of(first->line);
     return sb;
@@ -919,7 +919,7 @@ static const linecc *first_owner(Addr a)
 {
     const HChar *name;
     DiEpoch ep = VG_(current_DiEpoch)();
-    if (is_plt(a)) return NULL;
+    if (clo_skip_plt && is_plt(a)) return NULL;
     if (VG_(get_fnname)(ep, a, &name))
         /* named code is its function's when it is entered as that
          * function; reached by a jump from another function's frame it is
@@ -1224,7 +1224,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
 static Bool tl_process_cmd_line_option(const HChar *arg)
 {
     if (rms_process_option(arg) || parts_process_option(arg) || sep_process_option(arg) ||
-        events_process_option(arg))
+        events_process_option(arg) || dump_process_option(arg))
         return True;
     if VG_BOOL_CLO (arg, "--cache-sim", clo_cache_sim) {
         clo_cache_sim_given = True;
@@ -1283,6 +1283,7 @@ static void tl_print_usage(void)
      "yes");
     events_print_usage();
     sep_print_usage();
+    dump_print_usage();
     parts_print_usage();
     rms_print_usage();
 }
@@ -1321,6 +1322,7 @@ static void tl_post_clo_init(void)
     sim_init();
     events_post_clo_init();
     choose_events();
+    dump_post_clo_init();
     htab_init(&strs, 4096);
     htab_init(&lines, 16384);
     htab_init(&instrs, 65536);

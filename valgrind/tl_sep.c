@@ -32,6 +32,7 @@
 
 Bool sep_on;     /* names other than the function's own can be given */
 Bool skip_given; /* --fn-skip */
+Bool clo_skip_plt = True; /* no: a PLT stub is a function "0x... [PLT]" */
 static Long clo_recs = 1, clo_callers = 0;
 static Bool clo_skip_direct = False; /* Callgrind 3.19's real default */
 
@@ -76,17 +77,11 @@ static Bool per_fn_opt(const HChar *arg, const HChar *name, Bool callers)
 Bool sep_process_option(const HChar *arg)
 {
     const HChar *s;
-    Bool plt;
     if VG_STR_CLO (arg, "--fn-skip", s) {
         if (!*s) VG_(fmsg_bad_option)(arg, "it needs a function name\n");
         fnpat_add(FNP_SKIP, "--fn-skip", s);
         skip_given = True;
-    } else if VG_BOOL_CLO (arg, "--skip-plt", plt) {
-        /* PLT stubs are transparent in tally: the call goes from the
-         * caller to the function the stub leads to */
-        if (!plt)
-            VG_(fmsg_bad_option)(arg, "tally always records calls through PLT stubs to the "
-                                      "function they lead to (yes)\n");
+    } else if VG_BOOL_CLO (arg, "--skip-plt", clo_skip_plt) {
     } else if VG_BOOL_CLO (arg, "--skip-direct-rec", clo_skip_direct) {
         sep_on = True;
     } else if VG_BINT_CLO (arg, "--separate-recs", clo_recs, 1, 1000) {
@@ -105,7 +100,8 @@ void sep_print_usage(void)
     VG_(printf)
     ("    --fn-skip=<fn>            calls into functions matching <fn> are not recorded:\n"
      "                              their code is their caller's (repeatable)\n"
-     "    --skip-plt=yes            calls through PLT stubs go to their target [yes]\n"
+     "    --skip-plt=yes|no         calls through PLT stubs go to their target; no:\n"
+     "                              a stub is a function 0x... [PLT] of its own [yes]\n"
      "    --skip-direct-rec=yes|no  a function calling itself directly keeps its\n"
      "                              name (no new --separate-recs level) [no]\n"
      "    --separate-recs=<n>       name recursion levels up to <n>: f'2, f'3 [1]\n"

@@ -57,6 +57,12 @@ static void record_usage(FILE *fp)
                 "  --calls=yes|no                the call graph: calls and inclusive costs [yes]\n"
                 "  --dump-instr=yes|no           costs per instruction as well as per line,\n"
                 "                                addresses within the object (Callgrind's) [no]\n"
+                "  --dump-line=yes|no            line numbers in positions; no: addresses\n"
+                "                                alone, with --dump-instr=yes [yes]\n"
+                "  --compress-strings=yes|no     a name is written once, then as its id (N)\n"
+                "                                [yes]\n"
+                "  --compress-pos=yes|no         instruction positions relative to the one\n"
+                "                                before (+n, -n, *) [yes]\n"
                 "  --out-file=FILE               output file, %%p = pid, %%q{VAR} = $VAR\n"
                 "                                [tally.out.%%p]\n"
                 "  --callgrind-out-file=FILE     the same as --out-file (Callgrind's name)\n"
@@ -68,8 +74,9 @@ static void record_usage(FILE *fp)
                 "                                as written (demangled); repeatable\n"
                 "  --fn-skip=FUNCTION            calls into FUNCTION are not recorded: its code\n"
                 "                                is its caller's (a pattern; repeatable)\n"
-                "  --skip-plt=yes                calls through PLT stubs go to their target\n"
-                "                                (no is not offered) [yes]\n"
+                "  --skip-plt=yes|no             calls through PLT stubs go to their target;\n"
+                "                                no: each stub is a function 0x... [PLT]\n"
+                "                                between caller and target [yes]\n"
                 "  --skip-direct-rec=yes|no      a direct recursion keeps the caller's name (no\n"
                 "                                new recursion level) [no, as Callgrind 3.19]\n"
                 "  --separate-recs=N             name recursion levels up to N: f, f'2, f'3\n"
@@ -276,6 +283,9 @@ static const struct {
     {"--collect-systime", OPT_SYSTIME},
     {"--calls", OPT_YESNO},
     {"--dump-instr", OPT_YESNO},
+    {"--dump-line", OPT_YESNO},
+    {"--compress-strings", OPT_YESNO},
+    {"--compress-pos", OPT_YESNO},
     {"--out-file", OPT_TEXT},
     {"--callgrind-out-file", OPT_TEXT},
     {"--cachegrind-out-file", OPT_TEXT},
@@ -289,7 +299,7 @@ static const struct {
     {"--combine-dumps", OPT_YESNO},
     {"--toggle-collect", OPT_TEXT},
     {"--fn-skip", OPT_TEXT},
-    {"--skip-plt", OPT_YES},
+    {"--skip-plt", OPT_YESNO},
     {"--skip-direct-rec", OPT_YESNO},
     {"--separate-recs", OPT_COUNT},
     {"--separate-callers", OPT_COUNT},

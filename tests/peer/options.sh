@@ -11,8 +11,8 @@
 #    whose difference from Callgrind's (the PLT stubs main calls through,
 #    which tally charges to their targets) is the one without options;
 #  - the calls into libc through the PLT equal Callgrind's (--skip-plt=yes,
-#    its default and tally's only value).
-# tally refuses --skip-plt=no and a --separate-recs without a function.
+#    its default; --skip-plt=no is in tests/peer/format.sh).
+# tally refuses a --separate-recs without a function.
 . "$(dirname "$0")/../lib.sh"
 
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -95,7 +95,7 @@ run calfn --separate-recs=1 --separate-callers2=helper -- --separate-callers2=he
 compare calfn "--separate-callers2=helper"
 
 # what tally refuses
-for o in --skip-plt=no --separate-recs3= --separate-recs=x; do
+for o in --separate-recs3= --separate-recs=x; do
     if "$TALLY" record "$o" -- true >/dev/null 2>"$TMP/err"; then
         not_ok "$o is refused"
     else
