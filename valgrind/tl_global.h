@@ -325,7 +325,14 @@ typedef struct {
     /* mark of a handler on an alternate stack above the interrupted one:
      * the stack pointers the handler's code was seen at */
     Bool alt;
+    /* (sw) the mark of a switch to another stack (tl_switch.c): a skipped
+     * frame that keeps the frames below it; alt_lo and alt_hi are then the
+     * stack pointers of the stack it left, sw_prev the index above the
+     * mark before it (thread.sw_base) and sw_seg that stack's base */
+    Bool sw;
     Addr alt_lo, alt_hi;
+    Addr sw_seg;
+    UInt sw_prev;
     exitinfo *saved;      /* mark: the transition the delivery interrupted */
     instrcc *saved_plt;   /* mark: an unresolved call into a PLT stub */
     cct_node *node;       /* --contexts: the callee's context (mark: the root) */
@@ -352,6 +359,9 @@ typedef struct {
     Bool plt_wait;       /* they wait for the lazy-binding resolver's target */
     ULong plt_end[N_EV]; /* where the last of them ended (the resolver began) */
     UInt n_alt;          /* marks of handlers on an alternate stack above */
+    UInt n_sw;           /* switch marks (tl_switch.c) */
+    UInt sw_base;        /* the index above the topmost one (0: none) */
+    Addr seg_sp;         /* with one, the stack pointer the switch landed on */
     cct_node *plt_node;  /* --contexts: the caller's node */
     ULong run[N_EV];
     UInt tid;
@@ -505,6 +515,13 @@ void note_syscall(tlstate *st, instrcc *ins, IRJumpKind jk);
 extern exitinfo start_exit;
 thread *get_thread(ThreadId tid);
 frame *pop_call(thread *t);
+frame *push_frame(thread *t);
+const linecc *frame_owner(const thread *t);
+/* tl_switch.c: switches between stacks (swapcontext, Go's gogo/mcall) */
+#define SW_GAP 4096
+void sw_mark(thread *t, Addr sp);
+Bool sw_back(thread *t, Addr sp);
+void sw_popped(thread *t, const frame *m);
 void note_owner(const thread *t);
 void calls_finish(void);
 UInt n_functions(void); /* functions met by the call tracking */

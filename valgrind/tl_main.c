@@ -232,7 +232,7 @@ static cct_node *frame_node(thread *t)
 /* A block starts: code of another function than the frame's (reached by a
  * jump, a PLT stub, code before the first call) runs in a child context of
  * the frame's, so that every cost is in a context of its own function. */
-static const linecc *frame_owner(const thread *t);
+const linecc *frame_owner(const thread *t);
 
 static void cct_block(thread *t, sbinfo *sb)
 {
@@ -284,7 +284,10 @@ static frame *new_frame(thread *t)
     return f;
 }
 
-static const linecc *frame_owner(const thread *t);
+frame *push_frame(thread *t)
+{
+    return new_frame(t);
+}
 
 /* --fn-skip: the call is not recorded; the skipped function's code runs
  * for the caller's function (its frame only keeps the stack in shape). */
@@ -371,7 +374,10 @@ frame *pop_call(thread *t)
         if (rms_on) rms_on_signal_end(t->tid, t->run[EV_Ir]);
         return f;
     }
-    if (f->skip) return f;
+    if (f->skip) {
+        if (f->sw) sw_popped(t, f);
+        return f;
+    }
     (*act_depth(f->base, t->tid))--;
     if (f->act != f->base) (*act_depth(f->act, t->tid))--;
     if (collecting && f->outer) {
@@ -558,7 +564,7 @@ static Bool alt_shields(const frame *m, const exitinfo *x, Addr sp)
  * thread's base). The IR of a dynblock compares it with the block's. */
 static const linecc *cur_owner;
 
-static const linecc *frame_owner(const thread *t)
+const linecc *frame_owner(const thread *t)
 {
     if (t->depth == 0) return t->base;
     const frame *f = &t->stack[t->depth - 1];
@@ -690,13 +696,22 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
         return;
     }
     if (t->n_alt) note_alt_sp(t, x, sp);
-    Bool popped = False;
+    /* a switch back to a stack left before, or to one above every frame
+     * of this one (tl_switch.c) */
+    Bool back = t->n_sw && sw_back(t, sp);
+    if (!back && t->depth > t->sw_base && !t->n_alt &&
+        sp > (t->n_sw ? t->seg_sp : t->stack[0].sp) + SW_GAP) {
+        sw_mark(t, sp);
+        push_call(t, exit_site(x), sb->first, ~(Addr)0, sb->is_resolver);
+        return;
+    }
+    Bool popped = back;
     while (t->depth > 0 && t->stack[t->depth - 1].sp < sp &&
            !alt_shields(&t->stack[t->depth - 1], x, sp)) {
         pop_call(t);
         popped = True;
     }
-    if (popped) {
+    if (popped && x->kind != K_CALL) {
         t->plt_site = NULL;
         return;
     }
