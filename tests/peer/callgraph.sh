@@ -218,7 +218,9 @@ has_arc coro "coroutine -> step 5000"
 build coroabove gcc -O1 -g -pthread
 run coroabove -- ./coroabove
 if [ -s "$TMP/coroabove.tl" ] && [ -s "$TMP/coroabove.cg" ]; then
-    same_arcs coroabove 'above|^clone -> (swapcontext|yield_above) |^(clone|swapcontext) -> body |^body -> start_thread '
+    # (pthread_join waits on a futex only when the thread has not ended
+    # yet: those arcs depend on timing, in either tool)
+    same_arcs coroabove 'above|^clone -> (swapcontext|yield_above) |^(clone|swapcontext) -> body |^body -> start_thread |futex|_asynccancel '
     for a in "swapcontext -> coro_above 151" "swapcontext -> yield_above 149" \
         "coro_above -> work_above 300" "yield_above -> swapcontext 150" "start_thread -> body 1"; do
         has_arc coroabove "$a"
