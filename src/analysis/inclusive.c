@@ -23,7 +23,6 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
     memset(r, 0, sizeof(*r));
     r->nnodes = n;
     r->ncols = nc;
-    r->outermost = g->outermost;
     r->cycle = xcalloc(n ? n : 1, sizeof(*r->cycle));
     r->incl = xcalloc(n * nc > 0 ? n * nc : 1, sizeof(*r->incl));
     r->ndef = xcalloc(n ? n : 1, sizeof(*r->ndef));
@@ -116,17 +115,14 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
         uint32_t sd = g->self_ndef ? g->self_ndef[v] : (uint32_t)nc;
         if (r->cycle[v]) {
             size_t cy = r->cycle[v] - 1;
-            /* the cycle's own cost first, from its members' self costs and
-             * the calls leaving it when nothing outside calls it */
-            tally_wide *own = xmalloc(nc * sizeof(tally_wide));
-            memcpy(own, self, nc * sizeof(tally_wide));
-            rc |= add_vec(own, out + v * nc, nc);
+            /* a cycle nothing outside calls costs its members' self costs
+             * and the calls leaving it */
             rc |= add_vec(r->cycle_self + cy * nc, self, nc);
             if (!cyc_entered[cy]) {
-                rc |= add_vec(r->cycle_incl + cy * nc, own, nc);
+                rc |= add_vec(r->cycle_incl + cy * nc, self, nc);
+                rc |= add_vec(r->cycle_incl + cy * nc, out + v * nc, nc);
                 r->cycle_ndef[cy] = max32(r->cycle_ndef[cy], max32(sd, out_ndef[v]));
             }
-            free(own);
             memcpy(dst, member_in + v * nc, nc * sizeof(tally_wide));
             r->ndef[v] = max32(in_ndef[v], sd);
         } else if (called[v]) {
@@ -141,11 +137,6 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
     for (size_t cy = 0; cy < ncyc && !rc; cy++)
         if (cyc_entered[cy])
             memcpy(r->cycle_incl + cy * nc, cyc_in + cy * nc, nc * sizeof(tally_wide));
-    /* A member is on the stack at most while its cycle is, and at most for
-     * the calls into it, whichever is less (calls inside a recursion can
-     * nest, so their sum can exceed it). When the arcs count only the
-     * outermost call of each activation, the calls into it are exactly its
-     * time on the stack. */
     for (size_t v = 0; v < n; v++)
         r->outer_in[v] = g->outermost || (g->outer_in && g->outer_in[v]);
     /* A cycle nothing outside calls starts at the bottom of a stack: the
@@ -171,6 +162,11 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
             if (surplus > best) bottom[cy] = (uint32_t)v;
         }
     }
+    /* A member is on the stack at most while its cycle is, and at most for
+     * the calls into it, whichever is less (calls inside a recursion can
+     * nest, so their sum can exceed it). When the arcs count only the
+     * outermost call of each activation, the calls into it are exactly its
+     * time on the stack. */
     for (size_t v = 0; v < n && !rc; v++) {
         if (!r->cycle[v]) continue;
         size_t cy = r->cycle[v] - 1;

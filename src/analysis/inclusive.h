@@ -76,7 +76,6 @@ struct incl_result {
     uint32_t *members;       /*   members[cycle_start[c] .. cycle_start[c + 1]) ascending */
     char *cycle_root;        /* [ncycles]: nothing outside the cycle calls it */
     unsigned char *outer_in; /* [nnodes]: the calls into it never nest */
-    int outermost;           /* the graph's flag */
 };
 
 /* Whether node v's inclusive cost is an estimate: it is in a cycle, and
