@@ -318,6 +318,17 @@ static int side_inclusive(const struct profile *p, const struct event_expr *cols
     return rc ? -1 : 0;
 }
 
+/* Is function fn's object left out (--ignore-object)? state[fn] keeps the
+ * answer: 0 not looked at yet, 1 kept, 2 ignored. */
+static int fn_ignored(const struct profile *p, void *ignore, unsigned char *state, uint32_t fn)
+{
+    if (!state[fn]) {
+        struct function f = profile_function_at(p, fn);
+        state[fn] = ignore && f.obj && regex_matches(ignore, profile_str(p, f.obj)) ? 2 : 1;
+    }
+    return state[fn] == 2;
+}
+
 static int by_name(const void *a, const void *b)
 {
     const struct side_func *x = a, *y = b;
@@ -337,18 +348,13 @@ static long side_sums(const struct profile *p, const struct event_expr *cols, si
     const struct part *pt = p->parts[0];
     int64_t *per_fn = xcalloc(nf * ncols + 1, sizeof(int64_t));
     unsigned char *seen = xcalloc(nf + 1, 1);
-    /* 0: not looked at; 1: kept; 2: ignored (its object matches) */
+    /* fn_ignored()'s answers */
     unsigned char *state = xcalloc(nf + 1, 1);
     long rc = 0;
     for (size_t i = 0; i < part_ncosts(pt); i++) {
         struct cost_rec c;
         part_cost_get(pt, i, &c);
-        if (!state[c.fn]) {
-            struct function f = profile_function_at(p, c.fn);
-            state[c.fn] = 1;
-            if (ignore && f.obj && regex_matches(ignore, profile_str(p, f.obj))) state[c.fn] = 2;
-        }
-        if (state[c.fn] == 2) continue;
+        if (fn_ignored(p, ignore, state, c.fn)) continue;
         seen[c.fn] = 1;
         for (size_t k = 0; k < ncols; k++) {
             tally_wide w; /* tally check keeps 64-bit signed sums per function */
@@ -370,12 +376,7 @@ static long side_sums(const struct profile *p, const struct event_expr *cols, si
             goto out;
         }
         for (size_t f = 0; f < nf; f++) /* functions of ignored objects stay out */
-            if (state[f] == 2)
-                seen[f] = 0;
-            else if (seen[f] && !state[f]) {
-                struct function fu = profile_function_at(p, (uint32_t)f);
-                if (ignore && fu.obj && regex_matches(ignore, profile_str(p, fu.obj))) seen[f] = 0;
-            }
+            if (seen[f] && fn_ignored(p, ignore, state, (uint32_t)f)) seen[f] = 0;
     }
     size_t n = 0;
     struct side_func *sf = xcalloc(nf + 1, sizeof(*sf));
