@@ -537,7 +537,7 @@ void parts_init(Bool collect_atstart);
 void instr_switch(Bool on, Bool reset_caches);
 Bool instr_state(void); /* the instrumentation is on */
 void zero_all(void);
-UChar fn_hooks(const HChar *name);
+UChar fn_hooks(istr *fn);
 void hooks_enter(const fnact *a);
 void hooks_leave(const fnact *a);
 extern ULong bbs_run;

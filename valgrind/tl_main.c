@@ -166,7 +166,7 @@ static fnact *act_of(linecc *l)
         a->obj = l->obj;
         a->fn = l->fn;
         a->hash = h;
-        a->hooks = fn_hooks(l->fn->s);
+        a->hooks = fn_hooks(l->fn);
         htab_add(&fnacts, a, h, fnact_rehash);
     }
     l->act = a;

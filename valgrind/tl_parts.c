@@ -367,29 +367,15 @@ Bool clo_instr_atstart = True;
 Bool clo_combine_dumps = True; /* Callgrind's default is no */
 static Long clo_dump_every_bb = 0;
 
-/* --dump-before, --zero-before, --dump-after: one entry per option given */
-typedef struct fnopt {
-    struct fnopt *next;
-    const HChar *name;
-    UChar hook; /* HOOK_* */
-} fnopt;
-static fnopt *fn_opts;
-
-/* Does function `name` match an option's `pattern`? Exact names for now;
- * this is the one place that decides. */
-/* Callgrind's patterns, * and ? on the whole name (tl_fnpat.c) */
-static Bool fn_name_matches(const HChar *pattern, const HChar *name)
+/* The HOOK_* flags of function `fn` (once per function, for its fnact):
+ * the verdicts of the --dump-before, --zero-before and --dump-after
+ * patterns, which tl_fnpat.c keeps on the name. */
+UChar fn_hooks(istr *fn)
 {
-    return fnpat_match(pattern, name);
-}
-
-/* The HOOK_* flags of function `name`, found once per function (fnact). */
-UChar fn_hooks(const HChar *name)
-{
-    UChar h = 0;
-    for (fnopt *o = fn_opts; o; o = o->next)
-        if (!(h & o->hook) && fn_name_matches(o->name, name)) h |= o->hook;
-    return h;
+    if (!(fn->fnf & FNF_DECIDED)) fnpat_decide(fn);
+    return (fn->fnf & FNF(FNP_DUMP_BEFORE) ? HOOK_DUMP_BEFORE : 0) |
+           (fn->fnf & FNF(FNP_ZERO_BEFORE) ? HOOK_ZERO_BEFORE : 0) |
+           (fn->fnf & FNF(FNP_DUMP_AFTER) ? HOOK_DUMP_AFTER : 0);
 }
 
 /* A part with the trigger `opt` + `name` (e.g. "--dump-before=main"). */
@@ -484,34 +470,23 @@ Bool parts_client_request(const UWord *args)
     return False;
 }
 
-static void add_fnopt(const HChar *arg, const HChar *name, UChar hook)
+/* A function option: a pattern of tl_fnpat.c (decided once per function,
+ * and warned about at exit when it matched no function that ran). */
+static void add_fnopt(const HChar *arg, const HChar *name, UInt kind, const HChar *opt)
 {
     if (!*name) VG_(fmsg_bad_option)(arg, "it needs a function name\n");
-    /* also a pattern of tl_fnpat.c, which warns at exit when it matched
-     * no function that ran */
-    fnpat_add(hook == HOOK_DUMP_BEFORE   ? FNP_DUMP_BEFORE
-              : hook == HOOK_ZERO_BEFORE ? FNP_ZERO_BEFORE
-                                         : FNP_DUMP_AFTER,
-              hook == HOOK_DUMP_BEFORE   ? "--dump-before"
-              : hook == HOOK_ZERO_BEFORE ? "--zero-before"
-                                         : "--dump-after",
-              name);
-    fnopt *o = VG_(malloc)("tl.fnopt", sizeof *o);
-    o->name = name;
-    o->hook = hook;
-    o->next = fn_opts;
-    fn_opts = o;
+    fnpat_add(kind, opt, name);
 }
 
 Bool parts_process_option(const HChar *arg)
 {
     const HChar *s;
     if VG_STR_CLO (arg, "--dump-before", s) {
-        add_fnopt(arg, s, HOOK_DUMP_BEFORE);
+        add_fnopt(arg, s, FNP_DUMP_BEFORE, "--dump-before");
     } else if VG_STR_CLO (arg, "--zero-before", s) {
-        add_fnopt(arg, s, HOOK_ZERO_BEFORE);
+        add_fnopt(arg, s, FNP_ZERO_BEFORE, "--zero-before");
     } else if VG_STR_CLO (arg, "--dump-after", s) {
-        add_fnopt(arg, s, HOOK_DUMP_AFTER);
+        add_fnopt(arg, s, FNP_DUMP_AFTER, "--dump-after");
     } else if VG_BINT_CLO (arg, "--dump-every-bb", clo_dump_every_bb, 0, (Long)1 << 62) {
     } else if VG_BOOL_CLO (arg, "--combine-dumps", clo_combine_dumps) {
     } else if VG_BOOL_CLO (arg, "--instr-atstart", clo_instr_atstart) {
@@ -536,7 +511,9 @@ void parts_print_usage(void)
 /* After the options: the function options need the call tracking. */
 void parts_post_clo_init(void)
 {
-    if (fn_opts && !clo_calls) {
+    if ((fnpat_given(FNP_DUMP_BEFORE) || fnpat_given(FNP_ZERO_BEFORE) ||
+         fnpat_given(FNP_DUMP_AFTER)) &&
+        !clo_calls) {
         VG_(fmsg_bad_option)("--dump-before/--zero-before/--dump-after", "they need --calls=yes\n");
         VG_(exit)(1);
     }
