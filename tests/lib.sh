@@ -314,3 +314,20 @@ peer_valgrind_lib() {
     for f in "$ROOT"/build/valgrind/lib/*; do ln -s "$f" "$d/"; done
     for t in "$@"; do ln -s "/usr/libexec/valgrind/$t-amd64-linux" "$d/"; done
 }
+
+# peer_start [PROGRAM...]: how a test against Valgrind's tools begins.
+# Without valgrind (or one of the PROGRAMs, e.g. callgrind_annotate) the
+# test is skipped; without tally's Valgrind tool built it fails.
+peer_start() {
+    for p in valgrind "$@"; do
+        if ! command -v "$p" >/dev/null 2>&1; then
+            echo "# $p not installed"
+            ok "skipped: no $p"
+            exit 0
+        fi
+    done
+    if [ ! -x "$ROOT/build/valgrind/lib/tally-amd64-linux" ]; then
+        not_ok "tally's Valgrind tool is built (build/valgrind/lib/tally-amd64-linux)"
+        exit 1
+    fi
+}

@@ -10,15 +10,7 @@
 # for plausibility: they are not deterministic).
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v valgrind >/dev/null 2>&1; then
-    echo "# valgrind not installed"
-    ok "skipped: no Valgrind"
-    exit 0
-fi
-if [ ! -x "$ROOT/build/valgrind/lib/tally-amd64-linux" ]; then
-    not_ok "tally's Valgrind tool is built (build/valgrind/lib/tally-amd64-linux)"
-    exit 1
-fi
+peer_start
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
 E="env -i PATH=/usr/bin:/bin VALGRIND_LIB=$LIB"

@@ -15,10 +15,7 @@
 # annotate`'s output and callgrind_annotate's rows (no warnings).
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v valgrind >/dev/null 2>&1 || ! command -v callgrind_annotate >/dev/null 2>&1; then
-    ok "skipped: no Valgrind or callgrind_annotate"
-    exit 0
-fi
+peer_start callgrind_annotate
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
 E="env -i PATH=/usr/bin:/bin"

@@ -15,10 +15,7 @@
 # tally refuses a --separate-recs without a function.
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v valgrind >/dev/null 2>&1; then
-    ok "skipped: no Valgrind"
-    exit 0
-fi
+peer_start
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
 E="env -i PATH=/usr/bin:/bin"

@@ -18,15 +18,7 @@
 # Cachegrind counts them), and explicit --I1/--D1/--LL with --branch-sim=yes.
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v valgrind >/dev/null 2>&1; then
-    echo "# valgrind not installed"
-    ok "skipped: no Valgrind"
-    exit 0
-fi
-if [ ! -x "$ROOT/build/valgrind/lib/tally-amd64-linux" ]; then
-    not_ok "tally's Valgrind tool is built (build/valgrind/lib/tally-amd64-linux)"
-    exit 1
-fi
+peer_start
 make -s -C "$ROOT/examples" >/dev/null || { not_ok "examples build"; exit 1; }
 
 LIB=$TMP/lib
