@@ -336,6 +336,13 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
 {
     struct func_table *ft = &r->ft;
     size_t nrows = func_nrows(ft);
+    r->rowname = xcalloc(nrows ? nrows : 1, sizeof(char *));
+    /* the names of every row take as much memory as a tenth of the table:
+       only trees and annotated source need them, for other rows than those listed */
+    r->row_names_joined = !r->o->inclusive && !r->o->tree_caller && !r->o->tree_calling &&
+                          !r->o->auto_annotate && !r->o->user_files.n;
+    for (size_t i = 0; i < nrows && !r->row_names_joined; i++)
+        r->rowname[i] = func_row_display(ft, i);
     if (r->o->inclusive) {
         size_t na = ft->arcs.count, nc = r->ncols;
         uint32_t *from = xmalloc((na ? na : 1) * sizeof(uint32_t));
@@ -357,15 +364,8 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
         struct incl_graph g = {
             nrows, nc, self, snd, na, from, to, cost, and, part_calls_outermost(r->pt), NULL};
         unsigned char *levels = NULL;
-        if (!g.outermost) { /* Callgrind's NAME'2 levels (see incl_level_flags) */
-            char **nm = xmalloc((nrows ? nrows : 1) * sizeof(*nm));
-            for (size_t i = 0; i < nrows; i++)
-                nm[i] = func_row_display(ft, i);
-            g.outer_in = levels = incl_level_flags((const char *const *)nm, nrows);
-            for (size_t i = 0; i < nrows; i++)
-                free(nm[i]);
-            free(nm);
-        }
+        if (!g.outermost) /* Callgrind's NAME'2 levels (see incl_level_flags) */
+            g.outer_in = levels = incl_level_flags((const char *const *)r->rowname, nrows);
         int rc = incl_compute(&g, &r->ir, err);
         free(levels);
         free(from);
@@ -377,21 +377,13 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
         if (rc) return -1;
         r->have_ir = 1;
     }
-    r->rowname = xcalloc(nrows ? nrows : 1, sizeof(char *));
-    /* the names of every row take as much memory as a tenth of the table:
-       only trees and annotated source need them, for other rows than those listed */
-    r->row_names_joined = !r->o->inclusive && !r->o->tree_caller && !r->o->tree_calling &&
-                          !r->o->auto_annotate && !r->o->user_files.n;
-    for (size_t i = 0; i < nrows && !r->row_names_joined; i++) {
-        char *n = func_row_display(ft, i);
-        if (r->have_ir && r->ir.cycle[i]) {
-            char *t =
-                xasprintf(incl_estimated(&r->ir, i) ? "%s <cycle %u> (estimated)" : "%s <cycle %u>",
-                          n, r->ir.cycle[i]);
-            free(n);
-            n = t;
-        }
-        r->rowname[i] = n;
+    for (size_t i = 0; i < nrows && r->have_ir; i++) {
+        if (!r->ir.cycle[i]) continue;
+        char *t =
+            xasprintf(incl_estimated(&r->ir, i) ? "%s <cycle %u> (estimated)" : "%s <cycle %u>",
+                      r->rowname[i], r->ir.cycle[i]);
+        free(r->rowname[i]);
+        r->rowname[i] = t;
     }
     size_t ncyc = r->have_ir ? r->ir.ncycles : 0;
     r->ent = xmalloc((nrows + ncyc + 1) * sizeof(*r->ent));
