@@ -734,7 +734,7 @@ static void gather_part(Bool final)
     if (clo_calls) {
         if (final)
             calls_finish();
-        else if (collecting)
+        else
             restart_frames(True);
     }
 }
@@ -792,7 +792,7 @@ void dump_part(const HChar *why)
     write_parts();
     if (clo_cg_out_file) keep_for_cachegrind();
     if (clo_contexts) {
-        cct_restart(collecting); /* what ran up to the dump is in the part */
+        cct_restart(True); /* what ran up to the dump is in the part */
         cct_dumped();
     }
     zero_counts();
@@ -976,7 +976,8 @@ void tl_fini(Int exitcode)
     if (clo_contexts)
         for (UInt k = 0; k < n_threads; k++)
             if (threads[k])
-                cct_switch(&threads[k]->cct, threads[k]->cct.root, threads[k]->run, collecting);
+                cct_switch(&threads[k]->cct, threads[k]->cct.root, threads[k]->run,
+                           thread_collects(threads[k]));
     rms_fini();
     write_parts(); /* fills grand */
     fnpat_report();

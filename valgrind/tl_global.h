@@ -335,6 +335,7 @@ typedef struct {
     UInt sw_prev;
     exitinfo *saved;      /* mark: the transition the delivery interrupted */
     instrcc *saved_plt;   /* mark: an unresolved call into a PLT stub */
+    Bool saved_collect;   /* mark: the thread's collection state (thread.collect) */
     cct_node *node;       /* --contexts: the callee's context (mark: the root) */
     cct_node *saved_node; /* mark: the interrupted context */
     ULong enter[N_EV];
@@ -365,7 +366,11 @@ typedef struct {
     cct_node *plt_node;  /* --contexts: the caller's node */
     ULong run[N_EV];
     UInt tid;
-    Bool toggled; /* --toggle-collect: an odd number of toggles are open */
+    /* its own collection state (Callgrind's): from --collect-atstart,
+     * flipped by --toggle-collect functions and CALLGRIND_TOGGLE_COLLECT;
+     * collection is on while it runs if this and the instrumentation are
+     * (tl_parts.c) */
+    Bool collect;
     /* --separate-threads: this thread's counts, by instr id (N_EV each),
      * by arc id (calls, then N_EV costs) and by jump id (executed, taken) */
     ULong *istore, *astore, *jstore;
@@ -530,6 +535,9 @@ UInt n_functions(void); /* functions met by the call tracking */
 
 extern Bool clo_instr_atstart, clo_combine_dumps;
 void set_collecting(Bool on);
+void thread_collect_init(thread *t);
+Bool thread_collects(const thread *t);
+void thread_collect_set(thread *t, Bool want);
 void collect_start(void);
 void collect_stop(void);
 void collect_toggle(void);
@@ -547,7 +555,7 @@ Bool parts_client_request(const UWord *args);
 Bool parts_process_option(const HChar *arg);
 void parts_print_usage(void);
 void parts_post_clo_init(void);
-void cct_restart(Bool charge);
+void cct_restart(Bool keep);
 void restart_frames(Bool add);
 void stash_all(Bool final);
 void unstash(thread *t, Bool clear);

@@ -202,6 +202,7 @@ thread *get_thread(ThreadId tid)
     if (!threads[tid]) {
         thread *t = VG_(calloc)("tl.thread", 1, sizeof(thread));
         t->tid = tid;
+        thread_collect_init(t);
         if (clo_contexts) {
             /* the first block places the thread in the tree */
             cct_thread_init(&t->cct, tid, t->run);
@@ -253,19 +254,11 @@ static void cct_block(thread *t, sbinfo *sb)
     if (sb->cnode != t->cct.cur) cct_switch(&t->cct, sb->cnode, t->run, collecting);
 }
 
-/* --toggle-collect: each thread has its own state, flipped on entering
- * and leaving a matching function (Callgrind's); collection is on while
- * any thread's is (`toggled_on` of them) */
-static UInt toggled_on;
-
+/* --toggle-collect: entering or leaving a matching function flips the
+ * state of the thread that runs it (tl_parts.c) */
 static void toggle_flip(thread *t)
 {
-    t->toggled = !t->toggled;
-    if (t->toggled) {
-        if (toggled_on++ == 0) collect_start();
-    } else if (--toggled_on == 0) {
-        collect_stop();
-    }
+    thread_collect_set(t, !t->collect);
 }
 
 static frame *new_frame(thread *t)
@@ -372,6 +365,7 @@ frame *pop_call(thread *t)
         if (f->alt) t->n_alt--;
         end_signal(t, f);
         if (rms_on) rms_on_signal_end(t->tid, t->run[EV_Ir]);
+        if (t->collect != f->saved_collect) thread_collect_set(t, f->saved_collect);
         return f;
     }
     if (f->skip) {
@@ -818,12 +812,15 @@ static void tl_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
     m->sp = VG_(get_SP)(tid);
     m->saved = *pend;
     m->saved_plt = t->plt_site;
+    m->saved_collect = t->collect;
     m->sigline = signal_exit(sigNo)->site->line;
     m->node = t->cct.root;
     m->saved_node = t->cct.cur;
     t->plt_site = NULL;
     *pend = signal_exit(sigNo);
     note_owner(t);
+    /* a handler starts from --collect-atstart, as Callgrind's do */
+    if (t->collect != clo_collect_atstart) thread_collect_set(t, clo_collect_atstart);
 }
 
 /* The handler returned (sigreturn): close what it left open, drop the mark

@@ -20,13 +20,15 @@
 
 #include "rms.h" /* --input-sensitive (tl_input.c) */
 
-/* Charge every thread's current context (charge) or forget what ran since
- * the last charge. */
-void cct_restart(Bool charge)
+/* Charge every collecting thread's current context with what ran since
+ * the last charge (keep), or forget it. */
+void cct_restart(Bool keep)
 {
     if (!clo_contexts) return;
-    for (UInt k = 0; k < n_threads; k++)
-        if (threads[k]) cct_switch(&threads[k]->cct, threads[k]->cct.cur, threads[k]->run, charge);
+    for (UInt k = 0; k < n_threads; k++) {
+        thread *t = threads[k];
+        if (t) cct_switch(&t->cct, t->cct.cur, t->run, keep && thread_collects(t));
+    }
 }
 
 /* The scheduler gives the CPU to `tid`: costs now run into its vector, and
@@ -50,6 +52,7 @@ void tl_start_client_code(ThreadId tid, ULong bbs_done)
     t->pending = NULL;
     cur_thread = t;
     cur_run = t->run;
+    if (collecting != thread_collects(t)) set_collecting(!collecting);
     note_owner(t);
     if (rms_on) rms_on_switch(tid);
 }
@@ -138,10 +141,12 @@ static void restart_thread_frames(thread *t, Bool add)
     VG_(memcpy)(t->plt_enter, t->run, sizeof t->plt_enter);
 }
 
+/* Every thread's open calls start now; with `add`, those of the threads
+ * that collect are charged up to now first. */
 void restart_frames(Bool add)
 {
     for (UInt k = 0; k < n_threads; k++)
-        if (threads[k]) restart_thread_frames(threads[k], add);
+        if (threads[k]) restart_thread_frames(threads[k], add && thread_collects(threads[k]));
 }
 
 /* The counters (folded) into t's store: only what was counted into since
@@ -227,8 +232,8 @@ void stash_all(Bool final)
             if (final)
                 while (t->depth > 0)
                     pop_call(t);
-            else if (collecting)
-                restart_thread_frames(t, True);
+            else
+                restart_thread_frames(t, thread_collects(t));
         }
         stash(t);
     }
@@ -253,27 +258,40 @@ void set_collecting(Bool on)
     if (on) counted = True;
 }
 
-/* Collection is on when it is wanted (--collect-atstart, --toggle-collect,
- * the start/stop/toggle requests) and the instrumentation is on
- * (--instr-atstart, the instrumentation requests). */
-static Bool want_collect = True;
+/*
+ * Collection is on for the running thread when that thread wants it and
+ * the instrumentation is on. As in Callgrind, the wish is each thread's
+ * own: a new thread (and a signal handler, for as long as it runs) starts
+ * from --collect-atstart, and --toggle-collect functions and
+ * CALLGRIND_TOGGLE_COLLECT flip the state of the thread that runs them
+ * only. The instrumentation is one switch for all (--instr-atstart, the
+ * instrumentation requests, tally control); tally's own start and stop
+ * requests set every thread's wish. `collecting` is the running thread's
+ * state, set anew at each thread switch.
+ */
+static Bool want_new = True; /* the wish of threads not seen yet */
 static Bool instr_on = True;
 
-/* Rare (kept out of line, so that push_call and pop_call stay small) */
-static __attribute__((noinline)) void collect_on(void)
+void thread_collect_init(thread *t)
 {
-    if (collecting) return;
-    if (clo_calls) restart_frames(False);
-    cct_restart(False);
-    set_collecting(True);
+    t->collect = want_new;
 }
 
-static __attribute__((noinline)) void collect_off(void)
+Bool thread_collects(const thread *t)
 {
-    if (!collecting) return;
-    cct_restart(True);
-    if (clo_calls) restart_frames(True);
-    if (!gated) {
+    return t->collect && instr_on;
+}
+
+/* t's collection state goes from `was` to `now`: while it was on, its open
+ * calls and its context are charged up to now; while it was off, they
+ * start now. The first stop gates the blocks (each run adds `collecting`
+ * to its counters from then on). */
+static void thread_state_moves(thread *t, Bool was, Bool now)
+{
+    if (was == now) return;
+    if (clo_contexts) cct_switch(&t->cct, t->cct.cur, t->run, was);
+    if (clo_calls) restart_thread_frames(t, was);
+    if (!now && !gated) {
         /* every block counts 1 per run: fold them all and translate anew
          * (the rest of the running block counts into a dropped segment) */
         fold_segs();
@@ -281,41 +299,54 @@ static __attribute__((noinline)) void collect_off(void)
         gated = True;
         VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "tally");
     }
-    set_collecting(False);
 }
 
-static void collect_apply(void)
+static void running_state(void)
 {
-    if (want_collect && instr_on)
-        collect_on();
-    else
-        collect_off();
+    set_collecting(cur_thread ? thread_collects(cur_thread) : want_new && instr_on);
+}
+
+/* Rare (kept out of line, so that push_call and pop_call stay small) */
+__attribute__((noinline)) void thread_collect_set(thread *t, Bool want)
+{
+    Bool was = thread_collects(t);
+    t->collect = want;
+    thread_state_moves(t, was, thread_collects(t));
+    if (t == cur_thread) running_state();
+}
+
+/* Every thread's wish, and new threads' (tally's own requests). */
+static void collect_all(Bool want)
+{
+    want_new = want;
+    for (UInt k = 0; k < n_threads; k++)
+        if (threads[k] && threads[k]->collect != want) thread_collect_set(threads[k], want);
+    running_state();
 }
 
 void collect_start(void)
 {
-    want_collect = True;
-    collect_apply();
+    collect_all(True);
 }
 
 void collect_stop(void)
 {
-    want_collect = False;
-    collect_apply();
+    collect_all(False);
 }
 
+/* CALLGRIND_TOGGLE_COLLECT: the running thread's state. */
 void collect_toggle(void)
 {
-    want_collect = !want_collect;
-    collect_apply();
+    thread *t = cur_thread ? cur_thread : get_thread(VG_(get_running_tid)());
+    thread_collect_set(t, !t->collect);
 }
 
 /* The state at the start; `gated` is set already. */
 void parts_init(Bool collect_atstart)
 {
-    want_collect = collect_atstart;
+    want_new = collect_atstart;
     instr_on = clo_instr_atstart;
-    set_collecting(want_collect && instr_on);
+    running_state();
 }
 
 /* Instrumentation on or off: nothing is counted while it is off, as while
@@ -325,7 +356,11 @@ void instr_switch(Bool on, Bool reset_caches)
 {
     if (instr_on == on) return;
     instr_on = on;
-    collect_apply();
+    for (UInt k = 0; k < n_threads; k++) {
+        thread *t = threads[k];
+        if (t && t->collect) thread_state_moves(t, !on, on);
+    }
+    running_state();
     if (reset_caches) sim_reset_caches();
 }
 

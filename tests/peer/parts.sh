@@ -98,6 +98,43 @@ fi
 files() { for s in .1 .2 .3 .4 ''; do printf '%s%s:' "$TMP/$1" "$s"; done | sed 's/:$//'; }
 compare combine-dumps=no $FNS "$(files sep.cg)" "$(files sep.tl)"
 
+# Each thread's own collection state (tests/peer/callgraph/threadcollect.c):
+# B's loop is never counted, whatever the interleaving; a signal handler
+# starts from --collect-atstart. The loops' counts do not depend on the
+# schedule and are compared exactly; the totals within 100 Ir (with the
+# start-up code collected, the blocks that cross a function's edge are
+# charged a few Ir apart, as in every run of both tools); within 5000 Ir
+# where the workers are collected (how long they wait for each other at the
+# end depends on the schedule).
+if cc -O1 -g -pthread -o "$TMP/threadcollect" "$ROOT/tests/peer/callgraph/threadcollect.c" \
+    2>"$TMP/ccerr"; then
+    k=0
+    # --fair-sched=yes: the threads take turns (Valgrind's default lock lets
+    # one thread run on for long, so the others' loops might not overlap)
+    for opts in "--toggle-collect=measured" "--collect-atstart=no" \
+        "--toggle-collect=main --collect-atstart=yes" "--toggle-collect=measured --separate-threads=yes"; do
+        opts="--fair-sched=yes $opts"
+        k=$((k + 1))
+        # shellcheck disable=SC2086 # the options are words
+        (cd "$TMP" && $E VALGRIND_LIB="$LIB" valgrind --tool=callgrind \
+            --callgrind-out-file="$TMP/tc$k.cg" $opts ./threadcollect >/dev/null 2>&1 </dev/null)
+        # shellcheck disable=SC2086
+        (cd "$TMP" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record -q --cache-sim=no \
+            --out-file="$TMP/tc$k.tl" $opts ./threadcollect >/dev/null 2>&1 </dev/null)
+        cgf="$TMP/tc$k.cg" tlf="$TMP/tc$k.tl" tol=100
+        case $opts in *atstart=yes*) tol=5000 ;; esac
+        case $opts in *separate-threads*)
+            cgf=$(cd "$TMP" && ls tc$k.cg-* | sed "s|^|$TMP/|" | tr '\n' ':' | sed 's/:$//')
+            tlf=$(cd "$TMP" && ls tc$k.tl-* | sed "s|^|$TMP/|" | tr '\n' ':' | sed 's/:$//')
+            ;;
+        esac
+        compare "threads $opts" --tol $tol --exact spin_a,spin_b,spin_c,measured,on_alarm "$cgf" "$tlf"
+    done
+else
+    not_ok "threadcollect.c builds"
+    diag <"$TMP/ccerr"
+fi
+
 # tally's reader takes every part: annotate's total is the sum of the parts
 sum=$(awk '/^totals:/ { s += $2 } END { print s }' "$TMP/requests.tl")
 shown=$("$TALLY" annotate "$TMP/requests.tl" 2>&1 | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
