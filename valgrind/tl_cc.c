@@ -65,7 +65,10 @@ linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line)
     for (linecc *l = lines.slot[h & (lines.nslots - 1)]; l; l = l->next)
         if (l->file == file && l->fn == fn && l->obj == obj && l->cgfn == cgfn && l->line == line)
             return l;
-    if (!(fn->fnf & FNF_DECIDED)) fnpat_decide(fn);
+    if (!(fn->fnf & FNF_DECIDED)) {
+        fnpat_decide(fn);
+        fn->fnf |= sw_name_flags(fn->s);
+    }
     linecc *l = arena_alloc(sizeof *l);
     l->file = file;
     l->fn = fn;

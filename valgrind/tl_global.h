@@ -328,8 +328,10 @@ typedef struct {
     /* (sw) the mark of a switch to another stack (tl_switch.c): a skipped
      * frame that keeps the frames below it; alt_lo and alt_hi are then the
      * stack pointers of the stack it left, sw_prev the index above the
-     * mark before it (thread.sw_base) and sw_seg that stack's base */
-    Bool sw;
+     * mark before it (thread.sw_base) and sw_seg that stack's base;
+     * sw_visit: a visit to the system stack that comes back (Go's
+     * systemstack), which only a return to the stack it left ends */
+    Bool sw, sw_visit;
     Addr alt_lo, alt_hi;
     Addr sw_seg;
     UInt sw_prev;
@@ -438,6 +440,9 @@ UWord jrec_rehash(const void *p);
 enum { FNP_TOGGLE, FNP_SKIP, FNP_DUMP_BEFORE, FNP_DUMP_AFTER, FNP_ZERO_BEFORE, N_FNP };
 #define FNF(kind) (1u << (kind))
 #define FNF_DECIDED 0x80u
+/* not a pattern's: the function calls its argument on the thread's system
+ * stack and comes back (Go's runtime.systemstack; sw_name_flags) */
+#define FNF_SWCALL 0x40u
 
 Bool fnpat_match(const HChar *pattern, const HChar *s);
 void fnpat_add(UInt kind, const HChar *opt, const HChar *pattern); /* the pattern is copied */
@@ -524,7 +529,9 @@ frame *push_frame(thread *t);
 const linecc *frame_owner(const thread *t);
 /* tl_switch.c: switches between stacks (swapcontext, Go's gogo/mcall) */
 #define SW_GAP 4096
-void sw_mark(thread *t, Addr sp);
+void sw_mark(thread *t, Addr sp, Bool visit);
+UChar sw_name_flags(const HChar *name);
+Bool sw_visit_call(thread *t, const instrcc *site, Addr sp);
 Bool sw_back(thread *t, Addr sp);
 void sw_popped(thread *t, const frame *m);
 void note_owner(const thread *t);

@@ -690,12 +690,17 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
         return;
     }
     if (t->n_alt) note_alt_sp(t, x, sp);
-    /* a switch back to a stack left before, or to one above every frame
-     * of this one (tl_switch.c) */
+    /* a call that visits the system stack (Go's systemstack), a switch
+     * back to a stack left before, or to one above every frame of this one
+     * (tl_switch.c) */
+    if (x->kind == K_CALL && !t->n_alt && sw_visit_call(t, exit_site(x), sp)) {
+        push_call(t, exit_site(x), sb->first, sp, sb->is_resolver);
+        return;
+    }
     Bool back = t->n_sw && sw_back(t, sp);
     if (!back && t->depth > t->sw_base && !t->n_alt &&
         sp > (t->n_sw ? t->seg_sp : t->stack[0].sp) + SW_GAP) {
-        sw_mark(t, sp);
+        sw_mark(t, sp, False);
         push_call(t, exit_site(x), sb->first, ~(Addr)0, sb->is_resolver);
         return;
     }
