@@ -557,7 +557,7 @@ void hooks_enter(const fnact *a);
 void hooks_leave(const fnact *a);
 extern ULong bbs_run;
 Bool counting_bbs(void);
-void dump_every_bb(void);
+void dump_every_bb(ULong sched_blocks);
 Bool parts_client_request(const UWord *args);
 Bool parts_process_option(const HChar *arg);
 void parts_print_usage(void);

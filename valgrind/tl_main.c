@@ -1336,6 +1336,10 @@ static void tl_post_clo_init(void)
             VG_(umsg)("tally counts only instructions that run: --vex-guest-chase is set to no\n");
         VG_(clo_vex_control).guest_chase = False;
     }
+    /* --dump-every-bb counts blocks as Callgrind does: a loop of one block
+     * is not unrolled (Callgrind never unrolls), so each iteration is one
+     * block run, and the scheduler checks the count as often */
+    if (counting_bbs()) VG_(clo_vex_control).iropt_unroll_thresh = 0;
     sim_init();
     events_post_clo_init();
     choose_events();

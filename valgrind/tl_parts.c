@@ -38,7 +38,7 @@ static Bool counted = True; /* the counters may hold counts of cur_thread */
 
 void tl_start_client_code(ThreadId tid, ULong bbs_done)
 {
-    dump_every_bb();
+    if (bbs_done) dump_every_bb(bbs_done); /* (0: not the scheduler's call) */
     thread *t = get_thread(tid);
     if (t == cur_thread) return;
     if (clo_separate && cur_thread && counted) {
@@ -352,10 +352,18 @@ void parts_init(Bool collect_atstart)
 /* Instrumentation on or off: nothing is counted while it is off, as while
  * collection is off. Callgrind's requests also empty the simulated caches
  * at each switch (`reset_caches`), as Callgrind does; Cachegrind's do not. */
+static ULong bbs_at_off; /* --dump-every-bb: bbs_run when instrumentation went off */
+
 void instr_switch(Bool on, Bool reset_caches)
 {
     if (instr_on == on) return;
     instr_on = on;
+    /* --dump-every-bb: blocks run without instrumentation are not counted
+     * (Callgrind counts them in its instrumentation) */
+    if (on)
+        bbs_run = bbs_at_off;
+    else
+        bbs_at_off = bbs_run;
     for (UInt k = 0; k < n_threads; k++) {
         thread *t = threads[k];
         if (t && t->collect) thread_state_moves(t, !on, on);
@@ -439,9 +447,11 @@ void hooks_leave(const fnact *a)
 }
 
 /* --dump-every-bb=N: checked when a thread is given the CPU, as Callgrind
- * does, against the count of blocks run (`bbs_run`, counted by the
- * instrumented blocks only with this option: the core's own count passes
- * over chained blocks). */
+ * does: only once the scheduler has run 5,000 blocks since the last check
+ * (`sched_blocks`, its count), against the count of blocks run (`bbs_run`,
+ * counted by the instrumented blocks only with this option: the core's own
+ * count passes over chained blocks). Loops are not unrolled then
+ * (tl_main.c), so both counts are Callgrind's. */
 ULong bbs_run;
 
 Bool counting_bbs(void)
@@ -449,12 +459,15 @@ Bool counting_bbs(void)
     return clo_dump_every_bb > 0;
 }
 
-void dump_every_bb(void)
+void dump_every_bb(ULong sched_blocks)
 {
-    static ULong last;
+    static ULong last, last_sched;
+    if (sched_blocks - last_sched < 5000) return;
+    last_sched = sched_blocks;
     if (clo_dump_every_bb <= 0 || dumping) return;
-    if (bbs_run - last <= (ULong)clo_dump_every_bb) return;
-    last = bbs_run;
+    ULong n = instr_on ? bbs_run : bbs_at_off;
+    if (n - last <= (ULong)clo_dump_every_bb) return;
+    last = n;
     HChar t[48];
     VG_(sprintf)(t, "--dump-every-bb=%lld", clo_dump_every_bb);
     dump_part(t);
