@@ -362,6 +362,7 @@ typedef struct {
     Bool plt_wait;       /* they wait for the lazy-binding resolver's target */
     ULong plt_end[N_EV]; /* where the last of them ended (the resolver began) */
     UInt n_alt;          /* marks of handlers on an alternate stack above */
+    UInt n_sig;          /* signal marks on the stack */
     UInt n_sw;           /* switch marks (tl_switch.c) */
     UInt sw_base;        /* the index above the topmost one (0: none) */
     Addr seg_sp;         /* with one, the stack pointer the switch landed on */

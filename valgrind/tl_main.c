@@ -297,6 +297,23 @@ static void push_skip(thread *t, instrcc *site, fnact *base, Addr sp, Bool resol
     if (clo_contexts) f->node = t->depth > 1 ? f[-1].node : t->cct.root;
 }
 
+/* Whether the function of the frame just pushed has another activation
+ * above the innermost signal mark. A handler's calls are charged
+ * when their function is only on the stack below the mark (`top`, the
+ * frame just pushed, names the function as its `outer` does): end_signal
+ * takes the handler's time out of the frames it interrupted, so a
+ * handler's activation is an outermost one. */
+static Bool active_above_mark(const thread *t, const frame *top)
+{
+    for (UInt d = t->depth - 1; d-- > 0;) {
+        const frame *f = &t->stack[d];
+        if (f->sig) return False;
+        if (f->skip) continue;
+        if (top->act != top->base ? f->act == top->act : f->base == top->base) return True;
+    }
+    return True;
+}
+
 static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool resolver)
 {
     fnact *base = act_of(callee->line);
@@ -318,6 +335,7 @@ static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool r
     f->act = named == callee ? base : act_of(named->line);
     f->outer = (*bd)++ == 0;
     if (f->act != base) f->outer = (*act_depth(f->act, t->tid))++ == 0;
+    if (!f->outer && t->n_sig) f->outer = !active_above_mark(t, f);
     /* as Callgrind: entering a matching function flips the thread's state,
      * recursive calls do nothing */
     Bool toggle = *bd == 1 && (callee->line->fn->fnf & FNF(FNP_TOGGLE));
@@ -362,6 +380,7 @@ frame *pop_call(thread *t)
     if (clo_contexts)
         cct_switch(&t->cct, f->sig ? f->saved_node : frame_node(t), t->run, collecting);
     if (f->sig) {
+        t->n_sig--;
         if (f->alt) t->n_alt--;
         end_signal(t, f);
         if (rms_on) rms_on_signal_end(t->tid, t->run[EV_Ir]);
@@ -813,6 +832,7 @@ static void tl_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
     exitinfo **pend = t == cur_thread ? &last_exit : &t->pending;
     frame *m = new_frame(t);
     m->sig = True;
+    t->n_sig++;
     if (rms_on) rms_on_signal(tid, sigNo, t->run[EV_Ir]);
     m->sp = VG_(get_SP)(tid);
     m->saved = *pend;

@@ -202,6 +202,17 @@ fi
 if grep -q '^<signal 14> -> on_alarm ' "$TMP/itimer.tarcs"; then ok "itimer: <signal 14> -> on_alarm"; else
     not_ok "itimer: <signal 14> -> on_alarm"; fi
 
+# A handler that runs a function its signal interrupted (work(1) raises,
+# the handler calls work(0)): the handler's activation is an outermost one
+# and its arc is charged (before, it was not: work's inclusive cost fell
+# below its arc to spin, and an interval timer's handler interrupted in its
+# own siglongjmp lost its cost from the roots now and then).
+build sigrec gcc -O1 -g
+run sigrec -- ./sigrec
+invariants sigrec "$TMP/sigrec.tl"
+$CHECK arcs "$TMP/sigrec.tl" >"$TMP/sigrec.tarcs"
+has_arc sigrec "on_usr1 -> work 10"
+
 # swapcontext: the coroutine is called from swapcontext at each resume.
 build coro gcc -O1 -g
 run coro -- ./coro
