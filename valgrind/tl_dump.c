@@ -826,7 +826,9 @@ static void write_cachegrind(void)
     VG_(fprintf)(f, "events:");
     for (Int k = 0; k < n; k++)
         VG_(fprintf)(f, " %s", ev_name[ev[k]]);
-    VG_(fprintf)(f, "\n");
+    /* Cachegrind 3.19 ends this line with a space when it simulates the
+     * caches and not the branches: the same bytes as its file */
+    VG_(fprintf)(f, clo_cache_sim && !clo_branch_sim ? " \n" : "\n");
     UWord nl;
     linecc **v = collect_lines(&nl, cmp_linecc_cg);
     for (UWord k = 0; k < nl; k++)
