@@ -128,6 +128,7 @@ static void print_stacks(void)
                 VG_(gdb_printf)("   [%2u]  %s\n", n++, f->sigline ? f->sigline->fn->s : "<signal>");
                 continue;
             }
+            if (!f->a) continue; /* a skipped call (--fn-skip), a stack switch */
             VG_(gdb_printf)("   [%2u]  %s (%llu x)\n", n++, callee_name(f), f->a->calls);
             if (d == 0) VG_(gdb_printf)("   [%2u]  %s\n", n++, caller_name(f));
         }
