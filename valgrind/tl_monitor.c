@@ -61,11 +61,25 @@ static UInt n_live_threads(void)
     return n;
 }
 
+/* events-T-d: thread t's cost since frame f began. */
+static void print_since(const thread *t, UInt d, const frame *f)
+{
+    ULong ev[N_EV];
+    for (Int e = 0; e < N_EV; e++)
+        ev[e] = t->run[e] - f->enter[e];
+    VG_(gdb_printf)("events-%u-%u: ", t->tid, d);
+    print_costs(ev);
+}
+
 /* Callgrind's `status internal`: key: value lines, what
  * callgrind_control -s, -b and -e read. Frame i of thread T is the
  * call made by function-T-i, with its arc's call count and the cost
  * since that call began; the last function-T-N is the running one.
- * Frames that are signal marks are left out (Callgrind's skipped frames). */
+ * A signal mark's frame is the function it interrupted, with the cost
+ * since the delivery and no calls (the handler's frame above names the
+ * mark, `<signal N>`); skipped calls are left out, as Callgrind leaves
+ * them out. The threads' costs and stacks are kept with the call graph
+ * only (--calls=yes). */
 static void status_internal(void)
 {
     VG_(gdb_printf)("instrumentation: %s\n", instr_state() ? "on" : "off");
@@ -86,24 +100,25 @@ static void status_internal(void)
     for (UInt k = 0; k < n_threads; k++)
         if (threads[k]) VG_(gdb_printf)(" %u", threads[k]->tid);
     VG_(gdb_printf)("\ncurrent-tid: %u\n", cur_thread ? cur_thread->tid : 0);
-    for (UInt k = 0; k < n_threads; k++) {
+    for (UInt k = 0; clo_calls && k < n_threads; k++) {
         thread *t = threads[k];
         if (!t) continue;
         VG_(gdb_printf)("events-%u: ", t->tid);
         print_costs(t->run);
         VG_(gdb_printf)("frames-%u: %u\n", t->tid, t->depth);
-        const frame *top = NULL;
+        const frame *top = NULL; /* the last call printed, its callee not yet */
         for (UInt d = 0; d < t->depth; d++) {
             const frame *f = &t->stack[d];
+            if (f->sig && top) {
+                VG_(gdb_printf)("function-%u-%u: %s\n", t->tid, d, callee_name(top));
+                print_since(t, d, f);
+                top = NULL;
+            }
             if (!f->a) continue;
             top = f;
             VG_(gdb_printf)("function-%u-%u: %s\n", t->tid, d, caller_name(f));
             VG_(gdb_printf)("calls-%u-%u: %llu\n", t->tid, d, f->a->calls);
-            ULong ev[N_EV];
-            for (Int e = 0; e < N_EV; e++)
-                ev[e] = t->run[e] - f->enter[e];
-            VG_(gdb_printf)("events-%u-%u: ", t->tid, d);
-            print_costs(ev);
+            print_since(t, d, f);
         }
         if (top) VG_(gdb_printf)("function-%u-%u: %s\n", t->tid, t->depth, callee_name(top));
     }
