@@ -36,6 +36,39 @@ static void print_help(void)
                     "\n");
 }
 
+/* The start addresses of the blocks translated so far, each once however
+ * often its code is translated again (discarded translations, a full
+ * translation cache): Callgrind's distinct-bbs. An open-addressing set of
+ * at most half-full slots (0: free; no code lies at address 0), touched
+ * at translation only, never by the code it makes. */
+static Addr *blocks;
+static UWord blocks_cap, n_blocks;
+
+static void blocks_put(Addr a)
+{
+    UWord m = blocks_cap - 1;
+    UWord h = addr_hash(a) & m;
+    while (blocks[h] && blocks[h] != a)
+        h = (h + 1) & m;
+    if (!blocks[h]) n_blocks++;
+    blocks[h] = a;
+}
+
+void monitor_note_block(Addr a)
+{
+    if (2 * (n_blocks + 1) > blocks_cap) {
+        Addr *old = blocks;
+        UWord cap = blocks_cap;
+        blocks_cap = cap ? 2 * cap : 4096;
+        blocks = VG_(calloc)("tl.monitor.blocks", blocks_cap, sizeof *blocks);
+        n_blocks = 0;
+        for (UWord k = 0; k < cap; k++)
+            if (old[k]) blocks_put(old[k]);
+        if (old) VG_(free)(old);
+    }
+    blocks_put(a);
+}
+
 static void print_costs(const ULong *ev)
 {
     for (Int k = 0; k < n_out_ev; k++)
@@ -88,7 +121,11 @@ static void status_internal(void)
     for (UWord k = 0; k < arcs.nslots; k++)
         for (arc *a = arcs.slot[k]; a; a = a->next)
             calls += a->calls;
+    /* blocks run are counted for --dump-every-bb only (not on the hot path
+     * otherwise): without it the line is left out, not written as 0 */
+    if (counting_bbs()) VG_(gdb_printf)("executed-bbs: %llu\n", bbs_run);
     VG_(gdb_printf)("executed-calls: %llu\n", calls);
+    VG_(gdb_printf)("distinct-bbs: %lu\n", n_blocks);
     VG_(gdb_printf)("distinct-calls: %lu\n", arcs.nused);
     VG_(gdb_printf)("distinct-functions: %u\n", n_functions());
     VG_(gdb_printf)("distinct-contexts: %u\n", n_functions());
@@ -169,6 +206,9 @@ static void status(void)
             }
         VG_(gdb_printf)("functions: %u, call arcs: %lu\n", n_functions(), arcs.nused);
     }
+    VG_(gdb_printf)("basic blocks: %lu", n_blocks);
+    if (counting_bbs()) VG_(gdb_printf)(", run %llu times", bbs_run);
+    VG_(gdb_printf)("\n");
 }
 
 /* A monitor command: True when it is one of tally's (then answered). */
