@@ -588,5 +588,6 @@ void tl_fini(Int exitcode);
 /*--- tl_monitor.c: the monitor commands (vgdb, tally control) ---*/
 
 Bool monitor_command(const HChar *req);
+void monitor_note_block(Addr a); /* a block starting at a is translated */
 
 #endif

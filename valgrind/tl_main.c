@@ -1051,6 +1051,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
             st.idx = n_im++;
             if (!sb_start) {
                 sb_start = cia;
+                monitor_note_block(cia);
                 owner = first_owner(cia);
                 cur = get_instrcc(cia, isize, sb_start, owner, True);
                 st.dyn = new_dynblock(sbIn, cia, owner ? owner : cur->line);

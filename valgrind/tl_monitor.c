@@ -36,6 +36,39 @@ static void print_help(void)
                     "\n");
 }
 
+/* The start addresses of the blocks translated so far, each once however
+ * often its code is translated again (discarded translations, a full
+ * translation cache): Callgrind's distinct-bbs. An open-addressing set of
+ * at most half-full slots (0: free; no code lies at address 0), touched
+ * at translation only, never by the code it makes. */
+static Addr *blocks;
+static UWord blocks_cap, n_blocks;
+
+static void blocks_put(Addr a)
+{
+    UWord m = blocks_cap - 1;
+    UWord h = addr_hash(a) & m;
+    while (blocks[h] && blocks[h] != a)
+        h = (h + 1) & m;
+    if (!blocks[h]) n_blocks++;
+    blocks[h] = a;
+}
+
+void monitor_note_block(Addr a)
+{
+    if (2 * (n_blocks + 1) > blocks_cap) {
+        Addr *old = blocks;
+        UWord cap = blocks_cap;
+        blocks_cap = cap ? 2 * cap : 4096;
+        blocks = VG_(calloc)("tl.monitor.blocks", blocks_cap, sizeof *blocks);
+        n_blocks = 0;
+        for (UWord k = 0; k < cap; k++)
+            if (old[k]) blocks_put(old[k]);
+        if (old) VG_(free)(old);
+    }
+    blocks_put(a);
+}
+
 static void print_costs(const ULong *ev)
 {
     for (Int k = 0; k < n_out_ev; k++)
@@ -61,11 +94,25 @@ static UInt n_live_threads(void)
     return n;
 }
 
+/* events-T-d: thread t's cost since frame f began. */
+static void print_since(const thread *t, UInt d, const frame *f)
+{
+    ULong ev[N_EV];
+    for (Int e = 0; e < N_EV; e++)
+        ev[e] = t->run[e] - f->enter[e];
+    VG_(gdb_printf)("events-%u-%u: ", t->tid, d);
+    print_costs(ev);
+}
+
 /* Callgrind's `status internal`: key: value lines, what
  * callgrind_control -s, -b and -e read. Frame i of thread T is the
  * call made by function-T-i, with its arc's call count and the cost
  * since that call began; the last function-T-N is the running one.
- * Frames that are signal marks are left out (Callgrind's skipped frames). */
+ * A signal mark's frame is the function it interrupted, with the cost
+ * since the delivery and no calls (the handler's frame above names the
+ * mark, `<signal N>`); skipped calls are left out, as Callgrind leaves
+ * them out. The threads' costs and stacks are kept with the call graph
+ * only (--calls=yes). */
 static void status_internal(void)
 {
     VG_(gdb_printf)("instrumentation: %s\n", instr_state() ? "on" : "off");
@@ -74,7 +121,11 @@ static void status_internal(void)
     for (UWord k = 0; k < arcs.nslots; k++)
         for (arc *a = arcs.slot[k]; a; a = a->next)
             calls += a->calls;
+    /* blocks run are counted for --dump-every-bb only (not on the hot path
+     * otherwise): without it the line is left out, not written as 0 */
+    if (counting_bbs()) VG_(gdb_printf)("executed-bbs: %llu\n", bbs_run);
     VG_(gdb_printf)("executed-calls: %llu\n", calls);
+    VG_(gdb_printf)("distinct-bbs: %lu\n", n_blocks);
     VG_(gdb_printf)("distinct-calls: %lu\n", arcs.nused);
     VG_(gdb_printf)("distinct-functions: %u\n", n_functions());
     VG_(gdb_printf)("distinct-contexts: %u\n", n_functions());
@@ -86,24 +137,25 @@ static void status_internal(void)
     for (UInt k = 0; k < n_threads; k++)
         if (threads[k]) VG_(gdb_printf)(" %u", threads[k]->tid);
     VG_(gdb_printf)("\ncurrent-tid: %u\n", cur_thread ? cur_thread->tid : 0);
-    for (UInt k = 0; k < n_threads; k++) {
+    for (UInt k = 0; clo_calls && k < n_threads; k++) {
         thread *t = threads[k];
         if (!t) continue;
         VG_(gdb_printf)("events-%u: ", t->tid);
         print_costs(t->run);
         VG_(gdb_printf)("frames-%u: %u\n", t->tid, t->depth);
-        const frame *top = NULL;
+        const frame *top = NULL; /* the last call printed, its callee not yet */
         for (UInt d = 0; d < t->depth; d++) {
             const frame *f = &t->stack[d];
+            if (f->sig && top) {
+                VG_(gdb_printf)("function-%u-%u: %s\n", t->tid, d, callee_name(top));
+                print_since(t, d, f);
+                top = NULL;
+            }
             if (!f->a) continue;
             top = f;
             VG_(gdb_printf)("function-%u-%u: %s\n", t->tid, d, caller_name(f));
             VG_(gdb_printf)("calls-%u-%u: %llu\n", t->tid, d, f->a->calls);
-            ULong ev[N_EV];
-            for (Int e = 0; e < N_EV; e++)
-                ev[e] = t->run[e] - f->enter[e];
-            VG_(gdb_printf)("events-%u-%u: ", t->tid, d);
-            print_costs(ev);
+            print_since(t, d, f);
         }
         if (top) VG_(gdb_printf)("function-%u-%u: %s\n", t->tid, t->depth, callee_name(top));
     }
@@ -128,6 +180,7 @@ static void print_stacks(void)
                 VG_(gdb_printf)("   [%2u]  %s\n", n++, f->sigline ? f->sigline->fn->s : "<signal>");
                 continue;
             }
+            if (!f->a) continue; /* a skipped call (--fn-skip), a stack switch */
             VG_(gdb_printf)("   [%2u]  %s (%llu x)\n", n++, callee_name(f), f->a->calls);
             if (d == 0) VG_(gdb_printf)("   [%2u]  %s\n", n++, caller_name(f));
         }
@@ -153,6 +206,9 @@ static void status(void)
             }
         VG_(gdb_printf)("functions: %u, call arcs: %lu\n", n_functions(), arcs.nused);
     }
+    VG_(gdb_printf)("basic blocks: %lu", n_blocks);
+    if (counting_bbs()) VG_(gdb_printf)(", run %llu times", bbs_run);
+    VG_(gdb_printf)("\n");
 }
 
 /* A monitor command: True when it is one of tally's (then answered). */
