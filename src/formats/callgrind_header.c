@@ -107,6 +107,7 @@ static int header_part(struct rd *r)
         if (prev->cmd) pt->cmd = xstrdup(prev->cmd);
     }
     if (r->opt->call_counts_only) part_keep_call_counts_only(r->p, pt); /* no calls yet */
+    pt->counts_complete = 1; /* until a line leaves a count out */
     if (r->last_n[0] + r->last_n[1] + r->last_n[2]) {
         /* the parts of a file are often alike (--dump-every-bb, concatenated
            runs): the index of a part to fold starts at the size of the last

@@ -646,6 +646,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
         r->tot_or = acc;
     }
     uint64_t *cost = r->cost;
+    if (n && n < r->nev) r->pt->counts_complete = 0;
     if (r->fn_dirty && resolve_fn(r)) return -1;
     struct position p;
     make_pos(r, pos, r->src, &p);
@@ -721,6 +722,7 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
     const uint64_t *cost = r->cost;
     /* the previous line's cost vector: consecutive instructions share a line */
     uint64_t *vec = NULL, vec_line = 0, vec_addr = 0;
+    int left_out = 0; /* a line gave fewer counts than events (struct part: counts_complete) */
     /* back to read_all() now and then, which gives parsed pages back */
     const unsigned long stop = lineno + 65536;
     /* the bound of the file's sums (sumbound.h), for every line up to stop;
@@ -737,6 +739,7 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
         last[SP_LINE] = pos[SP_LINE];
         s = eol + 1;
         if (!n) continue;
+        left_out |= n < nev;
         uint64_t addr = drop_addr ? 0 : pos[SP_ADDR];
         uint64_t line = drop_line ? 0 : pos[SP_LINE];
         if (!vec || line != vec_line || addr != vec_addr) {
@@ -753,6 +756,7 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
             vec[i] += cost[i];
     }
     if (psum && vec) settle_psum(psum, vec, pbase, nev);
+    if (left_out) r->pt->counts_complete = 0;
     r->last[SP_ADDR] = last[SP_ADDR];
     r->last[SP_LINE] = last[SP_LINE];
     r->lineno = lineno;
