@@ -24,10 +24,8 @@ rows() { perl "$ROOT/tests/peer/annotate_rows.pl" "$1" "$TMP"; }
 # Differences found by this test and not yet resolved: TAP "# TODO" marks them.
 todo() {
     case "$1 $2" in
-    "xdebug2-"*" callers" | "iai-callgrind-entry-point.out callers")
+    "xdebug2-"*" callers")
         echo " # TODO callees named only by cfn= (no fn= block, no self cost) get no tree entry" ;;
-    "iai-callgrind-entry-point.out rows")
-        echo " # TODO a fn= block with no cost line: the oracle prints a row of '.', tally none" ;;
     esac
 }
 
