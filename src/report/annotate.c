@@ -389,7 +389,10 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
     r->ent = xmalloc((nrows + ncyc + 1) * sizeof(*r->ent));
     for (size_t i = 0; i < nrows; i++) {
         uint64_t fl = func_row_flags(ft, i);
-        if (!(fl & FUNC_ROW_LISTED) && !(r->o->inclusive && (fl & FUNC_ROW_CALLEE))) continue;
+        /* a callee that no fn= line names (xdebug 2's `cfn=php::define` without
+           cfl=) is an entry when inclusive costs or callers are shown */
+        int callee = (r->o->inclusive || r->o->tree_caller) && (fl & FUNC_ROW_CALLEE);
+        if (!(fl & FUNC_ROW_LISTED) && !callee) continue;
         struct entry *e = &r->ent[r->nent++];
         e->is_cycle = 0;
         e->idx = (uint32_t)i;
