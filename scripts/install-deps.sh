@@ -12,7 +12,8 @@ BUILD="gcc make pkg-config valgrind python3 zlib1g-dev libzstd-dev libpcre2-dev 
 libiberty-dev lowdown"
 DEMO="$BUILD graphviz gzip"
 ALL="$DEMO g++ clang clang-format libclang-rt-14-dev perl binutils libcmocka-dev zstd time bzip2 \
-chromium protobuf-compiler golang-go sqlite3 jq man-db"
+chromium protobuf-compiler golang-go sqlite3 jq man-db php-cli php-xdebug \
+pyprof2calltree"
 case ${1:-all} in
 build) PKGS=$BUILD ;;
 demo) PKGS=$DEMO ;;

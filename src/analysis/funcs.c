@@ -397,12 +397,19 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         if (!rc) rc = add_wide((tally_wide *)(av + 2), tmp, nc);
     }
     if (opt->consume) part_clear_records(pt);
-    /* functions with neither costs nor calls still get their (empty) row */
+    /*
+     * Functions with neither costs nor calls still get their (empty) row,
+     * and so does a function named by an `fn=` line whose records are all
+     * in other files (inlined code after `fi=`): callgrind_annotate makes
+     * the row FILE:FUNCTION at every `fn=` line. Its object is then the
+     * one label_shared_rows() gives.
+     */
     for (size_t f = 0; f < nfn && !rc; f++) {
-        if (seen[f]) continue;
+        int named = profile_function_mention(p, (uint32_t)f) != 0;
+        if (seen[f] && !named) continue;
         struct function fn = profile_function_at(p, (uint32_t)f);
         uint64_t *v = rectab_val(&ft->rows, own_row(ft, fnrow, (uint32_t)f, &fn));
-        v[1] = (uint64_t)fn.obj + 1;
+        if (!seen[f]) v[1] = (uint64_t)fn.obj + 1;
         v[2] |= FUNC_ROW_LISTED;
     }
     if (!rc) label_shared_rows(ft, p, fnrow);

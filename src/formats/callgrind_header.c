@@ -45,7 +45,18 @@ static void part_sums(struct rd *r)
         free(self);
         return;
     }
-    if (stated) part_check_totals_of(r->p, pt, self);
+    if (stated) {
+        /*
+         * `summary:` is checked only beside `totals:` (Callgrind and tally
+         * write both): other producers' summaries are not sums of their
+         * lines (xdebug's gives the run's time and its peak memory,
+         * pyprof2calltree's the profiler's own total).
+         */
+        uint64_t *summary = pt->summary;
+        if (!pt->totals) pt->summary = NULL;
+        part_check_totals_of(r->p, pt, self);
+        pt->summary = summary;
+    }
     if (!r->tot_exact && !r->p->signed_costs)
         for (size_t i = 0; i < n; i++)
             r->tot[r->tot_of[i]] += self[i];
@@ -107,6 +118,7 @@ static int header_part(struct rd *r)
         if (prev->cmd) pt->cmd = xstrdup(prev->cmd);
     }
     if (r->opt->call_counts_only) part_keep_call_counts_only(r->p, pt); /* no calls yet */
+    pt->counts_complete = 1; /* until a line leaves a count out */
     if (r->last_n[0] + r->last_n[1] + r->last_n[2]) {
         /* the parts of a file are often alike (--dump-every-bb, concatenated
            runs): the index of a part to fold starts at the size of the last

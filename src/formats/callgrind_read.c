@@ -646,6 +646,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
         r->tot_or = acc;
     }
     uint64_t *cost = r->cost;
+    if (n && n < r->nev) r->pt->counts_complete = 0;
     if (r->fn_dirty && resolve_fn(r)) return -1;
     struct position p;
     make_pos(r, pos, r->src, &p);
@@ -715,12 +716,14 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
     /* direct (struct rd): what the run adds to a record is added to the part's
        sums when it moves on to another record, not line by line */
     uint64_t *psum = r->direct ? r->psum : NULL, *pbase = psum ? psum + r->psum_cap : NULL;
-    const size_t nev = r->nev;
     uint32_t fn = r->fn, src = r->src;
     unsigned long lineno = r->lineno;
     const uint64_t *cost = r->cost;
     /* the previous line's cost vector: consecutive instructions share a line */
     uint64_t *vec = NULL, vec_line = 0, vec_addr = 0;
+    /* fewer counts on a line take the test below: while the part's lines gave every
+       count, one that leaves some out clears counts_complete (struct part) */
+    size_t nmin = r->pt->counts_complete ? r->nev : 1;
     /* back to read_all() now and then, which gives parsed pages back */
     const unsigned long stop = lineno + 65536;
     /* the bound of the file's sums (sumbound.h), for every line up to stop;
@@ -736,14 +739,18 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
         last[SP_ADDR] = pos[SP_ADDR];
         last[SP_LINE] = pos[SP_LINE];
         s = eol + 1;
-        if (!n) continue;
+        if (n < nmin) { /* no costs, or the first line that leaves some out */
+            if (!n) continue;
+            r->pt->counts_complete = 0;
+            nmin = 1;
+        }
         uint64_t addr = drop_addr ? 0 : pos[SP_ADDR];
         uint64_t line = drop_line ? 0 : pos[SP_LINE];
         if (!vec || line != vec_line || addr != vec_addr) {
             struct position p = {.file = src, .line = line, .addr = addr, .bb = 0};
-            if (psum && vec) settle_psum(psum, vec, pbase, nev);
+            if (psum && vec) settle_psum(psum, vec, pbase, r->nev);
             vec = part_cost_vector(pt, fn, &p);
-            if (psum) memcpy(pbase, vec, nev * sizeof(*pbase));
+            if (psum) memcpy(pbase, vec, r->nev * sizeof(*pbase));
             vec_line = line;
             vec_addr = addr;
         }
@@ -752,7 +759,7 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
         for (size_t i = 0; i < n; i++)
             vec[i] += cost[i];
     }
-    if (psum && vec) settle_psum(psum, vec, pbase, nev);
+    if (psum && vec) settle_psum(psum, vec, pbase, r->nev);
     r->last[SP_ADDR] = last[SP_ADDR];
     r->last[SP_LINE] = last[SP_LINE];
     r->lineno = lineno;

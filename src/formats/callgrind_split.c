@@ -410,6 +410,7 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
     int bad = add_records(p, rec, q, qt, fnmap, nm);
     free(fnmap);
     if (bad) return -1; /* cannot happen: the sums were checked */
+    pt->counts_complete = pt->counts_complete && qt->counts_complete;
     /* a `summary:` or `totals:` line after the split replaces an earlier one, as when read on */
     if (qt->summary) {
         free(pt->summary);

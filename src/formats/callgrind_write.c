@@ -88,11 +88,15 @@ static void put_position(struct wr *w, const struct position *pos, int update)
     }
 }
 
-/* c NULL (calls of a part that keeps call counts only): no cost at all */
+/*
+ * c NULL (calls of a part that keeps call counts only): no cost at all.
+ * Trailing zeros are left out, unless the part's lines gave every count
+ * (struct part: counts_complete), which reading the file back keeps.
+ */
 static void put_costs(struct wr *w, const uint64_t *c, size_t n)
 {
     if (!c) n = 0;
-    while (n > 1 && c[n - 1] == 0)
+    while (n > 1 && c[n - 1] == 0 && !w->pt->counts_complete)
         n--;
     for (size_t i = 0; i < n; i++) {
         if (w->p->signed_costs)

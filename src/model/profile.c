@@ -497,6 +497,9 @@ static int accumulate(struct profile *dp, struct part *dst, const struct profile
                 if (strcmp(src->desc.items[i], PART_DESC_OUTERMOST) != 0)
                     strlist_push(&dst->desc, src->desc.items[i]);
         if (dst != src) part_set_calls_outermost(dst, outer);
+        if (dst != src)
+            dst->counts_complete =
+                dst_empty ? src->counts_complete : dst->counts_complete && src->counts_complete;
     }
     int bad = 0;
     struct idcache ids = {NULL, NULL, namemap};

@@ -118,6 +118,16 @@ struct part {
      * one per event. Set it with part_keep_call_counts_only().
      */
     int call_counts_only;
+    /*
+     * Every cost and call line of the part gave a count for each event:
+     * xdebug and `pprof -callgrind` write zeros, Callgrind leaves trailing
+     * zeros out. callgrind_annotate prints a zero that a line gave as `0`
+     * and a count that no line gave as `.` (analysis/funcs.h: ndef), so with
+     * this set every sum of at least one record is shown in full. The
+     * callgrind reader sets it; other readers leave it 0. A sum of parts
+     * keeps it only when every part added has it.
+     */
+    int counts_complete;
 };
 
 /*

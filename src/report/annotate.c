@@ -389,7 +389,10 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
     r->ent = xmalloc((nrows + ncyc + 1) * sizeof(*r->ent));
     for (size_t i = 0; i < nrows; i++) {
         uint64_t fl = func_row_flags(ft, i);
-        if (!(fl & FUNC_ROW_LISTED) && !(r->o->inclusive && (fl & FUNC_ROW_CALLEE))) continue;
+        /* a callee that no fn= line names (xdebug 2's `cfn=php::define` without
+           cfl=) is an entry when inclusive costs or callers are shown */
+        int callee = (r->o->inclusive || r->o->tree_caller) && (fl & FUNC_ROW_CALLEE);
+        if (!(fl & FUNC_ROW_LISTED) && !callee) continue;
         struct entry *e = &r->ent[r->nent++];
         e->is_cycle = 0;
         e->idx = (uint32_t)i;
@@ -1054,7 +1057,9 @@ int annotate_report(FILE *out, struct profile *p, const struct annotate_options 
     if (setup_columns(&r, err)) goto done;
     /* per-line tables are made later, for the source files found (annrep_sources()) */
     int want_lines = o->auto_annotate || o->user_files.n;
-    struct func_options fo = {r.ncols, r.cols, r.cg ? NULL : o->cwd, 0, r.cg, o->mod_file,
+    /* a part whose every line gave every count has no undefined count (funcs.h) */
+    int all_defined = r.cg || r.pt->counts_complete;
+    struct func_options fo = {r.ncols, r.cols, r.cg ? NULL : o->cwd, 0, all_defined, o->mod_file,
                               o->mod_fn, /* arcs only for a view that shows calls */
                               !o->inclusive && !o->tree_caller && !o->tree_calling,
                               /* nothing reads the records again when lines are not shown */

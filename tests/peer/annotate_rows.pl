@@ -2,7 +2,8 @@
 # (tests/peer/annotate.sh, tests/peer/producers.sh):
 #   perl annotate_rows.pl MODE CWD < report
 # MODE rows: "name<TAB>costs" per row; objrows: the same with the [object];
-# tree: the call edges of --tree=both. CWD is stripped from file names.
+# tree: the call edges of --tree=both; entries: "name<TAB>costs" of each
+# function's own line ("*") in a --tree report. CWD is stripped from file names.
 use strict; use warnings;
 my ($mode, $cwd) = @ARGV;
 my $num = qr/(?:-?[\d,]+|\.)/;
@@ -15,11 +16,11 @@ while (my $l = <STDIN>) {
     chomp $l;
     if ($state == 0) { $state = 1 if $l =~ / file:function$/; next; }
     if ($state == 1) { $state = 2; next; }    # the rule under the header
-    last if $mode ne 'tree' && $l eq '';
+    last if $mode ne 'tree' && $mode ne 'entries' && $l eq '';
     last if $l =~ /^-{80}$/;
     next if $l eq '';
     $l =~ s/ \(\s*-?[\d.]+%\)//g;
-    if ($mode ne 'tree') {
+    if ($mode ne 'tree' && $mode ne 'entries') {
         $l =~ /^\s*($num(?:\s+$num)*)\s+(\S.*)$/ or die "bad row: $l\n";
         my ($c, $n) = (costs($1), $2);
         my $obj = $n =~ s/ (\[[^\]]*\])$// ? " $1" : "";
@@ -29,6 +30,7 @@ while (my $l = <STDIN>) {
     } else {
         if ($l =~ /^\s*($num(?:\s+$num)*)\s+\*\s+(\S.*)$/) {
             $cur = $2; $cur =~ s/ \[[^\]]*\]$//; $cur =~ s/ <cycle \d+>(?: \(estimated\))?$//; $cur = norm($cur);
+            print "$cur\t", costs($1), "\n" if $mode eq 'entries';
             for my $p (@pending) { my ($c, $n, $cnt) = @$p; add_edge("< $n -> $cur", $c, $cnt); }
             @pending = ();
         } elsif ($l =~ /^\s*($num(?:\s+$num)*)\s+([<>])\s+(.*) \(([\d,]+)x\)(?: \[[^\]]*\])?$/) {
@@ -38,5 +40,6 @@ while (my $l = <STDIN>) {
         }
     }
 }
-if ($mode ne 'tree') { print "$_\t$row{$_}\n" for @order; }
+if ($mode eq 'entries') { }
+elsif ($mode ne 'tree') { print "$_\t$row{$_}\n" for @order; }
 else { print "$_\t$edge{$_}[0]\t@{$edge{$_}[1]}\n" for sort keys %edge; }

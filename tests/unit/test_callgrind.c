@@ -201,6 +201,10 @@ static void test_totals_warning(void **state)
     p = rd("events: A B\nsummary: 10 1\nfn=f\n1 4 1\n2 4\ntotals: 8 1\n");
     assert_int_equal(p->warnings.n, 0);
     profile_free(p);
+    /* without totals: (xdebug, pyprof2calltree) a summary is not a sum of the lines */
+    p = rd("events: A B\nsummary: 7 1\nfn=f\n1 4 1\n2 4\n");
+    assert_int_equal(p->warnings.n, 0);
+    profile_free(p);
     /* but totals must be exact in either direction */
     p = rd("events: A\nfn=f\n1 4\ntotals: 5\n");
     assert_int_equal(p->warnings.n, 1);
@@ -1237,6 +1241,52 @@ static void test_fn_mentions(void **state)
     profile_free(p);
 }
 
+/*
+ * Whether every line gave every count (struct part: counts_complete):
+ * callgrind_annotate prints a zero a line gave as 0, one it did not as '.'.
+ */
+static void test_counts_complete(void **state)
+{
+    (void)state;
+    /* xdebug's shape: both counts on every cost and call line */
+    struct profile *p = rd("events: T M\nfn=f\n1 5 0\ncfn=g\ncalls=1 0 0\n2 3 0\n");
+    assert_true(p->parts[0]->counts_complete);
+    profile_free(p);
+    /* Callgrind's: trailing zeros left out; a line without costs does not count */
+    p = rd("events: T M\nfn=f\n1 5 0\n3\n2 3\n");
+    assert_false(p->parts[0]->counts_complete);
+    profile_free(p);
+    p = rd("events: T M\nfn=f\n1 5 0\ncfn=g\ncalls=1 0\n2 3\n");
+    assert_false(p->parts[0]->counts_complete);
+    profile_free(p);
+    /* per part; parts added together keep it only if each had it */
+    static const char two[] = "events: T M\nfn=f\n1 5 1\n"
+                              "events: T M\nfn=f\n1 5\n";
+    p = rd(two);
+    assert_int_equal(p->nparts, 2);
+    assert_true(p->parts[0]->counts_complete);
+    assert_false(p->parts[1]->counts_complete);
+    profile_free(p);
+    p = rd_opt(two, &(struct read_options){.merge_parts = 1});
+    assert_int_equal(p->nparts, 1);
+    assert_false(p->parts[0]->counts_complete);
+    profile_free(p);
+    /* the writer keeps the zeros of such a part, so reading it back keeps the flag */
+    p = rd("events: T M\nfn=f\n1 5 0\n");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    struct tally_error err;
+    assert_int_equal(callgrind_write(p, fp, &err), 0);
+    fclose(fp);
+    assert_non_null(strstr(buf, "\n1 5 0\n"));
+    struct profile *q = rd(buf);
+    assert_true(q->parts[0]->counts_complete);
+    profile_free(q);
+    free(buf);
+    profile_free(p);
+}
+
 static void test_real_files(void **state)
 {
     const char *env = getenv("TALLY_CG_FILES");
@@ -1351,6 +1401,7 @@ int main(void)
         cmocka_unit_test(test_writer_text),
         cmocka_unit_test(test_write_signed),
         cmocka_unit_test(test_fn_mentions),
+        cmocka_unit_test(test_counts_complete),
         cmocka_unit_test(test_real_files),
     };
     return cmocka_run_group_tests_name("callgrind", tests, NULL, NULL);

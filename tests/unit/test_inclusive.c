@@ -479,6 +479,43 @@ static void test_funcs_rows(void **state)
 }
 
 /*
+ * Which rows a callgrind file's functions get: k, named by an `fn=` line of
+ * t.c whose one cost is inlined from t.h, has its (empty) t.c row listed, as
+ * callgrind_annotate makes a row at every `fn=`; the callee c, named only by
+ * a `cfn=` line, has a row for the arcs but is not listed.
+ */
+static void test_funcs_named_rows(void **state)
+{
+    (void)state;
+    struct profile *p = profile_new();
+    struct part *pt = profile_add_part(p);
+    struct tally_error err;
+    assert_int_equal(eventset_set_base(&pt->events, "Ir", 2, &err), 0);
+    assert_int_equal(eventset_finish(&pt->events, &err), 0);
+    uint32_t k = fn(p, "prog", "t.c", "k"), c = fn(p, "prog", "t.c", "c");
+    profile_mention_function(p, k);
+    struct position h7 = at(p, "t.h", 7), t3 = at(p, "t.c", 3);
+    uint64_t one[1] = {4};
+    assert_int_equal(part_add_cost(p, pt, k, &h7, one, 1), 0);
+    assert_int_equal(part_add_call(p, pt, k, &h7, c, &t3, 1, one, 1), 0);
+    struct event_expr col;
+    assert_int_equal(eventset_lookup(&pt->events, "Ir", &col), 0);
+    struct func_options fo = {1, &col, NULL, 0, 0, NULL, NULL, 0, 0};
+    struct func_table ft;
+    assert_int_equal(func_table_build(&ft, p, &fo, &err), 0);
+    size_t own = row_of(&ft, "t.c", "k"), inl = row_of(&ft, "t.h", "k");
+    size_t callee = row_of(&ft, "t.c", "c");
+    assert_true(func_row_flags(&ft, own) & FUNC_ROW_LISTED);
+    assert_int_equal(func_row_ndef(&ft, own), 0); /* shown as '.' */
+    assert_int_equal(func_row_self(&ft, inl)[0], 4);
+    assert_false(func_row_flags(&ft, callee) & FUNC_ROW_LISTED);
+    assert_true(func_row_flags(&ft, callee) & FUNC_ROW_CALLEE);
+    func_table_release(&ft);
+    event_expr_release(&col);
+    profile_free(p);
+}
+
+/*
  * The Tarjan walk by itself: 0 -> 1 -> 2 -> 1 (a cycle), 2 -> 3, 3 -> 3
  * (a self-loop), 4 alone. Walking from 0: 3 is finished first (its own
  * component), then 1 and 2 (popped 2 then 1), then 0; 4 is a root of its
@@ -513,7 +550,8 @@ int main(void)
         cmocka_unit_test(test_cycle_as_root),       cmocka_unit_test(test_two_cycles),
         cmocka_unit_test(test_deep_chain),          cmocka_unit_test(test_truth_from_executions),
         cmocka_unit_test(test_level_flags),         cmocka_unit_test(test_overflow),
-        cmocka_unit_test(test_funcs_rows),          cmocka_unit_test(test_fgraph_scc),
+        cmocka_unit_test(test_funcs_rows),          cmocka_unit_test(test_funcs_named_rows),
+        cmocka_unit_test(test_fgraph_scc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
