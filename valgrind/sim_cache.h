@@ -407,7 +407,8 @@ static CACHESIM_UNUSED void cachesim_desc(const cache_cfg *c, HChar *buf)
 typedef struct {
     UWord *tags;
     UWord sets_mask;
-    UWord tag_mask; /* --simulate-wb: the bits above the set index */
+    UWord tag_mask; /* --simulate-wb, --cacheuse: address bits 31 down to the set
+                       index's top (a 32-bit mask, see cachesim_init_one) */
     Int line_bits;
     Int assoc;
     cache_cfg cfg;
@@ -437,7 +438,11 @@ static void cachesim_init_one(cachesim_cache *c, const cache_cfg *cfg, const HCh
     sim_memset(c->tags, 0, n * sizeof(UWord));
     c->sets_mask = sets - 1;
     c->line_bits = cachesim_log2((ULong)cfg->line_size);
-    c->tag_mask = ~(((UWord)1 << (c->line_bits + cachesim_log2((ULong)sets))) - 1);
+    /* Callgrind builds this mask in 32-bit arithmetic, so its write-back
+     * and cache-use tags keep only address bits up to 31: two addresses
+     * 4 GiB apart are the same line for it, and so for us. */
+    Int tag_shift = c->line_bits + cachesim_log2((ULong)sets);
+    c->tag_mask = (UWord)(UInt) ~(((UInt)1 << tag_shift) - 1);
     c->assoc = cfg->assoc;
     c->cfg = *cfg;
 }

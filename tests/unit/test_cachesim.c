@@ -263,9 +263,20 @@ static void test_write_back(void **state)
      * look resident in every set, not only block 0 in set 0 */
     setup3(CACHESIM_DEFAULT_I1, (cache_cfg){512, 1, 64}, (cache_cfg){512, 2, 64});
     assert_int_equal(cachesim_D1_read(0x80, 4), CACHESIM_LL_HIT);
+    cachesim_done();
+
+    /* the tags keep address bits 31..8 only: 4 GiB further on is the same
+     * line (block 0x40 comes in; 0x100001000 misses D1, hits in LL) */
+    setup3(CACHESIM_DEFAULT_I1, (cache_cfg){512, 1, 64}, (cache_cfg){512, 2, 64});
+    assert_int_equal(cachesim_D1_read(0x1000, 4), CACHESIM_LL_MISS);
+    assert_int_equal(cachesim_D1_read(0x100001000ul, 4), CACHESIM_LL_HIT);
+    cachesim_done();
+
     cachesim_set_models(False, False);
     setup3(CACHESIM_DEFAULT_I1, (cache_cfg){512, 1, 64}, (cache_cfg){512, 2, 64});
     assert_int_equal(cachesim_D1_read(0x80, 4), CACHESIM_LL_MISS);
+    assert_int_equal(cachesim_D1_read(0x1000, 4), CACHESIM_LL_MISS);
+    assert_int_equal(cachesim_D1_read(0x100001000ul, 4), CACHESIM_LL_MISS);
     cachesim_done();
 }
 
