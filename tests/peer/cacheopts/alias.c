@@ -16,7 +16,7 @@ static char *map_at(uintptr_t at)
     return p == MAP_FAILED || (uintptr_t)p != at ? 0 : p;
 }
 
-static long alias_walk(char *lo, const char *hi)
+__attribute__((noinline)) static long alias_walk(char *lo, const char *hi)
 {
     long s = 0;
     for (int round = 0; round < 50; round++)
