@@ -228,6 +228,31 @@ else
     ok "skipped: alias cannot map its areas 4 GiB apart"
 fi
 
+# the other files: the cachegrind format has Cachegrind's events only (its
+# misses are the cache-use model's, the same as the callgrind file's), the
+# context tree none of the use events (no running cost holds them)
+rm -f "$TMP"/cx.*
+(cd "$TMP" && $E valgrind --tool=tally --out-file="$TMP/cx.out" --cachegrind-out-file="$TMP/cx.cg" \
+    --contexts=yes --contexts-out-file="$TMP/cx.ctx" $A --cacheuse=yes ./strided \
+    >/dev/null 2>"$TMP/cx.err")
+if [ -s "$TMP/cx.cg" ] && [ -s "$TMP/cx.ctx" ]; then
+    # the callgrind file's totals in Cachegrind's order
+    awk '/^events:/ { for (i = 2; i <= NF; i++) ev[$i] = i }
+        /^totals:/ { split("Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw", o, " ")
+            line = "summary:"; for (k = 1; k <= 9; k++) line = line " " $(ev[o[k]]); print line }' \
+        "$TMP/cx.out" >"$TMP/cx.want"
+    { grep '^events:' "$TMP/cx.cg"; grep '^summary:' "$TMP/cx.cg"; } >"$TMP/cx.got"
+    { echo "events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw"; cat "$TMP/cx.want"; } >"$TMP/cx.want2"
+    same_text "--cachegrind-out-file: Cachegrind's events, the callgrind file's totals" \
+        "$TMP/cx.want2" "$TMP/cx.got"
+    grep '^events:' "$TMP/cx.ctx" >"$TMP/cx.ctxev"
+    echo "events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw" >"$TMP/cx.ctxwant"
+    same_text "--contexts=yes: the context tree has no use events" "$TMP/cx.ctxwant" "$TMP/cx.ctxev"
+else
+    not_ok "--cacheuse=yes with --cachegrind-out-file and --contexts=yes writes the files"
+    diag <"$TMP/cx.err"
+fi
+
 # refused: the models Callgrind turns off with a warning, and no simulation
 for bad in "--simulate-wb=yes" "--simulate-hwpref=yes" "--cache-sim=no"; do
     if (cd "$TMP" && $E valgrind --tool=tally --out-file="$TMP/bad.out" --cacheuse=yes $bad \
