@@ -409,6 +409,7 @@ typedef struct cachesim_use cachesim_use;
 typedef struct {
     UWord *tags;
     cachesim_use *use; /* --cacheuse: one record per line slot (see below) */
+    cachesim_use *last; /* --cacheuse: the record of the line looked up last */
     UWord sets_mask;
     UWord tag_mask; /* --simulate-wb, --cacheuse: address bits 31 down to the set
                        index's top (a 32-bit mask, see cachesim_init_one) */
@@ -472,6 +473,7 @@ static void cachesim_init_one(cachesim_cache *c, const cache_cfg *cfg, const HCh
     c->cfg = *cfg;
     if (c->use) sim_free(c->use);
     c->use = NULL;
+    c->last = NULL;
     if (!cachesim_cu) return;
     /* each way holds its tag in bits 0..31 and its slot above them; way k
      * starts in slot k with tag 0 (so, as the write-back model's, the lines
@@ -862,12 +864,15 @@ static Int cachesim_cu_LL(Addr line_addr, UInt *dep, void *cc, UInt who)
     return CACHESIM_LL_MISS;
 }
 
-/* One line of an L1 access at `a` touching the 32nds in `mask`. */
-static Int cachesim_cu_line(cachesim_cache *c, UWord set_no, Addr a, UInt mask, void *cc, UInt who)
+/* One line of an L1 access at `a` touching the 32nds in `mask` (the
+ * lookup past the most recently used way, and a miss). */
+static __attribute__((noinline)) Int cachesim_cu_line_slow(cachesim_cache *c, UWord set_no, Addr a,
+                                                           UInt mask, void *cc, UInt who)
 {
     Bool miss;
     UWord k = cachesim_cu_find(c, set_no, a, &miss);
     cachesim_use *u = &c->use[k];
+    c->last = u;
     if (!miss) {
         u->count++;
         u->mask |= mask;
@@ -884,9 +889,26 @@ static Int cachesim_cu_line(cachesim_cache *c, UWord set_no, Addr a, UInt mask, 
     return cachesim_cu_LL(line_addr, &u->dep, cc, who);
 }
 
+/* The same, first trying the most recently used way (a hit there moves
+ * nothing). */
+static CACHESIM_ALWAYS_INLINE Int cachesim_cu_line(cachesim_cache *c, UWord set_no, Addr a,
+                                                   UInt mask, void *cc, UInt who)
+{
+    UWord first = c->tags[set_no * (UWord)c->assoc];
+    if (CACHESIM_LIKELY((UInt)first == (UInt)(a & c->tag_mask))) {
+        cachesim_use *u = &c->use[set_no * (UWord)c->assoc + (first >> 32)];
+        c->last = u;
+        u->count++;
+        u->mask |= mask;
+        return CACHESIM_L1_HIT;
+    }
+    return cachesim_cu_line_slow(c, set_no, a, mask, cc, who);
+}
+
 /* An access of `size` bytes at `a` to I1 or D1 by the instruction `cc`
  * (who: its thread): CACHESIM_L1_HIT, LL_HIT or LL_MISS. */
-static Int cachesim_cu_ref(cachesim_cache *c, Addr a, UChar size, void *cc, UInt who)
+static CACHESIM_ALWAYS_INLINE Int cachesim_cu_ref(cachesim_cache *c, Addr a, UChar size, void *cc,
+                                                  UInt who)
 {
     Addr end = a + size - 1;
     UWord set1 = (a >> c->line_bits) & c->sets_mask, set2 = (end >> c->line_bits) & c->sets_mask;
@@ -903,6 +925,14 @@ static Int cachesim_cu_ref(cachesim_cache *c, Addr a, UChar size, void *cc, UInt
 static CACHESIM_ALWAYS_INLINE Int cachesim_cu_I1(Addr a, UChar size, void *cc, UInt who)
 {
     return cachesim_cu_ref(&cachesim_I1, a, size, cc, who);
+}
+
+/* The use bits of an access of `size` bytes at `a` that lies in one line
+ * of c. */
+static CACHESIM_UNUSED UInt cachesim_cu_mask(const cachesim_cache *c, Addr a, UInt size)
+{
+    UWord lmask = (UWord)c->cfg.line_size - 1;
+    return cachesim_cu_from(c, a & lmask) & cachesim_cu_upto(c, (a + size - 1) & lmask);
 }
 
 /* Reads and writes alike. */
