@@ -22,7 +22,8 @@
 #    table on the stack in ld.so), so the whole-run totals are not compared;
 #  - callgrind_annotate's rows of the program's functions for Ir, the
 #    instruction misses and the use events, and it reads tally's file
-#    cleanly (check_callgrind_file).
+#    cleanly (check_callgrind_file); tally annotate reads both files
+#    without a warning (the use events are 0 in summary:).
 # threads.c: its main thread's calls of pthread_create and pthread_join
 # touch stack lines whose use depends on how the threads meet (it differs
 # between runs of Callgrind alone), so only `worker` is compared there, in
@@ -199,6 +200,13 @@ run() {
                 "$TMP/cl.ann" "$TMP/tl.ann"
         elif [ -s "$TMP/cl.ins" ]; then
             not_ok "$n: callgrind_annotate shows $fns"
+        fi
+        if "$TALLY" annotate "$TMP/tl$f" >/dev/null 2>"$TMP/ta.err" &&
+            "$TALLY" annotate "$TMP/cl$f" >/dev/null 2>>"$TMP/ta.err" && [ ! -s "$TMP/ta.err" ]; then
+            ok "$n: tally annotate reads both files without a warning"
+        else
+            not_ok "$n: tally annotate reads both files without a warning"
+            head -n 5 "$TMP/ta.err" | diag
         fi
         # (a toggled run's callers, and calls open at a dump, have arcs of
         # 0 calls: see lib.sh)
