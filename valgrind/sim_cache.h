@@ -20,6 +20,10 @@
  *    instructions that sit in one line when I1 and LL lines are equal; same
  *    counts as cachesim_I1_doref(), fewer tests per call.
  *  - cachesim_desc() formats the text of a "desc: I1 cache:" line.
+ *  - Callgrind's models: cachesim_set_models() (write-back, prefetch) with
+ *    cachesim_I1_read/D1_read/D1_write; cachesim_set_cacheuse() (--cacheuse)
+ *    with cachesim_cu_I1/cachesim_cu_D1 and cachesim_cu_finish(), whose
+ *    charges go to the caller's function (see the cache-use section below).
  *
  * Copyright (C) 2026 the tally authors.  GPL-2.0-or-later. */
 #ifndef TALLY_SIM_CACHE_H

@@ -195,26 +195,29 @@ static Bool in_ran(const instrcc *i)
     return False;
 }
 
+static Bool clone_ran(const dynclone *c, UInt n)
+{
+    for (UInt k = 0; k < n; k++)
+        if (ran(c->ins[k])) return True;
+    return False;
+}
+
 static void mark_ran_blocks(void)
 {
     UWord n = 0;
     for (UInt b = 0; b < n_blocks; b++)
         for (dynclone *c = blocks[b]->clones; c; c = c->next)
-            n += blocks[b]->n;
+            if (clone_ran(c, blocks[b]->n)) n += blocks[b]->n;
     UWord size = 64;
     while (size < 2 * n)
         size *= 2;
     ran_set = VG_(calloc)("tl.ranset", size, sizeof *ran_set);
     ran_mask = size - 1;
     for (UInt b = 0; b < n_blocks; b++)
-        for (dynclone *c = blocks[b]->clones; c; c = c->next) {
-            UInt k, n_ins = blocks[b]->n;
-            for (k = 0; k < n_ins && !ran(c->ins[k]); k++)
-                ;
-            if (k == n_ins) continue;
-            for (k = 0; k < n_ins; k++)
-                ran_add(c->ins[k]);
-        }
+        for (dynclone *c = blocks[b]->clones; c; c = c->next)
+            if (clone_ran(c, blocks[b]->n))
+                for (UInt k = 0; k < blocks[b]->n; k++)
+                    ran_add(c->ins[k]);
 }
 
 void sim_hold_unrun(UInt tid)
