@@ -261,6 +261,14 @@ else
     diag <"$TMP/cx.err"
 fi
 
+# where the use events go among all the others
+for t in callgrind tally; do
+    (cd "$TMP" && $E valgrind --tool=$t --callgrind-out-file="$TMP/all.$t" $A --cacheuse=yes \
+        --branch-sim=yes --collect-bus=yes --collect-systime=nsec ./alias >/dev/null 2>&1)
+    grep '^events:' "$TMP/all.$t" | sed 's/ *$//' >"$TMP/all.$t.ev"
+done
+same_text "with every event: $(cat "$TMP/all.tally.ev")" "$TMP/all.callgrind.ev" "$TMP/all.tally.ev"
+
 # refused: the models Callgrind turns off with a warning, and no simulation
 for bad in "--simulate-wb=yes" "--simulate-hwpref=yes" "--cache-sim=no"; do
     if (cd "$TMP" && $E valgrind --tool=tally --out-file="$TMP/bad.out" --cacheuse=yes $bad \
