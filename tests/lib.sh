@@ -137,10 +137,14 @@ callgrind_functions() {
 #  - with CGA_CALLS0_OK=1 (the file comes from a contexts file, whose
 #    contexts entered by a jump are arcs of 0 calls): the cost of a
 #    `calls=0` arc, which callgrind_annotate 3.19 adds to the caller's self
-#    cost (docs/internals/callgrind.md).
+#    cost (docs/internals/callgrind.md);
+#  - the cache-use events of --cacheuse=yes (AcCost1 SpLoss1 AcCost2
+#    SpLoss2), 0 in summary: as Callgrind writes them (never in its running
+#    cost), whose rows must sum to totals:.
 callgrind_annotate_check() {
     awk -v calls0ok="${CGA_CALLS0_OK:-0}" '
     function vec(line, a,   n, i) { n = split(line, a, " "); return n }
+    /^events:/ { for (i = 2; i <= NF; i++) evn[i - 1] = $i }
     /^creator:/ { foreign = ($2 !~ /^tally/) }
     /^positions:/ { npos = NF - 1 }
     /^summary:/ { sub(/^summary: */, ""); summ = $0 }
@@ -153,6 +157,8 @@ callgrind_annotate_check() {
             for (i = 1; i <= n; i++) alt[i] = t[i]
         if (calls0ok)
             for (i = 1; i <= n; i++) alt[i] = t[i] + zs[i]
+        for (i = 1; i <= n; i++)
+            if (evn[i] ~ /^(AcCost|SpLoss)[12]$/) alt[i] = t[i] + (calls0ok ? zs[i] : 0)
         for (i = 1; i <= 64; i++) if (i in alt) printf "%d %d\n", i, alt[i]
     }' "$1" >"$TMP/cga.alt"
     if ! callgrind_annotate --threshold=100 --auto=no --inclusive=no "$1" \

@@ -20,6 +20,10 @@
  *    instructions that sit in one line when I1 and LL lines are equal; same
  *    counts as cachesim_I1_doref(), fewer tests per call.
  *  - cachesim_desc() formats the text of a "desc: I1 cache:" line.
+ *  - Callgrind's models: cachesim_set_models() (write-back, prefetch) with
+ *    cachesim_I1_read/D1_read/D1_write; cachesim_set_cacheuse() (--cacheuse)
+ *    with cachesim_cu_I1/cachesim_cu_D1 and cachesim_cu_finish(), whose
+ *    charges go to the caller's function (see the cache-use section below).
  *
  * Copyright (C) 2026 the tally authors.  GPL-2.0-or-later. */
 #ifndef TALLY_SIM_CACHE_H
@@ -404,10 +408,15 @@ static CACHESIM_UNUSED void cachesim_desc(const cache_cfg *c, HChar *buf)
  * line_bits, the whole number, not just the bits above the set index) of
  * the set's lines, most recently used first.  All start at 0, so block 0
  * looks resident at the start, exactly as in Cachegrind. */
+typedef struct cachesim_use cachesim_use;
+
 typedef struct {
     UWord *tags;
+    cachesim_use *use; /* --cacheuse: one record per line slot (see below) */
+    cachesim_use *last; /* --cacheuse: the record of the line looked up last */
     UWord sets_mask;
-    UWord tag_mask; /* --simulate-wb: the bits above the set index */
+    UWord tag_mask; /* --simulate-wb, --cacheuse: address bits 31 down to the set
+                       index's top (a 32-bit mask, see cachesim_init_one) */
     Int line_bits;
     Int assoc;
     cache_cfg cfg;
@@ -416,8 +425,30 @@ typedef struct {
 static cachesim_cache cachesim_I1, cachesim_D1, cachesim_LL;
 static Int cachesim_min_line_size CACHESIM_UNUSED;
 
-/* Callgrind's models (cachesim_set_models): --simulate-wb, --simulate-hwpref. */
-static Bool cachesim_wb, cachesim_hwpref;
+/* Callgrind's models (cachesim_set_models): --simulate-wb, --simulate-hwpref,
+ * and (cachesim_set_cacheuse) --cacheuse. */
+static Bool cachesim_wb, cachesim_hwpref, cachesim_cu;
+
+/* --cacheuse: what is known of the line in one slot of a cache.  A slot is
+ * a place in a set (set * assoc + k) that keeps its record while the LRU
+ * order of the set changes; a line that comes in takes the slot of the line
+ * it evicts. */
+struct cachesim_use {
+    void *cc;   /* the cost centre of the instruction that brought the line in
+                   (NULL: none; its use is never charged) */
+    UInt count; /* accesses since then (a 32-bit count, wrapping as Callgrind's) */
+    UInt mask;  /* which 32nds of the line were accessed (bit k: the k-th) */
+    UInt dep;   /* L1 lines: the LL slot of the line when it came in */
+    UInt who;   /* the caller's tag of that instruction (its thread) */
+};
+
+/* Where a --cacheuse charge goes: `charge(cc, who, level, accost, sploss)`
+ * with level 0 for I1/D1 (AcCost1 SpLoss1) and 1 for LL (AcCost2 SpLoss2),
+ * called only while *collect is True. */
+typedef void (*cachesim_cu_charge_fn)(void *cc, UInt who, Int level, UInt accost, UInt sploss);
+static cachesim_cu_charge_fn cachesim_cu_charge;
+static const Bool *cachesim_cu_collect;
+#define CACHESIM_CU_NONE 0xffffffffu
 
 /* The prefetcher's streams: one per 4 KiB page, 8 of them (page number
  * modulo 8); the last LL block seen and the run of consecutive blocks
@@ -437,9 +468,25 @@ static void cachesim_init_one(cachesim_cache *c, const cache_cfg *cfg, const HCh
     sim_memset(c->tags, 0, n * sizeof(UWord));
     c->sets_mask = sets - 1;
     c->line_bits = cachesim_log2((ULong)cfg->line_size);
-    c->tag_mask = ~(((UWord)1 << (c->line_bits + cachesim_log2((ULong)sets))) - 1);
+    /* Callgrind builds this mask in 32-bit arithmetic, so its write-back
+     * and cache-use tags keep only address bits up to 31: two addresses
+     * 4 GiB apart are the same line for it, and so for us. */
+    Int tag_shift = c->line_bits + cachesim_log2((ULong)sets);
+    c->tag_mask = (UWord)(UInt) ~(((UInt)1 << tag_shift) - 1);
     c->assoc = cfg->assoc;
     c->cfg = *cfg;
+    if (c->use) sim_free(c->use);
+    c->use = NULL;
+    c->last = NULL;
+    if (!cachesim_cu) return;
+    /* each way holds its tag in bits 0..31 and its slot above them; way k
+     * starts in slot k with tag 0 (so, as the write-back model's, the lines
+     * whose tag bits are all 0 look resident at the start) */
+    c->use = sim_malloc("tally.cachesim.use", n * sizeof(cachesim_use));
+    for (UWord i = 0; i < n; i++) {
+        c->tags[i] = (i % (UWord)cfg->assoc) << 32;
+        c->use[i] = (cachesim_use){NULL, 0, 0, CACHESIM_CU_NONE, 0};
+    }
 }
 
 /* Sets up (or resets) the three caches, all lines empty (tags 0).  The
@@ -469,13 +516,27 @@ static CACHESIM_UNUSED void cachesim_set_models(Bool wb, Bool hwpref)
     cachesim_hwpref = hwpref;
 }
 
+/* Turns Callgrind's cache-use model on or off (--cacheuse); `charge` and
+ * `collect` say where its events go and when (see cachesim_cu_charge_fn).
+ * Call before cachesim_init, which allocates the use records.  The model
+ * has no write-back and no prefetcher (cachesim_set_models(False, False)). */
+static CACHESIM_UNUSED void cachesim_set_cacheuse(Bool on, cachesim_cu_charge_fn charge,
+                                                  const Bool *collect)
+{
+    cachesim_cu = on;
+    cachesim_cu_charge = charge;
+    cachesim_cu_collect = collect;
+}
+
 /* Frees the tag arrays (host tests; the tool never needs it). */
 static CACHESIM_UNUSED void cachesim_done(void)
 {
     cachesim_cache *all[3] = {&cachesim_I1, &cachesim_D1, &cachesim_LL};
     for (Int i = 0; i < 3; i++) {
         if (all[i]->tags) sim_free(all[i]->tags);
+        if (all[i]->use) sim_free(all[i]->use);
         all[i]->tags = NULL;
+        all[i]->use = NULL;
     }
 }
 
@@ -541,7 +602,7 @@ static CACHESIM_ALWAYS_INLINE void cachesim_D1_doref(Addr a, UChar size, ULong *
  * is the plain one. */
 static inline Bool cachesim_is_IrNoX(Addr a, UChar size)
 {
-    if (cachesim_wb || cachesim_hwpref) return False;
+    if (cachesim_wb || cachesim_hwpref || cachesim_cu) return False;
     if (cachesim_I1.line_bits != cachesim_LL.line_bits) return False;
     return (a >> cachesim_I1.line_bits) == ((a + size - 1) >> cachesim_I1.line_bits);
 }
@@ -693,6 +754,214 @@ static CACHESIM_ALWAYS_INLINE Int cachesim_D1_write(Addr a, UChar size)
     }
     if (cachesim_hwpref && !cachesim_wb) cachesim_prefetch(a);
     return cachesim_LL_after_miss(a, size, CACHESIM_DIRTY);
+}
+
+/* ---- Callgrind's cache-use model (--cacheuse=yes) ---------------------- */
+
+/*
+ * The caches behave as in the write-back model without dirty lines: LRU,
+ * allocation on every miss, tags of address bits 31 down to the set
+ * index's top, a straddle told by the set numbers.  Besides, every line
+ * slot has a use record (cachesim_use):
+ *  - an L1 (I1 or D1) access that hits counts one use of the line and
+ *    marks the 32nds of the line it touched; a straddle marks from its
+ *    first byte to the end of the first line and from the start of the
+ *    second line to its last byte;
+ *  - an L1 miss charges the evicted line (below), then the slot belongs to
+ *    the new line: 1 use, the marks of this access, the instruction that
+ *    asked for it; LL is then looked up with the new line's address (not
+ *    when that address is 0) and the L1 slot remembers the LL slot that
+ *    holds it;
+ *  - an LL lookup counts no use; a miss charges the evicted LL line and
+ *    gives the slot to the new line with 0 uses and no marks.  An LL line
+ *    gets its uses and marks from the L1 lines that leave L1 while it holds
+ *    their LL slot;
+ *  - charging a line that was used at least once, while collecting, and
+ *    that has an instruction: AcCost += 1000 / uses (integer division),
+ *    SpLoss += the bytes of the line not marked, ((32 - marks) * line) / 32;
+ *    for an L1 line its uses and marks then go to its LL slot.  Nothing is
+ *    charged or passed on otherwise;
+ *  - at the end (cachesim_cu_finish, while collecting) every line that has
+ *    an instruction is charged: I1's, then D1's (both passing their use on
+ *    to LL), then LL's.
+ */
+
+/* The bits of a use mask from the 32nd holding byte `off` of a line to the
+ * last (from) or from the first to it (upto). */
+static inline UInt cachesim_cu_part(const cachesim_cache *c, UWord off, Bool last)
+{
+    if (c->line_bits >= 5) return (UInt)(off >> (c->line_bits - 5));
+    UInt per = 1u << (5 - c->line_bits); /* 16-byte lines: two bits a byte */
+    return (UInt)off * per + (last ? per - 1 : 0);
+}
+
+static inline UInt cachesim_cu_from(const cachesim_cache *c, UWord off)
+{
+    return ~0u << cachesim_cu_part(c, off, False);
+}
+
+static inline UInt cachesim_cu_upto(const cachesim_cache *c, UWord off)
+{
+    UInt k = cachesim_cu_part(c, off, True);
+    return k >= 31 ? ~0u : (2u << k) - 1;
+}
+
+static inline UInt cachesim_cu_ones(UInt x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (x * 0x01010101u) >> 24;
+}
+
+/* Charges the line in slot `k` of cache c (level 0: L1, 1: LL) as it
+ * leaves; an L1 line passes its use on to its LL slot. */
+static void cachesim_cu_leave(cachesim_cache *c, UWord k, Int level)
+{
+    cachesim_use *u = &c->use[k];
+    if (u->count == 0 || !u->cc || !*cachesim_cu_collect) return;
+    UInt loss = (UInt)(((32 - cachesim_cu_ones(u->mask)) * (UInt)c->cfg.line_size) >> 5);
+    cachesim_cu_charge(u->cc, u->who, level, 1000u / u->count, loss);
+    if (level == 0 && u->dep != CACHESIM_CU_NONE) {
+        cachesim_use *d = &cachesim_LL.use[u->dep];
+        d->count += u->count;
+        d->mask |= u->mask;
+    }
+}
+
+/* Looks up the line of `a` in set `set_no` of c and makes it the most
+ * recently used; returns its slot, and *miss whether it came in (into
+ * the slot of the least recently used line, which left). */
+static inline UWord cachesim_cu_find(cachesim_cache *c, UWord set_no, Addr a, Bool *miss)
+{
+    UWord *set = c->tags + set_no * (UWord)c->assoc;
+    UInt tag = (UInt)(a & c->tag_mask);
+    UWord prev = set[0];
+    *miss = False;
+    if ((UInt)prev == tag) return set_no * (UWord)c->assoc + (prev >> 32);
+    Int assoc = c->assoc;
+    for (Int i = 1; i < assoc; i++) {
+        UWord cur = set[i];
+        set[i] = prev;
+        if ((UInt)cur == tag) {
+            set[0] = cur;
+            return set_no * (UWord)c->assoc + (cur >> 32);
+        }
+        prev = cur;
+    }
+    *miss = True;
+    set[0] = (prev >> 32 << 32) | tag;
+    return set_no * (UWord)c->assoc + (prev >> 32);
+}
+
+/* LL, asked by an L1 miss for the line at `line_addr`: the LL slot goes
+ * into *dep. */
+static Int cachesim_cu_LL(Addr line_addr, UInt *dep, void *cc, UInt who)
+{
+    cachesim_cache *c = &cachesim_LL;
+    Bool miss;
+    UWord k = cachesim_cu_find(c, (line_addr >> c->line_bits) & c->sets_mask, line_addr, &miss);
+    *dep = (UInt)k;
+    if (!miss) return CACHESIM_LL_HIT;
+    cachesim_cu_leave(c, k, 1);
+    c->use[k] = (cachesim_use){cc, 0, 0, CACHESIM_CU_NONE, who};
+    return CACHESIM_LL_MISS;
+}
+
+/* One line of an L1 access at `a` touching the 32nds in `mask` (the
+ * lookup past the most recently used way, and a miss). */
+static __attribute__((noinline)) Int cachesim_cu_line_slow(cachesim_cache *c, UWord set_no, Addr a,
+                                                           UInt mask, void *cc, UInt who)
+{
+    Bool miss;
+    UWord k = cachesim_cu_find(c, set_no, a, &miss);
+    cachesim_use *u = &c->use[k];
+    c->last = u;
+    if (!miss) {
+        u->count++;
+        u->mask |= mask;
+        return CACHESIM_L1_HIT;
+    }
+    cachesim_cu_leave(c, k, 0);
+    u->cc = cc;
+    u->who = who;
+    u->count = 1;
+    u->mask = mask;
+    Addr line_addr = a & ~(Addr)(c->cfg.line_size - 1);
+    /* (the LL slot stays as it was: Callgrind skips LL for line 0) */
+    if (line_addr == 0) return CACHESIM_LL_HIT;
+    return cachesim_cu_LL(line_addr, &u->dep, cc, who);
+}
+
+/* The same, first trying the most recently used way (a hit there moves
+ * nothing). */
+static CACHESIM_ALWAYS_INLINE Int cachesim_cu_line(cachesim_cache *c, UWord set_no, Addr a,
+                                                   UInt mask, void *cc, UInt who)
+{
+    UWord first = c->tags[set_no * (UWord)c->assoc];
+    if (CACHESIM_LIKELY((UInt)first == (UInt)(a & c->tag_mask))) {
+        cachesim_use *u = &c->use[set_no * (UWord)c->assoc + (first >> 32)];
+        c->last = u;
+        u->count++;
+        u->mask |= mask;
+        return CACHESIM_L1_HIT;
+    }
+    return cachesim_cu_line_slow(c, set_no, a, mask, cc, who);
+}
+
+/* An access of `size` bytes at `a` to I1 or D1 by the instruction `cc`
+ * (who: its thread): CACHESIM_L1_HIT, LL_HIT or LL_MISS. */
+static CACHESIM_ALWAYS_INLINE Int cachesim_cu_ref(cachesim_cache *c, Addr a, UChar size, void *cc,
+                                                  UInt who)
+{
+    Addr end = a + size - 1;
+    UWord set1 = (a >> c->line_bits) & c->sets_mask, set2 = (end >> c->line_bits) & c->sets_mask;
+    UWord lmask = (UWord)c->cfg.line_size - 1;
+    if (CACHESIM_LIKELY(set1 == set2))
+        return cachesim_cu_line(
+            c, set1, a, cachesim_cu_from(c, a & lmask) & cachesim_cu_upto(c, end & lmask), cc, who);
+    tl_assert(((set1 + 1) & c->sets_mask) == set2);
+    Int r1 = cachesim_cu_line(c, set1, a, cachesim_cu_from(c, a & lmask), cc, who);
+    Int r2 = cachesim_cu_line(c, set2, end, cachesim_cu_upto(c, end & lmask), cc, who);
+    return r1 > r2 ? r1 : r2;
+}
+
+static CACHESIM_ALWAYS_INLINE Int cachesim_cu_I1(Addr a, UChar size, void *cc, UInt who)
+{
+    return cachesim_cu_ref(&cachesim_I1, a, size, cc, who);
+}
+
+/* The use bits of an access of `size` bytes at `a` that lies in one line
+ * of c. */
+static CACHESIM_UNUSED UInt cachesim_cu_mask(const cachesim_cache *c, Addr a, UInt size)
+{
+    UWord lmask = (UWord)c->cfg.line_size - 1;
+    return cachesim_cu_from(c, a & lmask) & cachesim_cu_upto(c, (a + size - 1) & lmask);
+}
+
+/* Reads and writes alike. */
+static CACHESIM_ALWAYS_INLINE Int cachesim_cu_D1(Addr a, UChar size, void *cc, UInt who)
+{
+    return cachesim_cu_ref(&cachesim_D1, a, size, cc, who);
+}
+
+/* The end of the run: the lines still cached are charged (only while
+ * collecting), I1's and D1's first, then LL's with what they passed on. */
+static CACHESIM_UNUSED void cachesim_cu_finish(void)
+{
+    if (!cachesim_cu || !*cachesim_cu_collect) return;
+    cachesim_cache *all[3] = {&cachesim_I1, &cachesim_D1, &cachesim_LL};
+    for (Int i = 0; i < 3; i++) {
+        cachesim_cache *c = all[i];
+        UWord n = (c->sets_mask + 1) * (UWord)c->assoc;
+        for (UWord k = 0; k < n; k++) {
+            if (!c->use[k].cc) continue;
+            cachesim_cu_leave(c, k, i == 2);
+            c->use[k].cc = NULL;
+            c->use[k].count = 0;
+            c->use[k].mask = 0;
+        }
+    }
 }
 
 #endif /* TALLY_SIM_CACHE_H */

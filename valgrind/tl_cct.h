@@ -18,7 +18,7 @@
 #include "pub_tool_basics.h"
 
 /* Events per node: the tool's N_EV (tl_main.c checks they are equal). */
-#define CCT_N_EV 20
+#define CCT_N_EV 24
 
 typedef struct cct_node cct_node;
 typedef struct cct_fn cct_fn;

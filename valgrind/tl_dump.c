@@ -25,10 +25,10 @@
 #include "rms.h" /* --input-sensitive (tl_input.c) */
 #include "tl_out.h"
 
-const HChar *const ev_name[N_EV] = {"Ir",    "Dr",    "Dw",    "I1mr",     "D1mr",    "D1mw",
-                                    "ILmr",  "DLmr",  "DLmw",  "Bc",       "Bcm",     "Bi",
-                                    "Bim",   "ILdmr", "DLdmr", "DLdmw",    "Ge",      "sysCount",
-                                    "sysTime", "sysCpuTime"};
+const HChar *const ev_name[N_EV] = {
+    "Ir",      "Dr",      "Dw",      "I1mr",    "D1mr", "D1mw",     "ILmr",    "DLmr",
+    "DLmw",    "Bc",      "Bcm",     "Bi",      "Bim",  "ILdmr",    "DLdmr",   "DLdmw",
+    "AcCost1", "SpLoss1", "AcCost2", "SpLoss2", "Ge",   "sysCount", "sysTime", "sysCpuTime"};
 
 /*------------------------------------------------------------*/
 /*--- Output                                               ---*/
@@ -80,8 +80,11 @@ static void format_pos(HChar *buf, Addr addr, UInt line)
         VG_(sprintf)(buf, "0x%lx", addr);
 }
 
-/* Which events are written, in callgrind order. */
+/* Which events are written, in callgrind order; the contexts file's are
+ * the same without the cache-use events, which are never in a running
+ * cost (so never in a context). */
 Int out_ev[N_EV], n_out_ev;
+Int ctx_ev[N_EV], n_ctx_ev;
 
 void choose_events(void)
 {
@@ -98,12 +101,18 @@ void choose_events(void)
     if (clo_branch_sim)
         for (Int e = EV_Bc; e <= EV_Bim; e++)
             out_ev[n_out_ev++] = e;
+    if (clo_cache_sim && clo_cacheuse)
+        for (Int e = EV_AcCost1; e <= EV_SpLoss2; e++)
+            out_ev[n_out_ev++] = e;
     if (clo_collect_bus) out_ev[n_out_ev++] = EV_Ge;
     if (clo_systime) {
         out_ev[n_out_ev++] = EV_sysCount;
         out_ev[n_out_ev++] = EV_sysTime;
         if (clo_systime == SYSTIME_NSEC) out_ev[n_out_ev++] = EV_sysCpuTime;
     }
+    n_ctx_ev = 0;
+    for (Int k = 0; k < n_out_ev; k++)
+        if (out_ev[k] < EV_AcCost1 || out_ev[k] > EV_SpLoss2) ctx_ev[n_ctx_ev++] = out_ev[k];
 }
 
 Bool all_zero(const ULong *ev)
@@ -709,9 +718,13 @@ static void write_callgrind(UInt tid)
         }
         VG_(free)(v);
     }
+    /* Callgrind's summary is its running cost, which never holds the
+     * cache-use events (charged to their lines when the lines leave) */
     VG_(fprintf)(f, "\nsummary:");
-    for (Int k = 0; k < n_out_ev; k++)
-        VG_(fprintf)(f, " %llu", totals[out_ev[k]]);
+    for (Int k = 0; k < n_out_ev; k++) {
+        Int e = out_ev[k];
+        VG_(fprintf)(f, " %llu", e >= EV_AcCost1 && e <= EV_SpLoss2 ? 0 : totals[e]);
+    }
     VG_(fprintf)(f, "\ntotals:");
     for (Int k = 0; k < n_out_ev; k++)
         VG_(fprintf)(f, " %llu", totals[out_ev[k]]);
@@ -745,6 +758,7 @@ static void gather_part(Bool final)
 static void write_parts(void)
 {
     if (!clo_separate) {
+        sim_hold_unrun(0);
         write_callgrind(0);
         return;
     }
@@ -753,6 +767,7 @@ static void write_parts(void)
             clear_counters();
             clear_jumps();
             unstash(threads[k], False);
+            sim_hold_unrun(threads[k]->tid);
             write_callgrind(threads[k]->tid);
         }
     clear_counters();
@@ -796,6 +811,7 @@ void dump_part(const HChar *why)
         cct_dumped();
     }
     zero_counts();
+    sim_give_back();
     trigger = NULL;
     dumping = False;
 }
@@ -974,6 +990,7 @@ void tl_fini(Int exitcode)
 {
     dumping = True; /* no more parts from --dump-after while the calls end */
     if (dumps_pid != VG_(getpid)()) n_dumps = 0;
+    sim_finish(); /* first, as Callgrind (its use charges need no open call) */
     gather_part(True);
     if (clo_contexts)
         for (UInt k = 0; k < n_threads; k++)
@@ -986,7 +1003,7 @@ void tl_fini(Int exitcode)
     sep_report();
     say_written();
     if (clo_cg_out_file) write_cachegrind();
-    if (clo_contexts) cct_write(clo_ctx_out_file, out_ev, n_out_ev, ev_name);
+    if (clo_contexts) cct_write(clo_ctx_out_file, ctx_ev, n_ctx_ev, ev_name);
     VG_(memcpy)(totals, grand, sizeof totals);
     print_summary();
     if (out_failed) VG_(exit)(1); /* a profile is missing: say so by the status */

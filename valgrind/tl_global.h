@@ -31,6 +31,7 @@
 extern Bool clo_cache_sim;
 extern Bool clo_branch_sim;
 extern Bool clo_simulate_wb, clo_simulate_hwpref; /* Callgrind's cache models */
+extern Bool clo_cacheuse;                         /* Callgrind's cache-use model */
 extern Bool clo_dump_instr;
 extern Bool clo_calls;
 extern const HChar *clo_out_file;
@@ -66,6 +67,12 @@ enum {
     EV_ILdmr,
     EV_DLdmr,
     EV_DLdmw,
+    /* --cacheuse=yes (written after DLmw and the branch events, before Ge,
+     * as Callgrind orders them); never in the running cost */
+    EV_AcCost1,
+    EV_SpLoss1,
+    EV_AcCost2,
+    EV_SpLoss2,
     /* --collect-bus=yes (written last, as Callgrind orders them) */
     EV_Ge,
     /* --collect-systime (after Ge, as Callgrind orders them) */
@@ -508,6 +515,16 @@ Bool sim_parse_opt(const HChar *arg);
 void sim_init(void);
 Bool sim_ir_nox(Addr a, UInt len);
 void sim_reset_caches(void);
+void sim_finish(void); /* --cacheuse: the lines still cached are charged */
+/* --cacheuse: the use of instructions that did not run in a part (tid's,
+ * 0: all threads) waits for a later one (see tl_sim.c) */
+void sim_hold_unrun(UInt tid);
+void sim_give_back(void);
+/* A block was translated (with its dynblock: --calls=yes). */
+void sim_note_block(struct dynblock *d);
+/* A run of a PLT block moved its counts from instr `from` to `to` (tl_main.c,
+ * plt_name): the use of the lines `from` brought in then goes to `to`. */
+void sim_moved(instrcc *from, instrcc *to);
 
 /*--- tl_events.c: Callgrind's extra events (--collect-bus, --collect-systime) ---*/
 
@@ -570,12 +587,16 @@ void unstash(thread *t, Bool clear);
 void clear_counters(void);
 void zero_counts(void);
 void tl_start_client_code(ThreadId tid, ULong bbs_done);
+/* --separate-threads: the N_EV counters of instr i in the store of thread
+ * tid (which is not running) */
+ULong *thread_instr_counts(UInt tid, const instrcc *i);
 void tl_thread_exit(ThreadId tid);
 
 /*--- tl_dump.c: the files and the summary ---*/
 
 extern htab fnrecs, entry_files;
 extern Int out_ev[N_EV], n_out_ev;
+extern Int ctx_ev[N_EV], n_ctx_ev; /* the contexts file's: no cache-use events */
 void choose_events(void);
 Bool all_zero(const ULong *ev);
 void clear_jumps(void);

@@ -57,8 +57,8 @@
 
 Bool clo_cache_sim = False; /* as Callgrind, and Cachegrind since 3.21 */
 static Bool clo_cache_sim_given;
-Bool clo_simulate_wb = False, clo_simulate_hwpref = False;
-static Bool clo_models_given; /* --simulate-wb or --simulate-hwpref, yes or no */
+Bool clo_simulate_wb = False, clo_simulate_hwpref = False, clo_cacheuse = False;
+static Bool clo_models_given; /* --simulate-wb, --simulate-hwpref or --cacheuse, yes or no */
 Bool clo_branch_sim = False;
 Bool clo_dump_instr = False;
 Bool clo_calls = True;
@@ -474,6 +474,7 @@ static void plt_name(thread *t, UInt k, const linecc *owner)
         }
         touch_instr(old[i]);
         touch_instr(d->cur[i]);
+        sim_moved(old[i], d->cur[i]);
     }
 }
 
@@ -1251,6 +1252,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         for (UInt k = 0; k < st.dyn->n; k++)
             c->ins[k] = st.dyn->cur[k];
         st.dyn->clones = c;
+        sim_note_block(st.dyn);
     }
     return st.sbOut;
 }
@@ -1270,6 +1272,9 @@ static Bool tl_process_cmd_line_option(const HChar *arg)
         clo_models_given = True;
     } else if VG_BOOL_CLO (arg, "--simulate-hwpref", clo_simulate_hwpref) {
         clo_models_given = True;
+    } else if VG_BOOL_CLO (arg, "--cacheuse", clo_cacheuse) {
+        clo_models_given = True;
+        if (clo_cacheuse) clo_dump_instr = True; /* as Callgrind (a later --dump-instr wins) */
     } else if VG_BOOL_CLO (arg, "--branch-sim", clo_branch_sim) {
     } else if VG_BOOL_CLO (arg, "--dump-instr", clo_dump_instr) {
     } else if VG_BOOL_CLO (arg, "--calls", clo_calls) {
@@ -1304,6 +1309,8 @@ static void tl_print_usage(void)
      "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
      "    --simulate-wb=yes|no      write-back LL: misses evicting a dirty line [no]\n"
      "    --simulate-hwpref=yes|no  Callgrind's LL prefetcher of sequential lines [no]\n"
+     "    --cacheuse=yes|no         Callgrind's cache-use events AcCost1 SpLoss1 AcCost2\n"
+     "                              SpLoss2, costs per instruction [no]\n"
      "    --branch-sim=yes|no       simulate branch prediction [no]\n"
      "    --calls=yes|no            the call graph with inclusive costs [yes]\n"
      "    --dump-instr=yes|no       costs per instruction as well as per line [no]\n"
@@ -1346,7 +1353,7 @@ static void tl_post_clo_init(void)
     /* so do Callgrind's cache model options, yes or no */
     if (clo_models_given) {
         if (clo_cache_sim_given && !clo_cache_sim) {
-            VG_(fmsg_bad_option)("--simulate-wb/--simulate-hwpref",
+            VG_(fmsg_bad_option)("--simulate-wb/--simulate-hwpref/--cacheuse",
                                  "a cache model is chosen while --cache-sim=no\n");
             VG_(exit)(1);
         }
@@ -1395,7 +1402,7 @@ static void tl_post_clo_init(void)
             VG_(fmsg_bad_option)("--contexts=yes", "it needs --calls=yes\n");
             VG_(exit)(1);
         }
-        cct_init((UInt)clo_context_depth, clo_separate, out_ev, n_out_ev);
+        cct_init((UInt)clo_context_depth, clo_separate, ctx_ev, n_ctx_ev);
     }
     parts_post_clo_init();
     gated = clo_toggle != NULL || !clo_collect_atstart || !clo_instr_atstart;

@@ -113,6 +113,13 @@ static ULong *grow_store(ULong *v, UInt *n, UInt need, UInt width)
     return w;
 }
 
+ULong *thread_instr_counts(UInt tid, const instrcc *i)
+{
+    thread *t = get_thread(tid);
+    t->istore = grow_store(t->istore, &t->n_istore, i->id + 1, N_EV);
+    return &t->istore[(SizeT)i->id * N_EV];
+}
+
 /* Charge (or, with add False, only restart) every open call at the
  * current running cost. With --separate-threads, a thread that is not
  * running is charged in its own store. */

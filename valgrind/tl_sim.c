@@ -29,6 +29,23 @@ Bool sim_parse_opt(const HChar *arg)
     return cachesim_parse_opt(arg, &clo_I1, &clo_D1, &clo_LL);
 }
 
+/* --cacheuse: the use of a line that leaves a cache (or is still cached at
+ * the end) is charged to the instruction that brought it in, in its
+ * thread's counters (--separate-threads), never to the running cost:
+ * Callgrind's use events are not in its inclusive costs nor its summary. */
+static void cu_charge(void *cc, UInt who, Int level, UInt accost, UInt sploss)
+{
+    instrcc *n = cc;
+    Int e = level ? EV_AcCost2 : EV_AcCost1;
+    ULong *c = n->ev;
+    if (clo_separate && cur_thread && who != cur_thread->tid)
+        c = thread_instr_counts(who, n);
+    else
+        touch_instr(n);
+    c[e] += accost;
+    c[e + 1] += sploss;
+}
+
 /* Auto-detection, LL tweak, warnings and command-line overrides, as
  * Cachegrind does them; a bad configuration has been reported. */
 void sim_init(void)
@@ -37,9 +54,18 @@ void sim_init(void)
     cfg_D1 = clo_D1;
     cfg_LL = clo_LL;
     if (clo_cache_sim) {
+        if (clo_cacheuse && (clo_simulate_wb || clo_simulate_hwpref)) {
+            /* Callgrind warns and goes on without them */
+            VG_(fmsg_bad_option)
+            (clo_simulate_wb ? "--simulate-wb=yes" : "--simulate-hwpref=yes",
+             "the cache-use model of --cacheuse=yes has no write-back and "
+             "no prefetcher\n");
+            VG_(exit)(1);
+        }
         /* (without the simulation there is nothing to configure or warn about) */
         if (!cachesim_configure(&cfg_I1, &cfg_D1, &cfg_LL)) VG_(exit)(1);
         cachesim_set_models(clo_simulate_wb, clo_simulate_hwpref);
+        cachesim_set_cacheuse(clo_cacheuse, cu_charge, &collecting);
         cachesim_init(&cfg_I1, &cfg_D1, &cfg_LL);
         min_line_size = cachesim_min_line_size;
     }
@@ -52,6 +78,194 @@ void sim_init(void)
 void sim_reset_caches(void)
 {
     if (clo_cache_sim) cachesim_init(&cfg_I1, &cfg_D1, &cfg_LL);
+}
+
+void sim_finish(void)
+{
+    if (clo_cache_sim) cachesim_cu_finish();
+}
+
+/*
+ * --cacheuse: Callgrind writes a basic block's costs (in one context) into
+ * a part only when the block ran while collecting since the last dump, or
+ * a call it makes returned having collected something, or is open at the
+ * dump. The use charged to the instructions of any other block (the line
+ * came in earlier, or while collection was off) stays in the block for a
+ * later part, and is lost if the block is never written again. We do the
+ * same with the blocks' clones (sim_note_block; with --calls=no, whose
+ * blocks have none, per instruction): before each part's file is written,
+ * the use events of instructions whose block did not run are held
+ * (sim_hold_unrun) and given back to the counters once the part is zeroed
+ * (sim_give_back); at the end they are dropped.
+ */
+typedef struct {
+    instrcc *ins;
+    UInt tid; /* whose store (--separate-threads) */
+    ULong v[EV_SpLoss2 - EV_AcCost1 + 1];
+} held_use;
+static held_use *held;
+static UInt n_held, cap_held;
+
+/* Every translated block (with --calls=yes), for its clones. */
+static dynblock **blocks;
+static UInt n_blocks, cap_blocks;
+
+void sim_note_block(dynblock *d)
+{
+    if (!clo_cache_sim || !clo_cacheuse) return;
+    if (n_blocks == cap_blocks) {
+        cap_blocks = cap_blocks ? 2 * cap_blocks : 1024;
+        blocks = VG_(realloc)("tl.blocks", blocks, cap_blocks * sizeof *blocks);
+    }
+    blocks[n_blocks++] = d;
+}
+
+static inline Bool has_use(const instrcc *i)
+{
+    const ULong *u = &i->ev[EV_AcCost1];
+    return (u[0] | u[1] | u[2] | u[3]) != 0;
+}
+
+/* Whether instr i ran in the part (counted another event), or is a call
+ * site whose call was counted or collected something. */
+static Bool ran(const instrcc *i)
+{
+    for (Int k = 0; k < n_out_ev; k++)
+        if (i->ev[out_ev[k]] && (out_ev[k] < EV_AcCost1 || out_ev[k] > EV_SpLoss2)) return True;
+    for (const arc *a = i->arcs; a; a = a->snext)
+        if (a->calls || !all_zero(a->cost)) return True;
+    return False;
+}
+
+/* A PLT block's run counts for the function it leads to: its counts move
+ * from the clone it ran as to that function's (plt_name), but the lines it
+ * brought in name the first; their use follows the counts (moved_to). */
+typedef struct moved {
+    struct moved *next;
+    instrcc *from, *to;
+} moved;
+static htab moves;
+
+static UWord moved_rehash(const void *p)
+{
+    return addr_hash((Addr)((const moved *)p)->from);
+}
+
+void sim_moved(instrcc *from, instrcc *to)
+{
+    if (!clo_cache_sim || !clo_cacheuse) return;
+    if (!moves.slot) htab_init(&moves, 256);
+    UWord h = addr_hash((Addr)from);
+    for (moved *m = moves.slot[h & (moves.nslots - 1)]; m; m = m->next)
+        if (m->from == from) {
+            m->to = to;
+            return;
+        }
+    moved *m = arena_alloc(sizeof *m);
+    m->from = from;
+    m->to = to;
+    htab_add(&moves, m, h, moved_rehash);
+}
+
+static instrcc *moved_to(const instrcc *i)
+{
+    if (!moves.slot) return NULL;
+    for (moved *m = moves.slot[addr_hash((Addr)i) & (moves.nslots - 1)]; m; m = m->next)
+        if (m->from == i) return m->to;
+    return NULL;
+}
+
+/* The instrs of the blocks that ran: a set of pointers, open addressing. */
+static const instrcc **ran_set;
+static UWord ran_mask;
+
+static void ran_add(const instrcc *i)
+{
+    UWord k = addr_hash((Addr)i) & ran_mask;
+    while (ran_set[k] && ran_set[k] != i)
+        k = (k + 1) & ran_mask;
+    ran_set[k] = i;
+}
+
+static Bool in_ran(const instrcc *i)
+{
+    if (!ran_set) return False;
+    for (UWord k = addr_hash((Addr)i) & ran_mask; ran_set[k]; k = (k + 1) & ran_mask)
+        if (ran_set[k] == i) return True;
+    return False;
+}
+
+static Bool clone_ran(const dynclone *c, UInt n)
+{
+    for (UInt k = 0; k < n; k++)
+        if (ran(c->ins[k])) return True;
+    return False;
+}
+
+static void mark_ran_blocks(void)
+{
+    UWord n = 0;
+    for (UInt b = 0; b < n_blocks; b++)
+        for (dynclone *c = blocks[b]->clones; c; c = c->next)
+            if (clone_ran(c, blocks[b]->n)) n += blocks[b]->n;
+    UWord size = 64;
+    while (size < 2 * n)
+        size *= 2;
+    ran_set = VG_(calloc)("tl.ranset", size, sizeof *ran_set);
+    ran_mask = size - 1;
+    for (UInt b = 0; b < n_blocks; b++)
+        for (dynclone *c = blocks[b]->clones; c; c = c->next)
+            if (clone_ran(c, blocks[b]->n))
+                for (UInt k = 0; k < blocks[b]->n; k++)
+                    ran_add(c->ins[k]);
+}
+
+void sim_hold_unrun(UInt tid)
+{
+    if (!clo_cache_sim || !clo_cacheuse) return;
+    /* first the use of PLT runs goes where their counts went (at most a
+     * few steps: the resolver's jump moves a run once more) */
+    for (UWord k = 0; moves.slot && k < instrs.nslots; k++)
+        for (instrcc *i = instrs.slot[k]; i; i = i->next) {
+            if (!has_use(i) || ran(i)) continue;
+            instrcc *to = moved_to(i);
+            for (Int step = 0; step < 4 && to && !ran(to); step++)
+                to = moved_to(to);
+            if (!to || !ran(to)) continue;
+            for (Int e = EV_AcCost1; e <= EV_SpLoss2; e++) {
+                to->ev[e] += i->ev[e];
+                i->ev[e] = 0;
+            }
+        }
+    if (n_blocks) mark_ran_blocks();
+    for (UWord k = 0; k < instrs.nslots; k++)
+        for (instrcc *i = instrs.slot[k]; i; i = i->next) {
+            if (!has_use(i) || ran(i) || in_ran(i)) continue;
+            if (n_held == cap_held) {
+                cap_held = cap_held ? 2 * cap_held : 256;
+                held = VG_(realloc)("tl.held", held, cap_held * sizeof *held);
+            }
+            held_use *h = &held[n_held++];
+            h->ins = i;
+            h->tid = tid;
+            for (Int e = 0; e < 4; e++) {
+                h->v[e] = i->ev[EV_AcCost1 + e];
+                i->ev[EV_AcCost1 + e] = 0;
+            }
+        }
+    if (ran_set) VG_(free)(ran_set);
+    ran_set = NULL;
+}
+
+void sim_give_back(void)
+{
+    for (UInt k = 0; k < n_held; k++) {
+        held_use *h = &held[k];
+        ULong *c = clo_separate ? thread_instr_counts(h->tid, h->ins) : h->ins->ev;
+        for (Int e = 0; e < 4; e++)
+            c[EV_AcCost1 + e] += h->v[e];
+    }
+    n_held = 0;
 }
 
 Bool sim_ir_nox(Addr a, UInt len)
@@ -128,7 +342,13 @@ static inline void count_res(instrcc *n, Int res, Int e1, Int eL, Int eD)
     cur_run[eD] += mD;
 }
 
-#define SIM_MODELS (cachesim_wb || cachesim_hwpref)
+#define SIM_MODELS (cachesim_wb || cachesim_hwpref || cachesim_cu)
+
+/* The thread of an access, for --cacheuse's charges. */
+static inline UInt cu_who(void)
+{
+    return cur_thread ? cur_thread->tid : 0;
+}
 
 static inline void ir_nox(instrcc *n)
 {
@@ -140,7 +360,9 @@ static inline void ir_nox(instrcc *n)
 static inline void d_ref(instrcc *n, Addr a, UWord size, Int e1, Int eL)
 {
     if (SIM_MODELS) {
-        if (e1 == EV_D1mw)
+        if (cachesim_cu) /* (no dirty evictions: EV_DLdmr is never counted) */
+            count_res(n, cachesim_cu_D1(a, (UChar)size, n, cu_who()), e1, eL, EV_DLdmr);
+        else if (e1 == EV_D1mw)
             count_res(n, cachesim_D1_write(a, (UChar)size), e1, eL, EV_DLdmw);
         else
             count_res(n, cachesim_D1_read(a, (UChar)size), e1, eL, EV_DLdmr);
@@ -154,7 +376,9 @@ static inline void d_ref(instrcc *n, Addr a, UWord size, Int e1, Int eL)
 static VG_REGPARM(1) void h_ir(instrcc *n)
 {
     if (SIM_MODELS) {
-        count_res(n, cachesim_I1_read(n->addr, (UChar)n->len), EV_I1mr, EV_ILmr, EV_ILdmr);
+        Int r = cachesim_cu ? cachesim_cu_I1(n->addr, (UChar)n->len, n, cu_who())
+                            : cachesim_I1_read(n->addr, (UChar)n->len);
+        count_res(n, r, EV_I1mr, EV_ILmr, EV_ILdmr);
         return;
     }
     ULong m1 = 0, mL = 0;
@@ -283,6 +507,32 @@ IRExpr *ins_atom(tlstate *st, instrcc *ins, UInt idx)
     return IRExpr_RdTmp(t);
 }
 
+/* --cacheuse: instruction `ins` is a sure hit on the most recently used way
+ * of the I1 line the previous fetch looked up last (see note_i1hit), which
+ * changes no state but that line's use: one more access, and the bytes of
+ * the instruction. Three IR loads and two stores instead of a call. */
+static void cu_same_line(IRSB *sb, const instrcc *ins)
+{
+    UInt mask = cachesim_cu_mask(&cachesim_I1, ins->addr, ins->len);
+    IRTemp p = newIRTemp(sb->tyenv, Ity_I64);
+    addStmtToIRSB(sb, IRStmt_WrTmp(p, IRExpr_Load(Iend_LE, Ity_I64,
+                                                  mkIRExpr_HWord((HWord)&cachesim_I1.last))));
+    static const struct {
+        UWord off;
+        IROp op;
+    } f[2] = {{offsetof(cachesim_use, count), Iop_Add32}, {offsetof(cachesim_use, mask), Iop_Or32}};
+    for (Int k = 0; k < 2; k++) {
+        IRTemp a = newIRTemp(sb->tyenv, Ity_I64), v = newIRTemp(sb->tyenv, Ity_I32);
+        IRTemp w = newIRTemp(sb->tyenv, Ity_I32);
+        addStmtToIRSB(sb, IRStmt_WrTmp(a, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(p),
+                                                       IRExpr_Const(IRConst_U64(f[k].off)))));
+        addStmtToIRSB(sb, IRStmt_WrTmp(v, IRExpr_Load(Iend_LE, Ity_I32, IRExpr_RdTmp(a))));
+        addStmtToIRSB(sb, IRStmt_WrTmp(w, IRExpr_Binop(f[k].op, IRExpr_RdTmp(v),
+                                                       IRExpr_Const(IRConst_U32(k ? mask : 1)))));
+        addStmtToIRSB(sb, IRStmt_Store(Iend_LE, IRExpr_RdTmp(a), IRExpr_RdTmp(w)));
+    }
+}
+
 void flush_events(tlstate *st)
 {
     if (st->nev == 0) return;
@@ -331,6 +581,10 @@ void flush_events(tlstate *st)
         IRExpr *ins = ins_atom(st, e->ins, e->idx);
         switch (e->kind) {
         case Ev_Ir:
+            if (clo_cache_sim && e->i1hit && cachesim_cu) {
+                cu_same_line(sb, e->ins);
+                break;
+            }
             if (!clo_cache_sim || e->i1hit) break;
             if (!e->ins->nox) {
                 emit_call(sb, 1, "h_ir", h_ir, mkIRExprVec_1(ins), NULL);

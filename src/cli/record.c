@@ -46,7 +46,12 @@ static void record_usage(FILE *fp)
                 "                                DLdmr DLdmw, misses that evict a dirty line [no]\n"
                 "  --simulate-hwpref=yes|no      Callgrind's LL prefetcher of sequential\n"
                 "                                lines, a stream per 4 KiB page [no]\n"
-                "                                (both turn on --cache-sim)\n"
+                "  --cacheuse=yes|no             Callgrind's cache-use events AcCost1 SpLoss1\n"
+                "                                AcCost2 SpLoss2: per line loaded into L1/LL,\n"
+                "                                1000/accesses and the bytes never accessed\n"
+                "                                before it left; turns --dump-instr on [no]\n"
+                "                                (these three turn on --cache-sim; no write-\n"
+                "                                back or prefetch with --cacheuse=yes)\n"
                 "  --branch-sim=yes|no           simulate branch prediction [no]\n"
                 "  --collect-bus=yes|no          count global bus events (locked instructions,\n"
                 "                                compare-and-swap): event Ge [no]\n"
@@ -278,6 +283,7 @@ static const struct {
     {"--LL", OPT_CACHE},
     {"--simulate-wb", OPT_YESNO},
     {"--simulate-hwpref", OPT_YESNO},
+    {"--cacheuse", OPT_YESNO},
     {"--branch-sim", OPT_YESNO},
     {"--collect-bus", OPT_YESNO},
     {"--collect-systime", OPT_SYSTIME},

@@ -136,6 +136,20 @@ if command -v valgrind >/dev/null 2>&1 && [ -x "$ROOT/build/valgrind/lib/tally-a
         --contexts=yes --calls=no /bin/true
     expect "--toggle-collect needs the call graph" 1 "" "Bad option: --toggle-collect" \
         --toggle-collect=main --calls=no /bin/true
+    # --cacheuse=yes: a run with its events; no write-back or prefetch with it
+    # (the host's caches may be warned about on stderr)
+    (cd "$TMP" && "$TALLY" record -q --cacheuse=yes --out-file=cu.out /bin/true) >"$TMP/out" 2>&1
+    if grep -qx 'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw AcCost1 SpLoss1 AcCost2 SpLoss2' \
+        "$TMP/cu.out" && grep -qx 'positions: instr line' "$TMP/cu.out"; then
+        ok "--cacheuse=yes: Callgrind's events and instruction positions"
+    else
+        not_ok "--cacheuse=yes: Callgrind's events and instruction positions"
+        grep '^events:\|^positions:' "$TMP/cu.out" | diag
+    fi
+    expect "--cacheuse=yes with --simulate-wb=yes" 1 "" "Bad option: --simulate-wb=yes" \
+        --cacheuse=yes --simulate-wb=yes /bin/true
+    expect "--cacheuse=maybe" 2 "" "'--cacheuse=maybe': --cacheuse takes yes or no" \
+        --cacheuse=maybe /bin/true
     # an empty name is refused before Valgrind starts (the program would have
     # run for nothing, or with --toggle-collect= collected nothing): usage, exit 2
     for o in --toggle-collect --out-file --cachegrind-out-file --contexts-out-file --aprof-out-file; do

@@ -18,7 +18,7 @@ LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
 E="env -i PATH=/usr/bin:/bin VALGRIND_LIB=$LIB"
 SRC=$ROOT/tests/peer/cacheopts
-for p in stream stores; do
+for p in stream stores alias; do
     if ! gcc -O1 -g -o "$TMP/$p" "$SRC/$p.c" 2>"$TMP/cc.err"; then
         not_ok "$p.c builds"
         diag <"$TMP/cc.err"
@@ -50,7 +50,7 @@ sums() {
             }
         }
         END {
-            split("sum_up sum_down fill scatter store_rows read_rows atomics main", f, " ")
+            split("sum_up sum_down fill scatter store_rows read_rows atomics alias_walk main", f, " ")
             split("D1m DLm DLdm I1mr ILmr ILdmr", k, " ")
             for (j = 1; j in f; j++) {
                 line = f[j]; any = 0
@@ -128,3 +128,10 @@ for prog in stream stores; do
 done
 # the plain model is unchanged by the option given as no
 run "stream --simulate-wb=no" stream 1048576,16,64 --simulate-wb=no
+# areas 4 GiB apart: one set of LL lines with write-back, two without
+if (cd "$TMP" && ./alias); then
+    run "alias --simulate-wb=yes" alias 1048576,16,64 --simulate-wb=yes
+    run "alias --simulate-wb=no" alias 1048576,16,64 --simulate-wb=no
+else
+    ok "skipped: alias cannot map its areas 4 GiB apart"
+fi

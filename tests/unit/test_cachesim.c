@@ -263,9 +263,20 @@ static void test_write_back(void **state)
      * look resident in every set, not only block 0 in set 0 */
     setup3(CACHESIM_DEFAULT_I1, (cache_cfg){512, 1, 64}, (cache_cfg){512, 2, 64});
     assert_int_equal(cachesim_D1_read(0x80, 4), CACHESIM_LL_HIT);
+    cachesim_done();
+
+    /* the tags keep address bits 31..8 only: 4 GiB further on is the same
+     * line (block 0x40 comes in; 0x100001000 misses D1, hits in LL) */
+    setup3(CACHESIM_DEFAULT_I1, (cache_cfg){512, 1, 64}, (cache_cfg){512, 2, 64});
+    assert_int_equal(cachesim_D1_read(0x1000, 4), CACHESIM_LL_MISS);
+    assert_int_equal(cachesim_D1_read(0x100001000ul, 4), CACHESIM_LL_HIT);
+    cachesim_done();
+
     cachesim_set_models(False, False);
     setup3(CACHESIM_DEFAULT_I1, (cache_cfg){512, 1, 64}, (cache_cfg){512, 2, 64});
     assert_int_equal(cachesim_D1_read(0x80, 4), CACHESIM_LL_MISS);
+    assert_int_equal(cachesim_D1_read(0x1000, 4), CACHESIM_LL_MISS);
+    assert_int_equal(cachesim_D1_read(0x100001000ul, 4), CACHESIM_LL_MISS);
     cachesim_done();
 }
 
@@ -697,6 +708,164 @@ static void test_differential(void **state)
     cachesim_done();
 }
 
+/* --cacheuse: the charges made, by cost centre (1..3) and level (0: L1,
+ * 1: LL). */
+static struct {
+    ULong acc, loss;
+    UInt calls;
+} cu_got[4][2];
+static Bool cu_collect = True;
+
+static void cu_record(void *cc, UInt who, Int level, UInt accost, UInt sploss)
+{
+    UWord k = (UWord)cc;
+    assert_true(k >= 1 && k <= 3 && (level == 0 || level == 1));
+    assert_int_equal(who, 7 * k); /* the loader's tag comes back */
+    cu_got[k][level].acc += accost;
+    cu_got[k][level].loss += sploss;
+    cu_got[k][level].calls++;
+}
+
+static void cu_setup(cache_cfg I1, cache_cfg D1, cache_cfg LL)
+{
+    memset(cu_got, 0, sizeof cu_got);
+    cu_collect = True;
+    cachesim_set_cacheuse(True, cu_record, &cu_collect);
+    cachesim_init(&I1, &D1, &LL);
+}
+
+static Int cu_read(UWord who, Addr a, UChar size)
+{
+    return cachesim_cu_D1(a, size, (void *)who, (UInt)(7 * who));
+}
+
+#define CU_EXPECT(k, level, a, l)                                                                  \
+    do {                                                                                           \
+        assert_int_equal(cu_got[k][level].acc, (a));                                               \
+        assert_int_equal(cu_got[k][level].loss, (l));                                              \
+    } while (0)
+
+/* D1 256 B direct-mapped, 64 B lines (4 sets; tags: address bits 31..8);
+ * LL 512 B 2-way (4 sets).  A use bit stands for 2 bytes of a line. */
+static void test_cacheuse(void **state)
+{
+    (void)state;
+    cu_setup(CACHESIM_DEFAULT_I1, (cache_cfg){256, 1, 64}, (cache_cfg){512, 2, 64});
+    /* 1 reads 0x1000 (bytes 0-3: bits 0-1): D1 set 0 and LL set 0 miss;
+     * LL gives it its slot of way 1 (the least recently used) */
+    assert_int_equal(cu_read(1, 0x1000, 4), CACHESIM_LL_MISS);
+    /* bytes 16-23 (bits 8-11): a hit, 2 uses, 6 bits */
+    assert_int_equal(cu_read(1, 0x1010, 8), CACHESIM_L1_HIT);
+    /* 2 reads 0x1100 (D1 set 0): 1's line leaves D1: 1000/2, 64 - 12 bytes
+     * unused; its use goes to its LL slot.  LL set 0 misses too: the line
+     * of 0x1100 takes the other slot (a tag-0 line never used) */
+    assert_int_equal(cu_read(2, 0x1100, 4), CACHESIM_LL_MISS);
+    CU_EXPECT(1, 0, 500, 52);
+    CU_EXPECT(1, 1, 0, 0);
+    /* 2 reads 0x1200: its D1 line leaves (1 use, 4 bytes: 1000, 60); LL set
+     * 0 evicts the least recently used 0x1000 with the use D1 passed on */
+    assert_int_equal(cu_read(2, 0x1200, 4), CACHESIM_LL_MISS);
+    CU_EXPECT(2, 0, 1000, 60);
+    CU_EXPECT(1, 1, 500, 52);
+    assert_int_equal(cu_got[1][1].calls, 1);
+    /* LL lookups count no use: 0x1100 leaves D1 and LL ... */
+    assert_int_equal(cu_read(3, 0x1100, 4), CACHESIM_LL_HIT);
+    CU_EXPECT(2, 0, 2000, 120);
+    /* the end: D1 (0x1100 of 3) first, its use to LL, then LL: 0x1100 (2's
+     * line: 2 uses from D1, the same 2 bits: 500, 60), 0x1200 (2's: 1 use) */
+    cachesim_cu_finish();
+    CU_EXPECT(3, 0, 1000, 60);
+    CU_EXPECT(2, 1, 500 + 1000, 60 + 60);
+    CU_EXPECT(3, 1, 0, 0);
+    /* at the end every line is charged once: a second finish adds nothing */
+    cachesim_cu_finish();
+    CU_EXPECT(2, 1, 1500, 120);
+    cachesim_done();
+
+    /* nothing is charged, nor passed on to LL, while not collecting */
+    cu_setup(CACHESIM_DEFAULT_I1, (cache_cfg){256, 1, 64}, (cache_cfg){512, 2, 64});
+    cu_read(1, 0x1000, 4);
+    cu_collect = False;
+    cu_read(2, 0x1100, 4);
+    cu_collect = True;
+    cu_read(2, 0x1200, 4); /* 0x1000 leaves LL with no use: no charge */
+    CU_EXPECT(1, 0, 0, 0);
+    CU_EXPECT(1, 1, 0, 0);
+    CU_EXPECT(2, 0, 1000, 60);
+    cu_collect = False;
+    cachesim_cu_finish(); /* the end while not collecting: nothing */
+    CU_EXPECT(2, 0, 1000, 60);
+    CU_EXPECT(2, 1, 0, 0);
+    cachesim_done();
+}
+
+/* The use bits of other line sizes, a straddle, the tags of 32 bits and
+ * line 0, which never reaches LL. */
+static void test_cacheuse_lines(void **state)
+{
+    (void)state;
+    /* 16-byte lines: 2 bits a byte; 4 bytes read: 16 - 4 unused */
+    cu_setup(CACHESIM_DEFAULT_I1, (cache_cfg){64, 1, 16}, (cache_cfg){4096, 4, 16});
+    cu_read(1, 0x1000, 4);
+    cu_read(2, 0x1040, 1); /* D1 set 0 again */
+    CU_EXPECT(1, 0, 1000, 12);
+    cachesim_done();
+    /* 32-byte lines: a bit a byte */
+    cu_setup(CACHESIM_DEFAULT_I1, (cache_cfg){128, 1, 32}, (cache_cfg){4096, 4, 32});
+    cu_read(1, 0x1003, 5);
+    cu_read(1, 0x1003, 5);
+    cu_read(2, 0x1080, 1);
+    CU_EXPECT(1, 0, 500, 27);
+    cachesim_done();
+    /* 128-byte lines: a bit for 4 bytes; bytes 3-4 touch bits 0 and 1 */
+    cu_setup(CACHESIM_DEFAULT_I1, (cache_cfg){512, 1, 128}, (cache_cfg){4096, 4, 128});
+    cu_read(1, 0x1003, 2);
+    cu_read(2, 0x1200, 1);
+    CU_EXPECT(1, 0, 1000, 120);
+    cachesim_done();
+
+    /* D1 256 B 2-way (2 sets, tags: bits 31..7).  A straddle is one access
+     * and its result the worse of its lines: 0x10fc..0x1103 brings in
+     * 0x1100 (bits 0-1 used) whose other half is read ...  */
+    cu_setup(CACHESIM_DEFAULT_I1, (cache_cfg){256, 2, 64}, (cache_cfg){4096, 4, 64});
+    assert_int_equal(cu_read(1, 0x1100, 4), CACHESIM_LL_MISS);
+    /* ... the first line misses (LL too), the second hits: a miss; line
+     * 0x10c0 gets bits 30-31, line 0x1100 bits 0-1 once more */
+    assert_int_equal(cu_read(2, 0x10fc, 8), CACHESIM_LL_MISS);
+    cachesim_cu_finish();
+    CU_EXPECT(1, 0, 500, 60);  /* 2 uses, 4 bytes */
+    CU_EXPECT(2, 0, 1000, 60); /* 1 use, 4 bytes */
+    cachesim_done();
+
+    /* tags keep address bits 31..8: 4 GiB + 0x40 is set 1's tag-0 line,
+     * there from the start (and never charged: no instruction brought it) */
+    cu_setup(CACHESIM_DEFAULT_I1, (cache_cfg){256, 1, 64}, (cache_cfg){512, 2, 64});
+    assert_int_equal(cu_read(1, 0x100000040ul, 4), CACHESIM_L1_HIT);
+    cu_read(2, 0x1040, 4);
+    CU_EXPECT(1, 0, 0, 0);
+    /* line 0 comes into D1 without LL being asked (an LL hit) */
+    cu_read(2, 0x1000, 4);
+    assert_int_equal(cu_read(3, 0x0, 4), CACHESIM_LL_HIT);
+    cachesim_cu_finish();
+    CU_EXPECT(2, 0, 2000, 120);
+    CU_EXPECT(3, 0, 1000, 60);
+    /* LL: 0x1040 (1 use); 0x1000 with 2: line 0 kept the LL slot its D1
+     * slot had (0x1000's), so its use went there too, as in Callgrind */
+    CU_EXPECT(2, 1, 1000 + 500, 60 + 60);
+    CU_EXPECT(3, 1, 0, 0);
+    /* instruction fetches go through I1 the same way */
+    cachesim_done();
+    cu_setup((cache_cfg){256, 1, 64}, (cache_cfg){256, 1, 64}, (cache_cfg){512, 2, 64});
+    assert_int_equal(cachesim_cu_I1(0x2000, 3, (void *)1, 7), CACHESIM_LL_MISS);
+    assert_int_equal(cachesim_cu_I1(0x2003, 5, (void *)1, 7), CACHESIM_L1_HIT);
+    assert_int_equal(cu_read(2, 0x2000, 4), CACHESIM_LL_HIT); /* LL is shared */
+    cachesim_cu_finish();
+    CU_EXPECT(1, 0, 500, 56);
+    CU_EXPECT(1, 1, 333, 56); /* 3 uses from I1 and D1, 8 bytes */
+    cachesim_done();
+    cachesim_set_cacheuse(False, NULL, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -714,6 +883,8 @@ int main(void)
         cmocka_unit_test(test_tweak),
         cmocka_unit_test(test_configure),
         cmocka_unit_test(test_differential),
+        cmocka_unit_test(test_cacheuse),
+        cmocka_unit_test(test_cacheuse_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

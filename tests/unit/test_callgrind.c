@@ -205,6 +205,16 @@ static void test_totals_warning(void **state)
     p = rd("events: A B\nsummary: 7 1\nfn=f\n1 4 1\n2 4\n");
     assert_int_equal(p->warnings.n, 0);
     profile_free(p);
+    /* --cacheuse=yes: Callgrind's summary has 0 (or nothing) for its use
+     * events, whatever the lines hold; another event at 0 is still wrong */
+    p = rd("events: Ir AcCost1 SpLoss1 AcCost2 SpLoss2\nsummary: 2\nfn=f\n1 2 500 58 1000 "
+           "12\ntotals: 2 500 58 1000 12\n");
+    assert_int_equal(p->warnings.n, 0);
+    profile_free(p);
+    p = rd("events: Ir AcCost1 Bc\nsummary: 2 0 0\nfn=f\n1 2 500 3\ntotals: 2 500 3\n");
+    assert_int_equal(p->warnings.n, 1);
+    assert_non_null(strstr(p->warnings.items[0], "'summary:' line gives Bc = 0"));
+    profile_free(p);
     /* but totals must be exact in either direction */
     p = rd("events: A\nfn=f\n1 4\ntotals: 5\n");
     assert_int_equal(p->warnings.n, 1);
