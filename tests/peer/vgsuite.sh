@@ -76,9 +76,10 @@
 #    prints its own layout; tally prints cg_annotate's for every cachegrind
 #    file: its output is compared with cg_annotate's with the same options,
 #    and callgrind_annotate's function rows must be tally's first rows.
-#  - options tally documents as not implemented (Callgrind's --cacheuse)
-#    make the vgtest not applicable while tally refuses them; programs
-#    for another architecture (cachegrind/tests/x86) too.
+#  - --cacheuse: the use events are compared with Callgrind's totals:
+#    (its summary: has 0 for them), a thread's last part may have up to two
+#    lines' use more (tests/tools/cgpeer.py); programs for another
+#    architecture (cachegrind/tests/x86) are not applicable.
 . "$(dirname "$0")/../lib.sh"
 
 peer_start callgrind_annotate cg_annotate cg_diff python3
