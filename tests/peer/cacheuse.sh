@@ -250,7 +250,8 @@ if [ -s "$TMP/cx.cg" ] && [ -s "$TMP/cx.ctx" ]; then
             line = "summary:"; for (k = 1; k <= 9; k++) line = line " " $(ev[o[k]]); print line }' \
         "$TMP/cx.out" >"$TMP/cx.want"
     { grep '^events:' "$TMP/cx.cg"; grep '^summary:' "$TMP/cx.cg"; } >"$TMP/cx.got"
-    { echo "events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw"; cat "$TMP/cx.want"; } >"$TMP/cx.want2"
+    # (Cachegrind 3.19 ends this events: line, caches without branches, with a space)
+    { echo "events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw "; cat "$TMP/cx.want"; } >"$TMP/cx.want2"
     same_text "--cachegrind-out-file: Cachegrind's events, the callgrind file's totals" \
         "$TMP/cx.want2" "$TMP/cx.got"
     grep '^events:' "$TMP/cx.ctx" >"$TMP/cx.ctxev"
