@@ -164,67 +164,6 @@ static void totals_or(struct rd *r, const uint64_t *cost, size_t n)
     r->tot_or = acc;
 }
 
-/* One subposition relative to `base`. Returns 0 or -1 with the error set. */
-HOT int scan_subpos(struct rd *r, const char **ps, const char *end, uint64_t base, uint64_t *out)
-{
-    const char *s = *ps;
-    uint64_t v;
-    int rc;
-    char c = *s;
-    if (c == '*') {
-        *out = base;
-        *ps = s + 1;
-        return 0;
-    }
-    if (c == '+' || c == '-') {
-        s++;
-        rc = scan_num(&s, end, &v);
-        if (rc == PARSE_NONE) return rd_fail(r, "expected a number after '%c' in a position", c);
-        if (rc == PARSE_OVERFLOW) return rd_fail(r, "position does not fit in 64 bits");
-        if (c == '+') {
-            if (__builtin_add_overflow(base, v, out))
-                return rd_fail(r, "position does not fit in 64 bits");
-        } else {
-            if (v > base)
-                return rd_fail(r,
-                               "relative position -%" PRIu64 " goes below zero (from %" PRIu64 ")",
-                               v, base);
-            *out = base - v;
-        }
-        *ps = s;
-        return 0;
-    }
-    rc = scan_num(&s, end, &v);
-    if (rc == PARSE_NONE) return rd_fail(r, "expected a position, found '%c'", c);
-    if (rc == PARSE_OVERFLOW) return rd_fail(r, "position does not fit in 64 bits");
-    *out = v;
-    *ps = s;
-    return 0;
-}
-
-/*
- * The subpositions at *ps into pos[SP_KINDS] (kinds not listed in
- * `positions:` are 0), relative to r->last. Does not update r->last.
- */
-HOT int scan_position(struct rd *r, const char **ps, const char *end, uint64_t pos[SP_KINDS])
-{
-    const char *s = *ps;
-    pos[SP_ADDR] = pos[SP_BB] = pos[SP_LINE] = 0;
-    for (unsigned i = 0; i < r->npos; i++) {
-        unsigned k = r->poskind[i];
-        skip_sp(&s, end);
-        if (is_eol(s, end))
-            return rd_fail(r, "expected %u position%s, found %u", r->npos, r->npos > 1 ? "s" : "",
-                           i);
-        if ((r->spec_unknown >> k & 1) && (*s == '*' || *s == '+' || *s == '-'))
-            return rd_spec_fail(r);
-        if (scan_subpos(r, &s, end, r->last[k], &pos[k])) return -1;
-        if (!is_sep(s, end)) return rd_fail(r, "unexpected character '%c' in a position", *s);
-    }
-    *ps = s;
-    return 0;
-}
-
 HOT void make_pos(const struct rd *r, const uint64_t v[SP_KINDS], uint32_t file,
                   struct position *pos)
 {
@@ -258,36 +197,23 @@ static int resolve_fn(struct rd *r)
     return 0;
 }
 
-/*
- * Sentinel versions of the scanners for cost lines: the caller guarantees
- * that a '\n' ends the line before `lim`, so no loop needs a bounds check;
- * `lim` only guards the 8-byte loads of scan_num().
- */
-HOT int num_fast(const char **ps, const char *lim, uint64_t *out)
-{
-    const char *s = *ps;
-    if (lim - s >= 8) return scan_num(ps, lim, out);
-    unsigned d = (unsigned)(unsigned char)*s - '0';
-    if (d > 9) return PARSE_NONE;
-    if (d == 0 && (s[1] | 0x20) == 'x') return parse_u64(ps, lim, out);
-    uint64_t v = d;
-    const char *q = s + 1;
-    while ((d = (unsigned)(unsigned char)*q - '0') <= 9) {
-        v = v * 10 + d;
-        q++;
-    }
-    if (q - s > 19) return parse_u64(ps, lim, out);
-    *ps = q;
-    *out = v;
-    return PARSE_OK;
-}
-
 HOT int sep_fast(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-HOT int position_fast(struct rd *r, const char **ps, const char *lim, uint64_t pos[SP_KINDS])
+/*
+ * The one parser of positions that reports errors: the subpositions at *ps
+ * (each "*", "+N", "-N" or N, decimal or 0x-hex) into pos[SP_KINDS] (kinds
+ * not listed in `positions:` are 0), relative to r->last, for a cost line
+ * and for the target of calls=/jump=/jcnd=. Does not update r->last. A '\n'
+ * (after maybe blanks and a '\r') ends the line before lim. `target`: a
+ * call or jump target, which does not teach a speculative reader a last
+ * position (r->spec_abs). The fast paths (fast_subpos()) give up on
+ * anything unusual, so every error text of a position is here.
+ */
+HOT int scan_position(struct rd *r, const char **ps, const char *lim, uint64_t pos[SP_KINDS],
+                      int target)
 {
     const char *s = *ps;
     pos[SP_ADDR] = pos[SP_BB] = pos[SP_LINE] = 0;
@@ -306,9 +232,9 @@ HOT int position_fast(struct rd *r, const char **ps, const char *lim, uint64_t p
             if (sign) s++;
             if (__builtin_expect(r->spec_unknown != 0, 0)) {
                 if (sign && (r->spec_unknown >> k & 1)) return rd_spec_fail(r);
-                if (!sign) r->spec_abs |= 1u << k;
+                if (!sign && !target) r->spec_abs |= 1u << k;
             }
-            int rc = num_fast(&s, lim, &v);
+            int rc = scan_num(&s, lim, &v);
             if (rc != PARSE_OK) {
                 if (rc == PARSE_OVERFLOW) return rd_fail(r, "position does not fit in 64 bits");
                 if (sign) return rd_fail(r, "expected a number after '%c' in a position", c);
@@ -361,7 +287,7 @@ static int parse_cost_line(struct rd *r, const char *s, const char *lim, uint64_
                            size_t *pn, const char **next)
 {
     if (!r->body) return rd_fail(r, "cost line before the 'events:' line");
-    if (position_fast(r, &s, lim, pos)) return -1;
+    if (scan_position(r, &s, lim, pos, 0)) return -1;
     size_t n = 0, nev = r->nev;
     uint64_t *cost = r->cost;
     for (;;) {
@@ -399,7 +325,7 @@ static int parse_cost_line(struct rd *r, const char *s, const char *lim, uint64_
                 neg = 1;
                 s++;
             }
-            int rc = num_fast(&s, lim, &v);
+            int rc = scan_num(&s, lim, &v);
             if (rc != PARSE_OK) {
                 if (rc == PARSE_OVERFLOW) return rd_fail(r, "cost does not fit in 64 bits");
                 return rd_fail(r, "expected a cost, found '%c'", *s == '\n' ? ' ' : *s);
@@ -1027,7 +953,7 @@ static int spec_line(struct rd *r, const char *line, size_t len, const char *eq)
     if (!is_sep(s, end))
         return rd_fail(r, "unexpected character '%c' after the count of '%.*s='", *s, SHOW(k, kl));
     uint64_t tpos[SP_KINDS];
-    if (scan_position(r, &s, end, tpos)) return -1;
+    if (scan_position(r, &s, end, tpos, 1)) return -1;
     /* anything after the target (xdebug writes an extra field) is ignored */
     return arc_line(r, key, a, b, slash, tpos);
 }
