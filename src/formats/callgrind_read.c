@@ -442,30 +442,22 @@ HOT const char *fast_subpos(const char *s, uint64_t base, uint64_t *out)
     return e;
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef RD_WORD_DIGITS
 /*
  * The rest of a cost after its first digit (in *v). Most costs are one
- * digit; longer ones (counts of a loop) vary in length, so a digit loop
- * mispredicts its exit: up to 8 more digits are read as one word instead
- * (see scan_num() for the bit tricks). s + 8 must not pass lim.
+ * digit; longer ones (counts of a loop) vary in length, so up to 8 more
+ * digits are read as one word (word_ndigits()). s + 8 must not pass lim.
  */
 HOT const char *fast_more_digits(const char *s, const char *lim, uint64_t *v)
 {
     static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
     if ((unsigned)(unsigned char)*s - '0' > 9) return s; /* one digit */
     if (lim - s < 8) return fast_digits(s, v);
-    const uint64_t hi = 0xF0F0F0F0F0F0F0F0ULL, zeros = 0x3030303030303030ULL;
     uint64_t w;
     memcpy(&w, s, 8);
-    uint64_t nd = ((w & hi) ^ zeros) | (((w + 0x0606060606060606ULL) & hi) ^ zeros);
-    if (!nd) return fast_digits(s, v);                 /* 9 digits or more */
-    unsigned len = (unsigned)__builtin_ctzll(nd) >> 3; /* 1..7 */
-    uint64_t x = (w - zeros) << (64 - 8 * len);
-    x = x * 10 + (x >> 8);
-    x = (((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
-         (((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >>
-        32;
-    *v = *v * pow10[len] + x;
+    unsigned len = word_ndigits(w);         /* 1..8 */
+    if (len == 8) return fast_digits(s, v); /* 9 digits or more */
+    *v = *v * pow10[len] + word_value(w, len);
     return s + len;
 }
 #else
