@@ -82,7 +82,7 @@ int rd_fail(struct rd *r, const char *fmt, ...)
 
 int rd_go_signed(struct rd *r, const uint64_t *vals, size_t n)
 {
-    if (r->spec) return rd_spec_fail(r); /* the first reader decides, alone */
+    if (r->split.spec) return rd_spec_fail(r); /* the first reader decides, alone */
     for (size_t i = 0; i < n; i++)
         if (vals[i] > INT64_MAX)
             return rd_fail(r, "a count above 2^63-1 cannot be mixed with negative counts");
@@ -104,8 +104,8 @@ int rd_go_signed(struct rd *r, const uint64_t *vals, size_t n)
 static __attribute__((noinline)) int totals_fail(struct rd *r, const uint64_t *cost, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (r->tot[r->tot_of[i]] + cost[i] < cost[i])
-            return rd_fail(r, SUMBOUND_PAST, strtab_str(&r->tot_names, r->tot_of[i]));
+        if (r->sums.tot[r->sums.tot_of[i]] + cost[i] < cost[i])
+            return rd_fail(r, SUMBOUND_PAST, strtab_str(&r->sums.tot_names, r->sums.tot_of[i]));
     return rd_fail(r, "costs sum past 2^64-1");
 }
 
@@ -117,8 +117,8 @@ static __attribute__((noinline)) int totals_fail(struct rd *r, const uint64_t *c
  */
 static inline int add_totals(struct rd *r, const uint64_t *cost, size_t n)
 {
-    uint64_t *tot = r->tot;
-    const uint32_t *of = r->tot_of;
+    uint64_t *tot = r->sums.tot;
+    const uint32_t *of = r->sums.tot_of;
     int bad = 0;
     for (size_t i = 0; i < n; i++)
         bad |= __builtin_add_overflow(tot[of[i]], cost[i], &tot[of[i]]);
@@ -139,17 +139,17 @@ static inline int add_totals(struct rd *r, const uint64_t *cost, size_t n)
  */
 static __attribute__((noinline)) int totals_exact(struct rd *r, const uint64_t *cost, size_t n)
 {
-    if (!r->tot_exact) {
+    if (!r->sums.tot_exact) {
         size_t ne = r->pt->events.n;
         uint64_t *self = xcalloc(ne ? ne : 1, sizeof(*self));
-        if (r->direct)
-            memcpy(self, r->psum, ne * sizeof(*self));
+        if (r->fold.direct)
+            memcpy(self, r->fold.psum, ne * sizeof(*self));
         else
             part_self_total(r->p, r->pt, self);
         for (size_t i = 0; i < ne; i++)
-            r->tot[r->tot_of[i]] += self[i];
+            r->sums.tot[r->sums.tot_of[i]] += self[i];
         free(self);
-        r->tot_exact = 1;
+        r->sums.tot_exact = 1;
     }
     if (add_totals(r, cost, n)) return totals_fail(r, cost, n);
     return 0;
@@ -158,10 +158,10 @@ static __attribute__((noinline)) int totals_exact(struct rd *r, const uint64_t *
 /* The costs of a line (not parsed by fast_cost_line) into the bound. */
 static void totals_or(struct rd *r, const uint64_t *cost, size_t n)
 {
-    uint64_t acc = r->tot_or;
+    uint64_t acc = r->sums.tot_or;
     for (size_t i = 0; i < n; i++)
         acc |= cost[i];
-    r->tot_or = acc;
+    r->sums.tot_or = acc;
 }
 
 HOT void make_pos(const struct rd *r, const uint64_t v[SP_KINDS], uint32_t file,
@@ -209,7 +209,7 @@ HOT int sep_fast(char c)
  * and for the target of calls=/jump=/jcnd=. Does not update r->last. A '\n'
  * (after maybe blanks and a '\r') ends the line before lim. `target`: a
  * call or jump target, which does not teach a speculative reader a last
- * position (r->spec_abs). The fast paths (fast_subpos()) give up on
+ * position (r->split.spec_abs). The fast paths (fast_subpos()) give up on
  * anything unusual, so every error text of a position is here.
  */
 HOT int scan_position(struct rd *r, const char **ps, const char *lim, uint64_t pos[SP_KINDS],
@@ -224,15 +224,15 @@ HOT int scan_position(struct rd *r, const char **ps, const char *lim, uint64_t p
         char c = *s;
         uint64_t base = r->last[k], v;
         if (c == '*') {
-            if (__builtin_expect(r->spec_unknown >> k & 1, 0)) return rd_spec_fail(r);
+            if (__builtin_expect(r->split.spec_unknown >> k & 1, 0)) return rd_spec_fail(r);
             pos[k] = base;
             s++;
         } else {
             int sign = c == '+' ? 1 : c == '-' ? -1 : 0;
             if (sign) s++;
-            if (__builtin_expect(r->spec_unknown != 0, 0)) {
-                if (sign && (r->spec_unknown >> k & 1)) return rd_spec_fail(r);
-                if (!sign && !target) r->spec_abs |= 1u << k;
+            if (__builtin_expect(r->split.spec_unknown != 0, 0)) {
+                if (sign && (r->split.spec_unknown >> k & 1)) return rd_spec_fail(r);
+                if (!sign && !target) r->split.spec_abs |= 1u << k;
             }
             int rc = scan_num(&s, lim, &v);
             if (rc != PARSE_OK) {
@@ -475,7 +475,7 @@ HOT const char *fast_more_digits(const char *s, const char *lim, uint64_t *v)
  * have more bits: harmless to a bound).
  *
  * The bound of the file's sums (sumbound.h) costs nothing here: a cost of
- * at most 8 digits is within SUMBOUND_OR_8DIGITS, which r->tot_or starts
+ * at most 8 digits is within SUMBOUND_OR_8DIGITS, which r->sums.tot_or starts
  * from, and the rare longer ones are ORed into *orv, giving up on the line
  * when the bound fails for line `lines` (cost_run() passes the last line
  * it may reach, so it checks no bound per line).
@@ -530,7 +530,7 @@ static void settle_psum(uint64_t *psum, const uint64_t *vec, const uint64_t *bas
 static void add_psum(struct rd *r, const uint64_t *cost, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        r->psum[i] += cost[i];
+        r->fold.psum[i] += cost[i];
 }
 
 /*
@@ -539,9 +539,9 @@ static void add_psum(struct rd *r, const uint64_t *cost, size_t n)
  */
 static int signed_cost(struct rd *r, const struct position *p, const uint64_t *cost, size_t n)
 {
-    if (part_add_cost(r->p, r->dst, r->fn, p, cost, n))
+    if (part_add_cost(r->p, r->fold.dst, r->fn, p, cost, n))
         return rd_fail(r, "costs overflow 64 bits when added up");
-    if (r->direct) add_psum(r, cost, n);
+    if (r->fold.direct) add_psum(r, cost, n);
     return 0;
 }
 
@@ -556,12 +556,12 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     size_t n = 0;
     r->header_open = 0;
     /* the costs of a call are inclusive: not summed, and not in the bound */
-    uint64_t acc = r->tot_or;
+    uint64_t acc = r->sums.tot_or;
     if (!r->fast || fast_cost_line(r, s, lim, r->last, pos, &n, next, &acc, r->lineno)) {
         if (parse_cost_line(r, s, lim, pos, &n, next)) return -1;
         if (r->pending != PEND_CALL && !r->p->signed_costs) totals_or(r, r->cost, n);
     } else if (r->pending != PEND_CALL) {
-        r->tot_or = acc;
+        r->sums.tot_or = acc;
     }
     uint64_t *cost = r->cost;
     if (n && n < r->nev) r->pt->counts_complete = 0;
@@ -571,32 +571,33 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     r->last[SP_ADDR] = pos[SP_ADDR];
     r->last[SP_BB] = pos[SP_BB];
     r->last[SP_LINE] = pos[SP_LINE];
-    if (__builtin_expect(r->spec_unknown != 0, 0)) {
+    if (__builtin_expect(r->split.spec_unknown != 0, 0)) {
         /* a speculative reader learns the positions it starts without */
-        r->spec_unknown &= ~r->spec_abs;
-        r->spec_abs = 0;
-        if (!r->spec_unknown) r->fast = r->spec_fast;
+        r->split.spec_unknown &= ~r->split.spec_abs;
+        r->split.spec_abs = 0;
+        if (!r->split.spec_unknown) r->fast = r->split.spec_fast;
     }
     int sg = r->p->signed_costs;
     if (r->pending == PEND_NONE) {
         if (!n) return 0;
         if (sg) return signed_cost(r, &p, cost, n);
-        if (!sumbound_holds(r->lineno, r->tot_or) && totals_exact(r, cost, n)) return -1;
-        uint64_t *v = part_cost_vector(r->dst, r->fn, &p);
+        if (!sumbound_holds(r->lineno, r->sums.tot_or) && totals_exact(r, cost, n)) return -1;
+        uint64_t *v = part_cost_vector(r->fold.dst, r->fn, &p);
         int bad = 0;
         for (size_t i = 0; i < n; i++)
             bad |= __builtin_add_overflow(v[i], cost[i], &v[i]);
         if (bad) return rd_fail(r, "costs overflow 64 bits when added up");
-        if (r->direct) add_psum(r, cost, n);
+        if (r->fold.direct) add_psum(r, cost, n);
         return 0;
     }
     if (r->pending == PEND_CALL) {
         r->pending = PEND_NONE;
-        if (__builtin_add_overflow(r->calls, r->call_count, &r->calls)) {
+        if (__builtin_add_overflow(r->sums.calls, r->call_count, &r->sums.calls)) {
             r->lineno = r->pending_line;
             return rd_fail(r, "the call counts of the file sum past 2^64-1 (the largest count)");
         }
-        if (part_add_call(r->p, r->dst, r->fn, &p, r->callee, &r->target, r->call_count, cost, n))
+        if (part_add_call(r->p, r->fold.dst, r->fn, &p, r->callee, &r->target, r->call_count, cost,
+                          n))
             return rd_fail(r, "call costs overflow 64 bits when added up");
         return 0;
     }
@@ -606,13 +607,13 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     for (size_t i = 0; i < n; i++)
         zero &= cost[i] == 0;
     if (!zero && sg && signed_cost(r, &p, cost, n)) return -1;
-    if (!zero && !sg && !sumbound_holds(r->lineno, r->tot_or) && totals_exact(r, cost, n))
+    if (!zero && !sg && !sumbound_holds(r->lineno, r->sums.tot_or) && totals_exact(r, cost, n))
         return -1;
-    if (!zero && !sg && part_add_cost(r->p, r->dst, r->fn, &p, cost, n))
+    if (!zero && !sg && part_add_cost(r->p, r->fold.dst, r->fn, &p, cost, n))
         return rd_fail(r, "costs overflow 64 bits when added up");
-    if (!zero && !sg && r->direct) add_psum(r, cost, n);
-    if (!r->opt->drop_jumps && part_add_jump(r->p, r->dst, r->fn, &p, r->jtarget_fn, &r->target,
-                                             r->jcond, r->jexec, r->jtaken))
+    if (!zero && !sg && r->fold.direct) add_psum(r, cost, n);
+    if (!r->opt->drop_jumps && part_add_jump(r->p, r->fold.dst, r->fn, &p, r->jtarget_fn,
+                                             &r->target, r->jcond, r->jexec, r->jtaken))
         return rd_fail(r, "jump counts overflow 64 bits when added up");
     return 0;
 }
@@ -630,10 +631,11 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
 {
     uint64_t last[SP_KINDS] = {r->last[SP_ADDR], r->last[SP_BB], r->last[SP_LINE]};
     const int drop_addr = r->drop_addr, drop_line = r->drop_line;
-    struct part *pt = r->dst;
+    struct part *pt = r->fold.dst;
     /* direct (struct rd): what the run adds to a record is added to the part's
        sums when it moves on to another record, not line by line */
-    uint64_t *psum = r->direct ? r->psum : NULL, *pbase = psum ? psum + r->psum_cap : NULL;
+    uint64_t *psum = r->fold.direct ? r->fold.psum : NULL,
+             *pbase = psum ? psum + r->fold.psum_cap : NULL;
     uint32_t fn = r->fn, src = r->src;
     unsigned long lineno = r->lineno;
     const uint64_t *cost = r->cost;
@@ -646,7 +648,7 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
     const unsigned long stop = lineno + 65536;
     /* the bound of the file's sums (sumbound.h), for every line up to stop;
        when it fails, cost_line() checks each line */
-    uint64_t acc = r->tot_or;
+    uint64_t acc = r->sums.tot_or;
     if (!sumbound_holds(stop, acc)) return s;
     while (s < tail && lineno < stop) {
         uint64_t pos[SP_KINDS];
@@ -681,7 +683,7 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
     r->last[SP_ADDR] = last[SP_ADDR];
     r->last[SP_LINE] = last[SP_LINE];
     r->lineno = lineno;
-    r->tot_or = acc;
+    r->sums.tot_or = acc;
     return s;
 }
 
@@ -728,19 +730,19 @@ static int name_value(struct rd *r, int kind, const char *v, size_t len, uint32_
             skip_sp(&s, end);
             if (s == end) {
                 uint32_t nid = idmap_get(&r->names[kind], id);
-                if (nid == UINT32_MAX && r->spec) nid = spec_placeholder(r, kind, id);
+                if (nid == UINT32_MAX && r->split.spec) nid = spec_placeholder(r, kind, id);
                 if (nid == UINT32_MAX) nid = undefined_id(r, kind, id, v, (size_t)(s - v));
                 *out = nid;
                 return 0;
             }
-            if (r->spec && *s == RD_PLACEHOLDER) return rd_spec_fail(r);
+            if (r->split.spec && *s == RD_PLACEHOLDER) return rd_spec_fail(r);
             *out = profile_intern(r->p, s, (size_t)(end - s));
             idmap_put(&r->names[kind], id, *out);
             return 0;
         }
         /* not a compressed form, e.g. "(anonymous namespace)::f": a plain name */
     }
-    if (r->spec && len && *v == RD_PLACEHOLDER) return rd_spec_fail(r);
+    if (r->split.spec && len && *v == RD_PLACEHOLDER) return rd_spec_fail(r);
     *out = profile_intern(r->p, v, len);
     return 0;
 }
@@ -859,7 +861,7 @@ static int arc_line(struct rd *r, int key, uint64_t a, uint64_t b, int slash,
 {
     r->pending_line = r->lineno;
     if (key == K_CALLS || key == K_RCALLS) {
-        if (key == K_RCALLS && r->spec) return rd_spec_fail(r); /* a warning to give once */
+        if (key == K_RCALLS && r->split.spec) return rd_spec_fail(r); /* a warning to give once */
         if (key == K_RCALLS && !r->warned_rcalls) {
             r->warned_rcalls = 1;
             profile_warn(r->p, "%s:%lu: deprecated 'rcalls=' line read as 'calls='", r->path,
@@ -982,7 +984,7 @@ static int other_line(struct rd *r, const char *line, size_t len)
         skip_sp(&s, line + len);
         return rd_fail(r, "unexpected indented line '%.*s'", SHOW(s, len - (size_t)(s - line)));
     }
-    if ((r->spec & SPEC_CONT) && !spec_line_ok(line, len)) return rd_spec_fail(r);
+    if ((r->split.spec & SPEC_CONT) && !spec_line_ok(line, len)) return rd_spec_fail(r);
     if (len >= 4 && !memcmp(line, "====", 4)) {
         /* xdebug: "==== NEW PROFILING FILE ====" between appended runs */
         return r->pt && r->body ? rd_finish_part(r) : 0;
@@ -1127,10 +1129,10 @@ int rd_read_lines(struct rd *r, const char *s, const char *end)
         s = eol + 1;
         /* give parsed pages back so the mapping does not stay resident */
         if (s - kept >= 1 << 20) {
-            if (!r->spec) {
+            if (!r->split.spec) {
                 input_discard_before(r->in, s);
             } else {
-                if (atomic_load_explicit(r->spec_stop, memory_order_relaxed))
+                if (atomic_load_explicit(r->split.spec_stop, memory_order_relaxed))
                     return rd_spec_fail(r);
                 input_discard_range(r->in, kept, s);
             }
@@ -1205,8 +1207,8 @@ void rd_init(struct rd *r, struct input *in, struct profile *p, const struct rea
     r->err = err;
     r->path = in->path ? in->path : "(input)";
     r->lineno = in->lineno;
-    strtab_init(&r->tot_names);
-    r->tot_or = SUMBOUND_OR_8DIGITS;
+    strtab_init(&r->sums.tot_names);
+    r->sums.tot_or = SUMBOUND_OR_8DIGITS;
 }
 
 void rd_release(struct rd *r)
@@ -1216,10 +1218,10 @@ void rd_release(struct rd *r)
     free(r->pend_text[1]);
     free(r->had_total);
     free(r->cost);
-    strtab_release(&r->tot_names);
-    free(r->tot);
-    free(r->tot_of);
-    free(r->psum);
+    strtab_release(&r->sums.tot_names);
+    free(r->sums.tot);
+    free(r->sums.tot_of);
+    free(r->fold.psum);
 }
 
 void rd_drop_maps(struct rd *r)
@@ -1249,7 +1251,7 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     if (!rc) rc = rd_finish_part(&r);
     if (!rc && !p->nparts) rc = rd_fail(&r, "no 'events:' line: not a callgrind profile");
     if (!rc) warn_truncated(&r);
-    if (r.opt->direct_out) *r.opt->direct_out = r.ndirect;
+    if (r.opt->direct_out) *r.opt->direct_out = r.fold.ndirect;
     rd_release(&r);
     return rc;
 }
