@@ -202,18 +202,124 @@ HOT int sep_fast(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* Digits at s (the first one already in v), up to the first non-digit. */
+HOT const char *fast_digits(const char *s, uint64_t *v)
+{
+    uint64_t x = *v;
+    unsigned d;
+    while ((d = (unsigned)(unsigned char)*s - '0') <= 9) {
+        x = x * 10 + d;
+        s++;
+    }
+    *v = x;
+    return s;
+}
+
 /*
- * The one parser of positions that reports errors: the subpositions at *ps
- * (each "*", "+N", "-N" or N, decimal or 0x-hex) into pos[SP_KINDS] (kinds
- * not listed in `positions:` are 0), relative to r->last, for a cost line
- * and for the target of calls=/jump=/jcnd=. Does not update r->last. A '\n'
- * (after maybe blanks and a '\r') ends the line before lim. `target`: a
- * call or jump target, which does not teach a speculative reader a last
- * position (r->split.spec_abs). The fast paths (fast_subpos()) give up on
- * anything unusual, so every error text of a position is here.
+ * 1 to 16 hex digits at s: their end, or NULL. The digits are those of
+ * parse_hexdigit() (io/parse.h), written out: with the call, GCC 12 lays
+ * this loop out so that the annotate of a real cc1 profile (--dump-instr)
+ * runs 0.17% more instructions.
  */
-HOT int scan_position(struct rd *r, const char **ps, const char *lim, uint64_t pos[SP_KINDS],
-                      int target)
+static inline const char *fast_hex(const char *s, uint64_t *v)
+{
+    uint64_t x = 0;
+    const char *q = s;
+    for (;;) {
+        unsigned c = (unsigned char)*q, d;
+        if (c - '0' < 10)
+            d = c - '0';
+        else if ((c | 0x20) - 'a' < 6)
+            d = (c | 0x20) - 'a' + 10;
+        else
+            break;
+        x = x << 4 | d;
+        q++;
+    }
+    if (q == s || q - s > 16) return NULL;
+    *v = x;
+    return q;
+}
+
+/* Why subpos() found no subposition. */
+enum { SUBPOS_NONE = 1, SUBPOS_BIG, SUBPOS_BELOW };
+
+/*
+ * subpos()'s number when it is not short decimal or short hex: scan_num(),
+ * up to the character after its last digit (a line ends with a '\n').
+ */
+static __attribute__((noinline)) const char *subpos_long(const char *t, uint64_t *v, int *why)
+{
+    const char *end = t;
+    while (parse_hexdigit(*end) <= 15 || (*end | 0x20) == 'x')
+        end++;
+    int rc = scan_num(&t, end + 1, v);
+    if (rc == PARSE_OK) return t;
+    *why = rc == PARSE_OVERFLOW ? SUBPOS_BIG : SUBPOS_NONE;
+    return NULL;
+}
+
+/*
+ * The grammar of one subposition, in one place: at s, relative to base,
+ * "*" (base), "+N", "-N" or "N", each number decimal or 0x-hex. Returns
+ * its end with the position in *out, or NULL with the reason in *why
+ * (SUBPOS_*; SUBPOS_BELOW leaves N in *out). A '\n' ends the line. Short numbers (up to 19 digits,
+ * or 16 hex digits) are read here with a loop, others by scan_num(). The fast paths give up on
+ * NULL; scan_position() words the errors.
+ */
+HOT const char *subpos(const char *s, uint64_t base, uint64_t *out, int *why)
+{
+    unsigned c = (unsigned char)*s;
+    if (c == '*') {
+        *out = base;
+        return s + 1;
+    }
+    unsigned sign = c == '+' ? 1 : c == '-' ? 2 : 0;
+    const char *t = s + (sign != 0);
+    uint64_t v = (unsigned)(unsigned char)*t - '0';
+    if (v > 9) {
+        *why = SUBPOS_NONE;
+        return NULL;
+    }
+    const char *e = fast_digits(t + 1, &v), *h;
+    /* 19 digits cannot overflow; "0x": an address (the first of a function, call and jump
+       targets) */
+    if (__builtin_expect(e - t > 19, 0))
+        e = subpos_long(t, &v, why);
+    else if ((*e | 0x20) == 'x')
+        e = e == t + 1 && !v && (h = fast_hex(e + 1, &v)) ? h : subpos_long(t, &v, why);
+    if (!e) return NULL;
+    if (sign == 1) {
+        if (__builtin_add_overflow(base, v, out)) {
+            *why = SUBPOS_BIG;
+            return NULL;
+        }
+    } else if (sign == 2) {
+        if (v > base) {
+            *why = SUBPOS_BELOW;
+            *out = v;
+            return NULL;
+        }
+        *out = base - v;
+    } else {
+        *out = v;
+    }
+    return e;
+}
+
+/*
+ * The subpositions at *ps into pos[SP_KINDS] (kinds not listed in
+ * `positions:` are 0), relative to r->last, for a cost line and for the
+ * target of calls=/jump=/jcnd=, through subpos(); every error text of a
+ * position is here. Does not update r->last. A '\n' (after maybe blanks
+ * and a '\r') ends the line. `target`: a call or jump target,
+ * which does not teach a speculative reader a last position
+ * (r->split.spec_abs). `end`: where a target's line ends without its
+ * blanks (NULL for a cost line): an "0x" just before it was read as the
+ * number 0 then an 'x', and its error says so (as it always did).
+ */
+HOT int scan_position(struct rd *r, const char **ps, uint64_t pos[SP_KINDS], int target,
+                      const char *end)
 {
     const char *s = *ps;
     pos[SP_ADDR] = pos[SP_BB] = pos[SP_LINE] = 0;
@@ -222,40 +328,31 @@ HOT int scan_position(struct rd *r, const char **ps, const char *lim, uint64_t p
         while (*s == ' ' || *s == '\t')
             s++;
         char c = *s;
-        uint64_t base = r->last[k], v;
-        if (c == '*') {
-            if (__builtin_expect(r->split.spec_unknown >> k & 1, 0)) return rd_spec_fail(r);
-            pos[k] = base;
-            s++;
-        } else {
-            int sign = c == '+' ? 1 : c == '-' ? -1 : 0;
-            if (sign) s++;
-            if (__builtin_expect(r->split.spec_unknown != 0, 0)) {
-                if (sign && (r->split.spec_unknown >> k & 1)) return rd_spec_fail(r);
-                if (!sign && !target) r->split.spec_abs |= 1u << k;
-            }
-            int rc = scan_num(&s, lim, &v);
-            if (rc != PARSE_OK) {
-                if (rc == PARSE_OVERFLOW) return rd_fail(r, "position does not fit in 64 bits");
-                if (sign) return rd_fail(r, "expected a number after '%c' in a position", c);
-                if (c == '\n' || c == '\r')
-                    return rd_fail(r, "expected %u position%s, found %u", r->npos,
-                                   r->npos > 1 ? "s" : "", i);
-                return rd_fail(r, "expected a position, found '%c'", c);
-            }
-            if (sign > 0) {
-                if (__builtin_add_overflow(base, v, &pos[k]))
-                    return rd_fail(r, "position does not fit in 64 bits");
-            } else if (sign < 0) {
-                if (v > base)
-                    return rd_fail(
-                        r, "relative position -%" PRIu64 " goes below zero (from %" PRIu64 ")", v,
-                        base);
-                pos[k] = base - v;
-            } else {
-                pos[k] = v;
-            }
+        if (__builtin_expect(r->split.spec_unknown != 0, 0)) {
+            int rel = c == '*' || c == '+' || c == '-';
+            if (rel && (r->split.spec_unknown >> k & 1)) return rd_spec_fail(r);
+            if (!rel && !target) r->split.spec_abs |= 1u << k;
         }
+        int why;
+        uint64_t base = r->last[k];
+        const char *e = subpos(s, base, &pos[k], &why);
+        if (!e) {
+            if (why == SUBPOS_BIG) return rd_fail(r, "position does not fit in 64 bits");
+            if (why == SUBPOS_BELOW)
+                return rd_fail(r,
+                               "relative position -%" PRIu64 " goes below zero (from %" PRIu64 ")",
+                               pos[k], base);
+            const char *t = s + (c == '+' || c == '-');
+            if (end && t + 2 == end && t[0] == '0' && (t[1] | 0x20) == 'x')
+                return rd_fail(r, "unexpected character '%c' in a position", t[1]);
+            if (c == '+' || c == '-')
+                return rd_fail(r, "expected a number after '%c' in a position", c);
+            if (c == '\n' || c == '\r')
+                return rd_fail(r, "expected %u position%s, found %u", r->npos,
+                               r->npos > 1 ? "s" : "", i);
+            return rd_fail(r, "expected a position, found '%c'", c);
+        }
+        s = e;
         if (!sep_fast(*s)) return rd_fail(r, "unexpected character '%c' in a position", *s);
     }
     *ps = s;
@@ -287,7 +384,7 @@ static int parse_cost_line(struct rd *r, const char *s, const char *lim, uint64_
                            size_t *pn, const char **next)
 {
     if (!r->body) return rd_fail(r, "cost line before the 'events:' line");
-    if (scan_position(r, &s, lim, pos, 0)) return -1;
+    if (scan_position(r, &s, pos, 0, NULL)) return -1;
     size_t n = 0, nev = r->nev;
     uint64_t *cost = r->cost;
     for (;;) {
@@ -367,81 +464,6 @@ static int parse_cost_line(struct rd *r, const char *s, const char *lim, uint64_
  * which handles everything and reports errors exactly as before.
  */
 
-/* Digits at s (the first one already in v), up to the first non-digit. */
-HOT const char *fast_digits(const char *s, uint64_t *v)
-{
-    uint64_t x = *v;
-    unsigned d;
-    while ((d = (unsigned)(unsigned char)*s - '0') <= 9) {
-        x = x * 10 + d;
-        s++;
-    }
-    *v = x;
-    return s;
-}
-
-/*
- * 1 to 16 hex digits at s: their end, or NULL. The digits are those of
- * parse_hexdigit() (io/parse.h), written out: with the call, GCC 12 lays
- * this loop out so that the annotate of a real cc1 profile (--dump-instr)
- * runs 0.17% more instructions.
- */
-static inline const char *fast_hex(const char *s, uint64_t *v)
-{
-    uint64_t x = 0;
-    const char *q = s;
-    for (;;) {
-        unsigned c = (unsigned char)*q, d;
-        if (c - '0' < 10)
-            d = c - '0';
-        else if ((c | 0x20) - 'a' < 6)
-            d = (c | 0x20) - 'a' + 10;
-        else
-            break;
-        x = x << 4 | d;
-        q++;
-    }
-    if (q == s || q - s > 16) return NULL;
-    *v = x;
-    return q;
-}
-
-/*
- * One subposition at s relative to base: "*", "+N", "-N", "N" (decimal) or
- * 0xN, after a sign too.
- * Returns its end, or NULL to give up.
- */
-HOT const char *fast_subpos(const char *s, uint64_t base, uint64_t *out)
-{
-    unsigned c = (unsigned char)*s;
-    if (c == '*') {
-        *out = base;
-        return s + 1;
-    }
-    unsigned sign = c == '+' ? 1 : c == '-' ? 2 : 0;
-    const char *t = s + (sign != 0);
-    uint64_t v = (unsigned)(unsigned char)*t - '0';
-    if (v > 9) return NULL;
-    const char *e = fast_digits(t + 1, &v);
-    /* 19 digits cannot overflow */
-    if (e - t > 19) return NULL;
-    /* "0x": an address (the first of a function, call and jump targets) */
-    if ((*e | 0x20) == 'x') {
-        if (e != t + 1 || v) return NULL;
-        e = fast_hex(e + 1, &v);
-        if (!e) return NULL;
-    }
-    if (sign == 1) {
-        if (__builtin_add_overflow(base, v, out)) return NULL;
-    } else if (sign == 2) {
-        if (v > base) return NULL;
-        *out = base - v;
-    } else {
-        *out = v;
-    }
-    return e;
-}
-
 #ifdef RD_WORD_DIGITS
 /*
  * The rest of a cost after its first digit (in *v). Most costs are one
@@ -484,13 +506,14 @@ HOT int fast_cost_line(const struct rd *r, const char *s, const char *lim,
                        const uint64_t last[SP_KINDS], uint64_t pos[SP_KINDS], size_t *pn,
                        const char **next, uint64_t *orv, uint64_t lines)
 {
+    int why;
     pos[SP_ADDR] = pos[SP_BB] = 0;
     if (r->fast == FAST_INSTR_LINE) {
-        s = fast_subpos(s, last[SP_ADDR], &pos[SP_ADDR]);
+        s = subpos(s, last[SP_ADDR], &pos[SP_ADDR], &why);
         if (!s || *s != ' ') return 1;
         s++;
     }
-    s = fast_subpos(s, last[SP_LINE], &pos[SP_LINE]);
+    s = subpos(s, last[SP_LINE], &pos[SP_LINE], &why);
     if (!s) return 1;
     size_t n = 0, nev = r->nev;
     uint64_t *cost = r->cost;
@@ -947,7 +970,7 @@ static int spec_line(struct rd *r, const char *line, size_t len, const char *eq)
     if (!is_sep(s, end))
         return rd_fail(r, "unexpected character '%c' after the count of '%.*s='", *s, SHOW(k, kl));
     uint64_t tpos[SP_KINDS];
-    if (scan_position(r, &s, end, tpos, 1)) return -1;
+    if (scan_position(r, &s, tpos, 1, end)) return -1;
     /* anything after the target (xdebug writes an extra field) is ignored */
     return arc_line(r, key, a, b, slash, tpos);
 }
@@ -1023,6 +1046,7 @@ static inline int is_cost_start(char c)
  */
 static int fast_key_line(struct rd *r, const char *s, const char **eol)
 {
+    int why;
     if (!r->fast || r->pending) return 1;
     const char *q = s;
     while ((unsigned)(*q - 'a') < 26)
@@ -1059,11 +1083,11 @@ static int fast_key_line(struct rd *r, const char *s, const char **eol)
     uint64_t tpos[SP_KINDS] = {0, 0, 0};
     e++;
     if (r->fast == FAST_INSTR_LINE) {
-        e = fast_subpos(e, r->last[SP_ADDR], &tpos[SP_ADDR]);
+        e = subpos(e, r->last[SP_ADDR], &tpos[SP_ADDR], &why);
         if (!e || *e != ' ') return 1;
         e++;
     }
-    e = fast_subpos(e, r->last[SP_LINE], &tpos[SP_LINE]);
+    e = subpos(e, r->last[SP_LINE], &tpos[SP_LINE], &why);
     if (!e) return 1;
     if (*e == ' ') e++; /* Callgrind ends these lines with a space */
     if (*e != '\n') return 1;
