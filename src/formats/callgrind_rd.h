@@ -74,7 +74,7 @@ struct rd_fold {
     size_t psum_cap;
     int direct;       /* dst is part 0 */
     int sum_empty;    /* ... which held no cost or call record when the part began */
-    size_t ndirect;   /* parts that ended so read (read_options.direct_out) */
+    size_t ndirect;   /* parts that ended so read (read_options.callgrind.direct_out) */
     size_t last_n[3]; /* records of the last part folded: costs, calls, jumps */
 };
 

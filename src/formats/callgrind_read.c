@@ -1270,12 +1270,12 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     struct rd r;
     rd_init(&r, in, p, opt, err);
     p->format = PROFILE_FORMAT_CALLGRIND;
-    if (r.opt->split_out) *r.opt->split_out = READ_SPLIT_NONE;
+    if (r.opt->callgrind.split_out) *r.opt->callgrind.split_out = READ_SPLIT_NONE;
     int rc = read_all(&r);
     if (!rc) rc = rd_finish_part(&r);
     if (!rc && !p->nparts) rc = rd_fail(&r, "no 'events:' line: not a callgrind profile");
     if (!rc) warn_truncated(&r);
-    if (r.opt->direct_out) *r.opt->direct_out = r.fold.ndirect;
+    if (r.opt->callgrind.direct_out) *r.opt->callgrind.direct_out = r.fold.ndirect;
     rd_release(&r);
     return rc;
 }

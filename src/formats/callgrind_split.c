@@ -506,7 +506,8 @@ static int merge_parts(struct rd *r, struct half *h, uint32_t *nm)
 int rd_read_split(struct rd *r, const char *data, size_t len)
 {
     size_t min = split_min();
-    if (r->split.spec || r->opt->no_split || r->pt || !min || len < min || !input_two_cpus())
+    if (r->split.spec || r->opt->callgrind.no_split || r->pt || !min || len < min ||
+        !input_two_cpus())
         return 1;
     const char *end = data + len;
     struct half *h = xcalloc(1, sizeof(*h));
@@ -552,8 +553,8 @@ int rd_read_split(struct rd *r, const char *data, size_t len)
         merged = h->mode == SPLIT_CONT ? merge_cont(r, h, nm) : merge_parts(r, h, nm);
         free(nm);
     }
-    if (merged > 0 && r->opt->split_out)
-        *r->opt->split_out = h->mode == SPLIT_CONT ? READ_SPLIT_BODY : READ_SPLIT_PART;
+    if (merged > 0 && r->opt->callgrind.split_out)
+        *r->opt->callgrind.split_out = h->mode == SPLIT_CONT ? READ_SPLIT_BODY : READ_SPLIT_PART;
     half_free(h);
     if (merged < 0) return rd_fail(r, "costs overflow 64 bits when added together");
     if (merged) return 0;
