@@ -586,77 +586,6 @@ static int threshold_always_met(const struct annrep *r, size_t i)
     return !r->cg && !r->o->inclusive && !r->p->signed_costs && r->thr[i] <= 0;
 }
 
-/* A key's part of the running sum: an undefined cost (key -1) adds nothing. */
-static tally_wide key_share(tally_wide k)
-{
-    return k > 0 ? k : 0;
-}
-
-/*
- * How many of the largest keys (counted down from the largest) it takes
- * for their sum to reach thr percent of total, as print_function_table()
- * adds them up; n when they never do. *last is the smallest of them.
- * A selection (three-way partitions around a median of three, keeping
- * the sum of the keys known to be larger) rather than a sort: linear in n.
- * Reorders keys.
- */
-static size_t keys_to_reach(tally_wide *keys, size_t n, tally_wide total, double thr,
-                            tally_wide *last)
-{
-#define REACHED(s) (textfmt_percent((s), total) >= thr)
-    size_t lo = 0, hi = n; /* keys[lo..hi) unordered, larger ones before, smaller after */
-    tally_wide acc = 0;    /* the sum of keys[0..lo) */
-    if (REACHED(acc)) return 0;
-    while (hi - lo > 16) {
-        tally_wide a = keys[lo], b = keys[lo + (hi - lo) / 2], c = keys[hi - 1];
-        tally_wide piv = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
-        size_t g = lo, i = lo, e = hi; /* [lo, g) > piv, [g, e) == piv, [e, hi) < piv */
-        while (i < e) {
-            tally_wide k = keys[i];
-            if (k > piv) {
-                keys[i++] = keys[g];
-                keys[g++] = k;
-            } else if (k < piv) {
-                keys[i] = keys[--e];
-                keys[e] = k;
-            } else {
-                i++;
-            }
-        }
-        tally_wide sum = acc;
-        for (size_t j = lo; j < g; j++)
-            sum += key_share(keys[j]);
-        if (REACHED(sum)) { /* among the larger ones */
-            hi = g;
-            continue;
-        }
-        for (size_t j = g; j < e; j++) {
-            sum += key_share(piv);
-            if (REACHED(sum)) {
-                *last = piv;
-                return j + 1;
-            }
-        }
-        acc = sum;
-        lo = e;
-    }
-    for (size_t i = lo + 1; i < hi; i++) /* a few left: sorted, largest first */
-        for (size_t j = i; j > lo && keys[j - 1] < keys[j]; j--) {
-            tally_wide t = keys[j];
-            keys[j] = keys[j - 1];
-            keys[j - 1] = t;
-        }
-    for (size_t j = lo; j < hi; j++) {
-        acc += key_share(keys[j]);
-        if (REACHED(acc)) {
-            *last = keys[j];
-            return j + 1;
-        }
-    }
-    return n;
-#undef REACHED
-}
-
 /*
  * How many entries the function table can show before its threshold stops
  * it, moved to the front of r->ent (the others in no order); all of them
@@ -665,7 +594,8 @@ static size_t keys_to_reach(tally_wide *keys, size_t n, tally_wide total, double
  * percent of the first sort event, when every other sort event has a
  * threshold of 0 (met by any sum of unsigned costs). The sum of the first
  * k rows is then the sum of the k largest keys, whatever the order of
- * equal keys: the keys alone tell where the table stops (keys_to_reach()),
+ * equal keys: the keys alone tell where the table stops
+ * (textfmt_keys_to_reach()),
  * and the rows below the last key shown need no sorting. On the 319 MB cc1 file
  * (150,735 rows, 50,568 shown) this sorts a third of the rows.
  */
@@ -683,7 +613,7 @@ static size_t shown_rows(struct annrep *r)
     for (size_t i = 0; i < n; i++)
         keys[i] = r->ent[i].key;
     tally_wide last = 0;
-    size_t k = keys_to_reach(keys, n, total, r->thr[0], &last);
+    size_t k = textfmt_keys_to_reach(keys, n, total, r->thr[0], &last);
     free(keys);
     if (k == n || k == 0) return k;
     size_t m = 0;
