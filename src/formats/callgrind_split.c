@@ -334,43 +334,40 @@ static uint64_t *copy_costs(const uint64_t *v, size_t n)
     return c;
 }
 
-/* The calls and jumps of add_records(), for a thread of their own. */
-struct fold_arcs {
+/* One half of add_records(): the costs, or the calls and jumps (what: PART_ACC_*). */
+struct fold_half {
     struct profile *p;
     struct part *pt;
     const struct profile *q;
     struct part *qt;
     const uint32_t *fnmap, *nm;
+    unsigned what;
     int bad;
 };
 
-static void *fold_arcs_main(void *arg)
+static void fold_half(void *arg)
 {
-    struct fold_arcs *f = arg;
+    struct fold_half *f = arg;
     struct tally_error e;
-    f->bad = part_accumulate_some(f->p, f->pt, f->q, f->qt, f->fnmap, f->nm,
-                                  PART_ACC_ARCS | PART_ACC_EAT, &e) != 0;
-    return NULL;
+    f->bad = part_accumulate_some(f->p, f->pt, f->q, f->qt, f->fnmap, f->nm, f->what | PART_ACC_EAT,
+                                  &e) != 0;
 }
 
 /*
  * Add the records of the second profile's part qt to pt (its metadata, if
  * wanted, is added before): the costs here, the calls and jumps on the
- * other CPU (separate tables). qt's records are freed as they are added.
- * Returns nonzero on overflow, which the checks before exclude.
+ * other CPU (separate tables; worker_both()). qt's records are freed as
+ * they are added. Returns nonzero on overflow, which the checks before
+ * exclude.
  */
 static int add_records(struct profile *p, struct part *pt, const struct profile *q, struct part *qt,
                        const uint32_t *fnmap, const uint32_t *nm)
 {
-    struct fold_arcs fa = {p, pt, q, qt, fnmap, nm, 0};
-    struct worker w;
-    int threaded = worker_start(&w, fold_arcs_main, &fa) == 0;
-    if (!threaded) fold_arcs_main(&fa);
-    struct tally_error e;
-    int bad = part_accumulate_some(p, pt, q, qt, fnmap, nm, PART_ACC_COSTS | PART_ACC_EAT, &e);
-    if (threaded) worker_join(&w);
+    struct fold_half costs = {p, pt, q, qt, fnmap, nm, PART_ACC_COSTS, 0};
+    struct fold_half arcs = {p, pt, q, qt, fnmap, nm, PART_ACC_ARCS, 0};
+    worker_both(fold_half, &costs, fold_half, &arcs);
     part_clear_records(qt);
-    return bad || fa.bad;
+    return costs.bad || arcs.bad;
 }
 
 /*

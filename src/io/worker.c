@@ -47,6 +47,32 @@ void worker_join(struct worker *w)
     w->bound = 0;
 }
 
+/* worker_both()'s job for the second thread. */
+struct both {
+    void (*fn)(void *);
+    void *arg;
+};
+
+static void *both_main(void *p)
+{
+    struct both *b = p;
+    b->fn(b->arg);
+    return NULL;
+}
+
+void worker_both(void (*here)(void *), void *a, void (*there)(void *), void *b)
+{
+    struct both t = {there, b};
+    struct worker w;
+    if (worker_start(&w, both_main, &t)) {
+        there(b);
+        here(a);
+        return;
+    }
+    here(a);
+    worker_join(&w);
+}
+
 /* One half of worker_sort(), sorted on the second thread. */
 struct sort_half {
     void *base;

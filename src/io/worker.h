@@ -14,8 +14,9 @@
  * read) nothing is bound.
  *
  * This is the one place that starts threads. Readers and views describe
- * the work, and the two helpers below run it on two CPUs: a sort
- * (worker_sort()) and text made in blocks (worker_blocks()).
+ * the work, and the helpers below run it on two CPUs: two jobs at once
+ * (worker_both()), a sort (worker_sort()) and text made in blocks
+ * (worker_blocks()).
  */
 #ifndef TALLY_IO_WORKER_H
 #define TALLY_IO_WORKER_H
@@ -37,6 +38,13 @@ struct worker {
 int worker_start(struct worker *w, void *(*fn)(void *), void *arg);
 /* Wait for the thread to end; the caller gets its CPUs back. */
 void worker_join(struct worker *w);
+
+/*
+ * there(b) on a second thread while here(a) runs on the caller's, then
+ * wait for both. When no thread can be made, there(b) then here(a) run
+ * on the caller's thread.
+ */
+void worker_both(void (*here)(void *), void *a, void (*there)(void *), void *b);
 
 /*
  * qsort_r(base, n, size, cmp, ctx), on two CPUs when n is at least `min`
