@@ -35,11 +35,11 @@ static void part_sums(struct rd *r)
     struct part *pt = r->pt;
     size_t n = pt->events.n;
     int stated = pt->summary || pt->totals;
-    if (!n || (r->tot_exact && !stated)) return;
+    if (!n || (r->sums.tot_exact && !stated)) return;
     uint64_t *self = xcalloc(n, sizeof(*self));
-    /* a part read straight into part 0 (r->direct) kept its sums itself */
-    if (r->direct) {
-        memcpy(self, r->psum, n * sizeof(*self));
+    /* a part read straight into part 0 (r->fold.direct) kept its sums itself */
+    if (r->fold.direct) {
+        memcpy(self, r->fold.psum, n * sizeof(*self));
     } else if (part_self_total(r->p, pt, self)) {
         part_check_totals(r->p, pt); /* says that it cannot check */
         free(self);
@@ -57,9 +57,9 @@ static void part_sums(struct rd *r)
         part_check_totals_of(r->p, pt, self);
         pt->summary = summary;
     }
-    if (!r->tot_exact && !r->p->signed_costs)
+    if (!r->sums.tot_exact && !r->p->signed_costs)
         for (size_t i = 0; i < n; i++)
-            r->tot[r->tot_of[i]] += self[i];
+            r->sums.tot[r->sums.tot_of[i]] += self[i];
     free(self);
 }
 
@@ -75,10 +75,10 @@ int rd_finish_part(struct rd *r)
     part_sums(r);
     r->had_total = xgrow(r->had_total, &r->had_cap, r->nread + 1, 1);
     r->had_total[r->nread++] = r->pt->totals != NULL;
-    int direct = r->direct, sum_empty = r->sum_empty;
-    r->ndirect += direct;
-    r->pt = r->dst = NULL;
-    r->direct = 0;
+    int direct = r->fold.direct, sum_empty = r->fold.sum_empty;
+    r->fold.ndirect += direct;
+    r->pt = r->fold.dst = NULL;
+    r->fold.direct = 0;
     r->body = 0;
     r->fast = FAST_NONE;
     if (direct) {
@@ -87,17 +87,17 @@ int rd_finish_part(struct rd *r)
         struct tally_error e;
         unsigned what = PART_ACC_META | (sum_empty ? PART_ACC_DST_EMPTY : 0);
         if (profile_fold_last_part_some(r->p, what, &e))
-            r->fold_off = 1; /* cannot happen: the events are the same */
-        r->last_n[0] = r->last_n[1] = r->last_n[2] = 0;
-    } else if (r->opt->merge_parts && !r->fold_off && r->p->nparts > 1) {
+            r->fold.fold_off = 1; /* cannot happen: the events are the same */
+        r->fold.last_n[0] = r->fold.last_n[1] = r->fold.last_n[2] = 0;
+    } else if (r->opt->merge_parts && !r->fold.fold_off && r->p->nparts > 1) {
         /* the same additions as profile_merge_parts() later, in the same order;
            on failure that call meets the same error again and reports it */
         struct tally_error e;
         const struct part *last = r->p->parts[r->p->nparts - 1];
-        r->last_n[0] = last->costs.count;
-        r->last_n[1] = last->calls.count;
-        r->last_n[2] = last->jumps.count;
-        if (profile_fold_last_part(r->p, &e)) r->fold_off = 1;
+        r->fold.last_n[0] = last->costs.count;
+        r->fold.last_n[1] = last->calls.count;
+        r->fold.last_n[2] = last->jumps.count;
+        if (profile_fold_last_part(r->p, &e)) r->fold.fold_off = 1;
     }
     return 0;
 }
@@ -119,16 +119,16 @@ static int header_part(struct rd *r)
     }
     if (r->opt->call_counts_only) part_keep_call_counts_only(r->p, pt); /* no calls yet */
     pt->counts_complete = 1; /* until a line leaves a count out */
-    if (r->last_n[0] + r->last_n[1] + r->last_n[2]) {
+    if (r->fold.last_n[0] + r->fold.last_n[1] + r->fold.last_n[2]) {
         /* the parts of a file are often alike (--dump-every-bb, concatenated
            runs): the index of a part to fold starts at the size of the last
            one rather than growing to it again */
-        rectab_reserve(&pt->costs, r->last_n[0]);
-        rectab_reserve(&pt->calls, r->last_n[1]);
-        rectab_reserve(&pt->jumps, r->last_n[2]);
+        rectab_reserve(&pt->costs, r->fold.last_n[0]);
+        rectab_reserve(&pt->calls, r->fold.last_n[1]);
+        rectab_reserve(&pt->jumps, r->fold.last_n[2]);
     }
-    r->pt = r->dst = pt;
-    r->direct = 0;
+    r->pt = r->fold.dst = pt;
+    r->fold.direct = 0;
     r->body = 0;
     r->fast = FAST_NONE;
     r->npos = 1;
@@ -208,12 +208,12 @@ static int eventset_fail(struct rd *r, const char *what)
 
 uint32_t rd_total_of(struct rd *r, const char *name)
 {
-    uint32_t k = strtab_intern(&r->tot_names, name, strlen(name));
-    if (k >= r->tot_cap) {
-        size_t old = r->tot_cap;
-        r->tot_cap = (size_t)k * 2 + 16;
-        r->tot = xrealloc(r->tot, r->tot_cap * sizeof(*r->tot));
-        memset(r->tot + old, 0, (r->tot_cap - old) * sizeof(*r->tot));
+    uint32_t k = strtab_intern(&r->sums.tot_names, name, strlen(name));
+    if (k >= r->sums.tot_cap) {
+        size_t old = r->sums.tot_cap;
+        r->sums.tot_cap = (size_t)k * 2 + 16;
+        r->sums.tot = xrealloc(r->sums.tot, r->sums.tot_cap * sizeof(*r->sums.tot));
+        memset(r->sums.tot + old, 0, (r->sums.tot_cap - old) * sizeof(*r->sums.tot));
     }
     return k;
 }
@@ -227,20 +227,21 @@ uint32_t rd_total_of(struct rd *r, const char *name)
 static void choose_dst(struct rd *r)
 {
     struct part *pt = r->pt, *sum = r->p->parts[0];
-    r->dst = pt;
-    r->direct = 0;
-    if (!r->opt->merge_parts || r->fold_off || r->p->nparts != 2 || sum == pt) return;
+    r->fold.dst = pt;
+    r->fold.direct = 0;
+    if (!r->opt->merge_parts || r->fold.fold_off || r->p->nparts != 2 || sum == pt) return;
     if (!r->opt->drop_jumps || !pt->call_counts_only || !sum->call_counts_only) return;
     if (r->p->signed_costs || !eventset_same(&sum->events, &pt->events)) return;
-    r->dst = sum;
-    r->direct = 1;
-    r->sum_empty = !sum->costs.count && !sum->calls.count;
-    if (r->nev > r->psum_cap) {
-        free(r->psum);
-        r->psum_cap = r->nev;
-        r->psum = xmalloc(2 * r->psum_cap * sizeof(*r->psum)); /* psum, then cost_run()'s base */
+    r->fold.dst = sum;
+    r->fold.direct = 1;
+    r->fold.sum_empty = !sum->costs.count && !sum->calls.count;
+    if (r->nev > r->fold.psum_cap) {
+        free(r->fold.psum);
+        r->fold.psum_cap = r->nev;
+        r->fold.psum = xmalloc(2 * r->fold.psum_cap *
+                               sizeof(*r->fold.psum)); /* psum, then cost_run()'s base */
     }
-    memset(r->psum, 0, r->nev * sizeof(*r->psum));
+    memset(r->fold.psum, 0, r->nev * sizeof(*r->fold.psum));
 }
 
 static int events_line(struct rd *r, const char *v, size_t len)
@@ -250,9 +251,9 @@ static int events_line(struct rd *r, const char *v, size_t len)
     if (eventset_set_base(&pt->events, v, len, r->err)) return eventset_fail(r, "'events:'");
     if (eventset_finish(&pt->events, r->err)) return eventset_fail(r, "'events:'");
     r->nev = pt->events.n;
-    r->tot_of = xrealloc(r->tot_of, (r->nev ? r->nev : 1) * sizeof(*r->tot_of));
+    r->sums.tot_of = xrealloc(r->sums.tot_of, (r->nev ? r->nev : 1) * sizeof(*r->sums.tot_of));
     for (size_t i = 0; i < r->nev; i++)
-        r->tot_of[i] = rd_total_of(r, pt->events.names[i]);
+        r->sums.tot_of[i] = rd_total_of(r, pt->events.names[i]);
     if (r->nev > r->cost_cap) {
         free(r->cost);
         r->cost_cap = r->nev;

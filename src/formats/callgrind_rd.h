@@ -39,6 +39,70 @@ enum { SPEC_NAMES = 1, SPEC_CONT = 2 };
 /* Position layouts that fast_cost_line() handles. */
 enum { FAST_NONE, FAST_LINE, FAST_INSTR_LINE };
 
+/*
+ * The file-wide count limits: the file's self costs of each event name
+ * (all parts) and its call counts stay under 2^64 (sumbound.h). While the
+ * bound holds (tot_exact 0), tot has the sums of the parts that ended
+ * (taken from their records at their end); from the line where it fails
+ * (tot_exact 1), the sums of every line so far.
+ */
+struct rd_sums {
+    uint64_t *tot;           /* [tot_names.n], by the name's id */
+    struct strtab tot_names; /* the event names seen */
+    size_t tot_cap;
+    uint32_t *tot_of; /* [nev] the current part's event -> its total */
+    uint64_t tot_or;  /* at least every cost read so far (SUMBOUND_OR_8DIGITS | longer ones) */
+    int tot_exact;    /* the bound failed: tot is kept line by line */
+    uint64_t calls;   /* the file's call counts (calls= lines) summed, kept under 2^64 */
+};
+
+/*
+ * Parts folded into part 0 as they end (opt->merge_parts). A part after
+ * the first can add its records straight to part 0 (the sum they would be
+ * folded into) when nothing in that fold can differ from reading into its
+ * own records: same events in the same order, call counts only (no call
+ * costs), no jumps, unsigned costs (see choose_dst() in
+ * callgrind_header.c). Its own metadata stays in rd.pt, folded at its
+ * end; its self costs, which its `summary:` and `totals:` are checked
+ * against, are summed in psum (per run of lines in cost_run(), per line
+ * elsewhere).
+ */
+struct rd_fold {
+    int fold_off;     /* a fold failed: the rest is left to profile_merge_parts() */
+    struct part *dst; /* where the current part's records go: rd.pt or part 0 */
+    uint64_t *psum;   /* [psum_cap] the current part's self costs when direct, then scratch */
+    size_t psum_cap;
+    int direct;       /* dst is part 0 */
+    int sum_empty;    /* ... which held no cost or call record when the part began */
+    size_t ndirect;   /* parts that ended so read (read_options.callgrind.direct_out) */
+    size_t last_n[3]; /* records of the last part folded: costs, calls, jumps */
+};
+
+/*
+ * The second reader of a split read (callgrind_split.c) starts in the
+ * middle of the file, where the names defined before it are unknown
+ * (SPEC_NAMES): it stands in placeholder names for them, resolved when its
+ * result is merged. If it starts in the middle of a body (SPEC_CONT), the
+ * object and file in force and the last positions are unknown too:
+ * placeholders stand in for the first two, and it gives up at a relative
+ * position before an absolute one and at header lines. It also gives up
+ * at a name that looks like a placeholder. Its result is then dropped and
+ * the first reader reads on. All zero for a reader from the start.
+ */
+struct rd_split {
+    int spec;               /* SPEC_* bits, 0 for a reader from the start */
+    unsigned spec_unknown;  /* 1 << SP_*: kinds whose last position is unknown */
+    unsigned spec_abs;      /* kinds given as absolute numbers on the current line */
+    int spec_fast;          /* the part's fast layout, used once positions are known */
+    _Atomic int *spec_stop; /* set by the first reader: give up */
+};
+
+/*
+ * The reader: the parsing state (the line, the part's layout, the context
+ * of names, what the next position line belongs to) and, by concern, the
+ * count limits (sums), the folding of parts (fold) and the second reader
+ * of a split read (split).
+ */
 struct rd {
     struct input *in;
     struct profile *p;
@@ -86,66 +150,20 @@ struct rd {
     char *copy;    /* a line copied to end it with '\n' (streams, last line) */
     size_t copy_cap;
 
-    /* parts folded into part 0 as they end (opt->merge_parts) */
-    int fold_off; /* a fold failed: the rest is left to profile_merge_parts() */
-    /*
-     * A part after the first can add its records straight to part 0 (the
-     * sum they would be folded into) when nothing in that fold can differ
-     * from reading into its own records: same events in the same order,
-     * call counts only (no call costs), no jumps, unsigned costs (see
-     * choose_dst() in callgrind_header.c). Its own metadata stays in pt,
-     * folded at its end; its self costs, which its `summary:` and `totals:`
-     * are checked against, are summed in psum (per run of lines in
-     * cost_run(), per line elsewhere).
-     */
-    struct part *dst; /* where the current part's records go: pt or part 0 */
-    uint64_t *psum;   /* [psum_cap] the current part's self costs when direct, then scratch */
-    size_t psum_cap;
-    int direct;               /* dst is part 0 */
-    int sum_empty;            /* ... which held no cost or call record when the part began */
-    size_t ndirect;           /* parts that ended so read (read_options.direct_out) */
-    unsigned char *had_total; /* [part ordinal]: did the part have `totals:`? */
-    size_t nread, had_cap;    /* parts finished */
-    size_t last_n[3];         /* records of the last part folded: costs, calls, jumps */
-
     char *pend_text[2]; /* summary:/totals: seen before events: */
     unsigned long pend_line[2];
-
-    /*
-     * The file's self costs of each event name (all parts) stay under 2^64
-     * (sumbound.h). While the bound holds (tot_exact 0), tot has the sums of
-     * the parts that ended (taken from their records at their end); from the
-     * line where it fails (tot_exact 1), the sums of every line so far.
-     */
-    uint64_t *tot;           /* [tot_names.n], by the name's id */
-    struct strtab tot_names; /* the event names seen */
-    size_t tot_cap;
-    uint32_t *tot_of; /* [nev] the current part's event -> its total */
-    uint64_t tot_or;  /* at least every cost read so far (SUMBOUND_OR_8DIGITS | longer ones) */
-    int tot_exact;    /* the bound failed: tot is kept line by line */
-    uint64_t calls;   /* the file's call counts (calls= lines) summed, kept under 2^64 */
 
     /* the functions last found, by name id modulo RD_FCACHE (rd_function()) */
     struct rd_fcache {
         uint32_t name, obj, file, fn; /* fn: index + 1, 0 = empty */
     } * fcache;
 
-    /*
-     * The second reader of a split read (callgrind_split.c) starts in the
-     * middle of the file, where the names defined before it are unknown
-     * (SPEC_NAMES): it stands in placeholder names for them, resolved when
-     * its result is merged. If it starts in the middle of a body
-     * (SPEC_CONT), the object and file in force and the last positions are
-     * unknown too: placeholders stand in for the first two, and it gives up
-     * at a relative position before an absolute one and at header lines.
-     * It also gives up at a name that looks like a placeholder. Its result
-     * is then dropped and the first reader reads on.
-     */
-    int spec;               /* SPEC_* bits, 0 for a reader from the start */
-    unsigned spec_unknown;  /* 1 << SP_*: kinds whose last position is unknown */
-    unsigned spec_abs;      /* kinds given as absolute numbers on the current line */
-    int spec_fast;          /* the part's fast layout, used once positions are known */
-    _Atomic int *spec_stop; /* set by the first reader: give up */
+    unsigned char *had_total; /* [part ordinal]: did the part have `totals:`? */
+    size_t nread, had_cap;    /* parts finished */
+
+    struct rd_sums sums;
+    struct rd_fold fold;
+    struct rd_split split;
 };
 
 /* Hot helpers of the cost line parser: always inlined. */
@@ -172,40 +190,59 @@ HOT void skip_sp(const char **ps, const char *end)
     *ps = s;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RD_WORD_DIGITS 1
 /*
- * Unsigned number, decimal or 0x-hex. Fast path for up to 19 decimal
- * digits (which cannot overflow); longer ones go through parse_u64.
+ * Numbers as words, the one place of the bit trick: how many of the 8
+ * bytes of w (loaded from memory, little-endian) are decimal digits before
+ * the first that is not (8: all of them). Loading 8 bytes and finding the
+ * first non-digit avoids the mispredicted exit of a digit loop, which
+ * otherwise dominates.
+ */
+HOT unsigned word_ndigits(uint64_t w)
+{
+    const uint64_t hi = 0xF0F0F0F0F0F0F0F0ULL, zeros = 0x3030303030303030ULL;
+    /* a byte is nonzero here iff it is not '0'..'9' (carries only move up) */
+    uint64_t nd = ((w & hi) ^ zeros) | (((w + 0x0606060606060606ULL) & hi) ^ zeros);
+    return nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
+}
+
+/* The value of the first len (1 to 7) digits of w, combined pairwise with multiplications. */
+HOT uint64_t word_value(uint64_t w, unsigned len)
+{
+    /* digits to the top bytes, most significant first: leading zeros */
+    uint64_t v = (w - 0x3030303030303030ULL) << (64 - 8 * len);
+    v = v * 10 + (v >> 8); /* even bytes: two-digit groups */
+    return (((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+            (((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >>
+           32;
+}
+#endif
+
+/*
+ * The one general scanner of numbers: unsigned, decimal or 0x-hex, from
+ * *ps up to end at most. Returns PARSE_OK, PARSE_NONE (no digit) or
+ * PARSE_OVERFLOW (io/parse.h); the caller words the error. Up to 7 digits
+ * are read as a word (word_ndigits()), up to 19 with a loop (they cannot
+ * overflow), longer ones and hex through parse_u64(). The fast paths of
+ * the reader (fast_cost_line(), fast_key_line()) read the plain forms with
+ * the same word trick and the digit loop fast_digits(), and give the line
+ * to the general parsers, which use this, for anything else.
  */
 HOT int scan_num(const char **ps, const char *end, uint64_t *out)
 {
     const char *s = *ps;
     unsigned d;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /*
-     * Up to 7 digits without a loop: load 8 bytes, find the first byte that
-     * is not a digit, and combine the digits pairwise with multiplications.
-     * This avoids the mispredicted loop exit that otherwise dominates.
-     */
+#ifdef RD_WORD_DIGITS
     if (end - s >= 8) {
-        const uint64_t hi = 0xF0F0F0F0F0F0F0F0ULL, zeros = 0x3030303030303030ULL;
         uint64_t w;
         memcpy(&w, s, 8);
-        /* a byte is nonzero here iff it is not '0'..'9' (carries only move up) */
-        uint64_t nd = ((w & hi) ^ zeros) | (((w + 0x0606060606060606ULL) & hi) ^ zeros);
-        if (nd) {
-            unsigned len = (unsigned)__builtin_ctzll(nd) >> 3;
-            if (len == 0) return PARSE_NONE;
-            if (s[0] != '0' || len != 1 || (s[1] | 0x20) != 'x') {
-                /* digits to the top bytes, most significant first: leading zeros */
-                uint64_t v = (w - zeros) << (64 - 8 * len);
-                v = v * 10 + (v >> 8); /* even bytes: two-digit groups */
-                v = (((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
-                     (((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >>
-                    32;
-                *ps = s + len;
-                *out = v;
-                return PARSE_OK;
-            }
+        unsigned len = word_ndigits(w);
+        if (len == 0) return PARSE_NONE;
+        if (len < 8 && (s[0] != '0' || len != 1 || (s[1] | 0x20) != 'x')) {
+            *ps = s + len;
+            *out = word_value(w, len);
+            return PARSE_OK;
         }
     }
 #endif

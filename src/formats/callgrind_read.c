@@ -82,7 +82,7 @@ int rd_fail(struct rd *r, const char *fmt, ...)
 
 int rd_go_signed(struct rd *r, const uint64_t *vals, size_t n)
 {
-    if (r->spec) return rd_spec_fail(r); /* the first reader decides, alone */
+    if (r->split.spec) return rd_spec_fail(r); /* the first reader decides, alone */
     for (size_t i = 0; i < n; i++)
         if (vals[i] > INT64_MAX)
             return rd_fail(r, "a count above 2^63-1 cannot be mixed with negative counts");
@@ -104,8 +104,8 @@ int rd_go_signed(struct rd *r, const uint64_t *vals, size_t n)
 static __attribute__((noinline)) int totals_fail(struct rd *r, const uint64_t *cost, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (r->tot[r->tot_of[i]] + cost[i] < cost[i])
-            return rd_fail(r, SUMBOUND_PAST, strtab_str(&r->tot_names, r->tot_of[i]));
+        if (r->sums.tot[r->sums.tot_of[i]] + cost[i] < cost[i])
+            return rd_fail(r, SUMBOUND_PAST, strtab_str(&r->sums.tot_names, r->sums.tot_of[i]));
     return rd_fail(r, "costs sum past 2^64-1");
 }
 
@@ -117,8 +117,8 @@ static __attribute__((noinline)) int totals_fail(struct rd *r, const uint64_t *c
  */
 static inline int add_totals(struct rd *r, const uint64_t *cost, size_t n)
 {
-    uint64_t *tot = r->tot;
-    const uint32_t *of = r->tot_of;
+    uint64_t *tot = r->sums.tot;
+    const uint32_t *of = r->sums.tot_of;
     int bad = 0;
     for (size_t i = 0; i < n; i++)
         bad |= __builtin_add_overflow(tot[of[i]], cost[i], &tot[of[i]]);
@@ -139,17 +139,17 @@ static inline int add_totals(struct rd *r, const uint64_t *cost, size_t n)
  */
 static __attribute__((noinline)) int totals_exact(struct rd *r, const uint64_t *cost, size_t n)
 {
-    if (!r->tot_exact) {
+    if (!r->sums.tot_exact) {
         size_t ne = r->pt->events.n;
         uint64_t *self = xcalloc(ne ? ne : 1, sizeof(*self));
-        if (r->direct)
-            memcpy(self, r->psum, ne * sizeof(*self));
+        if (r->fold.direct)
+            memcpy(self, r->fold.psum, ne * sizeof(*self));
         else
             part_self_total(r->p, r->pt, self);
         for (size_t i = 0; i < ne; i++)
-            r->tot[r->tot_of[i]] += self[i];
+            r->sums.tot[r->sums.tot_of[i]] += self[i];
         free(self);
-        r->tot_exact = 1;
+        r->sums.tot_exact = 1;
     }
     if (add_totals(r, cost, n)) return totals_fail(r, cost, n);
     return 0;
@@ -158,71 +158,10 @@ static __attribute__((noinline)) int totals_exact(struct rd *r, const uint64_t *
 /* The costs of a line (not parsed by fast_cost_line) into the bound. */
 static void totals_or(struct rd *r, const uint64_t *cost, size_t n)
 {
-    uint64_t acc = r->tot_or;
+    uint64_t acc = r->sums.tot_or;
     for (size_t i = 0; i < n; i++)
         acc |= cost[i];
-    r->tot_or = acc;
-}
-
-/* One subposition relative to `base`. Returns 0 or -1 with the error set. */
-HOT int scan_subpos(struct rd *r, const char **ps, const char *end, uint64_t base, uint64_t *out)
-{
-    const char *s = *ps;
-    uint64_t v;
-    int rc;
-    char c = *s;
-    if (c == '*') {
-        *out = base;
-        *ps = s + 1;
-        return 0;
-    }
-    if (c == '+' || c == '-') {
-        s++;
-        rc = scan_num(&s, end, &v);
-        if (rc == PARSE_NONE) return rd_fail(r, "expected a number after '%c' in a position", c);
-        if (rc == PARSE_OVERFLOW) return rd_fail(r, "position does not fit in 64 bits");
-        if (c == '+') {
-            if (__builtin_add_overflow(base, v, out))
-                return rd_fail(r, "position does not fit in 64 bits");
-        } else {
-            if (v > base)
-                return rd_fail(r,
-                               "relative position -%" PRIu64 " goes below zero (from %" PRIu64 ")",
-                               v, base);
-            *out = base - v;
-        }
-        *ps = s;
-        return 0;
-    }
-    rc = scan_num(&s, end, &v);
-    if (rc == PARSE_NONE) return rd_fail(r, "expected a position, found '%c'", c);
-    if (rc == PARSE_OVERFLOW) return rd_fail(r, "position does not fit in 64 bits");
-    *out = v;
-    *ps = s;
-    return 0;
-}
-
-/*
- * The subpositions at *ps into pos[SP_KINDS] (kinds not listed in
- * `positions:` are 0), relative to r->last. Does not update r->last.
- */
-HOT int scan_position(struct rd *r, const char **ps, const char *end, uint64_t pos[SP_KINDS])
-{
-    const char *s = *ps;
-    pos[SP_ADDR] = pos[SP_BB] = pos[SP_LINE] = 0;
-    for (unsigned i = 0; i < r->npos; i++) {
-        unsigned k = r->poskind[i];
-        skip_sp(&s, end);
-        if (is_eol(s, end))
-            return rd_fail(r, "expected %u position%s, found %u", r->npos, r->npos > 1 ? "s" : "",
-                           i);
-        if ((r->spec_unknown >> k & 1) && (*s == '*' || *s == '+' || *s == '-'))
-            return rd_spec_fail(r);
-        if (scan_subpos(r, &s, end, r->last[k], &pos[k])) return -1;
-        if (!is_sep(s, end)) return rd_fail(r, "unexpected character '%c' in a position", *s);
-    }
-    *ps = s;
-    return 0;
+    r->sums.tot_or = acc;
 }
 
 HOT void make_pos(const struct rd *r, const uint64_t v[SP_KINDS], uint32_t file,
@@ -258,36 +197,129 @@ static int resolve_fn(struct rd *r)
     return 0;
 }
 
-/*
- * Sentinel versions of the scanners for cost lines: the caller guarantees
- * that a '\n' ends the line before `lim`, so no loop needs a bounds check;
- * `lim` only guards the 8-byte loads of scan_num().
- */
-HOT int num_fast(const char **ps, const char *lim, uint64_t *out)
-{
-    const char *s = *ps;
-    if (lim - s >= 8) return scan_num(ps, lim, out);
-    unsigned d = (unsigned)(unsigned char)*s - '0';
-    if (d > 9) return PARSE_NONE;
-    if (d == 0 && (s[1] | 0x20) == 'x') return parse_u64(ps, lim, out);
-    uint64_t v = d;
-    const char *q = s + 1;
-    while ((d = (unsigned)(unsigned char)*q - '0') <= 9) {
-        v = v * 10 + d;
-        q++;
-    }
-    if (q - s > 19) return parse_u64(ps, lim, out);
-    *ps = q;
-    *out = v;
-    return PARSE_OK;
-}
-
 HOT int sep_fast(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-HOT int position_fast(struct rd *r, const char **ps, const char *lim, uint64_t pos[SP_KINDS])
+/* Digits at s (the first one already in v), up to the first non-digit. */
+HOT const char *fast_digits(const char *s, uint64_t *v)
+{
+    uint64_t x = *v;
+    unsigned d;
+    while ((d = (unsigned)(unsigned char)*s - '0') <= 9) {
+        x = x * 10 + d;
+        s++;
+    }
+    *v = x;
+    return s;
+}
+
+/*
+ * 1 to 16 hex digits at s: their end, or NULL. The digits are those of
+ * parse_hexdigit() (io/parse.h), written out: with the call, GCC 12 lays
+ * this loop out so that the annotate of a real cc1 profile (--dump-instr)
+ * runs 0.17% more instructions.
+ */
+static inline const char *fast_hex(const char *s, uint64_t *v)
+{
+    uint64_t x = 0;
+    const char *q = s;
+    for (;;) {
+        unsigned c = (unsigned char)*q, d;
+        if (c - '0' < 10)
+            d = c - '0';
+        else if ((c | 0x20) - 'a' < 6)
+            d = (c | 0x20) - 'a' + 10;
+        else
+            break;
+        x = x << 4 | d;
+        q++;
+    }
+    if (q == s || q - s > 16) return NULL;
+    *v = x;
+    return q;
+}
+
+/* Why subpos() found no subposition. */
+enum { SUBPOS_NONE = 1, SUBPOS_BIG, SUBPOS_BELOW };
+
+/*
+ * subpos()'s number when it is not short decimal or short hex: scan_num(),
+ * up to the character after its last digit (a line ends with a '\n').
+ */
+static __attribute__((noinline)) const char *subpos_long(const char *t, uint64_t *v, int *why)
+{
+    const char *end = t;
+    while (parse_hexdigit(*end) <= 15 || (*end | 0x20) == 'x')
+        end++;
+    int rc = scan_num(&t, end + 1, v);
+    if (rc == PARSE_OK) return t;
+    *why = rc == PARSE_OVERFLOW ? SUBPOS_BIG : SUBPOS_NONE;
+    return NULL;
+}
+
+/*
+ * The grammar of one subposition, in one place: at s, relative to base,
+ * "*" (base), "+N", "-N" or "N", each number decimal or 0x-hex. Returns
+ * its end with the position in *out, or NULL with the reason in *why
+ * (SUBPOS_*; SUBPOS_BELOW leaves N in *out). A '\n' ends the line. Short numbers (up to 19 digits,
+ * or 16 hex digits) are read here with a loop, others by scan_num(). The fast paths give up on
+ * NULL; scan_position() words the errors.
+ */
+HOT const char *subpos(const char *s, uint64_t base, uint64_t *out, int *why)
+{
+    unsigned c = (unsigned char)*s;
+    if (c == '*') {
+        *out = base;
+        return s + 1;
+    }
+    unsigned sign = c == '+' ? 1 : c == '-' ? 2 : 0;
+    const char *t = s + (sign != 0);
+    uint64_t v = (unsigned)(unsigned char)*t - '0';
+    if (v > 9) {
+        *why = SUBPOS_NONE;
+        return NULL;
+    }
+    const char *e = fast_digits(t + 1, &v), *h;
+    /* 19 digits cannot overflow; "0x": an address (the first of a function, call and jump
+       targets) */
+    if (__builtin_expect(e - t > 19, 0))
+        e = subpos_long(t, &v, why);
+    else if ((*e | 0x20) == 'x')
+        e = e == t + 1 && !v && (h = fast_hex(e + 1, &v)) ? h : subpos_long(t, &v, why);
+    if (!e) return NULL;
+    if (sign == 1) {
+        if (__builtin_add_overflow(base, v, out)) {
+            *why = SUBPOS_BIG;
+            return NULL;
+        }
+    } else if (sign == 2) {
+        if (v > base) {
+            *why = SUBPOS_BELOW;
+            *out = v;
+            return NULL;
+        }
+        *out = base - v;
+    } else {
+        *out = v;
+    }
+    return e;
+}
+
+/*
+ * The subpositions at *ps into pos[SP_KINDS] (kinds not listed in
+ * `positions:` are 0), relative to r->last, for a cost line and for the
+ * target of calls=/jump=/jcnd=, through subpos(); every error text of a
+ * position is here. Does not update r->last. A '\n' (after maybe blanks
+ * and a '\r') ends the line. `target`: a call or jump target,
+ * which does not teach a speculative reader a last position
+ * (r->split.spec_abs). `end`: where a target's line ends without its
+ * blanks (NULL for a cost line): an "0x" just before it was read as the
+ * number 0 then an 'x', and its error says so (as it always did).
+ */
+HOT int scan_position(struct rd *r, const char **ps, uint64_t pos[SP_KINDS], int target,
+                      const char *end)
 {
     const char *s = *ps;
     pos[SP_ADDR] = pos[SP_BB] = pos[SP_LINE] = 0;
@@ -296,40 +328,31 @@ HOT int position_fast(struct rd *r, const char **ps, const char *lim, uint64_t p
         while (*s == ' ' || *s == '\t')
             s++;
         char c = *s;
-        uint64_t base = r->last[k], v;
-        if (c == '*') {
-            if (__builtin_expect(r->spec_unknown >> k & 1, 0)) return rd_spec_fail(r);
-            pos[k] = base;
-            s++;
-        } else {
-            int sign = c == '+' ? 1 : c == '-' ? -1 : 0;
-            if (sign) s++;
-            if (__builtin_expect(r->spec_unknown != 0, 0)) {
-                if (sign && (r->spec_unknown >> k & 1)) return rd_spec_fail(r);
-                if (!sign) r->spec_abs |= 1u << k;
-            }
-            int rc = num_fast(&s, lim, &v);
-            if (rc != PARSE_OK) {
-                if (rc == PARSE_OVERFLOW) return rd_fail(r, "position does not fit in 64 bits");
-                if (sign) return rd_fail(r, "expected a number after '%c' in a position", c);
-                if (c == '\n' || c == '\r')
-                    return rd_fail(r, "expected %u position%s, found %u", r->npos,
-                                   r->npos > 1 ? "s" : "", i);
-                return rd_fail(r, "expected a position, found '%c'", c);
-            }
-            if (sign > 0) {
-                if (__builtin_add_overflow(base, v, &pos[k]))
-                    return rd_fail(r, "position does not fit in 64 bits");
-            } else if (sign < 0) {
-                if (v > base)
-                    return rd_fail(
-                        r, "relative position -%" PRIu64 " goes below zero (from %" PRIu64 ")", v,
-                        base);
-                pos[k] = base - v;
-            } else {
-                pos[k] = v;
-            }
+        if (__builtin_expect(r->split.spec_unknown != 0, 0)) {
+            int rel = c == '*' || c == '+' || c == '-';
+            if (rel && (r->split.spec_unknown >> k & 1)) return rd_spec_fail(r);
+            if (!rel && !target) r->split.spec_abs |= 1u << k;
         }
+        int why;
+        uint64_t base = r->last[k];
+        const char *e = subpos(s, base, &pos[k], &why);
+        if (!e) {
+            if (why == SUBPOS_BIG) return rd_fail(r, "position does not fit in 64 bits");
+            if (why == SUBPOS_BELOW)
+                return rd_fail(r,
+                               "relative position -%" PRIu64 " goes below zero (from %" PRIu64 ")",
+                               pos[k], base);
+            const char *t = s + (c == '+' || c == '-');
+            if (end && t + 2 == end && t[0] == '0' && (t[1] | 0x20) == 'x')
+                return rd_fail(r, "unexpected character '%c' in a position", t[1]);
+            if (c == '+' || c == '-')
+                return rd_fail(r, "expected a number after '%c' in a position", c);
+            if (c == '\n' || c == '\r')
+                return rd_fail(r, "expected %u position%s, found %u", r->npos,
+                               r->npos > 1 ? "s" : "", i);
+            return rd_fail(r, "expected a position, found '%c'", c);
+        }
+        s = e;
         if (!sep_fast(*s)) return rd_fail(r, "unexpected character '%c' in a position", *s);
     }
     *ps = s;
@@ -361,7 +384,7 @@ static int parse_cost_line(struct rd *r, const char *s, const char *lim, uint64_
                            size_t *pn, const char **next)
 {
     if (!r->body) return rd_fail(r, "cost line before the 'events:' line");
-    if (position_fast(r, &s, lim, pos)) return -1;
+    if (scan_position(r, &s, pos, 0, NULL)) return -1;
     size_t n = 0, nev = r->nev;
     uint64_t *cost = r->cost;
     for (;;) {
@@ -399,7 +422,7 @@ static int parse_cost_line(struct rd *r, const char *s, const char *lim, uint64_
                 neg = 1;
                 s++;
             }
-            int rc = num_fast(&s, lim, &v);
+            int rc = scan_num(&s, lim, &v);
             if (rc != PARSE_OK) {
                 if (rc == PARSE_OVERFLOW) return rd_fail(r, "cost does not fit in 64 bits");
                 return rd_fail(r, "expected a cost, found '%c'", *s == '\n' ? ' ' : *s);
@@ -441,105 +464,22 @@ static int parse_cost_line(struct rd *r, const char *s, const char *lim, uint64_
  * which handles everything and reports errors exactly as before.
  */
 
-/* Digits at s (the first one already in v), up to the first non-digit. */
-HOT const char *fast_digits(const char *s, uint64_t *v)
-{
-    uint64_t x = *v;
-    unsigned d;
-    while ((d = (unsigned)(unsigned char)*s - '0') <= 9) {
-        x = x * 10 + d;
-        s++;
-    }
-    *v = x;
-    return s;
-}
-
-/*
- * 1 to 16 hex digits at s: their end, or NULL. The digits are those of
- * parse_hexdigit() (io/parse.h), written out: with the call, GCC 12 lays
- * this loop out so that the annotate of a real cc1 profile (--dump-instr)
- * runs 0.17% more instructions.
- */
-static inline const char *fast_hex(const char *s, uint64_t *v)
-{
-    uint64_t x = 0;
-    const char *q = s;
-    for (;;) {
-        unsigned c = (unsigned char)*q, d;
-        if (c - '0' < 10)
-            d = c - '0';
-        else if ((c | 0x20) - 'a' < 6)
-            d = (c | 0x20) - 'a' + 10;
-        else
-            break;
-        x = x << 4 | d;
-        q++;
-    }
-    if (q == s || q - s > 16) return NULL;
-    *v = x;
-    return q;
-}
-
-/*
- * One subposition at s relative to base: "*", "+N", "-N", "N" (decimal) or
- * 0xN, after a sign too.
- * Returns its end, or NULL to give up.
- */
-HOT const char *fast_subpos(const char *s, uint64_t base, uint64_t *out)
-{
-    unsigned c = (unsigned char)*s;
-    if (c == '*') {
-        *out = base;
-        return s + 1;
-    }
-    unsigned sign = c == '+' ? 1 : c == '-' ? 2 : 0;
-    const char *t = s + (sign != 0);
-    uint64_t v = (unsigned)(unsigned char)*t - '0';
-    if (v > 9) return NULL;
-    const char *e = fast_digits(t + 1, &v);
-    /* 19 digits cannot overflow */
-    if (e - t > 19) return NULL;
-    /* "0x": an address (the first of a function, call and jump targets) */
-    if ((*e | 0x20) == 'x') {
-        if (e != t + 1 || v) return NULL;
-        e = fast_hex(e + 1, &v);
-        if (!e) return NULL;
-    }
-    if (sign == 1) {
-        if (__builtin_add_overflow(base, v, out)) return NULL;
-    } else if (sign == 2) {
-        if (v > base) return NULL;
-        *out = base - v;
-    } else {
-        *out = v;
-    }
-    return e;
-}
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef RD_WORD_DIGITS
 /*
  * The rest of a cost after its first digit (in *v). Most costs are one
- * digit; longer ones (counts of a loop) vary in length, so a digit loop
- * mispredicts its exit: up to 8 more digits are read as one word instead
- * (see scan_num() for the bit tricks). s + 8 must not pass lim.
+ * digit; longer ones (counts of a loop) vary in length, so up to 8 more
+ * digits are read as one word (word_ndigits()). s + 8 must not pass lim.
  */
 HOT const char *fast_more_digits(const char *s, const char *lim, uint64_t *v)
 {
     static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
     if ((unsigned)(unsigned char)*s - '0' > 9) return s; /* one digit */
     if (lim - s < 8) return fast_digits(s, v);
-    const uint64_t hi = 0xF0F0F0F0F0F0F0F0ULL, zeros = 0x3030303030303030ULL;
     uint64_t w;
     memcpy(&w, s, 8);
-    uint64_t nd = ((w & hi) ^ zeros) | (((w + 0x0606060606060606ULL) & hi) ^ zeros);
-    if (!nd) return fast_digits(s, v);                 /* 9 digits or more */
-    unsigned len = (unsigned)__builtin_ctzll(nd) >> 3; /* 1..7 */
-    uint64_t x = (w - zeros) << (64 - 8 * len);
-    x = x * 10 + (x >> 8);
-    x = (((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
-         (((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >>
-        32;
-    *v = *v * pow10[len] + x;
+    unsigned len = word_ndigits(w);         /* 1..8 */
+    if (len == 8) return fast_digits(s, v); /* 9 digits or more */
+    *v = *v * pow10[len] + word_value(w, len);
     return s + len;
 }
 #else
@@ -557,7 +497,7 @@ HOT const char *fast_more_digits(const char *s, const char *lim, uint64_t *v)
  * have more bits: harmless to a bound).
  *
  * The bound of the file's sums (sumbound.h) costs nothing here: a cost of
- * at most 8 digits is within SUMBOUND_OR_8DIGITS, which r->tot_or starts
+ * at most 8 digits is within SUMBOUND_OR_8DIGITS, which r->sums.tot_or starts
  * from, and the rare longer ones are ORed into *orv, giving up on the line
  * when the bound fails for line `lines` (cost_run() passes the last line
  * it may reach, so it checks no bound per line).
@@ -566,13 +506,14 @@ HOT int fast_cost_line(const struct rd *r, const char *s, const char *lim,
                        const uint64_t last[SP_KINDS], uint64_t pos[SP_KINDS], size_t *pn,
                        const char **next, uint64_t *orv, uint64_t lines)
 {
+    int why;
     pos[SP_ADDR] = pos[SP_BB] = 0;
     if (r->fast == FAST_INSTR_LINE) {
-        s = fast_subpos(s, last[SP_ADDR], &pos[SP_ADDR]);
+        s = subpos(s, last[SP_ADDR], &pos[SP_ADDR], &why);
         if (!s || *s != ' ') return 1;
         s++;
     }
-    s = fast_subpos(s, last[SP_LINE], &pos[SP_LINE]);
+    s = subpos(s, last[SP_LINE], &pos[SP_LINE], &why);
     if (!s) return 1;
     size_t n = 0, nev = r->nev;
     uint64_t *cost = r->cost;
@@ -612,7 +553,7 @@ static void settle_psum(uint64_t *psum, const uint64_t *vec, const uint64_t *bas
 static void add_psum(struct rd *r, const uint64_t *cost, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        r->psum[i] += cost[i];
+        r->fold.psum[i] += cost[i];
 }
 
 /*
@@ -621,9 +562,9 @@ static void add_psum(struct rd *r, const uint64_t *cost, size_t n)
  */
 static int signed_cost(struct rd *r, const struct position *p, const uint64_t *cost, size_t n)
 {
-    if (part_add_cost(r->p, r->dst, r->fn, p, cost, n))
+    if (part_add_cost(r->p, r->fold.dst, r->fn, p, cost, n))
         return rd_fail(r, "costs overflow 64 bits when added up");
-    if (r->direct) add_psum(r, cost, n);
+    if (r->fold.direct) add_psum(r, cost, n);
     return 0;
 }
 
@@ -638,12 +579,12 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     size_t n = 0;
     r->header_open = 0;
     /* the costs of a call are inclusive: not summed, and not in the bound */
-    uint64_t acc = r->tot_or;
+    uint64_t acc = r->sums.tot_or;
     if (!r->fast || fast_cost_line(r, s, lim, r->last, pos, &n, next, &acc, r->lineno)) {
         if (parse_cost_line(r, s, lim, pos, &n, next)) return -1;
         if (r->pending != PEND_CALL && !r->p->signed_costs) totals_or(r, r->cost, n);
     } else if (r->pending != PEND_CALL) {
-        r->tot_or = acc;
+        r->sums.tot_or = acc;
     }
     uint64_t *cost = r->cost;
     if (n && n < r->nev) r->pt->counts_complete = 0;
@@ -653,32 +594,33 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     r->last[SP_ADDR] = pos[SP_ADDR];
     r->last[SP_BB] = pos[SP_BB];
     r->last[SP_LINE] = pos[SP_LINE];
-    if (__builtin_expect(r->spec_unknown != 0, 0)) {
+    if (__builtin_expect(r->split.spec_unknown != 0, 0)) {
         /* a speculative reader learns the positions it starts without */
-        r->spec_unknown &= ~r->spec_abs;
-        r->spec_abs = 0;
-        if (!r->spec_unknown) r->fast = r->spec_fast;
+        r->split.spec_unknown &= ~r->split.spec_abs;
+        r->split.spec_abs = 0;
+        if (!r->split.spec_unknown) r->fast = r->split.spec_fast;
     }
     int sg = r->p->signed_costs;
     if (r->pending == PEND_NONE) {
         if (!n) return 0;
         if (sg) return signed_cost(r, &p, cost, n);
-        if (!sumbound_holds(r->lineno, r->tot_or) && totals_exact(r, cost, n)) return -1;
-        uint64_t *v = part_cost_vector(r->dst, r->fn, &p);
+        if (!sumbound_holds(r->lineno, r->sums.tot_or) && totals_exact(r, cost, n)) return -1;
+        uint64_t *v = part_cost_vector(r->fold.dst, r->fn, &p);
         int bad = 0;
         for (size_t i = 0; i < n; i++)
             bad |= __builtin_add_overflow(v[i], cost[i], &v[i]);
         if (bad) return rd_fail(r, "costs overflow 64 bits when added up");
-        if (r->direct) add_psum(r, cost, n);
+        if (r->fold.direct) add_psum(r, cost, n);
         return 0;
     }
     if (r->pending == PEND_CALL) {
         r->pending = PEND_NONE;
-        if (__builtin_add_overflow(r->calls, r->call_count, &r->calls)) {
+        if (__builtin_add_overflow(r->sums.calls, r->call_count, &r->sums.calls)) {
             r->lineno = r->pending_line;
             return rd_fail(r, "the call counts of the file sum past 2^64-1 (the largest count)");
         }
-        if (part_add_call(r->p, r->dst, r->fn, &p, r->callee, &r->target, r->call_count, cost, n))
+        if (part_add_call(r->p, r->fold.dst, r->fn, &p, r->callee, &r->target, r->call_count, cost,
+                          n))
             return rd_fail(r, "call costs overflow 64 bits when added up");
         return 0;
     }
@@ -688,13 +630,13 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     for (size_t i = 0; i < n; i++)
         zero &= cost[i] == 0;
     if (!zero && sg && signed_cost(r, &p, cost, n)) return -1;
-    if (!zero && !sg && !sumbound_holds(r->lineno, r->tot_or) && totals_exact(r, cost, n))
+    if (!zero && !sg && !sumbound_holds(r->lineno, r->sums.tot_or) && totals_exact(r, cost, n))
         return -1;
-    if (!zero && !sg && part_add_cost(r->p, r->dst, r->fn, &p, cost, n))
+    if (!zero && !sg && part_add_cost(r->p, r->fold.dst, r->fn, &p, cost, n))
         return rd_fail(r, "costs overflow 64 bits when added up");
-    if (!zero && !sg && r->direct) add_psum(r, cost, n);
-    if (!r->opt->drop_jumps && part_add_jump(r->p, r->dst, r->fn, &p, r->jtarget_fn, &r->target,
-                                             r->jcond, r->jexec, r->jtaken))
+    if (!zero && !sg && r->fold.direct) add_psum(r, cost, n);
+    if (!r->opt->drop_jumps && part_add_jump(r->p, r->fold.dst, r->fn, &p, r->jtarget_fn,
+                                             &r->target, r->jcond, r->jexec, r->jtaken))
         return rd_fail(r, "jump counts overflow 64 bits when added up");
     return 0;
 }
@@ -712,10 +654,11 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
 {
     uint64_t last[SP_KINDS] = {r->last[SP_ADDR], r->last[SP_BB], r->last[SP_LINE]};
     const int drop_addr = r->drop_addr, drop_line = r->drop_line;
-    struct part *pt = r->dst;
+    struct part *pt = r->fold.dst;
     /* direct (struct rd): what the run adds to a record is added to the part's
        sums when it moves on to another record, not line by line */
-    uint64_t *psum = r->direct ? r->psum : NULL, *pbase = psum ? psum + r->psum_cap : NULL;
+    uint64_t *psum = r->fold.direct ? r->fold.psum : NULL,
+             *pbase = psum ? psum + r->fold.psum_cap : NULL;
     uint32_t fn = r->fn, src = r->src;
     unsigned long lineno = r->lineno;
     const uint64_t *cost = r->cost;
@@ -728,7 +671,7 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
     const unsigned long stop = lineno + 65536;
     /* the bound of the file's sums (sumbound.h), for every line up to stop;
        when it fails, cost_line() checks each line */
-    uint64_t acc = r->tot_or;
+    uint64_t acc = r->sums.tot_or;
     if (!sumbound_holds(stop, acc)) return s;
     while (s < tail && lineno < stop) {
         uint64_t pos[SP_KINDS];
@@ -763,7 +706,7 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
     r->last[SP_ADDR] = last[SP_ADDR];
     r->last[SP_LINE] = last[SP_LINE];
     r->lineno = lineno;
-    r->tot_or = acc;
+    r->sums.tot_or = acc;
     return s;
 }
 
@@ -810,19 +753,19 @@ static int name_value(struct rd *r, int kind, const char *v, size_t len, uint32_
             skip_sp(&s, end);
             if (s == end) {
                 uint32_t nid = idmap_get(&r->names[kind], id);
-                if (nid == UINT32_MAX && r->spec) nid = spec_placeholder(r, kind, id);
+                if (nid == UINT32_MAX && r->split.spec) nid = spec_placeholder(r, kind, id);
                 if (nid == UINT32_MAX) nid = undefined_id(r, kind, id, v, (size_t)(s - v));
                 *out = nid;
                 return 0;
             }
-            if (r->spec && *s == RD_PLACEHOLDER) return rd_spec_fail(r);
+            if (r->split.spec && *s == RD_PLACEHOLDER) return rd_spec_fail(r);
             *out = profile_intern(r->p, s, (size_t)(end - s));
             idmap_put(&r->names[kind], id, *out);
             return 0;
         }
         /* not a compressed form, e.g. "(anonymous namespace)::f": a plain name */
     }
-    if (r->spec && len && *v == RD_PLACEHOLDER) return rd_spec_fail(r);
+    if (r->split.spec && len && *v == RD_PLACEHOLDER) return rd_spec_fail(r);
     *out = profile_intern(r->p, v, len);
     return 0;
 }
@@ -941,7 +884,7 @@ static int arc_line(struct rd *r, int key, uint64_t a, uint64_t b, int slash,
 {
     r->pending_line = r->lineno;
     if (key == K_CALLS || key == K_RCALLS) {
-        if (key == K_RCALLS && r->spec) return rd_spec_fail(r); /* a warning to give once */
+        if (key == K_RCALLS && r->split.spec) return rd_spec_fail(r); /* a warning to give once */
         if (key == K_RCALLS && !r->warned_rcalls) {
             r->warned_rcalls = 1;
             profile_warn(r->p, "%s:%lu: deprecated 'rcalls=' line read as 'calls='", r->path,
@@ -1027,7 +970,7 @@ static int spec_line(struct rd *r, const char *line, size_t len, const char *eq)
     if (!is_sep(s, end))
         return rd_fail(r, "unexpected character '%c' after the count of '%.*s='", *s, SHOW(k, kl));
     uint64_t tpos[SP_KINDS];
-    if (scan_position(r, &s, end, tpos)) return -1;
+    if (scan_position(r, &s, tpos, 1, end)) return -1;
     /* anything after the target (xdebug writes an extra field) is ignored */
     return arc_line(r, key, a, b, slash, tpos);
 }
@@ -1064,7 +1007,7 @@ static int other_line(struct rd *r, const char *line, size_t len)
         skip_sp(&s, line + len);
         return rd_fail(r, "unexpected indented line '%.*s'", SHOW(s, len - (size_t)(s - line)));
     }
-    if ((r->spec & SPEC_CONT) && !spec_line_ok(line, len)) return rd_spec_fail(r);
+    if ((r->split.spec & SPEC_CONT) && !spec_line_ok(line, len)) return rd_spec_fail(r);
     if (len >= 4 && !memcmp(line, "====", 4)) {
         /* xdebug: "==== NEW PROFILING FILE ====" between appended runs */
         return r->pt && r->body ? rd_finish_part(r) : 0;
@@ -1103,6 +1046,7 @@ static inline int is_cost_start(char c)
  */
 static int fast_key_line(struct rd *r, const char *s, const char **eol)
 {
+    int why;
     if (!r->fast || r->pending) return 1;
     const char *q = s;
     while ((unsigned)(*q - 'a') < 26)
@@ -1139,11 +1083,11 @@ static int fast_key_line(struct rd *r, const char *s, const char **eol)
     uint64_t tpos[SP_KINDS] = {0, 0, 0};
     e++;
     if (r->fast == FAST_INSTR_LINE) {
-        e = fast_subpos(e, r->last[SP_ADDR], &tpos[SP_ADDR]);
+        e = subpos(e, r->last[SP_ADDR], &tpos[SP_ADDR], &why);
         if (!e || *e != ' ') return 1;
         e++;
     }
-    e = fast_subpos(e, r->last[SP_LINE], &tpos[SP_LINE]);
+    e = subpos(e, r->last[SP_LINE], &tpos[SP_LINE], &why);
     if (!e) return 1;
     if (*e == ' ') e++; /* Callgrind ends these lines with a space */
     if (*e != '\n') return 1;
@@ -1209,10 +1153,10 @@ int rd_read_lines(struct rd *r, const char *s, const char *end)
         s = eol + 1;
         /* give parsed pages back so the mapping does not stay resident */
         if (s - kept >= 1 << 20) {
-            if (!r->spec) {
+            if (!r->split.spec) {
                 input_discard_before(r->in, s);
             } else {
-                if (atomic_load_explicit(r->spec_stop, memory_order_relaxed))
+                if (atomic_load_explicit(r->split.spec_stop, memory_order_relaxed))
                     return rd_spec_fail(r);
                 input_discard_range(r->in, kept, s);
             }
@@ -1287,8 +1231,8 @@ void rd_init(struct rd *r, struct input *in, struct profile *p, const struct rea
     r->err = err;
     r->path = in->path ? in->path : "(input)";
     r->lineno = in->lineno;
-    strtab_init(&r->tot_names);
-    r->tot_or = SUMBOUND_OR_8DIGITS;
+    strtab_init(&r->sums.tot_names);
+    r->sums.tot_or = SUMBOUND_OR_8DIGITS;
 }
 
 void rd_release(struct rd *r)
@@ -1298,10 +1242,10 @@ void rd_release(struct rd *r)
     free(r->pend_text[1]);
     free(r->had_total);
     free(r->cost);
-    strtab_release(&r->tot_names);
-    free(r->tot);
-    free(r->tot_of);
-    free(r->psum);
+    strtab_release(&r->sums.tot_names);
+    free(r->sums.tot);
+    free(r->sums.tot_of);
+    free(r->fold.psum);
 }
 
 void rd_drop_maps(struct rd *r)
@@ -1326,12 +1270,12 @@ int callgrind_read(struct input *in, struct profile *p, const struct read_option
     struct rd r;
     rd_init(&r, in, p, opt, err);
     p->format = PROFILE_FORMAT_CALLGRIND;
-    if (r.opt->split_out) *r.opt->split_out = READ_SPLIT_NONE;
+    if (r.opt->callgrind.split_out) *r.opt->callgrind.split_out = READ_SPLIT_NONE;
     int rc = read_all(&r);
     if (!rc) rc = rd_finish_part(&r);
     if (!rc && !p->nparts) rc = rd_fail(&r, "no 'events:' line: not a callgrind profile");
     if (!rc) warn_truncated(&r);
-    if (r.opt->direct_out) *r.opt->direct_out = r.ndirect;
+    if (r.opt->callgrind.direct_out) *r.opt->callgrind.direct_out = r.fold.ndirect;
     rd_release(&r);
     return rc;
 }

@@ -150,16 +150,16 @@ static void cont_begin(struct rd *r)
     r->ob = profile_intern(r->p, ph, 2);
     ph[1] = 'l';
     r->fl = r->src = profile_intern(r->p, ph, 2);
-    r->spec = SPEC_NAMES | SPEC_CONT;
-    r->spec_unknown = 0;
+    r->split.spec = SPEC_NAMES | SPEC_CONT;
+    r->split.spec_unknown = 0;
     for (unsigned i = 0; i < r->npos; i++)
-        r->spec_unknown |= 1u << r->poskind[i];
-    r->spec_abs = 0;
-    r->spec_fast = r->fast;
+        r->split.spec_unknown |= 1u << r->poskind[i];
+    r->split.spec_abs = 0;
+    r->split.spec_fast = r->fast;
     r->fast = FAST_NONE;
-    if (r->tot) memset(r->tot, 0, r->tot_cap * sizeof(*r->tot));
-    r->tot_or = SUMBOUND_OR_8DIGITS;
-    r->calls = 0;
+    if (r->sums.tot) memset(r->sums.tot, 0, r->sums.tot_cap * sizeof(*r->sums.tot));
+    r->sums.tot_or = SUMBOUND_OR_8DIGITS;
+    r->sums.calls = 0;
     r->header_open = 0;
 }
 
@@ -173,7 +173,7 @@ static void *half_main(void *arg)
         if (!rc && !(r->body && r->pt && r->p->nparts == 1 && !r->nread)) rc = -1;
         if (!rc) cont_begin(r);
     } else {
-        r->spec = SPEC_NAMES;
+        r->split.spec = SPEC_NAMES;
         if (!starts_part(h->split, h->end)) rc = -1;
     }
     if (!rc) {
@@ -260,10 +260,10 @@ static int counters_fit(const struct rd *r, const struct half *h, uint32_t *nm)
 {
     const struct rd *s = &h->r;
     /* the bound of both stretches (sumbound.h); past it, one reader checks line by line */
-    if (r->tot_exact || s->tot_exact ||
-        !sumbound_holds(r->lineno + s->lineno, r->tot_or | s->tot_or))
+    if (r->sums.tot_exact || s->sums.tot_exact ||
+        !sumbound_holds(r->lineno + s->lineno, r->sums.tot_or | s->sums.tot_or))
         return 0;
-    if (r->calls + s->calls < r->calls) return 0;
+    if (r->sums.calls + s->sums.calls < r->sums.calls) return 0;
     /* a signed first half (the second gives up at a negative cost): read on alone */
     if (r->p->signed_costs) return 0;
     nm[0] = 0;
@@ -279,14 +279,14 @@ static int counters_fit(const struct rd *r, const struct half *h, uint32_t *nm)
  */
 static void add_counters(struct rd *r, const struct rd *s)
 {
-    r->tot_or |= s->tot_or;
-    for (uint32_t j = 0; j < s->tot_names.n; j++) {
-        /* first: a new name grows r->tot (moving it) */
-        uint32_t k = rd_total_of(r, strtab_str(&s->tot_names, j));
-        r->tot[k] += s->tot[j];
+    r->sums.tot_or |= s->sums.tot_or;
+    for (uint32_t j = 0; j < s->sums.tot_names.n; j++) {
+        /* first: a new name grows r->sums.tot (moving it) */
+        uint32_t k = rd_total_of(r, strtab_str(&s->sums.tot_names, j));
+        r->sums.tot[k] += s->sums.tot[j];
     }
-    r->calls += s->calls;
-    r->ndirect += s->ndirect;
+    r->sums.calls += s->sums.calls;
+    r->fold.ndirect += s->fold.ndirect;
     r->lineno += s->lineno;
 }
 
@@ -334,43 +334,40 @@ static uint64_t *copy_costs(const uint64_t *v, size_t n)
     return c;
 }
 
-/* The calls and jumps of add_records(), for a thread of their own. */
-struct fold_arcs {
+/* One half of add_records(): the costs, or the calls and jumps (what: PART_ACC_*). */
+struct fold_half {
     struct profile *p;
     struct part *pt;
     const struct profile *q;
     struct part *qt;
     const uint32_t *fnmap, *nm;
+    unsigned what;
     int bad;
 };
 
-static void *fold_arcs_main(void *arg)
+static void fold_half(void *arg)
 {
-    struct fold_arcs *f = arg;
+    struct fold_half *f = arg;
     struct tally_error e;
-    f->bad = part_accumulate_some(f->p, f->pt, f->q, f->qt, f->fnmap, f->nm,
-                                  PART_ACC_ARCS | PART_ACC_EAT, &e) != 0;
-    return NULL;
+    f->bad = part_accumulate_some(f->p, f->pt, f->q, f->qt, f->fnmap, f->nm, f->what | PART_ACC_EAT,
+                                  &e) != 0;
 }
 
 /*
  * Add the records of the second profile's part qt to pt (its metadata, if
  * wanted, is added before): the costs here, the calls and jumps on the
- * other CPU (separate tables). qt's records are freed as they are added.
- * Returns nonzero on overflow, which the checks before exclude.
+ * other CPU (separate tables; worker_both()). qt's records are freed as
+ * they are added. Returns nonzero on overflow, which the checks before
+ * exclude.
  */
 static int add_records(struct profile *p, struct part *pt, const struct profile *q, struct part *qt,
                        const uint32_t *fnmap, const uint32_t *nm)
 {
-    struct fold_arcs fa = {p, pt, q, qt, fnmap, nm, 0};
-    struct worker w;
-    int threaded = worker_start(&w, fold_arcs_main, &fa) == 0;
-    if (!threaded) fold_arcs_main(&fa);
-    struct tally_error e;
-    int bad = part_accumulate_some(p, pt, q, qt, fnmap, nm, PART_ACC_COSTS | PART_ACC_EAT, &e);
-    if (threaded) worker_join(&w);
+    struct fold_half costs = {p, pt, q, qt, fnmap, nm, PART_ACC_COSTS, 0};
+    struct fold_half arcs = {p, pt, q, qt, fnmap, nm, PART_ACC_ARCS, 0};
+    worker_both(fold_half, &costs, fold_half, &arcs);
     part_clear_records(qt);
-    return bad || fa.bad;
+    return costs.bad || arcs.bad;
 }
 
 /*
@@ -382,12 +379,13 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
 {
     struct rd *s = &h->r;
     struct profile *p = r->p, *q = h->p;
-    if (s->pending || s->nread || q->nparts != 1 || s->spec_unknown || q->warnings.n) return 0;
+    if (s->pending || s->nread || q->nparts != 1 || s->split.spec_unknown || q->warnings.n)
+        return 0;
     if (!r->pt || !r->body || r->pending) return 0;
     if (r->have_cob || r->have_cfile || r->have_cfn || r->have_jfile || r->have_jfn) return 0;
-    if (r->nev != s->nev || r->npos != s->npos || r->fast != s->spec_fast) return 0;
+    if (r->nev != s->nev || r->npos != s->npos || r->fast != s->split.spec_fast) return 0;
     if (memcmp(r->poskind, s->poskind, sizeof(r->poskind))) return 0;
-    struct part *pt = r->pt, *rec = r->dst; /* the part, and where its records go */
+    struct part *pt = r->pt, *rec = r->fold.dst; /* the part, and where its records go */
     struct part *qt = s->pt;
     if (!eventset_same(&pt->events, &qt->events)) return 0;
     if (!counters_fit(r, h, nm) || !arcs_fit(rec, qt)) return 0;
@@ -395,12 +393,12 @@ static int merge_cont(struct rd *r, struct half *h, uint32_t *nm)
     rd_drop_maps(r);
 
     size_t n = r->nev;
-    if (r->direct) {
+    if (r->fold.direct) {
         /* the part's own self costs go on from the second reader's (within the file's bound) */
         uint64_t *self = xmalloc((n ? n : 1) * sizeof(*self));
         part_self_total(q, qt, self);
         for (size_t i = 0; i < n; i++)
-            r->psum[i] += self[i];
+            r->fold.psum[i] += self[i];
         free(self);
     }
     uint32_t *fnmap = map_functions(p, q, nm);
@@ -461,11 +459,11 @@ static int merge_parts(struct rd *r, struct half *h, uint32_t *nm)
 {
     struct rd *s = &h->r;
     struct profile *p = r->p, *q = h->p;
-    if (s->pt || s->fold_off || !q->nparts || q->warnings.n) return 0;
+    if (s->pt || s->fold.fold_off || !q->nparts || q->warnings.n) return 0;
     if (r->pt && (!r->body || r->pending)) return 0;
     /* what the `version:` line there would do; reading on from it is still right */
     if (r->pt && rd_finish_part(r)) return 0;
-    if (r->fold_off || !p->nparts || !counters_fit(r, h, nm)) return 0;
+    if (r->fold.fold_off || !p->nparts || !counters_fit(r, h, nm)) return 0;
     int fold = r->opt->merge_parts;
     if (fold && (!eventset_same(&p->parts[0]->events, &q->parts[0]->events) ||
                  !arcs_fit(p->parts[0], q->parts[0])))
@@ -505,7 +503,9 @@ static int merge_parts(struct rd *r, struct half *h, uint32_t *nm)
 int rd_read_split(struct rd *r, const char *data, size_t len)
 {
     size_t min = split_min();
-    if (r->spec || r->opt->no_split || r->pt || !min || len < min || !input_two_cpus()) return 1;
+    if (r->split.spec || r->opt->callgrind.no_split || r->pt || !min || len < min ||
+        !input_two_cpus())
+        return 1;
     const char *end = data + len;
     struct half *h = xcalloc(1, sizeof(*h));
     h->data = data;
@@ -530,7 +530,7 @@ int rd_read_split(struct rd *r, const char *data, size_t len)
     struct rd *s = &h->r;
     rd_init(s, r->in, h->p, r->opt, &h->err);
     s->path = r->path;
-    s->spec_stop = &h->stop;
+    s->split.spec_stop = &h->stop;
     struct worker w;
     if (worker_start(&w, half_main, h)) {
         half_free(h);
@@ -550,8 +550,8 @@ int rd_read_split(struct rd *r, const char *data, size_t len)
         merged = h->mode == SPLIT_CONT ? merge_cont(r, h, nm) : merge_parts(r, h, nm);
         free(nm);
     }
-    if (merged > 0 && r->opt->split_out)
-        *r->opt->split_out = h->mode == SPLIT_CONT ? READ_SPLIT_BODY : READ_SPLIT_PART;
+    if (merged > 0 && r->opt->callgrind.split_out)
+        *r->opt->callgrind.split_out = h->mode == SPLIT_CONT ? READ_SPLIT_BODY : READ_SPLIT_PART;
     half_free(h);
     if (merged < 0) return rd_fail(r, "costs overflow 64 bits when added together");
     if (merged) return 0;

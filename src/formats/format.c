@@ -227,12 +227,12 @@ struct profile_ahead *profile_ahead_start(struct input **ins, size_t n,
     pthread_mutex_init(&pa->mu, NULL);
     pthread_cond_init(&pa->cv, NULL);
     /* the caller keeps the other CPU busy: no reader splits its file on it */
-    int no_split = pa->opt.no_split;
-    pa->opt.no_split = 1;
+    int no_split = pa->opt.callgrind.no_split;
+    pa->opt.callgrind.no_split = 1;
     if (worker_start(&pa->thread, ahead_main, pa) == 0) {
         pa->threaded = 1;
     } else {
-        pa->opt.no_split = no_split;
+        pa->opt.callgrind.no_split = no_split;
         pthread_mutex_destroy(&pa->mu);
         pthread_cond_destroy(&pa->cv);
     }

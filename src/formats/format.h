@@ -28,6 +28,17 @@
 #include "../io/input.h"
 #include "../model/profile.h"
 
+/* Knobs of the callgrind reader alone (read_options.callgrind; other readers ignore them). */
+struct callgrind_read_options {
+    int no_split;   /* parse on the calling thread only (the reader may otherwise read a
+                       large mapped file on two; the caller keeps the other core busy) */
+    int *split_out; /* when not NULL, set to READ_SPLIT_* */
+    /* when not NULL, set to the number of parts (after the first) whose records the
+       reader added straight to part 0 (with merge_parts, call counts only and no jumps:
+       see callgrind_rd.h) */
+    size_t *direct_out;
+};
+
 struct read_options {
     int merge_parts; /* fold all parts into one (events must agree) */
     int drop_addr;   /* forget instruction addresses: line-level costs only */
@@ -37,13 +48,7 @@ struct read_options {
     int unindexed;   /* the profile is only added into a sum (profile_sum()): its cost
                         records may repeat a position, as they are appended without a
                         lookup (the cachegrind reader; others ignore it) */
-    int no_split;    /* parse on the calling thread only (the callgrind reader may otherwise
-                        read a large mapped file on two; the caller keeps the other core busy) */
-    int *split_out;  /* when not NULL, the callgrind reader sets it to READ_SPLIT_* */
-    /* when not NULL, the callgrind reader sets it to the number of parts (after the
-       first) whose records it added straight to part 0 (with merge_parts, call counts
-       only and no jumps: see callgrind_rd.h) */
-    size_t *direct_out;
+    struct callgrind_read_options callgrind; /* what only the callgrind reader reads */
     /*
      * Calls keep caller, callee, count and the files of call site and
      * target, nothing more (struct part: call_counts_only), for views that

@@ -6,7 +6,6 @@
  */
 #include "annotate.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -577,20 +576,6 @@ static void print_cycle_tree(struct annrep *r, size_t cy, int dir)
     rectab_release(&agg);
 }
 
-/* Half of the entries, sorted on a thread of its own. */
-struct half_sort {
-    struct annrep *r;
-    struct entry *ent;
-    size_t n;
-};
-
-static void *sort_half(void *arg)
-{
-    struct half_sort *h = arg;
-    qsort_r(h->ent, h->n, sizeof(*h->ent), cmp_entries, h->r);
-    return NULL;
-}
-
 /*
  * Is the threshold of sort event i met by any rows of a callgrind table?
  * A threshold of 0 or less is, by any sum of unsigned costs (not so for the
@@ -601,77 +586,6 @@ static int threshold_always_met(const struct annrep *r, size_t i)
     return !r->cg && !r->o->inclusive && !r->p->signed_costs && r->thr[i] <= 0;
 }
 
-/* A key's part of the running sum: an undefined cost (key -1) adds nothing. */
-static tally_wide key_share(tally_wide k)
-{
-    return k > 0 ? k : 0;
-}
-
-/*
- * How many of the largest keys (counted down from the largest) it takes
- * for their sum to reach thr percent of total, as print_function_table()
- * adds them up; n when they never do. *last is the smallest of them.
- * A selection (three-way partitions around a median of three, keeping
- * the sum of the keys known to be larger) rather than a sort: linear in n.
- * Reorders keys.
- */
-static size_t keys_to_reach(tally_wide *keys, size_t n, tally_wide total, double thr,
-                            tally_wide *last)
-{
-#define REACHED(s) (textfmt_percent((s), total) >= thr)
-    size_t lo = 0, hi = n; /* keys[lo..hi) unordered, larger ones before, smaller after */
-    tally_wide acc = 0;    /* the sum of keys[0..lo) */
-    if (REACHED(acc)) return 0;
-    while (hi - lo > 16) {
-        tally_wide a = keys[lo], b = keys[lo + (hi - lo) / 2], c = keys[hi - 1];
-        tally_wide piv = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
-        size_t g = lo, i = lo, e = hi; /* [lo, g) > piv, [g, e) == piv, [e, hi) < piv */
-        while (i < e) {
-            tally_wide k = keys[i];
-            if (k > piv) {
-                keys[i++] = keys[g];
-                keys[g++] = k;
-            } else if (k < piv) {
-                keys[i] = keys[--e];
-                keys[e] = k;
-            } else {
-                i++;
-            }
-        }
-        tally_wide sum = acc;
-        for (size_t j = lo; j < g; j++)
-            sum += key_share(keys[j]);
-        if (REACHED(sum)) { /* among the larger ones */
-            hi = g;
-            continue;
-        }
-        for (size_t j = g; j < e; j++) {
-            sum += key_share(piv);
-            if (REACHED(sum)) {
-                *last = piv;
-                return j + 1;
-            }
-        }
-        acc = sum;
-        lo = e;
-    }
-    for (size_t i = lo + 1; i < hi; i++) /* a few left: sorted, largest first */
-        for (size_t j = i; j > lo && keys[j - 1] < keys[j]; j--) {
-            tally_wide t = keys[j];
-            keys[j] = keys[j - 1];
-            keys[j - 1] = t;
-        }
-    for (size_t j = lo; j < hi; j++) {
-        acc += key_share(keys[j]);
-        if (REACHED(acc)) {
-            *last = keys[j];
-            return j + 1;
-        }
-    }
-    return n;
-#undef REACHED
-}
-
 /*
  * How many entries the function table can show before its threshold stops
  * it, moved to the front of r->ent (the others in no order); all of them
@@ -680,7 +594,8 @@ static size_t keys_to_reach(tally_wide *keys, size_t n, tally_wide total, double
  * percent of the first sort event, when every other sort event has a
  * threshold of 0 (met by any sum of unsigned costs). The sum of the first
  * k rows is then the sum of the k largest keys, whatever the order of
- * equal keys: the keys alone tell where the table stops (keys_to_reach()),
+ * equal keys: the keys alone tell where the table stops
+ * (textfmt_keys_to_reach()),
  * and the rows below the last key shown need no sorting. On the 319 MB cc1 file
  * (150,735 rows, 50,568 shown) this sorts a third of the rows.
  */
@@ -698,7 +613,7 @@ static size_t shown_rows(struct annrep *r)
     for (size_t i = 0; i < n; i++)
         keys[i] = r->ent[i].key;
     tally_wide last = 0;
-    size_t k = keys_to_reach(keys, n, total, r->thr[0], &last);
+    size_t k = textfmt_keys_to_reach(keys, n, total, r->thr[0], &last);
     free(keys);
     if (k == n || k == 0) return k;
     size_t m = 0;
@@ -719,25 +634,7 @@ static size_t shown_rows(struct annrep *r)
  */
 static void sort_entries(struct annrep *r)
 {
-    size_t n = shown_rows(r), h = n / 2;
-    struct worker w;
-    struct half_sort second = {r, r->ent + h, n - h};
-    if (n < 16384 || worker_start(&w, sort_half, &second)) {
-        qsort_r(r->ent, n, sizeof(*r->ent), cmp_entries, r);
-        return;
-    }
-    qsort_r(r->ent, h, sizeof(*r->ent), cmp_entries, r);
-    worker_join(&w);
-    struct entry *out = xmalloc(n * sizeof(*out));
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n)
-        out[k++] = cmp_entries(&r->ent[j], &r->ent[i], r) < 0 ? r->ent[j++] : r->ent[i++];
-    while (i < h)
-        out[k++] = r->ent[i++];
-    while (j < n)
-        out[k++] = r->ent[j++];
-    memcpy(r->ent, out, n * sizeof(*out));
-    free(out);
+    worker_sort(r->ent, shown_rows(r), sizeof(*r->ent), cmp_entries, r, 16384);
 }
 
 /*
@@ -823,90 +720,32 @@ static void row_text(const struct annrep *r, const struct entry *e, int tree, st
 
 /*
  * The rows of a long table (no trees) are made on two CPUs, in blocks of
- * PRINT_BLOCK rows: this thread makes the even blocks and writes every
- * block in order, the other one makes the odd blocks into two buffers that
- * this thread writes and hands back. Memory stays at three blocks of text.
+ * PRINT_BLOCK rows (worker_blocks(): this thread makes the even blocks and
+ * writes every block in order, the other one makes the odd blocks). Memory
+ * stays at three blocks of text.
  */
 #define PRINT_BLOCK 1024
 #define PRINT_TWO_CPUS 4096 /* rows, at least */
 
-struct print_share {
+struct print_rows {
     const struct annrep *r;
     size_t stop;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    struct bytebuf buf[2];
-    size_t block[2]; /* the block in buf[i], or SIZE_MAX when buf[i] is free */
 };
 
-static void block_text(const struct annrep *r, size_t b, size_t stop, struct bytebuf *out)
+/* Block b of the rows (worker_blocks()'s make). */
+static void block_text(void *ctx, size_t b, struct bytebuf *out)
 {
-    out->n = 0;
-    size_t end = (b + 1) * PRINT_BLOCK < stop ? (b + 1) * PRINT_BLOCK : stop;
+    const struct print_rows *s = ctx;
+    size_t end = (b + 1) * PRINT_BLOCK < s->stop ? (b + 1) * PRINT_BLOCK : s->stop;
     for (size_t k = b * PRINT_BLOCK; k < end; k++)
-        row_text(r, &r->ent[k], 0, out);
-}
-
-static void *print_odd_blocks(void *arg)
-{
-    struct print_share *s = arg;
-    size_t nblocks = (s->stop + PRINT_BLOCK - 1) / PRINT_BLOCK;
-    for (size_t b = 1; b < nblocks; b += 2) {
-        int slot = (int)(b / 2 % 2);
-        pthread_mutex_lock(&s->mu);
-        while (s->block[slot] != SIZE_MAX)
-            pthread_cond_wait(&s->cv, &s->mu);
-        pthread_mutex_unlock(&s->mu);
-        block_text(s->r, b, s->stop, &s->buf[slot]);
-        pthread_mutex_lock(&s->mu);
-        s->block[slot] = b;
-        pthread_cond_broadcast(&s->cv);
-        pthread_mutex_unlock(&s->mu);
-    }
-    return NULL;
+        row_text(s->r, &s->r->ent[k], 0, out);
 }
 
 /* The first `stop` rows on two CPUs; -1 (nothing written) when no thread could be made. */
 static int print_rows_two_cpus(struct annrep *r, size_t stop)
 {
-    struct print_share s;
-    memset(&s, 0, sizeof(s));
-    s.r = r;
-    s.stop = stop;
-    s.block[0] = s.block[1] = SIZE_MAX;
-    pthread_mutex_init(&s.mu, NULL);
-    pthread_cond_init(&s.cv, NULL);
-    struct worker w;
-    int rc = -1;
-    if (worker_start(&w, print_odd_blocks, &s) == 0) {
-        struct bytebuf mine = {0};
-        size_t nblocks = (stop + PRINT_BLOCK - 1) / PRINT_BLOCK;
-        for (size_t b = 0; b < nblocks; b++) {
-            if (b % 2 == 0) {
-                block_text(r, b, stop, &mine);
-                fwrite(mine.s, 1, mine.n, r->out);
-                continue;
-            }
-            int slot = (int)(b / 2 % 2);
-            pthread_mutex_lock(&s.mu);
-            while (s.block[slot] != b)
-                pthread_cond_wait(&s.cv, &s.mu);
-            pthread_mutex_unlock(&s.mu);
-            fwrite(s.buf[slot].s, 1, s.buf[slot].n, r->out);
-            pthread_mutex_lock(&s.mu);
-            s.block[slot] = SIZE_MAX;
-            pthread_cond_broadcast(&s.cv);
-            pthread_mutex_unlock(&s.mu);
-        }
-        worker_join(&w);
-        bytebuf_release(&mine);
-        rc = 0;
-    }
-    bytebuf_release(&s.buf[0]);
-    bytebuf_release(&s.buf[1]);
-    pthread_cond_destroy(&s.cv);
-    pthread_mutex_destroy(&s.mu);
-    return rc;
+    struct print_rows s = {r, stop};
+    return worker_blocks(r->out, (stop + PRINT_BLOCK - 1) / PRINT_BLOCK, block_text, &s);
 }
 
 /*

@@ -149,3 +149,70 @@ int textfmt_finish(FILE *fp, const char *what, struct tally_error *err)
         return tally_error_set(err, NULL, 0, "error writing the %s", what);
     return 0;
 }
+
+/* A key's part of the running sum: an undefined cost (key -1) adds nothing. */
+static tally_wide key_share(tally_wide k)
+{
+    return k > 0 ? k : 0;
+}
+
+/*
+ * textfmt_keys_to_reach() (textfmt.h): a selection (three-way partitions around a median of three,
+ * keeping the sum of the keys known to be larger) rather than a sort: linear in n. Reorders keys.
+ */
+size_t textfmt_keys_to_reach(tally_wide *keys, size_t n, tally_wide total, double thr,
+                             tally_wide *last)
+{
+#define REACHED(s) (textfmt_percent((s), total) >= thr)
+    size_t lo = 0, hi = n; /* keys[lo..hi) unordered, larger ones before, smaller after */
+    tally_wide acc = 0;    /* the sum of keys[0..lo) */
+    if (REACHED(acc)) return 0;
+    while (hi - lo > 16) {
+        tally_wide a = keys[lo], b = keys[lo + (hi - lo) / 2], c = keys[hi - 1];
+        tally_wide piv = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        size_t g = lo, i = lo, e = hi; /* [lo, g) > piv, [g, e) == piv, [e, hi) < piv */
+        while (i < e) {
+            tally_wide k = keys[i];
+            if (k > piv) {
+                keys[i++] = keys[g];
+                keys[g++] = k;
+            } else if (k < piv) {
+                keys[i] = keys[--e];
+                keys[e] = k;
+            } else {
+                i++;
+            }
+        }
+        tally_wide sum = acc;
+        for (size_t j = lo; j < g; j++)
+            sum += key_share(keys[j]);
+        if (REACHED(sum)) { /* among the larger ones */
+            hi = g;
+            continue;
+        }
+        for (size_t j = g; j < e; j++) {
+            sum += key_share(piv);
+            if (REACHED(sum)) {
+                *last = piv;
+                return j + 1;
+            }
+        }
+        acc = sum;
+        lo = e;
+    }
+    for (size_t i = lo + 1; i < hi; i++) /* a few left: sorted, largest first */
+        for (size_t j = i; j > lo && keys[j - 1] < keys[j]; j--) {
+            tally_wide t = keys[j];
+            keys[j] = keys[j - 1];
+            keys[j - 1] = t;
+        }
+    for (size_t j = lo; j < hi; j++) {
+        acc += key_share(keys[j]);
+        if (REACHED(acc)) {
+            *last = keys[j];
+            return j + 1;
+        }
+    }
+    return n;
+#undef REACHED
+}

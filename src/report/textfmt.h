@@ -51,6 +51,18 @@ double textfmt_percent(tally_wide v, tally_wide total);
 char *textfmt_percent_text(double pct, char *buf, size_t size);
 
 /*
+ * How many of the largest keys (counted down from the largest) it takes
+ * for their sum to reach thr percent of total (textfmt_percent(), as a
+ * table that stops at a threshold adds its rows up; a key of 0 or less
+ * adds nothing: an undefined count is -1); n when they never do, 0 when
+ * no key is needed. *last is set to the smallest of them when some keys
+ * reach it (left alone otherwise). Linear in n (a selection by three-way
+ * partitions), not a sort; reorders keys.
+ */
+size_t textfmt_keys_to_reach(tally_wide *keys, size_t n, tally_wide total, double thr,
+                             tally_wide *last);
+
+/*
  * One cell, right-aligned to `width`, followed by one space, into buf
  * (TEXTFMT_CELL_MAX + width bytes are enough). `defined` = 0 prints ".".
  * Returns the number of characters written.

@@ -21,7 +21,7 @@
 struct outcome {
     struct profile *p;
     struct tally_error err;
-    size_t direct; /* read_options.direct_out */
+    size_t direct; /* read_options.callgrind.direct_out */
     int how;       /* READ_SPLIT_* */
 };
 
@@ -39,8 +39,8 @@ static struct outcome read_text(const struct bytebuf *b, int fold, int drop_line
     opt.drop_line = drop_line;
     opt.drop_jumps = 1;
     opt.call_counts_only = 1;
-    opt.direct_out = &o.direct;
-    opt.split_out = &o.how;
+    opt.callgrind.direct_out = &o.direct;
+    opt.callgrind.split_out = &o.how;
     o.p = profile_new();
     o.p->path = xstrdup("test");
     int rc = callgrind_read(&in, o.p, &opt, &o.err);

@@ -32,7 +32,7 @@ static struct outcome read_text(const char *text, size_t len, int split, int fol
     struct read_options opt = {0};
     opt.merge_parts = fold;
     opt.drop_addr = drop;
-    opt.split_out = &o.how;
+    opt.callgrind.split_out = &o.how;
     o.p = profile_new();
     o.p->path = xstrdup("test");
     if (callgrind_read(&in, o.p, &opt, &o.err)) {
