@@ -98,12 +98,13 @@ fi
 if [ ! -s "$CACHE/cg/cg.$NFILES.out" ]; then
     k=1
     while [ "$k" -le "$NFILES" ]; do
+        # (%.0f: mawk prints large numbers as 3.13644e+09 otherwise)
         awk -v k="$k" 'BEGIN { srand(k) }
             /^[0-9]/ { if (rand() < 0.1) next
                        n = split($0, a, " "); s = a[1]
-                       for (i = 2; i <= n; i++) { v = a[i] * (1 + k % 3); t[i - 1] += v; s = s " " v }
+                       for (i = 2; i <= n; i++) { v = a[i] * (1 + k % 3); t[i - 1] += v; s = s sprintf(" %.0f", v) }
                        print s; next }
-            /^summary:/ { s = "summary:"; for (i = 1; i <= ne; i++) s = s " " (t[i] + 0); print s; next }
+            /^summary:/ { s = "summary:"; for (i = 1; i <= ne; i++) s = s sprintf(" %.0f", t[i]); print s; next }
             /^events:/ { ne = NF - 1 }
             { print }' "$cgbase" >"$CACHE/cg/cg.$k.out"
         k=$((k + 1))
