@@ -13,57 +13,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "../analysis/gprof_load.h"
 #include "../analysis/merge.h"
 #include "../analysis/runpair.h"
 #include "../formats/format.h"
-
-/* What the first bytes of a file say it is. */
-enum cli_input_kind { CLI_IN_PROFILE, CLI_IN_ELF, CLI_IN_GMON };
-
-/* What the first bytes of an opened input say it is (nothing is consumed). */
-static enum cli_input_kind input_kind(struct input *in)
-{
-    const char *b;
-    size_t n;
-    struct tally_error e;
-    if (input_peek(in, 4, &b, &n, &e)) return CLI_IN_PROFILE; /* the reader reports it */
-    if (n == 4 && memcmp(b, "\177ELF", 4) == 0) return CLI_IN_ELF;
-    if (n == 4 && memcmp(b, "gmon", 4) == 0) return CLI_IN_GMON;
-    return CLI_IN_PROFILE;
-}
-
-/* Is the opened input a callgrind, cachegrind or contexts file? */
-static int looks_like_profile(struct input *in)
-{
-    const char *b;
-    size_t n;
-    struct tally_error e;
-    return input_peek(in, 4096, &b, &n, &e) == 0 && format_detect(b, n) != PROFILE_FORMAT_UNKNOWN;
-}
-
-/*
- * The same by path, for plain files only: a pipe, a FIFO or standard
- * input is not opened here (it could not be read again) and counts as a
- * profile.
- */
-static enum cli_input_kind file_kind(const char *path)
-{
-    struct stat st;
-    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return CLI_IN_PROFILE;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return CLI_IN_PROFILE; /* profile_read reports the error */
-    unsigned char b[4] = {0};
-    size_t n = fread(b, 1, 4, fp);
-    fclose(fp);
-    if (n == 4 && memcmp(b, "\177ELF", 4) == 0) return CLI_IN_ELF;
-    if (n == 4 && memcmp(b, "gmon", 4) == 0) return CLI_IN_GMON;
-    return CLI_IN_PROFILE;
-}
 
 /*
  * The gprof analysis of program `exe` and its gmon files as a profile.
@@ -97,10 +51,17 @@ static struct profile *read_gmon(const char *exe, struct input **gmons, int ngmo
 int cli_split_two_inputs(const char *const *files, int nfiles)
 {
     int inputs = 0, second = -1;
+    enum profile_format f, prevf = PROFILE_FORMAT_UNKNOWN;
+    enum format_class prev = FORMAT_OTHER;
     for (int i = 0; i < nfiles; i++) {
-        enum cli_input_kind k = file_kind(files[i]);
+        enum format_class k = format_classify_path(files[i], &f);
+        int gmon = k == FORMAT_PROFILE && f == PROFILE_FORMAT_GMON;
+        int after_prog =
+            prev == FORMAT_PROGRAM || (prev == FORMAT_PROFILE && prevf == PROFILE_FORMAT_GMON);
+        prev = k;
+        prevf = f;
         /* gmon.out files after a program belong to it */
-        if (k == CLI_IN_GMON && i > 0 && file_kind(files[i - 1]) != CLI_IN_PROFILE) continue;
+        if (gmon && i > 0 && after_prog) continue;
         if (++inputs == 2) second = i;
     }
     return inputs == 2 ? second : -1;
@@ -126,8 +87,9 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
             break;
         }
         nopen = i + 1;
-        switch (input_kind(&ins[i])) {
-        case CLI_IN_ELF:
+        enum profile_format f;
+        enum format_class k = format_classify(&ins[i], &f, NULL); /* nothing is consumed */
+        if (k == FORMAT_PROGRAM) {
             if (exe)
                 failed = tally_error_set(err, files[i], 0,
                                          "a second program (after %s): gmon.out files "
@@ -135,19 +97,16 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
                                          exe);
             exe = files[i];
             input_close(&ins[i]); /* the program is read by its name */
-            break;
-        case CLI_IN_GMON:
+        } else if (k == FORMAT_PROFILE && f == PROFILE_FORMAT_GMON) {
             gmons[ngmons++] = &ins[i];
-            break;
-        default:
+        } else if (exe && k != FORMAT_PROFILE &&
+                   (ngmons ? gmons[ngmons - 1] == &ins[i - 1] : !strcmp(exe, files[i - 1]))) {
             /* after a program and its gmon.out files, a file that is no
                profile is one of its gmon.out files too (an old BSD one, or
                a damaged one: the gmon reader names what is wrong with it) */
-            if (exe && (ngmons ? gmons[ngmons - 1] == &ins[i - 1] : !strcmp(exe, files[i - 1])) &&
-                !looks_like_profile(&ins[i]))
-                gmons[ngmons++] = &ins[i];
-            else
-                profs[nprofs++] = &ins[i];
+            gmons[ngmons++] = &ins[i];
+        } else {
+            profs[nprofs++] = &ins[i];
         }
     }
     if (o && o->opened) {
