@@ -18,6 +18,7 @@
 #include "../analysis/merge.h"
 #include "../analysis/runpair.h"
 #include "../formats/format.h"
+#include "../model/cct.h"
 
 /*
  * The gprof analysis of program `exe` and its gmon files as a profile.
@@ -127,6 +128,8 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
     ro.merge_parts = 1;
     ro.drop_jumps = o && o->drop_jumps;
     ro.drop_addr = o && o->drop_addr;
+    ro.drop_line = o && o->drop_line;
+    ro.call_counts_only = o && o->call_counts_only;
     ro.unindexed = 1; /* every input after the first is only added into the sum */
     if (o) o->mixed = 0;
     if (!failed && ngmons && !(sum = read_gmon(exe, gmons, ngmons, err))) failed = -1;
@@ -141,7 +144,28 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
         cli_warnings(p);
         /* the contexts and callgrind files of one run? */
         int same_run = sum && !ngmons && (runpair_match(sum, p) || runpair_match(p, sum));
-        int join = same_run && o && o->pair_runs && nprofs == 2;
+        enum cli_pair pair = same_run && o && nprofs == 2 ? o->pair_runs : CLI_PAIR_SUM;
+        int join = pair == CLI_PAIR_JOIN;
+        if (pair == CLI_PAIR_CALLGRIND) {
+            /* the callgrind file has all the view shows: the other is dropped */
+            if (runpair_match(sum, p)) {
+                profile_free(sum);
+                sum = p;
+            } else {
+                profile_free(p);
+            }
+            cli_progress_note(NULL);
+            continue;
+        }
+        /* the first of two inputs keeps its tree until the second says whether they pair */
+        if (o && o->no_stacks && (sum || !(nprofs == 2 && o->pair_runs))) {
+            cct_free(p->cct);
+            p->cct = NULL;
+            if (sum) {
+                cct_free(sum->cct);
+                sum->cct = NULL;
+            }
+        }
         if (sum && o && !join && p->format != sum->format) o->mixed = 1;
         if (p->nparts == 0) {
             failed = tally_error_set(err, profs[i]->path, 0, "the profile holds no data");
