@@ -34,7 +34,10 @@ static struct profile *read_gmon(const char *exe, struct input **gmons, int ngmo
     struct gprof_load L;
     gprof_load_init(&L);
     struct gprof_load_options lo = {.exe = exe, .specs = &specs};
-    if (gprof_load(&L, &lo, gmons, NULL, ngmons, err) == 0) {
+    int rc = gprof_load(&L, &lo, err);
+    for (int i = 0; rc == 0 && i < ngmons; i++)
+        rc = gprof_load_gmon(&L, &lo, gmons[i], err);
+    if (rc == 0) {
         for (size_t i = 0; i < L.gm.warnings.n; i++)
             fprintf(stderr, "tally: warning: %s\n", L.gm.warnings.items[i]);
         gprof_load_finish(&L, &specs, false);
