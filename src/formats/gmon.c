@@ -76,17 +76,12 @@ struct rd {
     size_t cap;
     int failed;   /* streamed: a read error is in err */
     size_t base;  /* streamed: bytes given back before p (offsets in messages add it) */
-    size_t nrecs; /* records read so far (see gmon_max_records) */
+    size_t nrecs; /* records read so far (see GMON_MAX_RECORDS_DEFAULT) */
 };
 
 #define RD_CHUNK ((size_t)1 << 20)
 
 static size_t max_records = GMON_MAX_RECORDS_DEFAULT;
-
-size_t gmon_max_records(void)
-{
-    return max_records;
-}
 
 void gmon_set_max_records(size_t n)
 {

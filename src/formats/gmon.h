@@ -165,7 +165,6 @@ int gmon_read_mem(struct gmon *g, const char *name, const void *data, size_t siz
  * Process-wide, like input_max_line(); 0 restores the default.
  */
 #define GMON_MAX_RECORDS_DEFAULT ((size_t)1 << 24)
-size_t gmon_max_records(void);
 void gmon_set_max_records(size_t n);
 
 struct input;
