@@ -28,6 +28,11 @@ int cmd_control(int argc, char **argv);
 
 /* Set by -q/--quiet (tally.c): cli_note() prints nothing, nor do progress lines. */
 extern int cli_quiet;
+/*
+ * From TALLY_READ_SPLIT (tally.c: bytes, or "off"): the smallest callgrind
+ * file read on two threads (read_options.split_min; 0 = the reader's default).
+ */
+extern size_t cli_read_split;
 /* "tally: msg" on stderr unless cli_quiet: what a run did, not what went wrong. */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*

@@ -133,6 +133,7 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
     ro.drop_addr = o && o->drop_addr;
     ro.drop_line = o && o->drop_line;
     ro.call_counts_only = o && o->call_counts_only;
+    ro.split_min = cli_read_split;
     ro.unindexed = 1; /* every input after the first is only added into the sum */
     if (o) o->mixed = 0;
     if (!failed && ngmons && !(sum = read_gmon(exe, gmons, ngmons, err))) failed = -1;

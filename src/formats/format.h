@@ -29,17 +29,19 @@
 #include "../model/profile.h"
 
 struct read_options {
-    int merge_parts; /* fold all parts into one (events must agree) */
-    int drop_addr;   /* forget instruction addresses: line-level costs only */
-    int drop_jumps;  /* do not keep jump records */
-    int drop_line;   /* forget source lines too (and addresses): costs and calls per function
-                        and file, for views that show no line (annotate --auto=no) */
-    int unindexed;   /* the profile is only added into a sum (profile_sum()): its cost
-                        records may repeat a position, as they are appended without a
-                        lookup (the cachegrind reader; others ignore it) */
-    int no_split;    /* parse on the calling thread only (the callgrind reader may otherwise
-                        read a large mapped file on two; the caller keeps the other core busy) */
-    int *split_out;  /* when not NULL, the callgrind reader sets it to READ_SPLIT_* */
+    int merge_parts;  /* fold all parts into one (events must agree) */
+    int drop_addr;    /* forget instruction addresses: line-level costs only */
+    int drop_jumps;   /* do not keep jump records */
+    int drop_line;    /* forget source lines too (and addresses): costs and calls per function
+                         and file, for views that show no line (annotate --auto=no) */
+    int unindexed;    /* the profile is only added into a sum (profile_sum()): its cost
+                         records may repeat a position, as they are appended without a
+                         lookup (the cachegrind reader; others ignore it) */
+    int no_split;     /* parse on the calling thread only (the callgrind reader may otherwise
+                         read a large mapped file on two; the caller keeps the other core busy) */
+    size_t split_min; /* the smallest mapped file the callgrind reader may read on two threads:
+                         0 = READ_SPLIT_MIN_DEFAULT, READ_SPLIT_NEVER = none */
+    int *split_out;   /* when not NULL, the callgrind reader sets it to READ_SPLIT_* */
     /* when not NULL, the callgrind reader sets it to the number of parts (after the
        first) whose records it added straight to part 0 (with merge_parts, call counts
        only and no jumps: see callgrind_rd.h) */
@@ -54,6 +56,9 @@ struct read_options {
      */
     int call_counts_only;
 };
+
+#define READ_SPLIT_MIN_DEFAULT ((size_t)1 << 20)
+#define READ_SPLIT_NEVER ((size_t)-1)
 
 /* How the callgrind reader read a file (read_options.split_out). */
 enum {
