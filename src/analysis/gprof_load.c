@@ -142,6 +142,7 @@ int gprof_load(struct gprof_load *L, const struct gprof_load_options *o, struct 
         free(ss);
     }
     L->ropts.flavour = o->flavour;
+    L->ropts.max_records = o->max_records;
     L->ropts.layout.addr_size = L->img.elf_class == 32 ? 4 : 8;
     L->ropts.layout.big_endian = L->img.big_endian;
     long hz = sysconf(_SC_CLK_TCK);

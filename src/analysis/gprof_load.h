@@ -47,6 +47,7 @@ struct gprof_load_options {
     struct elf_image_options elf; /* gprof -a, -D */
     enum gmon_flavour flavour;    /* gprof -O (GMON_FLAVOUR_AUTO = 0) */
     bool line_mode;               /* gprof -l: one symbol per source line */
+    size_t max_records;           /* gmon_read_opts.max_records (0: the default) */
     struct gprof_map_entry *map;  /* gprof -R MAP (formats/gprof_map.h), or NULL: taken by
                                      gprof_load(), freed by gprof_load_release() */
     size_t nmap;

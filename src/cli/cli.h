@@ -33,6 +33,8 @@ extern int cli_quiet;
  * file read on two threads (read_options.split_min; 0 = the reader's default).
  */
 extern size_t cli_read_split;
+/* From tally --max-records=N (tally.c): gmon_read_opts.max_records (0 = the default). */
+extern size_t cli_gmon_max_records;
 /* "tally: msg" on stderr unless cli_quiet: what a run did, not what went wrong. */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*

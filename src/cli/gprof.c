@@ -543,6 +543,7 @@ static int gprof_run(struct gprof_options *o)
         cli_error(&err);
         goto out;
     }
+    o->load.max_records = cli_gmon_max_records;
     int loaded = gprof_load(&L, &o->load, &err);
     o->load.map = NULL; /* L has it */
     o->load.nmap = 0;

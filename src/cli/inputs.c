@@ -33,7 +33,8 @@ static struct profile *read_gmon(const char *exe, struct input **gmons, int ngmo
     gprof_exclude_mcount(&specs);
     struct gprof_load L;
     gprof_load_init(&L);
-    struct gprof_load_options lo = {.exe = exe, .specs = &specs};
+    struct gprof_load_options lo = {
+        .exe = exe, .specs = &specs, .max_records = cli_gmon_max_records};
     int rc = gprof_load(&L, &lo, err);
     for (int i = 0; rc == 0 && i < ngmons; i++)
         rc = gprof_load_gmon(&L, &lo, gmons[i], err);

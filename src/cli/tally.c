@@ -139,7 +139,7 @@ static int max_records_option(const char *v)
 {
     size_t n;
     if (size_option(v, &n)) return -1;
-    gmon_set_max_records(n);
+    cli_gmon_max_records = n;
     return 0;
 }
 
@@ -152,6 +152,7 @@ static void on_signal(int sig)
 }
 
 size_t cli_read_split;
+size_t cli_gmon_max_records;
 
 /* TALLY_READ_SPLIT: bytes, or "off" (anything else: the reader's default). */
 static void read_split_env(void)
