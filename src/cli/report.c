@@ -450,7 +450,8 @@ int cmd_report(int argc, char **argv)
         made_dir = 1; /* removed again if the report cannot be made */
     }
     if (nprof) {
-        struct cli_input_options in = {.drop_jumps = 1, .pair_runs = CLI_PAIR_JOIN, .opened = prof_in};
+        struct cli_input_options in = {
+            .drop_jumps = 1, .pair_runs = CLI_PAIR_JOIN, .opened = prof_in};
         prof_in = NULL;
         cli_progress_start(profs, nprof);
         p = cli_read_inputs(profs, nprof, &in, &err);
