@@ -107,9 +107,12 @@ same_text "aprof report: the same message as convert" "$TMP/conv.err" "$TMP/err"
 # an aprof report after a profile is an input too, not a source file to annotate
 expect_run "aprof report after a profile: an input, refused" 1 '' 'an aprof report' \
     annotate g1.out "$AP"
-# A pipe: the same report as the file, but for the name in the header.
+# A pipe (a FIFO): the same report as the file, but for the name in the header.
 "$TALLY" annotate g1.out >"$TMP/file.txt" 2>&1
-"$TALLY" annotate <(cat g1.out) >"$TMP/pipe.txt" 2>&1 || true
+rm -f "$TMP/fifo" && mkfifo "$TMP/fifo"
+cat g1.out >"$TMP/fifo" &
+"$TALLY" annotate "$TMP/fifo" >"$TMP/pipe.txt" 2>&1 || true
+wait
 sed '/^Profile data file/d' "$TMP/file.txt" >"$TMP/file.cut"
 sed '/^Profile data file/d' "$TMP/pipe.txt" >"$TMP/pipe.cut"
 same_text "a pipe: the same report as the file" "$TMP/file.cut" "$TMP/pipe.cut"
