@@ -24,60 +24,6 @@
 #include "../formats/callgrind_order.h"
 #include "../symbols/demangle.h"
 
-static int cmp_map_func(const void *a, const void *b)
-{
-    const struct gprof_map_entry *x = a, *y = b;
-    return strcmp(x->func, y->func);
-}
-
-void gprof_map_free(struct gprof_map_entry *map, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(map[i].file);
-        free(map[i].func);
-    }
-    free(map);
-}
-
-struct gprof_map_entry *gprof_map_read(const char *path, size_t *n, struct tally_error *err)
-{
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        tally_error_set(err, path, 0, "%s", strerror(errno));
-        return NULL;
-    }
-    struct gprof_map_entry *v = NULL;
-    size_t cnt = 0, cap = 0;
-    char *line = NULL;
-    size_t lcap = 0;
-    ssize_t len;
-    unsigned long lineno = 0;
-    while ((len = getline(&line, &lcap, fp)) >= 0) {
-        lineno++;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = '\0';
-        if (len == 0 || !strncmp(line, "No symbols in ", 14)) continue;
-        char *colon = strchr(line, ':');
-        char *sp = strrchr(line, ' ');
-        if (!colon || !sp || !sp[1]) {
-            tally_error_set(err, path, lineno, "not a line of `nm -A` output");
-            gprof_map_free(v, cnt);
-            free(line);
-            fclose(fp);
-            return NULL;
-        }
-        v = xgrow(v, &cap, cnt + 1, sizeof(*v));
-        v[cnt].file = xstrndup(line, (size_t)(colon - line));
-        v[cnt].func = xstrdup(sp + 1);
-        cnt++;
-    }
-    free(line);
-    fclose(fp);
-    if (cnt) qsort(v, cnt, sizeof(*v), cmp_map_func);
-    *n = cnt;
-    return v ? v : xcalloc(1, sizeof(*v));
-}
-
 void gprof_exclude_mcount(struct symspec_set *specs)
 {
     static const char *const mcount[] = {"_gprof_mcount",     "mcount",    "_mcount", "__mcount",
@@ -140,8 +86,7 @@ static bool *map_symbols(struct gprof_load *L, struct elf_sym **syms, size_t *ns
     bool *mapped = xcalloc(img->nsyms + 1, sizeof(*mapped));
     size_t n = 0;
     for (size_t i = 0; i < img->nsyms; i++) {
-        struct gprof_map_entry key = {NULL, (char *)img->syms[i].name};
-        struct gprof_map_entry *m = bsearch(&key, L->map, L->nmap, sizeof(*L->map), cmp_map_func);
+        const struct gprof_map_entry *m = gprof_map_find(L->map, L->nmap, img->syms[i].name);
         if (m) {
             bool seen = false;
             for (size_t k = 0; k < n && !seen; k++)
@@ -164,9 +109,10 @@ static bool *map_symbols(struct gprof_load *L, struct elf_sym **syms, size_t *ns
     return mapped;
 }
 
-int gprof_load(struct gprof_load *L, const struct gprof_load_options *o, struct input *const *ins,
-               const char *const *paths, int n, struct tally_error *err)
+int gprof_load(struct gprof_load *L, const struct gprof_load_options *o, struct tally_error *err)
 {
+    L->map = o->map; /* taken, even on failure: gprof_load_release() frees it */
+    L->nmap = o->nmap;
     if (elf_image_open(&L->img, o->exe, &o->elf, err)) return -1;
     if (line_table_open(&L->lt, &L->img, err)) return -1;
     line_table_annotate(&L->lt, &L->img);
@@ -174,9 +120,7 @@ int gprof_load(struct gprof_load *L, const struct gprof_load_options *o, struct 
     struct elf_sym *syms = L->img.syms;
     size_t nsyms = L->img.nsyms;
     bool *mapped = NULL;
-    if (o->file_order_map) {
-        L->map = gprof_map_read(o->file_order_map, &L->nmap, err);
-        if (!L->map) return -1;
+    if (L->map) {
         mapped = map_symbols(L, &syms, &nsyms);
     }
     gprof_init(&L->g, syms, nsyms, o->line_mode);
@@ -198,25 +142,27 @@ int gprof_load(struct gprof_load *L, const struct gprof_load_options *o, struct 
         free(ss);
     }
     L->ropts.flavour = o->flavour;
+    L->ropts.max_records = o->max_records;
     L->ropts.layout.addr_size = L->img.elf_class == 32 ? 4 : 8;
     L->ropts.layout.big_endian = L->img.big_endian;
     long hz = sysconf(_SC_CLK_TCK);
     L->ropts.hertz = hz > 0 ? (unsigned)hz : 0;
-    L->info = xcalloc((size_t)n + 1, sizeof(*L->info));
+    return 0;
+}
+
+int gprof_load_gmon(struct gprof_load *L, const struct gprof_load_options *o, struct input *in,
+                    struct tally_error *err)
+{
     struct gmon *gm = &L->gm;
-    size_t arcs_done = 0;
-    for (int i = 0; i < n; i++) {
-        size_t hists_before = gm->nhists;
-        struct input *in = ins ? ins[i] : NULL;
-        const char *path = in ? in->path : paths[i];
-        if ((in ? gmon_read_input(gm, in, &L->ropts, err) : gmon_read(gm, path, &L->ropts, err)) ||
-            check_hists(gm, hists_before, &L->img, o->exe, path, err))
-            return -1;
-        for (; arcs_done < gm->narcs; arcs_done++)
-            gprof_tally(&L->g, gm->arcs[arcs_done].from_pc, gm->arcs[arcs_done].self_pc,
-                        gm->arcs[arcs_done].count, o->specs);
-        L->info[L->ninfo++] = gm->last;
-    }
+    size_t hists_before = gm->nhists;
+    if (gmon_read_input(gm, in, &L->ropts, err) ||
+        check_hists(gm, hists_before, &L->img, o->exe, in->path, err))
+        return -1;
+    for (; L->arcs_done < gm->narcs; L->arcs_done++)
+        gprof_tally(&L->g, gm->arcs[L->arcs_done].from_pc, gm->arcs[L->arcs_done].self_pc,
+                    gm->arcs[L->arcs_done].count, o->specs);
+    L->info = xgrow(L->info, &L->info_cap, L->ninfo + 1, sizeof(*L->info));
+    L->info[L->ninfo++] = gm->last;
     return 0;
 }
 

@@ -12,10 +12,11 @@
  *   gprof_load_init()    an empty state
  *   gprof_load()         open the program (symbols, DWARF lines; with
  *                        line_mode one symbol per source line; with a
- *                        --file-ordering map, one per object file), read
- *                        every gmon.out into one `struct gmon`, checking
- *                        that each histogram covers the program's text, and
- *                        tally the call arcs
+ *                        --file-ordering map, one per object file)
+ *   gprof_load_gmon()    for each gmon.out (opened by the caller: analysis/
+ *                        opens no profile file): add it into one `struct
+ *                        gmon`, checking that its histogram covers the
+ *                        program's text, and tally its call arcs
  *   (the caller looks at L->gm: what the files held, their warnings)
  *   gprof_load_finish()  credit the histogram, add basic-block counts and
  *                        assemble the call graph (cycles, propagation)
@@ -32,6 +33,7 @@
 #include <stddef.h>
 
 #include "../formats/gmon.h"
+#include "../formats/gprof_map.h"
 #include "../io/input.h"
 #include "../model/error.h"
 #include "../model/profile.h"
@@ -40,26 +42,16 @@
 #include "gprof.h"
 #include "symspec.h"
 
-/* One line of an `nm -A` map (gprof --file-ordering): object file, symbol. */
-struct gprof_map_entry {
-    char *file, *func;
-};
-
-/*
- * Read an `nm -A`-style map ("file.o:... name" per line; "No symbols in"
- * lines skipped). Returns the entries sorted by function name (*n of
- * them; free with gprof_map_free()), or NULL with err.
- */
-struct gprof_map_entry *gprof_map_read(const char *path, size_t *n, struct tally_error *err);
-void gprof_map_free(struct gprof_map_entry *map, size_t n);
-
 struct gprof_load_options {
     const char *exe;              /* the program */
     struct elf_image_options elf; /* gprof -a, -D */
     enum gmon_flavour flavour;    /* gprof -O (GMON_FLAVOUR_AUTO = 0) */
     bool line_mode;               /* gprof -l: one symbol per source line */
-    const char *file_order_map;   /* gprof -R MAP, or NULL */
-    struct symspec_set *specs;    /* resolved here against the symbols */
+    size_t max_records;           /* gmon_read_opts.max_records (0: the default) */
+    struct gprof_map_entry *map;  /* gprof -R MAP (formats/gprof_map.h), or NULL: taken by
+                                     gprof_load(), freed by gprof_load_release() */
+    size_t nmap;
+    struct symspec_set *specs; /* resolved here against the symbols */
 };
 
 struct gprof_load {
@@ -70,7 +62,8 @@ struct gprof_load {
     bool have_g;                 /* g was initialised */
     struct gmon_read_opts ropts; /* how the files were read (gprof -s writes alike) */
     struct gmon_file_info *info; /* ninfo entries: gm.last after each file read */
-    size_t ninfo;
+    size_t ninfo, info_cap;
+    size_t arcs_done;            /* arcs of gm tallied so far */
     struct gprof_map_entry *map; /* the --file-ordering map, sorted by function */
     size_t nmap;
     struct elf_sym *own_syms; /* the symbols made from the map, or NULL */
@@ -85,14 +78,16 @@ void gprof_load_release(struct gprof_load *L);
  */
 void gprof_exclude_mcount(struct symspec_set *specs);
 
+/* Open the program (and take o->map). Returns 0, or -1 with err. */
+int gprof_load(struct gprof_load *L, const struct gprof_load_options *o, struct tally_error *err);
 /*
- * Open the program and read the n gmon.out files: ins[i] when ins and
- * ins[i] are not NULL (an opened input, read from where it stands; not
- * closed here), else the file paths[i]. Returns 0, or -1 with err (the
- * files read before the failing one are in L->info).
+ * Read one gmon.out file, opened by the caller (read from where it stands;
+ * not closed here), into L->gm, and tally its arcs; call it for each file
+ * in turn after gprof_load(). Returns 0, or -1 with err (the files read
+ * before are in L->info).
  */
-int gprof_load(struct gprof_load *L, const struct gprof_load_options *o, struct input *const *ins,
-               const char *const *paths, int n, struct tally_error *err);
+int gprof_load_gmon(struct gprof_load *L, const struct gprof_load_options *o, struct input *in,
+                    struct tally_error *err);
 
 /* Credit the histogram and assemble the call graph; with static_calls
  * (gprof -c) add the calls found in the program's code. */

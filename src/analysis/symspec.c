@@ -68,18 +68,6 @@ static const char *base_of(const char *path)
     return s ? s + 1 : path;
 }
 
-bool symspec_part_match(const struct symspec_part *p, const struct symspec_sym *sym)
-{
-    if (p->file) {
-        if (!sym->file || strcmp(p->file, base_of(sym->file)) != 0) return false;
-    }
-    if (p->line && p->line != sym->line) return false;
-    if (p->name && (!sym->name || strcmp(p->name, sym->name) != 0)) return false;
-    /* An empty spec ("" or ":") has no pattern and so matches every symbol,
-     * as gprof's does. */
-    return true;
-}
-
 void symspec_set_add(struct symspec_set *s, const char *spec, enum symspec_table_id t)
 {
     s->specs = xgrow(s->specs, &s->cap, s->n + 1, sizeof(*s->specs));
@@ -114,7 +102,10 @@ static int cmp_range(const void *a, const void *b)
     return 0;
 }
 
-/* The same test as symspec_part_match, over all symbols. A name (file)
+/* The symbols that part p matches: the file, when p names one, is the base
+ * name of the symbol's file; the line, when given, is the symbol's line;
+ * the name, when given, is the symbol's name (an empty spec, "" or ":",
+ * matches every symbol, as gprof's does). A name (file)
  * gives the same answer as the previous symbol's when it is the same
  * pointer (the -l line symbols of one function share their name and file
  * strings), so strcmp runs once per run of equal pointers. */

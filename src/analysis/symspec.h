@@ -92,7 +92,6 @@ void symspec_set_add(struct symspec_set *s, const char *spec, enum symspec_table
 
 /* Parse one side of a spec (exposed for tests). `out` owns its strings. */
 void symspec_parse_part(const char *spec, struct symspec_part *out);
-bool symspec_part_match(const struct symspec_part *p, const struct symspec_sym *sym);
 
 /* Resolve every spec against `syms` (n symbols sorted by address) and build
  * the tables. Can be called again after the symbol table changed. */

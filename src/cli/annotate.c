@@ -10,12 +10,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "../formats/format.h"
 #include "../analysis/rename.h"
-#include "../analysis/runpair.h"
+#include "../formats/format.h"
 #include "../report/annotate.h"
 #include "../report/srcfile.h"
 
@@ -27,14 +25,15 @@ static void usage(FILE *fp)
           "source files of those functions with a count beside every line.\n"
           "With no PROFILE, the newest tally.out.*, callgrind.out.* or\n"
           "cachegrind.out.* of the current directory is read (a note says which).\n"
-          "Callgrind and cachegrind profiles are recognised by their content (plain,\n"
-          "gzip or zstd); several profiles with the same events are added together.\n"
+          "Profiles are recognised by their content (callgrind, cachegrind, tally\n"
+          "contexts; plain, gzip or zstd), as is a program built with -pg followed by\n"
+          "its gmon.out files; several profiles with the same events are added together.\n"
           "A callgrind profile is shown as callgrind_annotate shows it, a cachegrind\n"
           "profile as cg_annotate (Valgrind 3.19) does.\n"
           "\n"
           "Arguments: the first argument is always a profile. Later arguments are\n"
-          "profiles when their content is one, source files to annotate otherwise;\n"
-          "every argument after \"--\" is a source file.\n"
+          "inputs when their content is one tally reads, source files to annotate\n"
+          "otherwise; every argument after \"--\" is a source file.\n"
           "\n"
           "Options (defaults in brackets):\n"
           "  --show=EV,...          events to show, base or derived [all base events]\n"
@@ -155,23 +154,15 @@ static void add_include(struct annotate_options *o, const char *dir)
     free(d);
 }
 
-/* Does the file's content look like a profile we can read? */
-static int looks_like_profile(const char *path)
+/*
+ * Is this argument an input (a profile, a program or its gmon.out, an aprof
+ * report: anything the format table recognises) rather than a source file?
+ * Standard input, a pipe and a FIFO are inputs: a source file is never one.
+ */
+static int is_input(const char *path)
 {
-    struct input in;
-    struct tally_error err;
-    const char *data;
-    size_t len;
-    if (!strcmp(path, "-")) return 1;
-    if (access(path, R_OK) != 0) return 0;
-    /* a FIFO or <( ) could not be read again after a look: a source file is never one */
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return 1;
-    if (input_open(&in, path, &err)) return 0;
-    int yes = input_peek(&in, 4096, &data, &len, &err) == 0 &&
-              format_detect(data, len) != PROFILE_FORMAT_UNKNOWN;
-    input_close(&in);
-    return yes;
+    enum profile_format f;
+    return format_classify_path(path, &f) != FORMAT_OTHER;
 }
 
 /*
@@ -350,7 +341,7 @@ int cmd_annotate(int argc, char **argv)
     /* profiles, then source files */
     strlist_push(&o.inputs, positional.items[0]);
     for (size_t k = 1; k < positional.n; k++) {
-        if (looks_like_profile(positional.items[k]))
+        if (is_input(positional.items[k]))
             strlist_push(&o.inputs, positional.items[k]);
         else
             strlist_push(&o.user_files, positional.items[k]);
@@ -365,60 +356,26 @@ int cmd_annotate(int argc, char **argv)
             goto out;
         }
 
-    /* merge parts, no addresses, no jumps; no lines when no source is annotated,
-       and then call counts only when no call is shown (no --inclusive, no --tree) */
+    /* no addresses, no jumps, no stacks; no lines when no source is annotated, and then
+       call counts only when no call is shown (no --inclusive, no --tree) */
     int no_lines = !o.auto_annotate && !o.user_files.n;
-    struct read_options ro = {.merge_parts = 1,
-                              .drop_addr = 1,
-                              .drop_jumps = 1,
-                              .drop_line = no_lines,
-                              .call_counts_only =
-                                  no_lines && !o.inclusive && !o.tree_caller && !o.tree_calling};
+    struct cli_input_options in = {.drop_addr = 1,
+                                   .drop_jumps = 1,
+                                   .drop_line = no_lines,
+                                   .call_counts_only = no_lines && !o.inclusive && !o.tree_caller &&
+                                                       !o.tree_calling,
+                                   .no_stacks = 1,
+                                   .pair_runs = CLI_PAIR_CALLGRIND};
     struct tally_error err;
     tally_error_clear(&err);
-    struct profile *p = NULL;
     cli_progress_start((const char *const *)o.inputs.items, (int)o.inputs.n);
-    for (size_t k = 0; k < o.inputs.n; k++) {
-        struct profile *q = profile_read(o.inputs.items[k], &ro, &err);
-        if (!q) {
-            cli_progress_stop();
-            cli_error(&err);
-            profile_free(p);
-            goto out;
-        }
-        if (q->warnings.n) cli_progress_stop();
-        cli_warnings(q);
-        if (!p) {
-            p = q;
-            continue;
-        }
-        if (k == 1 && o.inputs.n == 2 && (runpair_match(p, q) || runpair_match(q, p))) {
-            /* the contexts and callgrind files of one run count the same costs:
-               the callgrind file has everything annotate shows */
-            if (runpair_match(p, q)) {
-                profile_free(p);
-                p = q;
-            } else {
-                profile_free(q);
-            }
-            continue;
-        }
-        int bad = 0;
-        if (q->nparts) {
-            if (q->signed_costs && !p->signed_costs) bad = profile_make_signed(p, &err);
-            if (!bad && p->signed_costs && !q->signed_costs) bad = profile_make_signed(q, &err);
-            if (!bad && !p->nparts) profile_add_part(p);
-            if (!bad) bad = part_accumulate(p, p->parts[0], q, q->parts[0], &err);
-        }
-        profile_free(q);
-        if (bad) {
-            if (!err.file[0]) snprintf(err.file, sizeof(err.file), "%s", o.inputs.items[k]);
-            cli_error(&err);
-            profile_free(p);
-            goto out;
-        }
-    }
+    struct profile *p =
+        cli_read_inputs((const char *const *)o.inputs.items, (int)o.inputs.n, &in, &err);
     cli_progress_stop();
+    if (!p) {
+        cli_error(&err);
+        goto out;
+    }
     if (annotate_check_events(p, &o, &err)) {
         fputs("tally: annotate: ", stderr);
         fprintf(stderr, "%s\n", err.msg);

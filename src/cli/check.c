@@ -206,7 +206,7 @@ char *check_baseline_path(const struct check_cli *o, const char *name)
 /* Read one side; a program with its gmon.out files is fine. */
 static struct profile *read_side(const char **files, int n, struct tally_error *err)
 {
-    struct cli_input_options in = {.drop_jumps = 1, .drop_addr = 1, .pair_runs = 1};
+    struct cli_input_options in = {.drop_jumps = 1, .drop_addr = 1, .pair_runs = CLI_PAIR_JOIN};
     return cli_read_inputs(files, n, &in, err);
 }
 

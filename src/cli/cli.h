@@ -28,6 +28,13 @@ int cmd_control(int argc, char **argv);
 
 /* Set by -q/--quiet (tally.c): cli_note() prints nothing, nor do progress lines. */
 extern int cli_quiet;
+/*
+ * From TALLY_READ_SPLIT (tally.c: bytes, or "off"): the smallest callgrind
+ * file read on two threads (read_options.callgrind.split_min; 0 = the reader's default).
+ */
+extern size_t cli_read_split;
+/* From tally --max-records=N (tally.c): gmon_read_opts.max_records (0 = the default). */
+extern size_t cli_gmon_max_records;
 /* "tally: msg" on stderr unless cli_quiet: what a run did, not what went wrong. */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
@@ -166,16 +173,27 @@ struct cli_args {
  */
 int cli_parse_args(int argc, char **argv, struct cli_args *a, cli_opt_fn own, void *ctx);
 
+/* What cli_read_inputs() does with the contexts and callgrind files of one run. */
+enum cli_pair {
+    CLI_PAIR_SUM,      /* adds them up (with a warning: every cost counts twice) */
+    CLI_PAIR_JOIN,     /* joins them (runpair_join(): exact stacks and source lines) */
+    CLI_PAIR_CALLGRIND /* keeps the callgrind file alone: it has every cost, line and call arc,
+                          all that a view without stacks shows */
+};
+
 /* What cli_read_inputs() leaves out of the files it reads, and what it found. */
 struct cli_input_options {
-    int drop_jumps;       /* jump records (jump=, jcnd=) */
-    int drop_addr;        /* instruction addresses (costs stay, per line) */
-    int pair_runs;        /* two inputs that are the contexts and callgrind files of one run
-                             (analysis/runpair.h) are joined, not added up */
-    int mixed;            /* set on return: the inputs were not all of one format */
-    struct input *opened; /* NULL, or nfiles inputs (xcalloc'ed): those with a path are
-                             files[i] already opened; cli_read_inputs takes them, closes
-                             them all, frees the array and sets this to NULL */
+    int drop_jumps;          /* jump records (jump=, jcnd=) */
+    int drop_addr;           /* instruction addresses (costs stay, per line) */
+    int drop_line;           /* source lines too: costs and calls per function and file */
+    int call_counts_only;    /* calls without their costs (read_options.call_counts_only) */
+    int no_stacks;           /* calling-context trees (for views that show no stack) */
+    enum cli_pair pair_runs; /* two inputs that are the contexts and callgrind files of one
+                                run (analysis/runpair.h) */
+    int mixed;               /* set on return: the inputs were not all of one format */
+    struct input *opened;    /* NULL, or nfiles inputs (xcalloc'ed): those with a path are
+                                files[i] already opened; cli_read_inputs takes them, closes
+                                them all, frees the array and sets this to NULL */
 };
 
 /*
@@ -186,9 +204,9 @@ struct cli_input_options {
  * (event Time in microseconds, as `tally gprof --callgrind-out` writes).
  * Calling-context trees are added up when every input has one with the
  * same events; otherwise the sum has none (its stacks will be estimated)
- * and a warning says so. With pair_runs, exactly two inputs that are the
- * contexts file and the callgrind file of one run become one profile
- * (runpair_join(): exact stacks and source lines). A profile of differences makes the sum signed.
+ * and a warning says so. Exactly two inputs that are the contexts file and
+ * the callgrind file of one run are joined, added up or reduced to the
+ * callgrind file, as o->pair_runs says. A profile of differences makes the sum signed.
  * The profiles' warnings are printed. `o` may be NULL. Returns the sum, or
  * NULL with err.
  */

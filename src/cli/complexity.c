@@ -13,6 +13,7 @@
 #include "../io/input.h"
 #include "../analysis/complexity.h"
 #include "../formats/aprof.h"
+#include "../formats/format.h"
 #include "../io/outfile.h"
 #include "../report/complexity.h"
 
@@ -211,12 +212,12 @@ static int read_report(struct isprof *ip, const char *file)
         cli_error(&err);
         return 1;
     }
-    const char *data;
-    size_t len;
-    int rc = input_peek(&in, 4096, &data, &len, &err) != 0;
+    enum profile_format f;
+    enum format_class k = format_classify(&in, &f, &err);
+    int rc = k == FORMAT_UNREADABLE;
     if (rc)
         cli_error(&err);
-    else if (strcmp(file, "-") != 0 && !aprof_detect(data, len)) {
+    else if (strcmp(file, "-") != 0 && !(k == FORMAT_PROFILE && f == PROFILE_FORMAT_APROF)) {
         rc = 1;
         cli_errorf("%s: not an aprof report (tally complexity reads the reports of 'tally record "
                    "--input-sensitive=yes' and of aprof)",

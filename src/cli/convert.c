@@ -202,7 +202,7 @@ int cmd_convert(int argc, char **argv)
     }
     struct tally_error err;
     tally_error_clear(&err);
-    struct cli_input_options in = {.pair_runs = 1};
+    struct cli_input_options in = {.pair_runs = CLI_PAIR_JOIN};
     cli_progress_start(o.files, o.nfiles);
     struct profile *p = cli_read_inputs(o.files, o.nfiles, &in, &err);
     cli_progress_stop();

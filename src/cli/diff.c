@@ -17,8 +17,8 @@ struct diff_cli {
     const char *by;
     const char *mod_filename, *mod_funcname;
     const char *output;
-    const char *files[2];
-    int nfiles;
+    const char **files; /* the operands: OLD's inputs, then NEW's from files[split] */
+    int nfiles, split;
 };
 
 static void usage(FILE *fp)
@@ -27,10 +27,11 @@ static void usage(FILE *fp)
           "\n"
           "Subtract profile FILE1 from profile FILE2 and write the difference as a\n"
           "cachegrind-format profile with signed counts (positive: FILE2 costs more).\n"
-          "Either input may be a callgrind or cachegrind file (plain, gzip or zstd,\n"
-          "'-' for standard input); only self costs are compared, all parts of a\n"
-          "callgrind file are added together, and both files must count the same\n"
-          "events (in any order; FILE1's order is kept).\n"
+          "Either input may be a callgrind, cachegrind or contexts file (plain, gzip\n"
+          "or zstd, '-' for standard input) or a program followed by its gmon.out\n"
+          "files; only self costs are compared, all parts of a callgrind file are\n"
+          "added together, and both files must count the same events (in any order;\n"
+          "FILE1's order is kept).\n"
           "\n"
           "Options:\n"
           "  --by=function        one total per (file, function), at line 0, as cg_diff\n"
@@ -82,16 +83,14 @@ static enum cli_opt diff_option(void *ctx, int argc, char **argv, int *i, int *m
 /* Returns 0 to go on, or the exit status to return (with 0 mapped to -1). */
 static int parse_args(int argc, char **argv, struct diff_cli *o)
 {
-    struct cli_args a = {.cmd = "diff", .usage = usage, .max_files = 2};
+    struct cli_args a = {.cmd = "diff", .usage = usage};
     int rc = cli_parse_args(argc, argv, &a, diff_option, o);
-    for (int k = 0; k < a.nfiles && k < 2; k++)
-        o->files[k] = a.files[k];
+    o->files = a.files;
     o->nfiles = a.nfiles;
     o->output = a.output;
-    free(a.files);
     if (rc == 1) return -1;
     if (rc) return rc;
-    if (o->nfiles != 2) {
+    if ((o->split = cli_split_two_inputs(o->files, o->nfiles)) < 0) {
         cli_errorf("diff: give exactly two profiles, FILE1 and FILE2; see 'tally diff --help'");
         return 2;
     }
@@ -106,7 +105,10 @@ int cmd_diff(int argc, char **argv)
 {
     struct diff_cli o = {0};
     int st = parse_args(argc, argv, &o);
-    if (st) return st < 0 ? 0 : st;
+    if (st) {
+        free(o.files);
+        return st < 0 ? 0 : st;
+    }
 
     struct diff_options dopt = {0};
     dopt.by = o.by && !strcmp(o.by, "line") ? DIFF_BY_LINE : DIFF_BY_FUNCTION;
@@ -115,7 +117,7 @@ int cmd_diff(int argc, char **argv)
     struct rename *mfl = NULL, *mfn = NULL;
     struct profile *in = NULL, *d = NULL;
     struct diff *dd = NULL;
-    struct read_options ropt = {.merge_parts = 1, .drop_addr = 1, .drop_jumps = 1};
+    struct cli_input_options ropt = {.drop_addr = 1, .drop_jumps = 1, .no_stacks = 1};
     int status = 2;
     if (o.mod_filename && !(mfl = rename_compile(o.mod_filename, &err))) {
         cli_errorf("diff: --mod-filename: %s", err.msg);
@@ -128,19 +130,19 @@ int cmd_diff(int argc, char **argv)
     dopt.mod_filename = mfl;
     dopt.mod_funcname = mfn;
     dopt.label_old = o.files[0];
-    dopt.label_new = o.files[1];
+    dopt.label_new = o.files[o.split];
 
     status = 1;
     /* one input in memory at a time: add it, then free it */
     dd = diff_new(&dopt);
-    cli_progress_start(o.files, 2);
+    cli_progress_start(o.files, o.nfiles);
     for (int k = 0; k < 2; k++) {
-        in = profile_read(o.files[k], &ropt, &err);
+        int first = k ? o.split : 0, n = k ? o.nfiles - o.split : o.split;
+        in = cli_read_inputs(o.files + first, n, &ropt, &err);
         if (!in) {
             cli_error(&err);
             goto out;
         }
-        cli_warnings(in);
         if (diff_add(dd, in, k == 0 ? DIFF_OLD : DIFF_NEW, &err)) {
             cli_error(&err);
             goto out;
@@ -167,5 +169,6 @@ out:
     diff_free(dd);
     rename_free(mfl);
     rename_free(mfn);
+    free(o.files);
     return status;
 }

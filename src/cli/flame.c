@@ -190,7 +190,7 @@ static int parse_minwidth(const char *s, struct flame_options *fo)
 /* Read and add up files (cli_read_inputs); a profile of differences cannot be drawn. */
 static struct profile *read_inputs(const char **files, int n, struct tally_error *err)
 {
-    struct cli_input_options in = {.drop_jumps = 1, .drop_addr = 1, .pair_runs = 1};
+    struct cli_input_options in = {.drop_jumps = 1, .drop_addr = 1, .pair_runs = CLI_PAIR_JOIN};
     struct profile *sum = cli_read_inputs(files, n, &in, err);
     if (sum && sum->signed_costs) {
         tally_error_set(err, n == 1 ? files[0] : NULL, 0,

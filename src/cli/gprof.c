@@ -51,6 +51,7 @@ struct gprof_options {
     unsigned long width, min_count, table_len; /* -w, -m, -t */
     const char *callgrind_out;                 /* --callgrind-out */
     const char *const *gmons;                  /* the gmon.out files (default "gmon.out") */
+    const char *file_order_map;                /* -R MAP, or NULL */
     int ngmons;
 };
 
@@ -354,7 +355,7 @@ static int gprof_parse_args(int argc, char **argv, struct gprof_options *o)
             style_on(o, STYLE_FUNC_ORDER, NULL, 0);
             break;
         case 'R':
-            o->load.file_order_map = optarg;
+            o->file_order_map = optarg;
             style_on(o, STYLE_FILE_ORDER, NULL, 0);
             break;
         case 's':
@@ -537,7 +538,25 @@ static int gprof_run(struct gprof_options *o)
     struct gprof_load L;
     gprof_load_init(&L);
     int rc = 1;
-    if (gprof_load(&L, &o->load, NULL, o->gmons, o->ngmons, &err)) {
+    if (o->file_order_map &&
+        !(o->load.map = gprof_map_read(o->file_order_map, &o->load.nmap, &err))) {
+        cli_error(&err);
+        goto out;
+    }
+    o->load.max_records = cli_gmon_max_records;
+    int loaded = gprof_load(&L, &o->load, &err);
+    o->load.map = NULL; /* L has it */
+    o->load.nmap = 0;
+    /* each file is opened when its turn comes: errors come in the order of the files */
+    for (int i = 0; loaded == 0 && i < o->ngmons; i++) {
+        struct input in;
+        loaded = input_open(&in, o->gmons[i], &err);
+        if (loaded == 0) {
+            loaded = gprof_load_gmon(&L, &o->load, &in, &err);
+            input_close(&in);
+        }
+    }
+    if (loaded) {
         print_file_info(o, &L);
         cli_error(&err);
         goto out;
@@ -577,6 +596,7 @@ static int gprof_run(struct gprof_options *o)
     rc = print_reports(o, &L, style);
 out:
     gprof_load_release(&L);
+    gprof_map_free(o->load.map, o->load.nmap);
     return rc;
 }
 

@@ -250,7 +250,7 @@ int cmd_graph(int argc, char **argv)
                    o.fmt);
         goto out;
     }
-    struct cli_input_options in = {.drop_jumps = 1, .pair_runs = 1};
+    struct cli_input_options in = {.drop_jumps = 1, .pair_runs = CLI_PAIR_JOIN};
     cli_progress_start((const char *const *)o.files, o.nfiles);
     p = cli_read_inputs((const char *const *)o.files, o.nfiles, &in, &err);
     cli_progress_stop();

@@ -13,57 +13,12 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "../analysis/gprof_load.h"
 #include "../analysis/merge.h"
 #include "../analysis/runpair.h"
 #include "../formats/format.h"
-
-/* What the first bytes of a file say it is. */
-enum cli_input_kind { CLI_IN_PROFILE, CLI_IN_ELF, CLI_IN_GMON };
-
-/* What the first bytes of an opened input say it is (nothing is consumed). */
-static enum cli_input_kind input_kind(struct input *in)
-{
-    const char *b;
-    size_t n;
-    struct tally_error e;
-    if (input_peek(in, 4, &b, &n, &e)) return CLI_IN_PROFILE; /* the reader reports it */
-    if (n == 4 && memcmp(b, "\177ELF", 4) == 0) return CLI_IN_ELF;
-    if (n == 4 && memcmp(b, "gmon", 4) == 0) return CLI_IN_GMON;
-    return CLI_IN_PROFILE;
-}
-
-/* Is the opened input a callgrind, cachegrind or contexts file? */
-static int looks_like_profile(struct input *in)
-{
-    const char *b;
-    size_t n;
-    struct tally_error e;
-    return input_peek(in, 4096, &b, &n, &e) == 0 && format_detect(b, n) != PROFILE_FORMAT_UNKNOWN;
-}
-
-/*
- * The same by path, for plain files only: a pipe, a FIFO or standard
- * input is not opened here (it could not be read again) and counts as a
- * profile.
- */
-static enum cli_input_kind file_kind(const char *path)
-{
-    struct stat st;
-    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return CLI_IN_PROFILE;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return CLI_IN_PROFILE; /* profile_read reports the error */
-    unsigned char b[4] = {0};
-    size_t n = fread(b, 1, 4, fp);
-    fclose(fp);
-    if (n == 4 && memcmp(b, "\177ELF", 4) == 0) return CLI_IN_ELF;
-    if (n == 4 && memcmp(b, "gmon", 4) == 0) return CLI_IN_GMON;
-    return CLI_IN_PROFILE;
-}
+#include "../model/cct.h"
 
 /*
  * The gprof analysis of program `exe` and its gmon files as a profile.
@@ -78,8 +33,12 @@ static struct profile *read_gmon(const char *exe, struct input **gmons, int ngmo
     gprof_exclude_mcount(&specs);
     struct gprof_load L;
     gprof_load_init(&L);
-    struct gprof_load_options lo = {.exe = exe, .specs = &specs};
-    if (gprof_load(&L, &lo, gmons, NULL, ngmons, err) == 0) {
+    struct gprof_load_options lo = {
+        .exe = exe, .specs = &specs, .max_records = cli_gmon_max_records};
+    int rc = gprof_load(&L, &lo, err);
+    for (int i = 0; rc == 0 && i < ngmons; i++)
+        rc = gprof_load_gmon(&L, &lo, gmons[i], err);
+    if (rc == 0) {
         for (size_t i = 0; i < L.gm.warnings.n; i++)
             fprintf(stderr, "tally: warning: %s\n", L.gm.warnings.items[i]);
         gprof_load_finish(&L, &specs, false);
@@ -97,10 +56,17 @@ static struct profile *read_gmon(const char *exe, struct input **gmons, int ngmo
 int cli_split_two_inputs(const char *const *files, int nfiles)
 {
     int inputs = 0, second = -1;
+    enum profile_format f, prevf = PROFILE_FORMAT_UNKNOWN;
+    enum format_class prev = FORMAT_OTHER;
     for (int i = 0; i < nfiles; i++) {
-        enum cli_input_kind k = file_kind(files[i]);
+        enum format_class k = format_classify_path(files[i], &f);
+        int gmon = k == FORMAT_PROFILE && f == PROFILE_FORMAT_GMON;
+        int after_prog =
+            prev == FORMAT_PROGRAM || (prev == FORMAT_PROFILE && prevf == PROFILE_FORMAT_GMON);
+        prev = k;
+        prevf = f;
         /* gmon.out files after a program belong to it */
-        if (k == CLI_IN_GMON && i > 0 && file_kind(files[i - 1]) != CLI_IN_PROFILE) continue;
+        if (gmon && i > 0 && after_prog) continue;
         if (++inputs == 2) second = i;
     }
     return inputs == 2 ? second : -1;
@@ -126,8 +92,9 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
             break;
         }
         nopen = i + 1;
-        switch (input_kind(&ins[i])) {
-        case CLI_IN_ELF:
+        enum profile_format f;
+        enum format_class k = format_classify(&ins[i], &f, NULL); /* nothing is consumed */
+        if (k == FORMAT_PROGRAM) {
             if (exe)
                 failed = tally_error_set(err, files[i], 0,
                                          "a second program (after %s): gmon.out files "
@@ -135,19 +102,16 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
                                          exe);
             exe = files[i];
             input_close(&ins[i]); /* the program is read by its name */
-            break;
-        case CLI_IN_GMON:
+        } else if (k == FORMAT_PROFILE && f == PROFILE_FORMAT_GMON) {
             gmons[ngmons++] = &ins[i];
-            break;
-        default:
+        } else if (exe && k != FORMAT_PROFILE &&
+                   (ngmons ? gmons[ngmons - 1] == &ins[i - 1] : !strcmp(exe, files[i - 1]))) {
             /* after a program and its gmon.out files, a file that is no
                profile is one of its gmon.out files too (an old BSD one, or
                a damaged one: the gmon reader names what is wrong with it) */
-            if (exe && (ngmons ? gmons[ngmons - 1] == &ins[i - 1] : !strcmp(exe, files[i - 1])) &&
-                !looks_like_profile(&ins[i]))
-                gmons[ngmons++] = &ins[i];
-            else
-                profs[nprofs++] = &ins[i];
+            gmons[ngmons++] = &ins[i];
+        } else {
+            profs[nprofs++] = &ins[i];
         }
     }
     if (o && o->opened) {
@@ -168,6 +132,9 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
     ro.merge_parts = 1;
     ro.drop_jumps = o && o->drop_jumps;
     ro.drop_addr = o && o->drop_addr;
+    ro.drop_line = o && o->drop_line;
+    ro.call_counts_only = o && o->call_counts_only;
+    ro.callgrind.split_min = cli_read_split;
     ro.unindexed = 1; /* every input after the first is only added into the sum */
     if (o) o->mixed = 0;
     if (!failed && ngmons && !(sum = read_gmon(exe, gmons, ngmons, err))) failed = -1;
@@ -182,7 +149,28 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
         cli_warnings(p);
         /* the contexts and callgrind files of one run? */
         int same_run = sum && !ngmons && (runpair_match(sum, p) || runpair_match(p, sum));
-        int join = same_run && o && o->pair_runs && nprofs == 2;
+        enum cli_pair pair = same_run && o && nprofs == 2 ? o->pair_runs : CLI_PAIR_SUM;
+        int join = pair == CLI_PAIR_JOIN;
+        if (pair == CLI_PAIR_CALLGRIND) {
+            /* the callgrind file has all the view shows: the other is dropped */
+            if (runpair_match(sum, p)) {
+                profile_free(sum);
+                sum = p;
+            } else {
+                profile_free(p);
+            }
+            cli_progress_note(NULL);
+            continue;
+        }
+        /* the first of two inputs keeps its tree until the second says whether they pair */
+        if (o && o->no_stacks && (sum || !(nprofs == 2 && o->pair_runs))) {
+            cct_free(p->cct);
+            p->cct = NULL;
+            if (sum) {
+                cct_free(sum->cct);
+                sum->cct = NULL;
+            }
+        }
         if (sum && o && !join && p->format != sum->format) o->mixed = 1;
         if (p->nparts == 0) {
             failed = tally_error_set(err, profs[i]->path, 0, "the profile holds no data");

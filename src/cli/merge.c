@@ -80,6 +80,8 @@ static enum cli_opt merge_option(void *ctx, int argc, char **argv, int *i, int *
         return CLI_OPT_TAKEN;
     }
     o->format = format_from_name(v);
+    if (o->format != PROFILE_FORMAT_UNKNOWN && !format_ops_of(o->format)->write)
+        o->format = PROFILE_FORMAT_UNKNOWN; /* gmon: recognised, not written */
     if (o->format == PROFILE_FORMAT_UNKNOWN) {
         cli_errorf("merge: unknown format '%s' (use callgrind, cachegrind, contexts or aprof)", v);
         return CLI_OPT_BAD;
@@ -107,10 +109,8 @@ static int merge_parse_args(int argc, char **argv, struct merge_options *o)
 /* Is the opened input an aprof report? (by content; nothing is consumed) */
 static int is_aprof_input(struct input *in)
 {
-    struct tally_error err;
-    const char *data;
-    size_t len;
-    return input_peek(in, 4096, &data, &len, &err) == 0 && aprof_detect(data, len);
+    enum profile_format f;
+    return format_classify(in, &f, NULL) == FORMAT_PROFILE && f == PROFILE_FORMAT_APROF;
 }
 
 /*

@@ -154,10 +154,10 @@ static int report_parse_args(int argc, char **argv, struct report_options *o)
 /* Is the opened input an aprof report? (-1 with err when it cannot be read) */
 static int is_aprof(struct input *in, struct tally_error *err)
 {
-    const char *data;
-    size_t len;
-    if (input_peek(in, 4096, &data, &len, err)) return -1;
-    return aprof_detect(data, len);
+    enum profile_format f;
+    enum format_class k = format_classify(in, &f, err);
+    if (k == FORMAT_UNREADABLE) return -1;
+    return k == FORMAT_PROFILE && f == PROFILE_FORMAT_APROF;
 }
 
 /* Read everything a memory stream collected into a string; NULL on failure. */
@@ -450,7 +450,8 @@ int cmd_report(int argc, char **argv)
         made_dir = 1; /* removed again if the report cannot be made */
     }
     if (nprof) {
-        struct cli_input_options in = {.drop_jumps = 1, .pair_runs = 1, .opened = prof_in};
+        struct cli_input_options in = {
+            .drop_jumps = 1, .pair_runs = CLI_PAIR_JOIN, .opened = prof_in};
         prof_in = NULL;
         cli_progress_start(profs, nprof);
         p = cli_read_inputs(profs, nprof, &in, &err);

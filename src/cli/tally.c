@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../formats/format.h"
 #include "../formats/gmon.h"
 #include "../io/input.h"
 #include "../io/outfile.h"
@@ -138,7 +139,7 @@ static int max_records_option(const char *v)
 {
     size_t n;
     if (size_option(v, &n)) return -1;
-    gmon_set_max_records(n);
+    cli_gmon_max_records = n;
     return 0;
 }
 
@@ -150,8 +151,27 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+size_t cli_read_split;
+size_t cli_gmon_max_records;
+
+/* TALLY_READ_SPLIT: bytes, or "off" (anything else: the reader's default). */
+static void read_split_env(void)
+{
+    const char *v = getenv("TALLY_READ_SPLIT");
+    if (!v || !*v) return;
+    if (!strcmp(v, "off")) {
+        cli_read_split = READ_SPLIT_NEVER;
+        return;
+    }
+    char *end;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (*end) return;
+    cli_read_split = n ? (size_t)n : 1;
+}
+
 int main(int argc, char **argv)
 {
+    read_split_env();
     static const int deadly[] = {SIGINT, SIGTERM, SIGHUP};
     for (size_t i = 0; i < sizeof(deadly) / sizeof(deadly[0]); i++) {
         struct sigaction sa, old;

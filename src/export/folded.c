@@ -36,7 +36,7 @@ static const char *fn_string(const struct stack_tree *t, uint32_t i, int what)
     uint32_t fn = t->nodes[i].fn;
     if (fn == STACK_NO_FN || !t->p || fn >= profile_nfunctions(t->p)) return "";
     struct function f = profile_function_at(t->p, fn);
-    return profile_str(t->p, what == 0 ? f.name : what == 1 ? f.file : f.obj);
+    return profile_str(t->p, what == 0 ? f.name : f.file);
 }
 
 const char *folded_name(const struct stack_tree *t, uint32_t i)
@@ -46,10 +46,6 @@ const char *folded_name(const struct stack_tree *t, uint32_t i)
 const char *folded_file(const struct stack_tree *t, uint32_t i)
 {
     return fn_string(t, i, 1);
-}
-const char *folded_object(const struct stack_tree *t, uint32_t i)
-{
-    return fn_string(t, i, 2);
 }
 
 uint64_t *folded_start_lines(const struct profile *p)

@@ -41,11 +41,9 @@ uint64_t folded_weight(const struct stack_tree *t, uint32_t i, size_t ev);
  * at the end. Start with folded_next(t, 0) to get the first frame. */
 uint32_t folded_next(const struct stack_tree *t, uint32_t i);
 
-/* Function name, file and object of node i, read from the profile
- * ("" for the root). */
+/* Function name and file of node i, read from the profile ("" for the root). */
 const char *folded_name(const struct stack_tree *t, uint32_t i);
 const char *folded_file(const struct stack_tree *t, uint32_t i);
-const char *folded_object(const struct stack_tree *t, uint32_t i);
 
 /*
  * The first source line of every function: the smallest line with a cost

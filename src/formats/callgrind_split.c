@@ -29,8 +29,8 @@
  * is the same either way; tests/fuzz/fuzz_callgrind.c checks that on every
  * input it runs.
  *
- * TALLY_READ_SPLIT (bytes, or "off") sets the smallest file that is split;
- * the default is 1 MiB.
+ * read_options.callgrind.split_min sets the smallest file that is split (the CLI
+ * takes it from TALLY_READ_SPLIT); the default is 1 MiB.
  */
 #include "callgrind_rd.h"
 
@@ -41,7 +41,6 @@
 #include "../io/worker.h"
 #include "../model/profile.h"
 
-#define SPLIT_MIN_DEFAULT ((size_t)1 << 20)
 /* the first part's `events:` line must be within this many bytes */
 #define HEADER_MAX ((size_t)1 << 20)
 
@@ -50,17 +49,6 @@ enum { SPLIT_PART, SPLIT_CONT };
 int rd_spec_fail(struct rd *r)
 {
     return rd_fail(r, "split read: left to the first reader");
-}
-
-static size_t split_min(void)
-{
-    const char *v = getenv("TALLY_READ_SPLIT");
-    if (!v || !*v) return SPLIT_MIN_DEFAULT;
-    if (!strcmp(v, "off")) return 0;
-    char *end;
-    unsigned long long n = strtoull(v, &end, 10);
-    if (*end) return SPLIT_MIN_DEFAULT;
-    return n ? (size_t)n : 1;
 }
 
 struct half {
@@ -502,8 +490,9 @@ static int merge_parts(struct rd *r, struct half *h, uint32_t *nm)
 
 int rd_read_split(struct rd *r, const char *data, size_t len)
 {
-    size_t min = split_min();
-    if (r->split.spec || r->opt->callgrind.no_split || r->pt || !min || len < min ||
+    size_t min = r->opt->callgrind.split_min ? r->opt->callgrind.split_min : READ_SPLIT_MIN_DEFAULT;
+    if (r->split.spec || r->opt->callgrind.no_split || r->pt || min == READ_SPLIT_NEVER ||
+        len < min ||
         !input_two_cpus())
         return 1;
     const char *end = data + len;

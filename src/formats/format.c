@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int line_starts(const char *data, size_t len, const char *word)
 {
@@ -68,6 +69,18 @@ static int cachegrind_detect(const char *data, size_t len)
     return DETECT_NO;
 }
 
+/* GNU gmon.out ("magic" flavour): an old BSD file has no magic and is not recognised */
+static int gmon_detect(const char *data, size_t len)
+{
+    return len >= 4 && memcmp(data, "gmon", 4) == 0 ? DETECT_MAGIC : DETECT_NO;
+}
+
+/* an aprof report has no magic: the least sure of all, so any other format wins */
+static int aprof_detect_row(const char *data, size_t len)
+{
+    return aprof_detect(data, len) ? DETECT_WEAK_CG : DETECT_NO;
+}
+
 static int contexts_read_row(struct input *in, struct profile *p, const struct read_options *opt,
                              struct tally_error *err)
 {
@@ -87,6 +100,10 @@ const struct format_ops profile_formats[] = {
      1},
     {"contexts", PROFILE_FORMAT_CONTEXTS, contexts_detect, contexts_read_row, contexts_write_row,
      0},
+    /* gmon.out needs its program (analysis/gprof_load.h), an aprof report is no cost profile
+       (formats/aprof.h): the table recognises them, their own modules read them */
+    {"gmon", PROFILE_FORMAT_GMON, gmon_detect, NULL, NULL, 0},
+    {"aprof", PROFILE_FORMAT_APROF, aprof_detect_row, NULL, NULL, 0},
     {NULL, PROFILE_FORMAT_UNKNOWN, NULL, NULL, NULL, 0},
 };
 
@@ -124,6 +141,33 @@ enum profile_format format_from_name(const char *name)
     return PROFILE_FORMAT_UNKNOWN;
 }
 
+enum format_class format_classify(struct input *in, enum profile_format *f, struct tally_error *err)
+{
+    const char *b;
+    size_t n;
+    struct tally_error e;
+    *f = PROFILE_FORMAT_UNKNOWN;
+    if (input_peek(in, 4096, &b, &n, err ? err : &e)) return FORMAT_UNREADABLE;
+    if (n >= 4 && memcmp(b, "\177ELF", 4) == 0) return FORMAT_PROGRAM;
+    *f = format_detect(b, n);
+    return *f == PROFILE_FORMAT_UNKNOWN ? FORMAT_OTHER : FORMAT_PROFILE;
+}
+
+enum format_class format_classify_path(const char *path, enum profile_format *f)
+{
+    struct stat st;
+    *f = PROFILE_FORMAT_UNKNOWN;
+    if (strcmp(path, "-") == 0) return FORMAT_STREAM;
+    if (stat(path, &st) != 0) return FORMAT_OTHER;
+    if (!S_ISREG(st.st_mode)) return FORMAT_STREAM;
+    struct input in;
+    struct tally_error e;
+    if (input_open(&in, path, &e)) return FORMAT_OTHER;
+    enum format_class k = format_classify(&in, f, NULL);
+    input_close(&in);
+    return k == FORMAT_UNREADABLE ? FORMAT_OTHER : k;
+}
+
 struct profile *profile_read(const char *path, const struct read_options *opt,
                              struct tally_error *err)
 {
@@ -144,9 +188,15 @@ struct profile *profile_read_input(struct input *in, const struct read_options *
     size_t hlen;
     if (input_peek(in, 4096, &head, &hlen, err)) return NULL;
     enum profile_format f = format_detect(head, hlen);
-    if (f == PROFILE_FORMAT_UNKNOWN) {
+    if (f == PROFILE_FORMAT_GMON) {
+        tally_error_set(err, path, 0,
+                        "a gmon.out file needs its program: give the executable built with -pg "
+                        "as an input too");
+        return NULL;
+    }
+    if (f == PROFILE_FORMAT_UNKNOWN || f == PROFILE_FORMAT_APROF) {
         tally_error_set(err, path, hlen ? 1 : 0, "%s",
-                        aprof_detect(head, hlen)
+                        f == PROFILE_FORMAT_APROF
                             ? "an aprof report (input-sensitive profile), not a cost profile: "
                               "read it with 'tally complexity' or 'tally merge'"
                         : hlen ? "not a callgrind or cachegrind profile (no 'events:' line "

@@ -32,6 +32,9 @@
 struct callgrind_read_options {
     int no_split;   /* parse on the calling thread only (the reader may otherwise read a
                        large mapped file on two; the caller keeps the other core busy) */
+    /* the smallest mapped file the reader may read on two threads:
+       0 = READ_SPLIT_MIN_DEFAULT, READ_SPLIT_NEVER = none */
+    size_t split_min;
     int *split_out; /* when not NULL, set to READ_SPLIT_* */
     /* when not NULL, set to the number of parts (after the first) whose records the
        reader added straight to part 0 (with merge_parts, call counts only and no jumps:
@@ -59,6 +62,9 @@ struct read_options {
      */
     int call_counts_only;
 };
+
+#define READ_SPLIT_MIN_DEFAULT ((size_t)1 << 20)
+#define READ_SPLIT_NEVER ((size_t)-1)
 
 /* How the callgrind reader read a file (read_options.split_out). */
 enum {
@@ -89,7 +95,12 @@ struct format_ops {
     int convert; /* offered by `tally convert --to` */
 };
 
-/* The table, ended by a row with name NULL. */
+/*
+ * The table, ended by a row with name NULL. The rows of gmon and aprof have
+ * no read() nor write(): they are recognised here and read by their own
+ * modules (a gmon.out with its program by analysis/gprof_load.h, an aprof
+ * report into an isprof by formats/aprof.h).
+ */
 extern const struct format_ops profile_formats[];
 
 /* The row of `f`, or NULL for PROFILE_FORMAT_UNKNOWN. */
@@ -98,8 +109,26 @@ const struct format_ops *format_ops_of(enum profile_format f);
 /* Guess the format from the first bytes of (decompressed) content. */
 enum profile_format format_detect(const char *data, size_t len);
 const char *format_name(enum profile_format f);
-/* "callgrind", "cachegrind" or "contexts" -> enum; UNKNOWN otherwise. */
+/* A row's name ("callgrind", "gmon", ...) -> enum; UNKNOWN otherwise. */
 enum profile_format format_from_name(const char *name);
+
+/*
+ * What an input is, for the commands that take several kinds (the CLI
+ * never looks at the bytes of an input itself).
+ */
+enum format_class {
+    FORMAT_OTHER,      /* none of the below: unreadable, empty, or something else (a source file) */
+    FORMAT_PROFILE,    /* a row of the table; which one is in *f */
+    FORMAT_PROGRAM,    /* an ELF file: the program of the gmon.out files after it */
+    FORMAT_UNREADABLE, /* (format_classify) its first bytes could not be read: err says why */
+    FORMAT_STREAM,     /* (format_classify_path) "-", a pipe or a FIFO: not looked at, as it
+                          could not be read again */
+};
+/* What the opened input is, from its first bytes (nothing is consumed); err may be NULL. */
+enum format_class format_classify(struct input *in, enum profile_format *f,
+                                  struct tally_error *err);
+/* The same by path: the file is opened, looked at and closed (a missing one: FORMAT_OTHER). */
+enum format_class format_classify_path(const char *path, enum profile_format *f);
 
 struct profile *profile_read(const char *path, const struct read_options *opt,
                              struct tally_error *err);

@@ -74,33 +74,22 @@ struct rd {
     struct input *in;   /* streamed: more bytes come from here; NULL: p holds them all */
     unsigned char *own; /* streamed: the bytes read so far (p == own) */
     size_t cap;
-    int failed;   /* streamed: a read error is in err */
-    size_t base;  /* streamed: bytes given back before p (offsets in messages add it) */
-    size_t nrecs; /* records read so far (see gmon_max_records) */
+    int failed;         /* streamed: a read error is in err */
+    size_t base;        /* streamed: bytes given back before p (offsets in messages add it) */
+    size_t nrecs;       /* records read so far */
+    size_t max_records; /* gmon_read_opts.max_records, or GMON_MAX_RECORDS_DEFAULT */
 };
 
 #define RD_CHUNK ((size_t)1 << 20)
 
-static size_t max_records = GMON_MAX_RECORDS_DEFAULT;
-
-size_t gmon_max_records(void)
-{
-    return max_records;
-}
-
-void gmon_set_max_records(size_t n)
-{
-    max_records = n ? n : GMON_MAX_RECORDS_DEFAULT;
-}
-
 /* One more record (histogram, arc or basic block) at byte `at`: -1 past the limit. */
 static int count_record(struct rd *r, size_t at)
 {
-    if (++r->nrecs <= max_records) return 0;
+    if (++r->nrecs <= r->max_records) return 0;
     return tally_error_set(r->err, r->name, 0,
                            "more than %zu records (arcs, blocks, histograms) at byte %zu: "
                            "not a gmon file, or raise the limit with tally --max-records=N",
-                           max_records, at);
+                           r->max_records, at);
 }
 
 /*
@@ -528,6 +517,7 @@ static int read_bsd(struct gmon *g, struct rd *r, const struct gmon_read_opts *o
 /* Decode the file behind `r` (p and size set, or an input to stream). */
 static int read_rd(struct gmon *g, struct rd *r, const struct gmon_read_opts *o)
 {
+    r->max_records = o->max_records ? o->max_records : GMON_MAX_RECORDS_DEFAULT;
     memset(&g->last, 0, sizeof g->last);
     if (r->lay.addr_size != 4 && r->lay.addr_size != 8)
         return tally_error_set(r->err, r->name, 0, "address size has unexpected value of %u",

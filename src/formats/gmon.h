@@ -68,6 +68,7 @@ struct gmon_read_opts {
      * ticks, not seconds" is added to gmon.warnings.
      */
     unsigned hertz;
+    size_t max_records; /* the most records one file may hold; 0 = GMON_MAX_RECORDS_DEFAULT */
 };
 
 /* What gmon_read() saw in the file just read (gprof -i). */
@@ -162,11 +163,9 @@ int gmon_read_mem(struct gmon *g, const char *name, const void *data, size_t siz
  * profiler writes at most 2^20 arcs, so 2^24 leaves room for files summed
  * by gprof -s while an endless stream that looks like arcs is stopped
  * (a stream is decoded as it comes: memory grows with the records only).
- * Process-wide, like input_max_line(); 0 restores the default.
+ * The default of gmon_read_opts.max_records (tally --max-records=N sets it).
  */
 #define GMON_MAX_RECORDS_DEFAULT ((size_t)1 << 24)
-size_t gmon_max_records(void);
-void gmon_set_max_records(size_t n);
 
 struct input;
 /*

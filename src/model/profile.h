@@ -45,6 +45,9 @@ enum profile_format {
     PROFILE_FORMAT_CALLGRIND,
     PROFILE_FORMAT_CACHEGRIND,
     PROFILE_FORMAT_CONTEXTS, /* tally contexts (formats/contexts.h) */
+    /* recognised, but not read into a profile by the format table: */
+    PROFILE_FORMAT_GMON,  /* GNU gmon.out: read with its program by the gprof analysis */
+    PROFILE_FORMAT_APROF, /* aprof report: an input-sensitive profile (model/isprof.h) */
 };
 
 /* Which subpositions cost lines carry (`positions:`). */

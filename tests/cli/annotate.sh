@@ -95,3 +95,51 @@ expect_run "call costs past 2^64-1: --tree=caller refuses them" 1 '' \
     'call costs overflow 64 bits' annotate --auto=no --tree=caller "$TMP/callsum.out"
 expect_run "call costs past 2^64-1: --auto=no does not add them up" 0 '^3 \(37.50%\)  a.c:f$' '' \
     annotate --auto=no "$TMP/callsum.out"
+
+# --- one way in: annotate reads what every command reads (issue 26) --------
+# An aprof report: the same message and exit status as convert's.
+AP="$ROOT/tests/golden/complexity/r1.aprof"
+"$TALLY" convert --to=folded "$AP" >/dev/null 2>"$TMP/conv.err"; crc=$?
+expect_run "aprof report: refused as convert refuses it" $crc '' \
+    "^tally: .*r1.aprof:1: an aprof report \(input-sensitive profile\), not a cost profile" \
+    annotate "$AP"
+same_text "aprof report: the same message as convert" "$TMP/conv.err" "$TMP/err"
+# an aprof report after a profile is an input too, not a source file to annotate
+expect_run "aprof report after a profile: an input, refused" 1 '' 'an aprof report' \
+    annotate g1.out "$AP"
+# A pipe (a FIFO): the same report as the file, but for the name in the header.
+"$TALLY" annotate g1.out >"$TMP/file.txt" 2>&1
+rm -f "$TMP/fifo" && mkfifo "$TMP/fifo"
+cat g1.out >"$TMP/fifo" &
+"$TALLY" annotate "$TMP/fifo" >"$TMP/pipe.txt" 2>&1 || true
+wait
+sed '/^Profile data file/d' "$TMP/file.txt" >"$TMP/file.cut"
+sed '/^Profile data file/d' "$TMP/pipe.txt" >"$TMP/pipe.cut"
+same_text "a pipe: the same report as the file" "$TMP/file.cut" "$TMP/pipe.cut"
+cat g1.out | "$TALLY" annotate - 2>&1 | sed '/^Profile data file/d' >"$TMP/stdin.cut"
+same_text "standard input: the same report as the file" "$TMP/file.cut" "$TMP/stdin.cut"
+# A per-thread set (an empty FILE, FILE-01, FILE-02): as the members given one by one.
+mkdir -p "$TMP/set" && : >"$TMP/set/cg.out.9"
+cp g1.out "$TMP/set/cg.out.9-01" && cp g1.out "$TMP/set/cg.out.9-02"
+(cd "$TMP/set" && "$TALLY" annotate --auto=no cg.out.9 >set.txt 2>&1 &&
+    "$TALLY" annotate --auto=no cg.out.9-01 cg.out.9-02 >members.txt 2>&1)
+same_text "a per-thread set: as its members" "$TMP/set/members.txt" "$TMP/set/set.txt"
+grep -q '2,000 (100.0%)' "$TMP/set/set.txt" && ok "a per-thread set: the sum of its threads" ||
+    not_ok "a per-thread set: the sum of its threads"
+# A program and its gmon.out: the profile `tally gprof --callgrind-out` writes.
+. "$ROOT/tests/peer/gmon-profiles.sh"
+if make_gmon_profiles; then
+    "$TALLY" gprof -b --callgrind-out="$TMP/gp.cg" "$GEX/cycles" "$GPROF/cycles.gmon" >/dev/null 2>&1
+    expect_run "PROG gmon.out: read as every command reads it" 0 'PROGRAM TOTALS' '' \
+        annotate --auto=no "$GEX/cycles" "$GPROF/cycles.gmon"
+    # the file has a totals: line, the profile in memory has its totals calculated
+    sed '/^Profile data file/d; s/ (calculated)$//' "$TMP/out" >"$TMP/gmon.cut"
+    "$TALLY" annotate --auto=no "$TMP/gp.cg" 2>&1 | sed '/^Profile data file/d' >"$TMP/gpcg.cut"
+    same_text "PROG gmon.out: as the file of gprof --callgrind-out" "$TMP/gpcg.cut" "$TMP/gmon.cut"
+    "$TALLY" convert --to=folded "$GPROF/cycles.gmon" >/dev/null 2>"$TMP/conv.err"
+    expect_run "gmon.out without its program: as convert says" 1 '' 'needs its program' \
+        annotate "$GPROF/cycles.gmon"
+    same_text "gmon.out without its program: convert's message" "$TMP/conv.err" "$TMP/err"
+else
+    not_ok "build the gprof examples"
+fi

@@ -6,7 +6,7 @@
  * back and the result must load again with the same number of records.
  *
  * Each input is also read split in two (formats/callgrind_split.c, forced
- * with TALLY_READ_SPLIT=1 whatever its size): the result must be exactly
+ * with read_options.callgrind.split_min = 1, whatever its size): the result must be exactly
  * that of one reader: the same error at the same line, or the same
  * profile written byte for byte, the same warnings and the same last
  * mention of every function.
@@ -35,10 +35,10 @@ static struct profile *load_as(const void *data, size_t size, int drop, int fold
                                int lean, struct tally_error *err)
 {
     struct input in;
-    setenv("TALLY_READ_SPLIT", split ? "1" : "off", 1);
     if (input_open_mem(&in, "fuzz", data, size, err)) return NULL;
     struct profile *p = profile_new();
     struct read_options opt = {0};
+    opt.callgrind.split_min = split ? 1 : READ_SPLIT_NEVER;
     opt.drop_addr = drop;
     opt.drop_jumps = drop;
     opt.merge_parts = fold;

@@ -98,7 +98,7 @@ out.write(bytes(30))' "$from" "$to" >"$TMP/long.gmon"
     grep -q "ignoring $((3000000 - 20 - cut_arcs * 24)) trailing bytes at byte $((20 + cut_arcs * 24))" "$TMP/cut.err" &&
         ok "a cut pipe is named at its offset in the stream" ||
         { not_ok "a cut pipe is named at its offset in the stream"; diag <"$TMP/cut.err"; }
-    for cmd in flame graph "convert --to=folded" "report -o $W/rep2" merge; do
+    for cmd in flame graph "convert --to=folded" "report -o $W/rep2" merge annotate; do
         (ulimit -v $LIMIT_KB && cat "$TMP/bsdhdr" /dev/urandom |
             timeout 30 "$TALLY" --max-records=100000 $cmd "$EXE" -) >"$TMP/out" 2>"$TMP/err"
         if grep -q '^tally: -: more than 100000 records .* at byte 2400020: ' "$TMP/err"

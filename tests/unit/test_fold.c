@@ -25,15 +25,16 @@ struct outcome {
     int how;       /* READ_SPLIT_* */
 };
 
-/* Read lean; `fold`: merge_parts (else the parts are added up after); `split`: TALLY_READ_SPLIT. */
-static struct outcome read_text(const struct bytebuf *b, int fold, int drop_line, const char *split)
+/* Read lean; `fold`: merge_parts (else the parts are added up after); `split`:
+   read_options.callgrind.split_min (READ_SPLIT_NEVER: one thread; 1: split whatever the size). */
+static struct outcome read_text(const struct bytebuf *b, int fold, int drop_line, size_t split)
 {
     struct outcome o = {0};
     struct input in;
-    setenv("TALLY_READ_SPLIT", split, 1);
     tally_error_clear(&o.err);
     assert_int_equal(input_open_mem(&in, "test", b->s, b->n, &o.err), 0);
     struct read_options opt = {0};
+    opt.callgrind.split_min = split;
     opt.merge_parts = fold;
     opt.drop_addr = 1;
     opt.drop_line = drop_line;
@@ -80,8 +81,8 @@ static long same(const struct bytebuf *b, size_t direct)
 {
     long line = -1;
     for (int drop_line = 0; drop_line < 2; drop_line++) {
-        struct outcome ref = read_text(b, 0, drop_line, "off");
-        struct outcome d = read_text(b, 1, drop_line, "off");
+        struct outcome ref = read_text(b, 0, drop_line, READ_SPLIT_NEVER);
+        struct outcome d = read_text(b, 1, drop_line, READ_SPLIT_NEVER);
         assert_int_equal(ref.direct, 0);
         if (d.p) assert_int_equal(d.direct, direct);
         line = d.p ? -1 : (long)d.err.line;
@@ -138,9 +139,8 @@ static char **part_totals(const struct bytebuf *b, int nparts)
 {
     struct input in;
     struct tally_error err;
-    setenv("TALLY_READ_SPLIT", "off", 1);
     assert_int_equal(input_open_mem(&in, "test", b->s, b->n, &err), 0);
-    struct read_options opt = {.drop_jumps = 1};
+    struct read_options opt = {.drop_jumps = 1, .callgrind.split_min = READ_SPLIT_NEVER};
     struct profile *p = profile_new();
     assert_int_equal(callgrind_read(&in, p, &opt, &err), 0);
     input_close(&in);
@@ -174,7 +174,7 @@ static void test_parts(void **state)
     b.n = 0;
     parts_file(&b, 4, NULL, (const char *const *)t);
     assert_int_equal(same(&b, 3), -1);
-    struct outcome d = read_text(&b, 1, 1, "off");
+    struct outcome d = read_text(&b, 1, 1, READ_SPLIT_NEVER);
     assert_non_null(d.p);
     assert_int_equal(d.p->warnings.n, 0);
     profile_free(d.p);
@@ -183,7 +183,7 @@ static void test_parts(void **state)
     b.n = 0;
     parts_file(&b, 4, NULL, wrong);
     assert_int_equal(same(&b, 3), -1);
-    d = read_text(&b, 1, 1, "off");
+    d = read_text(&b, 1, 1, READ_SPLIT_NEVER);
     assert_non_null(d.p);
     assert_true(d.p->warnings.n > 0);
     profile_free(d.p);
@@ -200,7 +200,7 @@ static void test_parts(void **state)
     parts_file(&rest, 3, NULL, (const char *const *)t);
     bytebuf_add(&b, rest.s, rest.n);
     assert_int_equal(same(&b, 3), -1);
-    d = read_text(&b, 1, 1, "off");
+    d = read_text(&b, 1, 1, READ_SPLIT_NEVER);
     assert_non_null(d.p);
     assert_non_null(d.p->parts[0]->totals);
     profile_free(d.p);
@@ -291,8 +291,8 @@ static void test_split(void **state)
             parts_file(&b, 9, NULL, NULL);
         }
         for (int drop_line = 0; drop_line < 2; drop_line++) {
-            struct outcome one = read_text(&b, 1, drop_line, "off");
-            struct outcome two = read_text(&b, 1, drop_line, "1");
+            struct outcome one = read_text(&b, 1, drop_line, READ_SPLIT_NEVER);
+            struct outcome two = read_text(&b, 1, drop_line, 1);
             assert_non_null(one.p);
             assert_int_equal(one.direct, body ? 1 : 8);
             if (two.how != (body ? READ_SPLIT_BODY : READ_SPLIT_PART))

@@ -6,7 +6,7 @@
  * Each case builds a file whose split line lands where the case wants it
  * (the second reader starts at the first `fn=` line past the middle, or at
  * the `version:` line nearest the middle), reads it with the split forced
- * (TALLY_READ_SPLIT=1) and without (off), and checks that the two give the
+ * (read_options.callgrind.split_min = 1) and without (READ_SPLIT_NEVER), and checks that the two give the
  * same error at the same line, or the same profile byte for byte as the
  * writer writes it, with the same warnings and last mentions. Each case
  * also says whether the split must be merged (which way) or must be given
@@ -26,10 +26,10 @@ static struct outcome read_text(const char *text, size_t len, int split, int fol
 {
     struct outcome o = {0};
     struct input in;
-    setenv("TALLY_READ_SPLIT", split ? "1" : "off", 1);
     tally_error_clear(&o.err);
     assert_int_equal(input_open_mem(&in, "test", text, len, &o.err), 0);
     struct read_options opt = {0};
+    opt.callgrind.split_min = split ? 1 : READ_SPLIT_NEVER;
     opt.merge_parts = fold;
     opt.drop_addr = drop;
     opt.callgrind.split_out = &o.how;
