@@ -492,8 +492,7 @@ int rd_read_split(struct rd *r, const char *data, size_t len)
 {
     size_t min = r->opt->callgrind.split_min ? r->opt->callgrind.split_min : READ_SPLIT_MIN_DEFAULT;
     if (r->split.spec || r->opt->callgrind.no_split || r->pt || min == READ_SPLIT_NEVER ||
-        len < min ||
-        !input_two_cpus())
+        len < min || !input_two_cpus())
         return 1;
     const char *end = data + len;
     struct half *h = xcalloc(1, sizeof(*h));

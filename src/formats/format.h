@@ -30,8 +30,8 @@
 
 /* Knobs of the callgrind reader alone (read_options.callgrind; other readers ignore them). */
 struct callgrind_read_options {
-    int no_split;   /* parse on the calling thread only (the reader may otherwise read a
-                       large mapped file on two; the caller keeps the other core busy) */
+    int no_split; /* parse on the calling thread only (the reader may otherwise read a
+                     large mapped file on two; the caller keeps the other core busy) */
     /* the smallest mapped file the reader may read on two threads:
        0 = READ_SPLIT_MIN_DEFAULT, READ_SPLIT_NEVER = none */
     size_t split_min;

@@ -6,11 +6,10 @@
  * Each case builds a file whose split line lands where the case wants it
  * (the second reader starts at the first `fn=` line past the middle, or at
  * the `version:` line nearest the middle), reads it with the split forced
- * (read_options.callgrind.split_min = 1) and without (READ_SPLIT_NEVER), and checks that the two give the
- * same error at the same line, or the same profile byte for byte as the
- * writer writes it, with the same warnings and last mentions. Each case
- * also says whether the split must be merged (which way) or must be given
- * up, so that a split that silently never happens fails the test.
+ * (read_options.callgrind.split_min = 1) and without (READ_SPLIT_NEVER), and checks that the two
+ * give the same error at the same line, or the same profile byte for byte as the writer writes it,
+ * with the same warnings and last mentions. Each case also says whether the split must be merged
+ * (which way) or must be given up, so that a split that silently never happens fails the test.
  */
 #include "testutil.h"
 
