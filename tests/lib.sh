@@ -337,3 +337,28 @@ peer_start() {
         exit 1
     fi
 }
+
+# same_gmon A B : identical, except bytes 9..20 (the header's spare bytes)
+same_gmon() { cmp -s -n 8 "$1" "$2" && cmp -s -i 20 "$1" "$2"; }
+
+# same_written G T [SKIP...]: the files GNU gprof wrote into G and tally
+# gprof into T (gmon.sum by same_gmon) are the same; what differs is added
+# to $why. SKIP names files left out (inputs the tools found there).
+same_written() {
+    g=$1 t=$2
+    shift 2
+    for f in "$g"/* "$t"/*; do
+        [ -e "$f" ] || continue
+        b=${f##*/}
+        case " $* " in *" $b "*) continue ;; esac
+        other=$t/$b
+        [ "$f" = "$other" ] && other=$g/$b
+        if [ ! -e "$other" ]; then
+            why="$why; only one tool wrote $b"
+        elif [ "$b" = gmon.sum ]; then
+            same_gmon "$f" "$other" || why="$why; gmon.sum differs"
+        else
+            cmp -s "$f" "$other" || why="$why; $b differs"
+        fi
+    done
+}

@@ -65,10 +65,6 @@ run_in() {
     echo $? >"$dir.rc"
 }
 
-# same_gmon A B : identical, except bytes 9..20 (the header's spare bytes)
-same_gmon() {
-    cmp -s -n 8 "$1" "$2" && cmp -s -i 20 "$1" "$2"
-}
 
 # gprof's own explanatory texts; tally must not print them
 BLURB_LINES="the percentage of the total running time of the
@@ -101,20 +97,7 @@ compare() {
         grep -qFf "$TMP/blurbs" "$TMP/t.out" && why="$why; prints gprof's explanations"
         [ "$(wc -l <"$TMP/t.out")" -gt "$(wc -l <"$TMP/g.tables")" ] || why="$why; no explanations"
     fi
-    for f in "$TMP"/g/* "$TMP"/t/*; do
-        [ -e "$f" ] || continue
-        b=${f##*/}
-        case $b in a.out | gmon.out) continue ;; esac
-        other=$TMP/t/$b
-        [ "$f" = "$other" ] && other=$TMP/g/$b
-        if [ ! -e "$other" ]; then
-            why="$why; only one tool wrote $b"
-        elif [ "$b" = gmon.sum ]; then
-            same_gmon "$f" "$other" || why="$why; gmon.sum differs"
-        else
-            cmp -s "$f" "$other" || why="$why; $b differs"
-        fi
-    done
+    same_written "$TMP/g" "$TMP/t" a.out gmon.out
     why=${why#; }
 }
 

@@ -37,8 +37,6 @@ mkdir -p "$TMP/bin"
 printf '#!/bin/sh\nexec "%s" gprof "$@"\n' "$TALLY" >"$TMP/bin/tally-gprof"
 chmod +x "$TMP/bin/tally-gprof"
 
-# same_gmon A B : identical, except bytes 9..20 (the header's spare bytes)
-same_gmon() { cmp -s -n 8 "$1" "$2" && cmp -s -i 20 "$1" "$2"; }
 
 # compare PROG DATA OPTIONS... : sets why (empty when tally's run is gprof's)
 compare() {
@@ -57,19 +55,7 @@ compare() {
     if [ -s "$TMP/g.err" ] && [ ! -s "$TMP/t.err" ]; then why="$why; no error message"; fi
     if [ ! -s "$TMP/g.err" ] && [ -s "$TMP/t.err" ]; then why="$why; unexpected standard error"; fi
     cmp -s "$TMP/g.out" "$TMP/t.out" || why="$why; output differs"
-    for f in "$TMP"/g/* "$TMP"/t/*; do
-        [ -e "$f" ] || continue
-        b=${f##*/}
-        other=$TMP/t/$b
-        [ "$f" = "$other" ] && other=$TMP/g/$b
-        if [ ! -e "$other" ]; then
-            why="$why; only one tool wrote $b"
-        elif [ "$b" = gmon.sum ]; then
-            same_gmon "$f" "$other" || why="$why; gmon.sum differs"
-        else
-            cmp -s "$f" "$other" || why="$why; $b differs"
-        fi
-    done
+    same_written "$TMP/g" "$TMP/t"
     why=${why#; }
 }
 
