@@ -175,7 +175,9 @@ invariants "threads, --separate-threads=yes" "$TMP"/threads.sep-*
 build texit gcc -O1 -g -pthread
 run texit -- ./texit
 fewer_unsymbolled texit
-same_arcs texit
+# (pthread_join waits on a futex only when the thread has not ended yet:
+# those arcs depend on timing, in either tool)
+same_arcs texit 'futex|_asynccancel '
 (cd "$TMP" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record -q --cache-sim=no --separate-threads=yes \
     --out-file="$TMP/texit.sep" ./texit >/dev/null 2>&1 </dev/null)
 invariants "texit, --separate-threads=yes" "$TMP"/texit.sep-*
