@@ -75,8 +75,10 @@ Signed-By: $KEYRING
 EOF
     # the system's apt.conf (a proxy, say) still applies; the sources, lists,
     # caches and the package status are ours
-    set -- -q -o Dir::Etc::SourceList="$BASE/peer.sources" -o Dir::Etc::SourceParts=/dev/null \
-        -o Dir::State::Lists="$BASE/lists" -o Dir::Cache="$BASE/cache" -o Dir::State::status=/dev/null
+    # (an empty status file and parts folder of ours, not /dev/null: apt reads them)
+    mkdir -p "$BASE/parts" && : >"$BASE/status" || fail "cannot create $BASE"
+    set -- -q -o Dir::Etc::SourceList="$BASE/peer.sources" -o Dir::Etc::SourceParts="$BASE/parts" \
+        -o Dir::State::Lists="$BASE/lists" -o Dir::Cache="$BASE/cache" -o Dir::State::status="$BASE/status"
     # as root, apt drops to the user _apt to download, which cannot write here
     [ "$(id -u)" = 0 ] && set -- "$@" -o APT::Sandbox::User=root
 

@@ -77,6 +77,12 @@ if [ "$JOBS" -gt 1 ] && printf '%s\n' "${names[@]}" | grep -q '\.sh$'; then
     ) >"$LOGS/prepare.log" 2>&1
 fi
 
+if [ ! -c /dev/null ]; then
+    echo "tests/run.sh: /dev/null is not a character device (it was replaced before the tests; as root: rm /dev/null && mknod -m 666 /dev/null c 1 3)" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
 order=()
 for n in $long_first; do
     for i in "${!names[@]}"; do [ "${names[i]}" = "$n" ] && order+=("$i"); done
@@ -117,6 +123,14 @@ done
 wait
 
 pass=0 fail=0 failed_logs=""
+# Every test redirects to /dev/null; one that renamed a file over it (as
+# root) would break every later program on the machine, the next CI run
+# included, far from the cause: say so here, where it happened.
+if [ ! -c /dev/null ]; then
+    echo "FAIL /dev/null is no longer a character device after the tests: a program replaced it"
+    ls -l /dev/null
+    fail=1
+fi
 for i in "${!names[@]}"; do
     log=$(logof "${names[i]}")
     read -r p f <"$log.rc" 2>/dev/null || { p=0 f=1; } # a runner that died counts as a failure

@@ -208,6 +208,11 @@ void tl_out_check(const HChar *opt, const HChar *pattern)
         VG_(fmsg)("tally: %s: '%s' is a directory\n", opt, name);
         VG_(exit)(1);
     }
+    if (existed && VKI_S_ISFIFO(st.mode)) {
+        /* opened and closed now, a FIFO's reader would see its end before the profile */
+        VG_(free)(name);
+        return;
+    }
     VgFile *f = VG_(fopen)(name, VKI_O_CREAT | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
     if (!f) {
         VG_(fmsg)

@@ -648,17 +648,23 @@ static Bool format_now(HChar *buf)
 
 /* Write the tuples of `ts` as one report (thread tid, 0 = all), in the
  * order of docs/internals/aprof.md, to a temporary file renamed at the
- * end. */
+ * end; a name that is a device or a FIFO (/dev/null, a pipe) is written
+ * in place: a rename would put a plain file where the device was. */
 static void write_report(const HChar *name, rms_tuples *ts, UInt tid, ULong total)
 {
-    HChar *tmp = VG_(malloc)("rms.name", VG_(strlen)(name) + 8);
-    VG_(sprintf)(tmp, "%s.tmp", name);
-    VgFile *f =
-        VG_(fopen)(tmp, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+    struct vg_stat st;
+    Bool special = !sr_isError(VG_(stat)(name, &st)) && !VKI_S_ISREG(st.mode);
+    HChar *tmp = NULL;
+    if (!special) {
+        tmp = VG_(malloc)("rms.name", VG_(strlen)(name) + 32);
+        VG_(sprintf)(tmp, "%s.tmp%d", name, VG_(getpid)());
+    }
+    const HChar *to = special ? name : tmp;
+    VgFile *f = VG_(fopen)(to, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
     if (!f) {
-        VG_(umsg)("error: cannot create the aprof report '%s'\n", tmp);
+        VG_(umsg)("error: cannot create the aprof report '%s'\n", to);
         tl_out_failed();
-        VG_(free)(tmp);
+        if (tmp) VG_(free)(tmp);
         return;
     }
     rms_tuple **v = VG_(malloc)("rms.sort", (ts->n + 1) * sizeof *v);
@@ -701,8 +707,8 @@ static void write_report(const HChar *name, rms_tuples *ts, UInt tid, ULong tota
     if (G.negative) VG_(fprintf)
     (f, "c tally warning: %llu activations had a negative RMS (counted as 0)\n", G.negative);
     VG_(fprintf)(f, "v %d\n", clo_drms ? 6 : 4);
-    struct vg_stat st;
-    if (!sr_isError(VG_(stat)(VG_(args_the_exename), &st))) VG_(fprintf)(f, "e %llu\n", st.mtime);
+    struct vg_stat est;
+    if (!sr_isError(VG_(stat)(VG_(args_the_exename), &est))) VG_(fprintf)(f, "e %llu\n", est.mtime);
     if (clo_drms)
         VG_(fprintf)(f, "t %lld\n", clo_resolution);
     else if (have_date)
@@ -740,6 +746,7 @@ static void write_report(const HChar *name, rms_tuples *ts, UInt tid, ULong tota
     VG_(free)(rused);
     VG_(free)(v);
     VG_(fclose)(f);
+    if (!tmp) return;
     if (VG_(rename)(tmp, name) != 0) VG_(umsg)("error: cannot rename '%s' to '%s'\n", tmp, name);
     VG_(free)(tmp);
 }

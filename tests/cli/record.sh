@@ -187,6 +187,21 @@ if command -v valgrind >/dev/null 2>&1 && [ -x "$ROOT/build/valgrind/lib/tally-a
     else
         not_ok "at exit: tally: wrote said.out (N functions)"; diag <"$TMP/err"
     fi
+    # a FIFO as the profile: written through, never replaced; opened once,
+    # at the end (an open and close at start-up would end its reader early)
+    if command -v mkfifo >/dev/null 2>&1 && mkfifo "$TMP/prof.fifo"; then
+        cat "$TMP/prof.fifo" >"$TMP/fifo.got" &
+        reader=$!
+        (sleep 30; kill $reader; timeout 5 cat "$TMP/prof.fifo") >/dev/null 2>&1 &
+        run_tally 0 "" "" record -q --out-file=prof.fifo -- /bin/true
+        wait $reader
+        if [ -p "$TMP/prof.fifo" ] && grep -q '^events: ' "$TMP/fifo.got"; then
+            ok "--out-file=FIFO: the profile goes through it and the FIFO stays"
+        else
+            not_ok "--out-file=FIFO: the profile goes through it and the FIFO stays"
+            diag <"$TMP/err"
+        fi
+    fi
     run_tally 0 "" "" record -q --out-file=quiet.out -- /bin/true
     if ! grep -q "wrote" "$TMP/err" && [ -s "$TMP/quiet.out" ]; then
         ok "-q: the file is written and nothing said"
