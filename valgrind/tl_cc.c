@@ -66,7 +66,7 @@ linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line)
         if (l->file == file && l->fn == fn && l->obj == obj && l->cgfn == cgfn && l->line == line)
             return l;
     if (!(fn->fnf & FNF_DECIDED)) fnpat_decide(fn);
-    linecc *l = arena_alloc(sizeof *l);
+    linecc *l = arena_alloc(sizeof *l + EV_BYTES);
     l->file = file;
     l->fn = fn;
     l->obj = obj;
@@ -81,21 +81,113 @@ static UWord instrcc_rehash(const void *p)
     return addr_hash(((const instrcc *)p)->addr);
 }
 
+/*
+ * Translation asks for the position of every instruction, and Valgrind's
+ * lookups are dear: a search of the debug infos, and for a function name
+ * the C++ demangler each time. Consecutive instructions almost always
+ * share the object, the file and the function, so each lookup keeps the
+ * last answer and gives it again while Valgrind's answer points at the
+ * same record. The debug info epoch changes whenever a debug info is read
+ * or discarded, and the records pointed at (debug infos, their names) live
+ * as long as their debug info, so a kept answer holds only for its epoch.
+ */
+
+/* Valgrind's lookup of the symbol holding a code address, without
+ * demangling (libcoregrind's pub_core_debuginfo.h; the tool API has only
+ * the demangling lookups). The name is the symbol table's own. */
+extern Bool VG_(get_fnname_raw)(DiEpoch ep, Addr a, const HChar **buf);
+
+/* The debug info whose text holds `a` (NULL: none), the last one kept. */
+static DebugInfo *text_di(DiEpoch ep, Addr a)
+{
+    static DebugInfo *last;
+    static UInt last_ep;
+    if (last && ep.n == last_ep &&
+        a - VG_(DebugInfo_get_text_avma)(last) < VG_(DebugInfo_get_text_size)(last))
+        return last;
+    DebugInfo *di = VG_(find_DebugInfo)(ep, a);
+    if (di) {
+        last = di;
+        last_ep = ep.n;
+    }
+    return di;
+}
+
 /* The object file holding code at `a` ("???" when unknown) and its load
  * bias: the debug info's, else the mapping's (Valgrind marks only `.plt`
  * as a PLT section and keeps no text range for `.plt.sec`). */
 istr *object_of(Addr a, Addr *bias)
 {
-    DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+    static const DebugInfo *last;
+    static UInt last_ep;
+    static istr *last_obj;
+    DiEpoch ep = VG_(current_DiEpoch)();
+    DebugInfo *di = text_di(ep, a);
+    if (di && di == last && ep.n == last_ep) {
+        if (bias) *bias = (Addr)VG_(DebugInfo_get_text_bias)(di);
+        return last_obj;
+    }
     const HChar *name = di ? VG_(DebugInfo_get_filename)(di) : NULL;
     if (name && name[0]) {
         if (bias) *bias = (Addr)VG_(DebugInfo_get_text_bias)(di);
-        return intern(name);
+        last = di;
+        last_ep = ep.n;
+        return last_obj = intern(name);
     }
     NSegment const *seg = VG_(am_find_nsegment)(a);
     name = seg ? VG_(am_get_filename)(seg) : NULL;
     if (bias) *bias = name ? seg->start - (Addr)seg->offset : 0;
     return intern(name && name[0] ? name : "???");
+}
+
+/* The function whose symbol holds `a`, named as VG_(get_fnname) names it
+ * (demangled, `(below main)`), or NULL without a symbol. That name is a
+ * function of the symbol's raw name alone, so the raw name's istr keeps
+ * it (`dem`) and each name is demangled once. */
+istr *fn_at(Addr a)
+{
+    static const HChar *last_raw;
+    static UInt last_ep;
+    static istr *last_fn;
+    DiEpoch ep = VG_(current_DiEpoch)();
+    const HChar *raw;
+    if (!VG_(get_fnname_raw)(ep, a, &raw)) return NULL;
+    if (raw == last_raw && ep.n == last_ep) return last_fn;
+    istr *r = intern(raw);
+    if (!r->dem) {
+        const HChar *fn;
+        if (!VG_(get_fnname)(ep, a, &fn)) return NULL; /* (cannot happen) */
+        r->dem = intern(fn);
+    }
+    last_raw = raw;
+    last_ep = ep.n;
+    return last_fn = r->dem;
+}
+
+/* "dir/file" (or "file" without a directory), from the names of a line
+ * record of the debug info; the last one is kept. */
+static istr *path_of(DiEpoch ep, const HChar *file, const HChar *dir)
+{
+    static const HChar *last_file, *last_dir;
+    static UInt last_ep;
+    static istr *last_path;
+    if (file == last_file && dir == last_dir && ep.n == last_ep) return last_path;
+    istr *p;
+    if (dir[0]) {
+        SizeT dl = VG_(strlen)(dir), fl = VG_(strlen)(file);
+        HChar *buf = VG_(malloc)("tl.path", dl + fl + 2);
+        VG_(memcpy)(buf, dir, dl);
+        buf[dl] = '/';
+        VG_(memcpy)(buf + dl + 1, file, fl + 1);
+        p = intern(buf);
+        VG_(free)(buf);
+    } else {
+        p = intern(file);
+    }
+    last_file = file;
+    last_dir = dir;
+    last_ep = ep.n;
+    return last_path = p;
 }
 
 /* The load biases met so far (few: one per object), instrs keep an index. */
@@ -104,7 +196,7 @@ static UInt n_bias, cap_bias;
 
 static Addr text_bias(Addr a)
 {
-    DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+    DebugInfo *di = text_di(VG_(current_DiEpoch)(), a);
     return di ? (Addr)VG_(DebugInfo_get_text_bias)(di) : 0;
 }
 
@@ -139,28 +231,18 @@ Addr file_addr(Addr a)
 linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow)
 {
     DiEpoch ep = VG_(current_DiEpoch)();
-    const HChar *file, *dir, *fn;
+    const HChar *file, *dir;
     UInt line = 0;
     istr *ifile;
 
     if (VG_(get_filename_linenum)(ep, a, &file, &dir, &line)) {
-        if (dir[0]) {
-            SizeT dl = VG_(strlen)(dir), fl = VG_(strlen)(file);
-            HChar *buf = VG_(malloc)("tl.path", dl + fl + 2);
-            VG_(memcpy)(buf, dir, dl);
-            buf[dl] = '/';
-            VG_(memcpy)(buf + dl + 1, file, fl + 1);
-            ifile = intern(buf);
-            VG_(free)(buf);
-        } else {
-            ifile = intern(file);
-        }
+        ifile = path_of(ep, file, dir);
     } else {
         ifile = intern("???");
         line = 0;
     }
-    if (VG_(get_fnname)(ep, a, &fn)) {
-        istr *ifn = intern(fn);
+    istr *ifn = fn_at(a);
+    if (ifn) {
         /* a block that runs on past its function's end is its first
          * instruction's function (`follow`), as in Callgrind */
         if (follow && owner && owner->fn != ifn)
@@ -186,7 +268,7 @@ linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow)
 instrcc *new_instrcc(Addr a, UInt len, linecc *l)
 {
     UWord h = addr_hash(a);
-    instrcc *i = arena_alloc(sizeof *i);
+    instrcc *i = arena_alloc(sizeof *i + EV_BYTES);
     i->addr = a;
     i->len = len;
     i->nox = clo_cache_sim && sim_ir_nox(a, len);
@@ -226,7 +308,7 @@ Bool is_plt(Addr a)
 {
     if (VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT) return True;
     const HChar *name;
-    return !VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name) && stub_code(a);
+    return !VG_(get_fnname_raw)(VG_(current_DiEpoch)(), a, &name) && stub_code(a);
 }
 
 /* Add every seg's runs into its instr counters (before writing, and at a

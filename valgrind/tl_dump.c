@@ -80,8 +80,13 @@ static void format_pos(HChar *buf, Addr addr, UInt line)
         VG_(sprintf)(buf, "0x%lx", addr);
 }
 
-/* Which events are written, in callgrind order. */
+/* The events of the run, in callgrind order: what is counted, stored
+ * (slot k holds out_ev[k]) and written (see tl_global.h). */
 Int out_ev[N_EV], n_out_ev;
+Int ev_slot[N_EV];
+/* 0, 1, 2, ... and the slots' names: the context tree's view of the slots */
+static Int ev_slots[N_EV];
+static const HChar *slot_name[N_EV];
 
 void choose_events(void)
 {
@@ -104,12 +109,19 @@ void choose_events(void)
         out_ev[n_out_ev++] = EV_sysTime;
         if (clo_systime == SYSTIME_NSEC) out_ev[n_out_ev++] = EV_sysCpuTime;
     }
+    for (Int e = 0; e < N_EV; e++)
+        ev_slot[e] = -1;
+    for (Int k = 0; k < n_out_ev; k++) {
+        ev_slot[out_ev[k]] = k;
+        ev_slots[k] = k;
+        slot_name[k] = ev_name[out_ev[k]];
+    }
 }
 
 Bool all_zero(const ULong *ev)
 {
     for (Int k = 0; k < n_out_ev; k++)
-        if (ev[out_ev[k]]) return False;
+        if (ev[k]) return False;
     return True;
 }
 
@@ -132,14 +144,14 @@ static linecc **collect_lines(UWord *np, Int (*cmp)(const void *, const void *))
 {
     for (UWord k = 0; k < lines.nslots; k++)
         for (linecc *l = lines.slot[k]; l; l = l->next) {
-            VG_(memset)(l->ev, 0, sizeof l->ev);
+            VG_(memset)(l->ev, 0, EV_BYTES);
             l->arcs = NULL;
             l->jumps = NULL;
             l->frec = NULL;
         }
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next) {
-            for (Int e = 0; e < N_EV; e++)
+            for (Int e = 0; e < n_out_ev; e++)
                 i->line->ev[e] += i->ev[e];
             for (arc *a = i->arcs; a; a = a->snext) {
                 a->lnext = i->line->arcs;
@@ -260,10 +272,10 @@ static void write_desc(VgFile *f, const HChar *gap)
 static void write_costs(VgFile *f, const ULong *ev)
 {
     Int last = n_out_ev;
-    while (last > 1 && ev[out_ev[last - 1]] == 0)
+    while (last > 1 && ev[last - 1] == 0)
         last--;
     for (Int k = 0; k < last; k++)
-        VG_(fprintf)(f, " %llu", ev[out_ev[k]]);
+        VG_(fprintf)(f, " %llu", ev[k]);
     VG_(fprintf)(f, "\n");
 }
 
@@ -693,7 +705,7 @@ static void write_callgrind(UInt tid)
             for (arc *a = i->arcs; a; a = a->snext)
                 write_arc(&c, a, pos);
             if (i->jumps) write_jumps(&c, i->jumps, False, pos);
-            for (Int e = 0; e < N_EV; e++)
+            for (Int e = 0; e < n_out_ev; e++)
                 totals[e] += i->ev[e];
         }
         VG_(free)(v);
@@ -704,19 +716,19 @@ static void write_callgrind(UInt tid)
             if (all_zero(l->ev) && !live_arcs(l->arcs, True) && !live_jumps(l->jumps, True))
                 continue;
             write_line_costs(&c, l);
-            for (Int e = 0; e < N_EV; e++)
+            for (Int e = 0; e < n_out_ev; e++)
                 totals[e] += l->ev[e];
         }
         VG_(free)(v);
     }
     VG_(fprintf)(f, "\nsummary:");
     for (Int k = 0; k < n_out_ev; k++)
-        VG_(fprintf)(f, " %llu", totals[out_ev[k]]);
+        VG_(fprintf)(f, " %llu", totals[k]);
     VG_(fprintf)(f, "\ntotals:");
     for (Int k = 0; k < n_out_ev; k++)
-        VG_(fprintf)(f, " %llu", totals[out_ev[k]]);
+        VG_(fprintf)(f, " %llu", totals[k]);
     VG_(fprintf)(f, "\n");
-    for (Int e = 0; e < N_EV; e++)
+    for (Int e = 0; e < n_out_ev; e++)
         grand[e] += totals[e];
     VG_(fclose)(f);
     o->f = NULL;
@@ -770,8 +782,8 @@ static void keep_for_cachegrind(void)
     for (UWord k = 0; k < n; k++) {
         linecc *l = v[k];
         if (all_zero(l->ev)) continue;
-        if (!l->cgkept) l->cgkept = arena_alloc(N_EV * sizeof(ULong));
-        for (Int e = 0; e < N_EV; e++)
+        if (!l->cgkept) l->cgkept = arena_alloc(EV_BYTES);
+        for (Int e = 0; e < n_out_ev; e++)
             l->cgkept[e] += l->ev[e];
     }
     VG_(free)(v);
@@ -811,13 +823,9 @@ static void write_cachegrind(void)
     /* (Cachegrind has no write-back events) */
     static const Int cg_order[] = {EV_Ir,   EV_I1mr, EV_ILmr, EV_Dr,  EV_D1mr, EV_DLmr, EV_Dw,
                                    EV_D1mw, EV_DLmw, EV_Bc,   EV_Bcm, EV_Bi,   EV_Bim};
-    Int ev[N_EV], n = 0;
-    for (UInt k = 0; k < sizeof cg_order / sizeof cg_order[0]; k++) {
-        Int e = cg_order[k];
-        Bool on = e <= EV_Dw || (e <= EV_DLmw && clo_cache_sim) ||
-                  (e >= EV_Bc && e <= EV_Bim && clo_branch_sim);
-        if (on) ev[n++] = e;
-    }
+    Int ev[N_EV], n = 0; /* the slots written */
+    for (UInt k = 0; k < sizeof cg_order / sizeof cg_order[0]; k++)
+        if (EVS(cg_order[k]) >= 0) ev[n++] = EVS(cg_order[k]);
     HChar *name;
     VgFile *f = open_out("--cachegrind-out-file", clo_cg_out_file, &name);
     if (!f) return;
@@ -825,13 +833,13 @@ static void write_cachegrind(void)
     write_cmd(f);
     VG_(fprintf)(f, "events:");
     for (Int k = 0; k < n; k++)
-        VG_(fprintf)(f, " %s", ev_name[ev[k]]);
+        VG_(fprintf)(f, " %s", ev_name[out_ev[ev[k]]]);
     VG_(fprintf)(f, "\n");
     UWord nl;
     linecc **v = collect_lines(&nl, cmp_linecc_cg);
     for (UWord k = 0; k < nl; k++)
         if (v[k]->cgkept)
-            for (Int e = 0; e < N_EV; e++)
+            for (Int e = 0; e < n_out_ev; e++)
                 v[k]->ev[e] += v[k]->cgkept[e];
     ULong sum[N_EV];
     VG_(memset)(sum, 0, sizeof sum);
@@ -851,10 +859,10 @@ static void write_cachegrind(void)
         /* Lines that differ only in object or call-graph name are one line
          * for Cachegrind: sum them. */
         ULong c[N_EV];
-        VG_(memcpy)(c, l->ev, sizeof c);
+        VG_(memcpy)(c, l->ev, EV_BYTES);
         while (k + 1 < nl && cmp_linecc_cg(&v[k], &v[k + 1]) == 0) {
             k++;
-            for (Int e = 0; e < N_EV; e++)
+            for (Int e = 0; e < n_out_ev; e++)
                 c[e] += v[k]->ev[e];
         }
         VG_(fprintf)(f, "%u", l->line);
@@ -897,7 +905,9 @@ static double pct(ULong a, ULong b)
 static void print_summary(void)
 {
     if (VG_(clo_verbosity) == 0) return;
-    const ULong *t = totals;
+    ULong t[N_EV]; /* by event; 0 for those not collected */
+    for (Int e = 0; e < N_EV; e++)
+        t[e] = EVS(e) >= 0 ? totals[EVS(e)] : 0;
     ULong Dr = t[EV_Dr], Dw = t[EV_Dw], Bc = t[EV_Bc], Bi = t[EV_Bi];
     Int l1 = comma_width(t[EV_Ir]);
     Int l2 = comma_width(Dr > Bc ? Dr : Bc);
@@ -983,7 +993,7 @@ void tl_fini(Int exitcode)
     sep_report();
     say_written();
     if (clo_cg_out_file) write_cachegrind();
-    if (clo_contexts) cct_write(clo_ctx_out_file, out_ev, n_out_ev, ev_name);
+    if (clo_contexts) cct_write(clo_ctx_out_file, ev_slots, n_out_ev, slot_name);
     VG_(memcpy)(totals, grand, sizeof totals);
     print_summary();
     if (out_failed) VG_(exit)(1); /* a profile is missing: say so by the status */

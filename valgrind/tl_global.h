@@ -76,6 +76,21 @@ enum {
 };
 extern const HChar *const ev_name[N_EV]; /* (tl_dump.c) */
 
+/*
+ * The events of this run. Every cost vector (of an instr, a line, an arc,
+ * a thread's running cost, a frame's entry) holds only the events that the
+ * options collect, n_out_ev of them, in the order of the file's `events:`
+ * line: slot k holds event out_ev[k], and event e is in slot EVS(e) (-1:
+ * not collected, never counted). choose_events() (tl_dump.c) decides them
+ * once, after the options, before anything is counted: a new event is an
+ * EV_ entry, its name, and its rule there. Ir Dr Dw are always collected,
+ * in slots 0 to 2.
+ */
+extern Int out_ev[N_EV], n_out_ev;
+extern Int ev_slot[N_EV];
+#define EVS(e) (ev_slot[e])
+#define EV_BYTES ((SizeT)n_out_ev * sizeof(ULong)) /* of one cost vector */
+
 /* An interned string. Equal strings share one pointer, so keys compare by
  * pointer; the ids are the callgrind-format compression numbers (0 = not
  * written yet), one namespace for files and one for functions. */
@@ -84,6 +99,7 @@ typedef struct istr {
     UInt hash;
     UInt fl_id, fn_id, ob_id;
     UChar fnf; /* a function's name: the patterns' verdicts (FNF_..., tl_fnpat.c) */
+    struct istr *dem; /* a symbol's raw name: its demangled name (see fn_at) */
     HChar s[];
 } istr;
 
@@ -102,7 +118,7 @@ typedef struct linecc {
     struct fnact *act;  /* its function's depth on the stacks (--calls=yes) */
     ULong *cgkept;      /* costs of the parts already dumped, for the
                            cachegrind file (NULL until a dump has some) */
-    ULong ev[N_EV];
+    ULong ev[];         /* [n_out_ev]: by slot (EVS) */
 } linecc;
 
 /* One guest instruction. Several can share an address when the code at
@@ -119,7 +135,7 @@ typedef struct instrcc {
     UInt id;            /* index into the threads' stores (--separate-threads) */
     UInt bias;          /* its object's load bias: obj_bias[bias] (see file_addr) */
     struct instrcc *tnext;
-    ULong ev[N_EV];
+    ULong ev[]; /* [n_out_ev]: by slot (EVS) */
 } instrcc;
 
 /* --separate-threads: the instrs (and arcs, jumps) counted into since the
@@ -143,7 +159,7 @@ static inline void touch_instr(instrcc *n)
 }
 
 /* One flushed stretch of events: `*count` runs; it adds to ctr[k], the
- * counter of ins[k]. */
+ * counter of ins[k] (slot `which` of its costs). */
 typedef struct seg {
     ULong *count;
     struct seg *dnext; /* the next seg of its block, for a block of code
@@ -153,7 +169,7 @@ typedef struct seg {
         ULong *ctr;
         instrcc *ins;
         UShort idx;   /* the instruction's index in its block */
-        UShort which; /* the event counted (EV_*) */
+        UShort which; /* the slot of the event counted (EVS) */
     } e[];
 } seg;
 
@@ -272,11 +288,11 @@ typedef struct arc {
     struct arc *lnext; /* a line's list, while writing */
     instrcc *site, *callee;
     ULong calls;
-    ULong cost[N_EV];
     struct cct_node *cparent, *cchild; /* --contexts: the last call's contexts */
     UInt id;                           /* index into the threads' stores (--separate-threads) */
     Bool touched;                      /* on `touched_arcs` (--separate-threads) */
     struct arc *tnext;
+    ULong cost[]; /* [n_out_ev]: by slot (EVS) */
 } arc;
 
 extern arc *touched_arcs;
@@ -337,7 +353,7 @@ typedef struct {
     instrcc *saved_plt;   /* mark: an unresolved call into a PLT stub */
     cct_node *node;       /* --contexts: the callee's context (mark: the root) */
     cct_node *saved_node; /* mark: the interrupted context */
-    ULong enter[N_EV];
+    ULong enter[N_EV];    /* the first n_out_ev slots (EVS) */
 } frame;
 
 /* PLT blocks run since the call into a stub; their costs are split among
@@ -366,8 +382,9 @@ typedef struct {
     ULong run[N_EV];
     UInt tid;
     Bool toggled; /* --toggle-collect: an odd number of toggles are open */
-    /* --separate-threads: this thread's counts, by instr id (N_EV each),
-     * by arc id (calls, then N_EV costs) and by jump id (executed, taken) */
+    /* --separate-threads: this thread's counts, by instr id (n_out_ev
+     * each), by arc id (calls, then n_out_ev costs) and by jump id
+     * (executed, taken) */
     ULong *istore, *astore, *jstore;
     UInt n_istore, n_astore, n_jstore;
     cct_thread cct; /* --contexts=yes: where in the tree this thread runs */
@@ -409,6 +426,7 @@ extern segchunk *seg_chunks;
 istr *intern(const HChar *s);
 linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line);
 istr *object_of(Addr a, Addr *bias);
+istr *fn_at(Addr a); /* the function of code at a (demangled), NULL: no symbol */
 /* Addresses in the files are Callgrind's: within the object (the run-time
  * address less the load bias of the debug info holding it, unchanged
  * without one), so that objdump on the object finds them. */
@@ -559,8 +577,7 @@ void tl_thread_exit(ThreadId tid);
 /*--- tl_dump.c: the files and the summary ---*/
 
 extern htab fnrecs, entry_files;
-extern Int out_ev[N_EV], n_out_ev;
-void choose_events(void);
+void choose_events(void); /* out_ev, n_out_ev, ev_slot */
 Bool all_zero(const ULong *ev);
 void clear_jumps(void);
 void note_entry_file(const linecc *l);

@@ -120,7 +120,7 @@ static arc *get_arc(instrcc *site, instrcc *callee)
     UWord h = arc_hash(site, callee);
     for (arc *a = arcs.slot[h & (arcs.nslots - 1)]; a; a = a->next)
         if (a->site == site && a->callee == callee) return a;
-    arc *a = arena_alloc(sizeof *a);
+    arc *a = arena_alloc(sizeof *a + EV_BYTES);
     a->site = site;
     a->callee = callee;
     note_entry_file(callee->line);
@@ -280,7 +280,7 @@ static frame *new_frame(thread *t)
     }
     frame *f = &t->stack[t->depth++];
     VG_(memset)(f, 0, sizeof *f - sizeof f->enter);
-    VG_(memcpy)(f->enter, t->run, sizeof f->enter);
+    VG_(memcpy)(f->enter, t->run, EV_BYTES);
     return f;
 }
 
@@ -348,14 +348,14 @@ static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool r
     }
     if (rms_on)
         rms_on_call(t->tid, callee->line->fn, callee->line->obj, callee->line->fn->s,
-                    callee->line->obj->s, resolver, t->run[EV_Ir]);
+                    callee->line->obj->s, resolver, t->run[EVS(EV_Ir)]);
 }
 
 /* A signal mark is gone (the handler returned, or longjmp left it): what
  * the handler ran is not the interrupted frames' cost. */
 static void end_signal(thread *t, const frame *m)
 {
-    for (Int e = 0; e < N_EV; e++) {
+    for (Int e = 0; e < n_out_ev; e++) {
         ULong h = t->run[e] - m->enter[e];
         for (UInt d = 0; d < t->depth; d++)
             t->stack[d].enter[e] += h;
@@ -371,7 +371,7 @@ frame *pop_call(thread *t)
     if (f->sig) {
         if (f->alt) t->n_alt--;
         end_signal(t, f);
-        if (rms_on) rms_on_signal_end(t->tid, t->run[EV_Ir]);
+        if (rms_on) rms_on_signal_end(t->tid, t->run[EVS(EV_Ir)]);
         return f;
     }
     if (f->skip) {
@@ -381,11 +381,11 @@ frame *pop_call(thread *t)
     (*act_depth(f->base, t->tid))--;
     if (f->act != f->base) (*act_depth(f->act, t->tid))--;
     if (collecting && f->outer) {
-        for (Int e = 0; e < N_EV; e++)
+        for (Int e = 0; e < n_out_ev; e++)
             f->a->cost[e] += t->run[e] - f->enter[e];
         touch_arc(f->a);
     }
-    if (rms_on) rms_on_return(t->tid, f->resolver, t->run[EV_Ir]);
+    if (rms_on) rms_on_return(t->tid, f->resolver, t->run[EVS(EV_Ir)]);
     if (f->toggle) toggle_flip(t);
     if (f->base->hooks) hooks_leave(f->base);
     return f;
@@ -430,7 +430,7 @@ static void plt_note(thread *t, sbinfo *sb)
     if (t->n_plt == PLT_CHAIN) return; /* the last one takes the rest */
     if (sb->dyn)
         for (UInt i = 0; i < sb->dyn->n && i < PLT_MAX_INSTRS; i++)
-            VG_(memcpy)(t->plt_snap[t->n_plt][i], sb->dyn->cur[i]->ev, sizeof(ULong) * N_EV);
+            VG_(memcpy)(t->plt_snap[t->n_plt][i], sb->dyn->cur[i]->ev, EV_BYTES);
     t->plt_sb[t->n_plt] = sb;
     VG_(memcpy)(t->plt_at[t->n_plt], t->run, sizeof t->plt_at[0]);
     t->n_plt++;
@@ -453,7 +453,7 @@ static void plt_name(thread *t, UInt k, const linecc *owner)
     dyn_point(d, owner);
     for (UInt i = 0; i < n; i++) {
         if (old[i] == d->cur[i]) continue;
-        for (Int e = 0; e < N_EV; e++) {
+        for (Int e = 0; e < n_out_ev; e++) {
             ULong moved = old[i]->ev[e] - t->plt_snap[k][i][e];
             if (old[i]->ev[e] < t->plt_snap[k][i][e] || !moved) continue;
             old[i]->ev[e] -= moved;
@@ -814,7 +814,7 @@ static void tl_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
     exitinfo **pend = t == cur_thread ? &last_exit : &t->pending;
     frame *m = new_frame(t);
     m->sig = True;
-    if (rms_on) rms_on_signal(tid, sigNo, t->run[EV_Ir]);
+    if (rms_on) rms_on_signal(tid, sigNo, t->run[EVS(EV_Ir)]);
     m->sp = VG_(get_SP)(tid);
     m->saved = *pend;
     m->saved_plt = t->plt_site;
@@ -880,7 +880,7 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
         IRTemp w = newIRTemp(sb->tyenv, Ity_I64);
         addStmtToIRSB(
             sb, IRStmt_WrTmp(a, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(p),
-                                             IRExpr_Const(IRConst_U64(sx_ev[k] * sizeof(ULong))))));
+                                             IRExpr_Const(IRConst_U64(EVS(sx_ev[k]) * sizeof(ULong))))));
         addStmtToIRSB(sb, IRStmt_WrTmp(v, IRExpr_Load(Iend_LE, Ity_I64, IRExpr_RdTmp(a))));
         addStmtToIRSB(sb, IRStmt_WrTmp(w, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(v),
                                                        IRExpr_Const(IRConst_U64(n)))));
@@ -897,8 +897,9 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
             /* a jump into another function's code may return from a
              * tail-called piece (enter_block) and, with --contexts,
              * changes context; code without a symbol is the frame's */
-            if (!VG_(get_fnname)(ep, to, &name)) return;
-            if (intern(name) == site->line->fn && site->line->obj == sbi->obj) return;
+            istr *fn = fn_at(to);
+            if (!fn) return;
+            if (fn == site->line->fn && site->line->obj == sbi->obj) return;
         }
     }
     exitinfo *x = arena_alloc(sizeof *x);
@@ -935,7 +936,7 @@ static const linecc *first_owner(Addr a)
     const HChar *name;
     DiEpoch ep = VG_(current_DiEpoch)();
     if (clo_skip_plt && is_plt(a)) return NULL;
-    if (VG_(get_fnname)(ep, a, &name))
+    if (fn_at(a))
         /* named code is its function's when it is entered as that
          * function; reached by a jump from another function's frame it is
          * that function's (corrected while it runs, see dynblock) */

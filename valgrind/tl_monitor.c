@@ -39,7 +39,7 @@ static void print_help(void)
 static void print_costs(const ULong *ev)
 {
     for (Int k = 0; k < n_out_ev; k++)
-        VG_(gdb_printf)("%s%llu", k ? " " : "", ev[out_ev[k]]);
+        VG_(gdb_printf)("%s%llu", k ? " " : "", ev[k]);
     VG_(gdb_printf)("\n");
 }
 
@@ -100,7 +100,7 @@ static void status_internal(void)
             VG_(gdb_printf)("function-%u-%u: %s\n", t->tid, d, caller_name(f));
             VG_(gdb_printf)("calls-%u-%u: %llu\n", t->tid, d, f->a->calls);
             ULong ev[N_EV];
-            for (Int e = 0; e < N_EV; e++)
+            for (Int e = 0; e < n_out_ev; e++)
                 ev[e] = t->run[e] - f->enter[e];
             VG_(gdb_printf)("events-%u-%u: ", t->tid, d);
             print_costs(ev);

@@ -125,12 +125,12 @@ static void restart_thread_frames(thread *t, Bool add)
         else if (add && f->outer) { /* an inner call of a recursion adds nothing */
             ULong *c = f->a->cost;
             if (clo_separate && t != cur_thread) {
-                t->astore = grow_store(t->astore, &t->n_astore, f->a->id + 1, N_EV + 1);
-                c = &t->astore[(SizeT)f->a->id * (N_EV + 1) + 1];
+                t->astore = grow_store(t->astore, &t->n_astore, f->a->id + 1, n_out_ev + 1);
+                c = &t->astore[(SizeT)f->a->id * (n_out_ev + 1) + 1];
             } else {
                 touch_arc(f->a);
             }
-            for (Int e = 0; e < N_EV; e++)
+            for (Int e = 0; e < n_out_ev; e++)
                 c[e] += upto[e] - f->enter[e];
         }
         VG_(memcpy)(f->enter, t->run, sizeof f->enter);
@@ -151,9 +151,9 @@ static void stash(thread *t)
     for (instrcc *i = touched_instrs; i; i = i->tnext) {
         i->touched = False;
         if (all_zero(i->ev)) continue;
-        t->istore = grow_store(t->istore, &t->n_istore, i->id + 1, N_EV);
-        for (Int e = 0; e < N_EV; e++) {
-            t->istore[(SizeT)i->id * N_EV + e] += i->ev[e];
+        t->istore = grow_store(t->istore, &t->n_istore, i->id + 1, n_out_ev);
+        for (Int e = 0; e < n_out_ev; e++) {
+            t->istore[(SizeT)i->id * n_out_ev + e] += i->ev[e];
             i->ev[e] = 0;
         }
     }
@@ -161,11 +161,11 @@ static void stash(thread *t)
     for (arc *a = touched_arcs; a; a = a->tnext) {
         a->touched = False;
         if (!a->calls && all_zero(a->cost)) continue;
-        t->astore = grow_store(t->astore, &t->n_astore, a->id + 1, N_EV + 1);
-        ULong *c = &t->astore[(SizeT)a->id * (N_EV + 1)];
+        t->astore = grow_store(t->astore, &t->n_astore, a->id + 1, n_out_ev + 1);
+        ULong *c = &t->astore[(SizeT)a->id * (n_out_ev + 1)];
         c[0] += a->calls;
         a->calls = 0;
-        for (Int e = 0; e < N_EV; e++) {
+        for (Int e = 0; e < n_out_ev; e++) {
             c[e + 1] += a->cost[e];
             a->cost[e] = 0;
         }
@@ -187,19 +187,19 @@ void unstash(thread *t, Bool clear)
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next) {
             if (i->id >= t->n_istore) continue;
-            ULong *c = &t->istore[(SizeT)i->id * N_EV];
-            for (Int e = 0; e < N_EV; e++)
+            ULong *c = &t->istore[(SizeT)i->id * n_out_ev];
+            for (Int e = 0; e < n_out_ev; e++)
                 i->ev[e] += c[e];
-            if (clear) VG_(memset)(c, 0, N_EV * sizeof(ULong));
+            if (clear) VG_(memset)(c, 0, n_out_ev * sizeof(ULong));
         }
     for (UWord k = 0; k < arcs.nslots; k++)
         for (arc *a = arcs.slot[k]; a; a = a->next) {
             if (a->id >= t->n_astore) continue;
-            ULong *c = &t->astore[(SizeT)a->id * (N_EV + 1)];
+            ULong *c = &t->astore[(SizeT)a->id * (n_out_ev + 1)];
             a->calls += c[0];
-            for (Int e = 0; e < N_EV; e++)
+            for (Int e = 0; e < n_out_ev; e++)
                 a->cost[e] += c[e + 1];
-            if (clear) VG_(memset)(c, 0, (N_EV + 1) * sizeof(ULong));
+            if (clear) VG_(memset)(c, 0, (n_out_ev + 1) * sizeof(ULong));
         }
     if (!clo_jumps) return;
     for (UWord k = 0; k < instrs.nslots; k++)
@@ -239,11 +239,11 @@ void clear_counters(void)
 {
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next)
-            VG_(memset)(i->ev, 0, sizeof i->ev);
+            VG_(memset)(i->ev, 0, EV_BYTES);
     for (UWord k = 0; k < arcs.nslots; k++)
         for (arc *a = arcs.slot[k]; a; a = a->next) {
             a->calls = 0;
-            VG_(memset)(a->cost, 0, sizeof a->cost);
+            VG_(memset)(a->cost, 0, EV_BYTES);
         }
 }
 
@@ -343,9 +343,9 @@ void zero_counts(void)
     for (UInt k = 0; k < n_threads; k++)
         if (threads[k]) {
             thread *t = threads[k];
-            if (t->istore) VG_(memset)(t->istore, 0, (SizeT)t->n_istore * N_EV * sizeof(ULong));
+            if (t->istore) VG_(memset)(t->istore, 0, (SizeT)t->n_istore * n_out_ev * sizeof(ULong));
             if (t->astore)
-                VG_(memset)(t->astore, 0, (SizeT)t->n_astore * (N_EV + 1) * sizeof(ULong));
+                VG_(memset)(t->astore, 0, (SizeT)t->n_astore * (n_out_ev + 1) * sizeof(ULong));
             if (t->jstore) VG_(memset)(t->jstore, 0, (SizeT)t->n_jstore * 2 * sizeof(ULong));
         }
 }

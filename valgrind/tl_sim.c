@@ -101,6 +101,8 @@ VG_REGPARM(2) void h_jump_dyn(instrcc *site, Addr to)
  * on, and always into the running cost. */
 static inline void count2(instrcc *n, Int e1, Int eL, ULong m1, ULong mL)
 {
+    e1 = EVS(e1);
+    eL = EVS(eL);
     if (collecting) {
         n->ev[e1] += m1;
         n->ev[eL] += mL;
@@ -116,16 +118,21 @@ static inline void count2(instrcc *n, Int e1, Int eL, ULong m1, ULong mL)
 static inline void count_res(instrcc *n, Int res, Int e1, Int eL, Int eD)
 {
     if (res == CACHESIM_L1_HIT) return;
-    ULong mL = res >= CACHESIM_LL_MISS, mD = res == CACHESIM_LL_MISS_DIRTY;
+    ULong mL = res >= CACHESIM_LL_MISS;
+    e1 = EVS(e1);
+    eL = EVS(eL);
     if (collecting) {
         n->ev[e1]++;
         n->ev[eL] += mL;
-        n->ev[eD] += mD;
         touch_instr(n);
     }
     cur_run[e1]++;
     cur_run[eL] += mL;
-    cur_run[eD] += mD;
+    /* a dirty line only with --simulate-wb=yes, which collects eD */
+    if (res == CACHESIM_LL_MISS_DIRTY) {
+        if (collecting) n->ev[EVS(eD)]++;
+        cur_run[EVS(eD)]++;
+    }
 }
 
 #define SIM_MODELS (cachesim_wb || cachesim_hwpref)
@@ -221,20 +228,20 @@ static VG_REGPARM(3) void h_dm(instrcc *n, Addr a, UWord size)
 static VG_REGPARM(3) void h_guarded_dr(instrcc *n, Addr a, UWord size)
 {
     if (collecting) {
-        n->ev[EV_Dr]++;
+        n->ev[EVS(EV_Dr)]++;
         touch_instr(n);
     }
-    cur_run[EV_Dr]++;
+    cur_run[EVS(EV_Dr)]++;
     if (clo_cache_sim) d_ref(n, a, size, EV_D1mr, EV_DLmr);
 }
 
 static VG_REGPARM(3) void h_guarded_dw(instrcc *n, Addr a, UWord size)
 {
     if (collecting) {
-        n->ev[EV_Dw]++;
+        n->ev[EVS(EV_Dw)]++;
         touch_instr(n);
     }
-    cur_run[EV_Dw]++;
+    cur_run[EVS(EV_Dw)]++;
     if (clo_cache_sim) d_ref(n, a, size, EV_D1mw, EV_DLmw);
 }
 
@@ -243,10 +250,10 @@ static VG_REGPARM(2) void h_bc(instrcc *n, UWord taken)
     ULong m = 0;
     branchsim_cond(n->addr, (Word)taken, &m);
     if (collecting) {
-        n->ev[EV_Bcm] += m;
+        n->ev[EVS(EV_Bcm)] += m;
         touch_instr(n);
     }
-    cur_run[EV_Bcm] += m;
+    cur_run[EVS(EV_Bcm)] += m;
 }
 
 static VG_REGPARM(2) void h_bi(instrcc *n, Addr dst)
@@ -254,10 +261,10 @@ static VG_REGPARM(2) void h_bi(instrcc *n, Addr dst)
     ULong m = 0;
     branchsim_ind(n->addr, dst, &m);
     if (collecting) {
-        n->ev[EV_Bim] += m;
+        n->ev[EVS(EV_Bim)] += m;
         touch_instr(n);
     }
-    cur_run[EV_Bim] += m;
+    cur_run[EVS(EV_Bim)] += m;
 }
 
 /*------------------------------------------------------------*/
@@ -292,10 +299,11 @@ void flush_events(tlstate *st)
     for (Int k = 0; k < st->nev; k++) {
         event *e = &st->ev[k];
         static const Int which[] = {EV_Ir, EV_Dr, EV_Dw, EV_Bc, EV_Bi, EV_Ge};
-        s->e[k].ctr = &e->ins->ev[which[e->kind]];
+        Int slot = EVS(which[e->kind]);
+        s->e[k].ctr = &e->ins->ev[slot];
         s->e[k].ins = e->ins;
         s->e[k].idx = e->idx;
-        s->e[k].which = (UShort)which[e->kind];
+        s->e[k].which = (UShort)slot;
     }
     if (st->dyn) {
         s->dnext = st->dyn->segs;
