@@ -661,9 +661,12 @@ static void write_callgrind(UInt tid)
     VG_(memset)(totals, 0, sizeof totals);
     cgpos c = {.o = o};
     UWord n;
-    linecc **lv = collect_lines(&n, cmp_linecc_cg); /* also clears the frecs */
-    VG_(free)(lv);
     if (clo_dump_instr) {
+        /* each part finds the functions' files again (collect_lines does
+         * it for the lines) */
+        for (UWord k = 0; k < lines.nslots; k++)
+            for (linecc *l = lines.slot[k]; l; l = l->next)
+                l->frec = NULL;
         instrcc **v = VG_(malloc)("tl.sort", (instrs.nused + 1) * sizeof *v);
         n = 0;
         for (UWord k = 0; k < instrs.nslots; k++)

@@ -117,9 +117,16 @@ static UWord arc_rehash(const void *p)
 
 static arc *get_arc(instrcc *site, instrcc *callee)
 {
+    /* the site's own arcs first: few, and near the site (the table's
+     * slots are a cache miss at every call); a site with many callees
+     * (a virtual call) turns to the table */
+    UInt n = 0;
+    for (arc *a = site->arcs; a && n < 8; a = a->snext, n++)
+        if (a->callee == callee) return a;
     UWord h = arc_hash(site, callee);
-    for (arc *a = arcs.slot[h & (arcs.nslots - 1)]; a; a = a->next)
-        if (a->site == site && a->callee == callee) return a;
+    if (n == 8)
+        for (arc *a = arcs.slot[h & (arcs.nslots - 1)]; a; a = a->next)
+            if (a->site == site && a->callee == callee) return a;
     arc *a = arena_alloc(sizeof *a + EV_BYTES);
     a->site = site;
     a->callee = callee;

@@ -336,7 +336,10 @@ void flush_events(tlstate *st)
     /* The simulators, in program order. */
     for (Int k = 0; k < st->nev; k++) {
         event *e = &st->ev[k];
-        IRExpr *ins = ins_atom(st, e->ins, e->idx);
+        /* (the instr argument only for a call: in a dynblock it is a load) */
+        Bool call = e->kind == Ev_Bc || e->kind == Ev_Bi ||
+                    (clo_cache_sim && (e->kind != Ev_Ir || !e->i1hit) && e->kind != Ev_Ge);
+        IRExpr *ins = call ? ins_atom(st, e->ins, e->idx) : NULL;
         switch (e->kind) {
         case Ev_Ir:
             if (!clo_cache_sim || e->i1hit) break;
