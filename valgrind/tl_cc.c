@@ -76,9 +76,17 @@ linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line)
     return l;
 }
 
+/* The instrs' table: the instructions of a block, which translation looks
+ * up one after the other, fall in neighbouring slots (the address's low
+ * bits), while the 4 MiB regions of code are spread by their high bits. */
+static UWord instr_hash(Addr a)
+{
+    return (a >> 2) + (a >> 22) * 0x9E3779B1u;
+}
+
 static UWord instrcc_rehash(const void *p)
 {
-    return addr_hash(((const instrcc *)p)->addr);
+    return instr_hash(((const instrcc *)p)->addr);
 }
 
 /*
@@ -267,7 +275,7 @@ linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow)
 
 instrcc *new_instrcc(Addr a, UInt len, linecc *l)
 {
-    UWord h = addr_hash(a);
+    UWord h = instr_hash(a);
     instrcc *i = arena_alloc(sizeof *i + EV_BYTES);
     i->addr = a;
     i->len = len;
@@ -282,7 +290,7 @@ instrcc *new_instrcc(Addr a, UInt len, linecc *l)
 instrcc *get_instrcc(Addr a, UInt len, Addr entry, const linecc *owner, Bool follow)
 {
     linecc *l = lookup_position(a, entry, owner, follow);
-    UWord h = addr_hash(a);
+    UWord h = instr_hash(a);
     /* Several entries may share an address: code replaced by other code
      * (the newest is first), and code without a symbol run for several
      * functions (one entry each, see dynblock). */
