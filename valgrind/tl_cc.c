@@ -8,6 +8,7 @@
  * Copyright (C) 2026 the tally authors.
  */
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
@@ -218,6 +219,7 @@ static UInt bias_index(Addr bias)
                             : VG_(malloc)("tl.bias", cap_bias * sizeof *obj_bias);
     }
     obj_bias[n_bias] = bias;
+    tl_assert(n_bias < (1u << 24) - 1); /* instrcc.bias */
     return n_bias++;
 }
 
@@ -327,20 +329,22 @@ void fold_segs(void)
         for (UInt x = 0; x < ch->n; x++) {
             ULong c = ch->count[x];
             if (!c) continue;
-            seg *sg = ch->seg[x];
-            for (UInt k = 0; k < sg->n; k++) {
-                *sg->e[k].ctr += c;
-                touch_instr(sg->e[k].ins);
-            }
+            seg_fold(ch->seg[x], c);
             ch->count[x] = 0;
         }
 }
 
 /* The record of a jump from `site` to `to`: the one an earlier translation
  * of the same code made, or a new one. */
+instrx *instr_x(instrcc *i)
+{
+    if (!i->x) i->x = arena_alloc(sizeof *i->x);
+    return i->x;
+}
+
 jrec *get_jrec(instrcc *site, Addr to, Bool cond, Bool inverted)
 {
-    for (jrec *j = site->jumps; j; j = j->snext)
+    for (jrec *j = instr_jumps(site); j; j = j->snext)
         if (j->to == to && j->cond == cond && j->inverted == inverted) return j;
     jrec *j = arena_alloc(sizeof *j);
     j->id = n_jrecs++;
@@ -354,8 +358,8 @@ jrec *get_jrec(instrcc *site, Addr to, Bool cond, Bool inverted)
         to, to, object_of(to, NULL) == object_of(site->addr, NULL) ? site->line : NULL, False);
     const HChar *name;
     j->skip = VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), to, &name) || is_plt(to);
-    j->snext = site->jumps;
-    site->jumps = j;
+    j->snext = instr_x(site)->jumps;
+    site->x->jumps = j;
     return j;
 }
 

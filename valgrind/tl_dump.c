@@ -153,11 +153,11 @@ static linecc **collect_lines(UWord *np, Int (*cmp)(const void *, const void *))
         for (instrcc *i = instrs.slot[k]; i; i = i->next) {
             for (Int e = 0; e < n_out_ev; e++)
                 i->line->ev[e] += i->ev[e];
-            for (arc *a = i->arcs; a; a = a->snext) {
+            for (arc *a = instr_arcs(i); a; a = a->snext) {
                 a->lnext = i->line->arcs;
                 i->line->arcs = a;
             }
-            for (jrec *j = i->jumps; j; j = j->snext) {
+            for (jrec *j = instr_jumps(i); j; j = j->snext) {
                 j->lnext = i->line->jumps;
                 i->line->jumps = j;
             }
@@ -477,7 +477,7 @@ void clear_jumps(void)
 {
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next)
-            for (jrec *j = i->jumps; j; j = j->snext)
+            for (jrec *j = instr_jumps(i); j; j = j->snext)
                 j->exe = j->taken = 0;
 }
 
@@ -671,7 +671,8 @@ static void write_callgrind(UInt tid)
         n = 0;
         for (UWord k = 0; k < instrs.nslots; k++)
             for (instrcc *i = instrs.slot[k]; i; i = i->next)
-                if (!all_zero(i->ev) || live_arcs(i->arcs, False) || live_jumps(i->jumps, False))
+                if (!all_zero(i->ev) || live_arcs(instr_arcs(i), False) ||
+                    live_jumps(instr_jumps(i), False))
                     v[n++] = i;
         VG_(ssort)(v, n, sizeof *v, cmp_instrcc);
         Addr pa = 0;
@@ -705,9 +706,9 @@ static void write_callgrind(UInt tid)
             pa = fa;
             pl = i->line->line;
             write_costs(f, i->ev);
-            for (arc *a = i->arcs; a; a = a->snext)
+            for (arc *a = instr_arcs(i); a; a = a->snext)
                 write_arc(&c, a, pos);
-            if (i->jumps) write_jumps(&c, i->jumps, False, pos);
+            if (instr_jumps(i)) write_jumps(&c, instr_jumps(i), False, pos);
             for (Int e = 0; e < n_out_ev; e++)
                 totals[e] += i->ev[e];
         }

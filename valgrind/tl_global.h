@@ -122,28 +122,50 @@ typedef struct linecc {
 } linecc;
 
 /* One guest instruction. Several can share an address when the code at
- * that address changed its debug info (unmapped and mapped again). */
+ * that address changed its debug info (unmapped and mapped again). There is
+ * one per instruction translated, so it is kept small: 40 bytes and the
+ * run's costs (see docs/internals/tool.md, "Memory"). */
 typedef struct instrcc {
     struct instrcc *next;
     Addr addr;
-    UInt len;
-    Bool nox;     /* in one I1 line, and I1 and LL lines are equal */
-    Bool touched; /* on `touched_instrs` (--separate-threads) */
     linecc *line;
-    struct arc *arcs;   /* calls made by this instruction (--calls=yes) */
-    struct jrec *jumps; /* jumps from this instruction (--collect-jumps=yes) */
-    UInt id;            /* index into the threads' stores (--separate-threads) */
-    UInt bias;          /* its object's load bias: obj_bias[bias] (see file_addr) */
-    struct instrcc *tnext;
-    ULong ev[]; /* [n_out_ev]: by slot (EVS) */
+    struct instrx *x; /* its calls and jumps, NULL while it has none */
+    UInt id;          /* index into the threads' stores (--separate-threads) */
+    UInt bias : 24;   /* its object's load bias: obj_bias[bias] (see file_addr) */
+    UInt len : 6;     /* bytes, 1 to 15 */
+    UInt nox : 1;     /* in one I1 line, and I1 and LL lines are equal */
+    UInt touched : 1; /* in `touched_instrs` (--separate-threads) */
+    ULong ev[];       /* [n_out_ev]: by slot (EVS) */
 } instrcc;
+
+/* What few instructions have: the calls they make (--calls=yes) and their
+ * jumps (--collect-jumps=yes). */
+typedef struct instrx {
+    struct arc *arcs;
+    struct jrec *jumps;
+} instrx;
+
+instrx *instr_x(instrcc *i); /* made on first use (tl_cc.c) */
+
+static inline struct arc *instr_arcs(const instrcc *i)
+{
+    return i->x ? i->x->arcs : NULL;
+}
+
+static inline struct jrec *instr_jumps(const instrcc *i)
+{
+    return i->x ? i->x->jumps : NULL;
+}
 
 /* --separate-threads: the instrs (and arcs, jumps) counted into since the
  * counters last went into a thread's store, so that a thread switch moves
- * only those. */
-extern instrcc *touched_instrs;
+ * only those; the instrs in a vector (n_touched of them), the others in
+ * lists. */
+extern instrcc **touched_instrs;
+extern UInt n_touched, cap_touched;
+void touched_grow(void); /* (tl_parts.c) */
 
-/* Put record r (an instrcc, jrec or arc) on its touched list, once. */
+/* Put record r (a jrec or an arc) on its touched list, once. */
 #define TL_TOUCH(r, list)                                                                          \
     do {                                                                                           \
         if (clo_separate && !(r)->touched) {                                                       \
@@ -155,23 +177,37 @@ extern instrcc *touched_instrs;
 
 static inline void touch_instr(instrcc *n)
 {
-    TL_TOUCH(n, touched_instrs);
+    if (clo_separate && !n->touched) {
+        n->touched = 1;
+        if (n_touched == cap_touched) touched_grow();
+        touched_instrs[n_touched++] = n;
+    }
 }
 
-/* One flushed stretch of events: `*count` runs; it adds to ctr[k], the
- * counter of ins[k] (slot `which` of its costs). */
+/* One flushed stretch of events: `*count` runs; for each k it adds to slot
+ * e[k].which of the costs of instruction e[k].idx of the block, ins[idx]
+ * (for a dynblock its `cur`, so the counts go to the clone it runs for). */
 typedef struct seg {
     ULong *count;
     struct seg *dnext; /* the next seg of its block, for a block of code
                           without a symbol (see dynblock) */
+    struct instrcc **ins;
     UInt n;
     struct {
-        ULong *ctr;
-        instrcc *ins;
         UShort idx;   /* the instruction's index in its block */
         UShort which; /* the slot of the event counted (EVS) */
     } e[];
 } seg;
+
+/* Add `c` runs of seg sg into its instrs' costs. */
+static inline void seg_fold(const seg *sg, ULong c)
+{
+    for (UInt k = 0; k < sg->n; k++) {
+        instrcc *i = sg->ins[sg->e[k].idx];
+        i->ev[sg->e[k].which] += c;
+        touch_instr(i);
+    }
+}
 
 /* The run counts of all segs, side by side in chunks (a fold reads them
  * in order); the instrumented code adds to them at fixed addresses. */
@@ -239,7 +275,6 @@ typedef struct {
     struct dynblock *dyn; /* code without a symbol: the site is dyn->cur[idx] */
     UInt idx;
     istr *obj; /* the object file of the block */
-    UInt cost[N_SX];
 } exitinfo;
 
 /* Instructions of a PLT block whose counts move to the function the stub
@@ -496,6 +531,7 @@ typedef struct {
     UInt charged[N_SX];   /* of which already added to the running cost */
     UInt idx;             /* the current instruction's index in the block */
     struct dynblock *dyn; /* a block of code without a symbol, or NULL */
+    instrcc **ins;        /* the block's instrs by index (the segs' `ins`) */
 } tlstate;
 
 void emit_call(IRSB *sb, Int regparms, const HChar *name, void *fn, IRExpr **args, IRExpr *guard);

@@ -83,7 +83,8 @@ cache_cfg cfg_I1, cfg_D1, cfg_LL;
 
 tl_arena cc_arena = {.chunk = 1024 * 1024, .cc = "tl.arena"};
 static ULong dummy_run[N_EV];
-instrcc *touched_instrs;
+instrcc **touched_instrs;
+UInt n_touched, cap_touched;
 ULong *cur_run = dummy_run;
 jrec *touched_jrecs;
 Bool collecting = True;
@@ -121,7 +122,7 @@ static arc *get_arc(instrcc *site, instrcc *callee)
      * slots are a cache miss at every call); a site with many callees
      * (a virtual call) turns to the table */
     UInt n = 0;
-    for (arc *a = site->arcs; a && n < 8; a = a->snext, n++)
+    for (arc *a = instr_arcs(site); a && n < 8; a = a->snext, n++)
         if (a->callee == callee) return a;
     UWord h = arc_hash(site, callee);
     if (n == 8)
@@ -132,8 +133,8 @@ static arc *get_arc(instrcc *site, instrcc *callee)
     a->callee = callee;
     note_entry_file(callee->line);
     a->id = arcs.nused;
-    a->snext = site->arcs;
-    site->arcs = a;
+    a->snext = instr_x(site)->arcs;
+    site->x->arcs = a;
     htab_add(&arcs, a, h, arc_rehash);
     return a;
 }
@@ -598,34 +599,42 @@ static void dyn_fold(dynblock *d)
     for (seg *sg = d->segs; sg; sg = sg->dnext) {
         ULong c = *sg->count;
         if (!c) continue;
-        for (UInt k = 0; k < sg->n; k++) {
-            *sg->e[k].ctr += c;
-            touch_instr(sg->e[k].ins);
-        }
+        seg_fold(sg, c);
         *sg->count = 0;
     }
 }
 
-/* From now on (counts not yet folded included) the block counts for o. */
-static void dyn_point(dynblock *d, const linecc *o)
+/* The instrs of d for function o: a copy of cur[] (o its owner now), or
+ * those named after o. */
+static dynclone *dyn_new_clone(dynblock *d, const linecc *o)
+{
+    dynclone *c = arena_alloc(sizeof *c + d->n * sizeof c->ins[0]);
+    c->owner = o;
+    for (UInt k = 0; k < d->n; k++)
+        c->ins[k] = o == d->owner ? d->cur[k]
+                                  : get_instrcc(d->cur[k]->addr, d->cur[k]->len, d->entry, o, True);
+    c->next = d->clones;
+    d->clones = c;
+    return c;
+}
+
+static dynclone *dyn_clone(const dynblock *d, const linecc *o)
 {
     dynclone *c = d->clones;
     while (c && c->owner != o)
         c = c->next;
-    if (!c) {
-        c = arena_alloc(sizeof *c + d->n * sizeof c->ins[0]);
-        c->owner = o;
-        for (UInt k = 0; k < d->n; k++)
-            c->ins[k] = get_instrcc(d->cur[k]->addr, d->cur[k]->len, d->entry, o, True);
-        c->next = d->clones;
-        d->clones = c;
-    }
-    for (seg *sg = d->segs; sg; sg = sg->dnext)
-        for (UInt k = 0; k < sg->n; k++) {
-            instrcc *i = c->ins[sg->e[k].idx];
-            sg->e[k].ins = i;
-            sg->e[k].ctr = &i->ev[sg->e[k].which];
-        }
+    return c;
+}
+
+/* From now on (counts not yet folded included) the block counts for o:
+ * its segs count into cur[], which takes o's instrs. The instrs a block
+ * was translated with are in cur[] alone until it first runs for another
+ * function (most blocks never do); then they are kept as a clone. */
+static void dyn_point(dynblock *d, const linecc *o)
+{
+    if (!dyn_clone(d, d->owner)) dyn_new_clone(d, d->owner);
+    dynclone *c = dyn_clone(d, o);
+    if (!c) c = dyn_new_clone(d, o);
     for (UInt k = 0; k < d->n; k++)
         d->cur[k] = c->ins[k];
     d->owner = o;
@@ -961,12 +970,9 @@ static const linecc *first_owner(Addr a)
 /* A dynblock for a block starting at `a` when the call graph is on, else
  * NULL. PLT code counts for the function it leads to (plt_name), other
  * code for the function whose frame runs it. */
-static dynblock *new_dynblock(const IRSB *sbIn, Addr a, const linecc *owner)
+static dynblock *new_dynblock(UInt n, Addr a, const linecc *owner)
 {
     if (!clo_calls) return NULL;
-    UInt n = 0;
-    for (Int k = 0; k < sbIn->stmts_used; k++)
-        if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark) n++;
     if (n == 0 || n > DYN_MAX_INSTRS) return NULL;
     dynblock *d = arena_alloc(sizeof *d + n * sizeof d->cur[0]);
     d->n = n;
@@ -989,6 +995,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
     VG_(memset)(st.charged, 0, sizeof st.charged);
     st.idx = 0;
     st.dyn = NULL;
+    st.ins = NULL;
     UInt n_im = 0;
     sbinfo *sbi = NULL;
     IRTypeEnv *tyenv = sbIn->tyenv;
@@ -1039,14 +1046,18 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                 sb_start = cia;
                 owner = first_owner(cia);
                 cur = get_instrcc(cia, isize, sb_start, owner, True);
-                st.dyn = new_dynblock(sbIn, cia, owner ? owner : cur->line);
+                UInt n = 0;
+                for (Int k = i; k < sbIn->stmts_used; k++)
+                    if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark) n++;
+                st.dyn = new_dynblock(n, cia, owner ? owner : cur->line);
+                st.ins = st.dyn ? st.dyn->cur : arena_alloc(n * sizeof *st.ins);
                 /* code without a symbol after the first instruction is its
                  * function's (or its owner's) */
                 if (!owner) owner = cur->line;
             } else {
                 cur = get_instrcc(cia, isize, sb_start, owner, True);
             }
-            if (st.dyn) st.dyn->cur[st.idx] = cur;
+            st.ins[st.idx] = cur;
             if (clo_calls && !sbi) {
                 /* called, a block of code without a symbol is a function of
                  * its own, whatever it runs for when reached otherwise */
@@ -1229,14 +1240,6 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         }
     }
     if (clo_calls && sbi) note_exit(&st, sbIn->jumpkind, cur, sbi, sbIn->next);
-    if (st.dyn) {
-        /* its first clone: the instrs it was translated with */
-        dynclone *c = arena_alloc(sizeof *c + st.dyn->n * sizeof c->ins[0]);
-        c->owner = st.dyn->owner;
-        for (UInt k = 0; k < st.dyn->n; k++)
-            c->ins[k] = st.dyn->cur[k];
-        st.dyn->clones = c;
-    }
     return st.sbOut;
 }
 

@@ -97,6 +97,14 @@ void tl_thread_exit(ThreadId tid)
 
 /* --separate-threads: move the counters into t's store (stash) or put the
  * store back into the counters (unstash, emptying it if `clear`). */
+void touched_grow(void)
+{
+    cap_touched = cap_touched ? 2 * cap_touched : 4096;
+    touched_instrs = touched_instrs
+                         ? VG_(realloc)("tl.touched", touched_instrs, cap_touched * sizeof(instrcc *))
+                         : VG_(malloc)("tl.touched", cap_touched * sizeof(instrcc *));
+}
+
 static ULong *grow_store(ULong *v, UInt *n, UInt need, UInt width)
 {
     if (need <= *n) return v;
@@ -148,8 +156,9 @@ void restart_frames(Bool add)
  * the last stash, which the touched lists hold. */
 static void stash(thread *t)
 {
-    for (instrcc *i = touched_instrs; i; i = i->tnext) {
-        i->touched = False;
+    for (UInt k = 0; k < n_touched; k++) {
+        instrcc *i = touched_instrs[k];
+        i->touched = 0;
         if (all_zero(i->ev)) continue;
         t->istore = grow_store(t->istore, &t->n_istore, i->id + 1, n_out_ev);
         for (Int e = 0; e < n_out_ev; e++) {
@@ -157,7 +166,7 @@ static void stash(thread *t)
             i->ev[e] = 0;
         }
     }
-    touched_instrs = NULL;
+    n_touched = 0;
     for (arc *a = touched_arcs; a; a = a->tnext) {
         a->touched = False;
         if (!a->calls && all_zero(a->cost)) continue;
@@ -204,7 +213,7 @@ void unstash(thread *t, Bool clear)
     if (!clo_jumps) return;
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next)
-            for (jrec *j = i->jumps; j; j = j->snext) {
+            for (jrec *j = instr_jumps(i); j; j = j->snext) {
                 if (j->id >= t->n_jstore) continue;
                 ULong *c = &t->jstore[(SizeT)j->id * 2];
                 j->exe += c[0];

@@ -296,14 +296,12 @@ void flush_events(tlstate *st)
     IRSB *sb = st->sbOut;
     seg *s = arena_alloc(sizeof(seg) + st->nev * sizeof(s->e[0]));
     s->n = st->nev;
+    s->ins = st->ins;
     for (Int k = 0; k < st->nev; k++) {
         event *e = &st->ev[k];
         static const Int which[] = {EV_Ir, EV_Dr, EV_Dw, EV_Bc, EV_Bi, EV_Ge};
-        Int slot = EVS(which[e->kind]);
-        s->e[k].ctr = &e->ins->ev[slot];
-        s->e[k].ins = e->ins;
         s->e[k].idx = e->idx;
-        s->e[k].which = (UShort)slot;
+        s->e[k].which = (UShort)EVS(which[e->kind]);
     }
     if (st->dyn) {
         s->dnext = st->dyn->segs;
