@@ -569,8 +569,19 @@ static Bool alt_shields(const frame *m, const exitinfo *x, Addr sp)
 
 /* The function that code without a symbol runs for now: the running
  * thread's innermost frame's (a mark's `<signal N>`, at depth 0 the
- * thread's base). The IR of a dynblock compares it with the block's. */
+ * thread's base). */
 static const linecc *cur_owner;
+
+/* What the IR of a dynblock compares with the block's owner (never NULL)
+ * to call h_enter: cur_owner, or 0 while last_exit is pending, so that one
+ * comparison covers both. The IR of an exit that matters stores 0 here as
+ * it stores last_exit; the C code that changes either calls gate_update. */
+static UWord gate;
+
+static inline void gate_update(void)
+{
+    gate = last_exit ? 0 : (UWord)cur_owner;
+}
 
 const linecc *frame_owner(const thread *t)
 {
@@ -582,6 +593,7 @@ const linecc *frame_owner(const thread *t)
 void note_owner(const thread *t)
 {
     if (t == cur_thread) cur_owner = frame_owner(t);
+    gate_update();
 }
 
 /* The site of an exit: in a dynblock, the instr of the function the block
@@ -782,13 +794,15 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
     }
 }
 
-static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
+/* Called at the start of a block (see tl_instrument), before its first
+ * instruction ran: the guest's stack pointer is the block's. */
+static VG_REGPARM(1) void h_enter(sbinfo *sb)
 {
     thread *t = cur_thread;
     exitinfo *x = last_exit;
     last_exit = NULL;
     if (x && t) {
-        enter_block(t, x, sb, sp);
+        enter_block(t, x, sb, VG_(get_SP)(t->tid));
         note_owner(t);
         /* PLT code of a pending call is charged when the call is recorded */
         if (clo_contexts && !(sb->in_plt && t->plt_site)) cct_block(t, sb);
@@ -796,6 +810,7 @@ static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
     /* the block runs for another function than last time */
     if (sb->dyn && !sb->in_plt && cur_owner && cur_owner != sb->dyn->owner)
         dyn_switch(sb->dyn, cur_owner);
+    gate_update();
 }
 
 /*--- Signals ---*/
@@ -928,6 +943,7 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
     x->idx = st->idx;
     addStmtToIRSB(
         sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&last_exit), mkIRExpr_HWord((HWord)x)));
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&gate), mkIRExpr_HWord(0)));
 }
 
 static sbinfo *make_sbinfo(instrcc *first)
@@ -1068,43 +1084,30 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                     if (clo_contexts) sbi->cfn = fn_of(cur->line);
                 }
                 addStmtToIRSB(st.sbOut, s);
-                IRTemp spt = newIRTemp(st.sbOut->tyenv, Ity_I64);
-                addStmtToIRSB(st.sbOut, IRStmt_WrTmp(spt, IRExpr_Get(layout->offset_SP, Ity_I64)));
                 /* Only when the last block left through an exit that matters,
                  * or (a dynblock) it runs for another function than last
-                 * time: one test of (last_exit | (cur_owner ^ owner)). */
-                IRTemp le = newIRTemp(st.sbOut->tyenv, Ity_I64);
+                 * time: one test, gate != owner (see gate), or last_exit
+                 * != 0 for PLT code. */
+                IRTemp a = newIRTemp(st.sbOut->tyenv, Ity_I64);
                 IRTemp g = newIRTemp(st.sbOut->tyenv, Ity_I1);
-                addStmtToIRSB(st.sbOut,
-                              IRStmt_WrTmp(le, IRExpr_Load(Iend_LE, Ity_I64,
-                                                           mkIRExpr_HWord((HWord)&last_exit))));
-                IRExpr *any = IRExpr_RdTmp(le);
-                if (st.dyn && !sbi->in_plt) {
-                    IRTemp o1 = newIRTemp(st.sbOut->tyenv, Ity_I64);
-                    IRTemp o2 = newIRTemp(st.sbOut->tyenv, Ity_I64);
-                    IRTemp x1 = newIRTemp(st.sbOut->tyenv, Ity_I64);
-                    IRTemp x2 = newIRTemp(st.sbOut->tyenv, Ity_I64);
-                    addStmtToIRSB(st.sbOut,
-                                  IRStmt_WrTmp(o1, IRExpr_Load(Iend_LE, Ity_I64,
-                                                               mkIRExpr_HWord((HWord)&cur_owner))));
+                Bool owned = st.dyn && !sbi->in_plt;
+                addStmtToIRSB(st.sbOut, IRStmt_WrTmp(a, IRExpr_Load(Iend_LE, Ity_I64,
+                                                                    mkIRExpr_HWord(
+                                                                        owned ? (HWord)&gate
+                                                                              : (HWord)&last_exit))));
+                IRExpr *b = IRExpr_Const(IRConst_U64(0));
+                if (owned) {
+                    IRTemp o = newIRTemp(st.sbOut->tyenv, Ity_I64);
                     addStmtToIRSB(
                         st.sbOut,
-                        IRStmt_WrTmp(o2, IRExpr_Load(Iend_LE, Ity_I64,
-                                                     mkIRExpr_HWord((HWord)&st.dyn->owner))));
-                    addStmtToIRSB(st.sbOut,
-                                  IRStmt_WrTmp(x1, IRExpr_Binop(Iop_Xor64, IRExpr_RdTmp(o1),
-                                                                IRExpr_RdTmp(o2))));
-                    addStmtToIRSB(st.sbOut,
-                                  IRStmt_WrTmp(x2, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(x1),
-                                                                IRExpr_RdTmp(le))));
-                    any = IRExpr_RdTmp(x2);
+                        IRStmt_WrTmp(o, IRExpr_Load(Iend_LE, Ity_I64,
+                                                    mkIRExpr_HWord((HWord)&st.dyn->owner))));
+                    b = IRExpr_RdTmp(o);
                 }
-                addStmtToIRSB(
-                    st.sbOut,
-                    IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, any, IRExpr_Const(IRConst_U64(0)))));
-                emit_call(st.sbOut, 2, "h_enter", h_enter,
-                          mkIRExprVec_2(mkIRExpr_HWord((HWord)sbi), IRExpr_RdTmp(spt)),
-                          IRExpr_RdTmp(g));
+                addStmtToIRSB(st.sbOut,
+                              IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(a), b)));
+                emit_call(st.sbOut, 1, "h_enter", h_enter,
+                          mkIRExprVec_1(mkIRExpr_HWord((HWord)sbi)), IRExpr_RdTmp(g));
                 add_event(&st, Ev_Ir, cur, NULL, 0, NULL);
                 prev_iline = note_i1hit(&st, cia, isize, prev_iline);
                 continue;

@@ -75,6 +75,7 @@ void tl_thread_exit(ThreadId tid)
     if (clo_contexts) {
         cct_switch(&t->cct, t->cct.root, t->run, collecting);
         *pend = &start_exit;
+        note_owner(t); /* (the IR's gate follows last_exit) */
     }
 }
 
