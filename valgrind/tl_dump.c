@@ -139,20 +139,26 @@ static Int cmp_linecc_cg(const void *a, const void *b)
 static Int cmp_linecc(const void *a, const void *b);
 static Int cmp_instrcc(const void *a, const void *b);
 
-/* Every linecc (sorted by `cmp`) with its instr costs summed. */
+/* Every linecc (sorted by `cmp`) with its instr costs summed: with
+ * --dump-instr, the lines' costs are the sums of their instrs'; without,
+ * most instrs count into their line's, and those that have their own (PLT
+ * code) move their counts there now. */
 static linecc **collect_lines(UWord *np, Int (*cmp)(const void *, const void *))
 {
     for (UWord k = 0; k < lines.nslots; k++)
         for (linecc *l = lines.slot[k]; l; l = l->next) {
-            VG_(memset)(l->ev, 0, EV_BYTES);
+            if (clo_dump_instr) VG_(memset)(l->ev, 0, EV_BYTES);
             l->arcs = NULL;
             l->jumps = NULL;
             l->frec = NULL;
         }
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next) {
-            for (Int e = 0; e < n_out_ev; e++)
-                i->line->ev[e] += i->ev[e];
+            if (own_costs(i)) {
+                for (Int e = 0; e < n_out_ev; e++)
+                    i->line->ev[e] += i->ev[e];
+                if (!clo_dump_instr) VG_(memset)(i->ev, 0, EV_BYTES);
+            }
             for (arc *a = instr_arcs(i); a; a = a->snext) {
                 a->lnext = i->line->arcs;
                 i->line->arcs = a;

@@ -123,20 +123,31 @@ typedef struct linecc {
 
 /* One guest instruction. Several can share an address when the code at
  * that address changed its debug info (unmapped and mapped again). There is
- * one per instruction translated, so it is kept small: 40 bytes and the
- * run's costs (see docs/internals/tool.md, "Memory"). */
+ * one per instruction translated, so it is kept small: 48 bytes, and its
+ * costs only when they are written per instruction (see
+ * docs/internals/tool.md, "Memory"). */
 typedef struct instrcc {
     struct instrcc *next;
     Addr addr;
     linecc *line;
     struct instrx *x; /* its calls and jumps, NULL while it has none */
+    /* The counters its runs, misses... go to ([n_out_ev], by slot, EVS):
+     * its line's, which the line's instrs share (a line's cost is the sum
+     * of theirs), or its own (`own`) with --dump-instr=yes and in PLT code,
+     * whose counts move between clones (plt_name); own_costs(). */
+    ULong *ev;
     UInt id;          /* index into the threads' stores (--separate-threads) */
     UInt bias : 24;   /* its object's load bias: obj_bias[bias] (see file_addr) */
     UInt len : 6;     /* bytes, 1 to 15 */
     UInt nox : 1;     /* in one I1 line, and I1 and LL lines are equal */
     UInt touched : 1; /* in `touched_instrs` (--separate-threads) */
-    ULong ev[];       /* [n_out_ev]: by slot (EVS) */
+    ULong own[];      /* its costs, when it has its own */
 } instrcc;
+
+static inline Bool own_costs(const instrcc *i)
+{
+    return i->ev == i->own;
+}
 
 /* What few instructions have: the calls they make (--calls=yes) and their
  * jumps (--collect-jumps=yes). */

@@ -250,6 +250,10 @@ void clear_counters(void)
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next)
             VG_(memset)(i->ev, 0, EV_BYTES);
+    /* (lines: the counters of most instrs; the others' moved there) */
+    for (UWord k = 0; k < lines.nslots; k++)
+        for (linecc *l = lines.slot[k]; l; l = l->next)
+            VG_(memset)(l->ev, 0, EV_BYTES);
     for (UWord k = 0; k < arcs.nslots; k++)
         for (arc *a = arcs.slot[k]; a; a = a->next) {
             a->calls = 0;
