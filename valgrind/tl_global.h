@@ -283,7 +283,7 @@ typedef struct {
     Bool from_resolver;   /* the block is in _dl_runtime_resolve* */
     Bool from_plt;        /* the block is PLT code */
     instrcc *site;        /* the instruction holding the exit */
-    struct dynblock *dyn; /* code without a symbol: the site is dyn->cur[idx] */
+    struct sbinfo *dyn; /* code without a symbol: the site is dyn->cur[idx] */
     UInt idx;
     istr *obj; /* the object file of the block */
 } exitinfo;
@@ -302,30 +302,42 @@ typedef struct dynclone {
     struct instrcc *ins[];
 } dynclone;
 
-typedef struct dynblock {
-    const struct linecc *owner; /* the function it runs for now (read by the IR) */
-    UInt n;                     /* instructions */
-    Addr entry;                 /* its first instruction */
-    struct seg *segs;
-    dynclone *clones;
-    struct sbinfo *sb;
-    struct instrcc *cur[]; /* the current clone's instrs (read by the IR) */
-} dynblock;
-
 /* Instructions of a block that can have clones; longer blocks keep the
  * function they were first run for. */
 #define DYN_MAX_INSTRS 128
 
+/* --contexts=yes: the block's function in the context tree, the last frame
+ * context it ran under, and its own */
+typedef struct sbctx {
+    cct_fn *cfn;
+    cct_node *cbase, *cnode;
+} sbctx;
+
+/* A translated block, with --calls=yes: how it is entered, and, when it is
+ * a dynblock (at most DYN_MAX_INSTRS instructions, so every block: a
+ * superblock has at most 100), the function it runs for. One record per
+ * block: 56 bytes and a pointer per instruction. */
 typedef struct sbinfo {
     instrcc *first; /* the block's first instruction: the callee position */
     istr *obj;      /* its object file */
     Bool is_entry;  /* starts at a function symbol */
     Bool in_plt;
     Bool is_resolver;
-    cct_fn *cfn;             /* the block's function in the context tree (--contexts=yes) */
-    cct_node *cbase, *cnode; /* the last frame context it ran under, and its own */
-    dynblock *dyn;           /* code without a symbol (see dynblock) */
+    Bool is_dyn; /* a dynblock: the members below count (see sb_dyn) */
+    UInt n;      /* instructions */
+    sbctx *cx;   /* --contexts=yes */
+    /* dynblock: */
+    const struct linecc *owner; /* the function it runs for now (read by the IR) */
+    struct seg *segs;
+    dynclone *clones;
+    struct instrcc *cur[]; /* the current clone's instrs (read by the IR) */
 } sbinfo;
+typedef sbinfo dynblock;
+
+static inline dynblock *sb_dyn(sbinfo *sb)
+{
+    return sb->is_dyn ? sb : NULL;
+}
 
 /* One call site -> callee entry: count and inclusive cost. */
 typedef struct arc {
@@ -541,7 +553,7 @@ typedef struct {
     UInt cnt[N_SX];       /* events of the block so far, by evkind (= SX_ order) */
     UInt charged[N_SX];   /* of which already added to the running cost */
     UInt idx;             /* the current instruction's index in the block */
-    struct dynblock *dyn; /* a block of code without a symbol, or NULL */
+    struct sbinfo *dyn;   /* a block of code without a symbol, or NULL */
     instrcc **ins;        /* the block's instrs by index (the segs' `ins`) */
 } tlstate;
 

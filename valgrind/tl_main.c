@@ -245,7 +245,7 @@ const linecc *frame_owner(const thread *t);
 static void cct_block(thread *t, sbinfo *sb)
 {
     cct_node *base = frame_node(t);
-    const linecc *o = sb->dyn ? frame_owner(t) : NULL;
+    const linecc *o = sb->is_dyn ? frame_owner(t) : NULL;
     if (o) {
         /* code without a symbol runs for the frame's function (h_dyn
          * switches the block to it right after this) */
@@ -254,11 +254,12 @@ static void cct_block(thread *t, sbinfo *sb)
         if (n != t->cct.cur) cct_switch(&t->cct, n, t->run, collecting);
         return;
     }
-    if (sb->cbase != base) {
-        sb->cbase = base;
-        sb->cnode = cct_node_fn(base) == sb->cfn ? base : cct_child(base, sb->cfn);
+    sbctx *cx = sb->cx;
+    if (cx->cbase != base) {
+        cx->cbase = base;
+        cx->cnode = cct_node_fn(base) == cx->cfn ? base : cct_child(base, cx->cfn);
     }
-    if (sb->cnode != t->cct.cur) cct_switch(&t->cct, sb->cnode, t->run, collecting);
+    if (cx->cnode != t->cct.cur) cct_switch(&t->cct, cx->cnode, t->run, collecting);
 }
 
 /* --toggle-collect: each thread has its own state, flipped on entering
@@ -434,11 +435,11 @@ static void dyn_point(dynblock *d, const linecc *o);
 static void plt_note(thread *t, sbinfo *sb)
 {
     /* what it ran before is its earlier targets' (see plt_name) */
-    if (sb->dyn) dyn_fold(sb->dyn);
+    if (sb->is_dyn) dyn_fold(sb);
     if (t->n_plt == PLT_CHAIN) return; /* the last one takes the rest */
-    if (sb->dyn)
-        for (UInt i = 0; i < sb->dyn->n && i < PLT_MAX_INSTRS; i++)
-            VG_(memcpy)(t->plt_snap[t->n_plt][i], sb->dyn->cur[i]->ev, EV_BYTES);
+    if (sb->is_dyn)
+        for (UInt i = 0; i < sb->n && i < PLT_MAX_INSTRS; i++)
+            VG_(memcpy)(t->plt_snap[t->n_plt][i], sb->cur[i]->ev, EV_BYTES);
     t->plt_sb[t->n_plt] = sb;
     VG_(memcpy)(t->plt_at[t->n_plt], t->run, sizeof t->plt_at[0]);
     t->n_plt++;
@@ -450,7 +451,7 @@ static void plt_note(thread *t, sbinfo *sb)
  * block's instrs move to owner's clone. */
 static void plt_name(thread *t, UInt k, const linecc *owner)
 {
-    dynblock *d = t->plt_sb[k]->dyn;
+    dynblock *d = t->plt_sb[k];
     if (d->owner == owner) return;
     /* this run counts for owner: its seg counts since plt_note folded, and
      * what the helpers added since (misses) */
@@ -486,7 +487,8 @@ static void plt_flush(thread *t)
     if (clo_contexts && t->n_plt) {
         if (collecting)
             for (UInt k = 0; k < t->n_plt; k++)
-                cct_add(cct_child(t->plt_node, t->plt_sb[k]->cfn), plt_end_of(t, k), t->plt_at[k]);
+                cct_add(cct_child(t->plt_node, t->plt_sb[k]->cx->cfn), plt_end_of(t, k),
+                        t->plt_at[k]);
         cct_skip(t->run, t->cct.mark);
     }
     t->n_plt = 0;
@@ -511,7 +513,7 @@ static void plt_settle(thread *t, sbinfo *sb)
     if (clo_contexts) {
         VG_(memcpy)(t->plt_end, t->plt_at[last], sizeof t->plt_end);
         if (collecting)
-            cct_add(cct_child(t->plt_node, t->plt_sb[last]->cfn), t->run, t->plt_at[last]);
+            cct_add(cct_child(t->plt_node, t->plt_sb[last]->cx->cfn), t->run, t->plt_at[last]);
         cct_skip(t->run, t->cct.mark);
     }
     t->n_plt = last;
@@ -624,7 +626,8 @@ static dynclone *dyn_new_clone(dynblock *d, const linecc *o)
     c->owner = o;
     for (UInt k = 0; k < d->n; k++)
         c->ins[k] = o == d->owner ? d->cur[k]
-                                  : get_instrcc(d->cur[k]->addr, d->cur[k]->len, d->entry, o, True);
+                                  : get_instrcc(d->cur[k]->addr, d->cur[k]->len, d->first->addr,
+                                                o, True);
     c->next = d->clones;
     d->clones = c;
     return c;
@@ -650,9 +653,9 @@ static void dyn_point(dynblock *d, const linecc *o)
     for (UInt k = 0; k < d->n; k++)
         d->cur[k] = c->ins[k];
     d->owner = o;
-    if (clo_contexts && d->sb) {
-        d->sb->cfn = fn_of(c->ins[0]->line);
-        d->sb->cbase = NULL;
+    if (clo_contexts) {
+        d->cx->cfn = fn_of(c->ins[0]->line);
+        d->cx->cbase = NULL;
     }
 }
 
@@ -808,8 +811,8 @@ static VG_REGPARM(1) void h_enter(sbinfo *sb)
         if (clo_contexts && !(sb->in_plt && t->plt_site)) cct_block(t, sb);
     }
     /* the block runs for another function than last time */
-    if (sb->dyn && !sb->in_plt && cur_owner && cur_owner != sb->dyn->owner)
-        dyn_switch(sb->dyn, cur_owner);
+    if (sb->is_dyn && !sb->in_plt && cur_owner && cur_owner != sb->owner)
+        dyn_switch(sb, cur_owner);
     gate_update();
 }
 
@@ -946,9 +949,15 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
     addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&gate), mkIRExpr_HWord(0)));
 }
 
-static sbinfo *make_sbinfo(instrcc *first)
+/* The record of a block of n instructions whose first is `first` (see
+ * sbinfo); a dynblock when `owner` (the function it runs for) is given. */
+static sbinfo *make_sbinfo(instrcc *first, UInt n, const linecc *owner)
 {
-    sbinfo *sb = arena_alloc(sizeof *sb);
+    Bool dyn = owner && n > 0 && n <= DYN_MAX_INSTRS;
+    sbinfo *sb = arena_alloc(sizeof *sb + (dyn ? n * sizeof sb->cur[0] : 0));
+    sb->n = n;
+    sb->is_dyn = dyn;
+    sb->owner = owner;
     DiEpoch ep = VG_(current_DiEpoch)();
     const HChar *name;
     sb->first = first;
@@ -956,7 +965,10 @@ static sbinfo *make_sbinfo(instrcc *first)
     sb->is_entry = VG_(get_fnname_if_entry)(ep, first->addr, &name);
     sb->in_plt = clo_skip_plt && is_plt(first->addr);
     sb->is_resolver = VG_(strncmp)(first->line->fn->s, "_dl_runtime_resolve", 19) == 0;
-    if (clo_contexts) sb->cfn = fn_of(first->line);
+    if (clo_contexts) {
+        sb->cx = arena_alloc(sizeof *sb->cx);
+        sb->cx->cfn = fn_of(first->line);
+    }
     return sb;
 }
 
@@ -981,20 +993,6 @@ static const linecc *first_owner(Addr a)
         return t->base;
     }
     return o;
-}
-
-/* A dynblock for a block starting at `a` when the call graph is on, else
- * NULL. PLT code counts for the function it leads to (plt_name), other
- * code for the function whose frame runs it. */
-static dynblock *new_dynblock(UInt n, Addr a, const linecc *owner)
-{
-    if (!clo_calls) return NULL;
-    if (n == 0 || n > DYN_MAX_INSTRS) return NULL;
-    dynblock *d = arena_alloc(sizeof *d + n * sizeof d->cur[0]);
-    d->n = n;
-    d->entry = a;
-    d->owner = owner;
-    return d;
 }
 
 static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGuestLayout *layout,
@@ -1065,7 +1063,17 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                 UInt n = 0;
                 for (Int k = i; k < sbIn->stmts_used; k++)
                     if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark) n++;
-                st.dyn = new_dynblock(n, cia, owner ? owner : cur->line);
+                if (clo_calls) {
+                    /* a dynblock runs for its owner's function, or, PLT
+                     * code, for the function it leads to (plt_name); called,
+                     * a block of code without a symbol is a function of its
+                     * own, whatever it runs for when reached otherwise */
+                    Bool dyn = n <= DYN_MAX_INSTRS;
+                    sbi = make_sbinfo(dyn ? get_instrcc(cia, isize, cia, NULL, False) : cur, n,
+                                      dyn ? (owner ? owner : cur->line) : NULL);
+                    st.dyn = sb_dyn(sbi);
+                    if (st.dyn && clo_contexts) sbi->cx->cfn = fn_of(cur->line);
+                }
                 st.ins = st.dyn ? st.dyn->cur : arena_alloc(n * sizeof *st.ins);
                 /* code without a symbol after the first instruction is its
                  * function's (or its owner's) */
@@ -1074,15 +1082,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                 cur = get_instrcc(cia, isize, sb_start, owner, True);
             }
             st.ins[st.idx] = cur;
-            if (clo_calls && !sbi) {
-                /* called, a block of code without a symbol is a function of
-                 * its own, whatever it runs for when reached otherwise */
-                sbi = make_sbinfo(st.dyn ? get_instrcc(cia, isize, cia, NULL, False) : cur);
-                if (st.dyn) {
-                    sbi->dyn = st.dyn;
-                    st.dyn->sb = sbi;
-                    if (clo_contexts) sbi->cfn = fn_of(cur->line);
-                }
+            if (sbi && st.idx == 0) {
                 addStmtToIRSB(st.sbOut, s);
                 /* Only when the last block left through an exit that matters,
                  * or (a dynblock) it runs for another function than last
