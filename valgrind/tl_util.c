@@ -58,7 +58,7 @@ void htab_grow(htab *h, UWord (*rehash)(const void *))
 
 void htab_add(htab *h, void *node, UWord hash, UWord (*rehash)(const void *))
 {
-    if (++h->nused > h->nslots) htab_grow(h, rehash);
+    if (++h->nused > 2 * h->nslots) htab_grow(h, rehash);
     UWord k = hash & (h->nslots - 1);
     ((hnode *)node)->next = h->slot[k];
     h->slot[k] = node;

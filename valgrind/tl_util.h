@@ -41,7 +41,8 @@ void htab_init(htab *h, UWord n);
 void htab_grow(htab *h, UWord (*rehash)(const void *));
 
 /* Put `node` at the head of its chain under `hash`, doubling the table
- * first when it holds as many records as slots. */
+ * first when it holds twice as many records as slots (a slot is 8 bytes,
+ * a chain of two is short). */
 void htab_add(htab *h, void *node, UWord hash, UWord (*rehash)(const void *));
 
 /* A vector of pointers indexed by thread id, grown (zero-filled, under the
