@@ -280,7 +280,7 @@ instrcc *new_instrcc(Addr a, UInt len, linecc *l)
     UWord h = instr_hash(a);
     Bool own = clo_dump_instr || (clo_calls && clo_skip_plt && !l->pseudo && is_plt(a));
     instrcc *i = arena_alloc(sizeof *i + (own ? EV_BYTES : 0));
-    i->ev = own ? i->own : l->ev;
+    i->has_own = own;
     i->addr = a;
     i->len = len;
     i->nox = clo_cache_sim && sim_ir_nox(a, len);

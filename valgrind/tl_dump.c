@@ -154,10 +154,10 @@ static linecc **collect_lines(UWord *np, Int (*cmp)(const void *, const void *))
         }
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next) {
-            if (own_costs(i)) {
+            if (i->has_own) {
                 for (Int e = 0; e < n_out_ev; e++)
-                    i->line->ev[e] += i->ev[e];
-                if (!clo_dump_instr) VG_(memset)(i->ev, 0, EV_BYTES);
+                    i->line->ev[e] += i->own[e];
+                if (!clo_dump_instr) VG_(memset)(i->own, 0, EV_BYTES);
             }
             for (arc *a = instr_arcs(i); a; a = a->snext) {
                 a->lnext = i->line->arcs;
@@ -677,7 +677,7 @@ static void write_callgrind(UInt tid)
         n = 0;
         for (UWord k = 0; k < instrs.nslots; k++)
             for (instrcc *i = instrs.slot[k]; i; i = i->next)
-                if (!all_zero(i->ev) || live_arcs(instr_arcs(i), False) ||
+                if (!all_zero(i->own) || live_arcs(instr_arcs(i), False) ||
                     live_jumps(instr_jumps(i), False))
                     v[n++] = i;
         VG_(ssort)(v, n, sizeof *v, cmp_instrcc);
@@ -711,12 +711,12 @@ static void write_callgrind(UInt tid)
             }
             pa = fa;
             pl = i->line->line;
-            write_costs(f, i->ev);
+            write_costs(f, i->own);
             for (arc *a = instr_arcs(i); a; a = a->snext)
                 write_arc(&c, a, pos);
             if (instr_jumps(i)) write_jumps(&c, instr_jumps(i), False, pos);
             for (Int e = 0; e < n_out_ev; e++)
-                totals[e] += i->ev[e];
+                totals[e] += i->own[e];
         }
         VG_(free)(v);
     } else {

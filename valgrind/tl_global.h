@@ -110,10 +110,10 @@ typedef struct linecc {
     istr *obj;  /* the object file ("???" when unknown) */
     istr *cgfn; /* Cachegrind's name: "???" without a symbol */
     UInt line;
+    Bool pseudo;        /* not code: a signal's caller (`<signal N>`) */
     struct arc *arcs;   /* calls from this line, while writing */
     struct jrec *jumps; /* jumps from this line, while writing */
     struct fnrec *frec; /* its function in the callgrind file, while writing */
-    Bool pseudo;        /* not code: a signal's caller (`<signal N>`) */
     void *cfn;          /* its function in the context tree (--contexts=yes) */
     struct fnact *act;  /* its function's depth on the stacks (--calls=yes) */
     ULong *cgkept;      /* costs of the parts already dumped, for the
@@ -123,7 +123,7 @@ typedef struct linecc {
 
 /* One guest instruction. Several can share an address when the code at
  * that address changed its debug info (unmapped and mapped again). There is
- * one per instruction translated, so it is kept small: 48 bytes, and its
+ * one per instruction translated, so it is kept small: 40 bytes, and its
  * costs only when they are written per instruction (see
  * docs/internals/tool.md, "Memory"). */
 typedef struct instrcc {
@@ -131,22 +131,22 @@ typedef struct instrcc {
     Addr addr;
     linecc *line;
     struct instrx *x; /* its calls and jumps, NULL while it has none */
-    /* The counters its runs, misses... go to ([n_out_ev], by slot, EVS):
-     * its line's, which the line's instrs share (a line's cost is the sum
-     * of theirs), or its own (`own`) with --dump-instr=yes and in PLT code,
-     * whose counts move between clones (plt_name); own_costs(). */
-    ULong *ev;
     UInt id;          /* index into the threads' stores (--separate-threads) */
     UInt bias : 24;   /* its object's load bias: obj_bias[bias] (see file_addr) */
-    UInt len : 6;     /* bytes, 1 to 15 */
+    UInt len : 5;     /* bytes, 1 to 15 */
     UInt nox : 1;     /* in one I1 line, and I1 and LL lines are equal */
     UInt touched : 1; /* in `touched_instrs` (--separate-threads) */
-    ULong own[];      /* its costs, when it has its own */
+    UInt has_own : 1; /* it has counters of its own (see icost) */
+    ULong own[];      /* [n_out_ev] its counters, when it has its own */
 } instrcc;
 
-static inline Bool own_costs(const instrcc *i)
+/* The counters instr i counts into (its runs, misses...; [n_out_ev], by
+ * slot, EVS): its line's, which the line's instrs share (a line's cost is
+ * the sum of theirs), or its own with --dump-instr=yes and in PLT code,
+ * whose counts move between clones by snapshots (plt_name). */
+static inline ULong *icost(instrcc *i)
 {
-    return i->ev == i->own;
+    return i->has_own ? i->own : i->line->ev;
 }
 
 /* What few instructions have: the calls they make (--calls=yes) and their
@@ -215,7 +215,7 @@ static inline void seg_fold(const seg *sg, ULong c)
 {
     for (UInt k = 0; k < sg->n; k++) {
         instrcc *i = sg->ins[sg->e[k].idx];
-        i->ev[sg->e[k].which] += c;
+        icost(i)[sg->e[k].which] += c;
         touch_instr(i);
     }
 }

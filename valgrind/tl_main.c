@@ -439,7 +439,7 @@ static void plt_note(thread *t, sbinfo *sb)
     if (t->n_plt == PLT_CHAIN) return; /* the last one takes the rest */
     if (sb->is_dyn)
         for (UInt i = 0; i < sb->n && i < PLT_MAX_INSTRS; i++)
-            VG_(memcpy)(t->plt_snap[t->n_plt][i], sb->cur[i]->ev, EV_BYTES);
+            VG_(memcpy)(t->plt_snap[t->n_plt][i], icost(sb->cur[i]), EV_BYTES);
     t->plt_sb[t->n_plt] = sb;
     VG_(memcpy)(t->plt_at[t->n_plt], t->run, sizeof t->plt_at[0]);
     t->n_plt++;
@@ -462,11 +462,12 @@ static void plt_name(thread *t, UInt k, const linecc *owner)
     dyn_point(d, owner);
     for (UInt i = 0; i < n; i++) {
         if (old[i] == d->cur[i]) continue;
+        ULong *from = icost(old[i]), *to = icost(d->cur[i]);
         for (Int e = 0; e < n_out_ev; e++) {
-            ULong moved = old[i]->ev[e] - t->plt_snap[k][i][e];
-            if (old[i]->ev[e] < t->plt_snap[k][i][e] || !moved) continue;
-            old[i]->ev[e] -= moved;
-            d->cur[i]->ev[e] += moved;
+            ULong moved = from[e] - t->plt_snap[k][i][e];
+            if (from[e] < t->plt_snap[k][i][e] || !moved) continue;
+            from[e] -= moved;
+            to[e] += moved;
         }
         touch_instr(old[i]);
         touch_instr(d->cur[i]);

@@ -160,11 +160,12 @@ static void stash(thread *t)
     for (UInt k = 0; k < n_touched; k++) {
         instrcc *i = touched_instrs[k];
         i->touched = 0;
-        if (all_zero(i->ev)) continue;
+        ULong *v = icost(i);
+        if (all_zero(v)) continue;
         t->istore = grow_store(t->istore, &t->n_istore, i->id + 1, n_out_ev);
         for (Int e = 0; e < n_out_ev; e++) {
-            t->istore[(SizeT)i->id * n_out_ev + e] += i->ev[e];
-            i->ev[e] = 0;
+            t->istore[(SizeT)i->id * n_out_ev + e] += v[e];
+            v[e] = 0;
         }
     }
     n_touched = 0;
@@ -199,7 +200,7 @@ void unstash(thread *t, Bool clear)
             if (i->id >= t->n_istore) continue;
             ULong *c = &t->istore[(SizeT)i->id * n_out_ev];
             for (Int e = 0; e < n_out_ev; e++)
-                i->ev[e] += c[e];
+                icost(i)[e] += c[e];
             if (clear) VG_(memset)(c, 0, n_out_ev * sizeof(ULong));
         }
     for (UWord k = 0; k < arcs.nslots; k++)
@@ -249,7 +250,7 @@ void clear_counters(void)
 {
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next)
-            VG_(memset)(i->ev, 0, EV_BYTES);
+            VG_(memset)(icost(i), 0, EV_BYTES);
     /* (lines: the counters of most instrs; the others' moved there) */
     for (UWord k = 0; k < lines.nslots; k++)
         for (linecc *l = lines.slot[k]; l; l = l->next)

@@ -104,8 +104,8 @@ static inline void count2(instrcc *n, Int e1, Int eL, ULong m1, ULong mL)
     e1 = EVS(e1);
     eL = EVS(eL);
     if (collecting) {
-        n->ev[e1] += m1;
-        n->ev[eL] += mL;
+        icost(n)[e1] += m1;
+        icost(n)[eL] += mL;
         touch_instr(n);
     }
     cur_run[e1] += m1;
@@ -122,15 +122,15 @@ static inline void count_res(instrcc *n, Int res, Int e1, Int eL, Int eD)
     e1 = EVS(e1);
     eL = EVS(eL);
     if (collecting) {
-        n->ev[e1]++;
-        n->ev[eL] += mL;
+        icost(n)[e1]++;
+        icost(n)[eL] += mL;
         touch_instr(n);
     }
     cur_run[e1]++;
     cur_run[eL] += mL;
     /* a dirty line only with --simulate-wb=yes, which collects eD */
     if (res == CACHESIM_LL_MISS_DIRTY) {
-        if (collecting) n->ev[EVS(eD)]++;
+        if (collecting) icost(n)[EVS(eD)]++;
         cur_run[EVS(eD)]++;
     }
 }
@@ -228,7 +228,7 @@ static VG_REGPARM(3) void h_dm(instrcc *n, Addr a, UWord size)
 static VG_REGPARM(3) void h_guarded_dr(instrcc *n, Addr a, UWord size)
 {
     if (collecting) {
-        n->ev[EVS(EV_Dr)]++;
+        icost(n)[EVS(EV_Dr)]++;
         touch_instr(n);
     }
     cur_run[EVS(EV_Dr)]++;
@@ -238,7 +238,7 @@ static VG_REGPARM(3) void h_guarded_dr(instrcc *n, Addr a, UWord size)
 static VG_REGPARM(3) void h_guarded_dw(instrcc *n, Addr a, UWord size)
 {
     if (collecting) {
-        n->ev[EVS(EV_Dw)]++;
+        icost(n)[EVS(EV_Dw)]++;
         touch_instr(n);
     }
     cur_run[EVS(EV_Dw)]++;
@@ -250,7 +250,7 @@ static VG_REGPARM(2) void h_bc(instrcc *n, UWord taken)
     ULong m = 0;
     branchsim_cond(n->addr, (Word)taken, &m);
     if (collecting) {
-        n->ev[EVS(EV_Bcm)] += m;
+        icost(n)[EVS(EV_Bcm)] += m;
         touch_instr(n);
     }
     cur_run[EVS(EV_Bcm)] += m;
@@ -261,7 +261,7 @@ static VG_REGPARM(2) void h_bi(instrcc *n, Addr dst)
     ULong m = 0;
     branchsim_ind(n->addr, dst, &m);
     if (collecting) {
-        n->ev[EVS(EV_Bim)] += m;
+        icost(n)[EVS(EV_Bim)] += m;
         touch_instr(n);
     }
     cur_run[EVS(EV_Bim)] += m;
