@@ -437,7 +437,7 @@ typedef struct {
     UInt sw_base;        /* the index above the topmost one (0: none) */
     Addr seg_sp;         /* with one, the stack pointer the switch landed on */
     cct_node *plt_node;  /* --contexts: the caller's node */
-    ULong run[N_EV];
+    ULong run[N_EV + 1]; /* by slot (EVS), and RUN_PK (see run_sync) */
     UInt tid;
     Bool toggled; /* --toggle-collect: an odd number of toggles are open */
     /* --separate-threads: this thread's counts, by instr id (n_out_ev
@@ -451,6 +451,27 @@ typedef struct {
     instrcc *sys_site;
     ULong sys_wall, sys_cpu;
 } thread;
+
+/* The instrumented code adds a block's Dr and Dw to the running cost as
+ * one word, run[RUN_PK]: Dr in its low 32 bits, Dw in its high 32, one
+ * load, add and store fewer at every exit. run_sync() moves them into
+ * their slots; every C entry point that reads a running cost calls it
+ * first (h_enter, the thread and signal hooks, client requests, monitor
+ * commands and the end). A thread runs at most 100,000 blocks between two
+ * (Valgrind's scheduling quantum: each time slice starts with
+ * tl_start_client_code), each of at most 100 instructions, so neither half
+ * can reach 2^32. */
+#define RUN_PK N_EV
+
+static inline void run_sync(thread *t)
+{
+    ULong pk = t->run[RUN_PK];
+    if (pk) {
+        t->run[EVS(EV_Dr)] += (UInt)pk;
+        t->run[EVS(EV_Dw)] += pk >> 32;
+        t->run[RUN_PK] = 0;
+    }
+}
 
 extern exitinfo *last_exit; /* written by the instrumented code */
 extern thread **threads;

@@ -82,7 +82,7 @@ cache_cfg cfg_I1, cfg_D1, cfg_LL;
 /*------------------------------------------------------------*/
 
 tl_arena cc_arena = {.chunk = 1024 * 1024, .cc = "tl.arena"};
-static ULong dummy_run[N_EV];
+static ULong dummy_run[N_EV + 1];
 instrcc **touched_instrs;
 UInt n_touched, cap_touched;
 ULong *cur_run = dummy_run;
@@ -803,6 +803,7 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
 static VG_REGPARM(1) void h_enter(sbinfo *sb)
 {
     thread *t = cur_thread;
+    if (t) run_sync(t);
     exitinfo *x = last_exit;
     last_exit = NULL;
     if (x && t) {
@@ -846,6 +847,7 @@ static void tl_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
 {
     if (!clo_calls) return;
     thread *t = get_thread(tid);
+    if (cur_thread) run_sync(cur_thread);
     exitinfo **pend = t == cur_thread ? &last_exit : &t->pending;
     frame *m = new_frame(t);
     m->sig = True;
@@ -868,6 +870,7 @@ static void tl_post_deliver_signal(ThreadId tid, Int sigNo)
 {
     if (!clo_calls) return;
     thread *t = get_thread(tid);
+    if (cur_thread) run_sync(cur_thread);
     UInt d = t->depth;
     while (d > 0 && !t->stack[d - 1].sig)
         d--;
@@ -906,16 +909,29 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
     IRTemp p = newIRTemp(sb->tyenv, Ity_I64);
     addStmtToIRSB(sb,
                   IRStmt_WrTmp(p, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&cur_run))));
-    for (Int k = 0; k < N_SX; k++) {
-        UInt n = st->cnt[k] - st->charged[k];
+    ULong pk = 0; /* Dr and Dw, packed (see run_sync) */
+    for (Int k = 0; k <= N_SX; k++) {
+        ULong n;
+        Int slot;
+        if (k < N_SX) {
+            n = st->cnt[k] - st->charged[k];
+            st->charged[k] = st->cnt[k];
+            if (k == SX_Dr || k == SX_Dw) {
+                pk += n << (k == SX_Dw ? 32 : 0);
+                continue;
+            }
+            slot = EVS(sx_ev[k]);
+        } else {
+            n = pk;
+            slot = RUN_PK;
+        }
         if (!n) continue;
-        st->charged[k] = st->cnt[k];
         IRTemp a = newIRTemp(sb->tyenv, Ity_I64);
         IRTemp v = newIRTemp(sb->tyenv, Ity_I64);
         IRTemp w = newIRTemp(sb->tyenv, Ity_I64);
         addStmtToIRSB(
             sb, IRStmt_WrTmp(a, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(p),
-                                             IRExpr_Const(IRConst_U64(EVS(sx_ev[k]) * sizeof(ULong))))));
+                                             IRExpr_Const(IRConst_U64(slot * sizeof(ULong))))));
         addStmtToIRSB(sb, IRStmt_WrTmp(v, IRExpr_Load(Iend_LE, Ity_I64, IRExpr_RdTmp(a))));
         addStmtToIRSB(sb, IRStmt_WrTmp(w, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(v),
                                                        IRExpr_Const(IRConst_U64(n)))));
@@ -1398,6 +1414,7 @@ static void tl_post_clo_init(void)
 static Bool tl_client_request(ThreadId tid, UWord *args, UWord *ret)
 {
     (void)tid;
+    if (cur_thread) run_sync(cur_thread);
     if (args[0] == VG_USERREQ__GDB_MONITOR_COMMAND) { /* vgdb, tally control */
         Bool ours = monitor_command((const HChar *)args[1]);
         *ret = ours;
