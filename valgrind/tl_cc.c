@@ -338,16 +338,10 @@ void fold_segs(void)
 
 /* The record of a jump from `site` to `to`: the one an earlier translation
  * of the same code made, or a new one. */
-instrx *instr_x(instrcc *i)
-{
-    if (!i->x) i->x = arena_alloc(sizeof *i->x);
-    return i->x;
-}
-
 jrec *get_jrec(instrcc *site, Addr to, Bool cond, Bool inverted)
 {
-    for (jrec *j = instr_jumps(site); j; j = j->snext)
-        if (j->to == to && j->cond == cond && j->inverted == inverted) return j;
+    for (jrec *j = site->line->jumps; j; j = j->snext)
+        if (j->site == site && j->to == to && j->cond == cond && j->inverted == inverted) return j;
     jrec *j = arena_alloc(sizeof *j);
     j->id = n_jrecs++;
     j->site = site;
@@ -360,8 +354,8 @@ jrec *get_jrec(instrcc *site, Addr to, Bool cond, Bool inverted)
         to, to, object_of(to, NULL) == object_of(site->addr, NULL) ? site->line : NULL, False);
     const HChar *name;
     j->skip = VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), to, &name) || is_plt(to);
-    j->snext = instr_x(site)->jumps;
-    site->x->jumps = j;
+    j->snext = site->line->jumps;
+    site->line->jumps = j;
     return j;
 }
 

@@ -148,8 +148,6 @@ static linecc **collect_lines(UWord *np, Int (*cmp)(const void *, const void *))
     for (UWord k = 0; k < lines.nslots; k++)
         for (linecc *l = lines.slot[k]; l; l = l->next) {
             if (clo_dump_instr) VG_(memset)(l->ev, 0, EV_BYTES);
-            l->arcs = NULL;
-            l->jumps = NULL;
             l->frec = NULL;
         }
     for (UWord k = 0; k < instrs.nslots; k++)
@@ -158,14 +156,6 @@ static linecc **collect_lines(UWord *np, Int (*cmp)(const void *, const void *))
                 for (Int e = 0; e < n_out_ev; e++)
                     i->line->ev[e] += i->own[e];
                 if (!clo_dump_instr) VG_(memset)(i->own, 0, EV_BYTES);
-            }
-            for (arc *a = instr_arcs(i); a; a = a->snext) {
-                a->lnext = i->line->arcs;
-                i->line->arcs = a;
-            }
-            for (jrec *j = instr_jumps(i); j; j = j->snext) {
-                j->lnext = i->line->jumps;
-                i->line->jumps = j;
             }
         }
     linecc **v = VG_(malloc)("tl.sort", (lines.nused + 1) * sizeof *v);
@@ -435,19 +425,19 @@ static fnrec *fnrec_of(linecc *l)
     return l->frec;
 }
 
-/* Does a list of arcs (by lnext for a line, snext for an instr) have one
- * worth writing? A line without self cost is written for its calls. */
-static Bool live_arcs(const arc *a, Bool by_line)
+/* Does a line's list of arcs have one worth writing (of instr `site`
+ * only, unless NULL)? A line without self cost is written for its calls. */
+static Bool live_arcs(const arc *a, const instrcc *site)
 {
-    for (; a; a = by_line ? a->lnext : a->snext)
-        if (a->calls || !all_zero(a->cost)) return True;
+    for (; a; a = a->snext)
+        if ((!site || a->site == site) && (a->calls || !all_zero(a->cost))) return True;
     return False;
 }
 
-static Bool live_jumps(const jrec *j, Bool by_line)
+static Bool live_jumps(const jrec *j, const instrcc *site)
 {
-    for (; j; j = by_line ? j->lnext : j->snext)
-        if (!j->skip && j->taken) return True;
+    for (; j; j = j->snext)
+        if ((!site || j->site == site) && !j->skip && j->taken) return True;
     return False;
 }
 
@@ -462,10 +452,11 @@ typedef struct {
 /* jump=/jcnd= records, each followed by the source position alone; the
  * target's file and function are given (jfi=, jfn=) when they differ from
  * the current ones. */
-static void write_jumps(cgpos *c, const jrec *j, Bool by_line, const HChar *pos)
+static void write_jumps(cgpos *c, const jrec *j, const instrcc *site, const HChar *pos)
 {
     VgFile *f = c->o->f;
-    for (; j; j = by_line ? j->lnext : j->snext) {
+    for (; j; j = j->snext) {
+        if (site && j->site != site) continue;
         if (j->skip || !j->taken) continue; /* as Callgrind: only jumps that happened */
         linecc *t = j->target;
         if (t->file != c->fi) write_file_id(c->o, "jfi", t->file);
@@ -481,9 +472,9 @@ static void write_jumps(cgpos *c, const jrec *j, Bool by_line, const HChar *pos)
 
 void clear_jumps(void)
 {
-    for (UWord k = 0; k < instrs.nslots; k++)
-        for (instrcc *i = instrs.slot[k]; i; i = i->next)
-            for (jrec *j = instr_jumps(i); j; j = j->snext)
+    for (UWord k = 0; k < lines.nslots; k++)
+        for (linecc *l = lines.slot[k]; l; l = l->next)
+            for (jrec *j = l->jumps; j; j = j->snext)
                 j->exe = j->taken = 0;
 }
 
@@ -627,9 +618,9 @@ static void write_line_costs(cgpos *c, linecc *l)
     write_costs(c->o->f, l->ev);
     HChar pos[16];
     VG_(sprintf)(pos, "%u", l->line);
-    for (arc *a = l->arcs; a; a = a->lnext)
+    for (arc *a = l->arcs; a; a = a->snext)
         write_arc(c, a, pos);
-    if (l->jumps) write_jumps(c, l->jumps, True, pos);
+    if (l->jumps) write_jumps(c, l->jumps, NULL, pos);
 }
 
 /* Write the counters as the next part of thread tid's file (0: the one
@@ -677,8 +668,8 @@ static void write_callgrind(UInt tid)
         n = 0;
         for (UWord k = 0; k < instrs.nslots; k++)
             for (instrcc *i = instrs.slot[k]; i; i = i->next)
-                if (!all_zero(i->own) || live_arcs(instr_arcs(i), False) ||
-                    live_jumps(instr_jumps(i), False))
+                if (!all_zero(i->own) || live_arcs(i->line->arcs, i) ||
+                    live_jumps(i->line->jumps, i))
                     v[n++] = i;
         VG_(ssort)(v, n, sizeof *v, cmp_instrcc);
         Addr pa = 0;
@@ -712,9 +703,9 @@ static void write_callgrind(UInt tid)
             pa = fa;
             pl = i->line->line;
             write_costs(f, i->own);
-            for (arc *a = instr_arcs(i); a; a = a->snext)
-                write_arc(&c, a, pos);
-            if (instr_jumps(i)) write_jumps(&c, instr_jumps(i), False, pos);
+            for (arc *a = i->line->arcs; a; a = a->snext)
+                if (a->site == i) write_arc(&c, a, pos);
+            write_jumps(&c, i->line->jumps, i, pos);
             for (Int e = 0; e < n_out_ev; e++)
                 totals[e] += i->own[e];
         }
@@ -723,7 +714,7 @@ static void write_callgrind(UInt tid)
         linecc **v = collect_lines(&n, cmp_linecc);
         for (UWord k = 0; k < n; k++) {
             linecc *l = v[k];
-            if (all_zero(l->ev) && !live_arcs(l->arcs, True) && !live_jumps(l->jumps, True))
+            if (all_zero(l->ev) && !live_arcs(l->arcs, NULL) && !live_jumps(l->jumps, NULL))
                 continue;
             write_line_costs(&c, l);
             for (Int e = 0; e < n_out_ev; e++)

@@ -111,8 +111,8 @@ typedef struct linecc {
     istr *cgfn; /* Cachegrind's name: "???" without a symbol */
     UInt line;
     Bool pseudo;        /* not code: a signal's caller (`<signal N>`) */
-    struct arc *arcs;   /* calls from this line, while writing */
-    struct jrec *jumps; /* jumps from this line, while writing */
+    struct arc *arcs;   /* the calls its instrs make (by snext; each has its site) */
+    struct jrec *jumps; /* the jumps of its instrs (by snext; each has its site) */
     struct fnrec *frec; /* its function in the callgrind file, while writing */
     void *cfn;          /* its function in the context tree (--contexts=yes) */
     struct fnact *act;  /* its function's depth on the stacks (--calls=yes) */
@@ -123,14 +123,13 @@ typedef struct linecc {
 
 /* One guest instruction. Several can share an address when the code at
  * that address changed its debug info (unmapped and mapped again). There is
- * one per instruction translated, so it is kept small: 40 bytes, and its
- * costs only when they are written per instruction (see
- * docs/internals/tool.md, "Memory"). */
+ * one per instruction translated, so it is kept small: 32 bytes, and its
+ * costs only when they are written per instruction (its calls and jumps
+ * are in its line's lists; see docs/internals/tool.md, "Memory"). */
 typedef struct instrcc {
     struct instrcc *next;
     Addr addr;
     linecc *line;
-    struct instrx *x; /* its calls and jumps, NULL while it has none */
     UInt id;          /* index into the threads' stores (--separate-threads) */
     UInt bias : 24;   /* its object's load bias: obj_bias[bias] (see file_addr) */
     UInt len : 5;     /* bytes, 1 to 15 */
@@ -147,25 +146,6 @@ typedef struct instrcc {
 static inline ULong *icost(instrcc *i)
 {
     return i->has_own ? i->own : i->line->ev;
-}
-
-/* What few instructions have: the calls they make (--calls=yes) and their
- * jumps (--collect-jumps=yes). */
-typedef struct instrx {
-    struct arc *arcs;
-    struct jrec *jumps;
-} instrx;
-
-instrx *instr_x(instrcc *i); /* made on first use (tl_cc.c) */
-
-static inline struct arc *instr_arcs(const instrcc *i)
-{
-    return i->x ? i->x->arcs : NULL;
-}
-
-static inline struct jrec *instr_jumps(const instrcc *i)
-{
-    return i->x ? i->x->jumps : NULL;
 }
 
 /* --separate-threads: the instrs (and arcs, jumps) counted into since the
@@ -239,8 +219,7 @@ extern ULong *cur_run;
  * executed, taken) or an unconditional one (jump: taken). */
 typedef struct jrec {
     struct jrec *next;  /* the dynamic-target hash chain */
-    struct jrec *snext; /* the site's list */
-    struct jrec *lnext; /* a line's list, while writing */
+    struct jrec *snext; /* its site's line's list */
     instrcc *site;
     Addr to;
     Addr to_file; /* `to` as the file has it (see file_addr) */
@@ -342,8 +321,7 @@ static inline dynblock *sb_dyn(sbinfo *sb)
 /* One call site -> callee entry: count and inclusive cost. */
 typedef struct arc {
     struct arc *next;  /* hash chain */
-    struct arc *snext; /* the site's list */
-    struct arc *lnext; /* a line's list, while writing */
+    struct arc *snext; /* its site's line's list */
     instrcc *site, *callee;
     ULong calls;
     struct cct_node *cparent, *cchild; /* --contexts: the last call's contexts */

@@ -118,12 +118,12 @@ static UWord arc_rehash(const void *p)
 
 static arc *get_arc(instrcc *site, instrcc *callee)
 {
-    /* the site's own arcs first: few, and near the site (the table's
-     * slots are a cache miss at every call); a site with many callees
-     * (a virtual call) turns to the table */
+    /* the arcs of the site's line first: few, and near the site (the
+     * table's slots are a cache miss at every call); a line with many
+     * calls (a virtual call) turns to the table */
     UInt n = 0;
-    for (arc *a = instr_arcs(site); a && n < 8; a = a->snext, n++)
-        if (a->callee == callee) return a;
+    for (arc *a = site->line->arcs; a && n < 8; a = a->snext, n++)
+        if (a->site == site && a->callee == callee) return a;
     UWord h = arc_hash(site, callee);
     if (n == 8)
         for (arc *a = arcs.slot[h & (arcs.nslots - 1)]; a; a = a->next)
@@ -133,8 +133,8 @@ static arc *get_arc(instrcc *site, instrcc *callee)
     a->callee = callee;
     note_entry_file(callee->line);
     a->id = arcs.nused;
-    a->snext = instr_x(site)->arcs;
-    site->x->arcs = a;
+    a->snext = site->line->arcs;
+    site->line->arcs = a;
     htab_add(&arcs, a, h, arc_rehash);
     return a;
 }

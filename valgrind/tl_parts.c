@@ -215,9 +215,9 @@ void unstash(thread *t, Bool clear)
             if (clear) VG_(memset)(c, 0, (n_out_ev + 1) * sizeof(ULong));
         }
     if (!clo_jumps) return;
-    for (UWord k = 0; k < instrs.nslots; k++)
-        for (instrcc *i = instrs.slot[k]; i; i = i->next)
-            for (jrec *j = instr_jumps(i); j; j = j->snext) {
+    for (UWord k = 0; k < lines.nslots; k++)
+        for (linecc *l = lines.slot[k]; l; l = l->next)
+            for (jrec *j = l->jumps; j; j = j->snext) {
                 if (j->id >= t->n_jstore) continue;
                 ULong *c = &t->jstore[(SizeT)j->id * 2];
                 j->exe += c[0];
