@@ -19,7 +19,9 @@
 #include "tl_global.h"
 
 htab strs, lines, instrs;
-segchunk *seg_chunks;
+segblock *seg_blocks;
+UInt n_seg_blocks;
+static UInt cap_seg_blocks;
 static UInt n_jrecs;
 
 static UInt str_hash(const HChar *s)
@@ -327,13 +329,47 @@ Bool is_plt(Addr a)
  * thread switch with --separate-threads). */
 void fold_segs(void)
 {
-    for (segchunk *ch = seg_chunks; ch; ch = ch->next)
-        for (UInt x = 0; x < ch->n; x++) {
-            ULong c = ch->count[x];
-            if (!c) continue;
-            seg_fold(ch->seg[x], c);
-            ch->count[x] = 0;
-        }
+    for (UInt k = 0; k < n_seg_blocks; k++)
+        segs_fold(seg_blocks[k].first, seg_blocks[k].n);
+}
+
+/* The scratch buffer of the segs of the block being translated. */
+static UChar *segbuf;
+static UInt segbuf_cap;
+
+seg *seg_new(tlstate *st, UInt n)
+{
+    SizeT need = st->seg_bytes + seg_size(n);
+    if (need > segbuf_cap) {
+        segbuf_cap = need > 2 * segbuf_cap ? need : 2 * segbuf_cap;
+        segbuf = segbuf ? VG_(realloc)("tl.segbuf", segbuf, segbuf_cap)
+                        : VG_(malloc)("tl.segbuf", segbuf_cap);
+    }
+    st->segbuf = segbuf;
+    seg *s = (seg *)(segbuf + st->seg_bytes);
+    VG_(memset)(s, 0, seg_size(n));
+    s->n = n;
+    st->seg_bytes = need;
+    st->nsegs++;
+    return s;
+}
+
+void segs_finish(tlstate *st, sbinfo *sb)
+{
+    if (!st->nsegs) return;
+    seg *first = arena_alloc(st->seg_bytes);
+    VG_(memcpy)(first, st->segbuf, st->seg_bytes);
+    *st->segslot = first;
+    if (sb) sb->nsegs = (UShort)st->nsegs;
+    if (n_seg_blocks == cap_seg_blocks) {
+        cap_seg_blocks = cap_seg_blocks ? 2 * cap_seg_blocks : 4096;
+        seg_blocks =
+            seg_blocks ? VG_(realloc)("tl.segblocks", seg_blocks, cap_seg_blocks * sizeof *seg_blocks)
+                       : VG_(malloc)("tl.segblocks", cap_seg_blocks * sizeof *seg_blocks);
+    }
+    seg_blocks[n_seg_blocks].first = first;
+    seg_blocks[n_seg_blocks].n = st->nsegs;
+    n_seg_blocks++;
 }
 
 /* The record of a jump from `site` to `to`: the one an earlier translation

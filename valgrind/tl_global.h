@@ -175,13 +175,15 @@ static inline void touch_instr(instrcc *n)
     }
 }
 
-/* One flushed stretch of events: `*count` runs; for each k it adds to slot
+/* One flushed stretch of events: `count` runs; for each k it adds to slot
  * e[k].which of the costs of instruction e[k].idx of the block, ins[idx]
- * (for a dynblock its `cur`, so the counts go to the clone it runs for). */
+ * (for a dynblock its `cur`, so the counts go to the clone it runs for).
+ * The segs of a block lie one after the other in one record (seg_next),
+ * made at the end of its translation: its code loads the first one's
+ * address once and adds to each count at its offset from there, which is
+ * shorter code than a constant address per count. */
 typedef struct seg {
-    ULong *count;
-    struct seg *dnext; /* the next seg of its block, for a block of code
-                          without a symbol (see dynblock) */
+    ULong count; /* (first: the code's offsets are the segs') */
     struct instrcc **ins;
     UInt n;
     struct {
@@ -190,25 +192,32 @@ typedef struct seg {
     } e[];
 } seg;
 
-/* Add `c` runs of seg sg into its instrs' costs. */
-static inline void seg_fold(const seg *sg, ULong c)
+static inline SizeT seg_size(UInt n)
 {
-    for (UInt k = 0; k < sg->n; k++) {
-        instrcc *i = sg->ins[sg->e[k].idx];
-        icost(i)[sg->e[k].which] += c;
-        touch_instr(i);
+    return (offsetof(seg, e) + n * sizeof(((seg *)0)->e[0]) + 7) & ~(SizeT)7;
+}
+
+/* Add what the n segs from sg counted into their instrs' costs and zero
+ * their counts. */
+static inline void segs_fold(seg *sg, UInt n)
+{
+    for (; n > 0; n--, sg = (seg *)((UChar *)sg + seg_size(sg->n))) {
+        ULong c = sg->count;
+        if (!c) continue;
+        for (UInt k = 0; k < sg->n; k++) {
+            instrcc *i = sg->ins[sg->e[k].idx];
+            icost(i)[sg->e[k].which] += c;
+            touch_instr(i);
+        }
+        sg->count = 0;
     }
 }
 
-/* The run counts of all segs, side by side in chunks (a fold reads them
- * in order); the instrumented code adds to them at fixed addresses. */
-#define SEG_CHUNK 4096
-typedef struct segchunk {
-    struct segchunk *next;
+/* The segs of every block, for fold_segs: n of them from `first`. */
+typedef struct {
+    seg *first;
     UInt n;
-    ULong count[SEG_CHUNK];
-    seg *seg[SEG_CHUNK];
-} segchunk;
+} segblock;
 
 /* The running cost of the current thread (for inclusive costs); a dummy
  * when calls are not collected. Helpers add dynamic events (misses,
@@ -303,11 +312,12 @@ typedef struct sbinfo {
     Bool in_plt;
     Bool is_resolver;
     Bool is_dyn; /* a dynblock: the members below count (see sb_dyn) */
-    UInt n;      /* instructions */
-    sbctx *cx;   /* --contexts=yes */
+    UShort n;     /* instructions */
+    UShort nsegs; /* segs, from `segs` (its code reads `segs`) */
+    sbctx *cx;    /* --contexts=yes */
+    struct seg *segs;
     /* dynblock: */
     const struct linecc *owner; /* the function it runs for now (read by the IR) */
-    struct seg *segs;
     dynclone *clones;
     struct instrcc *cur[]; /* the current clone's instrs (read by the IR) */
 } sbinfo;
@@ -478,7 +488,8 @@ static inline UWord addr_hash(Addr a)
 /*--- tl_cc.c: cost centres, found at translation time ---*/
 
 extern htab strs, lines, instrs;
-extern segchunk *seg_chunks;
+extern segblock *seg_blocks; /* dropped at the first collect_stop */
+extern UInt n_seg_blocks;
 
 istr *intern(const HChar *s);
 linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line);
@@ -554,11 +565,19 @@ typedef struct {
     UInt idx;             /* the current instruction's index in the block */
     struct sbinfo *dyn;   /* a block of code without a symbol, or NULL */
     instrcc **ins;        /* the block's instrs by index (the segs' `ins`) */
+    /* the block's segs so far, in a scratch buffer, and where the code
+     * finds the first one (see seg) */
+    UChar *segbuf;
+    UInt seg_bytes, nsegs;
+    seg **segslot;
+    IRTemp segbase; /* its load, once made */
 } tlstate;
 
 void emit_call(IRSB *sb, Int regparms, const HChar *name, void *fn, IRExpr **args, IRExpr *guard);
 IRExpr *ins_atom(tlstate *st, instrcc *ins, UInt idx);
 void flush_events(tlstate *st);
+seg *seg_new(tlstate *st, UInt n);     /* tl_cc.c: a seg of n entries in st's scratch */
+void segs_finish(tlstate *st, sbinfo *sb); /* tl_cc.c: the block's segs into their record */
 void add_event(tlstate *st, evkind kind, instrcc *ins, IRExpr *addr, Int size, IRExpr *extra);
 UWord note_i1hit(tlstate *st, Addr a, UInt len, UWord prev_line);
 void add_guarded(tlstate *st, Bool write, instrcc *ins, IRExpr *addr, Int size, IRExpr *guard);

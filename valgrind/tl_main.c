@@ -611,12 +611,7 @@ static inline instrcc *exit_site(const exitinfo *x)
 /* What the block's segs counted goes to the instrs they count for. */
 static void dyn_fold(dynblock *d)
 {
-    for (seg *sg = d->segs; sg; sg = sg->dnext) {
-        ULong c = *sg->count;
-        if (!c) continue;
-        seg_fold(sg, c);
-        *sg->count = 0;
-    }
+    if (d->segs) segs_fold(d->segs, d->nsegs);
 }
 
 /* The instrs of d for function o: a copy of cur[] (o its owner now), or
@@ -1027,6 +1022,10 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
     st.idx = 0;
     st.dyn = NULL;
     st.ins = NULL;
+    st.segbuf = NULL;
+    st.seg_bytes = st.nsegs = 0;
+    st.segslot = NULL;
+    st.segbase = IRTemp_INVALID;
     UInt n_im = 0;
     sbinfo *sbi = NULL;
     IRTypeEnv *tyenv = sbIn->tyenv;
@@ -1092,6 +1091,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                     if (st.dyn && clo_contexts) sbi->cx->cfn = fn_of(cur->line);
                 }
                 st.ins = st.dyn ? st.dyn->cur : arena_alloc(n * sizeof *st.ins);
+                st.segslot = sbi ? &sbi->segs : arena_alloc(sizeof *st.segslot);
                 /* code without a symbol after the first instruction is its
                  * function's (or its owner's) */
                 if (!owner) owner = cur->line;
@@ -1260,6 +1260,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         }
     }
     if (clo_calls && sbi) note_exit(&st, sbIn->jumpkind, cur, sbi, sbIn->next);
+    segs_finish(&st, sbi);
     return st.sbOut;
 }
 

@@ -294,8 +294,8 @@ void flush_events(tlstate *st)
 {
     if (st->nev == 0) return;
     IRSB *sb = st->sbOut;
-    seg *s = arena_alloc(sizeof(seg) + st->nev * sizeof(s->e[0]));
-    s->n = st->nev;
+    UInt off = st->seg_bytes; /* from the block's first seg (see seg) */
+    seg *s = seg_new(st, st->nev);
     s->ins = st->ins;
     for (Int k = 0; k < st->nev; k++) {
         event *e = &st->ev[k];
@@ -303,23 +303,22 @@ void flush_events(tlstate *st)
         s->e[k].idx = e->idx;
         s->e[k].which = (UShort)EVS(which[e->kind]);
     }
-    if (st->dyn) {
-        s->dnext = st->dyn->segs;
-        st->dyn->segs = s;
-    }
-    if (!seg_chunks || seg_chunks->n == SEG_CHUNK) {
-        segchunk *ch = VG_(calloc)("tl.segs", 1, sizeof *ch);
-        ch->next = seg_chunks;
-        seg_chunks = ch;
-    }
-    s->count = &seg_chunks->count[seg_chunks->n];
-    seg_chunks->seg[seg_chunks->n++] = s;
 
     /* count += 1 (or collecting) as plain IR: load, add, store. */
+    if (st->segbase == IRTemp_INVALID) {
+        st->segbase = newIRTemp(sb->tyenv, Ity_I64);
+        addStmtToIRSB(sb, IRStmt_WrTmp(st->segbase, IRExpr_Load(Iend_LE, Ity_I64,
+                                                               mkIRExpr_HWord((HWord)st->segslot))));
+    }
+    IRTemp at = st->segbase;
+    if (off) {
+        at = newIRTemp(sb->tyenv, Ity_I64);
+        addStmtToIRSB(sb, IRStmt_WrTmp(at, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(st->segbase),
+                                                        IRExpr_Const(IRConst_U64(off)))));
+    }
     IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
     IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
-    addStmtToIRSB(sb,
-                  IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)s->count))));
+    addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, IRExpr_RdTmp(at))));
     IRExpr *inc = IRExpr_Const(IRConst_U64(1));
     if (gated) {
         IRTemp b = newIRTemp(sb->tyenv, Ity_I8), g = newIRTemp(sb->tyenv, Ity_I64);
@@ -329,7 +328,7 @@ void flush_events(tlstate *st)
         inc = IRExpr_RdTmp(g);
     }
     addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), inc)));
-    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)s->count), IRExpr_RdTmp(t2)));
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, IRExpr_RdTmp(at), IRExpr_RdTmp(t2)));
 
     /* The simulators, in program order. */
     for (Int k = 0; k < st->nev; k++) {
