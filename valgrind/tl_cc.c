@@ -20,8 +20,6 @@
 
 htab strs, lines, instrs;
 segblock *seg_blocks;
-UInt n_seg_blocks;
-static UInt cap_seg_blocks;
 static UInt n_jrecs;
 
 static UInt str_hash(const HChar *s)
@@ -329,8 +327,8 @@ Bool is_plt(Addr a)
  * thread switch with --separate-threads). */
 void fold_segs(void)
 {
-    for (UInt k = 0; k < n_seg_blocks; k++)
-        segs_fold(seg_blocks[k].first, seg_blocks[k].n);
+    for (segblock *b = seg_blocks; b; b = b->next)
+        segs_fold(b->first, b->n);
 }
 
 /* The scratch buffer of the segs of the block being translated. */
@@ -357,19 +355,13 @@ seg *seg_new(tlstate *st, UInt n)
 void segs_finish(tlstate *st, sbinfo *sb)
 {
     if (!st->nsegs) return;
-    seg *first = arena_alloc(st->seg_bytes);
-    VG_(memcpy)(first, st->segbuf, st->seg_bytes);
-    *st->segslot = first;
+    segblock *b = arena_alloc(sizeof *b + st->seg_bytes);
+    VG_(memcpy)(b->first, st->segbuf, st->seg_bytes);
+    b->n = st->nsegs;
+    b->next = seg_blocks;
+    seg_blocks = b;
+    *st->segslot = b->first;
     if (sb) sb->nsegs = (UShort)st->nsegs;
-    if (n_seg_blocks == cap_seg_blocks) {
-        cap_seg_blocks = cap_seg_blocks ? 2 * cap_seg_blocks : 4096;
-        seg_blocks =
-            seg_blocks ? VG_(realloc)("tl.segblocks", seg_blocks, cap_seg_blocks * sizeof *seg_blocks)
-                       : VG_(malloc)("tl.segblocks", cap_seg_blocks * sizeof *seg_blocks);
-    }
-    seg_blocks[n_seg_blocks].first = first;
-    seg_blocks[n_seg_blocks].n = st->nsegs;
-    n_seg_blocks++;
 }
 
 /* The record of a jump from `site` to `to`: the one an earlier translation

@@ -213,10 +213,12 @@ static inline void segs_fold(seg *sg, UInt n)
     }
 }
 
-/* The segs of every block, for fold_segs: n of them from `first`. */
-typedef struct {
-    seg *first;
+/* The segs of a block, in the same record: n of them from `first`; all
+ * blocks' in a list (seg_blocks), for fold_segs. */
+typedef struct segblock {
+    struct segblock *next;
     UInt n;
+    seg first[];
 } segblock;
 
 /* The running cost of the current thread (for inclusive costs); a dummy
@@ -267,13 +269,13 @@ enum { SX_Ir, SX_Dr, SX_Dw, SX_Bc, SX_Bi, SX_Ge, N_SX };
 typedef enum { K_JUMP, K_CALL, K_RET, K_SIG, K_START } exitkind;
 
 typedef struct {
-    UChar kind;           /* exitkind */
-    Bool from_resolver;   /* the block is in _dl_runtime_resolve* */
-    Bool from_plt;        /* the block is PLT code */
-    instrcc *site;        /* the instruction holding the exit */
-    struct sbinfo *dyn; /* code without a symbol: the site is dyn->cur[idx] */
+    UChar kind;         /* exitkind */
+    Bool from_resolver; /* the block is in _dl_runtime_resolve* */
+    Bool from_plt;      /* the block is PLT code */
     UInt idx;
-    istr *obj; /* the object file of the block */
+    instrcc *site;      /* the instruction holding the exit */
+    struct sbinfo *dyn; /* code without a symbol: the site is dyn->cur[idx] */
+    istr *obj;          /* the object file of the block */
 } exitinfo;
 
 /* Instructions of a PLT block whose counts move to the function the stub
@@ -489,7 +491,6 @@ static inline UWord addr_hash(Addr a)
 
 extern htab strs, lines, instrs;
 extern segblock *seg_blocks; /* dropped at the first collect_stop */
-extern UInt n_seg_blocks;
 
 istr *intern(const HChar *s);
 linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line);

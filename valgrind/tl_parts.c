@@ -294,7 +294,7 @@ static __attribute__((noinline)) void collect_off(void)
         /* every block counts 1 per run: fold them all and translate anew
          * (the rest of the running block counts into a dropped segment) */
         fold_segs();
-        n_seg_blocks = 0;
+        seg_blocks = NULL;
         gated = True;
         VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "tally");
     }
