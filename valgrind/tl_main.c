@@ -116,19 +116,28 @@ static UWord arc_rehash(const void *p)
     return arc_hash(a->site, a->callee);
 }
 
+/* The arcs of the last calls, by (site, callee): most calls repeat one
+ * seen shortly before, and this 32 KiB stays in the caches. */
+#define ARC_CACHE 4096
+static arc *arc_cache[ARC_CACHE];
+
 static arc *get_arc(instrcc *site, instrcc *callee)
 {
-    /* the arcs of the site's line first: few, and near the site (the
-     * table's slots are a cache miss at every call); a line with many
-     * calls (a virtual call) turns to the table */
+    UWord c = (((UWord)site >> 4) ^ ((UWord)callee >> 3)) & (ARC_CACHE - 1);
+    arc *hit = arc_cache[c];
+    if (hit && hit->site == site && hit->callee == callee) return hit;
+    /* the arcs of the site's line: few, and near the site (the table's
+     * slots are a cache miss at every call); a line with many calls (a
+     * virtual call) turns to the table */
     UInt n = 0;
     for (arc *a = site->line->arcs; a && n < 8; a = a->snext, n++)
-        if (a->site == site && a->callee == callee) return a;
+        if (a->site == site && a->callee == callee) return arc_cache[c] = a;
     UWord h = arc_hash(site, callee);
     if (n == 8)
         for (arc *a = arcs.slot[h & (arcs.nslots - 1)]; a; a = a->next)
-            if (a->site == site && a->callee == callee) return a;
+            if (a->site == site && a->callee == callee) return arc_cache[c] = a;
     arc *a = arena_alloc(sizeof *a + EV_BYTES);
+    arc_cache[c] = a;
     a->site = site;
     a->callee = callee;
     note_entry_file(callee->line);
