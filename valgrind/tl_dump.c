@@ -982,6 +982,7 @@ static void say_written(void)
 void tl_fini(Int exitcode)
 {
     if (cur_thread) run_sync(cur_thread);
+    exit_sync();
     dumping = True; /* no more parts from --dump-after while the calls end */
     if (dumps_pid != VG_(getpid)()) n_dumps = 0;
     gather_part(True);

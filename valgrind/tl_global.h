@@ -463,7 +463,8 @@ static inline void run_sync(thread *t)
     }
 }
 
-extern exitinfo *last_exit; /* written by the instrumented code */
+extern exitinfo *last_exit; /* valid after exit_sync() (tl_main.c) */
+void exit_sync(void);
 extern thread **threads;
 extern UInt n_threads;
 extern thread *cur_thread;

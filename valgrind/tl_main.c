@@ -91,7 +91,7 @@ Bool collecting = True;
 Bool gated;
 htab djumps; /* jumps with a computed target, by (site, target) */
 arc *touched_arcs;
-exitinfo *last_exit; /* written by the instrumented code */
+exitinfo *last_exit; /* the instrumented code writes `gate` (see exit_sync) */
 thread **threads;
 UInt n_threads;
 thread *cur_thread;
@@ -584,15 +584,22 @@ static Bool alt_shields(const frame *m, const exitinfo *x, Addr sp)
  * thread's base). */
 static const linecc *cur_owner;
 
-/* What the IR of a dynblock compares with the block's owner (never NULL)
- * to call h_enter: cur_owner, or 0 while last_exit is pending, so that one
- * comparison covers both. The IR of an exit that matters stores 0 here as
- * it stores last_exit; the C code that changes either calls gate_update. */
+/* What the IR of a block compares with the block's owner (never NULL) to
+ * call h_enter: cur_owner, or the pending exit (an exitinfo, never equal
+ * to an owner), so that one comparison covers both. The IR of an exit that
+ * matters stores its exitinfo here and nothing else; C code takes it into
+ * last_exit with exit_sync() before it reads last_exit, and calls
+ * gate_update() when it changes last_exit or cur_owner. */
 static UWord gate;
 
 static inline void gate_update(void)
 {
-    gate = last_exit ? 0 : (UWord)cur_owner;
+    gate = last_exit ? (UWord)last_exit : (UWord)cur_owner;
+}
+
+void exit_sync(void)
+{
+    if (gate != (UWord)cur_owner) last_exit = (exitinfo *)gate;
 }
 
 const linecc *frame_owner(const thread *t)
@@ -808,6 +815,7 @@ static VG_REGPARM(1) void h_enter(sbinfo *sb)
 {
     thread *t = cur_thread;
     if (t) run_sync(t);
+    exit_sync();
     exitinfo *x = last_exit;
     last_exit = NULL;
     if (x && t) {
@@ -852,6 +860,7 @@ static void tl_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
     if (!clo_calls) return;
     thread *t = get_thread(tid);
     if (cur_thread) run_sync(cur_thread);
+    exit_sync();
     exitinfo **pend = t == cur_thread ? &last_exit : &t->pending;
     frame *m = new_frame(t);
     m->sig = True;
@@ -875,6 +884,7 @@ static void tl_post_deliver_signal(ThreadId tid, Int sigNo)
     if (!clo_calls) return;
     thread *t = get_thread(tid);
     if (cur_thread) run_sync(cur_thread);
+    exit_sync();
     UInt d = t->depth;
     while (d > 0 && !t->stack[d - 1].sig)
         d--;
@@ -965,9 +975,8 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
     x->site = site;
     x->dyn = st->dyn;
     x->idx = st->idx;
-    addStmtToIRSB(
-        sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&last_exit), mkIRExpr_HWord((HWord)x)));
-    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&gate), mkIRExpr_HWord(0)));
+    addStmtToIRSB(sb,
+                  IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&gate), mkIRExpr_HWord((HWord)x)));
 }
 
 /* The record of a block of n instructions whose first is `first` (see
@@ -1023,6 +1032,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
     if (gWordTy != hWordTy || hWordTy != Ity_I64)
         VG_(tool_panic)("tally: only 64-bit hosts and guests are supported");
 
+    exit_sync(); /* (block_owner and first_owner read last_exit) */
     tlstate st;
     st.sbOut = deepCopyIRSBExceptStmts(sbIn);
     st.nev = 0;
@@ -1112,26 +1122,21 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                 addStmtToIRSB(st.sbOut, s);
                 /* Only when the last block left through an exit that matters,
                  * or (a dynblock) it runs for another function than last
-                 * time: one test, gate != owner (see gate), or last_exit
-                 * != 0 for PLT code. */
+                 * time: one test, gate != owner (see gate); for PLT code
+                 * gate != cur_owner (an exit is pending). */
                 IRTemp a = newIRTemp(st.sbOut->tyenv, Ity_I64);
+                IRTemp o = newIRTemp(st.sbOut->tyenv, Ity_I64);
                 IRTemp g = newIRTemp(st.sbOut->tyenv, Ity_I1);
                 Bool owned = st.dyn && !sbi->in_plt;
                 addStmtToIRSB(st.sbOut, IRStmt_WrTmp(a, IRExpr_Load(Iend_LE, Ity_I64,
-                                                                    mkIRExpr_HWord(
-                                                                        owned ? (HWord)&gate
-                                                                              : (HWord)&last_exit))));
-                IRExpr *b = IRExpr_Const(IRConst_U64(0));
-                if (owned) {
-                    IRTemp o = newIRTemp(st.sbOut->tyenv, Ity_I64);
-                    addStmtToIRSB(
-                        st.sbOut,
-                        IRStmt_WrTmp(o, IRExpr_Load(Iend_LE, Ity_I64,
-                                                    mkIRExpr_HWord((HWord)&st.dyn->owner))));
-                    b = IRExpr_RdTmp(o);
-                }
+                                                                    mkIRExpr_HWord((HWord)&gate))));
                 addStmtToIRSB(st.sbOut,
-                              IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(a), b)));
+                              IRStmt_WrTmp(o, IRExpr_Load(Iend_LE, Ity_I64,
+                                                          mkIRExpr_HWord(
+                                                              owned ? (HWord)&st.dyn->owner
+                                                                    : (HWord)&cur_owner))));
+                addStmtToIRSB(st.sbOut, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(a),
+                                                                      IRExpr_RdTmp(o))));
                 emit_call(st.sbOut, 1, "h_enter", h_enter,
                           mkIRExprVec_1(mkIRExpr_HWord((HWord)sbi)), IRExpr_RdTmp(g));
                 add_event(&st, Ev_Ir, cur, NULL, 0, NULL);
@@ -1425,6 +1430,7 @@ static Bool tl_client_request(ThreadId tid, UWord *args, UWord *ret)
 {
     (void)tid;
     if (cur_thread) run_sync(cur_thread);
+    exit_sync();
     if (args[0] == VG_USERREQ__GDB_MONITOR_COMMAND) { /* vgdb, tally control */
         Bool ours = monitor_command((const HChar *)args[1]);
         *ret = ours;

@@ -37,6 +37,7 @@ static Bool counted = True; /* the counters may hold counts of cur_thread */
 void tl_start_client_code(ThreadId tid, ULong bbs_done)
 {
     if (cur_thread) run_sync(cur_thread); /* at every time slice (see run_sync) */
+    exit_sync();
     dump_every_bb();
     thread *t = get_thread(tid);
     if (t == cur_thread) return;
@@ -63,6 +64,7 @@ void tl_thread_exit(ThreadId tid)
     if (!clo_calls || tid >= n_threads || !threads[tid]) return;
     thread *t = threads[tid];
     if (cur_thread) run_sync(cur_thread);
+    exit_sync();
     /* what the closing calls charge is this thread's (--separate-threads) */
     if (t != cur_thread) tl_start_client_code(tid, 0);
     exitinfo **pend = &last_exit;
