@@ -318,9 +318,12 @@ static Bool stub_code(Addr a)
 /* Code of a PLT section or a PLT-style stub: transparent in the call graph. */
 Bool is_plt(Addr a)
 {
-    if (VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT) return True;
+    /* (code in an object's .text is not in a .plt: sections do not
+     * overlap; the test of every debug info's sections is the dear one) */
+    DiEpoch ep = VG_(current_DiEpoch)();
+    if (!text_di(ep, a) && VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT) return True;
     const HChar *name;
-    return !VG_(get_fnname_raw)(VG_(current_DiEpoch)(), a, &name) && stub_code(a);
+    return !VG_(get_fnname_raw)(ep, a, &name) && stub_code(a);
 }
 
 /* Add every seg's runs into its instr counters (before writing, and at a

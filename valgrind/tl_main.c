@@ -940,12 +940,15 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
             slot = RUN_PK;
         }
         if (!n) continue;
-        IRTemp a = newIRTemp(sb->tyenv, Ity_I64);
+        IRTemp a = p;
         IRTemp v = newIRTemp(sb->tyenv, Ity_I64);
         IRTemp w = newIRTemp(sb->tyenv, Ity_I64);
-        addStmtToIRSB(
-            sb, IRStmt_WrTmp(a, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(p),
-                                             IRExpr_Const(IRConst_U64(slot * sizeof(ULong))))));
+        if (slot) {
+            a = newIRTemp(sb->tyenv, Ity_I64);
+            addStmtToIRSB(
+                sb, IRStmt_WrTmp(a, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(p),
+                                                 IRExpr_Const(IRConst_U64(slot * sizeof(ULong))))));
+        }
         addStmtToIRSB(sb, IRStmt_WrTmp(v, IRExpr_Load(Iend_LE, Ity_I64, IRExpr_RdTmp(a))));
         addStmtToIRSB(sb, IRStmt_WrTmp(w, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(v),
                                                        IRExpr_Const(IRConst_U64(n)))));

@@ -14,9 +14,10 @@
 
 #include "pub_tool_basics.h"
 
-/* A bump allocator: chunks of `chunk` bytes (or one as large as a bigger
- * request) taken from VG_(malloc) under the cost centre `cc`, never given
- * back. Set chunk and cc, leave the rest zero. */
+/* A bump allocator: chunks of `chunk` bytes (a multiple of the page size),
+ * or one as large as a bigger request, mapped anew (zero pages), never
+ * given back; `cc` names it when memory runs out. Set chunk and cc, leave
+ * the rest zero. */
 typedef struct {
     UChar *cur, *end;
     SizeT chunk;
