@@ -35,6 +35,14 @@ static UWord istr_rehash(const void *p)
     return ((const istr *)p)->hash;
 }
 
+/* "???": a file, function or object that is not known (code without line
+ * info is common, so it is interned once) */
+static istr *unknown(void)
+{
+    static istr *u;
+    return u ? u : (u = intern("???"));
+}
+
 istr *intern(const HChar *s)
 {
     UInt h = str_hash(s);
@@ -94,10 +102,10 @@ static UWord instrcc_rehash(const void *p)
  * Translation asks for the position of every instruction, and Valgrind's
  * lookups are dear: a search of the debug infos, and for a function name
  * the C++ demangler each time. Consecutive instructions almost always
- * share the object, the file and the function, so each lookup keeps the
- * last answer and gives it again while Valgrind's answer points at the
- * same record. The debug info epoch changes whenever a debug info is read
- * or discarded, and the records pointed at (debug infos, their names) live
+ * share the object, the file and the function, so each lookup keeps its
+ * answers and gives one again while Valgrind's answer points at the same
+ * record. The debug info epoch changes whenever a debug info is read or
+ * discarded, and the records pointed at (debug infos, their names) live
  * as long as their debug info, so a kept answer holds only for its epoch.
  */
 
@@ -149,38 +157,51 @@ istr *object_of(Addr a, Addr *bias)
     return intern(name && name[0] ? name : "???");
 }
 
+/* Answers kept by the address of a name in a debug info (see above): a
+ * direct-mapped cache of the last few hundred, so that a block that
+ * calls into a function named before does not hash the name again. */
+#define NAME_CACHE 1024
+typedef struct {
+    const HChar *key, *key2;
+    UInt ep;
+    istr *s;
+} name_memo;
+
+static inline name_memo *name_slot(name_memo *m, const HChar *key, const HChar *key2)
+{
+    return &m[(((UWord)key >> 3) ^ ((UWord)key2 >> 7)) & (NAME_CACHE - 1)];
+}
+
 /* The function whose symbol holds `a`, named as VG_(get_fnname) names it
  * (demangled, `(below main)`), or NULL without a symbol. That name is a
  * function of the symbol's raw name alone, so the raw name's istr keeps
  * it (`dem`) and each name is demangled once. */
 istr *fn_at(Addr a)
 {
-    static const HChar *last_raw;
-    static UInt last_ep;
-    static istr *last_fn;
+    static name_memo memo[NAME_CACHE];
     DiEpoch ep = VG_(current_DiEpoch)();
     const HChar *raw;
     if (!VG_(get_fnname_raw)(ep, a, &raw)) return NULL;
-    if (raw == last_raw && ep.n == last_ep) return last_fn;
+    name_memo *m = name_slot(memo, raw, NULL);
+    if (m->key == raw && m->ep == ep.n) return m->s;
     istr *r = intern(raw);
     if (!r->dem) {
         const HChar *fn;
         if (!VG_(get_fnname)(ep, a, &fn)) return NULL; /* (cannot happen) */
         r->dem = intern(fn);
     }
-    last_raw = raw;
-    last_ep = ep.n;
-    return last_fn = r->dem;
+    m->key = raw;
+    m->ep = ep.n;
+    return m->s = r->dem;
 }
 
 /* "dir/file" (or "file" without a directory), from the names of a line
  * record of the debug info; the last one is kept. */
 static istr *path_of(DiEpoch ep, const HChar *file, const HChar *dir)
 {
-    static const HChar *last_file, *last_dir;
-    static UInt last_ep;
-    static istr *last_path;
-    if (file == last_file && dir == last_dir && ep.n == last_ep) return last_path;
+    static name_memo memo[NAME_CACHE];
+    name_memo *m = name_slot(memo, file, dir);
+    if (m->key == file && m->key2 == dir && m->ep == ep.n) return m->s;
     istr *p;
     if (dir[0]) {
         SizeT dl = VG_(strlen)(dir), fl = VG_(strlen)(file);
@@ -193,10 +214,10 @@ static istr *path_of(DiEpoch ep, const HChar *file, const HChar *dir)
     } else {
         p = intern(file);
     }
-    last_file = file;
-    last_dir = dir;
-    last_ep = ep.n;
-    return last_path = p;
+    m->key = file;
+    m->key2 = dir;
+    m->ep = ep.n;
+    return m->s = p;
 }
 
 /* The load biases met so far (few: one per object), instrs keep an index. */
@@ -248,7 +269,7 @@ linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow)
     if (VG_(get_filename_linenum)(ep, a, &file, &dir, &line)) {
         ifile = path_of(ep, file, dir);
     } else {
-        ifile = intern("???");
+        ifile = unknown();
         line = 0;
     }
     istr *ifn = fn_at(a);
@@ -259,7 +280,7 @@ linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow)
             return get_linecc(ifile, owner->fn, owner->obj, ifn, line);
         return get_linecc(ifile, ifn, object_of(a, NULL), ifn, line);
     }
-    istr *unk = intern("???");
+    istr *unk = unknown();
     if (owner) return get_linecc(ifile, owner->fn, owner->obj, unk, line);
     HChar buf[32];
     Addr bias;
@@ -278,7 +299,11 @@ linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow)
 instrcc *new_instrcc(Addr a, UInt len, linecc *l)
 {
     UWord h = instr_hash(a);
-    Bool own = clo_dump_instr || (clo_calls && clo_skip_plt && !l->pseudo && is_plt(a));
+    /* own counters: written per instruction; counted into by the
+     * simulators' helpers at every miss (one hop less, next to the
+     * instr's address and length); PLT code (see icost) */
+    Bool own = clo_dump_instr || clo_cache_sim || clo_branch_sim ||
+               (clo_calls && clo_skip_plt && !l->pseudo && is_plt(a));
     instrcc *i = arena_alloc(sizeof *i + (own ? EV_BYTES : 0));
     i->has_own = own;
     i->addr = a;
@@ -338,6 +363,28 @@ void fold_segs(void)
 static UChar *segbuf;
 static UInt segbuf_cap;
 
+typedef struct segref {
+    IRConst *c;
+    UInt off;
+} segref;
+
+IRConst *seg_count_addr(tlstate *st, UInt off)
+{
+    static segref *refs;
+    static UInt cap;
+    if (st->n_refs == cap) {
+        cap = cap ? 2 * cap : 64;
+        refs = refs ? VG_(realloc)("tl.segrefs", refs, cap * sizeof *refs)
+                    : VG_(malloc)("tl.segrefs", cap * sizeof *refs);
+    }
+    st->refs = refs;
+    IRConst *c = IRConst_U64(0);
+    refs[st->n_refs].c = c;
+    refs[st->n_refs].off = off + offsetof(seg, count);
+    st->n_refs++;
+    return c;
+}
+
 seg *seg_new(tlstate *st, UInt n)
 {
     SizeT need = st->seg_bytes + seg_size(n);
@@ -363,8 +410,12 @@ void segs_finish(tlstate *st, sbinfo *sb)
     b->n = st->nsegs;
     b->next = seg_blocks;
     seg_blocks = b;
-    *st->segslot = b->first;
-    if (sb) sb->nsegs = (UShort)st->nsegs;
+    for (UInt k = 0; k < st->n_refs; k++)
+        st->refs[k].c->Ico.U64 = (ULong)(HWord)((UChar *)b->first + st->refs[k].off);
+    if (sb) {
+        sb->segs = b->first;
+        sb->nsegs = (UShort)st->nsegs;
+    }
 }
 
 /* The record of a jump from `site` to `to`: the one an earlier translation

@@ -111,6 +111,8 @@ void choose_events(void)
     }
     for (Int e = 0; e < N_EV; e++)
         ev_slot[e] = -1;
+    for (Int k = 0; k < n_out_ev && out_ev[k] <= EV_DLmw; k++)
+        tl_assert(out_ev[k] == k); /* (EVSC) */
     for (Int k = 0; k < n_out_ev; k++) {
         ev_slot[out_ev[k]] = k;
         ev_slots[k] = k;

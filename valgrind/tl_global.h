@@ -89,6 +89,11 @@ extern const HChar *const ev_name[N_EV]; /* (tl_dump.c) */
 extern Int out_ev[N_EV], n_out_ev;
 extern Int ev_slot[N_EV];
 #define EVS(e) (ev_slot[e])
+/* The slot of an event that is collected, for the code that counts it:
+ * Ir..DLmw, when collected, are the first slots in the enum's order
+ * (choose_events checks it), so the simulators' helpers index them by a
+ * constant. */
+#define EVSC(e) ((e) <= EV_DLmw ? (Int)(e) : ev_slot[e])
 #define EV_BYTES ((SizeT)n_out_ev * sizeof(ULong)) /* of one cost vector */
 
 /* An interned string. Equal strings share one pointer, so keys compare by
@@ -129,20 +134,23 @@ typedef struct linecc {
 typedef struct instrcc {
     struct instrcc *next;
     Addr addr;
-    linecc *line;
-    UInt id;          /* index into the threads' stores (--separate-threads) */
+    /* (the simulators read addr and len for every fetch: next to each
+     * other, they share a cache line) */
+    UInt len : 8;     /* bytes, 1 to 15 */
     UInt bias : 24;   /* its object's load bias: obj_bias[bias] (see file_addr) */
-    UInt len : 5;     /* bytes, 1 to 15 */
+    UInt id : 29;     /* index into the threads' stores (--separate-threads) */
     UInt nox : 1;     /* in one I1 line, and I1 and LL lines are equal */
     UInt touched : 1; /* in `touched_instrs` (--separate-threads) */
     UInt has_own : 1; /* it has counters of its own (see icost) */
+    linecc *line;
     ULong own[];      /* [n_out_ev] its counters, when it has its own */
 } instrcc;
 
 /* The counters instr i counts into (its runs, misses...; [n_out_ev], by
  * slot, EVS): its line's, which the line's instrs share (a line's cost is
- * the sum of theirs), or its own with --dump-instr=yes and in PLT code,
- * whose counts move between clones by snapshots (plt_name). */
+ * the sum of theirs), or its own with --dump-instr=yes, with a simulator
+ * (whose helpers count at every miss) and in PLT code, whose counts move
+ * between clones by snapshots (plt_name). */
 static inline ULong *icost(instrcc *i)
 {
     return i->has_own ? i->own : i->line->ev;
@@ -153,8 +161,8 @@ static inline ULong *icost(instrcc *i)
  * only those; the instrs in a vector (n_touched of them), the others in
  * lists. */
 extern instrcc **touched_instrs;
-extern UInt n_touched, cap_touched;
-void touched_grow(void); /* (tl_parts.c) */
+extern UInt n_touched;
+void touch_add(instrcc *n); /* (tl_parts.c; out of line: the simulators' helpers inline the test) */
 
 /* Put record r (a jrec or an arc) on its touched list, once. */
 #define TL_TOUCH(r, list)                                                                          \
@@ -168,20 +176,15 @@ void touched_grow(void); /* (tl_parts.c) */
 
 static inline void touch_instr(instrcc *n)
 {
-    if (clo_separate && !n->touched) {
-        n->touched = 1;
-        if (n_touched == cap_touched) touched_grow();
-        touched_instrs[n_touched++] = n;
-    }
+    if (UNLIKELY(clo_separate) && !n->touched) touch_add(n);
 }
 
 /* One flushed stretch of events: `count` runs; for each k it adds to slot
  * e[k].which of the costs of instruction e[k].idx of the block, ins[idx]
  * (for a dynblock its `cur`, so the counts go to the clone it runs for).
- * The segs of a block lie one after the other in one record (seg_next),
- * made at the end of its translation: its code loads the first one's
- * address once and adds to each count at its offset from there, which is
- * shorter code than a constant address per count. */
+ * The segs of a block lie one after the other in one record, made at the
+ * end of its translation, when the addresses of the counts in its IR are
+ * filled in (segs_finish). */
 typedef struct seg {
     ULong count; /* (first: the code's offsets are the segs') */
     struct instrcc **ins;
@@ -315,7 +318,7 @@ typedef struct sbinfo {
     Bool is_resolver;
     Bool is_dyn; /* a dynblock: the members below count (see sb_dyn) */
     UShort n;     /* instructions */
-    UShort nsegs; /* segs, from `segs` (its code reads `segs`) */
+    UShort nsegs; /* segs, from `segs` */
     sbctx *cx;    /* --contexts=yes */
     struct seg *segs;
     /* dynblock: */
@@ -427,7 +430,7 @@ typedef struct {
     UInt sw_base;        /* the index above the topmost one (0: none) */
     Addr seg_sp;         /* with one, the stack pointer the switch landed on */
     cct_node *plt_node;  /* --contexts: the caller's node */
-    ULong run[N_EV + 1]; /* by slot (EVS), and RUN_PK (see run_sync) */
+    ULong run[N_EV + 2]; /* by slot (EVS), RUN_PK (see run_sync), RUN_GATE (tl_main.c) */
     UInt tid;
     Bool toggled; /* --toggle-collect: an odd number of toggles are open */
     /* --separate-threads: this thread's counts, by instr id (n_out_ev
@@ -452,6 +455,7 @@ typedef struct {
  * tl_start_client_code), each of at most 100 instructions, so neither half
  * can reach 2^32. */
 #define RUN_PK N_EV
+#define RUN_GATE (N_EV + 1)
 
 static inline void run_sync(thread *t)
 {
@@ -567,18 +571,23 @@ typedef struct {
     UInt idx;             /* the current instruction's index in the block */
     struct sbinfo *dyn;   /* a block of code without a symbol, or NULL */
     instrcc **ins;        /* the block's instrs by index (the segs' `ins`) */
-    /* the block's segs so far, in a scratch buffer, and where the code
-     * finds the first one (see seg) */
+    IRTemp runp;          /* cur_run, loaded at the block's start (--calls=yes) */
+    /* the block's segs so far, in a scratch buffer, and the constants of
+     * the IR that are their counts' addresses, with each one's offset from
+     * the first seg (see seg) */
     UChar *segbuf;
     UInt seg_bytes, nsegs;
-    seg **segslot;
-    IRTemp segbase; /* its load, once made */
+    struct segref *refs;
+    UInt n_refs;
 } tlstate;
 
 void emit_call(IRSB *sb, Int regparms, const HChar *name, void *fn, IRExpr **args, IRExpr *guard);
 IRExpr *ins_atom(tlstate *st, instrcc *ins, UInt idx);
 void flush_events(tlstate *st);
-seg *seg_new(tlstate *st, UInt n);     /* tl_cc.c: a seg of n entries in st's scratch */
+seg *seg_new(tlstate *st, UInt n); /* tl_cc.c: a seg of n entries in st's scratch */
+/* tl_cc.c: an IR constant of the address of the count of the seg `off`
+ * bytes from the block's first, filled in by segs_finish */
+IRConst *seg_count_addr(tlstate *st, UInt off);
 void segs_finish(tlstate *st, sbinfo *sb); /* tl_cc.c: the block's segs into their record */
 void add_event(tlstate *st, evkind kind, instrcc *ins, IRExpr *addr, Int size, IRExpr *extra);
 UWord note_i1hit(tlstate *st, Addr a, UInt len, UWord prev_line);

@@ -82,9 +82,9 @@ cache_cfg cfg_I1, cfg_D1, cfg_LL;
 /*------------------------------------------------------------*/
 
 tl_arena cc_arena = {.chunk = 1024 * 1024, .cc = "tl.arena"};
-static ULong dummy_run[N_EV + 1];
+static ULong dummy_run[N_EV + 2];
 instrcc **touched_instrs;
-UInt n_touched, cap_touched;
+UInt n_touched;
 ULong *cur_run = dummy_run;
 jrec *touched_jrecs;
 Bool collecting = True;
@@ -297,8 +297,12 @@ static frame *new_frame(thread *t)
         t->cap = n;
     }
     frame *f = &t->stack[t->depth++];
-    VG_(memset)(f, 0, sizeof *f - sizeof f->enter);
-    VG_(memcpy)(f->enter, t->run, EV_BYTES);
+    /* (at every call: plain stores, not VG_(memset)'s byte-wise start) */
+    ULong *w = (ULong *)f;
+    for (UInt k = 0; k < offsetof(frame, enter) / sizeof(ULong); k++)
+        w[k] = 0;
+    for (Int e = 0; e < n_out_ev; e++)
+        f->enter[e] = t->run[e];
     return f;
 }
 
@@ -345,7 +349,7 @@ static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool r
     if (f->act != base) f->outer = (*act_depth(f->act, t->tid))++ == 0;
     /* as Callgrind: entering a matching function flips the thread's state,
      * recursive calls do nothing */
-    Bool toggle = *bd == 1 && (callee->line->fn->fnf & FNF(FNP_TOGGLE));
+    Bool toggle = clo_toggle && *bd == 1 && (callee->line->fn->fnf & FNF(FNP_TOGGLE));
     if (toggle) toggle_flip(t);
     if (collecting) {
         f->a->calls++;
@@ -584,22 +588,32 @@ static Bool alt_shields(const frame *m, const exitinfo *x, Addr sp)
  * thread's base). */
 static const linecc *cur_owner;
 
-/* What the IR of a block compares with the block's owner (never NULL) to
- * call h_enter: cur_owner, or the pending exit (an exitinfo, never equal
- * to an owner), so that one comparison covers both. The IR of an exit that
- * matters stores its exitinfo here and nothing else; C code takes it into
+/* The gate, cur_run[RUN_GATE] (next to the running cost, which the IR
+ * reaches through the one load of cur_run at the block's start), is what
+ * the IR of a block compares with the block's owner (never NULL) to call
+ * h_enter: cur_owner, or the pending exit (an exitinfo, never equal to an
+ * owner), so that one comparison covers both. The IR of an exit that
+ * matters stores its exitinfo there and nothing else; C code takes it into
  * last_exit with exit_sync() before it reads last_exit, and calls
- * gate_update() when it changes last_exit or cur_owner. */
-static UWord gate;
-
+ * gate_update() when it changes last_exit, cur_owner or cur_run. */
 static inline void gate_update(void)
 {
-    gate = last_exit ? (UWord)last_exit : (UWord)cur_owner;
+    cur_run[RUN_GATE] = last_exit ? (UWord)last_exit : (UWord)cur_owner;
 }
 
 void exit_sync(void)
 {
-    if (gate != (UWord)cur_owner) last_exit = (exitinfo *)gate;
+    if (cur_run[RUN_GATE] != (UWord)cur_owner) last_exit = (exitinfo *)cur_run[RUN_GATE];
+}
+
+/* The address of the gate from the block's cur_run (st->runp). */
+static IRExpr *gate_addr(tlstate *st)
+{
+    IRTemp a = newIRTemp(st->sbOut->tyenv, Ity_I64);
+    addStmtToIRSB(st->sbOut, IRStmt_WrTmp(a, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(st->runp),
+                                                          IRExpr_Const(IRConst_U64(
+                                                              RUN_GATE * sizeof(ULong))))));
+    return IRExpr_RdTmp(a);
 }
 
 const linecc *frame_owner(const thread *t)
@@ -920,9 +934,7 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
                       const IRExpr *dst)
 {
     IRSB *sb = st->sbOut;
-    IRTemp p = newIRTemp(sb->tyenv, Ity_I64);
-    addStmtToIRSB(sb,
-                  IRStmt_WrTmp(p, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&cur_run))));
+    IRTemp p = st->runp;
     ULong pk = 0; /* Dr and Dw, packed (see run_sync) */
     for (Int k = 0; k <= N_SX; k++) {
         ULong n;
@@ -978,8 +990,7 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
     x->site = site;
     x->dyn = st->dyn;
     x->idx = st->idx;
-    addStmtToIRSB(sb,
-                  IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&gate), mkIRExpr_HWord((HWord)x)));
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, gate_addr(st), mkIRExpr_HWord((HWord)x)));
 }
 
 /* The record of a block of n instructions whose first is `first` (see
@@ -1046,8 +1057,9 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
     st.ins = NULL;
     st.segbuf = NULL;
     st.seg_bytes = st.nsegs = 0;
-    st.segslot = NULL;
-    st.segbase = IRTemp_INVALID;
+    st.refs = NULL;
+    st.n_refs = 0;
+    st.runp = IRTemp_INVALID;
     UInt n_im = 0;
     sbinfo *sbi = NULL;
     IRTypeEnv *tyenv = sbIn->tyenv;
@@ -1113,7 +1125,6 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                     if (st.dyn && clo_contexts) sbi->cx->cfn = fn_of(cur->line);
                 }
                 st.ins = st.dyn ? st.dyn->cur : arena_alloc(n * sizeof *st.ins);
-                st.segslot = sbi ? &sbi->segs : arena_alloc(sizeof *st.segslot);
                 /* code without a symbol after the first instruction is its
                  * function's (or its owner's) */
                 if (!owner) owner = cur->line;
@@ -1127,12 +1138,16 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                  * or (a dynblock) it runs for another function than last
                  * time: one test, gate != owner (see gate); for PLT code
                  * gate != cur_owner (an exit is pending). */
+                st.runp = newIRTemp(st.sbOut->tyenv, Ity_I64);
+                addStmtToIRSB(st.sbOut,
+                              IRStmt_WrTmp(st.runp, IRExpr_Load(Iend_LE, Ity_I64,
+                                                                mkIRExpr_HWord((HWord)&cur_run))));
                 IRTemp a = newIRTemp(st.sbOut->tyenv, Ity_I64);
                 IRTemp o = newIRTemp(st.sbOut->tyenv, Ity_I64);
                 IRTemp g = newIRTemp(st.sbOut->tyenv, Ity_I1);
                 Bool owned = st.dyn && !sbi->in_plt;
-                addStmtToIRSB(st.sbOut, IRStmt_WrTmp(a, IRExpr_Load(Iend_LE, Ity_I64,
-                                                                    mkIRExpr_HWord((HWord)&gate))));
+                addStmtToIRSB(st.sbOut,
+                              IRStmt_WrTmp(a, IRExpr_Load(Iend_LE, Ity_I64, gate_addr(&st))));
                 addStmtToIRSB(st.sbOut,
                               IRStmt_WrTmp(o, IRExpr_Load(Iend_LE, Ity_I64,
                                                           mkIRExpr_HWord(

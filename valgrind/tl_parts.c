@@ -102,12 +102,17 @@ void tl_thread_exit(ThreadId tid)
 
 /* --separate-threads: move the counters into t's store (stash) or put the
  * store back into the counters (unstash, emptying it if `clear`). */
-void touched_grow(void)
+void touch_add(instrcc *n)
 {
-    cap_touched = cap_touched ? 2 * cap_touched : 4096;
-    touched_instrs = touched_instrs
-                         ? VG_(realloc)("tl.touched", touched_instrs, cap_touched * sizeof(instrcc *))
-                         : VG_(malloc)("tl.touched", cap_touched * sizeof(instrcc *));
+    static UInt cap;
+    n->touched = 1;
+    if (n_touched == cap) {
+        cap = cap ? 2 * cap : 4096;
+        touched_instrs = touched_instrs
+                             ? VG_(realloc)("tl.touched", touched_instrs, cap * sizeof(instrcc *))
+                             : VG_(malloc)("tl.touched", cap * sizeof(instrcc *));
+    }
+    touched_instrs[n_touched++] = n;
 }
 
 static ULong *grow_store(ULong *v, UInt *n, UInt need, UInt width)

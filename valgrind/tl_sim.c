@@ -101,8 +101,8 @@ VG_REGPARM(2) void h_jump_dyn(instrcc *site, Addr to)
  * on, and always into the running cost. */
 static inline void count2(instrcc *n, Int e1, Int eL, ULong m1, ULong mL)
 {
-    e1 = EVS(e1);
-    eL = EVS(eL);
+    e1 = EVSC(e1);
+    eL = EVSC(eL);
     if (collecting) {
         icost(n)[e1] += m1;
         icost(n)[eL] += mL;
@@ -119,8 +119,8 @@ static inline void count_res(instrcc *n, Int res, Int e1, Int eL, Int eD)
 {
     if (res == CACHESIM_L1_HIT) return;
     ULong mL = res >= CACHESIM_LL_MISS;
-    e1 = EVS(e1);
-    eL = EVS(eL);
+    e1 = EVSC(e1);
+    eL = EVSC(eL);
     if (collecting) {
         icost(n)[e1]++;
         icost(n)[eL] += mL;
@@ -130,14 +130,15 @@ static inline void count_res(instrcc *n, Int res, Int e1, Int eL, Int eD)
     cur_run[eL] += mL;
     /* a dirty line only with --simulate-wb=yes, which collects eD */
     if (res == CACHESIM_LL_MISS_DIRTY) {
-        if (collecting) icost(n)[EVS(eD)]++;
-        cur_run[EVS(eD)]++;
+        if (collecting) icost(n)[EVSC(eD)]++;
+        cur_run[EVSC(eD)]++;
     }
 }
 
 #define SIM_MODELS (cachesim_wb || cachesim_hwpref)
 
-static inline void ir_nox(instrcc *n)
+/* (inlined into each caller: it runs for most instruction fetches) */
+static CACHESIM_ALWAYS_INLINE void ir_nox(instrcc *n)
 {
     ULong m1 = 0, mL = 0;
     cachesim_I1_doref_NoX(n->addr, (UChar)n->len, &m1, &mL);
@@ -228,20 +229,20 @@ static VG_REGPARM(3) void h_dm(instrcc *n, Addr a, UWord size)
 static VG_REGPARM(3) void h_guarded_dr(instrcc *n, Addr a, UWord size)
 {
     if (collecting) {
-        icost(n)[EVS(EV_Dr)]++;
+        icost(n)[EVSC(EV_Dr)]++;
         touch_instr(n);
     }
-    cur_run[EVS(EV_Dr)]++;
+    cur_run[EVSC(EV_Dr)]++;
     if (clo_cache_sim) d_ref(n, a, size, EV_D1mr, EV_DLmr);
 }
 
 static VG_REGPARM(3) void h_guarded_dw(instrcc *n, Addr a, UWord size)
 {
     if (collecting) {
-        icost(n)[EVS(EV_Dw)]++;
+        icost(n)[EVSC(EV_Dw)]++;
         touch_instr(n);
     }
-    cur_run[EVS(EV_Dw)]++;
+    cur_run[EVSC(EV_Dw)]++;
     if (clo_cache_sim) d_ref(n, a, size, EV_D1mw, EV_DLmw);
 }
 
@@ -250,10 +251,10 @@ static VG_REGPARM(2) void h_bc(instrcc *n, UWord taken)
     ULong m = 0;
     branchsim_cond(n->addr, (Word)taken, &m);
     if (collecting) {
-        icost(n)[EVS(EV_Bcm)] += m;
+        icost(n)[EVSC(EV_Bcm)] += m;
         touch_instr(n);
     }
-    cur_run[EVS(EV_Bcm)] += m;
+    cur_run[EVSC(EV_Bcm)] += m;
 }
 
 static VG_REGPARM(2) void h_bi(instrcc *n, Addr dst)
@@ -261,10 +262,10 @@ static VG_REGPARM(2) void h_bi(instrcc *n, Addr dst)
     ULong m = 0;
     branchsim_ind(n->addr, dst, &m);
     if (collecting) {
-        icost(n)[EVS(EV_Bim)] += m;
+        icost(n)[EVSC(EV_Bim)] += m;
         touch_instr(n);
     }
-    cur_run[EVS(EV_Bim)] += m;
+    cur_run[EVSC(EV_Bim)] += m;
 }
 
 /*------------------------------------------------------------*/
@@ -304,21 +305,12 @@ void flush_events(tlstate *st)
         s->e[k].which = (UShort)EVS(which[e->kind]);
     }
 
-    /* count += 1 (or collecting) as plain IR: load, add, store. */
-    if (st->segbase == IRTemp_INVALID) {
-        st->segbase = newIRTemp(sb->tyenv, Ity_I64);
-        addStmtToIRSB(sb, IRStmt_WrTmp(st->segbase, IRExpr_Load(Iend_LE, Ity_I64,
-                                                               mkIRExpr_HWord((HWord)st->segslot))));
-    }
-    IRTemp at = st->segbase;
-    if (off) {
-        at = newIRTemp(sb->tyenv, Ity_I64);
-        addStmtToIRSB(sb, IRStmt_WrTmp(at, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(st->segbase),
-                                                        IRExpr_Const(IRConst_U64(off)))));
-    }
+    /* count += 1 (or collecting) as plain IR: load, add, store (at an
+     * address that segs_finish fills in) */
     IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
     IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
-    addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, IRExpr_RdTmp(at))));
+    addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64,
+                                                   IRExpr_Const(seg_count_addr(st, off)))));
     IRExpr *inc = IRExpr_Const(IRConst_U64(1));
     if (gated) {
         IRTemp b = newIRTemp(sb->tyenv, Ity_I8), g = newIRTemp(sb->tyenv, Ity_I64);
@@ -328,7 +320,8 @@ void flush_events(tlstate *st)
         inc = IRExpr_RdTmp(g);
     }
     addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), inc)));
-    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, IRExpr_RdTmp(at), IRExpr_RdTmp(t2)));
+    addStmtToIRSB(sb,
+                  IRStmt_Store(Iend_LE, IRExpr_Const(seg_count_addr(st, off)), IRExpr_RdTmp(t2)));
 
     /* The simulators, in program order. */
     for (Int k = 0; k < st->nev; k++) {
