@@ -1491,6 +1491,11 @@ static void tl_pre_clo_init(void)
     VG_(clo_vex_control).iropt_register_updates_default = VG_(clo_px_file_backed) =
         VexRegUpdSpAtMemAccess;
     VG_(clo_vex_control).guest_chase = False;
+    /* no loop unrolling, as Callgrind: an unrolled loop's block is several
+     * times the IR to translate, which programs that mostly start up pay
+     * for, and hot loops ran no faster (--vex-iropt-unroll-thresh still
+     * sets it) */
+    VG_(clo_vex_control).iropt_unroll_thresh = 0;
 
     VG_(basic_tool_funcs)(tl_post_clo_init, tl_instrument, tl_fini);
     VG_(track_start_client_code)(tl_start_client_code);
