@@ -995,6 +995,37 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
 
 /* The record of a block of n instructions whose first is `first` (see
  * sbinfo); a dynblock when `owner` (the function it runs for) is given. */
+/* Translation asks these of a block's first address twice (first_owner,
+ * make_sbinfo): the last answers are kept. */
+static Bool entry_at(Addr a)
+{
+    static Addr last = 1;
+    static UInt last_ep;
+    static Bool yes;
+    DiEpoch ep = VG_(current_DiEpoch)();
+    if (a != last || ep.n != last_ep) {
+        const HChar *name;
+        yes = VG_(get_fnname_if_entry)(ep, a, &name);
+        last = a;
+        last_ep = ep.n;
+    }
+    return yes;
+}
+
+static Bool plt_at(Addr a)
+{
+    static Addr last = 1;
+    static UInt last_ep;
+    static Bool yes;
+    DiEpoch ep = VG_(current_DiEpoch)();
+    if (a != last || ep.n != last_ep) {
+        yes = is_plt(a);
+        last = a;
+        last_ep = ep.n;
+    }
+    return yes;
+}
+
 static sbinfo *make_sbinfo(instrcc *first, UInt n, const linecc *owner)
 {
     Bool dyn = owner && n > 0 && n <= DYN_MAX_INSTRS;
@@ -1002,12 +1033,10 @@ static sbinfo *make_sbinfo(instrcc *first, UInt n, const linecc *owner)
     sb->n = n;
     sb->is_dyn = dyn;
     sb->owner = owner;
-    DiEpoch ep = VG_(current_DiEpoch)();
-    const HChar *name;
     sb->first = first;
     sb->obj = object_of(first->addr, NULL);
-    sb->is_entry = VG_(get_fnname_if_entry)(ep, first->addr, &name);
-    sb->in_plt = clo_skip_plt && is_plt(first->addr);
+    sb->is_entry = entry_at(first->addr);
+    sb->in_plt = clo_skip_plt && plt_at(first->addr);
     sb->is_resolver = VG_(strncmp)(first->line->fn->s, "_dl_runtime_resolve", 19) == 0;
     if (clo_contexts) {
         sb->cx = arena_alloc(sizeof *sb->cx);
@@ -1021,14 +1050,12 @@ static sbinfo *make_sbinfo(instrcc *first, UInt n, const linecc *owner)
  * frame is the function of the code it runs outside frames later. */
 static const linecc *first_owner(Addr a)
 {
-    const HChar *name;
-    DiEpoch ep = VG_(current_DiEpoch)();
-    if (clo_skip_plt && is_plt(a)) return NULL;
+    if (clo_skip_plt && plt_at(a)) return NULL;
     if (fn_at(a))
         /* named code is its function's when it is entered as that
          * function; reached by a jump from another function's frame it is
          * that function's (corrected while it runs, see dynblock) */
-        return VG_(get_fnname_if_entry)(ep, a, &name) ? NULL : block_owner(a);
+        return entry_at(a) ? NULL : block_owner(a);
     const linecc *o = block_owner(a);
     thread *t = clo_calls ? running_thread() : NULL;
     if (!o && t && t->depth == 0 && !t->base && (!last_exit || last_exit->kind == K_START)) {
@@ -1119,8 +1146,9 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                      * a block of code without a symbol is a function of its
                      * own, whatever it runs for when reached otherwise */
                     Bool dyn = n <= DYN_MAX_INSTRS;
-                    sbi = make_sbinfo(dyn ? get_instrcc(cia, isize, cia, NULL, False) : cur, n,
-                                      dyn ? (owner ? owner : cur->line) : NULL);
+                    /* (without an owner, cur is that function's own instr) */
+                    sbi = make_sbinfo(dyn && owner ? get_instrcc(cia, isize, cia, NULL, False) : cur,
+                                      n, dyn ? (owner ? owner : cur->line) : NULL);
                     st.dyn = sb_dyn(sbi);
                     if (st.dyn && clo_contexts) sbi->cx->cfn = fn_of(cur->line);
                 }
