@@ -430,7 +430,7 @@ typedef struct {
     UInt sw_base;        /* the index above the topmost one (0: none) */
     Addr seg_sp;         /* with one, the stack pointer the switch landed on */
     cct_node *plt_node;  /* --contexts: the caller's node */
-    ULong run[N_EV + 2]; /* by slot (EVS), RUN_PK (see run_sync), RUN_GATE (tl_main.c) */
+    ULong run[N_EV + 3]; /* by slot (EVS), RUN_IDD, RUN_PK (see run_sync), RUN_GATE */
     UInt tid;
     Bool toggled; /* --toggle-collect: an odd number of toggles are open */
     /* --separate-threads: this thread's counts, by instr id (n_out_ev
@@ -445,21 +445,33 @@ typedef struct {
     ULong sys_wall, sys_cpu;
 } thread;
 
-/* The instrumented code adds a block's Dr and Dw to the running cost as
- * one word, run[RUN_PK]: Dr in its low 32 bits, Dw in its high 32, one
- * load, add and store fewer at every exit. run_sync() moves them into
- * their slots; every C entry point that reads a running cost calls it
+/* The instrumented code adds a block's Ir, Dr and Dw to the running cost
+ * as one word, run[RUN_IDD]: Ir in its low 24 bits, Dr in the next 20, Dw
+ * in the top 20, one load, add and store per exit. run_sync() moves them
+ * into their slots; every C entry point that reads a running cost calls it
  * first (h_enter, the thread and signal hooks, client requests, monitor
  * commands and the end). A thread runs at most 100,000 blocks between two
  * (Valgrind's scheduling quantum: each time slice starts with
- * tl_start_client_code), each of at most 100 instructions, so neither half
- * can reach 2^32. */
-#define RUN_PK N_EV
-#define RUN_GATE (N_EV + 1)
+ * tl_start_client_code), each of at most 100 instructions: at most 10^7 Ir
+ * (< 2^24). A block adds its Dr and Dw there only while it has counted at
+ * most IDD_MAX_D of each since its start (at most 10^6 in a quantum, <
+ * 2^20); past that, into run[RUN_PK], Dr in the low 32 bits and Dw in the
+ * high 32 (at most 100 instructions of at most 16 accesses each: far below
+ * 2^32 in a quantum). */
+#define RUN_IDD N_EV
+#define RUN_PK (N_EV + 1)
+#define RUN_GATE (N_EV + 2)
+#define IDD_MAX_D 10
 
 static inline void run_sync(thread *t)
 {
-    ULong pk = t->run[RUN_PK];
+    ULong w = t->run[RUN_IDD], pk = t->run[RUN_PK];
+    if (w) {
+        t->run[EVS(EV_Ir)] += w & 0xffffff;
+        t->run[EVS(EV_Dr)] += (w >> 24) & 0xfffff;
+        t->run[EVS(EV_Dw)] += w >> 44;
+        t->run[RUN_IDD] = 0;
+    }
     if (pk) {
         t->run[EVS(EV_Dr)] += (UInt)pk;
         t->run[EVS(EV_Dw)] += pk >> 32;

@@ -82,7 +82,7 @@ cache_cfg cfg_I1, cfg_D1, cfg_LL;
 /*------------------------------------------------------------*/
 
 tl_arena cc_arena = {.chunk = 1024 * 1024, .cc = "tl.arena"};
-static ULong dummy_run[N_EV + 2];
+static ULong dummy_run[N_EV + 3];
 instrcc **touched_instrs;
 UInt n_touched;
 ULong *cur_run = dummy_run;
@@ -935,18 +935,31 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
 {
     IRSB *sb = st->sbOut;
     IRTemp p = st->runp;
-    ULong pk = 0; /* Dr and Dw, packed (see run_sync) */
-    for (Int k = 0; k <= N_SX; k++) {
+    /* Ir, Dr and Dw packed (see run_sync): Dr and Dw into RUN_IDD while
+     * the block has counted at most IDD_MAX_D of each, else into RUN_PK */
+    Bool light = st->cnt[SX_Dr] <= IDD_MAX_D && st->cnt[SX_Dw] <= IDD_MAX_D;
+    ULong idd = 0, pk = 0;
+    for (Int k = 0; k <= N_SX + 1; k++) {
         ULong n;
         Int slot;
         if (k < N_SX) {
             n = st->cnt[k] - st->charged[k];
             st->charged[k] = st->cnt[k];
+            if (k == SX_Ir) {
+                idd += n;
+                continue;
+            }
             if (k == SX_Dr || k == SX_Dw) {
-                pk += n << (k == SX_Dw ? 32 : 0);
+                if (light)
+                    idd += n << (k == SX_Dw ? 44 : 24);
+                else
+                    pk += n << (k == SX_Dw ? 32 : 0);
                 continue;
             }
             slot = EVS(sx_ev[k]);
+        } else if (k == N_SX) {
+            n = idd;
+            slot = RUN_IDD;
         } else {
             n = pk;
             slot = RUN_PK;
