@@ -13,6 +13,9 @@
 #   BENCH_GPROF  "no" skips tally gprof versus GNU gprof (bench/gprof.sh)
 #   BENCH_RECORD "no" skips tally record versus Cachegrind and Callgrind
 #                (bench/record.sh)
+#   BENCH_STARTUP "no" skips tally record against Callgrind on programs that
+#                mostly start up: node, java, gcc's driver, python3
+#                (bench/startup.sh)
 #   BENCH_RMS    "no" skips input-sensitive profiling (tally record
 #                --input-sensitive=yes, bench/rms.sh)
 #   BENCH_VIEWS  "no" skips tally flame, graph, report and convert on the
@@ -211,6 +214,12 @@ fi
 if [ "${BENCH_RECORD:-yes}" != no ]; then
     echo
     TALLY="$TALLY" sh bench/record.sh || failures=$((failures + 1))
+fi
+# ----------------------------------------- tally record on start-up programs
+# node, java, gcc's driver, python3 against Callgrind: see bench/startup.sh
+if [ "${BENCH_STARTUP:-yes}" != no ]; then
+    echo
+    TALLY="$TALLY" sh bench/startup.sh || failures=$((failures + 1))
 fi
 # ------------------------------------------------ input-sensitive profiling
 # RMS/DRMS speed and memory on the same workload: see bench/rms.sh

@@ -8,6 +8,7 @@
  * Copyright (C) 2026 the tally authors.
  */
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
@@ -18,7 +19,7 @@
 #include "tl_global.h"
 
 htab strs, lines, instrs;
-segchunk *seg_chunks;
+segblock *seg_blocks;
 static UInt n_jrecs;
 
 static UInt str_hash(const HChar *s)
@@ -32,6 +33,14 @@ static UInt str_hash(const HChar *s)
 static UWord istr_rehash(const void *p)
 {
     return ((const istr *)p)->hash;
+}
+
+/* "???": a file, function or object that is not known (code without line
+ * info is common, so it is interned once) */
+static istr *unknown(void)
+{
+    static istr *u;
+    return u ? u : (u = intern("???"));
 }
 
 istr *intern(const HChar *s)
@@ -69,7 +78,7 @@ linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line)
         fnpat_decide(fn);
         fn->fnf |= sw_name_flags(fn->s);
     }
-    linecc *l = arena_alloc(sizeof *l);
+    linecc *l = arena_alloc(sizeof *l + EV_BYTES);
     l->file = file;
     l->fn = fn;
     l->obj = obj;
@@ -79,9 +88,49 @@ linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line)
     return l;
 }
 
+/* The instrs' table: the instructions of a block, which translation looks
+ * up one after the other, fall in neighbouring slots (the address's low
+ * bits), while the 4 MiB regions of code are spread by their high bits. */
+static UWord instr_hash(Addr a)
+{
+    return (a >> 2) + (a >> 22) * 0x9E3779B1u;
+}
+
 static UWord instrcc_rehash(const void *p)
 {
-    return addr_hash(((const instrcc *)p)->addr);
+    return instr_hash(((const instrcc *)p)->addr);
+}
+
+/*
+ * Translation asks for the position of every instruction, and Valgrind's
+ * lookups are dear: a search of the debug infos, and for a function name
+ * the C++ demangler each time. Consecutive instructions almost always
+ * share the object, the file and the function, so each lookup keeps its
+ * answers and gives one again while Valgrind's answer points at the same
+ * record. The debug info epoch changes whenever a debug info is read or
+ * discarded, and the records pointed at (debug infos, their names) live
+ * as long as their debug info, so a kept answer holds only for its epoch.
+ */
+
+/* Valgrind's lookup of the symbol holding a code address, without
+ * demangling (libcoregrind's pub_core_debuginfo.h; the tool API has only
+ * the demangling lookups). The name is the symbol table's own. */
+extern Bool VG_(get_fnname_raw)(DiEpoch ep, Addr a, const HChar **buf);
+
+/* The debug info whose text holds `a` (NULL: none), the last one kept. */
+static DebugInfo *text_di(DiEpoch ep, Addr a)
+{
+    static DebugInfo *last;
+    static UInt last_ep;
+    if (last && ep.n == last_ep &&
+        a - VG_(DebugInfo_get_text_avma)(last) < VG_(DebugInfo_get_text_size)(last))
+        return last;
+    DebugInfo *di = VG_(find_DebugInfo)(ep, a);
+    if (di) {
+        last = di;
+        last_ep = ep.n;
+    }
+    return di;
 }
 
 /* The object file holding code at `a` ("???" when unknown) and its load
@@ -89,16 +138,89 @@ static UWord instrcc_rehash(const void *p)
  * as a PLT section and keeps no text range for `.plt.sec`). */
 istr *object_of(Addr a, Addr *bias)
 {
-    DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+    static const DebugInfo *last;
+    static UInt last_ep;
+    static istr *last_obj;
+    DiEpoch ep = VG_(current_DiEpoch)();
+    DebugInfo *di = text_di(ep, a);
+    if (di && di == last && ep.n == last_ep) {
+        if (bias) *bias = (Addr)VG_(DebugInfo_get_text_bias)(di);
+        return last_obj;
+    }
     const HChar *name = di ? VG_(DebugInfo_get_filename)(di) : NULL;
     if (name && name[0]) {
         if (bias) *bias = (Addr)VG_(DebugInfo_get_text_bias)(di);
-        return intern(name);
+        last = di;
+        last_ep = ep.n;
+        return last_obj = intern(name);
     }
     NSegment const *seg = VG_(am_find_nsegment)(a);
     name = seg ? VG_(am_get_filename)(seg) : NULL;
     if (bias) *bias = name ? seg->start - (Addr)seg->offset : 0;
     return intern(name && name[0] ? name : "???");
+}
+
+/* Answers kept by the address of a name in a debug info (see above): a
+ * direct-mapped cache of the last few hundred, so that a block that
+ * calls into a function named before does not hash the name again. */
+#define NAME_CACHE 1024
+typedef struct {
+    const HChar *key, *key2;
+    UInt ep;
+    istr *s;
+} name_memo;
+
+static inline name_memo *name_slot(name_memo *m, const HChar *key, const HChar *key2)
+{
+    return &m[(((UWord)key >> 3) ^ ((UWord)key2 >> 7)) & (NAME_CACHE - 1)];
+}
+
+/* The function whose symbol holds `a`, named as VG_(get_fnname) names it
+ * (demangled, `(below main)`), or NULL without a symbol. That name is a
+ * function of the symbol's raw name alone, so the raw name's istr keeps
+ * it (`dem`) and each name is demangled once. */
+istr *fn_at(Addr a)
+{
+    static name_memo memo[NAME_CACHE];
+    DiEpoch ep = VG_(current_DiEpoch)();
+    const HChar *raw;
+    if (!VG_(get_fnname_raw)(ep, a, &raw)) return NULL;
+    name_memo *m = name_slot(memo, raw, NULL);
+    if (m->key == raw && m->ep == ep.n) return m->s;
+    istr *r = intern(raw);
+    if (!r->dem) {
+        const HChar *fn;
+        if (!VG_(get_fnname)(ep, a, &fn)) return NULL; /* (cannot happen) */
+        r->dem = intern(fn);
+    }
+    m->key = raw;
+    m->ep = ep.n;
+    return m->s = r->dem;
+}
+
+/* "dir/file" (or "file" without a directory), from the names of a line
+ * record of the debug info; the last one is kept. */
+static istr *path_of(DiEpoch ep, const HChar *file, const HChar *dir)
+{
+    static name_memo memo[NAME_CACHE];
+    name_memo *m = name_slot(memo, file, dir);
+    if (m->key == file && m->key2 == dir && m->ep == ep.n) return m->s;
+    istr *p;
+    if (dir[0]) {
+        SizeT dl = VG_(strlen)(dir), fl = VG_(strlen)(file);
+        HChar *buf = VG_(malloc)("tl.path", dl + fl + 2);
+        VG_(memcpy)(buf, dir, dl);
+        buf[dl] = '/';
+        VG_(memcpy)(buf + dl + 1, file, fl + 1);
+        p = intern(buf);
+        VG_(free)(buf);
+    } else {
+        p = intern(file);
+    }
+    m->key = file;
+    m->key2 = dir;
+    m->ep = ep.n;
+    return m->s = p;
 }
 
 /* The load biases met so far (few: one per object), instrs keep an index. */
@@ -107,7 +229,7 @@ static UInt n_bias, cap_bias;
 
 static Addr text_bias(Addr a)
 {
-    DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+    DebugInfo *di = text_di(VG_(current_DiEpoch)(), a);
     return di ? (Addr)VG_(DebugInfo_get_text_bias)(di) : 0;
 }
 
@@ -121,6 +243,7 @@ static UInt bias_index(Addr bias)
                             : VG_(malloc)("tl.bias", cap_bias * sizeof *obj_bias);
     }
     obj_bias[n_bias] = bias;
+    tl_assert(n_bias < (1u << 24) - 1); /* instrcc.bias */
     return n_bias++;
 }
 
@@ -142,35 +265,25 @@ Addr file_addr(Addr a)
 linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow)
 {
     DiEpoch ep = VG_(current_DiEpoch)();
-    const HChar *file, *dir, *fn;
+    const HChar *file, *dir;
     UInt line = 0;
     istr *ifile;
 
     if (VG_(get_filename_linenum)(ep, a, &file, &dir, &line)) {
-        if (dir[0]) {
-            SizeT dl = VG_(strlen)(dir), fl = VG_(strlen)(file);
-            HChar *buf = VG_(malloc)("tl.path", dl + fl + 2);
-            VG_(memcpy)(buf, dir, dl);
-            buf[dl] = '/';
-            VG_(memcpy)(buf + dl + 1, file, fl + 1);
-            ifile = intern(buf);
-            VG_(free)(buf);
-        } else {
-            ifile = intern(file);
-        }
+        ifile = path_of(ep, file, dir);
     } else {
-        ifile = intern("???");
+        ifile = unknown();
         line = 0;
     }
-    if (VG_(get_fnname)(ep, a, &fn)) {
-        istr *ifn = intern(fn);
+    istr *ifn = fn_at(a);
+    if (ifn) {
         /* a block that runs on past its function's end is its first
          * instruction's function (`follow`), as in Callgrind */
         if (follow && owner && owner->fn != ifn)
             return get_linecc(ifile, owner->fn, owner->obj, ifn, line);
         return get_linecc(ifile, ifn, object_of(a, NULL), ifn, line);
     }
-    istr *unk = intern("???");
+    istr *unk = unknown();
     if (owner) return get_linecc(ifile, owner->fn, owner->obj, unk, line);
     HChar buf[32];
     Addr bias;
@@ -188,8 +301,14 @@ linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow)
 
 instrcc *new_instrcc(Addr a, UInt len, linecc *l)
 {
-    UWord h = addr_hash(a);
-    instrcc *i = arena_alloc(sizeof *i);
+    UWord h = instr_hash(a);
+    /* own counters: written per instruction; counted into by the
+     * simulators' helpers at every miss (one hop less, next to the
+     * instr's address and length); PLT code (see icost) */
+    Bool own = clo_dump_instr || clo_cache_sim || clo_branch_sim ||
+               (clo_calls && clo_skip_plt && !l->pseudo && is_plt(a));
+    instrcc *i = arena_alloc(sizeof *i + (own ? EV_BYTES : 0));
+    i->has_own = own;
     i->addr = a;
     i->len = len;
     i->nox = clo_cache_sim && sim_ir_nox(a, len);
@@ -203,7 +322,7 @@ instrcc *new_instrcc(Addr a, UInt len, linecc *l)
 instrcc *get_instrcc(Addr a, UInt len, Addr entry, const linecc *owner, Bool follow)
 {
     linecc *l = lookup_position(a, entry, owner, follow);
-    UWord h = addr_hash(a);
+    UWord h = instr_hash(a);
     /* Several entries may share an address: code replaced by other code
      * (the newest is first), and code without a symbol run for several
      * functions (one entry each, see dynblock). */
@@ -227,34 +346,87 @@ static Bool stub_code(Addr a)
 /* Code of a PLT section or a PLT-style stub: transparent in the call graph. */
 Bool is_plt(Addr a)
 {
-    if (VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT) return True;
+    /* (code in an object's .text is not in a .plt: sections do not
+     * overlap; the test of every debug info's sections is the dear one) */
+    DiEpoch ep = VG_(current_DiEpoch)();
+    if (!text_di(ep, a) && VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT) return True;
     const HChar *name;
-    return !VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name) && stub_code(a);
+    return !VG_(get_fnname_raw)(ep, a, &name) && stub_code(a);
 }
 
 /* Add every seg's runs into its instr counters (before writing, and at a
  * thread switch with --separate-threads). */
 void fold_segs(void)
 {
-    for (segchunk *ch = seg_chunks; ch; ch = ch->next)
-        for (UInt x = 0; x < ch->n; x++) {
-            ULong c = ch->count[x];
-            if (!c) continue;
-            seg *sg = ch->seg[x];
-            for (UInt k = 0; k < sg->n; k++) {
-                *sg->e[k].ctr += c;
-                touch_instr(sg->e[k].ins);
-            }
-            ch->count[x] = 0;
-        }
+    for (segblock *b = seg_blocks; b; b = b->next)
+        segs_fold(b->first, b->n);
+}
+
+/* The scratch buffer of the segs of the block being translated. */
+static UChar *segbuf;
+static UInt segbuf_cap;
+
+typedef struct segref {
+    IRConst *c;
+    UInt off;
+} segref;
+
+IRConst *seg_count_addr(tlstate *st, UInt off)
+{
+    static segref *refs;
+    static UInt cap;
+    if (st->n_refs == cap) {
+        cap = cap ? 2 * cap : 64;
+        refs = refs ? VG_(realloc)("tl.segrefs", refs, cap * sizeof *refs)
+                    : VG_(malloc)("tl.segrefs", cap * sizeof *refs);
+    }
+    st->refs = refs;
+    IRConst *c = IRConst_U64(0);
+    refs[st->n_refs].c = c;
+    refs[st->n_refs].off = off + offsetof(seg, count);
+    st->n_refs++;
+    return c;
+}
+
+seg *seg_new(tlstate *st, UInt n)
+{
+    SizeT need = st->seg_bytes + seg_size(n);
+    if (need > segbuf_cap) {
+        segbuf_cap = need > 2 * segbuf_cap ? need : 2 * segbuf_cap;
+        segbuf = segbuf ? VG_(realloc)("tl.segbuf", segbuf, segbuf_cap)
+                        : VG_(malloc)("tl.segbuf", segbuf_cap);
+    }
+    st->segbuf = segbuf;
+    seg *s = (seg *)(segbuf + st->seg_bytes);
+    VG_(memset)(s, 0, seg_size(n));
+    s->n = n;
+    st->seg_bytes = need;
+    st->nsegs++;
+    return s;
+}
+
+void segs_finish(tlstate *st, sbinfo *sb)
+{
+    if (!st->nsegs) return;
+    segblock *b = arena_alloc(sizeof *b + st->seg_bytes);
+    VG_(memcpy)(b->first, st->segbuf, st->seg_bytes);
+    b->n = st->nsegs;
+    b->next = seg_blocks;
+    seg_blocks = b;
+    for (UInt k = 0; k < st->n_refs; k++)
+        st->refs[k].c->Ico.U64 = (ULong)(HWord)((UChar *)b->first + st->refs[k].off);
+    if (sb) {
+        sb->segs = b->first;
+        sb->nsegs = (UShort)st->nsegs;
+    }
 }
 
 /* The record of a jump from `site` to `to`: the one an earlier translation
  * of the same code made, or a new one. */
 jrec *get_jrec(instrcc *site, Addr to, Bool cond, Bool inverted)
 {
-    for (jrec *j = site->jumps; j; j = j->snext)
-        if (j->to == to && j->cond == cond && j->inverted == inverted) return j;
+    for (jrec *j = site->line->jumps; j; j = j->snext)
+        if (j->site == site && j->to == to && j->cond == cond && j->inverted == inverted) return j;
     jrec *j = arena_alloc(sizeof *j);
     j->id = n_jrecs++;
     j->site = site;
@@ -267,8 +439,8 @@ jrec *get_jrec(instrcc *site, Addr to, Bool cond, Bool inverted)
         to, to, object_of(to, NULL) == object_of(site->addr, NULL) ? site->line : NULL, False);
     const HChar *name;
     j->skip = VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), to, &name) || is_plt(to);
-    j->snext = site->jumps;
-    site->jumps = j;
+    j->snext = site->line->jumps;
+    site->line->jumps = j;
     return j;
 }
 

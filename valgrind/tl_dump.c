@@ -80,11 +80,15 @@ static void format_pos(HChar *buf, Addr addr, UInt line)
         VG_(sprintf)(buf, "0x%lx", addr);
 }
 
-/* Which events are written, in callgrind order; the contexts file's are
- * the same without the cache-use events, which are never in a running
- * cost (so never in a context). */
+/* The events of the run, in callgrind order: what is counted, stored
+ * (slot k holds out_ev[k]) and written (see tl_global.h). */
 Int out_ev[N_EV], n_out_ev;
+Int ev_slot[N_EV];
+/* The context tree's events: the slots of the run's events but the
+ * cache-use ones, which are never in a running cost (so never in a
+ * context); and the slots' names */
 Int ctx_ev[N_EV], n_ctx_ev;
+static const HChar *slot_name[N_EV];
 
 void choose_events(void)
 {
@@ -110,15 +114,23 @@ void choose_events(void)
         out_ev[n_out_ev++] = EV_sysTime;
         if (clo_systime == SYSTIME_NSEC) out_ev[n_out_ev++] = EV_sysCpuTime;
     }
+    for (Int e = 0; e < N_EV; e++)
+        ev_slot[e] = -1;
+    for (Int k = 0; k < n_out_ev && out_ev[k] <= EV_DLmw; k++)
+        tl_assert(out_ev[k] == k); /* (EVSC) */
+    for (Int k = 0; k < n_out_ev; k++) {
+        ev_slot[out_ev[k]] = k;
+        slot_name[k] = ev_name[out_ev[k]];
+    }
     n_ctx_ev = 0;
     for (Int k = 0; k < n_out_ev; k++)
-        if (out_ev[k] < EV_AcCost1 || out_ev[k] > EV_SpLoss2) ctx_ev[n_ctx_ev++] = out_ev[k];
+        if (out_ev[k] < EV_AcCost1 || out_ev[k] > EV_SpLoss2) ctx_ev[n_ctx_ev++] = k;
 }
 
 Bool all_zero(const ULong *ev)
 {
     for (Int k = 0; k < n_out_ev; k++)
-        if (ev[out_ev[k]]) return False;
+        if (ev[k]) return False;
     return True;
 }
 
@@ -136,27 +148,23 @@ static Int cmp_linecc_cg(const void *a, const void *b)
 static Int cmp_linecc(const void *a, const void *b);
 static Int cmp_instrcc(const void *a, const void *b);
 
-/* Every linecc (sorted by `cmp`) with its instr costs summed. */
+/* Every linecc (sorted by `cmp`) with its instr costs summed: with
+ * --dump-instr, the lines' costs are the sums of their instrs'; without,
+ * most instrs count into their line's, and those that have their own (PLT
+ * code) move their counts there now. */
 static linecc **collect_lines(UWord *np, Int (*cmp)(const void *, const void *))
 {
     for (UWord k = 0; k < lines.nslots; k++)
         for (linecc *l = lines.slot[k]; l; l = l->next) {
-            VG_(memset)(l->ev, 0, sizeof l->ev);
-            l->arcs = NULL;
-            l->jumps = NULL;
+            if (clo_dump_instr) VG_(memset)(l->ev, 0, EV_BYTES);
             l->frec = NULL;
         }
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next) {
-            for (Int e = 0; e < N_EV; e++)
-                i->line->ev[e] += i->ev[e];
-            for (arc *a = i->arcs; a; a = a->snext) {
-                a->lnext = i->line->arcs;
-                i->line->arcs = a;
-            }
-            for (jrec *j = i->jumps; j; j = j->snext) {
-                j->lnext = i->line->jumps;
-                i->line->jumps = j;
+            if (i->has_own) {
+                for (Int e = 0; e < n_out_ev; e++)
+                    i->line->ev[e] += i->own[e];
+                if (!clo_dump_instr) VG_(memset)(i->own, 0, EV_BYTES);
             }
         }
     linecc **v = VG_(malloc)("tl.sort", (lines.nused + 1) * sizeof *v);
@@ -274,10 +282,10 @@ static void write_desc(VgFile *f, const HChar *gap)
 static void write_costs(VgFile *f, const ULong *ev)
 {
     Int last = n_out_ev;
-    while (last > 1 && ev[out_ev[last - 1]] == 0)
+    while (last > 1 && ev[last - 1] == 0)
         last--;
     for (Int k = 0; k < last; k++)
-        VG_(fprintf)(f, " %llu", ev[out_ev[k]]);
+        VG_(fprintf)(f, " %llu", ev[k]);
     VG_(fprintf)(f, "\n");
 }
 
@@ -431,19 +439,19 @@ static fnrec *fnrec_of(linecc *l)
     return l->frec;
 }
 
-/* Does a list of arcs (by lnext for a line, snext for an instr) have one
- * worth writing? A line without self cost is written for its calls. */
-static Bool live_arcs(const arc *a, Bool by_line)
+/* Does a line's list of arcs have one worth writing (of instr `site`
+ * only, unless NULL)? A line without self cost is written for its calls. */
+static Bool live_arcs(const arc *a, const instrcc *site)
 {
-    for (; a; a = by_line ? a->lnext : a->snext)
-        if (a->calls || !all_zero(a->cost)) return True;
+    for (; a; a = a->snext)
+        if ((!site || a->site == site) && (a->calls || !all_zero(a->cost))) return True;
     return False;
 }
 
-static Bool live_jumps(const jrec *j, Bool by_line)
+static Bool live_jumps(const jrec *j, const instrcc *site)
 {
-    for (; j; j = by_line ? j->lnext : j->snext)
-        if (!j->skip && j->taken) return True;
+    for (; j; j = j->snext)
+        if ((!site || j->site == site) && !j->skip && j->taken) return True;
     return False;
 }
 
@@ -458,10 +466,11 @@ typedef struct {
 /* jump=/jcnd= records, each followed by the source position alone; the
  * target's file and function are given (jfi=, jfn=) when they differ from
  * the current ones. */
-static void write_jumps(cgpos *c, const jrec *j, Bool by_line, const HChar *pos)
+static void write_jumps(cgpos *c, const jrec *j, const instrcc *site, const HChar *pos)
 {
     VgFile *f = c->o->f;
-    for (; j; j = by_line ? j->lnext : j->snext) {
+    for (; j; j = j->snext) {
+        if (site && j->site != site) continue;
         if (j->skip || !j->taken) continue; /* as Callgrind: only jumps that happened */
         linecc *t = j->target;
         if (t->file != c->fi) write_file_id(c->o, "jfi", t->file);
@@ -477,9 +486,9 @@ static void write_jumps(cgpos *c, const jrec *j, Bool by_line, const HChar *pos)
 
 void clear_jumps(void)
 {
-    for (UWord k = 0; k < instrs.nslots; k++)
-        for (instrcc *i = instrs.slot[k]; i; i = i->next)
-            for (jrec *j = i->jumps; j; j = j->snext)
+    for (UWord k = 0; k < lines.nslots; k++)
+        for (linecc *l = lines.slot[k]; l; l = l->next)
+            for (jrec *j = l->jumps; j; j = j->snext)
                 j->exe = j->taken = 0;
 }
 
@@ -623,9 +632,9 @@ static void write_line_costs(cgpos *c, linecc *l)
     write_costs(c->o->f, l->ev);
     HChar pos[16];
     VG_(sprintf)(pos, "%u", l->line);
-    for (arc *a = l->arcs; a; a = a->lnext)
+    for (arc *a = l->arcs; a; a = a->snext)
         write_arc(c, a, pos);
-    if (l->jumps) write_jumps(c, l->jumps, True, pos);
+    if (l->jumps) write_jumps(c, l->jumps, NULL, pos);
 }
 
 /* Write the counters as the next part of thread tid's file (0: the one
@@ -663,14 +672,18 @@ static void write_callgrind(UInt tid)
     VG_(memset)(totals, 0, sizeof totals);
     cgpos c = {.o = o};
     UWord n;
-    linecc **lv = collect_lines(&n, cmp_linecc_cg); /* also clears the frecs */
-    VG_(free)(lv);
     if (clo_dump_instr) {
+        /* each part finds the functions' files again (collect_lines does
+         * it for the lines) */
+        for (UWord k = 0; k < lines.nslots; k++)
+            for (linecc *l = lines.slot[k]; l; l = l->next)
+                l->frec = NULL;
         instrcc **v = VG_(malloc)("tl.sort", (instrs.nused + 1) * sizeof *v);
         n = 0;
         for (UWord k = 0; k < instrs.nslots; k++)
             for (instrcc *i = instrs.slot[k]; i; i = i->next)
-                if (!all_zero(i->ev) || live_arcs(i->arcs, False) || live_jumps(i->jumps, False))
+                if (!all_zero(i->own) || live_arcs(i->line->arcs, i) ||
+                    live_jumps(i->line->jumps, i))
                     v[n++] = i;
         VG_(ssort)(v, n, sizeof *v, cmp_instrcc);
         Addr pa = 0;
@@ -703,22 +716,22 @@ static void write_callgrind(UInt tid)
             }
             pa = fa;
             pl = i->line->line;
-            write_costs(f, i->ev);
-            for (arc *a = i->arcs; a; a = a->snext)
-                write_arc(&c, a, pos);
-            if (i->jumps) write_jumps(&c, i->jumps, False, pos);
-            for (Int e = 0; e < N_EV; e++)
-                totals[e] += i->ev[e];
+            write_costs(f, i->own);
+            for (arc *a = i->line->arcs; a; a = a->snext)
+                if (a->site == i) write_arc(&c, a, pos);
+            write_jumps(&c, i->line->jumps, i, pos);
+            for (Int e = 0; e < n_out_ev; e++)
+                totals[e] += i->own[e];
         }
         VG_(free)(v);
     } else {
         linecc **v = collect_lines(&n, cmp_linecc);
         for (UWord k = 0; k < n; k++) {
             linecc *l = v[k];
-            if (all_zero(l->ev) && !live_arcs(l->arcs, True) && !live_jumps(l->jumps, True))
+            if (all_zero(l->ev) && !live_arcs(l->arcs, NULL) && !live_jumps(l->jumps, NULL))
                 continue;
             write_line_costs(&c, l);
-            for (Int e = 0; e < N_EV; e++)
+            for (Int e = 0; e < n_out_ev; e++)
                 totals[e] += l->ev[e];
         }
         VG_(free)(v);
@@ -728,13 +741,13 @@ static void write_callgrind(UInt tid)
     VG_(fprintf)(f, "\nsummary:");
     for (Int k = 0; k < n_out_ev; k++) {
         Int e = out_ev[k];
-        VG_(fprintf)(f, " %llu", e >= EV_AcCost1 && e <= EV_SpLoss2 ? 0 : totals[e]);
+        VG_(fprintf)(f, " %llu", e >= EV_AcCost1 && e <= EV_SpLoss2 ? 0 : totals[k]);
     }
     VG_(fprintf)(f, "\ntotals:");
     for (Int k = 0; k < n_out_ev; k++)
-        VG_(fprintf)(f, " %llu", totals[out_ev[k]]);
+        VG_(fprintf)(f, " %llu", totals[k]);
     VG_(fprintf)(f, "\n");
-    for (Int e = 0; e < N_EV; e++)
+    for (Int e = 0; e < n_out_ev; e++)
         grand[e] += totals[e];
     VG_(fclose)(f);
     o->f = NULL;
@@ -790,8 +803,8 @@ static void keep_for_cachegrind(void)
     for (UWord k = 0; k < n; k++) {
         linecc *l = v[k];
         if (all_zero(l->ev)) continue;
-        if (!l->cgkept) l->cgkept = arena_alloc(N_EV * sizeof(ULong));
-        for (Int e = 0; e < N_EV; e++)
+        if (!l->cgkept) l->cgkept = arena_alloc(EV_BYTES);
+        for (Int e = 0; e < n_out_ev; e++)
             l->cgkept[e] += l->ev[e];
     }
     VG_(free)(v);
@@ -832,13 +845,9 @@ static void write_cachegrind(void)
     /* (Cachegrind has no write-back events) */
     static const Int cg_order[] = {EV_Ir,   EV_I1mr, EV_ILmr, EV_Dr,  EV_D1mr, EV_DLmr, EV_Dw,
                                    EV_D1mw, EV_DLmw, EV_Bc,   EV_Bcm, EV_Bi,   EV_Bim};
-    Int ev[N_EV], n = 0;
-    for (UInt k = 0; k < sizeof cg_order / sizeof cg_order[0]; k++) {
-        Int e = cg_order[k];
-        Bool on = e <= EV_Dw || (e <= EV_DLmw && clo_cache_sim) ||
-                  (e >= EV_Bc && e <= EV_Bim && clo_branch_sim);
-        if (on) ev[n++] = e;
-    }
+    Int ev[N_EV], n = 0; /* the slots written */
+    for (UInt k = 0; k < sizeof cg_order / sizeof cg_order[0]; k++)
+        if (EVS(cg_order[k]) >= 0) ev[n++] = EVS(cg_order[k]);
     HChar *name;
     VgFile *f = open_out("--cachegrind-out-file", clo_cg_out_file, &name);
     if (!f) return;
@@ -846,7 +855,7 @@ static void write_cachegrind(void)
     write_cmd(f);
     VG_(fprintf)(f, "events:");
     for (Int k = 0; k < n; k++)
-        VG_(fprintf)(f, " %s", ev_name[ev[k]]);
+        VG_(fprintf)(f, " %s", ev_name[out_ev[ev[k]]]);
     /* Cachegrind 3.19 ends this line with a space when it simulates the
      * caches and not the branches: the same bytes as its file */
     VG_(fprintf)(f, clo_cache_sim && !clo_branch_sim ? " \n" : "\n");
@@ -854,7 +863,7 @@ static void write_cachegrind(void)
     linecc **v = collect_lines(&nl, cmp_linecc_cg);
     for (UWord k = 0; k < nl; k++)
         if (v[k]->cgkept)
-            for (Int e = 0; e < N_EV; e++)
+            for (Int e = 0; e < n_out_ev; e++)
                 v[k]->ev[e] += v[k]->cgkept[e];
     ULong sum[N_EV];
     VG_(memset)(sum, 0, sizeof sum);
@@ -874,10 +883,10 @@ static void write_cachegrind(void)
         /* Lines that differ only in object or call-graph name are one line
          * for Cachegrind: sum them. */
         ULong c[N_EV];
-        VG_(memcpy)(c, l->ev, sizeof c);
+        VG_(memcpy)(c, l->ev, EV_BYTES);
         while (k + 1 < nl && cmp_linecc_cg(&v[k], &v[k + 1]) == 0) {
             k++;
-            for (Int e = 0; e < N_EV; e++)
+            for (Int e = 0; e < n_out_ev; e++)
                 c[e] += v[k]->ev[e];
         }
         VG_(fprintf)(f, "%u", l->line);
@@ -920,7 +929,9 @@ static double pct(ULong a, ULong b)
 static void print_summary(void)
 {
     if (VG_(clo_verbosity) == 0) return;
-    const ULong *t = totals;
+    ULong t[N_EV]; /* by event; 0 for those not collected */
+    for (Int e = 0; e < N_EV; e++)
+        t[e] = EVS(e) >= 0 ? totals[EVS(e)] : 0;
     ULong Dr = t[EV_Dr], Dw = t[EV_Dw], Bc = t[EV_Bc], Bi = t[EV_Bi];
     Int l1 = comma_width(t[EV_Ir]);
     Int l2 = comma_width(Dr > Bc ? Dr : Bc);
@@ -993,6 +1004,8 @@ static void say_written(void)
 
 void tl_fini(Int exitcode)
 {
+    if (cur_thread) run_sync(cur_thread);
+    exit_sync();
     dumping = True; /* no more parts from --dump-after while the calls end */
     if (dumps_pid != VG_(getpid)()) n_dumps = 0;
     sim_finish(); /* first, as Callgrind (its use charges need no open call) */
@@ -1008,7 +1021,7 @@ void tl_fini(Int exitcode)
     sep_report();
     say_written();
     if (clo_cg_out_file) write_cachegrind();
-    if (clo_contexts) cct_write(clo_ctx_out_file, ctx_ev, n_ctx_ev, ev_name);
+    if (clo_contexts) cct_write(clo_ctx_out_file, ctx_ev, n_ctx_ev, slot_name);
     VG_(memcpy)(totals, grand, sizeof totals);
     print_summary();
     if (out_failed) VG_(exit)(1); /* a profile is missing: say so by the status */

@@ -128,8 +128,8 @@ static void post_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args, SysRes
     ULong d[3] = {1, wall - t->sys_wall, cpu - t->sys_cpu};
     Int k = clo_systime == SYSTIME_NSEC ? 3 : 2;
     for (Int e = 0; e < k; e++) {
-        if (collecting) n->ev[EV_sysCount + e] += d[e];
-        t->run[EV_sysCount + e] += d[e];
+        if (collecting) icost(n)[EVS(EV_sysCount + e)] += d[e];
+        t->run[EVS(EV_sysCount + e)] += d[e];
     }
     if (collecting) touch_instr(n);
 }

@@ -83,6 +83,26 @@ enum {
 };
 extern const HChar *const ev_name[N_EV]; /* (tl_dump.c) */
 
+/*
+ * The events of this run. Every cost vector (of an instr, a line, an arc,
+ * a thread's running cost, a frame's entry) holds only the events that the
+ * options collect, n_out_ev of them, in the order of the file's `events:`
+ * line: slot k holds event out_ev[k], and event e is in slot EVS(e) (-1:
+ * not collected, never counted). choose_events() (tl_dump.c) decides them
+ * once, after the options, before anything is counted: a new event is an
+ * EV_ entry, its name, and its rule there. Ir Dr Dw are always collected,
+ * in slots 0 to 2.
+ */
+extern Int out_ev[N_EV], n_out_ev;
+extern Int ev_slot[N_EV];
+#define EVS(e) (ev_slot[e])
+/* The slot of an event that is collected, for the code that counts it:
+ * Ir..DLmw, when collected, are the first slots in the enum's order
+ * (choose_events checks it), so the simulators' helpers index them by a
+ * constant. */
+#define EVSC(e) ((e) <= EV_DLmw ? (Int)(e) : ev_slot[e])
+#define EV_BYTES ((SizeT)n_out_ev * sizeof(ULong)) /* of one cost vector */
+
 /* An interned string. Equal strings share one pointer, so keys compare by
  * pointer; the ids are the callgrind-format compression numbers (0 = not
  * written yet), one namespace for files and one for functions. */
@@ -91,6 +111,7 @@ typedef struct istr {
     UInt hash;
     UInt fl_id, fn_id, ob_id;
     UChar fnf; /* a function's name: the patterns' verdicts (FNF_..., tl_fnpat.c) */
+    struct istr *dem; /* a symbol's raw name: its demangled name (see fn_at) */
     HChar s[];
 } istr;
 
@@ -101,40 +122,56 @@ typedef struct linecc {
     istr *obj;  /* the object file ("???" when unknown) */
     istr *cgfn; /* Cachegrind's name: "???" without a symbol */
     UInt line;
-    struct arc *arcs;   /* calls from this line, while writing */
-    struct jrec *jumps; /* jumps from this line, while writing */
-    struct fnrec *frec; /* its function in the callgrind file, while writing */
     Bool pseudo;        /* not code: a signal's caller (`<signal N>`) */
+    struct arc *arcs;   /* the calls its instrs make (by snext; each has its site) */
+    struct jrec *jumps; /* the jumps of its instrs (by snext; each has its site) */
+    struct fnrec *frec; /* its function in the callgrind file, while writing */
     void *cfn;          /* its function in the context tree (--contexts=yes) */
     struct fnact *act;  /* its function's depth on the stacks (--calls=yes) */
     ULong *cgkept;      /* costs of the parts already dumped, for the
                            cachegrind file (NULL until a dump has some) */
-    ULong ev[N_EV];
+    ULong ev[];         /* [n_out_ev]: by slot (EVS) */
 } linecc;
 
 /* One guest instruction. Several can share an address when the code at
- * that address changed its debug info (unmapped and mapped again). */
+ * that address changed its debug info (unmapped and mapped again). There is
+ * one per instruction translated, so it is kept small: 32 bytes, and its
+ * costs only when they are written per instruction (its calls and jumps
+ * are in its line's lists; see docs/internals/tool.md, "Memory"). */
 typedef struct instrcc {
     struct instrcc *next;
     Addr addr;
-    UInt len;
-    Bool nox;     /* in one I1 line, and I1 and LL lines are equal */
-    Bool touched; /* on `touched_instrs` (--separate-threads) */
+    /* (the simulators read addr and len for every fetch: next to each
+     * other, they share a cache line) */
+    UInt len : 8;     /* bytes, 1 to 15 */
+    UInt bias : 24;   /* its object's load bias: obj_bias[bias] (see file_addr) */
+    UInt id : 29;     /* index into the threads' stores (--separate-threads) */
+    UInt nox : 1;     /* in one I1 line, and I1 and LL lines are equal */
+    UInt touched : 1; /* in `touched_instrs` (--separate-threads) */
+    UInt has_own : 1; /* it has counters of its own (see icost) */
     linecc *line;
-    struct arc *arcs;   /* calls made by this instruction (--calls=yes) */
-    struct jrec *jumps; /* jumps from this instruction (--collect-jumps=yes) */
-    UInt id;            /* index into the threads' stores (--separate-threads) */
-    UInt bias;          /* its object's load bias: obj_bias[bias] (see file_addr) */
-    struct instrcc *tnext;
-    ULong ev[N_EV];
+    ULong own[];      /* [n_out_ev] its counters, when it has its own */
 } instrcc;
+
+/* The counters instr i counts into (its runs, misses...; [n_out_ev], by
+ * slot, EVS): its line's, which the line's instrs share (a line's cost is
+ * the sum of theirs), or its own with --dump-instr=yes, with a simulator
+ * (whose helpers count at every miss) and in PLT code, whose counts move
+ * between clones by snapshots (plt_name). */
+static inline ULong *icost(instrcc *i)
+{
+    return i->has_own ? i->own : i->line->ev;
+}
 
 /* --separate-threads: the instrs (and arcs, jumps) counted into since the
  * counters last went into a thread's store, so that a thread switch moves
- * only those. */
-extern instrcc *touched_instrs;
+ * only those; the instrs in a vector (n_touched of them), the others in
+ * lists. */
+extern instrcc **touched_instrs;
+extern UInt n_touched;
+void touch_add(instrcc *n); /* (tl_parts.c; out of line: the simulators' helpers inline the test) */
 
-/* Put record r (an instrcc, jrec or arc) on its touched list, once. */
+/* Put record r (a jrec or an arc) on its touched list, once. */
 #define TL_TOUCH(r, list)                                                                          \
     do {                                                                                           \
         if (clo_separate && !(r)->touched) {                                                       \
@@ -146,33 +183,53 @@ extern instrcc *touched_instrs;
 
 static inline void touch_instr(instrcc *n)
 {
-    TL_TOUCH(n, touched_instrs);
+    if (UNLIKELY(clo_separate) && !n->touched) touch_add(n);
 }
 
-/* One flushed stretch of events: `*count` runs; it adds to ctr[k], the
- * counter of ins[k]. */
+/* One flushed stretch of events: `count` runs; for each k it adds to slot
+ * e[k].which of the costs of instruction e[k].idx of the block, ins[idx]
+ * (for a dynblock its `cur`, so the counts go to the clone it runs for).
+ * The segs of a block lie one after the other in one record, made at the
+ * end of its translation, when the addresses of the counts in its IR are
+ * filled in (segs_finish). */
 typedef struct seg {
-    ULong *count;
-    struct seg *dnext; /* the next seg of its block, for a block of code
-                          without a symbol (see dynblock) */
+    ULong count; /* (first: the code's offsets are the segs') */
+    struct instrcc **ins;
     UInt n;
     struct {
-        ULong *ctr;
-        instrcc *ins;
         UShort idx;   /* the instruction's index in its block */
-        UShort which; /* the event counted (EV_*) */
+        UShort which; /* the slot of the event counted (EVS) */
     } e[];
 } seg;
 
-/* The run counts of all segs, side by side in chunks (a fold reads them
- * in order); the instrumented code adds to them at fixed addresses. */
-#define SEG_CHUNK 4096
-typedef struct segchunk {
-    struct segchunk *next;
+static inline SizeT seg_size(UInt n)
+{
+    return (offsetof(seg, e) + n * sizeof(((seg *)0)->e[0]) + 7) & ~(SizeT)7;
+}
+
+/* Add what the n segs from sg counted into their instrs' costs and zero
+ * their counts. */
+static inline void segs_fold(seg *sg, UInt n)
+{
+    for (; n > 0; n--, sg = (seg *)((UChar *)sg + seg_size(sg->n))) {
+        ULong c = sg->count;
+        if (!c) continue;
+        for (UInt k = 0; k < sg->n; k++) {
+            instrcc *i = sg->ins[sg->e[k].idx];
+            icost(i)[sg->e[k].which] += c;
+            touch_instr(i);
+        }
+        sg->count = 0;
+    }
+}
+
+/* The segs of a block, in the same record: n of them from `first`; all
+ * blocks' in a list (seg_blocks), for fold_segs. */
+typedef struct segblock {
+    struct segblock *next;
     UInt n;
-    ULong count[SEG_CHUNK];
-    seg *seg[SEG_CHUNK];
-} segchunk;
+    seg first[];
+} segblock;
 
 /* The running cost of the current thread (for inclusive costs); a dummy
  * when calls are not collected. Helpers add dynamic events (misses,
@@ -183,8 +240,7 @@ extern ULong *cur_run;
  * executed, taken) or an unconditional one (jump: taken). */
 typedef struct jrec {
     struct jrec *next;  /* the dynamic-target hash chain */
-    struct jrec *snext; /* the site's list */
-    struct jrec *lnext; /* a line's list, while writing */
+    struct jrec *snext; /* its site's line's list */
     instrcc *site;
     Addr to;
     Addr to_file; /* `to` as the file has it (see file_addr) */
@@ -223,14 +279,13 @@ enum { SX_Ir, SX_Dr, SX_Dw, SX_Bc, SX_Bi, SX_Ge, N_SX };
 typedef enum { K_JUMP, K_CALL, K_RET, K_SIG, K_START } exitkind;
 
 typedef struct {
-    UChar kind;           /* exitkind */
-    Bool from_resolver;   /* the block is in _dl_runtime_resolve* */
-    Bool from_plt;        /* the block is PLT code */
-    instrcc *site;        /* the instruction holding the exit */
-    struct dynblock *dyn; /* code without a symbol: the site is dyn->cur[idx] */
+    UChar kind;         /* exitkind */
+    Bool from_resolver; /* the block is in _dl_runtime_resolve* */
+    Bool from_plt;      /* the block is PLT code */
     UInt idx;
-    istr *obj; /* the object file of the block */
-    UInt cost[N_SX];
+    instrcc *site;      /* the instruction holding the exit */
+    struct sbinfo *dyn; /* code without a symbol: the site is dyn->cur[idx] */
+    istr *obj;          /* the object file of the block */
 } exitinfo;
 
 /* Instructions of a PLT block whose counts move to the function the stub
@@ -247,43 +302,55 @@ typedef struct dynclone {
     struct instrcc *ins[];
 } dynclone;
 
-typedef struct dynblock {
-    const struct linecc *owner; /* the function it runs for now (read by the IR) */
-    UInt n;                     /* instructions */
-    Addr entry;                 /* its first instruction */
-    struct seg *segs;
-    dynclone *clones;
-    struct sbinfo *sb;
-    struct instrcc *cur[]; /* the current clone's instrs (read by the IR) */
-} dynblock;
-
 /* Instructions of a block that can have clones; longer blocks keep the
  * function they were first run for. */
 #define DYN_MAX_INSTRS 128
 
+/* --contexts=yes: the block's function in the context tree, the last frame
+ * context it ran under, and its own */
+typedef struct sbctx {
+    cct_fn *cfn;
+    cct_node *cbase, *cnode;
+} sbctx;
+
+/* A translated block, with --calls=yes: how it is entered, and, when it is
+ * a dynblock (at most DYN_MAX_INSTRS instructions, so every block: a
+ * superblock has at most 100), the function it runs for. One record per
+ * block: 56 bytes and a pointer per instruction. */
 typedef struct sbinfo {
     instrcc *first; /* the block's first instruction: the callee position */
     istr *obj;      /* its object file */
     Bool is_entry;  /* starts at a function symbol */
     Bool in_plt;
     Bool is_resolver;
-    cct_fn *cfn;             /* the block's function in the context tree (--contexts=yes) */
-    cct_node *cbase, *cnode; /* the last frame context it ran under, and its own */
-    dynblock *dyn;           /* code without a symbol (see dynblock) */
+    Bool is_dyn; /* a dynblock: the members below count (see sb_dyn) */
+    UShort n;     /* instructions */
+    UShort nsegs; /* segs, from `segs` */
+    sbctx *cx;    /* --contexts=yes */
+    struct seg *segs;
+    /* dynblock: */
+    const struct linecc *owner; /* the function it runs for now (read by the IR) */
+    dynclone *clones;
+    struct instrcc *cur[]; /* the current clone's instrs (read by the IR) */
 } sbinfo;
+typedef sbinfo dynblock;
+
+static inline dynblock *sb_dyn(sbinfo *sb)
+{
+    return sb->is_dyn ? sb : NULL;
+}
 
 /* One call site -> callee entry: count and inclusive cost. */
 typedef struct arc {
     struct arc *next;  /* hash chain */
-    struct arc *snext; /* the site's list */
-    struct arc *lnext; /* a line's list, while writing */
+    struct arc *snext; /* its site's line's list */
     instrcc *site, *callee;
     ULong calls;
-    ULong cost[N_EV];
     struct cct_node *cparent, *cchild; /* --contexts: the last call's contexts */
     UInt id;                           /* index into the threads' stores (--separate-threads) */
     Bool touched;                      /* on `touched_arcs` (--separate-threads) */
     struct arc *tnext;
+    ULong cost[]; /* [n_out_ev]: by slot (EVS) */
 } arc;
 
 extern arc *touched_arcs;
@@ -347,7 +414,7 @@ typedef struct {
     Bool saved_collect;   /* mark: the thread's collection state (thread.collect) */
     cct_node *node;       /* --contexts: the callee's context (mark: the root) */
     cct_node *saved_node; /* mark: the interrupted context */
-    ULong enter[N_EV];
+    ULong enter[N_EV];    /* the first n_out_ev slots (EVS) */
 } frame;
 
 /* PLT blocks run since the call into a stub; their costs are split among
@@ -374,15 +441,16 @@ typedef struct {
     UInt sw_base;        /* the index above the topmost one (0: none) */
     Addr seg_sp;         /* with one, the stack pointer the switch landed on */
     cct_node *plt_node;  /* --contexts: the caller's node */
-    ULong run[N_EV];
+    ULong run[N_EV + 3]; /* by slot (EVS), RUN_IDD, RUN_PK (see run_sync), RUN_GATE */
     UInt tid;
     /* its own collection state (Callgrind's): from --collect-atstart,
      * flipped by --toggle-collect functions and CALLGRIND_TOGGLE_COLLECT;
      * collection is on while it runs if this and the instrumentation are
      * (tl_parts.c) */
     Bool collect;
-    /* --separate-threads: this thread's counts, by instr id (N_EV each),
-     * by arc id (calls, then N_EV costs) and by jump id (executed, taken) */
+    /* --separate-threads: this thread's counts, by instr id (n_out_ev
+     * each), by arc id (calls, then n_out_ev costs) and by jump id
+     * (executed, taken) */
     ULong *istore, *astore, *jstore;
     UInt n_istore, n_astore, n_jstore;
     cct_thread cct; /* --contexts=yes: where in the tree this thread runs */
@@ -392,7 +460,42 @@ typedef struct {
     ULong sys_wall, sys_cpu;
 } thread;
 
-extern exitinfo *last_exit; /* written by the instrumented code */
+/* The instrumented code adds a block's Ir, Dr and Dw to the running cost
+ * as one word, run[RUN_IDD]: Ir in its low 24 bits, Dr in the next 20, Dw
+ * in the top 20, one load, add and store per exit. run_sync() moves them
+ * into their slots; every C entry point that reads a running cost calls it
+ * first (h_enter, the thread and signal hooks, client requests, monitor
+ * commands and the end). A thread runs at most 100,000 blocks between two
+ * (Valgrind's scheduling quantum: each time slice starts with
+ * tl_start_client_code), each of at most 100 instructions: at most 10^7 Ir
+ * (< 2^24). A block adds its Dr and Dw there only while it has counted at
+ * most IDD_MAX_D of each since its start (at most 10^6 in a quantum, <
+ * 2^20); past that, into run[RUN_PK], Dr in the low 32 bits and Dw in the
+ * high 32 (at most 100 instructions of at most 16 accesses each: far below
+ * 2^32 in a quantum). */
+#define RUN_IDD N_EV
+#define RUN_PK (N_EV + 1)
+#define RUN_GATE (N_EV + 2)
+#define IDD_MAX_D 10
+
+static inline void run_sync(thread *t)
+{
+    ULong w = t->run[RUN_IDD], pk = t->run[RUN_PK];
+    if (w) {
+        t->run[EVS(EV_Ir)] += w & 0xffffff;
+        t->run[EVS(EV_Dr)] += (w >> 24) & 0xfffff;
+        t->run[EVS(EV_Dw)] += w >> 44;
+        t->run[RUN_IDD] = 0;
+    }
+    if (pk) {
+        t->run[EVS(EV_Dr)] += (UInt)pk;
+        t->run[EVS(EV_Dw)] += pk >> 32;
+        t->run[RUN_PK] = 0;
+    }
+}
+
+extern exitinfo *last_exit; /* valid after exit_sync() (tl_main.c) */
+void exit_sync(void);
 extern thread **threads;
 extern UInt n_threads;
 extern thread *cur_thread;
@@ -419,11 +522,12 @@ static inline UWord addr_hash(Addr a)
 /*--- tl_cc.c: cost centres, found at translation time ---*/
 
 extern htab strs, lines, instrs;
-extern segchunk *seg_chunks;
+extern segblock *seg_blocks; /* dropped at the first collect_stop */
 
 istr *intern(const HChar *s);
 linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line);
 istr *object_of(Addr a, Addr *bias);
+istr *fn_at(Addr a); /* the function of code at a (demangled), NULL: no symbol */
 /* Addresses in the files are Callgrind's: within the object (the run-time
  * address less the load bias of the debug info holding it, unchanged
  * without one), so that objdump on the object finds them. */
@@ -495,12 +599,26 @@ typedef struct {
     UInt cnt[N_SX];       /* events of the block so far, by evkind (= SX_ order) */
     UInt charged[N_SX];   /* of which already added to the running cost */
     UInt idx;             /* the current instruction's index in the block */
-    struct dynblock *dyn; /* a block of code without a symbol, or NULL */
+    struct sbinfo *dyn;   /* a block of code without a symbol, or NULL */
+    instrcc **ins;        /* the block's instrs by index (the segs' `ins`) */
+    IRTemp runp;          /* cur_run, loaded at the block's start (--calls=yes) */
+    /* the block's segs so far, in a scratch buffer, and the constants of
+     * the IR that are their counts' addresses, with each one's offset from
+     * the first seg (see seg) */
+    UChar *segbuf;
+    UInt seg_bytes, nsegs;
+    struct segref *refs;
+    UInt n_refs;
 } tlstate;
 
 void emit_call(IRSB *sb, Int regparms, const HChar *name, void *fn, IRExpr **args, IRExpr *guard);
 IRExpr *ins_atom(tlstate *st, instrcc *ins, UInt idx);
 void flush_events(tlstate *st);
+seg *seg_new(tlstate *st, UInt n); /* tl_cc.c: a seg of n entries in st's scratch */
+/* tl_cc.c: an IR constant of the address of the count of the seg `off`
+ * bytes from the block's first, filled in by segs_finish */
+IRConst *seg_count_addr(tlstate *st, UInt off);
+void segs_finish(tlstate *st, sbinfo *sb); /* tl_cc.c: the block's segs into their record */
 void add_event(tlstate *st, evkind kind, instrcc *ins, IRExpr *addr, Int size, IRExpr *extra);
 UWord note_i1hit(tlstate *st, Addr a, UInt len, UWord prev_line);
 void add_guarded(tlstate *st, Bool write, instrcc *ins, IRExpr *addr, Int size, IRExpr *guard);
@@ -521,7 +639,7 @@ void sim_finish(void); /* --cacheuse: the lines still cached are charged */
 void sim_hold_unrun(UInt tid);
 void sim_give_back(void);
 /* A block was translated (with its dynblock: --calls=yes). */
-void sim_note_block(struct dynblock *d);
+void sim_note_block(dynblock *d);
 /* A run of a PLT block moved its counts from instr `from` to `to` (tl_main.c,
  * plt_name): the use of the lines `from` brought in then goes to `to`. */
 void sim_moved(instrcc *from, instrcc *to);
@@ -587,7 +705,7 @@ void unstash(thread *t, Bool clear);
 void clear_counters(void);
 void zero_counts(void);
 void tl_start_client_code(ThreadId tid, ULong bbs_done);
-/* --separate-threads: the N_EV counters of instr i in the store of thread
+/* --separate-threads: the n_out_ev counters (by slot) of instr i in the store of thread
  * tid (which is not running) */
 ULong *thread_instr_counts(UInt tid, const instrcc *i);
 void tl_thread_exit(ThreadId tid);
@@ -595,9 +713,8 @@ void tl_thread_exit(ThreadId tid);
 /*--- tl_dump.c: the files and the summary ---*/
 
 extern htab fnrecs, entry_files;
-extern Int out_ev[N_EV], n_out_ev;
-extern Int ctx_ev[N_EV], n_ctx_ev; /* the contexts file's: no cache-use events */
-void choose_events(void);
+extern Int ctx_ev[N_EV], n_ctx_ev; /* the contexts file's: no cache-use events (slots, EVS) */
+void choose_events(void);          /* out_ev, n_out_ev, ev_slot, ctx_ev */
 Bool all_zero(const ULong *ev);
 void clear_jumps(void);
 void note_entry_file(const linecc *l);

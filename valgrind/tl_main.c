@@ -82,15 +82,16 @@ cache_cfg cfg_I1, cfg_D1, cfg_LL;
 /*------------------------------------------------------------*/
 
 tl_arena cc_arena = {.chunk = 1024 * 1024, .cc = "tl.arena"};
-static ULong dummy_run[N_EV];
-instrcc *touched_instrs;
+static ULong dummy_run[N_EV + 3];
+instrcc **touched_instrs;
+UInt n_touched;
 ULong *cur_run = dummy_run;
 jrec *touched_jrecs;
 Bool collecting = True;
 Bool gated;
 htab djumps; /* jumps with a computed target, by (site, target) */
 arc *touched_arcs;
-exitinfo *last_exit; /* written by the instrumented code */
+exitinfo *last_exit; /* the instrumented code writes `gate` (see exit_sync) */
 thread **threads;
 UInt n_threads;
 thread *cur_thread;
@@ -115,18 +116,34 @@ static UWord arc_rehash(const void *p)
     return arc_hash(a->site, a->callee);
 }
 
+/* The arcs of the last calls, by (site, callee): most calls repeat one
+ * seen shortly before, and this 32 KiB stays in the caches. */
+#define ARC_CACHE 4096
+static arc *arc_cache[ARC_CACHE];
+
 static arc *get_arc(instrcc *site, instrcc *callee)
 {
+    UWord c = (((UWord)site >> 4) ^ ((UWord)callee >> 3)) & (ARC_CACHE - 1);
+    arc *hit = arc_cache[c];
+    if (hit && hit->site == site && hit->callee == callee) return hit;
+    /* the arcs of the site's line: few, and near the site (the table's
+     * slots are a cache miss at every call); a line with many calls (a
+     * virtual call) turns to the table */
+    UInt n = 0;
+    for (arc *a = site->line->arcs; a && n < 8; a = a->snext, n++)
+        if (a->site == site && a->callee == callee) return arc_cache[c] = a;
     UWord h = arc_hash(site, callee);
-    for (arc *a = arcs.slot[h & (arcs.nslots - 1)]; a; a = a->next)
-        if (a->site == site && a->callee == callee) return a;
-    arc *a = arena_alloc(sizeof *a);
+    if (n == 8)
+        for (arc *a = arcs.slot[h & (arcs.nslots - 1)]; a; a = a->next)
+            if (a->site == site && a->callee == callee) return arc_cache[c] = a;
+    arc *a = arena_alloc(sizeof *a + EV_BYTES);
+    arc_cache[c] = a;
     a->site = site;
     a->callee = callee;
     note_entry_file(callee->line);
     a->id = arcs.nused;
-    a->snext = site->arcs;
-    site->arcs = a;
+    a->snext = site->line->arcs;
+    site->line->arcs = a;
     htab_add(&arcs, a, h, arc_rehash);
     return a;
 }
@@ -238,7 +255,7 @@ const linecc *frame_owner(const thread *t);
 static void cct_block(thread *t, sbinfo *sb)
 {
     cct_node *base = frame_node(t);
-    const linecc *o = sb->dyn ? frame_owner(t) : NULL;
+    const linecc *o = sb->is_dyn ? frame_owner(t) : NULL;
     if (o) {
         /* code without a symbol runs for the frame's function (h_dyn
          * switches the block to it right after this) */
@@ -247,11 +264,12 @@ static void cct_block(thread *t, sbinfo *sb)
         if (n != t->cct.cur) cct_switch(&t->cct, n, t->run, collecting);
         return;
     }
-    if (sb->cbase != base) {
-        sb->cbase = base;
-        sb->cnode = cct_node_fn(base) == sb->cfn ? base : cct_child(base, sb->cfn);
+    sbctx *cx = sb->cx;
+    if (cx->cbase != base) {
+        cx->cbase = base;
+        cx->cnode = cct_node_fn(base) == cx->cfn ? base : cct_child(base, cx->cfn);
     }
-    if (sb->cnode != t->cct.cur) cct_switch(&t->cct, sb->cnode, t->run, collecting);
+    if (cx->cnode != t->cct.cur) cct_switch(&t->cct, cx->cnode, t->run, collecting);
 }
 
 /* --toggle-collect: entering or leaving a matching function flips the
@@ -272,8 +290,12 @@ static frame *new_frame(thread *t)
         t->cap = n;
     }
     frame *f = &t->stack[t->depth++];
-    VG_(memset)(f, 0, sizeof *f - sizeof f->enter);
-    VG_(memcpy)(f->enter, t->run, sizeof f->enter);
+    /* (at every call: plain stores, not VG_(memset)'s byte-wise start) */
+    ULong *w = (ULong *)f;
+    for (UInt k = 0; k < offsetof(frame, enter) / sizeof(ULong); k++)
+        w[k] = 0;
+    for (Int e = 0; e < n_out_ev; e++)
+        f->enter[e] = t->run[e];
     return f;
 }
 
@@ -338,7 +360,7 @@ static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool r
     if (!f->outer && t->n_sig) f->outer = !active_above_mark(t, f);
     /* as Callgrind: entering a matching function flips the thread's state,
      * recursive calls do nothing */
-    Bool toggle = *bd == 1 && (callee->line->fn->fnf & FNF(FNP_TOGGLE));
+    Bool toggle = clo_toggle && *bd == 1 && (callee->line->fn->fnf & FNF(FNP_TOGGLE));
     if (toggle) toggle_flip(t);
     if (collecting) {
         f->a->calls++;
@@ -359,14 +381,14 @@ static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool r
     }
     if (rms_on)
         rms_on_call(t->tid, callee->line->fn, callee->line->obj, callee->line->fn->s,
-                    callee->line->obj->s, resolver, t->run[EV_Ir]);
+                    callee->line->obj->s, resolver, t->run[EVS(EV_Ir)]);
 }
 
 /* A signal mark is gone (the handler returned, or longjmp left it): what
  * the handler ran is not the interrupted frames' cost. */
 static void end_signal(thread *t, const frame *m)
 {
-    for (Int e = 0; e < N_EV; e++) {
+    for (Int e = 0; e < n_out_ev; e++) {
         ULong h = t->run[e] - m->enter[e];
         for (UInt d = 0; d < t->depth; d++)
             t->stack[d].enter[e] += h;
@@ -383,7 +405,7 @@ frame *pop_call(thread *t)
         t->n_sig--;
         if (f->alt) t->n_alt--;
         end_signal(t, f);
-        if (rms_on) rms_on_signal_end(t->tid, t->run[EV_Ir]);
+        if (rms_on) rms_on_signal_end(t->tid, t->run[EVS(EV_Ir)]);
         if (t->collect != f->saved_collect) thread_collect_set(t, f->saved_collect);
         return f;
     }
@@ -394,11 +416,11 @@ frame *pop_call(thread *t)
     (*act_depth(f->base, t->tid))--;
     if (f->act != f->base) (*act_depth(f->act, t->tid))--;
     if (collecting && f->outer) {
-        for (Int e = 0; e < N_EV; e++)
+        for (Int e = 0; e < n_out_ev; e++)
             f->a->cost[e] += t->run[e] - f->enter[e];
         touch_arc(f->a);
     }
-    if (rms_on) rms_on_return(t->tid, f->resolver, t->run[EV_Ir]);
+    if (rms_on) rms_on_return(t->tid, f->resolver, t->run[EVS(EV_Ir)]);
     if (f->toggle) toggle_flip(t);
     if (f->base->hooks) hooks_leave(f->base);
     return f;
@@ -439,11 +461,11 @@ static void dyn_point(dynblock *d, const linecc *o);
 static void plt_note(thread *t, sbinfo *sb)
 {
     /* what it ran before is its earlier targets' (see plt_name) */
-    if (sb->dyn) dyn_fold(sb->dyn);
+    if (sb->is_dyn) dyn_fold(sb);
     if (t->n_plt == PLT_CHAIN) return; /* the last one takes the rest */
-    if (sb->dyn)
-        for (UInt i = 0; i < sb->dyn->n && i < PLT_MAX_INSTRS; i++)
-            VG_(memcpy)(t->plt_snap[t->n_plt][i], sb->dyn->cur[i]->ev, sizeof(ULong) * N_EV);
+    if (sb->is_dyn)
+        for (UInt i = 0; i < sb->n && i < PLT_MAX_INSTRS; i++)
+            VG_(memcpy)(t->plt_snap[t->n_plt][i], icost(sb->cur[i]), EV_BYTES);
     t->plt_sb[t->n_plt] = sb;
     VG_(memcpy)(t->plt_at[t->n_plt], t->run, sizeof t->plt_at[0]);
     t->n_plt++;
@@ -455,7 +477,7 @@ static void plt_note(thread *t, sbinfo *sb)
  * block's instrs move to owner's clone. */
 static void plt_name(thread *t, UInt k, const linecc *owner)
 {
-    dynblock *d = t->plt_sb[k]->dyn;
+    dynblock *d = t->plt_sb[k];
     if (d->owner == owner) return;
     /* this run counts for owner: its seg counts since plt_note folded, and
      * what the helpers added since (misses) */
@@ -466,11 +488,12 @@ static void plt_name(thread *t, UInt k, const linecc *owner)
     dyn_point(d, owner);
     for (UInt i = 0; i < n; i++) {
         if (old[i] == d->cur[i]) continue;
-        for (Int e = 0; e < N_EV; e++) {
-            ULong moved = old[i]->ev[e] - t->plt_snap[k][i][e];
-            if (old[i]->ev[e] < t->plt_snap[k][i][e] || !moved) continue;
-            old[i]->ev[e] -= moved;
-            d->cur[i]->ev[e] += moved;
+        ULong *from = icost(old[i]), *to = icost(d->cur[i]);
+        for (Int e = 0; e < n_out_ev; e++) {
+            ULong moved = from[e] - t->plt_snap[k][i][e];
+            if (from[e] < t->plt_snap[k][i][e] || !moved) continue;
+            from[e] -= moved;
+            to[e] += moved;
         }
         touch_instr(old[i]);
         touch_instr(d->cur[i]);
@@ -492,7 +515,8 @@ static void plt_flush(thread *t)
     if (clo_contexts && t->n_plt) {
         if (collecting)
             for (UInt k = 0; k < t->n_plt; k++)
-                cct_add(cct_child(t->plt_node, t->plt_sb[k]->cfn), plt_end_of(t, k), t->plt_at[k]);
+                cct_add(cct_child(t->plt_node, t->plt_sb[k]->cx->cfn), plt_end_of(t, k),
+                        t->plt_at[k]);
         cct_skip(t->run, t->cct.mark);
     }
     t->n_plt = 0;
@@ -517,7 +541,7 @@ static void plt_settle(thread *t, sbinfo *sb)
     if (clo_contexts) {
         VG_(memcpy)(t->plt_end, t->plt_at[last], sizeof t->plt_end);
         if (collecting)
-            cct_add(cct_child(t->plt_node, t->plt_sb[last]->cfn), t->run, t->plt_at[last]);
+            cct_add(cct_child(t->plt_node, t->plt_sb[last]->cx->cfn), t->run, t->plt_at[last]);
         cct_skip(t->run, t->cct.mark);
     }
     t->n_plt = last;
@@ -575,8 +599,36 @@ static Bool alt_shields(const frame *m, const exitinfo *x, Addr sp)
 
 /* The function that code without a symbol runs for now: the running
  * thread's innermost frame's (a mark's `<signal N>`, at depth 0 the
- * thread's base). The IR of a dynblock compares it with the block's. */
+ * thread's base). */
 static const linecc *cur_owner;
+
+/* The gate, cur_run[RUN_GATE] (next to the running cost, which the IR
+ * reaches through the one load of cur_run at the block's start), is what
+ * the IR of a block compares with the block's owner (never NULL) to call
+ * h_enter: cur_owner, or the pending exit (an exitinfo, never equal to an
+ * owner), so that one comparison covers both. The IR of an exit that
+ * matters stores its exitinfo there and nothing else; C code takes it into
+ * last_exit with exit_sync() before it reads last_exit, and calls
+ * gate_update() when it changes last_exit, cur_owner or cur_run. */
+static inline void gate_update(void)
+{
+    cur_run[RUN_GATE] = last_exit ? (UWord)last_exit : (UWord)cur_owner;
+}
+
+void exit_sync(void)
+{
+    if (cur_run[RUN_GATE] != (UWord)cur_owner) last_exit = (exitinfo *)cur_run[RUN_GATE];
+}
+
+/* The address of the gate from the block's cur_run (st->runp). */
+static IRExpr *gate_addr(tlstate *st)
+{
+    IRTemp a = newIRTemp(st->sbOut->tyenv, Ity_I64);
+    addStmtToIRSB(st->sbOut, IRStmt_WrTmp(a, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(st->runp),
+                                                          IRExpr_Const(IRConst_U64(
+                                                              RUN_GATE * sizeof(ULong))))));
+    return IRExpr_RdTmp(a);
+}
 
 const linecc *frame_owner(const thread *t)
 {
@@ -588,6 +640,7 @@ const linecc *frame_owner(const thread *t)
 void note_owner(const thread *t)
 {
     if (t == cur_thread) cur_owner = frame_owner(t);
+    gate_update();
 }
 
 /* The site of an exit: in a dynblock, the instr of the function the block
@@ -602,43 +655,47 @@ static inline instrcc *exit_site(const exitinfo *x)
 /* What the block's segs counted goes to the instrs they count for. */
 static void dyn_fold(dynblock *d)
 {
-    for (seg *sg = d->segs; sg; sg = sg->dnext) {
-        ULong c = *sg->count;
-        if (!c) continue;
-        for (UInt k = 0; k < sg->n; k++) {
-            *sg->e[k].ctr += c;
-            touch_instr(sg->e[k].ins);
-        }
-        *sg->count = 0;
-    }
+    if (d->segs) segs_fold(d->segs, d->nsegs);
 }
 
-/* From now on (counts not yet folded included) the block counts for o. */
-static void dyn_point(dynblock *d, const linecc *o)
+/* The instrs of d for function o: a copy of cur[] (o its owner now), or
+ * those named after o. */
+static dynclone *dyn_new_clone(dynblock *d, const linecc *o)
+{
+    dynclone *c = arena_alloc(sizeof *c + d->n * sizeof c->ins[0]);
+    c->owner = o;
+    for (UInt k = 0; k < d->n; k++)
+        c->ins[k] = o == d->owner ? d->cur[k]
+                                  : get_instrcc(d->cur[k]->addr, d->cur[k]->len, d->first->addr,
+                                                o, True);
+    c->next = d->clones;
+    d->clones = c;
+    return c;
+}
+
+static dynclone *dyn_clone(const dynblock *d, const linecc *o)
 {
     dynclone *c = d->clones;
     while (c && c->owner != o)
         c = c->next;
-    if (!c) {
-        c = arena_alloc(sizeof *c + d->n * sizeof c->ins[0]);
-        c->owner = o;
-        for (UInt k = 0; k < d->n; k++)
-            c->ins[k] = get_instrcc(d->cur[k]->addr, d->cur[k]->len, d->entry, o, True);
-        c->next = d->clones;
-        d->clones = c;
-    }
-    for (seg *sg = d->segs; sg; sg = sg->dnext)
-        for (UInt k = 0; k < sg->n; k++) {
-            instrcc *i = c->ins[sg->e[k].idx];
-            sg->e[k].ins = i;
-            sg->e[k].ctr = &i->ev[sg->e[k].which];
-        }
+    return c;
+}
+
+/* From now on (counts not yet folded included) the block counts for o:
+ * its segs count into cur[], which takes o's instrs. The instrs a block
+ * was translated with are in cur[] alone until it first runs for another
+ * function (most blocks never do); then they are kept as a clone. */
+static void dyn_point(dynblock *d, const linecc *o)
+{
+    if (!dyn_clone(d, d->owner)) dyn_new_clone(d, d->owner);
+    dynclone *c = dyn_clone(d, o);
+    if (!c) c = dyn_new_clone(d, o);
     for (UInt k = 0; k < d->n; k++)
         d->cur[k] = c->ins[k];
     d->owner = o;
-    if (clo_contexts && d->sb) {
-        d->sb->cfn = fn_of(c->ins[0]->line);
-        d->sb->cbase = NULL;
+    if (clo_contexts) {
+        d->cx->cfn = fn_of(c->ins[0]->line);
+        d->cx->cbase = NULL;
     }
 }
 
@@ -785,20 +842,25 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
     }
 }
 
-static VG_REGPARM(2) void h_enter(sbinfo *sb, UWord sp)
+/* Called at the start of a block (see tl_instrument), before its first
+ * instruction ran: the guest's stack pointer is the block's. */
+static VG_REGPARM(1) void h_enter(sbinfo *sb)
 {
     thread *t = cur_thread;
+    if (t) run_sync(t);
+    exit_sync();
     exitinfo *x = last_exit;
     last_exit = NULL;
     if (x && t) {
-        enter_block(t, x, sb, sp);
+        enter_block(t, x, sb, VG_(get_SP)(t->tid));
         note_owner(t);
         /* PLT code of a pending call is charged when the call is recorded */
         if (clo_contexts && !(sb->in_plt && t->plt_site)) cct_block(t, sb);
     }
     /* the block runs for another function than last time */
-    if (sb->dyn && !sb->in_plt && cur_owner && cur_owner != sb->dyn->owner)
-        dyn_switch(sb->dyn, cur_owner);
+    if (sb->is_dyn && !sb->in_plt && cur_owner && cur_owner != sb->owner)
+        dyn_switch(sb, cur_owner);
+    gate_update();
 }
 
 /*--- Signals ---*/
@@ -830,11 +892,13 @@ static void tl_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
 {
     if (!clo_calls) return;
     thread *t = get_thread(tid);
+    if (cur_thread) run_sync(cur_thread);
+    exit_sync();
     exitinfo **pend = t == cur_thread ? &last_exit : &t->pending;
     frame *m = new_frame(t);
     m->sig = True;
     t->n_sig++;
-    if (rms_on) rms_on_signal(tid, sigNo, t->run[EV_Ir]);
+    if (rms_on) rms_on_signal(tid, sigNo, t->run[EVS(EV_Ir)]);
     m->sp = VG_(get_SP)(tid);
     m->saved = *pend;
     m->saved_plt = t->plt_site;
@@ -856,6 +920,8 @@ static void tl_post_deliver_signal(ThreadId tid, Int sigNo)
 {
     if (!clo_calls) return;
     thread *t = get_thread(tid);
+    if (cur_thread) run_sync(cur_thread);
+    exit_sync();
     UInt d = t->depth;
     while (d > 0 && !t->stack[d - 1].sig)
         d--;
@@ -891,19 +957,46 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
                       const IRExpr *dst)
 {
     IRSB *sb = st->sbOut;
-    IRTemp p = newIRTemp(sb->tyenv, Ity_I64);
-    addStmtToIRSB(sb,
-                  IRStmt_WrTmp(p, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&cur_run))));
-    for (Int k = 0; k < N_SX; k++) {
-        UInt n = st->cnt[k] - st->charged[k];
+    IRTemp p = st->runp;
+    /* Ir, Dr and Dw packed (see run_sync): Dr and Dw into RUN_IDD while
+     * the block has counted at most IDD_MAX_D of each, else into RUN_PK */
+    Bool light = st->cnt[SX_Dr] <= IDD_MAX_D && st->cnt[SX_Dw] <= IDD_MAX_D;
+    ULong idd = 0, pk = 0;
+    for (Int k = 0; k <= N_SX + 1; k++) {
+        ULong n;
+        Int slot;
+        if (k < N_SX) {
+            n = st->cnt[k] - st->charged[k];
+            st->charged[k] = st->cnt[k];
+            if (k == SX_Ir) {
+                idd += n;
+                continue;
+            }
+            if (k == SX_Dr || k == SX_Dw) {
+                if (light)
+                    idd += n << (k == SX_Dw ? 44 : 24);
+                else
+                    pk += n << (k == SX_Dw ? 32 : 0);
+                continue;
+            }
+            slot = EVS(sx_ev[k]);
+        } else if (k == N_SX) {
+            n = idd;
+            slot = RUN_IDD;
+        } else {
+            n = pk;
+            slot = RUN_PK;
+        }
         if (!n) continue;
-        st->charged[k] = st->cnt[k];
-        IRTemp a = newIRTemp(sb->tyenv, Ity_I64);
+        IRTemp a = p;
         IRTemp v = newIRTemp(sb->tyenv, Ity_I64);
         IRTemp w = newIRTemp(sb->tyenv, Ity_I64);
-        addStmtToIRSB(
-            sb, IRStmt_WrTmp(a, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(p),
-                                             IRExpr_Const(IRConst_U64(sx_ev[k] * sizeof(ULong))))));
+        if (slot) {
+            a = newIRTemp(sb->tyenv, Ity_I64);
+            addStmtToIRSB(
+                sb, IRStmt_WrTmp(a, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(p),
+                                                 IRExpr_Const(IRConst_U64(slot * sizeof(ULong))))));
+        }
         addStmtToIRSB(sb, IRStmt_WrTmp(v, IRExpr_Load(Iend_LE, Ity_I64, IRExpr_RdTmp(a))));
         addStmtToIRSB(sb, IRStmt_WrTmp(w, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(v),
                                                        IRExpr_Const(IRConst_U64(n)))));
@@ -920,8 +1013,9 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
             /* a jump into another function's code may return from a
              * tail-called piece (enter_block) and, with --contexts,
              * changes context; code without a symbol is the frame's */
-            if (!VG_(get_fnname)(ep, to, &name)) return;
-            if (intern(name) == site->line->fn && site->line->obj == sbi->obj) return;
+            istr *fn = fn_at(to);
+            if (!fn) return;
+            if (fn == site->line->fn && site->line->obj == sbi->obj) return;
         }
     }
     exitinfo *x = arena_alloc(sizeof *x);
@@ -932,21 +1026,58 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
     x->site = site;
     x->dyn = st->dyn;
     x->idx = st->idx;
-    addStmtToIRSB(
-        sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&last_exit), mkIRExpr_HWord((HWord)x)));
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, gate_addr(st), mkIRExpr_HWord((HWord)x)));
 }
 
-static sbinfo *make_sbinfo(instrcc *first)
+/* The record of a block of n instructions whose first is `first` (see
+ * sbinfo); a dynblock when `owner` (the function it runs for) is given. */
+/* Translation asks these of a block's first address twice (first_owner,
+ * make_sbinfo): the last answers are kept. */
+static Bool entry_at(Addr a)
 {
-    sbinfo *sb = arena_alloc(sizeof *sb);
+    static Addr last = 1;
+    static UInt last_ep;
+    static Bool yes;
     DiEpoch ep = VG_(current_DiEpoch)();
-    const HChar *name;
+    if (a != last || ep.n != last_ep) {
+        const HChar *name;
+        yes = VG_(get_fnname_if_entry)(ep, a, &name);
+        last = a;
+        last_ep = ep.n;
+    }
+    return yes;
+}
+
+static Bool plt_at(Addr a)
+{
+    static Addr last = 1;
+    static UInt last_ep;
+    static Bool yes;
+    DiEpoch ep = VG_(current_DiEpoch)();
+    if (a != last || ep.n != last_ep) {
+        yes = is_plt(a);
+        last = a;
+        last_ep = ep.n;
+    }
+    return yes;
+}
+
+static sbinfo *make_sbinfo(instrcc *first, UInt n, const linecc *owner)
+{
+    Bool dyn = owner && n > 0 && n <= DYN_MAX_INSTRS;
+    sbinfo *sb = arena_alloc(sizeof *sb + (dyn ? n * sizeof sb->cur[0] : 0));
+    sb->n = n;
+    sb->is_dyn = dyn;
+    sb->owner = owner;
     sb->first = first;
     sb->obj = object_of(first->addr, NULL);
-    sb->is_entry = VG_(get_fnname_if_entry)(ep, first->addr, &name);
-    sb->in_plt = clo_skip_plt && is_plt(first->addr);
+    sb->is_entry = entry_at(first->addr);
+    sb->in_plt = clo_skip_plt && plt_at(first->addr);
     sb->is_resolver = VG_(strncmp)(first->line->fn->s, "_dl_runtime_resolve", 19) == 0;
-    if (clo_contexts) sb->cfn = fn_of(first->line);
+    if (clo_contexts) {
+        sb->cx = arena_alloc(sizeof *sb->cx);
+        sb->cx->cfn = fn_of(first->line);
+    }
     return sb;
 }
 
@@ -955,14 +1086,12 @@ static sbinfo *make_sbinfo(instrcc *first)
  * frame is the function of the code it runs outside frames later. */
 static const linecc *first_owner(Addr a)
 {
-    const HChar *name;
-    DiEpoch ep = VG_(current_DiEpoch)();
-    if (clo_skip_plt && is_plt(a)) return NULL;
-    if (VG_(get_fnname)(ep, a, &name))
+    if (clo_skip_plt && plt_at(a)) return NULL;
+    if (fn_at(a))
         /* named code is its function's when it is entered as that
          * function; reached by a jump from another function's frame it is
          * that function's (corrected while it runs, see dynblock) */
-        return VG_(get_fnname_if_entry)(ep, a, &name) ? NULL : block_owner(a);
+        return entry_at(a) ? NULL : block_owner(a);
     const linecc *o = block_owner(a);
     thread *t = clo_calls ? running_thread() : NULL;
     if (!o && t && t->depth == 0 && !t->base && (!last_exit || last_exit->kind == K_START)) {
@@ -973,23 +1102,6 @@ static const linecc *first_owner(Addr a)
     return o;
 }
 
-/* A dynblock for a block starting at `a` when the call graph is on, else
- * NULL. PLT code counts for the function it leads to (plt_name), other
- * code for the function whose frame runs it. */
-static dynblock *new_dynblock(const IRSB *sbIn, Addr a, const linecc *owner)
-{
-    if (!clo_calls) return NULL;
-    UInt n = 0;
-    for (Int k = 0; k < sbIn->stmts_used; k++)
-        if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark) n++;
-    if (n == 0 || n > DYN_MAX_INSTRS) return NULL;
-    dynblock *d = arena_alloc(sizeof *d + n * sizeof d->cur[0]);
-    d->n = n;
-    d->entry = a;
-    d->owner = owner;
-    return d;
-}
-
 static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGuestLayout *layout,
                            const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
                            IRType gWordTy, IRType hWordTy)
@@ -997,6 +1109,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
     if (gWordTy != hWordTy || hWordTy != Ity_I64)
         VG_(tool_panic)("tally: only 64-bit hosts and guests are supported");
 
+    exit_sync(); /* (block_owner and first_owner read last_exit) */
     tlstate st;
     st.sbOut = deepCopyIRSBExceptStmts(sbIn);
     st.nev = 0;
@@ -1004,6 +1117,12 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
     VG_(memset)(st.charged, 0, sizeof st.charged);
     st.idx = 0;
     st.dyn = NULL;
+    st.ins = NULL;
+    st.segbuf = NULL;
+    st.seg_bytes = st.nsegs = 0;
+    st.refs = NULL;
+    st.n_refs = 0;
+    st.runp = IRTemp_INVALID;
     UInt n_im = 0;
     sbinfo *sbi = NULL;
     IRTypeEnv *tyenv = sbIn->tyenv;
@@ -1055,61 +1174,54 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                 monitor_note_block(cia);
                 owner = first_owner(cia);
                 cur = get_instrcc(cia, isize, sb_start, owner, True);
-                st.dyn = new_dynblock(sbIn, cia, owner ? owner : cur->line);
+                UInt n = 0;
+                for (Int k = i; k < sbIn->stmts_used; k++)
+                    if (sbIn->stmts[k] && sbIn->stmts[k]->tag == Ist_IMark) n++;
+                if (clo_calls) {
+                    /* a dynblock runs for its owner's function, or, PLT
+                     * code, for the function it leads to (plt_name); called,
+                     * a block of code without a symbol is a function of its
+                     * own, whatever it runs for when reached otherwise */
+                    Bool dyn = n <= DYN_MAX_INSTRS;
+                    /* (without an owner, cur is that function's own instr) */
+                    sbi = make_sbinfo(dyn && owner ? get_instrcc(cia, isize, cia, NULL, False) : cur,
+                                      n, dyn ? (owner ? owner : cur->line) : NULL);
+                    st.dyn = sb_dyn(sbi);
+                    if (st.dyn && clo_contexts) sbi->cx->cfn = fn_of(cur->line);
+                }
+                st.ins = st.dyn ? st.dyn->cur : arena_alloc(n * sizeof *st.ins);
                 /* code without a symbol after the first instruction is its
                  * function's (or its owner's) */
                 if (!owner) owner = cur->line;
             } else {
                 cur = get_instrcc(cia, isize, sb_start, owner, True);
             }
-            if (st.dyn) st.dyn->cur[st.idx] = cur;
-            if (clo_calls && !sbi) {
-                /* called, a block of code without a symbol is a function of
-                 * its own, whatever it runs for when reached otherwise */
-                sbi = make_sbinfo(st.dyn ? get_instrcc(cia, isize, cia, NULL, False) : cur);
-                if (st.dyn) {
-                    sbi->dyn = st.dyn;
-                    st.dyn->sb = sbi;
-                    if (clo_contexts) sbi->cfn = fn_of(cur->line);
-                }
+            st.ins[st.idx] = cur;
+            if (sbi && st.idx == 0) {
                 addStmtToIRSB(st.sbOut, s);
-                IRTemp spt = newIRTemp(st.sbOut->tyenv, Ity_I64);
-                addStmtToIRSB(st.sbOut, IRStmt_WrTmp(spt, IRExpr_Get(layout->offset_SP, Ity_I64)));
                 /* Only when the last block left through an exit that matters,
                  * or (a dynblock) it runs for another function than last
-                 * time: one test of (last_exit | (cur_owner ^ owner)). */
-                IRTemp le = newIRTemp(st.sbOut->tyenv, Ity_I64);
-                IRTemp g = newIRTemp(st.sbOut->tyenv, Ity_I1);
+                 * time: one test, gate != owner (see gate); for PLT code
+                 * gate != cur_owner (an exit is pending). */
+                st.runp = newIRTemp(st.sbOut->tyenv, Ity_I64);
                 addStmtToIRSB(st.sbOut,
-                              IRStmt_WrTmp(le, IRExpr_Load(Iend_LE, Ity_I64,
-                                                           mkIRExpr_HWord((HWord)&last_exit))));
-                IRExpr *any = IRExpr_RdTmp(le);
-                if (st.dyn && !sbi->in_plt) {
-                    IRTemp o1 = newIRTemp(st.sbOut->tyenv, Ity_I64);
-                    IRTemp o2 = newIRTemp(st.sbOut->tyenv, Ity_I64);
-                    IRTemp x1 = newIRTemp(st.sbOut->tyenv, Ity_I64);
-                    IRTemp x2 = newIRTemp(st.sbOut->tyenv, Ity_I64);
-                    addStmtToIRSB(st.sbOut,
-                                  IRStmt_WrTmp(o1, IRExpr_Load(Iend_LE, Ity_I64,
-                                                               mkIRExpr_HWord((HWord)&cur_owner))));
-                    addStmtToIRSB(
-                        st.sbOut,
-                        IRStmt_WrTmp(o2, IRExpr_Load(Iend_LE, Ity_I64,
-                                                     mkIRExpr_HWord((HWord)&st.dyn->owner))));
-                    addStmtToIRSB(st.sbOut,
-                                  IRStmt_WrTmp(x1, IRExpr_Binop(Iop_Xor64, IRExpr_RdTmp(o1),
-                                                                IRExpr_RdTmp(o2))));
-                    addStmtToIRSB(st.sbOut,
-                                  IRStmt_WrTmp(x2, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(x1),
-                                                                IRExpr_RdTmp(le))));
-                    any = IRExpr_RdTmp(x2);
-                }
-                addStmtToIRSB(
-                    st.sbOut,
-                    IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, any, IRExpr_Const(IRConst_U64(0)))));
-                emit_call(st.sbOut, 2, "h_enter", h_enter,
-                          mkIRExprVec_2(mkIRExpr_HWord((HWord)sbi), IRExpr_RdTmp(spt)),
-                          IRExpr_RdTmp(g));
+                              IRStmt_WrTmp(st.runp, IRExpr_Load(Iend_LE, Ity_I64,
+                                                                mkIRExpr_HWord((HWord)&cur_run))));
+                IRTemp a = newIRTemp(st.sbOut->tyenv, Ity_I64);
+                IRTemp o = newIRTemp(st.sbOut->tyenv, Ity_I64);
+                IRTemp g = newIRTemp(st.sbOut->tyenv, Ity_I1);
+                Bool owned = st.dyn && !sbi->in_plt;
+                addStmtToIRSB(st.sbOut,
+                              IRStmt_WrTmp(a, IRExpr_Load(Iend_LE, Ity_I64, gate_addr(&st))));
+                addStmtToIRSB(st.sbOut,
+                              IRStmt_WrTmp(o, IRExpr_Load(Iend_LE, Ity_I64,
+                                                          mkIRExpr_HWord(
+                                                              owned ? (HWord)&st.dyn->owner
+                                                                    : (HWord)&cur_owner))));
+                addStmtToIRSB(st.sbOut, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(a),
+                                                                      IRExpr_RdTmp(o))));
+                emit_call(st.sbOut, 1, "h_enter", h_enter,
+                          mkIRExprVec_1(mkIRExpr_HWord((HWord)sbi)), IRExpr_RdTmp(g));
                 add_event(&st, Ev_Ir, cur, NULL, 0, NULL);
                 prev_iline = note_i1hit(&st, cia, isize, prev_iline);
                 continue;
@@ -1245,15 +1357,8 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         }
     }
     if (clo_calls && sbi) note_exit(&st, sbIn->jumpkind, cur, sbi, sbIn->next);
-    if (st.dyn) {
-        /* its first clone: the instrs it was translated with */
-        dynclone *c = arena_alloc(sizeof *c + st.dyn->n * sizeof c->ins[0]);
-        c->owner = st.dyn->owner;
-        for (UInt k = 0; k < st.dyn->n; k++)
-            c->ins[k] = st.dyn->cur[k];
-        st.dyn->clones = c;
-        sim_note_block(st.dyn);
-    }
+    segs_finish(&st, sbi);
+    if (st.dyn) sim_note_block(st.dyn);
     return st.sbOut;
 }
 
@@ -1417,6 +1522,8 @@ static void tl_post_clo_init(void)
 static Bool tl_client_request(ThreadId tid, UWord *args, UWord *ret)
 {
     (void)tid;
+    if (cur_thread) run_sync(cur_thread);
+    exit_sync();
     if (args[0] == VG_USERREQ__GDB_MONITOR_COMMAND) { /* vgdb, tally control */
         Bool ours = monitor_command((const HChar *)args[1]);
         *ret = ours;
@@ -1459,6 +1566,11 @@ static void tl_pre_clo_init(void)
     VG_(clo_vex_control).iropt_register_updates_default = VG_(clo_px_file_backed) =
         VexRegUpdSpAtMemAccess;
     VG_(clo_vex_control).guest_chase = False;
+    /* no loop unrolling, as Callgrind: an unrolled loop's block is several
+     * times the IR to translate, which programs that mostly start up pay
+     * for, and hot loops ran no faster (--vex-iropt-unroll-thresh still
+     * sets it) */
+    VG_(clo_vex_control).iropt_unroll_thresh = 0;
 
     VG_(basic_tool_funcs)(tl_post_clo_init, tl_instrument, tl_fini);
     VG_(track_start_client_code)(tl_start_client_code);

@@ -72,7 +72,7 @@ void monitor_note_block(Addr a)
 static void print_costs(const ULong *ev)
 {
     for (Int k = 0; k < n_out_ev; k++)
-        VG_(gdb_printf)("%s%llu", k ? " " : "", ev[out_ev[k]]);
+        VG_(gdb_printf)("%s%llu", k ? " " : "", ev[k]);
     VG_(gdb_printf)("\n");
 }
 
@@ -98,7 +98,7 @@ static UInt n_live_threads(void)
 static void print_since(const thread *t, UInt d, const frame *f)
 {
     ULong ev[N_EV];
-    for (Int e = 0; e < N_EV; e++)
+    for (Int e = 0; e < n_out_ev; e++)
         ev[e] = t->run[e] - f->enter[e];
     VG_(gdb_printf)("events-%u-%u: ", t->tid, d);
     print_costs(ev);

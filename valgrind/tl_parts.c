@@ -38,6 +38,8 @@ static Bool counted = True; /* the counters may hold counts of cur_thread */
 
 void tl_start_client_code(ThreadId tid, ULong bbs_done)
 {
+    if (cur_thread) run_sync(cur_thread); /* at every time slice (see run_sync) */
+    exit_sync();
     if (bbs_done) dump_every_bb(bbs_done); /* (0: not the scheduler's call) */
     thread *t = get_thread(tid);
     if (t == cur_thread) return;
@@ -64,6 +66,8 @@ void tl_thread_exit(ThreadId tid)
 {
     if (!clo_calls || tid >= n_threads || !threads[tid]) return;
     thread *t = threads[tid];
+    if (cur_thread) run_sync(cur_thread);
+    exit_sync();
     /* what the closing calls charge is this thread's (--separate-threads) */
     if (t != cur_thread) tl_start_client_code(tid, 0);
     exitinfo **pend = &last_exit;
@@ -78,6 +82,7 @@ void tl_thread_exit(ThreadId tid)
     if (clo_contexts) {
         cct_switch(&t->cct, t->cct.root, t->run, collecting);
         *pend = &start_exit;
+        note_owner(t); /* (the IR's gate follows last_exit) */
     }
 }
 
@@ -100,6 +105,19 @@ void tl_thread_exit(ThreadId tid)
 
 /* --separate-threads: move the counters into t's store (stash) or put the
  * store back into the counters (unstash, emptying it if `clear`). */
+void touch_add(instrcc *n)
+{
+    static UInt cap;
+    n->touched = 1;
+    if (n_touched == cap) {
+        cap = cap ? 2 * cap : 4096;
+        touched_instrs = touched_instrs
+                             ? VG_(realloc)("tl.touched", touched_instrs, cap * sizeof(instrcc *))
+                             : VG_(malloc)("tl.touched", cap * sizeof(instrcc *));
+    }
+    touched_instrs[n_touched++] = n;
+}
+
 static ULong *grow_store(ULong *v, UInt *n, UInt need, UInt width)
 {
     if (need <= *n) return v;
@@ -116,8 +134,8 @@ static ULong *grow_store(ULong *v, UInt *n, UInt need, UInt width)
 ULong *thread_instr_counts(UInt tid, const instrcc *i)
 {
     thread *t = get_thread(tid);
-    t->istore = grow_store(t->istore, &t->n_istore, i->id + 1, N_EV);
-    return &t->istore[(SizeT)i->id * N_EV];
+    t->istore = grow_store(t->istore, &t->n_istore, i->id + 1, n_out_ev);
+    return &t->istore[(SizeT)i->id * n_out_ev];
 }
 
 /* Charge (or, with add False, only restart) every open call at the
@@ -135,12 +153,12 @@ static void restart_thread_frames(thread *t, Bool add)
         else if (add && f->outer) { /* an inner call of a recursion adds nothing */
             ULong *c = f->a->cost;
             if (clo_separate && t != cur_thread) {
-                t->astore = grow_store(t->astore, &t->n_astore, f->a->id + 1, N_EV + 1);
-                c = &t->astore[(SizeT)f->a->id * (N_EV + 1) + 1];
+                t->astore = grow_store(t->astore, &t->n_astore, f->a->id + 1, n_out_ev + 1);
+                c = &t->astore[(SizeT)f->a->id * (n_out_ev + 1) + 1];
             } else {
                 touch_arc(f->a);
             }
-            for (Int e = 0; e < N_EV; e++)
+            for (Int e = 0; e < n_out_ev; e++)
                 c[e] += upto[e] - f->enter[e];
         }
         VG_(memcpy)(f->enter, t->run, sizeof f->enter);
@@ -160,24 +178,26 @@ void restart_frames(Bool add)
  * the last stash, which the touched lists hold. */
 static void stash(thread *t)
 {
-    for (instrcc *i = touched_instrs; i; i = i->tnext) {
-        i->touched = False;
-        if (all_zero(i->ev)) continue;
-        t->istore = grow_store(t->istore, &t->n_istore, i->id + 1, N_EV);
-        for (Int e = 0; e < N_EV; e++) {
-            t->istore[(SizeT)i->id * N_EV + e] += i->ev[e];
-            i->ev[e] = 0;
+    for (UInt k = 0; k < n_touched; k++) {
+        instrcc *i = touched_instrs[k];
+        i->touched = 0;
+        ULong *v = icost(i);
+        if (all_zero(v)) continue;
+        t->istore = grow_store(t->istore, &t->n_istore, i->id + 1, n_out_ev);
+        for (Int e = 0; e < n_out_ev; e++) {
+            t->istore[(SizeT)i->id * n_out_ev + e] += v[e];
+            v[e] = 0;
         }
     }
-    touched_instrs = NULL;
+    n_touched = 0;
     for (arc *a = touched_arcs; a; a = a->tnext) {
         a->touched = False;
         if (!a->calls && all_zero(a->cost)) continue;
-        t->astore = grow_store(t->astore, &t->n_astore, a->id + 1, N_EV + 1);
-        ULong *c = &t->astore[(SizeT)a->id * (N_EV + 1)];
+        t->astore = grow_store(t->astore, &t->n_astore, a->id + 1, n_out_ev + 1);
+        ULong *c = &t->astore[(SizeT)a->id * (n_out_ev + 1)];
         c[0] += a->calls;
         a->calls = 0;
-        for (Int e = 0; e < N_EV; e++) {
+        for (Int e = 0; e < n_out_ev; e++) {
             c[e + 1] += a->cost[e];
             a->cost[e] = 0;
         }
@@ -199,24 +219,24 @@ void unstash(thread *t, Bool clear)
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next) {
             if (i->id >= t->n_istore) continue;
-            ULong *c = &t->istore[(SizeT)i->id * N_EV];
-            for (Int e = 0; e < N_EV; e++)
-                i->ev[e] += c[e];
-            if (clear) VG_(memset)(c, 0, N_EV * sizeof(ULong));
+            ULong *c = &t->istore[(SizeT)i->id * n_out_ev];
+            for (Int e = 0; e < n_out_ev; e++)
+                icost(i)[e] += c[e];
+            if (clear) VG_(memset)(c, 0, n_out_ev * sizeof(ULong));
         }
     for (UWord k = 0; k < arcs.nslots; k++)
         for (arc *a = arcs.slot[k]; a; a = a->next) {
             if (a->id >= t->n_astore) continue;
-            ULong *c = &t->astore[(SizeT)a->id * (N_EV + 1)];
+            ULong *c = &t->astore[(SizeT)a->id * (n_out_ev + 1)];
             a->calls += c[0];
-            for (Int e = 0; e < N_EV; e++)
+            for (Int e = 0; e < n_out_ev; e++)
                 a->cost[e] += c[e + 1];
-            if (clear) VG_(memset)(c, 0, (N_EV + 1) * sizeof(ULong));
+            if (clear) VG_(memset)(c, 0, (n_out_ev + 1) * sizeof(ULong));
         }
     if (!clo_jumps) return;
-    for (UWord k = 0; k < instrs.nslots; k++)
-        for (instrcc *i = instrs.slot[k]; i; i = i->next)
-            for (jrec *j = i->jumps; j; j = j->snext) {
+    for (UWord k = 0; k < lines.nslots; k++)
+        for (linecc *l = lines.slot[k]; l; l = l->next)
+            for (jrec *j = l->jumps; j; j = j->snext) {
                 if (j->id >= t->n_jstore) continue;
                 ULong *c = &t->jstore[(SizeT)j->id * 2];
                 j->exe += c[0];
@@ -251,11 +271,15 @@ void clear_counters(void)
 {
     for (UWord k = 0; k < instrs.nslots; k++)
         for (instrcc *i = instrs.slot[k]; i; i = i->next)
-            VG_(memset)(i->ev, 0, sizeof i->ev);
+            VG_(memset)(icost(i), 0, EV_BYTES);
+    /* (lines: the counters of most instrs; the others' moved there) */
+    for (UWord k = 0; k < lines.nslots; k++)
+        for (linecc *l = lines.slot[k]; l; l = l->next)
+            VG_(memset)(l->ev, 0, EV_BYTES);
     for (UWord k = 0; k < arcs.nslots; k++)
         for (arc *a = arcs.slot[k]; a; a = a->next) {
             a->calls = 0;
-            VG_(memset)(a->cost, 0, sizeof a->cost);
+            VG_(memset)(a->cost, 0, EV_BYTES);
         }
 }
 
@@ -302,7 +326,7 @@ static void thread_state_moves(thread *t, Bool was, Bool now)
         /* every block counts 1 per run: fold them all and translate anew
          * (the rest of the running block counts into a dropped segment) */
         fold_segs();
-        seg_chunks = NULL;
+        seg_blocks = NULL;
         gated = True;
         VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "tally");
     }
@@ -393,9 +417,9 @@ void zero_counts(void)
     for (UInt k = 0; k < n_threads; k++)
         if (threads[k]) {
             thread *t = threads[k];
-            if (t->istore) VG_(memset)(t->istore, 0, (SizeT)t->n_istore * N_EV * sizeof(ULong));
+            if (t->istore) VG_(memset)(t->istore, 0, (SizeT)t->n_istore * n_out_ev * sizeof(ULong));
             if (t->astore)
-                VG_(memset)(t->astore, 0, (SizeT)t->n_astore * (N_EV + 1) * sizeof(ULong));
+                VG_(memset)(t->astore, 0, (SizeT)t->n_astore * (n_out_ev + 1) * sizeof(ULong));
             if (t->jstore) VG_(memset)(t->jstore, 0, (SizeT)t->n_jstore * 2 * sizeof(ULong));
         }
 }

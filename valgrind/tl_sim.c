@@ -36,8 +36,8 @@ Bool sim_parse_opt(const HChar *arg)
 static void cu_charge(void *cc, UInt who, Int level, UInt accost, UInt sploss)
 {
     instrcc *n = cc;
-    Int e = level ? EV_AcCost2 : EV_AcCost1;
-    ULong *c = n->ev;
+    Int e = EVS(level ? EV_AcCost2 : EV_AcCost1);
+    ULong *c = icost(n);
     if (clo_separate && cur_thread && who != cur_thread->tid)
         c = thread_instr_counts(who, n);
     else
@@ -120,20 +120,30 @@ void sim_note_block(dynblock *d)
     blocks[n_blocks++] = d;
 }
 
-static inline Bool has_use(const instrcc *i)
+/* The four use counters of instr i (AcCost1 SpLoss1 AcCost2 SpLoss2: four
+ * slots in a row, see choose_events); every instr has counters of its own
+ * with a cache simulation (icost). */
+static inline ULong *use_of(instrcc *i)
 {
-    const ULong *u = &i->ev[EV_AcCost1];
+    return icost(i) + EVS(EV_AcCost1);
+}
+
+static inline Bool has_use(instrcc *i)
+{
+    const ULong *u = use_of(i);
     return (u[0] | u[1] | u[2] | u[3]) != 0;
 }
 
 /* Whether instr i ran in the part (counted another event), or is a call
- * site whose call was counted or collected something. */
-static Bool ran(const instrcc *i)
+ * site whose call was counted or collected something (its calls are in
+ * its line's list). */
+static Bool ran(instrcc *i)
 {
+    const ULong *c = icost(i);
     for (Int k = 0; k < n_out_ev; k++)
-        if (i->ev[out_ev[k]] && (out_ev[k] < EV_AcCost1 || out_ev[k] > EV_SpLoss2)) return True;
-    for (const arc *a = i->arcs; a; a = a->snext)
-        if (a->calls || !all_zero(a->cost)) return True;
+        if (c[k] && (out_ev[k] < EV_AcCost1 || out_ev[k] > EV_SpLoss2)) return True;
+    for (const arc *a = i->line->arcs; a; a = a->snext)
+        if (a->site == i && (a->calls || !all_zero(a->cost))) return True;
     return False;
 }
 
@@ -195,29 +205,44 @@ static Bool in_ran(const instrcc *i)
     return False;
 }
 
-static Bool clone_ran(const dynclone *c, UInt n)
+static Bool clone_ran(instrcc *const *ins, UInt n)
 {
     for (UInt k = 0; k < n; k++)
-        if (ran(c->ins[k])) return True;
+        if (ran(ins[k])) return True;
     return False;
+}
+
+/* Each instr set of the blocks that ran in the part, to `add` (NULL: only
+ * counted); returns their instrs. A block's instrs are in cur[] alone
+ * until it first runs for another function, then every set is a clone
+ * (dyn_point). */
+static UWord each_ran_clone(void (*add)(const instrcc *))
+{
+    UWord n = 0;
+    for (UInt b = 0; b < n_blocks; b++) {
+        dynblock *d = blocks[b];
+        for (dynclone *c = d->clones; c || d->clones == NULL; c = c->next) {
+            instrcc *const *ins = c ? c->ins : d->cur;
+            if (clone_ran(ins, d->n)) {
+                n += d->n;
+                for (UInt k = 0; add && k < d->n; k++)
+                    add(ins[k]);
+            }
+            if (!c) break;
+        }
+    }
+    return n;
 }
 
 static void mark_ran_blocks(void)
 {
-    UWord n = 0;
-    for (UInt b = 0; b < n_blocks; b++)
-        for (dynclone *c = blocks[b]->clones; c; c = c->next)
-            if (clone_ran(c, blocks[b]->n)) n += blocks[b]->n;
+    UWord n = each_ran_clone(NULL);
     UWord size = 64;
     while (size < 2 * n)
         size *= 2;
     ran_set = VG_(calloc)("tl.ranset", size, sizeof *ran_set);
     ran_mask = size - 1;
-    for (UInt b = 0; b < n_blocks; b++)
-        for (dynclone *c = blocks[b]->clones; c; c = c->next)
-            if (clone_ran(c, blocks[b]->n))
-                for (UInt k = 0; k < blocks[b]->n; k++)
-                    ran_add(c->ins[k]);
+    each_ran_clone(ran_add);
 }
 
 void sim_hold_unrun(UInt tid)
@@ -232,9 +257,10 @@ void sim_hold_unrun(UInt tid)
             for (Int step = 0; step < 4 && to && !ran(to); step++)
                 to = moved_to(to);
             if (!to || !ran(to)) continue;
-            for (Int e = EV_AcCost1; e <= EV_SpLoss2; e++) {
-                to->ev[e] += i->ev[e];
-                i->ev[e] = 0;
+            ULong *from = use_of(i), *into = use_of(to);
+            for (Int e = 0; e < 4; e++) {
+                into[e] += from[e];
+                from[e] = 0;
             }
         }
     if (n_blocks) mark_ran_blocks();
@@ -248,9 +274,10 @@ void sim_hold_unrun(UInt tid)
             held_use *h = &held[n_held++];
             h->ins = i;
             h->tid = tid;
+            ULong *u = use_of(i);
             for (Int e = 0; e < 4; e++) {
-                h->v[e] = i->ev[EV_AcCost1 + e];
-                i->ev[EV_AcCost1 + e] = 0;
+                h->v[e] = u[e];
+                u[e] = 0;
             }
         }
     if (ran_set) VG_(free)(ran_set);
@@ -261,9 +288,9 @@ void sim_give_back(void)
 {
     for (UInt k = 0; k < n_held; k++) {
         held_use *h = &held[k];
-        ULong *c = clo_separate ? thread_instr_counts(h->tid, h->ins) : h->ins->ev;
+        ULong *c = clo_separate ? thread_instr_counts(h->tid, h->ins) : icost(h->ins);
         for (Int e = 0; e < 4; e++)
-            c[EV_AcCost1 + e] += h->v[e];
+            c[EVS(EV_AcCost1) + e] += h->v[e];
     }
     n_held = 0;
 }
@@ -315,9 +342,11 @@ VG_REGPARM(2) void h_jump_dyn(instrcc *site, Addr to)
  * on, and always into the running cost. */
 static inline void count2(instrcc *n, Int e1, Int eL, ULong m1, ULong mL)
 {
+    e1 = EVSC(e1);
+    eL = EVSC(eL);
     if (collecting) {
-        n->ev[e1] += m1;
-        n->ev[eL] += mL;
+        icost(n)[e1] += m1;
+        icost(n)[eL] += mL;
         touch_instr(n);
     }
     cur_run[e1] += m1;
@@ -330,16 +359,21 @@ static inline void count2(instrcc *n, Int e1, Int eL, ULong m1, ULong mL)
 static inline void count_res(instrcc *n, Int res, Int e1, Int eL, Int eD)
 {
     if (res == CACHESIM_L1_HIT) return;
-    ULong mL = res >= CACHESIM_LL_MISS, mD = res == CACHESIM_LL_MISS_DIRTY;
+    ULong mL = res >= CACHESIM_LL_MISS;
+    e1 = EVSC(e1);
+    eL = EVSC(eL);
     if (collecting) {
-        n->ev[e1]++;
-        n->ev[eL] += mL;
-        n->ev[eD] += mD;
+        icost(n)[e1]++;
+        icost(n)[eL] += mL;
         touch_instr(n);
     }
     cur_run[e1]++;
     cur_run[eL] += mL;
-    cur_run[eD] += mD;
+    /* a dirty line only with --simulate-wb=yes, which collects eD */
+    if (res == CACHESIM_LL_MISS_DIRTY) {
+        if (collecting) icost(n)[EVSC(eD)]++;
+        cur_run[EVSC(eD)]++;
+    }
 }
 
 #define SIM_MODELS (cachesim_wb || cachesim_hwpref || cachesim_cu)
@@ -350,7 +384,8 @@ static inline UInt cu_who(void)
     return cur_thread ? cur_thread->tid : 0;
 }
 
-static inline void ir_nox(instrcc *n)
+/* (inlined into each caller: it runs for most instruction fetches) */
+static CACHESIM_ALWAYS_INLINE void ir_nox(instrcc *n)
 {
     ULong m1 = 0, mL = 0;
     cachesim_I1_doref_NoX(n->addr, (UChar)n->len, &m1, &mL);
@@ -445,20 +480,20 @@ static VG_REGPARM(3) void h_dm(instrcc *n, Addr a, UWord size)
 static VG_REGPARM(3) void h_guarded_dr(instrcc *n, Addr a, UWord size)
 {
     if (collecting) {
-        n->ev[EV_Dr]++;
+        icost(n)[EVSC(EV_Dr)]++;
         touch_instr(n);
     }
-    cur_run[EV_Dr]++;
+    cur_run[EVSC(EV_Dr)]++;
     if (clo_cache_sim) d_ref(n, a, size, EV_D1mr, EV_DLmr);
 }
 
 static VG_REGPARM(3) void h_guarded_dw(instrcc *n, Addr a, UWord size)
 {
     if (collecting) {
-        n->ev[EV_Dw]++;
+        icost(n)[EVSC(EV_Dw)]++;
         touch_instr(n);
     }
-    cur_run[EV_Dw]++;
+    cur_run[EVSC(EV_Dw)]++;
     if (clo_cache_sim) d_ref(n, a, size, EV_D1mw, EV_DLmw);
 }
 
@@ -467,10 +502,10 @@ static VG_REGPARM(2) void h_bc(instrcc *n, UWord taken)
     ULong m = 0;
     branchsim_cond(n->addr, (Word)taken, &m);
     if (collecting) {
-        n->ev[EV_Bcm] += m;
+        icost(n)[EVSC(EV_Bcm)] += m;
         touch_instr(n);
     }
-    cur_run[EV_Bcm] += m;
+    cur_run[EVSC(EV_Bcm)] += m;
 }
 
 static VG_REGPARM(2) void h_bi(instrcc *n, Addr dst)
@@ -478,10 +513,10 @@ static VG_REGPARM(2) void h_bi(instrcc *n, Addr dst)
     ULong m = 0;
     branchsim_ind(n->addr, dst, &m);
     if (collecting) {
-        n->ev[EV_Bim] += m;
+        icost(n)[EVSC(EV_Bim)] += m;
         touch_instr(n);
     }
-    cur_run[EV_Bim] += m;
+    cur_run[EVSC(EV_Bim)] += m;
 }
 
 /*------------------------------------------------------------*/
@@ -537,33 +572,22 @@ void flush_events(tlstate *st)
 {
     if (st->nev == 0) return;
     IRSB *sb = st->sbOut;
-    seg *s = arena_alloc(sizeof(seg) + st->nev * sizeof(s->e[0]));
-    s->n = st->nev;
+    UInt off = st->seg_bytes; /* from the block's first seg (see seg) */
+    seg *s = seg_new(st, st->nev);
+    s->ins = st->ins;
     for (Int k = 0; k < st->nev; k++) {
         event *e = &st->ev[k];
         static const Int which[] = {EV_Ir, EV_Dr, EV_Dw, EV_Bc, EV_Bi, EV_Ge};
-        s->e[k].ctr = &e->ins->ev[which[e->kind]];
-        s->e[k].ins = e->ins;
         s->e[k].idx = e->idx;
-        s->e[k].which = (UShort)which[e->kind];
+        s->e[k].which = (UShort)EVS(which[e->kind]);
     }
-    if (st->dyn) {
-        s->dnext = st->dyn->segs;
-        st->dyn->segs = s;
-    }
-    if (!seg_chunks || seg_chunks->n == SEG_CHUNK) {
-        segchunk *ch = VG_(calloc)("tl.segs", 1, sizeof *ch);
-        ch->next = seg_chunks;
-        seg_chunks = ch;
-    }
-    s->count = &seg_chunks->count[seg_chunks->n];
-    seg_chunks->seg[seg_chunks->n++] = s;
 
-    /* count += 1 (or collecting) as plain IR: load, add, store. */
+    /* count += 1 (or collecting) as plain IR: load, add, store (at an
+     * address that segs_finish fills in) */
     IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
     IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
-    addStmtToIRSB(sb,
-                  IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)s->count))));
+    addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64,
+                                                   IRExpr_Const(seg_count_addr(st, off)))));
     IRExpr *inc = IRExpr_Const(IRConst_U64(1));
     if (gated) {
         IRTemp b = newIRTemp(sb->tyenv, Ity_I8), g = newIRTemp(sb->tyenv, Ity_I64);
@@ -573,12 +597,16 @@ void flush_events(tlstate *st)
         inc = IRExpr_RdTmp(g);
     }
     addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), inc)));
-    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)s->count), IRExpr_RdTmp(t2)));
+    addStmtToIRSB(sb,
+                  IRStmt_Store(Iend_LE, IRExpr_Const(seg_count_addr(st, off)), IRExpr_RdTmp(t2)));
 
     /* The simulators, in program order. */
     for (Int k = 0; k < st->nev; k++) {
         event *e = &st->ev[k];
-        IRExpr *ins = ins_atom(st, e->ins, e->idx);
+        /* (the instr argument only for a call: in a dynblock it is a load) */
+        Bool call = e->kind == Ev_Bc || e->kind == Ev_Bi ||
+                    (clo_cache_sim && (e->kind != Ev_Ir || !e->i1hit) && e->kind != Ev_Ge);
+        IRExpr *ins = call ? ins_atom(st, e->ins, e->idx) : NULL;
         switch (e->kind) {
         case Ev_Ir:
             if (clo_cache_sim && e->i1hit && cachesim_cu) {

@@ -6,6 +6,7 @@
  * Copyright (C) 2026 the tally authors.
  */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 
@@ -15,13 +16,14 @@ void *tl_arena_alloc(tl_arena *a, SizeT n)
 {
     n = (n + 7) & ~(SizeT)7;
     if (n > (SizeT)(a->end - a->cur)) {
-        SizeT sz = n > a->chunk ? n : a->chunk;
-        a->cur = VG_(malloc)(a->cc, sz);
+        /* fresh anonymous pages: zero already, no memset per record */
+        SizeT sz = n > a->chunk ? (n + 4095) & ~(SizeT)4095 : a->chunk;
+        a->cur = VG_(am_shadow_alloc)(sz);
+        if (!a->cur) VG_(out_of_memory_NORETURN)(a->cc, sz);
         a->end = a->cur + sz;
     }
     void *p = a->cur;
     a->cur += n;
-    VG_(memset)(p, 0, n);
     return p;
 }
 
@@ -58,7 +60,7 @@ void htab_grow(htab *h, UWord (*rehash)(const void *))
 
 void htab_add(htab *h, void *node, UWord hash, UWord (*rehash)(const void *))
 {
-    if (++h->nused > h->nslots) htab_grow(h, rehash);
+    if (++h->nused > 2 * h->nslots) htab_grow(h, rehash);
     UWord k = hash & (h->nslots - 1);
     ((hnode *)node)->next = h->slot[k];
     h->slot[k] = node;

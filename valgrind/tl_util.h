@@ -14,9 +14,10 @@
 
 #include "pub_tool_basics.h"
 
-/* A bump allocator: chunks of `chunk` bytes (or one as large as a bigger
- * request) taken from VG_(malloc) under the cost centre `cc`, never given
- * back. Set chunk and cc, leave the rest zero. */
+/* A bump allocator: chunks of `chunk` bytes (a multiple of the page size),
+ * or one as large as a bigger request, mapped anew (zero pages), never
+ * given back; `cc` names it when memory runs out. Set chunk and cc, leave
+ * the rest zero. */
 typedef struct {
     UChar *cur, *end;
     SizeT chunk;
@@ -41,7 +42,8 @@ void htab_init(htab *h, UWord n);
 void htab_grow(htab *h, UWord (*rehash)(const void *));
 
 /* Put `node` at the head of its chain under `hash`, doubling the table
- * first when it holds as many records as slots. */
+ * first when it holds twice as many records as slots (a slot is 8 bytes,
+ * a chain of two is short). */
 void htab_add(htab *h, void *node, UWord hash, UWord (*rehash)(const void *));
 
 /* A vector of pointers indexed by thread id, grown (zero-filled, under the
