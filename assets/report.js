@@ -4,7 +4,7 @@
  * JSON in #tally-data (see docs/internals/html.md) and fills the header,
  * the function table (sort, search), the caller/callee panel and the
  * annotated source of the selected function; links the call graph's
- * nodes (dot's id "f<function id>", renamed "cg-f<id>" here so that the
+ * nodes (dot's id "f<function id>", renamed "graph-f<id>" here so that the
  * permalink #f<id> is the function's panel, not the node) and the flame
  * graph's frames (by name) to the selection; zooms and pans the call graph.
  */
@@ -230,7 +230,7 @@
     var tr = document.querySelector('#t-functions tr[data-i="' + i + '"]');
     if (tr) tr.className = 'selected';
     Array.prototype.forEach.call(document.querySelectorAll('#callgraph g.node'), function (g) {
-      g.classList.toggle('selected', g.id === 'cg-f' + D.funcs[i].id);
+      g.classList.toggle('selected', g.id === 'graph-f' + D.funcs[i].id);
     });
     if (push && location.hash !== '#f' + D.funcs[i].id) {
       try { history.pushState(null, '', '#f' + D.funcs[i].id); } catch (err) { /* file: URLs */ }
@@ -240,43 +240,43 @@
     var a = ev.target.closest('a[data-i]');
     if (a) select(+a.getAttribute('data-i'), true);
   });
-  var cg = $('callgraph'), dragged = false;
-  if (cg) {
-    Array.prototype.forEach.call(cg.querySelectorAll('g.node'), function (g) {
-      if (/^f\d+$/.test(g.id)) g.id = 'cg-' + g.id;
+  var graph = $('callgraph'), dragged = false;
+  if (graph) {
+    Array.prototype.forEach.call(graph.querySelectorAll('g.node'), function (g) {
+      if (/^f\d+$/.test(g.id)) g.id = 'graph-' + g.id;
     });
-    cg.addEventListener('click', function (ev) {
+    graph.addEventListener('click', function (ev) {
       var g = ev.target.closest('g.node');
-      if (dragged || !g || !/^cg-f\d+$/.test(g.id)) return;
-      var i = byId[+g.id.slice(4)];
+      if (dragged || !g || !/^graph-f\d+$/.test(g.id)) return;
+      var i = byId[+g.id.slice('graph-f'.length)];
       if (i !== undefined) select(i, true);
     });
   }
   /* the call graph's zoom: fit to the width, steps of 1.25, 1:1; drag pans */
-  var cgSvg = cg && cg.querySelector('svg'), zoom = { w: 0, h: 0, s: 1 };
+  var graphSvg = graph && graph.querySelector('svg'), zoom = { w: 0, h: 0, s: 1 };
   function setScale(s) {
     zoom.s = Math.max(0.05, Math.min(8, s));
-    cgSvg.style.width = (zoom.w * zoom.s).toFixed(1) + 'px';
-    cgSvg.style.height = (zoom.h * zoom.s).toFixed(1) + 'px';
-    $('cg-scale').textContent = Math.round(zoom.s * 100) + '%';
+    graphSvg.style.width = (zoom.w * zoom.s).toFixed(1) + 'px';
+    graphSvg.style.height = (zoom.h * zoom.s).toFixed(1) + 'px';
+    $('graph-scale').textContent = Math.round(zoom.s * 100) + '%';
   }
   function fitWidth() {
-    var avail = cg.clientWidth - 16;
+    var avail = graph.clientWidth - 16;
     setScale(avail > 0 && zoom.w > avail ? avail / zoom.w : 1);
   }
-  if (cgSvg && $('cg-zoom')) {
+  if (graphSvg && $('graph-zoom')) {
     /* the size dot gave, in CSS pixels (its width and height are in pt) */
     var px = function (v) { return /pt$/.test(v) ? parseFloat(v) * 4 / 3 : parseFloat(v); };
-    zoom.w = px(cgSvg.getAttribute('width')) || cgSvg.getBBox().width;
-    zoom.h = px(cgSvg.getAttribute('height')) || cgSvg.getBBox().height;
-    $('cg-fit').addEventListener('click', fitWidth);
-    $('cg-in').addEventListener('click', function () { setScale(zoom.s * 1.25); });
-    $('cg-out').addEventListener('click', function () { setScale(zoom.s / 1.25); });
-    $('cg-one').addEventListener('click', function () { setScale(1); });
+    zoom.w = px(graphSvg.getAttribute('width')) || graphSvg.getBBox().width;
+    zoom.h = px(graphSvg.getAttribute('height')) || graphSvg.getBBox().height;
+    $('graph-fit').addEventListener('click', fitWidth);
+    $('graph-in').addEventListener('click', function () { setScale(zoom.s * 1.25); });
+    $('graph-out').addEventListener('click', function () { setScale(zoom.s / 1.25); });
+    $('graph-one').addEventListener('click', function () { setScale(1); });
     var start = null;
-    cg.addEventListener('mousedown', function (ev) {
+    graph.addEventListener('mousedown', function (ev) {
       if (ev.button !== 0) return;
-      start = { x: ev.clientX, y: ev.clientY, l: cg.scrollLeft, t: cg.scrollTop };
+      start = { x: ev.clientX, y: ev.clientY, l: graph.scrollLeft, t: graph.scrollTop };
       dragged = false;
     });
     window.addEventListener('mousemove', function (ev) {
@@ -284,14 +284,14 @@
       var dx = ev.clientX - start.x, dy = ev.clientY - start.y;
       if (!dragged && Math.abs(dx) + Math.abs(dy) < 4) return;
       dragged = true;
-      cg.classList.add('panning');
-      cg.scrollLeft = start.l - dx;
-      cg.scrollTop = start.t - dy;
+      graph.classList.add('panning');
+      graph.scrollLeft = start.l - dx;
+      graph.scrollTop = start.t - dy;
       ev.preventDefault();
     });
     window.addEventListener('mouseup', function () {
       start = null;
-      cg.classList.remove('panning');
+      graph.classList.remove('panning');
       setTimeout(function () { dragged = false; }, 0);
     });
     fitWidth();
@@ -323,5 +323,5 @@
   rows();
   fromHash();
   window.tallyReport = { data: D, select: select, state: state, zoom: zoom,
-    setScale: cgSvg ? setScale : null };
+    setScale: graphSvg ? setScale : null };
 })();

@@ -18,8 +18,8 @@
 
 #include "tl_global.h"
 
-htab strs, lines, instrs;
-segblock *seg_blocks;
+htab cc_strs, cc_lines, cc_instrs;
+segblock *cc_seg_blocks;
 static UInt n_jrecs;
 
 static UInt str_hash(const HChar *s)
@@ -46,13 +46,13 @@ static istr *unknown(void)
 istr *intern(const HChar *s)
 {
     UInt h = str_hash(s);
-    for (istr *e = strs.slot[h & (strs.nslots - 1)]; e; e = e->next)
+    for (istr *e = cc_strs.slot[h & (cc_strs.nslots - 1)]; e; e = e->next)
         if (e->hash == h && VG_(strcmp)(e->s, s) == 0) return e;
     SizeT len = VG_(strlen)(s);
     istr *e = arena_alloc(sizeof(istr) + len + 1);
     e->hash = h;
     VG_(memcpy)(e->s, s, len + 1);
-    htab_add(&strs, e, h, istr_rehash);
+    htab_add(&cc_strs, e, h, istr_rehash);
     return e;
 }
 
@@ -71,7 +71,7 @@ static UWord linecc_rehash(const void *p)
 linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line)
 {
     UWord h = line_hash(file, fn, obj, cgfn, line);
-    for (linecc *l = lines.slot[h & (lines.nslots - 1)]; l; l = l->next)
+    for (linecc *l = cc_lines.slot[h & (cc_lines.nslots - 1)]; l; l = l->next)
         if (l->file == file && l->fn == fn && l->obj == obj && l->cgfn == cgfn && l->line == line)
             return l;
     if (!(fn->fnf & FNF_DECIDED)) {
@@ -84,7 +84,7 @@ linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line)
     l->obj = obj;
     l->cgfn = cgfn;
     l->line = line;
-    htab_add(&lines, l, h, linecc_rehash);
+    htab_add(&cc_lines, l, h, linecc_rehash);
     return l;
 }
 
@@ -224,7 +224,7 @@ static istr *path_of(DiEpoch ep, const HChar *file, const HChar *dir)
 }
 
 /* The load biases met so far (few: one per object), instrs keep an index. */
-Addr *obj_bias;
+Addr *cc_obj_bias;
 static UInt n_bias, cap_bias;
 
 static Addr text_bias(Addr a)
@@ -236,13 +236,13 @@ static Addr text_bias(Addr a)
 static UInt bias_index(Addr bias)
 {
     for (UInt k = 0; k < n_bias; k++)
-        if (obj_bias[k] == bias) return k;
+        if (cc_obj_bias[k] == bias) return k;
     if (n_bias == cap_bias) {
         cap_bias = cap_bias ? 2 * cap_bias : 16;
-        obj_bias = obj_bias ? VG_(realloc)("tl.bias", obj_bias, cap_bias * sizeof *obj_bias)
-                            : VG_(malloc)("tl.bias", cap_bias * sizeof *obj_bias);
+        cc_obj_bias = cc_obj_bias ? VG_(realloc)("tl.bias", cc_obj_bias, cap_bias * sizeof *cc_obj_bias)
+                            : VG_(malloc)("tl.bias", cap_bias * sizeof *cc_obj_bias);
     }
-    obj_bias[n_bias] = bias;
+    cc_obj_bias[n_bias] = bias;
     tl_assert(n_bias < (1u << 24) - 1); /* instrcc.bias */
     return n_bias++;
 }
@@ -314,8 +314,8 @@ instrcc *new_instrcc(Addr a, UInt len, linecc *l)
     i->nox = clo_cache_sim && sim_ir_nox(a, len);
     i->line = l;
     i->bias = bias_index(l->pseudo ? 0 : text_bias(a));
-    i->id = instrs.nused;
-    htab_add(&instrs, i, h, instrcc_rehash);
+    i->id = cc_instrs.nused;
+    htab_add(&cc_instrs, i, h, instrcc_rehash);
     return i;
 }
 
@@ -326,7 +326,7 @@ instrcc *get_instrcc(Addr a, UInt len, Addr entry, const linecc *owner, Bool fol
     /* Several entries may share an address: code replaced by other code
      * (the newest is first), and code without a symbol run for several
      * functions (one entry each, see dynblock). */
-    for (instrcc *i = instrs.slot[h & (instrs.nslots - 1)]; i; i = i->next)
+    for (instrcc *i = cc_instrs.slot[h & (cc_instrs.nslots - 1)]; i; i = i->next)
         if (i->addr == a && i->line == l && i->len == len) return i;
     return new_instrcc(a, len, l);
 }
@@ -358,7 +358,7 @@ Bool is_plt(Addr a)
  * thread switch with --separate-threads). */
 void fold_segs(void)
 {
-    for (segblock *b = seg_blocks; b; b = b->next)
+    for (segblock *b = cc_seg_blocks; b; b = b->next)
         segs_fold(b->first, b->n);
 }
 
@@ -411,8 +411,8 @@ void segs_finish(tlstate *st, sbinfo *sb)
     segblock *b = arena_alloc(sizeof *b + st->seg_bytes);
     VG_(memcpy)(b->first, st->segbuf, st->seg_bytes);
     b->n = st->nsegs;
-    b->next = seg_blocks;
-    seg_blocks = b;
+    b->next = cc_seg_blocks;
+    cc_seg_blocks = b;
     for (UInt k = 0; k < st->n_refs; k++)
         st->refs[k].c->Ico.U64 = (ULong)(HWord)((UChar *)b->first + st->refs[k].off);
     if (sb) {

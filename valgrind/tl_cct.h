@@ -54,8 +54,8 @@ static inline void cct_called(cct_node *n, cct_fn *fn);
 static inline cct_fn *cct_node_fn(const cct_node *n);
 
 /* Charge what ran since the last switch to the current node (only when
- * `collecting`; otherwise it is dropped) and make `to` current. */
-static inline void cct_switch(cct_thread *ct, cct_node *to, const ULong *run, Bool collecting);
+ * `parts_collecting`; otherwise it is dropped) and make `to` current. */
+static inline void cct_switch(cct_thread *ct, cct_node *to, const ULong *run, Bool collect);
 
 /* A part was dumped (client request): remember what the parts hold. */
 void cct_dumped(void);
@@ -140,9 +140,9 @@ static inline void cct_skip(const ULong *run, ULong *mark)
         mark[e] = run[e];
 }
 
-static inline void cct_switch(cct_thread *ct, cct_node *to, const ULong *run, Bool collecting)
+static inline void cct_switch(cct_thread *ct, cct_node *to, const ULong *run, Bool collect)
 {
-    if (collecting)
+    if (collect)
         cct_add(ct->cur, run, ct->mark);
     else
         cct_skip(run, ct->mark);

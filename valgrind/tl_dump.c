@@ -154,23 +154,23 @@ static Int cmp_instrcc(const void *a, const void *b);
  * code) move their counts there now. */
 static linecc **collect_lines(UWord *np, Int (*cmp)(const void *, const void *))
 {
-    for (UWord k = 0; k < lines.nslots; k++)
-        for (linecc *l = lines.slot[k]; l; l = l->next) {
+    for (UWord k = 0; k < cc_lines.nslots; k++)
+        for (linecc *l = cc_lines.slot[k]; l; l = l->next) {
             if (clo_dump_instr) VG_(memset)(l->ev, 0, EV_BYTES);
             l->frec = NULL;
         }
-    for (UWord k = 0; k < instrs.nslots; k++)
-        for (instrcc *i = instrs.slot[k]; i; i = i->next) {
+    for (UWord k = 0; k < cc_instrs.nslots; k++)
+        for (instrcc *i = cc_instrs.slot[k]; i; i = i->next) {
             if (i->has_own) {
                 for (Int e = 0; e < n_out_ev; e++)
                     i->line->ev[e] += i->own[e];
                 if (!clo_dump_instr) VG_(memset)(i->own, 0, EV_BYTES);
             }
         }
-    linecc **v = VG_(malloc)("tl.sort", (lines.nused + 1) * sizeof *v);
+    linecc **v = VG_(malloc)("tl.sort", (cc_lines.nused + 1) * sizeof *v);
     UWord n = 0;
-    for (UWord k = 0; k < lines.nslots; k++)
-        for (linecc *l = lines.slot[k]; l; l = l->next)
+    for (UWord k = 0; k < cc_lines.nslots; k++)
+        for (linecc *l = cc_lines.slot[k]; l; l = l->next)
             v[n++] = l;
     VG_(ssort)(v, n, sizeof *v, cmp);
     *np = n;
@@ -268,7 +268,7 @@ static void write_cmd(VgFile *f)
 
 static void write_desc(VgFile *f, const HChar *gap)
 {
-    const cache_cfg *c[3] = {&cfg_I1, &cfg_D1, &cfg_LL};
+    const cache_cfg *c[3] = {&sim_I1, &sim_D1, &sim_LL};
     const HChar *name[3] = {"I1", "D1", "LL"};
     for (Int k = 0; k < 3; k++) {
         if (c[k]->assoc == 1) VG_(fprintf)
@@ -304,8 +304,8 @@ typedef struct fnrec {
     UWord hash;
 } fnrec;
 
-htab fnrecs;
-htab entry_files; /* (obj, fn) -> file of the entry instr, see note_entry_file */
+htab dump_fnrecs;
+htab dump_entry_files; /* (obj, fn) -> file of the entry instr, see note_entry_file */
 
 typedef struct efile {
     struct efile *next;
@@ -332,20 +332,20 @@ static UWord pair_hash(const istr *a, const istr *b)
 void note_entry_file(const linecc *l)
 {
     UWord h = pair_hash(l->obj, l->fn);
-    for (efile *e = entry_files.slot[h & (entry_files.nslots - 1)]; e; e = e->next)
+    for (efile *e = dump_entry_files.slot[h & (dump_entry_files.nslots - 1)]; e; e = e->next)
         if (e->obj == l->obj && e->fn == l->fn) return;
     efile *e = arena_alloc(sizeof *e);
     e->obj = l->obj;
     e->fn = l->fn;
     e->file = l->file;
     e->hash = h;
-    htab_add(&entry_files, e, h, efile_rehash);
+    htab_add(&dump_entry_files, e, h, efile_rehash);
 }
 
 static istr *entry_file(const istr *obj, const istr *fn)
 {
     UWord h = pair_hash(obj, fn);
-    for (efile *e = entry_files.slot[h & (entry_files.nslots - 1)]; e; e = e->next)
+    for (efile *e = dump_entry_files.slot[h & (dump_entry_files.nslots - 1)]; e; e = e->next)
         if (e->obj == obj && e->fn == fn) return e->file;
     return NULL;
 }
@@ -353,14 +353,14 @@ static istr *entry_file(const istr *obj, const istr *fn)
 static fnrec *get_fnrec(istr *obj, istr *fn, istr *file)
 {
     UWord h = pair_hash(obj, fn) ^ file->hash;
-    for (fnrec *r = fnrecs.slot[h & (fnrecs.nslots - 1)]; r; r = r->next)
+    for (fnrec *r = dump_fnrecs.slot[h & (dump_fnrecs.nslots - 1)]; r; r = r->next)
         if (r->obj == obj && r->fn == fn && r->file == file) return r;
     fnrec *r = arena_alloc(sizeof *r);
     r->obj = obj;
     r->fn = fn;
     r->file = file;
     r->hash = h;
-    htab_add(&fnrecs, r, h, fnrec_rehash);
+    htab_add(&dump_fnrecs, r, h, fnrec_rehash);
     return r;
 }
 
@@ -381,10 +381,10 @@ typedef struct {
     UInt next[3];
     htab ids;
     VgFile *f;
-} cgfile;
+} callgrind_file;
 
-static cgfile main_out;     /* without --separate-threads */
-static cgfile **thread_out; /* with it: one file per thread, by thread id */
+static callgrind_file main_out;     /* without --separate-threads */
+static callgrind_file **thread_out; /* with it: one file per thread, by thread id */
 static UInt n_thread_out;
 
 static UWord idmap_rehash(const void *p)
@@ -396,7 +396,7 @@ static UWord idmap_rehash(const void *p)
 /* "KEY=(id)" for a name written before in this file, else "KEY=(id) NAME";
  * "KEY=NAME" every time with --compress-strings=no (the ids still count
  * the functions written). */
-static void write_id(cgfile *o, const HChar *key, UInt kind, const void *ptr, const HChar *name)
+static void write_id(callgrind_file *o, const HChar *key, UInt kind, const void *ptr, const HChar *name)
 {
     idmap probe = {.key = ptr, .kind = kind};
     UWord h = idmap_rehash(&probe);
@@ -419,12 +419,12 @@ static void write_id(cgfile *o, const HChar *key, UInt kind, const void *ptr, co
         VG_(fprintf)(o->f, "%s=%s\n", key, name);
 }
 
-static void write_file_id(cgfile *o, const HChar *key, istr *file)
+static void write_file_id(callgrind_file *o, const HChar *key, istr *file)
 {
     write_id(o, key, 0, file, file->s);
 }
 
-static void write_fn_id(cgfile *o, const HChar *key, fnrec *r)
+static void write_fn_id(callgrind_file *o, const HChar *key, fnrec *r)
 {
     write_id(o, key, 2, r, r->fn->s);
 }
@@ -458,7 +458,7 @@ static Bool live_jumps(const jrec *j, const instrcc *site)
 /* Where the writer is: the object, the function and the file that
  * positions refer to (fl=, or fi= for inlined code). */
 typedef struct {
-    cgfile *o;
+    callgrind_file *o;
     istr *ob, *fl, *fi; /* fi: the file positions refer to (fl after fl=) */
     fnrec *fn;
 } cgpos;
@@ -486,8 +486,8 @@ static void write_jumps(cgpos *c, const jrec *j, const instrcc *site, const HCha
 
 void clear_jumps(void)
 {
-    for (UWord k = 0; k < lines.nslots; k++)
-        for (linecc *l = lines.slot[k]; l; l = l->next)
+    for (UWord k = 0; k < cc_lines.nslots; k++)
+        for (linecc *l = cc_lines.slot[k]; l; l = l->next)
             for (jrec *j = l->jumps; j; j = j->snext)
                 j->exe = j->taken = 0;
 }
@@ -570,7 +570,7 @@ static Int cmp_instrcc(const void *a, const void *b)
 
 static ULong grand[N_EV]; /* all parts, for the summary */
 
-Bool dumping;
+Bool dump_writing;
 static const HChar *trigger;  /* why this part is written; NULL: the end */
 static UInt n_dumps;          /* parts dumped before the end, in this process */
 static Int dumps_pid;         /* ... whose pid is this */
@@ -579,12 +579,12 @@ static Int dumps_pid;         /* ... whose pid is this */
  * created at its first part, named by --out-file expanded then (so a
  * forked child writes its own), with "-TT" per thread; later parts are
  * appended. A forked child that finds its parent's file starts its own. */
-static cgfile *part_file(UInt tid)
+static callgrind_file *part_file(UInt tid)
 {
-    cgfile *o = &main_out;
+    callgrind_file *o = &main_out;
     if (tid) {
         thread_out = grow_by_tid(thread_out, &n_thread_out, tid, "tl.outs");
-        if (!thread_out[tid]) thread_out[tid] = VG_(calloc)("tl.out", 1, sizeof(cgfile));
+        if (!thread_out[tid]) thread_out[tid] = VG_(calloc)("tl.out", 1, sizeof(callgrind_file));
         o = thread_out[tid];
     }
     if (o->name && o->pid == VG_(getpid)() && clo_combine_dumps) {
@@ -641,7 +641,7 @@ static void write_line_costs(cgpos *c, linecc *l)
  * file of all threads). */
 static void write_callgrind(UInt tid)
 {
-    cgfile *o = part_file(tid);
+    callgrind_file *o = part_file(tid);
     if (!o) return;
     VgFile *f = o->f;
     o->parts++;
@@ -675,13 +675,13 @@ static void write_callgrind(UInt tid)
     if (clo_dump_instr) {
         /* each part finds the functions' files again (collect_lines does
          * it for the lines) */
-        for (UWord k = 0; k < lines.nslots; k++)
-            for (linecc *l = lines.slot[k]; l; l = l->next)
+        for (UWord k = 0; k < cc_lines.nslots; k++)
+            for (linecc *l = cc_lines.slot[k]; l; l = l->next)
                 l->frec = NULL;
-        instrcc **v = VG_(malloc)("tl.sort", (instrs.nused + 1) * sizeof *v);
+        instrcc **v = VG_(malloc)("tl.sort", (cc_instrs.nused + 1) * sizeof *v);
         n = 0;
-        for (UWord k = 0; k < instrs.nslots; k++)
-            for (instrcc *i = instrs.slot[k]; i; i = i->next)
+        for (UWord k = 0; k < cc_instrs.nslots; k++)
+            for (instrcc *i = cc_instrs.slot[k]; i; i = i->next)
                 if (!all_zero(i->own) || live_arcs(i->line->arcs, i) ||
                     live_jumps(i->line->jumps, i))
                     v[n++] = i;
@@ -758,7 +758,7 @@ static void gather_part(Bool final)
 {
     fold_segs();
     if (clo_separate) {
-        if (final) last_exit = NULL;
+        if (final) calls_last_exit = NULL;
         stash_all(final);
         return;
     }
@@ -780,18 +780,18 @@ static void write_parts(void)
         write_callgrind(0);
         return;
     }
-    for (UInt k = 0; k < n_threads; k++)
-        if (threads[k]) {
+    for (UInt k = 0; k < calls_n_threads; k++)
+        if (calls_threads[k]) {
             clear_counters();
             clear_jumps();
-            unstash(threads[k], False);
-            sim_hold_unrun(threads[k]->tid);
-            write_callgrind(threads[k]->tid);
+            unstash(calls_threads[k], False);
+            sim_hold_unrun(calls_threads[k]->tid);
+            write_callgrind(calls_threads[k]->tid);
         }
     clear_counters();
     clear_jumps();
-    for (UInt k = 0; k < n_threads; k++)
-        if (threads[k]) unstash(threads[k], True);
+    for (UInt k = 0; k < calls_n_threads; k++)
+        if (calls_threads[k]) unstash(calls_threads[k], True);
 }
 
 /* The cachegrind file has no parts, so it holds the whole run: before a
@@ -820,10 +820,10 @@ void dump_part(const HChar *why)
     }
     n_dumps++;
     trigger = why;
-    dumping = True;
+    dump_writing = True;
     gather_part(False);
     write_parts();
-    if (clo_cg_out_file) keep_for_cachegrind();
+    if (clo_cachegrind_out_file) keep_for_cachegrind();
     if (clo_contexts) {
         cct_restart(True); /* what ran up to the dump is in the part */
         cct_dumped();
@@ -831,7 +831,7 @@ void dump_part(const HChar *why)
     zero_counts();
     sim_give_back();
     trigger = NULL;
-    dumping = False;
+    dump_writing = False;
 }
 
 UInt dump_count(void)
@@ -849,7 +849,7 @@ static void write_cachegrind(void)
     for (UInt k = 0; k < sizeof cg_order / sizeof cg_order[0]; k++)
         if (EVS(cg_order[k]) >= 0) ev[n++] = EVS(cg_order[k]);
     HChar *name;
-    VgFile *f = open_out("--cachegrind-out-file", clo_cg_out_file, &name);
+    VgFile *f = open_out("--cachegrind-out-file", clo_cachegrind_out_file, &name);
     if (!f) return;
     write_desc(f, "         ");
     write_cmd(f);
@@ -1004,23 +1004,23 @@ static void say_written(void)
 
 void tl_fini(Int exitcode)
 {
-    if (cur_thread) run_sync(cur_thread);
+    if (calls_cur_thread) run_sync(calls_cur_thread);
     exit_sync();
-    dumping = True; /* no more parts from --dump-after while the calls end */
+    dump_writing = True; /* no more parts from --dump-after while the calls end */
     if (dumps_pid != VG_(getpid)()) n_dumps = 0;
     sim_finish(); /* first, as Callgrind (its use charges need no open call) */
     gather_part(True);
     if (clo_contexts)
-        for (UInt k = 0; k < n_threads; k++)
-            if (threads[k])
-                cct_switch(&threads[k]->cct, threads[k]->cct.root, threads[k]->run,
-                           thread_collects(threads[k]));
+        for (UInt k = 0; k < calls_n_threads; k++)
+            if (calls_threads[k])
+                cct_switch(&calls_threads[k]->cct, calls_threads[k]->cct.root, calls_threads[k]->run,
+                           thread_collects(calls_threads[k]));
     rms_fini();
     write_parts(); /* fills grand */
     fnpat_report();
     sep_report();
     say_written();
-    if (clo_cg_out_file) write_cachegrind();
+    if (clo_cachegrind_out_file) write_cachegrind();
     if (clo_contexts) cct_write(clo_ctx_out_file, ctx_ev, n_ctx_ev, slot_name);
     VG_(memcpy)(totals, grand, sizeof totals);
     print_summary();

@@ -124,14 +124,14 @@ static void post_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args, SysRes
     ULong cpu = 0, wall = sys_clock(&cpu);
     /* another thread may have run while this one waited in the call: what
      * is counted now is this thread's (--separate-threads) */
-    if (t != cur_thread) tl_start_client_code(tid, 0);
+    if (t != calls_cur_thread) tl_start_client_code(tid, 0);
     ULong d[3] = {1, wall - t->sys_wall, cpu - t->sys_cpu};
     Int k = clo_systime == SYSTIME_NSEC ? 3 : 2;
     for (Int e = 0; e < k; e++) {
-        if (collecting) icost(n)[EVS(EV_sysCount + e)] += d[e];
+        if (parts_collecting) icost(n)[EVS(EV_sysCount + e)] += d[e];
         t->run[EVS(EV_sysCount + e)] += d[e];
     }
-    if (collecting) touch_instr(n);
+    if (parts_collecting) touch_instr(n);
 }
 
 void events_post_clo_init(void)

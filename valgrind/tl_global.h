@@ -25,7 +25,7 @@
 #include "tl_util.h"
 
 /*------------------------------------------------------------*/
-/*--- Options (tl_main.c)                                  ---*/
+/*--- Options (tl_setup.c)                                 ---*/
 /*------------------------------------------------------------*/
 
 extern Bool clo_cache_sim;
@@ -35,14 +35,16 @@ extern Bool clo_cacheuse;                         /* Callgrind's cache-use model
 extern Bool clo_dump_instr;
 extern Bool clo_calls;
 extern const HChar *clo_out_file;
-extern const HChar *clo_cg_out_file;
+extern const HChar *clo_cachegrind_out_file;
 extern Bool clo_separate;
 extern Bool clo_jumps;
 extern Bool clo_contexts;
 extern const HChar *clo_ctx_out_file;
+extern Bool clo_collect_atstart;  /* each new thread's collection state */
+extern const HChar *clo_toggle;   /* --toggle-collect (the last one given) */
 extern cache_cfg clo_I1, clo_D1, clo_LL;
 /* The caches really simulated (after defaults and checks). */
-extern cache_cfg cfg_I1, cfg_D1, cfg_LL;
+extern cache_cfg sim_I1, sim_D1, sim_LL;
 
 /*------------------------------------------------------------*/
 /*--- Events and cost centres                              ---*/
@@ -144,10 +146,10 @@ typedef struct instrcc {
     /* (the simulators read addr and len for every fetch: next to each
      * other, they share a cache line) */
     UInt len : 8;     /* bytes, 1 to 15 */
-    UInt bias : 24;   /* its object's load bias: obj_bias[bias] (see file_addr) */
+    UInt bias : 24;   /* its object's load bias: cc_obj_bias[bias] (see file_addr) */
     UInt id : 29;     /* index into the threads' stores (--separate-threads) */
     UInt nox : 1;     /* in one I1 line, and I1 and LL lines are equal */
-    UInt touched : 1; /* in `touched_instrs` (--separate-threads) */
+    UInt touched : 1; /* in `parts_touched_instrs` (--separate-threads) */
     UInt has_own : 1; /* it has counters of its own (see icost) */
     linecc *line;
     ULong own[];      /* [n_out_ev] its counters, when it has its own */
@@ -165,10 +167,10 @@ static inline ULong *icost(instrcc *i)
 
 /* --separate-threads: the instrs (and arcs, jumps) counted into since the
  * counters last went into a thread's store, so that a thread switch moves
- * only those; the instrs in a vector (n_touched of them), the others in
+ * only those; the instrs in a vector (parts_n_touched of them), the others in
  * lists. */
-extern instrcc **touched_instrs;
-extern UInt n_touched;
+extern instrcc **parts_touched_instrs;
+extern UInt parts_n_touched;
 void touch_add(instrcc *n); /* (tl_parts.c; out of line: the simulators' helpers inline the test) */
 
 /* Put record r (a jrec or an arc) on its touched list, once. */
@@ -224,7 +226,7 @@ static inline void segs_fold(seg *sg, UInt n)
 }
 
 /* The segs of a block, in the same record: n of them from `first`; all
- * blocks' in a list (seg_blocks), for fold_segs. */
+ * blocks' in a list (cc_seg_blocks), for fold_segs. */
 typedef struct segblock {
     struct segblock *next;
     UInt n;
@@ -234,7 +236,7 @@ typedef struct segblock {
 /* The running cost of the current thread (for inclusive costs); a dummy
  * when calls are not collected. Helpers add dynamic events (misses,
  * mispredicts, guarded accesses) here as well as into the instr. */
-extern ULong *cur_run;
+extern ULong *calls_run;
 
 /* A jump from an instruction to an address: a conditional one (jcnd:
  * executed, taken) or an unconditional one (jump: taken). */
@@ -248,26 +250,26 @@ typedef struct jrec {
     Bool cond;
     Bool inverted; /* the Exit goes to the next instruction: taken = !guard */
     Bool skip;     /* a jump into a function entry: a call, not a jump */
-    Bool touched;  /* on `touched_jrecs` (--separate-threads) */
+    Bool touched;  /* on `parts_touched_jrecs` (--separate-threads) */
     UInt id;       /* its place in a thread's store (--separate-threads) */
     struct jrec *tnext;
     ULong exe, taken;
 } jrec;
 
-extern jrec *touched_jrecs;
+extern jrec *parts_touched_jrecs;
 
 static inline void touch_jrec(jrec *j)
 {
-    TL_TOUCH(j, touched_jrecs);
+    TL_TOUCH(j, parts_touched_jrecs);
 }
 
 /* Collection on or off (--toggle-collect, --collect-atstart, client
- * requests). Once `gated`, each run of a block adds this flag (0 or 1) to
+ * requests). Once `parts_gated`, each run of a block adds this flag (0 or 1) to
  * its counters in the instrumented code; until collection first stops,
  * blocks add the constant 1, which saves a load per block. */
-extern Bool collecting;
-extern Bool gated;
-extern htab djumps; /* jumps with a computed target, by (site, target) */
+extern Bool parts_collecting;
+extern Bool parts_gated;
+extern htab calls_djumps; /* jumps with a computed target, by (site, target) */
 
 /* Static events of a block up to one of its exits: what runs when the
  * block is left through that exit (all queued events are flushed before
@@ -348,16 +350,16 @@ typedef struct arc {
     ULong calls;
     struct cct_node *cparent, *cchild; /* --contexts: the last call's contexts */
     UInt id;                           /* index into the threads' stores (--separate-threads) */
-    Bool touched;                      /* on `touched_arcs` (--separate-threads) */
+    Bool touched;                      /* on `parts_touched_arcs` (--separate-threads) */
     struct arc *tnext;
     ULong cost[]; /* [n_out_ev]: by slot (EVS) */
 } arc;
 
-extern arc *touched_arcs;
+extern arc *parts_touched_arcs;
 
 static inline void touch_arc(arc *a)
 {
-    TL_TOUCH(a, touched_arcs);
+    TL_TOUCH(a, parts_touched_arcs);
 }
 
 /* A call, or (sig) the mark of a signal delivery: the handler's frames are
@@ -494,12 +496,12 @@ static inline void run_sync(thread *t)
     }
 }
 
-extern exitinfo *last_exit; /* valid after exit_sync() (tl_main.c) */
+extern exitinfo *calls_last_exit; /* valid after exit_sync() (tl_main.c) */
 void exit_sync(void);
-extern thread **threads;
-extern UInt n_threads;
-extern thread *cur_thread;
-extern htab arcs;
+extern thread **calls_threads;
+extern UInt calls_n_threads;
+extern thread *calls_cur_thread;
+extern htab calls_arcs;
 
 /*--- Records never freed (lines, instrs, segs, arcs, ...) ---*/
 
@@ -521,8 +523,8 @@ static inline UWord addr_hash(Addr a)
 
 /*--- tl_cc.c: cost centres, found at translation time ---*/
 
-extern htab strs, lines, instrs;
-extern segblock *seg_blocks; /* dropped at the first collect_stop */
+extern htab cc_strs, cc_lines, cc_instrs;
+extern segblock *cc_seg_blocks; /* dropped at the first collect_stop */
 
 istr *intern(const HChar *s);
 linecc *get_linecc(istr *file, istr *fn, istr *obj, istr *cgfn, UInt line);
@@ -531,11 +533,11 @@ istr *fn_at(Addr a); /* the function of code at a (demangled), NULL: no symbol *
 /* Addresses in the files are Callgrind's: within the object (the run-time
  * address less the load bias of the debug info holding it, unchanged
  * without one), so that objdump on the object finds them. */
-extern Addr *obj_bias;
+extern Addr *cc_obj_bias;
 Addr file_addr(Addr a);
 static inline Addr instr_file_addr(const instrcc *i)
 {
-    return i->addr - obj_bias[i->bias];
+    return i->addr - cc_obj_bias[i->bias];
 }
 linecc *lookup_position(Addr a, Addr entry, const linecc *owner, Bool follow);
 instrcc *new_instrcc(Addr a, UInt len, linecc *l);
@@ -564,7 +566,7 @@ void fnpat_report(void); /* at exit: the patterns that matched nothing (not with
 
 /*--- tl_sep.c: --fn-skip, --skip-direct-rec, --separate-recs, --separate-callers ---*/
 
-extern Bool sep_on, skip_given;
+extern Bool sep_on, sep_skip_given;
 Bool dump_process_option(const HChar *arg); /* tl_dump.c: the file's form */
 void dump_print_usage(void);
 void dump_post_clo_init(void);
@@ -601,7 +603,7 @@ typedef struct {
     UInt idx;             /* the current instruction's index in the block */
     struct sbinfo *dyn;   /* a block of code without a symbol, or NULL */
     instrcc **ins;        /* the block's instrs by index (the segs' `ins`) */
-    IRTemp runp;          /* cur_run, loaded at the block's start (--calls=yes) */
+    IRTemp runp;          /* calls_run, loaded at the block's start (--calls=yes) */
     /* the block's segs so far, in a scratch buffer, and the constants of
      * the IR that are their counts' addresses, with each one's offset from
      * the first seg (see seg) */
@@ -626,9 +628,9 @@ VG_REGPARM(2) void h_jcnd(jrec *j, UWord guard);
 VG_REGPARM(1) void h_jump(jrec *j);
 VG_REGPARM(2) void h_jump_dyn(instrcc *site, Addr to);
 /* The simulators' state lives in tl_sim.c: their option, their set-up
- * after the options (sets min_line_size) and the one question translation
+ * after the options (sets sim_min_line_size) and the one question translation
  * asks them. */
-extern Int min_line_size;
+extern Int sim_min_line_size;
 Bool sim_parse_opt(const HChar *arg);
 void sim_init(void);
 Bool sim_ir_nox(Addr a, UInt len);
@@ -658,7 +660,7 @@ void note_syscall(tlstate *st, instrcc *ins, IRJumpKind jk);
 
 /*--- tl_main.c: call tracking ---*/
 
-extern exitinfo start_exit;
+extern exitinfo calls_start_exit;
 thread *get_thread(ThreadId tid);
 frame *pop_call(thread *t);
 frame *push_frame(thread *t);
@@ -691,7 +693,7 @@ void zero_all(void);
 UChar fn_hooks(istr *fn);
 void hooks_enter(const fnact *a);
 void hooks_leave(const fnact *a);
-extern ULong bbs_run;
+extern ULong parts_bbs_run;
 Bool counting_bbs(void);
 void dump_every_bb(ULong sched_blocks);
 Bool parts_client_request(const UWord *args);
@@ -705,6 +707,13 @@ void unstash(thread *t, Bool clear);
 void clear_counters(void);
 void zero_counts(void);
 void tl_start_client_code(ThreadId tid, ULong bbs_done);
+
+/*--- tl_main.c: what tl_setup.c registers with the core ---*/
+IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGuestLayout *layout,
+                    const VexGuestExtents *vge, const VexArchInfo *archinfo_host, IRType gWordTy,
+                    IRType hWordTy);
+void tl_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack);
+void tl_post_deliver_signal(ThreadId tid, Int sigNo);
 /* --separate-threads: the n_out_ev counters (by slot) of instr i in the store of thread
  * tid (which is not running) */
 ULong *thread_instr_counts(UInt tid, const instrcc *i);
@@ -712,13 +721,13 @@ void tl_thread_exit(ThreadId tid);
 
 /*--- tl_dump.c: the files and the summary ---*/
 
-extern htab fnrecs, entry_files;
+extern htab dump_fnrecs, dump_entry_files;
 extern Int ctx_ev[N_EV], n_ctx_ev; /* the contexts file's: no cache-use events (slots, EVS) */
 void choose_events(void);          /* out_ev, n_out_ev, ev_slot, ctx_ev */
 Bool all_zero(const ULong *ev);
 void clear_jumps(void);
 void note_entry_file(const linecc *l);
-extern Bool dumping; /* a part is being written, or the run ends */
+extern Bool dump_writing; /* a part is being written, or the run ends */
 void dump_part(const HChar *trigger);
 UInt dump_count(void); /* parts dumped so far by this process */
 void tl_fini(Int exitcode);

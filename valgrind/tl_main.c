@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tl_main.c - tally's Valgrind tool: options, run-time call tracking
- * (call stacks, PLT stubs, code without a symbol, signals) and
- * instrumentation. The other files are listed in tl_global.h.
+ * tl_main.c - tally's Valgrind tool: run-time call tracking (call stacks,
+ * PLT stubs, code without a symbol, signals) and instrumentation; the
+ * options and the set-up are in tl_setup.c. The other files are listed in
+ * tl_global.h.
  *
  * Started by `tally record` as `valgrind --tool=tally`. Links no libc: only
  * Valgrind's pub_tool_* API.
@@ -52,51 +53,25 @@
 #include "rms.h" /* --input-sensitive (tl_input.c) */
 
 /*------------------------------------------------------------*/
-/*--- Options                                              ---*/
-/*------------------------------------------------------------*/
-
-Bool clo_cache_sim = False; /* as Callgrind, and Cachegrind since 3.21 */
-static Bool clo_cache_sim_given;
-Bool clo_simulate_wb = False, clo_simulate_hwpref = False, clo_cacheuse = False;
-static Bool clo_models_given; /* --simulate-wb, --simulate-hwpref or --cacheuse, yes or no */
-Bool clo_branch_sim = False;
-Bool clo_dump_instr = False;
-Bool clo_calls = True;
-const HChar *clo_out_file = "tally.out.%p";
-const HChar *clo_cg_out_file = NULL;
-static Bool clo_collect_atstart = True;
-Bool clo_separate = False;
-Bool clo_jumps = False;
-static const HChar *clo_toggle = NULL;
-Bool clo_contexts = False;
-static Long clo_context_depth = 0;
-const HChar *clo_ctx_out_file = "tally.ctx.%p";
-cache_cfg clo_I1 = {-1, -1, -1};
-cache_cfg clo_D1 = {-1, -1, -1};
-cache_cfg clo_LL = {-1, -1, -1};
-/* The caches really simulated (after defaults and checks). */
-cache_cfg cfg_I1, cfg_D1, cfg_LL;
-
-/*------------------------------------------------------------*/
 /*--- Shared state (tl_global.h)                           ---*/
 /*------------------------------------------------------------*/
 
 tl_arena cc_arena = {.chunk = 1024 * 1024, .cc = "tl.arena"};
 static ULong dummy_run[N_EV + 3];
-instrcc **touched_instrs;
-UInt n_touched;
-ULong *cur_run = dummy_run;
-jrec *touched_jrecs;
-Bool collecting = True;
-Bool gated;
-htab djumps; /* jumps with a computed target, by (site, target) */
-arc *touched_arcs;
-exitinfo *last_exit; /* the instrumented code writes `gate` (see exit_sync) */
-thread **threads;
-UInt n_threads;
-thread *cur_thread;
-htab arcs;
-exitinfo start_exit = {.kind = K_START};
+instrcc **parts_touched_instrs;
+UInt parts_n_touched;
+ULong *calls_run = dummy_run;
+jrec *parts_touched_jrecs;
+Bool parts_collecting = True;
+Bool parts_gated;
+htab calls_djumps; /* jumps with a computed target, by (site, target) */
+arc *parts_touched_arcs;
+exitinfo *calls_last_exit; /* the instrumented code writes `gate` (see exit_sync) */
+thread **calls_threads;
+UInt calls_n_threads;
+thread *calls_cur_thread;
+htab calls_arcs;
+exitinfo calls_start_exit = {.kind = K_START};
 
 /*------------------------------------------------------------*/
 /*--- Call graph (--calls=yes)                             ---*/
@@ -134,17 +109,17 @@ static arc *get_arc(instrcc *site, instrcc *callee)
         if (a->site == site && a->callee == callee) return arc_cache[c] = a;
     UWord h = arc_hash(site, callee);
     if (n == 8)
-        for (arc *a = arcs.slot[h & (arcs.nslots - 1)]; a; a = a->next)
+        for (arc *a = calls_arcs.slot[h & (calls_arcs.nslots - 1)]; a; a = a->next)
             if (a->site == site && a->callee == callee) return arc_cache[c] = a;
     arc *a = arena_alloc(sizeof *a + EV_BYTES);
     arc_cache[c] = a;
     a->site = site;
     a->callee = callee;
     note_entry_file(callee->line);
-    a->id = arcs.nused;
+    a->id = calls_arcs.nused;
     a->snext = site->line->arcs;
     site->line->arcs = a;
-    htab_add(&arcs, a, h, arc_rehash);
+    htab_add(&calls_arcs, a, h, arc_rehash);
     return a;
 }
 
@@ -215,19 +190,19 @@ static UInt *act_depth(fnact *a, UInt tid)
 
 thread *get_thread(ThreadId tid)
 {
-    threads = grow_by_tid(threads, &n_threads, tid, "tl.threads");
-    if (!threads[tid]) {
+    calls_threads = grow_by_tid(calls_threads, &calls_n_threads, tid, "tl.threads");
+    if (!calls_threads[tid]) {
         thread *t = VG_(calloc)("tl.thread", 1, sizeof(thread));
         t->tid = tid;
         thread_collect_init(t);
         if (clo_contexts) {
             /* the first block places the thread in the tree */
             cct_thread_init(&t->cct, tid, t->run);
-            t->pending = &start_exit;
+            t->pending = &calls_start_exit;
         }
-        threads[tid] = t;
+        calls_threads[tid] = t;
     }
-    return threads[tid];
+    return calls_threads[tid];
 }
 
 /*--- Contexts (--contexts=yes; the tree is in tl_cct.c) ---*/
@@ -261,7 +236,7 @@ static void cct_block(thread *t, sbinfo *sb)
          * switches the block to it right after this) */
         cct_fn *fn = fn_of((linecc *)o);
         cct_node *n = cct_node_fn(base) == fn ? base : cct_child(base, fn);
-        if (n != t->cct.cur) cct_switch(&t->cct, n, t->run, collecting);
+        if (n != t->cct.cur) cct_switch(&t->cct, n, t->run, parts_collecting);
         return;
     }
     sbctx *cx = sb->cx;
@@ -269,7 +244,7 @@ static void cct_block(thread *t, sbinfo *sb)
         cx->cbase = base;
         cx->cnode = cct_node_fn(base) == cx->cfn ? base : cct_child(base, cx->cfn);
     }
-    if (cx->cnode != t->cct.cur) cct_switch(&t->cct, cx->cnode, t->run, collecting);
+    if (cx->cnode != t->cct.cur) cct_switch(&t->cct, cx->cnode, t->run, parts_collecting);
 }
 
 /* --toggle-collect: entering or leaving a matching function flips the
@@ -339,7 +314,7 @@ static Bool active_above_mark(const thread *t, const frame *top)
 static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool resolver)
 {
     fnact *base = act_of(callee->line);
-    if (UNLIKELY(skip_given) && (callee->line->fn->fnf & FNF(FNP_SKIP))) {
+    if (UNLIKELY(sep_skip_given) && (callee->line->fn->fnf & FNF(FNP_SKIP))) {
         push_skip(t, site, base, sp, resolver);
         return;
     }
@@ -362,7 +337,7 @@ static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool r
      * recursive calls do nothing */
     Bool toggle = clo_toggle && *bd == 1 && (callee->line->fn->fnf & FNF(FNP_TOGGLE));
     if (toggle) toggle_flip(t);
-    if (collecting) {
+    if (parts_collecting) {
         f->a->calls++;
         touch_arc(f->a);
     }
@@ -377,7 +352,7 @@ static void push_call(thread *t, instrcc *site, instrcc *callee, Addr sp, Bool r
         }
         f->node = f->a->cchild;
         cct_called(f->node, fn);
-        cct_switch(&t->cct, f->node, t->run, collecting);
+        cct_switch(&t->cct, f->node, t->run, parts_collecting);
     }
     if (rms_on)
         rms_on_call(t->tid, callee->line->fn, callee->line->obj, callee->line->fn->s,
@@ -400,7 +375,7 @@ frame *pop_call(thread *t)
 {
     frame *f = &t->stack[--t->depth];
     if (clo_contexts)
-        cct_switch(&t->cct, f->sig ? f->saved_node : frame_node(t), t->run, collecting);
+        cct_switch(&t->cct, f->sig ? f->saved_node : frame_node(t), t->run, parts_collecting);
     if (f->sig) {
         t->n_sig--;
         if (f->alt) t->n_alt--;
@@ -415,7 +390,7 @@ frame *pop_call(thread *t)
     }
     (*act_depth(f->base, t->tid))--;
     if (f->act != f->base) (*act_depth(f->act, t->tid))--;
-    if (collecting && f->outer) {
+    if (parts_collecting && f->outer) {
         for (Int e = 0; e < n_out_ev; e++)
             f->a->cost[e] += t->run[e] - f->enter[e];
         touch_arc(f->a);
@@ -444,7 +419,7 @@ static void plt_begin(thread *t, instrcc *site, Addr sp)
     if (clo_contexts) {
         plt_flush(t); /* blocks still waiting keep their names */
         /* what ran before the stub is the caller's */
-        cct_switch(&t->cct, t->cct.cur, t->run, collecting);
+        cct_switch(&t->cct, t->cct.cur, t->run, parts_collecting);
         t->plt_node = t->cct.cur;
     }
     t->n_plt = 0;
@@ -513,7 +488,7 @@ static const ULong *plt_end_of(const thread *t, UInt k)
 static void plt_flush(thread *t)
 {
     if (clo_contexts && t->n_plt) {
-        if (collecting)
+        if (parts_collecting)
             for (UInt k = 0; k < t->n_plt; k++)
                 cct_add(cct_child(t->plt_node, t->plt_sb[k]->cx->cfn), plt_end_of(t, k),
                         t->plt_at[k]);
@@ -540,7 +515,7 @@ static void plt_settle(thread *t, sbinfo *sb)
     plt_name(t, last, sb->first->line);
     if (clo_contexts) {
         VG_(memcpy)(t->plt_end, t->plt_at[last], sizeof t->plt_end);
-        if (collecting)
+        if (parts_collecting)
             cct_add(cct_child(t->plt_node, t->plt_sb[last]->cx->cfn), t->run, t->plt_at[last]);
         cct_skip(t->run, t->cct.mark);
     }
@@ -602,25 +577,25 @@ static Bool alt_shields(const frame *m, const exitinfo *x, Addr sp)
  * thread's base). */
 static const linecc *cur_owner;
 
-/* The gate, cur_run[RUN_GATE] (next to the running cost, which the IR
- * reaches through the one load of cur_run at the block's start), is what
+/* The gate, calls_run[RUN_GATE] (next to the running cost, which the IR
+ * reaches through the one load of calls_run at the block's start), is what
  * the IR of a block compares with the block's owner (never NULL) to call
  * h_enter: cur_owner, or the pending exit (an exitinfo, never equal to an
  * owner), so that one comparison covers both. The IR of an exit that
  * matters stores its exitinfo there and nothing else; C code takes it into
- * last_exit with exit_sync() before it reads last_exit, and calls
- * gate_update() when it changes last_exit, cur_owner or cur_run. */
+ * calls_last_exit with exit_sync() before it reads calls_last_exit, and calls
+ * gate_update() when it changes calls_last_exit, cur_owner or calls_run. */
 static inline void gate_update(void)
 {
-    cur_run[RUN_GATE] = last_exit ? (UWord)last_exit : (UWord)cur_owner;
+    calls_run[RUN_GATE] = calls_last_exit ? (UWord)calls_last_exit : (UWord)cur_owner;
 }
 
 void exit_sync(void)
 {
-    if (cur_run[RUN_GATE] != (UWord)cur_owner) last_exit = (exitinfo *)cur_run[RUN_GATE];
+    if (calls_run[RUN_GATE] != (UWord)cur_owner) calls_last_exit = (exitinfo *)calls_run[RUN_GATE];
 }
 
-/* The address of the gate from the block's cur_run (st->runp). */
+/* The address of the gate from the block's calls_run (st->runp). */
 static IRExpr *gate_addr(tlstate *st)
 {
     IRTemp a = newIRTemp(st->sbOut->tyenv, Ity_I64);
@@ -639,7 +614,7 @@ const linecc *frame_owner(const thread *t)
 
 void note_owner(const thread *t)
 {
-    if (t == cur_thread) cur_owner = frame_owner(t);
+    if (t == calls_cur_thread) cur_owner = frame_owner(t);
     gate_update();
 }
 
@@ -707,14 +682,14 @@ static void dyn_switch(dynblock *d, const linecc *o)
 
 static thread *running_thread(void)
 {
-    return cur_thread ? cur_thread : get_thread(VG_(get_running_tid)());
+    return calls_cur_thread ? calls_cur_thread : get_thread(VG_(get_running_tid)());
 }
 
 static linecc *block_owner(Addr start)
 {
     thread *t = running_thread();
     if (!clo_calls || !t) return NULL;
-    exitinfo *x = last_exit;
+    exitinfo *x = calls_last_exit;
     if (x) {
         if (x->kind == K_CALL || x->kind == K_SIG || x->kind == K_START) return NULL;
         if (x->kind == K_JUMP &&
@@ -753,7 +728,7 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
             cct_fn *sf = fn_of(exit_site(x)->line);
             cct_node *sn = cct_child(t->cct.root, sf);
             cct_called(sn, sf);
-            cct_switch(&t->cct, sn, t->run, collecting);
+            cct_switch(&t->cct, sn, t->run, parts_collecting);
         }
         if (t->depth > 0 && t->stack[t->depth - 1].sig && t->stack[t->depth - 1].sp < sp) {
             /* an alternate stack above the interrupted one: its frames
@@ -846,11 +821,11 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
  * instruction ran: the guest's stack pointer is the block's. */
 static VG_REGPARM(1) void h_enter(sbinfo *sb)
 {
-    thread *t = cur_thread;
+    thread *t = calls_cur_thread;
     if (t) run_sync(t);
     exit_sync();
-    exitinfo *x = last_exit;
-    last_exit = NULL;
+    exitinfo *x = calls_last_exit;
+    calls_last_exit = NULL;
     if (x && t) {
         enter_block(t, x, sb, VG_(get_SP)(t->tid));
         note_owner(t);
@@ -888,13 +863,13 @@ static exitinfo *signal_exit(Int sig)
 
 /* Delivery: a mark on the thread's stack keeps the interrupted state; the
  * handler's first block pushes `<signal N>` -> handler above it. */
-static void tl_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
+void tl_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
 {
     if (!clo_calls) return;
     thread *t = get_thread(tid);
-    if (cur_thread) run_sync(cur_thread);
+    if (calls_cur_thread) run_sync(calls_cur_thread);
     exit_sync();
-    exitinfo **pend = t == cur_thread ? &last_exit : &t->pending;
+    exitinfo **pend = t == calls_cur_thread ? &calls_last_exit : &t->pending;
     frame *m = new_frame(t);
     m->sig = True;
     t->n_sig++;
@@ -916,11 +891,11 @@ static void tl_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
 /* The handler returned (sigreturn): close what it left open, drop the mark
  * and resume the interrupted transition. Not called when the handler
  * longjmps; then the mark is popped with the frames it jumps over. */
-static void tl_post_deliver_signal(ThreadId tid, Int sigNo)
+void tl_post_deliver_signal(ThreadId tid, Int sigNo)
 {
     if (!clo_calls) return;
     thread *t = get_thread(tid);
-    if (cur_thread) run_sync(cur_thread);
+    if (calls_cur_thread) run_sync(calls_cur_thread);
     exit_sync();
     UInt d = t->depth;
     while (d > 0 && !t->stack[d - 1].sig)
@@ -929,7 +904,7 @@ static void tl_post_deliver_signal(ThreadId tid, Int sigNo)
     while (t->depth > d)
         pop_call(t);
     frame *m = pop_call(t);
-    *(t == cur_thread ? &last_exit : &t->pending) = m->saved;
+    *(t == calls_cur_thread ? &calls_last_exit : &t->pending) = m->saved;
     t->plt_site = m->saved_plt;
     note_owner(t);
 }
@@ -937,11 +912,11 @@ static void tl_post_deliver_signal(ThreadId tid, Int sigNo)
 /* At exit: close every open call. */
 void calls_finish(void)
 {
-    last_exit = NULL;
-    for (UInt k = 0; k < n_threads; k++)
-        if (threads[k])
-            while (threads[k]->depth > 0)
-                pop_call(threads[k]);
+    calls_last_exit = NULL;
+    for (UInt k = 0; k < calls_n_threads; k++)
+        if (calls_threads[k])
+            while (calls_threads[k]->depth > 0)
+                pop_call(calls_threads[k]);
 }
 
 /*------------------------------------------------------------*/
@@ -949,9 +924,9 @@ void calls_finish(void)
 /*------------------------------------------------------------*/
 
 /* Where the block is left (for --calls=yes). The static events up to this
- * exit are added to the running cost right here, in IR (*cur_run += n).
+ * exit are added to the running cost right here, in IR (*calls_run += n).
  * Then, unless the exit is a plain jump to a known address inside a
- * function (most are), last_exit = x tells the next block's h_enter how
+ * function (most are), calls_last_exit = x tells the next block's h_enter how
  * control got there. */
 static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *sbi,
                       const IRExpr *dst)
@@ -1094,7 +1069,7 @@ static const linecc *first_owner(Addr a)
         return entry_at(a) ? NULL : block_owner(a);
     const linecc *o = block_owner(a);
     thread *t = clo_calls ? running_thread() : NULL;
-    if (!o && t && t->depth == 0 && !t->base && (!last_exit || last_exit->kind == K_START)) {
+    if (!o && t && t->depth == 0 && !t->base && (!calls_last_exit || calls_last_exit->kind == K_START)) {
         t->base = lookup_position(a, a, NULL, False);
         note_owner(t);
         return t->base;
@@ -1102,14 +1077,14 @@ static const linecc *first_owner(Addr a)
     return o;
 }
 
-static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGuestLayout *layout,
-                           const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
-                           IRType gWordTy, IRType hWordTy)
+IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGuestLayout *layout,
+                    const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
+                    IRType gWordTy, IRType hWordTy)
 {
     if (gWordTy != hWordTy || hWordTy != Ity_I64)
         VG_(tool_panic)("tally: only 64-bit hosts and guests are supported");
 
-    exit_sync(); /* (block_owner and first_owner read last_exit) */
+    exit_sync(); /* (block_owner and first_owner read calls_last_exit) */
     tlstate st;
     st.sbOut = deepCopyIRSBExceptStmts(sbIn);
     st.nev = 0;
@@ -1149,10 +1124,10 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
         addStmtToIRSB(st.sbOut, sbIn->stmts[i]);
         i++;
     }
-    if (counting_bbs()) { /* --dump-every-bb: bbs_run += 1 */
+    if (counting_bbs()) { /* --dump-every-bb: parts_bbs_run += 1 */
         IRTemp t1 = newIRTemp(st.sbOut->tyenv, Ity_I64);
         IRTemp t2 = newIRTemp(st.sbOut->tyenv, Ity_I64);
-        IRExpr *at = mkIRExpr_HWord((HWord)&bbs_run);
+        IRExpr *at = mkIRExpr_HWord((HWord)&parts_bbs_run);
         addStmtToIRSB(st.sbOut, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, at)));
         addStmtToIRSB(st.sbOut, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1),
                                                               IRExpr_Const(IRConst_U64(1)))));
@@ -1206,7 +1181,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
                 st.runp = newIRTemp(st.sbOut->tyenv, Ity_I64);
                 addStmtToIRSB(st.sbOut,
                               IRStmt_WrTmp(st.runp, IRExpr_Load(Iend_LE, Ity_I64,
-                                                                mkIRExpr_HWord((HWord)&cur_run))));
+                                                                mkIRExpr_HWord((HWord)&calls_run))));
                 IRTemp a = newIRTemp(st.sbOut->tyenv, Ity_I64);
                 IRTemp o = newIRTemp(st.sbOut->tyenv, Ity_I64);
                 IRTemp g = newIRTemp(st.sbOut->tyenv, Ity_I1);
@@ -1256,7 +1231,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
             IRDirty *d = s->Ist.Dirty.details;
             if (d->mFx != Ifx_None) {
                 Int size = d->mSize;
-                if (size > min_line_size) size = min_line_size;
+                if (size > sim_min_line_size) size = sim_min_line_size;
                 if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
                     add_event(&st, Ev_Dr, cur, d->mAddr, size, NULL);
                 if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
@@ -1268,7 +1243,7 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
             IRCAS *cas = s->Ist.CAS.details;
             Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
             if (cas->dataHi) size *= 2;
-            if (size > min_line_size) size = min_line_size;
+            if (size > sim_min_line_size) size = sim_min_line_size;
             add_event(&st, Ev_Dr, cur, cas->addr, size, NULL);
             add_event(&st, Ev_Dw, cur, cas->addr, size, NULL);
             if (clo_collect_bus) add_event(&st, Ev_Ge, cur, NULL, 0, NULL);
@@ -1361,226 +1336,3 @@ static IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGues
     if (st.dyn) sim_note_block(st.dyn);
     return st.sbOut;
 }
-
-/*------------------------------------------------------------*/
-/*--- Setup and teardown                                   ---*/
-/*------------------------------------------------------------*/
-
-static Bool tl_process_cmd_line_option(const HChar *arg)
-{
-    if (rms_process_option(arg) || parts_process_option(arg) || sep_process_option(arg) ||
-        events_process_option(arg) || dump_process_option(arg))
-        return True;
-    if VG_BOOL_CLO (arg, "--cache-sim", clo_cache_sim) {
-        clo_cache_sim_given = True;
-    } else if VG_BOOL_CLO (arg, "--simulate-wb", clo_simulate_wb) {
-        clo_models_given = True;
-    } else if VG_BOOL_CLO (arg, "--simulate-hwpref", clo_simulate_hwpref) {
-        clo_models_given = True;
-    } else if VG_BOOL_CLO (arg, "--cacheuse", clo_cacheuse) {
-        clo_models_given = True;
-        if (clo_cacheuse) clo_dump_instr = True; /* as Callgrind (a later --dump-instr wins) */
-    } else if VG_BOOL_CLO (arg, "--branch-sim", clo_branch_sim) {
-    } else if VG_BOOL_CLO (arg, "--dump-instr", clo_dump_instr) {
-    } else if VG_BOOL_CLO (arg, "--calls", clo_calls) {
-    } else if (VG_STR_CLO(arg, "--out-file", clo_out_file) ||
-               VG_STR_CLO(arg, "--callgrind-out-file", clo_out_file)) {
-        if (!*clo_out_file) VG_(fmsg_bad_option)(arg, "it needs a file name\n");
-    } else if VG_STR_CLO (arg, "--cachegrind-out-file", clo_cg_out_file) {
-        if (!*clo_cg_out_file) VG_(fmsg_bad_option)(arg, "it needs a file name\n");
-    } else if VG_BOOL_CLO (arg, "--collect-atstart", clo_collect_atstart) {
-    } else if VG_BOOL_CLO (arg, "--separate-threads", clo_separate) {
-    } else if VG_BOOL_CLO (arg, "--collect-jumps", clo_jumps) {
-    } else if VG_BOOL_CLO (arg, "--contexts", clo_contexts) {
-    } else if VG_BINT_CLO (arg, "--context-depth", clo_context_depth, 0, 1000000) {
-    } else if VG_STR_CLO (arg, "--contexts-out-file", clo_ctx_out_file) {
-        if (!*clo_ctx_out_file) VG_(fmsg_bad_option)(arg, "it needs a file name\n");
-    } else if VG_STR_CLO (arg, "--toggle-collect", clo_toggle) {
-        if (!*clo_toggle) VG_(fmsg_bad_option)(arg, "it needs a function name\n");
-        fnpat_add(FNP_TOGGLE, "--toggle-collect", clo_toggle);
-        clo_collect_atstart = False;
-    } else if (sim_parse_opt(arg)) {
-    } else
-        return False;
-    return True;
-}
-
-static void tl_print_usage(void)
-{
-    VG_(printf)
-    ("    --cache-sim=yes|no        simulate I1, D1 and LL caches [%s]\n"
-     "    --I1=<size>,<assoc>,<line_size>  set I1 cache manually\n"
-     "    --D1=<size>,<assoc>,<line_size>  set D1 cache manually\n"
-     "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
-     "    --simulate-wb=yes|no      write-back LL: misses evicting a dirty line [no]\n"
-     "    --simulate-hwpref=yes|no  Callgrind's LL prefetcher of sequential lines [no]\n"
-     "    --cacheuse=yes|no         Callgrind's cache-use events AcCost1 SpLoss1 AcCost2\n"
-     "                              SpLoss2, costs per instruction [no]\n"
-     "    --branch-sim=yes|no       simulate branch prediction [no]\n"
-     "    --calls=yes|no            the call graph with inclusive costs [yes]\n"
-     "    --dump-instr=yes|no       costs per instruction as well as per line [no]\n"
-     "    --out-file=<file>         callgrind-format output [tally.out.%%p]\n"
-     "    --callgrind-out-file=<file>  the same\n"
-     "    --cachegrind-out-file=<file>  also write the cachegrind format\n"
-     "    --collect-atstart=yes|no  collect from the start [yes; no with --toggle-collect]\n"
-     "    --toggle-collect=<fn>     collect only while inside a function matching <fn>\n"
-     "                              (* and ? wildcards, repeatable; needs --calls=yes)\n"
-     "    --separate-threads=yes|no one part per thread [no: threads summed]\n"
-     "    --collect-jumps=yes|no    jump=/jcnd= records of jumps and conditional jumps [no]\n"
-     "    --contexts=yes|no         also write the calling-context tree [no]\n"
-     "    --context-depth=<n>       keep stacks at most <n> frames deep [0: no limit]\n"
-     "    --contexts-out-file=<file>  the context tree's file [tally.ctx.%%p]\n",
-     "yes");
-    events_print_usage();
-    sep_print_usage();
-    dump_print_usage();
-    parts_print_usage();
-    rms_print_usage();
-}
-
-static void tl_print_debug_usage(void)
-{
-    VG_(printf)("    (none)\n");
-}
-
-static void tl_post_clo_init(void)
-{
-    if (rms_post_clo_init(clo_calls)) clo_cache_sim = False;
-    /* a cache given by hand asks for the simulation; with it turned off
-     * explicitly, it would be ignored */
-    if (clo_I1.size != -1 || clo_D1.size != -1 || clo_LL.size != -1) {
-        if (clo_cache_sim_given && !clo_cache_sim) {
-            VG_(fmsg_bad_option)("--I1/--D1/--LL", "a cache is set while --cache-sim=no\n");
-            VG_(exit)(1);
-        }
-        clo_cache_sim = True;
-    }
-    /* so do Callgrind's cache model options, yes or no */
-    if (clo_models_given) {
-        if (clo_cache_sim_given && !clo_cache_sim) {
-            VG_(fmsg_bad_option)("--simulate-wb/--simulate-hwpref/--cacheuse",
-                                 "a cache model is chosen while --cache-sim=no\n");
-            VG_(exit)(1);
-        }
-        clo_cache_sim = True;
-    }
-    if (VG_(clo_vex_control).guest_chase) {
-        if (VG_(clo_verbosity) > 1)
-            VG_(umsg)("tally counts only instructions that run: --vex-guest-chase is set to no\n");
-        VG_(clo_vex_control).guest_chase = False;
-    }
-    /* --dump-every-bb counts blocks as Callgrind does: a loop of one block
-     * is not unrolled (Callgrind never unrolls), so each iteration is one
-     * block run, and the scheduler checks the count as often */
-    if (counting_bbs()) VG_(clo_vex_control).iropt_unroll_thresh = 0;
-    sim_init();
-    events_post_clo_init();
-    choose_events();
-    dump_post_clo_init();
-    htab_init(&strs, 4096);
-    htab_init(&lines, 16384);
-    htab_init(&instrs, 65536);
-    htab_init(&arcs, 4096);
-    htab_init(&fnrecs, 4096);
-    htab_init(&entry_files, 4096);
-    htab_init(&djumps, 1024);
-    if (clo_toggle) {
-        if (!clo_calls) {
-            /* after option parsing this only prints */
-            VG_(fmsg_bad_option)("--toggle-collect", "it needs --calls=yes\n");
-            VG_(exit)(1);
-        }
-    }
-    if (sep_post_clo_init()) {
-        if (!clo_calls) {
-            VG_(fmsg_bad_option)("--fn-skip/--separate-*/--skip-direct-rec", "they need --calls=yes\n");
-            VG_(exit)(1);
-        }
-        if (clo_contexts) {
-            VG_(fmsg_bad_option)("--fn-skip/--separate-*/--skip-direct-rec",
-                                 "not with --contexts=yes (the context tree has no such names)\n");
-            VG_(exit)(1);
-        }
-    }
-    if (clo_contexts) {
-        if (!clo_calls) {
-            VG_(fmsg_bad_option)("--contexts=yes", "it needs --calls=yes\n");
-            VG_(exit)(1);
-        }
-        cct_init((UInt)clo_context_depth, clo_separate, ctx_ev, n_ctx_ev);
-    }
-    parts_post_clo_init();
-    gated = clo_toggle != NULL || !clo_collect_atstart || !clo_instr_atstart;
-    parts_init(clo_collect_atstart);
-    /* the files are written at exit: find out now if they cannot be */
-    tl_out_check("--out-file", clo_out_file);
-    if (clo_cg_out_file) tl_out_check("--cachegrind-out-file", clo_cg_out_file);
-    if (clo_contexts) tl_out_check("--contexts-out-file", clo_ctx_out_file);
-    rms_out_check();
-}
-
-static Bool tl_client_request(ThreadId tid, UWord *args, UWord *ret)
-{
-    (void)tid;
-    if (cur_thread) run_sync(cur_thread);
-    exit_sync();
-    if (args[0] == VG_USERREQ__GDB_MONITOR_COMMAND) { /* vgdb, tally control */
-        Bool ours = monitor_command((const HChar *)args[1]);
-        *ret = ours;
-        return ours;
-    }
-    if (parts_client_request(args)) {
-        *ret = 0;
-        return True;
-    }
-    if (!VG_IS_TOOL_USERREQ('T', 'L', args[0])) return False;
-    switch (args[0]) {
-    case TALLY_REQ_START:
-        collect_start();
-        break;
-    case TALLY_REQ_STOP:
-        collect_stop();
-        break;
-    case TALLY_REQ_ZERO:
-        zero_all();
-        break;
-    case TALLY_REQ_DUMP:
-        dump_part("Client Request");
-        break;
-    default:
-        return False;
-    }
-    *ret = 0;
-    return True;
-}
-
-static void tl_pre_clo_init(void)
-{
-    VG_(details_name)("tally");
-    VG_(details_version)("0.1");
-    VG_(details_description)("tally's profiler (instructions, caches, branches)");
-    VG_(details_copyright_author)("Copyright (C) 2026 the tally authors.");
-    VG_(details_bug_reports_to)("the tally project");
-    VG_(details_avg_translation_sizeB)(500);
-
-    VG_(clo_vex_control).iropt_register_updates_default = VG_(clo_px_file_backed) =
-        VexRegUpdSpAtMemAccess;
-    VG_(clo_vex_control).guest_chase = False;
-    /* no loop unrolling, as Callgrind: an unrolled loop's block is several
-     * times the IR to translate, which programs that mostly start up pay
-     * for, and hot loops ran no faster (--vex-iropt-unroll-thresh still
-     * sets it) */
-    VG_(clo_vex_control).iropt_unroll_thresh = 0;
-
-    VG_(basic_tool_funcs)(tl_post_clo_init, tl_instrument, tl_fini);
-    VG_(track_start_client_code)(tl_start_client_code);
-    VG_(track_pre_thread_ll_exit)(tl_thread_exit);
-    VG_(track_pre_deliver_signal)(tl_pre_deliver_signal);
-    VG_(track_post_deliver_signal)(tl_post_deliver_signal);
-    VG_(needs_client_requests)(tl_client_request);
-    rms_pre_clo_init();
-    VG_(needs_command_line_options)
-    (tl_process_cmd_line_option, tl_print_usage, tl_print_debug_usage);
-}
-
-VG_DETERMINE_INTERFACE_VERSION(tl_pre_clo_init)

@@ -89,8 +89,8 @@ static const HChar *callee_name(const frame *f)
 static UInt n_live_threads(void)
 {
     UInt n = 0;
-    for (UInt k = 0; k < n_threads; k++)
-        if (threads[k]) n++;
+    for (UInt k = 0; k < calls_n_threads; k++)
+        if (calls_threads[k]) n++;
     return n;
 }
 
@@ -118,15 +118,15 @@ static void status_internal(void)
     VG_(gdb_printf)("instrumentation: %s\n", instr_state() ? "on" : "off");
     if (!instr_state()) return;
     ULong calls = 0;
-    for (UWord k = 0; k < arcs.nslots; k++)
-        for (arc *a = arcs.slot[k]; a; a = a->next)
+    for (UWord k = 0; k < calls_arcs.nslots; k++)
+        for (arc *a = calls_arcs.slot[k]; a; a = a->next)
             calls += a->calls;
     /* blocks run are counted for --dump-every-bb only (not on the hot path
      * otherwise): without it the line is left out, not written as 0 */
-    if (counting_bbs()) VG_(gdb_printf)("executed-bbs: %llu\n", bbs_run);
+    if (counting_bbs()) VG_(gdb_printf)("executed-bbs: %llu\n", parts_bbs_run);
     VG_(gdb_printf)("executed-calls: %llu\n", calls);
     VG_(gdb_printf)("distinct-bbs: %lu\n", n_blocks);
-    VG_(gdb_printf)("distinct-calls: %lu\n", arcs.nused);
+    VG_(gdb_printf)("distinct-calls: %lu\n", calls_arcs.nused);
     VG_(gdb_printf)("distinct-functions: %u\n", n_functions());
     VG_(gdb_printf)("distinct-contexts: %u\n", n_functions());
     VG_(gdb_printf)("events:");
@@ -134,11 +134,11 @@ static void status_internal(void)
         VG_(gdb_printf)(" %s", ev_name[out_ev[k]]);
     VG_(gdb_printf)("\npart: %u\n", dump_count());
     VG_(gdb_printf)("threads:");
-    for (UInt k = 0; k < n_threads; k++)
-        if (threads[k]) VG_(gdb_printf)(" %u", threads[k]->tid);
-    VG_(gdb_printf)("\ncurrent-tid: %u\n", cur_thread ? cur_thread->tid : 0);
-    for (UInt k = 0; clo_calls && k < n_threads; k++) {
-        thread *t = threads[k];
+    for (UInt k = 0; k < calls_n_threads; k++)
+        if (calls_threads[k]) VG_(gdb_printf)(" %u", calls_threads[k]->tid);
+    VG_(gdb_printf)("\ncurrent-tid: %u\n", calls_cur_thread ? calls_cur_thread->tid : 0);
+    for (UInt k = 0; clo_calls && k < calls_n_threads; k++) {
+        thread *t = calls_threads[k];
         if (!t) continue;
         VG_(gdb_printf)("events-%u: ", t->tid);
         print_costs(t->run);
@@ -169,8 +169,8 @@ static void print_stacks(void)
         VG_(gdb_printf)("No call stacks: the run has --calls=no.\n");
         return;
     }
-    for (UInt k = 0; k < n_threads; k++) {
-        thread *t = threads[k];
+    for (UInt k = 0; k < calls_n_threads; k++) {
+        thread *t = calls_threads[k];
         if (!t) continue;
         VG_(gdb_printf)("Backtrace for Thread %u\n", t->tid);
         UInt n = 0;
@@ -192,22 +192,22 @@ static void status(void)
 {
     VG_(gdb_printf)("%u thread(s) running.\n", n_live_threads());
     VG_(gdb_printf)("instrumentation: %s, collection: %s\n", instr_state() ? "on" : "off",
-                    collecting ? "on" : "off");
+                    parts_collecting ? "on" : "off");
     VG_(gdb_printf)("parts dumped: %u\n", dump_count());
     VG_(gdb_printf)("events:");
     for (Int k = 0; k < n_out_ev; k++)
         VG_(gdb_printf)(" %s", ev_name[out_ev[k]]);
     VG_(gdb_printf)("\n");
     if (clo_calls) {
-        for (UInt k = 0; k < n_threads; k++)
-            if (threads[k]) {
-                VG_(gdb_printf)("thread %u: run so far: ", threads[k]->tid);
-                print_costs(threads[k]->run);
+        for (UInt k = 0; k < calls_n_threads; k++)
+            if (calls_threads[k]) {
+                VG_(gdb_printf)("thread %u: run so far: ", calls_threads[k]->tid);
+                print_costs(calls_threads[k]->run);
             }
-        VG_(gdb_printf)("functions: %u, call arcs: %lu\n", n_functions(), arcs.nused);
+        VG_(gdb_printf)("functions: %u, call arcs: %lu\n", n_functions(), calls_arcs.nused);
     }
     VG_(gdb_printf)("basic blocks: %lu", n_blocks);
-    if (counting_bbs()) VG_(gdb_printf)(", run %llu times", bbs_run);
+    if (counting_bbs()) VG_(gdb_printf)(", run %llu times", parts_bbs_run);
     VG_(gdb_printf)("\n");
 }
 
@@ -232,7 +232,7 @@ Bool monitor_command(const HChar *req)
         break;
     case 1:
         /* Callgrind's trigger is the command as given: "dump LABEL" */
-        if (dumping)
+        if (dump_writing)
             VG_(gdb_printf)("a part is being written: try again\n");
         else
             dump_part(req);

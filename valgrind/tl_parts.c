@@ -25,8 +25,8 @@
 void cct_restart(Bool keep)
 {
     if (!clo_contexts) return;
-    for (UInt k = 0; k < n_threads; k++) {
-        thread *t = threads[k];
+    for (UInt k = 0; k < calls_n_threads; k++) {
+        thread *t = calls_threads[k];
         if (t) cct_switch(&t->cct, t->cct.cur, t->run, keep && thread_collects(t));
     }
 }
@@ -34,27 +34,27 @@ void cct_restart(Bool keep)
 /* The scheduler gives the CPU to `tid`: costs now run into its vector, and
  * the transition the previous thread was in the middle of waits for it. */
 static void stash(thread *t);
-static Bool counted = True; /* the counters may hold counts of cur_thread */
+static Bool counted = True; /* the counters may hold counts of calls_cur_thread */
 
 void tl_start_client_code(ThreadId tid, ULong bbs_done)
 {
-    if (cur_thread) run_sync(cur_thread); /* at every time slice (see run_sync) */
+    if (calls_cur_thread) run_sync(calls_cur_thread); /* at every time slice (see run_sync) */
     exit_sync();
     if (bbs_done) dump_every_bb(bbs_done); /* (0: not the scheduler's call) */
     thread *t = get_thread(tid);
-    if (t == cur_thread) return;
-    if (clo_separate && cur_thread && counted) {
+    if (t == calls_cur_thread) return;
+    if (clo_separate && calls_cur_thread && counted) {
         /* what ran since the last switch was the old thread's */
         fold_segs();
-        stash(cur_thread);
-        counted = collecting;
+        stash(calls_cur_thread);
+        counted = parts_collecting;
     }
-    if (cur_thread) cur_thread->pending = last_exit;
-    last_exit = t->pending;
+    if (calls_cur_thread) calls_cur_thread->pending = calls_last_exit;
+    calls_last_exit = t->pending;
     t->pending = NULL;
-    cur_thread = t;
-    cur_run = t->run;
-    if (collecting != thread_collects(t)) set_collecting(!collecting);
+    calls_cur_thread = t;
+    calls_run = t->run;
+    if (parts_collecting != thread_collects(t)) set_collecting(!parts_collecting);
     note_owner(t);
     if (rms_on) rms_on_switch(tid);
 }
@@ -64,13 +64,13 @@ void tl_start_client_code(ThreadId tid, ULong bbs_done)
  * afresh. */
 void tl_thread_exit(ThreadId tid)
 {
-    if (!clo_calls || tid >= n_threads || !threads[tid]) return;
-    thread *t = threads[tid];
-    if (cur_thread) run_sync(cur_thread);
+    if (!clo_calls || tid >= calls_n_threads || !calls_threads[tid]) return;
+    thread *t = calls_threads[tid];
+    if (calls_cur_thread) run_sync(calls_cur_thread);
     exit_sync();
     /* what the closing calls charge is this thread's (--separate-threads) */
-    if (t != cur_thread) tl_start_client_code(tid, 0);
-    exitinfo **pend = &last_exit;
+    if (t != calls_cur_thread) tl_start_client_code(tid, 0);
+    exitinfo **pend = &calls_last_exit;
     *pend = NULL;
     while (t->depth > 0)
         pop_call(t);
@@ -80,9 +80,9 @@ void tl_thread_exit(ThreadId tid)
     t->base = NULL;
     note_owner(t);
     if (clo_contexts) {
-        cct_switch(&t->cct, t->cct.root, t->run, collecting);
-        *pend = &start_exit;
-        note_owner(t); /* (the IR's gate follows last_exit) */
+        cct_switch(&t->cct, t->cct.root, t->run, parts_collecting);
+        *pend = &calls_start_exit;
+        note_owner(t); /* (the IR's gate follows calls_last_exit) */
     }
 }
 
@@ -92,8 +92,8 @@ void tl_thread_exit(ThreadId tid)
 
 /*
  * While collection is off, nothing is counted: each run of a block adds
- * `collecting` (0) to its counters instead of 1, the helpers and the call
- * tracking test `collecting`. The running cost of each thread always
+ * `parts_collecting` (0) to its counters instead of 1, the helpers and the call
+ * tracking test `parts_collecting`. The running cost of each thread always
  * advances (it is the clock of the input-sensitive profile), so open calls
  * are charged up to the moment collection stops, and their entry cost is
  * moved to the moment it starts again. Starting and stopping cost a walk of
@@ -109,13 +109,13 @@ void touch_add(instrcc *n)
 {
     static UInt cap;
     n->touched = 1;
-    if (n_touched == cap) {
+    if (parts_n_touched == cap) {
         cap = cap ? 2 * cap : 4096;
-        touched_instrs = touched_instrs
-                             ? VG_(realloc)("tl.touched", touched_instrs, cap * sizeof(instrcc *))
+        parts_touched_instrs = parts_touched_instrs
+                             ? VG_(realloc)("tl.touched", parts_touched_instrs, cap * sizeof(instrcc *))
                              : VG_(malloc)("tl.touched", cap * sizeof(instrcc *));
     }
-    touched_instrs[n_touched++] = n;
+    parts_touched_instrs[parts_n_touched++] = n;
 }
 
 static ULong *grow_store(ULong *v, UInt *n, UInt need, UInt width)
@@ -152,7 +152,7 @@ static void restart_thread_frames(thread *t, Bool add)
             VG_(memcpy)(upto, f->enter, sizeof upto);
         else if (add && f->outer) { /* an inner call of a recursion adds nothing */
             ULong *c = f->a->cost;
-            if (clo_separate && t != cur_thread) {
+            if (clo_separate && t != calls_cur_thread) {
                 t->astore = grow_store(t->astore, &t->n_astore, f->a->id + 1, n_out_ev + 1);
                 c = &t->astore[(SizeT)f->a->id * (n_out_ev + 1) + 1];
             } else {
@@ -170,16 +170,16 @@ static void restart_thread_frames(thread *t, Bool add)
  * that collect are charged up to now first. */
 void restart_frames(Bool add)
 {
-    for (UInt k = 0; k < n_threads; k++)
-        if (threads[k]) restart_thread_frames(threads[k], add && thread_collects(threads[k]));
+    for (UInt k = 0; k < calls_n_threads; k++)
+        if (calls_threads[k]) restart_thread_frames(calls_threads[k], add && thread_collects(calls_threads[k]));
 }
 
 /* The counters (folded) into t's store: only what was counted into since
  * the last stash, which the touched lists hold. */
 static void stash(thread *t)
 {
-    for (UInt k = 0; k < n_touched; k++) {
-        instrcc *i = touched_instrs[k];
+    for (UInt k = 0; k < parts_n_touched; k++) {
+        instrcc *i = parts_touched_instrs[k];
         i->touched = 0;
         ULong *v = icost(i);
         if (all_zero(v)) continue;
@@ -189,8 +189,8 @@ static void stash(thread *t)
             v[e] = 0;
         }
     }
-    n_touched = 0;
-    for (arc *a = touched_arcs; a; a = a->tnext) {
+    parts_n_touched = 0;
+    for (arc *a = parts_touched_arcs; a; a = a->tnext) {
         a->touched = False;
         if (!a->calls && all_zero(a->cost)) continue;
         t->astore = grow_store(t->astore, &t->n_astore, a->id + 1, n_out_ev + 1);
@@ -202,8 +202,8 @@ static void stash(thread *t)
             a->cost[e] = 0;
         }
     }
-    touched_arcs = NULL;
-    for (jrec *j = touched_jrecs; j; j = j->tnext) {
+    parts_touched_arcs = NULL;
+    for (jrec *j = parts_touched_jrecs; j; j = j->tnext) {
         j->touched = False;
         if (!j->exe && !j->taken) continue;
         t->jstore = grow_store(t->jstore, &t->n_jstore, j->id + 1, 2);
@@ -211,21 +211,21 @@ static void stash(thread *t)
         t->jstore[(SizeT)j->id * 2 + 1] += j->taken;
         j->exe = j->taken = 0;
     }
-    touched_jrecs = NULL;
+    parts_touched_jrecs = NULL;
 }
 
 void unstash(thread *t, Bool clear)
 {
-    for (UWord k = 0; k < instrs.nslots; k++)
-        for (instrcc *i = instrs.slot[k]; i; i = i->next) {
+    for (UWord k = 0; k < cc_instrs.nslots; k++)
+        for (instrcc *i = cc_instrs.slot[k]; i; i = i->next) {
             if (i->id >= t->n_istore) continue;
             ULong *c = &t->istore[(SizeT)i->id * n_out_ev];
             for (Int e = 0; e < n_out_ev; e++)
                 icost(i)[e] += c[e];
             if (clear) VG_(memset)(c, 0, n_out_ev * sizeof(ULong));
         }
-    for (UWord k = 0; k < arcs.nslots; k++)
-        for (arc *a = arcs.slot[k]; a; a = a->next) {
+    for (UWord k = 0; k < calls_arcs.nslots; k++)
+        for (arc *a = calls_arcs.slot[k]; a; a = a->next) {
             if (a->id >= t->n_astore) continue;
             ULong *c = &t->astore[(SizeT)a->id * (n_out_ev + 1)];
             a->calls += c[0];
@@ -234,8 +234,8 @@ void unstash(thread *t, Bool clear)
             if (clear) VG_(memset)(c, 0, (n_out_ev + 1) * sizeof(ULong));
         }
     if (!clo_jumps) return;
-    for (UWord k = 0; k < lines.nslots; k++)
-        for (linecc *l = lines.slot[k]; l; l = l->next)
+    for (UWord k = 0; k < cc_lines.nslots; k++)
+        for (linecc *l = cc_lines.slot[k]; l; l = l->next)
             for (jrec *j = l->jumps; j; j = j->snext) {
                 if (j->id >= t->n_jstore) continue;
                 ULong *c = &t->jstore[(SizeT)j->id * 2];
@@ -251,9 +251,9 @@ void unstash(thread *t, Bool clear)
 void stash_all(Bool final)
 {
     fold_segs();
-    if (cur_thread) stash(cur_thread);
-    for (UInt k = 0; k < n_threads; k++) {
-        thread *t = threads[k];
+    if (calls_cur_thread) stash(calls_cur_thread);
+    for (UInt k = 0; k < calls_n_threads; k++) {
+        thread *t = calls_threads[k];
         if (!t) continue;
         if (clo_calls) {
             if (final)
@@ -269,15 +269,15 @@ void stash_all(Bool final)
 /* Every counter to zero. */
 void clear_counters(void)
 {
-    for (UWord k = 0; k < instrs.nslots; k++)
-        for (instrcc *i = instrs.slot[k]; i; i = i->next)
+    for (UWord k = 0; k < cc_instrs.nslots; k++)
+        for (instrcc *i = cc_instrs.slot[k]; i; i = i->next)
             VG_(memset)(icost(i), 0, EV_BYTES);
     /* (lines: the counters of most instrs; the others' moved there) */
-    for (UWord k = 0; k < lines.nslots; k++)
-        for (linecc *l = lines.slot[k]; l; l = l->next)
+    for (UWord k = 0; k < cc_lines.nslots; k++)
+        for (linecc *l = cc_lines.slot[k]; l; l = l->next)
             VG_(memset)(l->ev, 0, EV_BYTES);
-    for (UWord k = 0; k < arcs.nslots; k++)
-        for (arc *a = arcs.slot[k]; a; a = a->next) {
+    for (UWord k = 0; k < calls_arcs.nslots; k++)
+        for (arc *a = calls_arcs.slot[k]; a; a = a->next) {
             a->calls = 0;
             VG_(memset)(a->cost, 0, EV_BYTES);
         }
@@ -285,7 +285,7 @@ void clear_counters(void)
 
 void set_collecting(Bool on)
 {
-    collecting = on;
+    parts_collecting = on;
     if (on) counted = True;
 }
 
@@ -297,7 +297,7 @@ void set_collecting(Bool on)
  * CALLGRIND_TOGGLE_COLLECT flip the state of the thread that runs them
  * only. The instrumentation is one switch for all (--instr-atstart, the
  * instrumentation requests, tally control); tally's own start and stop
- * requests set every thread's wish. `collecting` is the running thread's
+ * requests set every thread's wish. `parts_collecting` is the running thread's
  * state, set anew at each thread switch.
  */
 static Bool want_new = True; /* the wish of threads not seen yet */
@@ -315,26 +315,26 @@ Bool thread_collects(const thread *t)
 
 /* t's collection state goes from `was` to `now`: while it was on, its open
  * calls and its context are charged up to now; while it was off, they
- * start now. The first stop gates the blocks (each run adds `collecting`
+ * start now. The first stop gates the blocks (each run adds `parts_collecting`
  * to its counters from then on). */
 static void thread_state_moves(thread *t, Bool was, Bool now)
 {
     if (was == now) return;
     if (clo_contexts) cct_switch(&t->cct, t->cct.cur, t->run, was);
     if (clo_calls) restart_thread_frames(t, was);
-    if (!now && !gated) {
+    if (!now && !parts_gated) {
         /* every block counts 1 per run: fold them all and translate anew
          * (the rest of the running block counts into a dropped segment) */
         fold_segs();
-        seg_blocks = NULL;
-        gated = True;
+        cc_seg_blocks = NULL;
+        parts_gated = True;
         VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "tally");
     }
 }
 
 static void running_state(void)
 {
-    set_collecting(cur_thread ? thread_collects(cur_thread) : want_new && instr_on);
+    set_collecting(calls_cur_thread ? thread_collects(calls_cur_thread) : want_new && instr_on);
 }
 
 /* Rare (kept out of line, so that push_call and pop_call stay small) */
@@ -343,15 +343,15 @@ __attribute__((noinline)) void thread_collect_set(thread *t, Bool want)
     Bool was = thread_collects(t);
     t->collect = want;
     thread_state_moves(t, was, thread_collects(t));
-    if (t == cur_thread) running_state();
+    if (t == calls_cur_thread) running_state();
 }
 
 /* Every thread's wish, and new threads' (tally's own requests). */
 static void collect_all(Bool want)
 {
     want_new = want;
-    for (UInt k = 0; k < n_threads; k++)
-        if (threads[k] && threads[k]->collect != want) thread_collect_set(threads[k], want);
+    for (UInt k = 0; k < calls_n_threads; k++)
+        if (calls_threads[k] && calls_threads[k]->collect != want) thread_collect_set(calls_threads[k], want);
     running_state();
 }
 
@@ -368,11 +368,11 @@ void collect_stop(void)
 /* CALLGRIND_TOGGLE_COLLECT: the running thread's state. */
 void collect_toggle(void)
 {
-    thread *t = cur_thread ? cur_thread : get_thread(VG_(get_running_tid)());
+    thread *t = calls_cur_thread ? calls_cur_thread : get_thread(VG_(get_running_tid)());
     thread_collect_set(t, !t->collect);
 }
 
-/* The state at the start; `gated` is set already. */
+/* The state at the start; `parts_gated` is set already. */
 void parts_init(Bool collect_atstart)
 {
     want_new = collect_atstart;
@@ -383,7 +383,7 @@ void parts_init(Bool collect_atstart)
 /* Instrumentation on or off: nothing is counted while it is off, as while
  * collection is off. Callgrind's requests also empty the simulated caches
  * at each switch (`reset_caches`), as Callgrind does; Cachegrind's do not. */
-static ULong bbs_at_off; /* --dump-every-bb: bbs_run when instrumentation went off */
+static ULong bbs_at_off; /* --dump-every-bb: parts_bbs_run when instrumentation went off */
 
 void instr_switch(Bool on, Bool reset_caches)
 {
@@ -392,11 +392,11 @@ void instr_switch(Bool on, Bool reset_caches)
     /* --dump-every-bb: blocks run without instrumentation are not counted
      * (Callgrind counts them in its instrumentation) */
     if (on)
-        bbs_run = bbs_at_off;
+        parts_bbs_run = bbs_at_off;
     else
-        bbs_at_off = bbs_run;
-    for (UInt k = 0; k < n_threads; k++) {
-        thread *t = threads[k];
+        bbs_at_off = parts_bbs_run;
+    for (UInt k = 0; k < calls_n_threads; k++) {
+        thread *t = calls_threads[k];
         if (t && t->collect) thread_state_moves(t, !on, on);
     }
     running_state();
@@ -414,9 +414,9 @@ void zero_counts(void)
     clear_jumps();
     if (clo_calls) restart_frames(False);
     clear_counters();
-    for (UInt k = 0; k < n_threads; k++)
-        if (threads[k]) {
-            thread *t = threads[k];
+    for (UInt k = 0; k < calls_n_threads; k++)
+        if (calls_threads[k]) {
+            thread *t = calls_threads[k];
             if (t->istore) VG_(memset)(t->istore, 0, (SizeT)t->n_istore * n_out_ev * sizeof(ULong));
             if (t->astore)
                 VG_(memset)(t->astore, 0, (SizeT)t->n_astore * (n_out_ev + 1) * sizeof(ULong));
@@ -465,7 +465,7 @@ static void dump_named(const HChar *opt, const HChar *name)
  * it (after its arc is charged). Nothing happens inside a dump or at exit. */
 void hooks_enter(const fnact *a)
 {
-    if (dumping) return;
+    if (dump_writing) return;
     if (a->hooks & HOOK_DUMP_BEFORE)
         dump_named("--dump-before=", a->fn->s);
     else if (a->hooks & HOOK_ZERO_BEFORE)
@@ -474,16 +474,16 @@ void hooks_enter(const fnact *a)
 
 void hooks_leave(const fnact *a)
 {
-    if (!dumping && (a->hooks & HOOK_DUMP_AFTER)) dump_named("--dump-after=", a->fn->s);
+    if (!dump_writing && (a->hooks & HOOK_DUMP_AFTER)) dump_named("--dump-after=", a->fn->s);
 }
 
 /* --dump-every-bb=N: checked when a thread is given the CPU, as Callgrind
  * does: only once the scheduler has run 5,000 blocks since the last check
- * (`sched_blocks`, its count), against the count of blocks run (`bbs_run`,
+ * (`sched_blocks`, its count), against the count of blocks run (`parts_bbs_run`,
  * counted by the instrumented blocks only with this option: the core's own
  * count passes over chained blocks). Loops are not unrolled then
  * (tl_main.c), so both counts are Callgrind's. */
-ULong bbs_run;
+ULong parts_bbs_run;
 
 Bool counting_bbs(void)
 {
@@ -495,8 +495,8 @@ void dump_every_bb(ULong sched_blocks)
     static ULong last, last_sched;
     if (sched_blocks - last_sched < 5000) return;
     last_sched = sched_blocks;
-    if (clo_dump_every_bb <= 0 || dumping) return;
-    ULong n = instr_on ? bbs_run : bbs_at_off;
+    if (clo_dump_every_bb <= 0 || dump_writing) return;
+    ULong n = instr_on ? parts_bbs_run : bbs_at_off;
     if (n - last <= (ULong)clo_dump_every_bb) return;
     last = n;
     HChar t[48];

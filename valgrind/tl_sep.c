@@ -31,7 +31,7 @@
 #include "tl_global.h"
 
 Bool sep_on;     /* names other than the function's own can be given */
-Bool skip_given; /* --fn-skip */
+Bool sep_skip_given; /* --fn-skip */
 Bool clo_skip_plt = True; /* no: a PLT stub is a function "0x... [PLT]" */
 static Long clo_recs = 1, clo_callers = 0;
 static Bool clo_skip_direct = False; /* Callgrind 3.19's real default */
@@ -80,7 +80,7 @@ Bool sep_process_option(const HChar *arg)
     if VG_STR_CLO (arg, "--fn-skip", s) {
         if (!*s) VG_(fmsg_bad_option)(arg, "it needs a function name\n");
         fnpat_add(FNP_SKIP, "--fn-skip", s);
-        skip_given = True;
+        sep_skip_given = True;
     } else if VG_BOOL_CLO (arg, "--skip-plt", clo_skip_plt) {
     } else if VG_BOOL_CLO (arg, "--skip-direct-rec", clo_skip_direct) {
         sep_on = True;
@@ -114,7 +114,7 @@ Bool sep_post_clo_init(void)
 {
     /* the default names need nothing done per call */
     if (clo_recs == 1 && clo_callers == 0 && !clo_skip_direct && !sepfns) sep_on = False;
-    return sep_on || skip_given;
+    return sep_on || sep_skip_given;
 }
 
 /* A function's levels and callers, decided once (the last matching

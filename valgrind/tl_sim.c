@@ -22,7 +22,7 @@
 #include "sim_cache.h"
 
 /* Data sizes of Dirty and CAS accesses are clamped to the smallest line. */
-Int min_line_size = 64;
+Int sim_min_line_size = 64;
 
 Bool sim_parse_opt(const HChar *arg)
 {
@@ -38,7 +38,7 @@ static void cu_charge(void *cc, UInt who, Int level, UInt accost, UInt sploss)
     instrcc *n = cc;
     Int e = EVS(level ? EV_AcCost2 : EV_AcCost1);
     ULong *c = icost(n);
-    if (clo_separate && cur_thread && who != cur_thread->tid)
+    if (clo_separate && calls_cur_thread && who != calls_cur_thread->tid)
         c = thread_instr_counts(who, n);
     else
         touch_instr(n);
@@ -50,9 +50,9 @@ static void cu_charge(void *cc, UInt who, Int level, UInt accost, UInt sploss)
  * Cachegrind does them; a bad configuration has been reported. */
 void sim_init(void)
 {
-    cfg_I1 = clo_I1;
-    cfg_D1 = clo_D1;
-    cfg_LL = clo_LL;
+    sim_I1 = clo_I1;
+    sim_D1 = clo_D1;
+    sim_LL = clo_LL;
     if (clo_cache_sim) {
         if (clo_cacheuse && (clo_simulate_wb || clo_simulate_hwpref)) {
             /* Callgrind warns and goes on without them */
@@ -63,11 +63,11 @@ void sim_init(void)
             VG_(exit)(1);
         }
         /* (without the simulation there is nothing to configure or warn about) */
-        if (!cachesim_configure(&cfg_I1, &cfg_D1, &cfg_LL)) VG_(exit)(1);
+        if (!cachesim_configure(&sim_I1, &sim_D1, &sim_LL)) VG_(exit)(1);
         cachesim_set_models(clo_simulate_wb, clo_simulate_hwpref);
-        cachesim_set_cacheuse(clo_cacheuse, cu_charge, &collecting);
-        cachesim_init(&cfg_I1, &cfg_D1, &cfg_LL);
-        min_line_size = cachesim_min_line_size;
+        cachesim_set_cacheuse(clo_cacheuse, cu_charge, &parts_collecting);
+        cachesim_init(&sim_I1, &sim_D1, &sim_LL);
+        sim_min_line_size = cachesim_min_line_size;
     }
     if (clo_branch_sim) {
         branchsim_init();
@@ -77,7 +77,7 @@ void sim_init(void)
 /* All cache lines empty again (Callgrind's instrumentation requests). */
 void sim_reset_caches(void)
 {
-    if (clo_cache_sim) cachesim_init(&cfg_I1, &cfg_D1, &cfg_LL);
+    if (clo_cache_sim) cachesim_init(&sim_I1, &sim_D1, &sim_LL);
 }
 
 void sim_finish(void)
@@ -250,8 +250,8 @@ void sim_hold_unrun(UInt tid)
     if (!clo_cache_sim || !clo_cacheuse) return;
     /* first the use of PLT runs goes where their counts went (at most a
      * few steps: the resolver's jump moves a run once more) */
-    for (UWord k = 0; moves.slot && k < instrs.nslots; k++)
-        for (instrcc *i = instrs.slot[k]; i; i = i->next) {
+    for (UWord k = 0; moves.slot && k < cc_instrs.nslots; k++)
+        for (instrcc *i = cc_instrs.slot[k]; i; i = i->next) {
             if (!has_use(i) || ran(i)) continue;
             instrcc *to = moved_to(i);
             for (Int step = 0; step < 4 && to && !ran(to); step++)
@@ -264,8 +264,8 @@ void sim_hold_unrun(UInt tid)
             }
         }
     if (n_blocks) mark_ran_blocks();
-    for (UWord k = 0; k < instrs.nslots; k++)
-        for (instrcc *i = instrs.slot[k]; i; i = i->next) {
+    for (UWord k = 0; k < cc_instrs.nslots; k++)
+        for (instrcc *i = cc_instrs.slot[k]; i; i = i->next) {
             if (!has_use(i) || ran(i) || in_ran(i)) continue;
             if (n_held == cap_held) {
                 cap_held = cap_held ? 2 * cap_held : 256;
@@ -306,7 +306,7 @@ Bool sim_ir_nox(Addr a, UInt len)
 
 VG_REGPARM(2) void h_jcnd(jrec *j, UWord guard)
 {
-    if (!collecting) return;
+    if (!parts_collecting) return;
     j->exe++;
     j->taken += j->inverted ? !guard : guard;
     touch_jrec(j);
@@ -314,24 +314,24 @@ VG_REGPARM(2) void h_jcnd(jrec *j, UWord guard)
 
 VG_REGPARM(1) void h_jump(jrec *j)
 {
-    if (!collecting) return;
+    if (!parts_collecting) return;
     j->taken++;
     touch_jrec(j);
 }
 
 VG_REGPARM(2) void h_jump_dyn(instrcc *site, Addr to)
 {
-    if (!collecting) return;
+    if (!parts_collecting) return;
     UWord h = addr_hash(site->addr) ^ (addr_hash(to) * 31u);
     jrec *j;
-    for (j = djumps.slot[h & (djumps.nslots - 1)]; j; j = j->next)
+    for (j = calls_djumps.slot[h & (calls_djumps.nslots - 1)]; j; j = j->next)
         if (j->site == site && j->to == to) break;
     if (!j) {
         j = get_jrec(site, to, False, False);
-        if (++djumps.nused > djumps.nslots) htab_grow(&djumps, jrec_rehash);
-        UWord k = h & (djumps.nslots - 1);
-        j->next = djumps.slot[k];
-        djumps.slot[k] = j;
+        if (++calls_djumps.nused > calls_djumps.nslots) htab_grow(&calls_djumps, jrec_rehash);
+        UWord k = h & (calls_djumps.nslots - 1);
+        j->next = calls_djumps.slot[k];
+        calls_djumps.slot[k] = j;
     }
     j->taken++;
     touch_jrec(j);
@@ -344,13 +344,13 @@ static inline void count2(instrcc *n, Int e1, Int eL, ULong m1, ULong mL)
 {
     e1 = EVSC(e1);
     eL = EVSC(eL);
-    if (collecting) {
+    if (parts_collecting) {
         icost(n)[e1] += m1;
         icost(n)[eL] += mL;
         touch_instr(n);
     }
-    cur_run[e1] += m1;
-    cur_run[eL] += mL;
+    calls_run[e1] += m1;
+    calls_run[eL] += mL;
 }
 
 /* Callgrind's models (--simulate-wb, --simulate-hwpref): one result of
@@ -362,17 +362,17 @@ static inline void count_res(instrcc *n, Int res, Int e1, Int eL, Int eD)
     ULong mL = res >= CACHESIM_LL_MISS;
     e1 = EVSC(e1);
     eL = EVSC(eL);
-    if (collecting) {
+    if (parts_collecting) {
         icost(n)[e1]++;
         icost(n)[eL] += mL;
         touch_instr(n);
     }
-    cur_run[e1]++;
-    cur_run[eL] += mL;
+    calls_run[e1]++;
+    calls_run[eL] += mL;
     /* a dirty line only with --simulate-wb=yes, which collects eD */
     if (res == CACHESIM_LL_MISS_DIRTY) {
-        if (collecting) icost(n)[EVSC(eD)]++;
-        cur_run[EVSC(eD)]++;
+        if (parts_collecting) icost(n)[EVSC(eD)]++;
+        calls_run[EVSC(eD)]++;
     }
 }
 
@@ -381,7 +381,7 @@ static inline void count_res(instrcc *n, Int res, Int e1, Int eL, Int eD)
 /* The thread of an access, for --cacheuse's charges. */
 static inline UInt cu_who(void)
 {
-    return cur_thread ? cur_thread->tid : 0;
+    return calls_cur_thread ? calls_cur_thread->tid : 0;
 }
 
 /* (inlined into each caller: it runs for most instruction fetches) */
@@ -479,21 +479,21 @@ static VG_REGPARM(3) void h_dm(instrcc *n, Addr a, UWord size)
  * true). */
 static VG_REGPARM(3) void h_guarded_dr(instrcc *n, Addr a, UWord size)
 {
-    if (collecting) {
+    if (parts_collecting) {
         icost(n)[EVSC(EV_Dr)]++;
         touch_instr(n);
     }
-    cur_run[EVSC(EV_Dr)]++;
+    calls_run[EVSC(EV_Dr)]++;
     if (clo_cache_sim) d_ref(n, a, size, EV_D1mr, EV_DLmr);
 }
 
 static VG_REGPARM(3) void h_guarded_dw(instrcc *n, Addr a, UWord size)
 {
-    if (collecting) {
+    if (parts_collecting) {
         icost(n)[EVSC(EV_Dw)]++;
         touch_instr(n);
     }
-    cur_run[EVSC(EV_Dw)]++;
+    calls_run[EVSC(EV_Dw)]++;
     if (clo_cache_sim) d_ref(n, a, size, EV_D1mw, EV_DLmw);
 }
 
@@ -501,22 +501,22 @@ static VG_REGPARM(2) void h_bc(instrcc *n, UWord taken)
 {
     ULong m = 0;
     branchsim_cond(n->addr, (Word)taken, &m);
-    if (collecting) {
+    if (parts_collecting) {
         icost(n)[EVSC(EV_Bcm)] += m;
         touch_instr(n);
     }
-    cur_run[EVSC(EV_Bcm)] += m;
+    calls_run[EVSC(EV_Bcm)] += m;
 }
 
 static VG_REGPARM(2) void h_bi(instrcc *n, Addr dst)
 {
     ULong m = 0;
     branchsim_ind(n->addr, dst, &m);
-    if (collecting) {
+    if (parts_collecting) {
         icost(n)[EVSC(EV_Bim)] += m;
         touch_instr(n);
     }
-    cur_run[EVSC(EV_Bim)] += m;
+    calls_run[EVSC(EV_Bim)] += m;
 }
 
 /*------------------------------------------------------------*/
@@ -589,10 +589,10 @@ void flush_events(tlstate *st)
     addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64,
                                                    IRExpr_Const(seg_count_addr(st, off)))));
     IRExpr *inc = IRExpr_Const(IRConst_U64(1));
-    if (gated) {
+    if (parts_gated) {
         IRTemp b = newIRTemp(sb->tyenv, Ity_I8), g = newIRTemp(sb->tyenv, Ity_I64);
         addStmtToIRSB(
-            sb, IRStmt_WrTmp(b, IRExpr_Load(Iend_LE, Ity_I8, mkIRExpr_HWord((HWord)&collecting))));
+            sb, IRStmt_WrTmp(b, IRExpr_Load(Iend_LE, Ity_I8, mkIRExpr_HWord((HWord)&parts_collecting))));
         addStmtToIRSB(sb, IRStmt_WrTmp(g, IRExpr_Unop(Iop_8Uto64, IRExpr_RdTmp(b))));
         inc = IRExpr_RdTmp(g);
     }

@@ -8,13 +8,13 @@
 #include "../model/cct.h"
 #include "../model/rectab.h"
 
-int runpair_match(const struct profile *ctx, const struct profile *cg)
+int runpair_match(const struct profile *ctx, const struct profile *callgrind)
 {
-    if (!ctx->cct || cg->cct || ctx->format != PROFILE_FORMAT_CONTEXTS ||
-        cg->format != PROFILE_FORMAT_CALLGRIND)
+    if (!ctx->cct || callgrind->cct || ctx->format != PROFILE_FORMAT_CONTEXTS ||
+        callgrind->format != PROFILE_FORMAT_CALLGRIND)
         return 0;
-    if (ctx->nparts != 1 || cg->nparts != 1) return 0;
-    const struct part *a = ctx->parts[0], *b = cg->parts[0];
+    if (ctx->nparts != 1 || callgrind->nparts != 1) return 0;
+    const struct part *a = ctx->parts[0], *b = callgrind->parts[0];
     if (!a->cmd || !b->cmd || strcmp(a->cmd, b->cmd) != 0) return 0;
     if (!a->has_pid || !b->has_pid || a->pid != b->pid) return 0;
     for (size_t e = 0; e < ctx->cct->nevents; e++)
@@ -69,7 +69,7 @@ static int totals_agree(const struct profile *p)
 }
 
 static int check_costs(const struct profile *j, const size_t *emap, const struct profile *ctx,
-                       const struct profile *cg, struct tally_error *err)
+                       const struct profile *callgrind, struct tally_error *err)
 {
     const struct cct *t = j->cct;
     const struct part *pt = j->parts[0];
@@ -101,8 +101,8 @@ static int check_costs(const struct profile *j, const size_t *emap, const struct
     }
     int rc = 0;
     /* blame the callgrind file, unless only the contexts file disagrees with its totals */
-    int blame_ctx = !totals_agree(ctx) && totals_agree(cg);
-    const struct profile *here = blame_ctx ? ctx : cg, *there = blame_ctx ? cg : ctx;
+    int blame_ctx = !totals_agree(ctx) && totals_agree(callgrind);
+    const struct profile *here = blame_ctx ? ctx : callgrind, *there = blame_ctx ? callgrind : ctx;
     for (size_t g = 0; g < groups.count && !rc && !over; g++) {
         const uint64_t *k = rectab_at(&groups, g), *v = rectab_val(&groups, g);
         const struct part *cp = ctx->parts[0];
@@ -124,23 +124,23 @@ static int check_costs(const struct profile *j, const size_t *emap, const struct
     return rc;
 }
 
-struct profile *runpair_join(const struct profile *ctx, const struct profile *cg,
+struct profile *runpair_join(const struct profile *ctx, const struct profile *callgrind,
                              struct tally_error *err)
 {
     struct profile *j = profile_new();
-    j->path = cg->path ? xstrdup(cg->path) : NULL;
-    j->format = cg->format;
-    j->creator = cg->creator ? xstrdup(cg->creator) : NULL;
-    j->version = cg->version;
+    j->path = callgrind->path ? xstrdup(callgrind->path) : NULL;
+    j->format = callgrind->format;
+    j->creator = callgrind->creator ? xstrdup(callgrind->creator) : NULL;
+    j->version = callgrind->version;
     struct part *pt = profile_add_part(j);
-    const struct part *src = cg->parts[0];
+    const struct part *src = callgrind->parts[0];
     pt->has_pid = src->has_pid;
     pt->pid = src->pid;
     pt->has_thread = src->has_thread;
     pt->thread = src->thread;
 
     /* the functions of the contexts file first; (object, name) -> one of them (0: several) */
-    size_t nc = profile_nfunctions(ctx), ng = profile_nfunctions(cg);
+    size_t nc = profile_nfunctions(ctx), ng = profile_nfunctions(callgrind);
     uint32_t *cmap = xcalloc(nc ? nc : 1, sizeof(*cmap));
     uint32_t *gmap = xcalloc(ng ? ng : 1, sizeof(*gmap));
     struct rectab byname; /* obj << 32 | name -> function + 1, or 0 when ambiguous */
@@ -154,21 +154,22 @@ struct profile *runpair_join(const struct profile *ctx, const struct profile *cg
         *v = created ? (uint64_t)cmap[f] + 1 : v[0] == (uint64_t)cmap[f] + 1 ? v[0] : 0;
     }
     for (uint32_t f = 0; f < ng; f++) {
-        struct function g = profile_function_at(cg, f);
-        uint64_t fkey[2] = {(uint64_t)known_name(j, cg, g.obj) << 32 | known_name(j, cg, g.file),
-                            known_name(j, cg, g.name)};
+        struct function g = profile_function_at(callgrind, f);
+        uint64_t fkey[2] = {(uint64_t)known_name(j, callgrind, g.obj) << 32 |
+                                known_name(j, callgrind, g.file),
+                            known_name(j, callgrind, g.name)};
         if (rectab_find(&j->funcs, fkey)) {
-            gmap[f] = copy_function(j, cg, f); /* the same object, file and name */
+            gmap[f] = copy_function(j, callgrind, f); /* the same object, file and name */
             continue;
         }
         /* no function of the contexts file has this file: match by name */
         uint64_t key[1] = {fkey[0] >> 32 << 32 | fkey[1]};
         const uint64_t *v = rectab_find(&byname, key);
-        gmap[f] = v && v[0] ? (uint32_t)(v[0] - 1) : copy_function(j, cg, f);
+        gmap[f] = v && v[0] ? (uint32_t)(v[0] - 1) : copy_function(j, callgrind, f);
     }
     rectab_release(&byname);
 
-    int rc = part_accumulate_mapped(j, pt, cg, src, gmap, err);
+    int rc = part_accumulate_mapped(j, pt, callgrind, src, gmap, err);
     size_t *emap = NULL;
     if (rc == 0) {
         const struct part *cp = ctx->parts[0];
@@ -179,7 +180,7 @@ struct profile *runpair_join(const struct profile *ctx, const struct profile *cg
         j->cct = cct_new(pt->events.n);
         rc = cct_add_tree_mapped(j->cct, j, ctx->cct, ctx, emap, cmap, err);
     }
-    if (rc == 0) rc = check_costs(j, emap, ctx, cg, err);
+    if (rc == 0) rc = check_costs(j, emap, ctx, callgrind, err);
     free(emap);
     free(cmap);
     free(gmap);

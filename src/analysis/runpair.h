@@ -30,11 +30,11 @@
 #include "../model/profile.h"
 
 /*
- * 1 when `ctx` is a contexts file (it has a tree), `cg` a callgrind file
+ * 1 when `ctx` is a contexts file (it has a tree), `callgrind` a callgrind file
  * without one, both of one part with the same `cmd:` and `pid:`, and every
- * event of the tree an event of `cg`; else 0.
+ * event of the tree an event of `callgrind`; else 0.
  */
-int runpair_match(const struct profile *ctx, const struct profile *cg);
+int runpair_match(const struct profile *ctx, const struct profile *callgrind);
 
 /*
  * The joined profile (see above), or NULL with err when the two do not
@@ -43,7 +43,7 @@ int runpair_match(const struct profile *ctx, const struct profile *cg);
  * callgrind functions matched to it (the message names the first one that
  * differs). The inputs are not changed.
  */
-struct profile *runpair_join(const struct profile *ctx, const struct profile *cg,
+struct profile *runpair_join(const struct profile *ctx, const struct profile *callgrind,
                              struct tally_error *err);
 
 #endif

@@ -408,7 +408,8 @@ int cmd_report(int argc, char **argv)
     html_options_init(&ho);
     struct profile *p = NULL;
     struct event_expr col = {0, NULL};
-    char *cg = NULL, *cgnote = NULL, *fl = NULL, *flnote = NULL, *cx = NULL, *path = NULL;
+    char *callgraph_svg = NULL, *callgraph_note = NULL, *fl = NULL, *flnote = NULL, *cx = NULL,
+         *path = NULL;
     const char **aprofs = xcalloc((size_t)o.nfiles + 1, sizeof(*aprofs));
     const char **profs = xcalloc((size_t)o.nfiles + 1, sizeof(*profs));
     /* every input is opened once (a pipe cannot be opened again): its
@@ -462,7 +463,7 @@ int cmd_report(int argc, char **argv)
             if (o.event) status = 2; /* --event names no event of the input: usage */
             goto fail;
         }
-        if (!o.no_callgraph) cg = make_callgraph(p, &col, evname, &cgnote);
+        if (!o.no_callgraph) callgraph_svg = make_callgraph(p, &col, evname, &callgraph_note);
         if (!o.no_flame) fl = make_flame(p, evname, &flnote);
     }
     if (naprof) {
@@ -480,11 +481,11 @@ int cmd_report(int argc, char **argv)
     ho.title = o.title;
     ho.max_functions = o.max_functions;
     ho.max_source = o.max_source;
-    ho.callgraph_svg = cg;
-    ho.callgraph_note = o.no_callgraph ? "Call graph left out (--no-callgraph)."
-                        : cgnote       ? cgnote
-                        : nprof        ? NULL
-                                       : "No call graph: no callgrind or cachegrind input.";
+    ho.callgraph_svg = callgraph_svg;
+    ho.callgraph_note = o.no_callgraph   ? "Call graph left out (--no-callgraph)."
+                        : callgraph_note ? callgraph_note
+                        : nprof          ? NULL
+                                         : "No call graph: no callgrind or cachegrind input.";
     ho.flame_svg = fl;
     ho.flame_note = o.no_flame ? "Flame graph left out (--no-flame)."
                     : flnote   ? flnote
@@ -513,8 +514,8 @@ out:
     free(prof_in);
     free(aprof_in);
     free(path);
-    free(cg);
-    free(cgnote);
+    free(callgraph_svg);
+    free(callgraph_note);
     free(fl);
     free(flnote);
     free(cx);

@@ -469,11 +469,12 @@ int html_report_write(FILE *out, const struct profile *p, const struct html_opti
           "</summary>\n",
           out);
     if (o->callgraph_svg)
-        fputs("<div class=\"controls zoom\" id=\"cg-zoom\"><button id=\"cg-fit\" title=\"Fit the "
-              "width of the page\">Fit width</button><button id=\"cg-out\" title=\"Zoom out\">"
-              "\xe2\x88\x92</button><button id=\"cg-in\" title=\"Zoom in\">+</button><button "
-              "id=\"cg-one\" title=\"Actual size\">1:1</button><span class=\"count\" "
-              "id=\"cg-scale\"></span><span class=\"count\">drag to pan</span></div>\n",
+        fputs("<div class=\"controls zoom\" id=\"graph-zoom\"><button id=\"graph-fit\" title=\"Fit "
+              "the "
+              "width of the page\">Fit width</button><button id=\"graph-out\" title=\"Zoom out\">"
+              "\xe2\x88\x92</button><button id=\"graph-in\" title=\"Zoom in\">+</button><button "
+              "id=\"graph-one\" title=\"Actual size\">1:1</button><span class=\"count\" "
+              "id=\"graph-scale\"></span><span class=\"count\">drag to pan</span></div>\n",
               out);
     fputs("<div id=\"callgraph\" class=\"picture\">", out);
     if (o->callgraph_svg)

@@ -139,7 +139,7 @@ def small(b, page, shot):
         helper_id = b.eval("tallyReport.data.funcs.filter(function(f){"
                            "return f.n==='helper';})[0].id")
         check("click on helper in the call graph",
-              b.click("document.getElementById('cg-f%d')" % helper_id))
+              b.click("document.getElementById('graph-f%d')" % helper_id))
         check("the call graph selects helper",
               b.eval("document.getElementById('t-sel-name').textContent") == "helper")
         callgraph_checks(b)
@@ -190,15 +190,15 @@ def callgraph_checks(b):
       return out; })()""")
     check("every call-graph label fits its node", over == [], over)
     # zoom: 1:1, then + (x1.25), then - back; the SVG's width follows
-    w1 = b.eval("(document.getElementById('cg-one').click(),"
+    w1 = b.eval("(document.getElementById('graph-one').click(),"
                 "document.querySelector('#callgraph svg').getBoundingClientRect().width)")
-    w2 = b.eval("(document.getElementById('cg-in').click(),"
+    w2 = b.eval("(document.getElementById('graph-in').click(),"
                 "document.querySelector('#callgraph svg').getBoundingClientRect().width)")
-    w3 = b.eval("(document.getElementById('cg-out').click(),"
+    w3 = b.eval("(document.getElementById('graph-out').click(),"
                 "document.querySelector('#callgraph svg').getBoundingClientRect().width)")
     check("zoom in scales the call graph by 1.25 (%.1f -> %.1f px) and out back (%.1f)" % (w1, w2, w3),
           abs(w2 - 1.25 * w1) < 1 and abs(w3 - w1) < 1)
-    scale = b.eval("document.getElementById('cg-scale').textContent")
+    scale = b.eval("document.getElementById('graph-scale').textContent")
     check("the zoom level is shown (%s)" % scale, scale == "100%")
 
 
@@ -230,7 +230,7 @@ def permalink(b, page):
           b.eval("document.getElementById('t-sel-name').textContent") == "helper")
     top = b.eval("document.getElementById('t-details').getBoundingClientRect().top")
     check("the permalink shows the function's panel (its top at %.0f px)" % top, -2 <= top < 300, top)
-    check("no element of the page has the permalink's id (the call graph's nodes are cg-f<N>)",
+    check("no element of the page has the permalink's id (the call graph's nodes are graph-f<N>)",
           b.eval("document.getElementById('f%d') === null" % helper))
 
 

@@ -25,9 +25,9 @@ __attribute__((noinline)) static long heavy(int rounds)
     long s = 0;
     for (int r = 0; r < rounds; r++)
         for (int i = 0; i + 16 <= N; i += 16) {
-            s += a[i] + a[i + 1] + a[i + 2] + a[i + 3] + a[i + 4] + a[i + 5] + a[i + 6] +
-                 a[i + 7] + a[i + 8] + a[i + 9] + a[i + 10] + a[i + 11] + a[i + 12] +
-                 a[i + 13] + a[i + 14] + a[i + 15];
+            s += a[i] + a[i + 1] + a[i + 2] + a[i + 3] + a[i + 4] + a[i + 5] + a[i + 6] + a[i + 7] +
+                 a[i + 8] + a[i + 9] + a[i + 10] + a[i + 11] + a[i + 12] + a[i + 13] + a[i + 14] +
+                 a[i + 15];
             b[i] = s, b[i + 1] = s, b[i + 2] = s, b[i + 3] = s, b[i + 4] = s, b[i + 5] = s;
             b[i + 6] = s, b[i + 7] = s, b[i + 8] = s, b[i + 9] = s, b[i + 10] = s;
             b[i + 11] = s, b[i + 12] = s, b[i + 13] = s, b[i + 14] = s, b[i + 15] = s;
