@@ -321,6 +321,16 @@ peer_valgrind_lib() {
     for t in "$@"; do ln -s "/usr/libexec/valgrind/$t-amd64-linux" "$d/"; done
 }
 
+# peer_build OUT SRC : SRC compiled with gcc -O1 -g into $TMP/OUT, or a
+# failing TAP line with the compiler's message and the end of the test.
+peer_build() {
+    if ! gcc -O1 -g -o "$TMP/$1" "$2" 2>"$TMP/cc.err"; then
+        not_ok "${2##*/} builds"
+        diag <"$TMP/cc.err"
+        exit 1
+    fi
+}
+
 # peer_start [PROGRAM...]: how a test against Valgrind's tools begins.
 # Without valgrind (or one of the PROGRAMs, e.g. callgrind_annotate) the
 # test is skipped; without tally's Valgrind tool built it fails.

@@ -1004,39 +1004,52 @@ static void note_exit(tlstate *st, IRJumpKind jk, instrcc *site, const sbinfo *s
     addStmtToIRSB(sb, IRStmt_Store(Iend_LE, gate_addr(st), mkIRExpr_HWord((HWord)x)));
 }
 
-/* The record of a block of n instructions whose first is `first` (see
- * sbinfo); a dynblock when `owner` (the function it runs for) is given. */
 /* Translation asks these of a block's first address twice (first_owner,
- * make_sbinfo): the last answers are kept. */
+ * make_sbinfo): the last answer of each is kept, for the address and the
+ * debug info epoch it was given for. */
+typedef struct {
+    Addr a;
+    UInt ep;
+    Bool yes;
+} addr_memo;
+
+static Bool memo_ask(addr_memo *m, Addr a, Bool (*ask)(DiEpoch ep, Addr a))
+{
+    DiEpoch ep = VG_(current_DiEpoch)();
+    if (a != m->a || ep.n != m->ep) {
+        m->yes = ask(ep, a);
+        m->a = a;
+        m->ep = ep.n;
+    }
+    return m->yes;
+}
+
+static Bool ask_entry(DiEpoch ep, Addr a)
+{
+    const HChar *name;
+    return VG_(get_fnname_if_entry)(ep, a, &name);
+}
+
+static Bool ask_plt(DiEpoch ep, Addr a)
+{
+    (void)ep;
+    return is_plt(a);
+}
+
 static Bool entry_at(Addr a)
 {
-    static Addr last = 1;
-    static UInt last_ep;
-    static Bool yes;
-    DiEpoch ep = VG_(current_DiEpoch)();
-    if (a != last || ep.n != last_ep) {
-        const HChar *name;
-        yes = VG_(get_fnname_if_entry)(ep, a, &name);
-        last = a;
-        last_ep = ep.n;
-    }
-    return yes;
+    static addr_memo m = {.a = 1};
+    return memo_ask(&m, a, ask_entry);
 }
 
 static Bool plt_at(Addr a)
 {
-    static Addr last = 1;
-    static UInt last_ep;
-    static Bool yes;
-    DiEpoch ep = VG_(current_DiEpoch)();
-    if (a != last || ep.n != last_ep) {
-        yes = is_plt(a);
-        last = a;
-        last_ep = ep.n;
-    }
-    return yes;
+    static addr_memo m = {.a = 1};
+    return memo_ask(&m, a, ask_plt);
 }
 
+/* The record of a block of n instructions whose first is `first` (see
+ * sbinfo); a dynblock when `owner` (the function it runs for) is given. */
 static sbinfo *make_sbinfo(instrcc *first, UInt n, const linecc *owner)
 {
     Bool dyn = owner && n > 0 && n <= DYN_MAX_INSTRS;

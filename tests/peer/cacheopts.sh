@@ -19,11 +19,7 @@ peer_valgrind_lib "$LIB" callgrind
 E="env -i PATH=/usr/bin:/bin VALGRIND_LIB=$LIB"
 SRC=$ROOT/tests/peer/cacheopts
 for p in stream stores alias; do
-    if ! gcc -O1 -g -o "$TMP/$p" "$SRC/$p.c" 2>"$TMP/cc.err"; then
-        not_ok "$p.c builds"
-        diag <"$TMP/cc.err"
-        exit 1
-    fi
+    peer_build "$p" "$SRC/$p.c"
 done
 
 # Self cost per function of a callgrind-format file: "FN D1m DLm DLdm

@@ -14,11 +14,7 @@ peer_start
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
 E="env -i PATH=/usr/bin:/bin VALGRIND_LIB=$LIB"
-if ! gcc -O1 -g -o "$TMP/ev" "$ROOT/tests/peer/events/ev.c" 2>"$TMP/cc.err"; then
-    not_ok "ev.c builds"
-    diag <"$TMP/cc.err"
-    exit 1
-fi
+peer_build ev "$ROOT/tests/peer/events/ev.c"
 
 # self EVENT FILE: "FUNCTION COST" for each function with a non-zero self
 # cost of EVENT (the line after calls= is inclusive cost), sorted

@@ -21,11 +21,7 @@ peer_start gcc
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
 E="env -i PATH=/usr/bin:/bin VALGRIND_LIB=$LIB"
-if ! gcc -O1 -g -o "$TMP/loops" "$ROOT/tests/peer/runcost/loops.c" 2>"$TMP/cc.err"; then
-    not_ok "loops.c builds"
-    diag <"$TMP/cc.err"
-    exit 1
-fi
+peer_build loops "$ROOT/tests/peer/runcost/loops.c"
 
 # costs FILE: "call CALLER -> CALLEE Ir Dr Dw" for every call of light,
 # heavy or mixed (from the line after calls=, which holds the inclusive
