@@ -672,6 +672,9 @@ UChar sw_name_flags(const HChar *name);
 Bool sw_visit_call(thread *t, const instrcc *site, Addr sp);
 Bool sw_back(thread *t, Addr sp);
 void sw_popped(thread *t, const frame *m);
+extern UInt sw_n_parked; /* stacks left whose frames are kept (sw_resume) */
+Bool sw_resume(thread *t, const sbinfo *sb, Addr sp);
+void resume_frames(thread *t, const frame *v, UInt n); /* (tl_main.c) */
 void note_owner(const thread *t);
 void calls_finish(void);
 UInt n_functions(void); /* functions met by the call tracking */

@@ -279,6 +279,20 @@ frame *push_frame(thread *t)
     return new_frame(t);
 }
 
+/* Frames parked when their stack was left (tl_switch.c) go back on t's
+ * stack, v[0] first: their functions are on the stack again and their
+ * costs run from now; their calls were counted when they were made. */
+void resume_frames(thread *t, const frame *v, UInt n)
+{
+    for (UInt k = 0; k < n; k++) {
+        frame *f = new_frame(t);
+        VG_(memcpy)(f, &v[k], offsetof(frame, enter));
+        f->outer = (*act_depth(f->base, t->tid))++ == 0;
+        if (f->act != f->base) f->outer = (*act_depth(f->act, t->tid))++ == 0;
+    }
+    if (clo_contexts) cct_switch(&t->cct, frame_node(t), t->run, parts_collecting);
+}
+
 /* --fn-skip: the call is not recorded; the skipped function's code runs
  * for the caller's function (its frame only keeps the stack in shape). */
 static void push_skip(thread *t, instrcc *site, fnact *base, Addr sp, Bool resolver)
@@ -747,6 +761,13 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
      * (tl_switch.c) */
     if (x->kind == K_CALL && !t->n_alt && sw_visit_call(t, exit_site(x), sp)) {
         push_call(t, exit_site(x), sb->first, sp, sb->is_resolver);
+        return;
+    }
+    /* a parked goroutine resumes (gogo's jump) */
+    if (UNLIKELY(sw_n_parked) && x->kind == K_JUMP && !t->n_alt && sw_resume(t, sb, sp)) {
+        while (t->depth > 0 && t->stack[t->depth - 1].sp < sp)
+            pop_call(t);
+        t->plt_site = NULL;
         return;
     }
     Bool back = t->n_sw && sw_back(t, sp);

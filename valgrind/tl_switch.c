@@ -34,8 +34,20 @@
  * stack ends the visit; marks below it are not looked at meanwhile (the
  * function systemstack runs may not switch goroutines). runtime.mcall and
  * runtime.morestack, which leave the goroutine for the scheduler, are not
- * visits: their goroutine's frames close (the goroutine comes back later
- * by a jump, perhaps on another thread, perhaps on a stack that grew).
+ * visits: the goroutine comes back later by a jump (gogo), perhaps on
+ * another thread, perhaps on a stack that grew. Its frames close when
+ * its stack is left, and are *parked*: kept aside under the stack pointer
+ * the goroutine resumes at (mcall keeps its caller's: the innermost
+ * frame's plus the return address). A jump that lands at that stack
+ * pointer, in the function that called the innermost frame, resumes them
+ * (resume_frames) above a switch mark, as the first switch into that
+ * stack had them; without that, each of the goroutine's returns would
+ * call the code it lands in (main.main -> runtime.main). A goroutine whose
+ * stack grew (runtime.morestack: the runtime copies the stack and jumps
+ * back at once, on the same thread, to the start of the function that
+ * asked) comes back at another stack pointer: the thread's last frames
+ * parked in morestack resume at the first jump into that function, their
+ * stack pointers moved by the same distance.
  *
  * Tool code: no libc, only Valgrind's pub_tool_* API.
  *
@@ -43,7 +55,10 @@
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
 #include "tl_global.h"
+
+#include "rms.h" /* rms_on */
 
 /* Leave the stack the thread is on (for one more than SW_GAP above it, or
  * by a visit): push the mark (the caller pushes the call) */
@@ -82,6 +97,106 @@ void sw_mark(thread *t, Addr sp, Bool visit)
     t->n_sw++;
 }
 
+/* Parked frames, by the stack pointer they resume at. */
+typedef struct parked {
+    struct parked *next;
+    Addr key;
+    UInt n;
+    frame f[];
+} parked;
+#define PARK_SLOTS 1024
+static parked *park_slot[PARK_SLOTS];
+UInt sw_n_parked;
+
+static parked **park_find(Addr key)
+{
+    parked **p = &park_slot[(key >> 4) & (PARK_SLOTS - 1)];
+    while (*p && (*p)->key != key)
+        p = &(*p)->next;
+    return p;
+}
+
+/* By thread: the frames it parked last when they were left in
+ * runtime.morestack (NULL: none, or they came back). */
+static parked **grown;
+static UInt n_grown;
+
+static Bool is_morestack(const frame *f)
+{
+    return VG_(strncmp)(f->base->fn->s, "runtime.morestack", 17) == 0;
+}
+
+static void park_drop(parked *k)
+{
+    parked **p = park_find(k->key);
+    while (*p && *p != k)
+        p = &(*p)->next;
+    if (*p) *p = k->next;
+    for (UInt i = 0; i < n_grown; i++)
+        if (grown[i] == k) grown[i] = NULL;
+    sw_n_parked--;
+}
+
+/* The frames above the mark at index b-1 are about to close: keep them
+ * when they are plain calls (a goroutine's; not with the options whose
+ * state follows every call and return: --input-sensitive, the
+ * --separate-* names, --toggle-collect, the dump hooks, and --contexts
+ * with --separate-threads, whose trees are per thread). */
+static void park(thread *t, UInt b)
+{
+    UInt n = t->depth - b;
+    if (n < 2 || rms_on || sep_on || (clo_contexts && clo_separate)) return;
+    for (UInt d = b; d < t->depth; d++) {
+        const frame *f = &t->stack[d];
+        if (f->sig || f->skip || f->sw || f->toggle || !f->a || f->base->hooks) return;
+    }
+    const frame *top = &t->stack[t->depth - 1];
+    if (top->sp == ~(Addr)0) return;
+    Addr key = top->sp + sizeof(Addr);
+    parked **p = park_find(key);
+    if (*p) { /* a stack left before at the same place that never came back */
+        parked *old = *p;
+        park_drop(old);
+        VG_(free)(old);
+    }
+    parked *k = VG_(malloc)("tl.parked", sizeof *k + n * sizeof k->f[0]);
+    k->key = key;
+    k->n = n;
+    VG_(memcpy)(k->f, &t->stack[b], n * sizeof k->f[0]);
+    k->next = park_slot[(key >> 4) & (PARK_SLOTS - 1)];
+    park_slot[(key >> 4) & (PARK_SLOTS - 1)] = k;
+    sw_n_parked++;
+    grown = grow_by_tid(grown, &n_grown, t->tid, "tl.grown");
+    grown[t->tid] = is_morestack(top) ? k : NULL;
+}
+
+/* A jump lands at `sp` in block sb: when frames were parked there and the
+ * block is in the function that called the innermost of them, put them
+ * back above a switch mark that keeps the frames of the stack left. */
+Bool sw_resume(thread *t, const sbinfo *sb, Addr sp)
+{
+    if (t->depth == 0) return False;
+    const istr *fn = sb->first->line->fn;
+    parked *k = *park_find(sp);
+    if (!k || k->f[k->n - 1].site->line->fn != fn) {
+        /* the stack grew: the function that asked goes on, elsewhere */
+        k = t->tid < n_grown ? grown[t->tid] : NULL;
+        if (!k) return False;
+        UInt i = k->n - 1; /* the morestack frames' caller (morestack_noctxt calls morestack) */
+        while (i > 0 && is_morestack(&k->f[i - 1]))
+            i--;
+        if (k->f[i].site->line->fn != fn) return False;
+        Addr delta = sp - k->key; /* (modulo 2^64: the new stack may lie below) */
+        for (UInt i = 0; i < k->n; i++)
+            if (k->f[i].sp != ~(Addr)0) k->f[i].sp += delta;
+    }
+    park_drop(k);
+    sw_mark(t, sp, False);
+    resume_frames(t, k->f, k->n);
+    VG_(free)(k);
+    return True;
+}
+
 /* A transition to `sp`: when it lands in the range of the stack a mark
  * left, pop everything down to and with that mark and say so. */
 Bool sw_back(thread *t, Addr sp)
@@ -92,6 +207,7 @@ Bool sw_back(thread *t, Addr sp)
             if (m->sw_visit) break;
             continue;
         }
+        park(t, b);
         while (t->depth >= b)
             pop_call(t);
         return True;
