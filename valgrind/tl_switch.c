@@ -105,6 +105,7 @@ typedef struct parked {
     frame f[];
 } parked;
 #define PARK_SLOTS 1024
+#define PARK_MAX (1u << 20)
 static parked *park_slot[PARK_SLOTS];
 UInt sw_n_parked;
 
@@ -150,8 +151,14 @@ static void park(thread *t, UInt b)
         const frame *f = &t->stack[d];
         if (f->sig || f->skip || f->sw || f->toggle || !f->a || f->base->hooks) return;
     }
+    /* only a goroutine's, left by Go's runtime.mcall or runtime.morestack*
+     * (other switches come back by a return, which calls the code it lands
+     * in, as in Callgrind); at most PARK_MAX stacks wait at once */
     const frame *top = &t->stack[t->depth - 1];
-    if (top->sp == ~(Addr)0) return;
+    if (top->sp == ~(Addr)0 || sw_n_parked >= PARK_MAX) return;
+    if (!is_morestack(top) && VG_(strcmp)(top->base->fn->s, "runtime.mcall") != 0 &&
+        VG_(strcmp)(top->base->fn->s, "runtime.mcall.abi0") != 0)
+        return;
     Addr key = top->sp + sizeof(Addr);
     parked **p = park_find(key);
     if (*p) { /* a stack left before at the same place that never came back */
