@@ -677,6 +677,7 @@ Bool sw_resume(thread *t, const sbinfo *sb, Addr sp);
 void resume_frames(thread *t, const frame *v, UInt n); /* (tl_main.c) */
 void note_owner(const thread *t);
 void calls_finish(void);
+void calls_unwind(void); /* instrumentation on or off: every call stack closes */
 UInt n_functions(void); /* functions met by the call tracking */
 
 /*--- tl_parts.c: collection on and off, zeroing, per-thread counts ---*/

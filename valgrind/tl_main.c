@@ -940,6 +940,24 @@ void calls_finish(void)
                 pop_call(calls_threads[k]);
 }
 
+/* Instrumentation goes on or off: as Callgrind, every thread's call stack
+ * closes (signal marks included) and what it was doing is forgotten; the
+ * code that runs next finds its functions anew. */
+void calls_unwind(void)
+{
+    calls_finish();
+    for (UInt k = 0; k < calls_n_threads; k++) {
+        thread *t = calls_threads[k];
+        if (!t) continue;
+        t->pending = NULL;
+        t->plt_site = NULL;
+        t->n_plt = 0;
+        t->plt_wait = False;
+        t->base = NULL;
+    }
+    gate_update();
+}
+
 /*------------------------------------------------------------*/
 /*--- Instrumentation                                      ---*/
 /*------------------------------------------------------------*/
@@ -1118,6 +1136,10 @@ IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGuestLayout
     if (gWordTy != hWordTy || hWordTy != Ity_I64)
         VG_(tool_panic)("tally: only 64-bit hosts and guests are supported");
 
+    /* instrumentation off (--instr-atstart=no, the requests): the code runs
+     * as it is, as under Callgrind, and is translated again when it goes
+     * on; the input-sensitive profile follows every block still */
+    if (!instr_state() && !rms_on) return sbIn;
     exit_sync(); /* (block_owner and first_owner read calls_last_exit) */
     tlstate st;
     st.sbOut = deepCopyIRSBExceptStmts(sbIn);

@@ -395,12 +395,16 @@ void instr_switch(Bool on, Bool reset_caches)
         parts_bbs_run = bbs_at_off;
     else
         bbs_at_off = parts_bbs_run;
+    /* as Callgrind: the call stacks close and every block is translated
+     * again, instrumented or not (tl_instrument) */
+    if (clo_calls) calls_unwind();
     for (UInt k = 0; k < calls_n_threads; k++) {
         thread *t = calls_threads[k];
         if (t && t->collect) thread_state_moves(t, !on, on);
     }
     running_state();
     if (reset_caches) sim_reset_caches();
+    if (!rms_on) VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "tally");
 }
 
 Bool instr_state(void)

@@ -289,7 +289,14 @@ if command -v go >/dev/null 2>&1 &&
     # put back when it resumes (gogo jumps back into its stack; tl_switch.c).
     # Without that its returns would call the code they land in: main.main
     # -> runtime.main, runtime.gopark -> runtime.chanrecv and the like.
-    same_text "gochan: main.main's calls equal Callgrind's ($(wc -l <"$TMP/g2") arcs)" "$TMP/g2" "$TMP/g1"
+    # the functions main.main calls are Callgrind's; the counts are the
+    # program's: when main parks at <-done (the consumer not done yet),
+    # Callgrind counts one more call of chanrecv1 (a return it takes for a
+    # call), so its counts are not compared
+    sed 's/ [0-9]*$//' "$TMP/g1" >"$TMP/g1n"
+    sed 's/ [0-9]*$//' "$TMP/g2" >"$TMP/g2n"
+    same_text "gochan: main.main calls the functions Callgrind's does ($(wc -l <"$TMP/g2n"))" "$TMP/g2n" "$TMP/g1n"
+    for a in "main.main -> runtime.chanrecv1 1" "main.main -> runtime.makechan 2"; do has_arc gochan "$a"; done
     if grep -q '^main\.main -> runtime\.main ' "$TMP/g1"; then
         not_ok "gochan: no arc main.main -> runtime.main"
     else
