@@ -210,7 +210,7 @@ struct calls_pass {
     size_t nother, cap;
 };
 
-static void *calls_main(void *arg)
+static void calls_main(void *arg)
 {
     struct calls_pass *c = arg;
     struct part *pt = c->pt;
@@ -237,7 +237,6 @@ static void *calls_main(void *arg)
         c->other[c->nother++] = cl.site.file;
     }
     part_calls_read_upto(pt, SIZE_MAX);
-    return NULL;
 }
 
 /*
@@ -328,12 +327,12 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     }
     /* a lean table's calls are read on the other CPU meanwhile (calls_main()) */
     struct calls_pass cp = {p, pt, NULL, NULL, NULL, 0, 0};
-    struct worker w;
-    int lean_calls = consume && no_arcs && part_ncalls(pt) > 0, calls_thread = 0;
+    struct worker_job calls;
+    int lean_calls = consume && no_arcs && part_ncalls(pt) > 0;
     if (lean_calls) {
         cp.seen = xcalloc(nfn ? nfn : 1, 1);
         cp.own = xcalloc(nfn ? nfn : 1, sizeof(*cp.own));
-        calls_thread = worker_start(&w, calls_main, &cp) == 0;
+        worker_job_start(&calls, calls_main, &cp);
     }
 
     for (size_t i = 0; i < part_ncosts(pt) && !rc; i++) {
@@ -358,10 +357,7 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     }
     if (consume) part_costs_read_upto(pt, SIZE_MAX); /* the last block too */
     if (lean_calls) {
-        if (calls_thread)
-            worker_join(&w);
-        else
-            calls_main(&cp);
+        worker_job_finish(&calls); /* or calls_main() now, when it had no thread */
         if (!rc) calls_apply(ft, &cp, seen, fnrow, nfn);
         free(cp.seen);
         free(cp.own);

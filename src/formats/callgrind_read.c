@@ -15,7 +15,6 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1156,8 +1155,7 @@ int rd_read_lines(struct rd *r, const char *s, const char *end)
             if (!r->split.spec) {
                 input_discard_before(r->in, s);
             } else {
-                if (atomic_load_explicit(r->split.spec_stop, memory_order_relaxed))
-                    return rd_spec_fail(r);
+                if (worker_job_stopping(r->split.spec_job)) return rd_spec_fail(r);
                 input_discard_range(r->in, kept, s);
             }
             kept = s;

@@ -104,8 +104,6 @@ void input_discard_before(struct input *in, const char *upto);
  * again from the file if touched.
  */
 void input_discard_range(struct input *in, const char *from, const char *to);
-/* Does this process have two CPUs or more to run on? */
-int input_two_cpus(void);
 
 /*
  * The next block of whole lines, for readers that parse in place: on 1,
