@@ -87,7 +87,7 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
         if (o && o->opened && o->opened[i].path) {
             ins[i] = o->opened[i];
             memset(&o->opened[i], 0, sizeof(o->opened[i]));
-        } else if (input_open(&ins[i], files[i], err)) {
+        } else if (cli_open_input(&ins[i], files[i], err)) {
             failed = -1;
             break;
         }

@@ -1101,7 +1101,8 @@ static __attribute__((noinline)) int slow_line(struct rd *r, const char *s, cons
 {
     const char *e = memchr(s, '\n', (size_t)(lim - s));
     *eol = e;
-    if ((size_t)(e - s) > input_max_line()) return input_line_too_long(r->path, r->lineno, r->err);
+    if ((size_t)(e - s) > r->in->max_line)
+        return input_line_too_long(r->path, r->lineno, r->in->max_line, r->err);
     return other_line(r, s, (size_t)(e - s));
 }
 
@@ -1164,7 +1165,8 @@ int rd_read_lines(struct rd *r, const char *s, const char *end)
     if (s < end) {
         r->lineno++;
         size_t len = (size_t)(end - s);
-        if (len > input_max_line()) return input_line_too_long(r->path, r->lineno, r->err);
+        if (len > r->in->max_line)
+            return input_line_too_long(r->path, r->lineno, r->in->max_line, r->err);
         if (len && s[len - 1] == '\r') len--;
         if (copied_line(r, s, len)) return -1;
     }

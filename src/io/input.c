@@ -15,22 +15,14 @@
 #define RAW_CHUNK (256 * 1024)
 #define BUF_CHUNK (1024 * 1024)
 
-static size_t max_line = INPUT_MAX_LINE_DEFAULT;
-/* the mapped path's per-line test: the smaller of the discard step (1 MiB) and max_line */
-static size_t check_step = (size_t)1 << 20;
-
-size_t input_max_line(void)
+void input_set_max_line(struct input *in, size_t n)
 {
-    return max_line;
+    in->max_line = n ? n : INPUT_MAX_LINE_DEFAULT;
+    in->check_step = in->max_line < ((size_t)1 << 20) ? in->max_line : (size_t)1 << 20;
 }
 
-void input_set_max_line(size_t n)
-{
-    max_line = n ? n : INPUT_MAX_LINE_DEFAULT;
-    check_step = max_line < ((size_t)1 << 20) ? max_line : (size_t)1 << 20;
-}
-
-int input_line_too_long(const char *path, unsigned long lineno, struct tally_error *err)
+int input_line_too_long(const char *path, unsigned long lineno, size_t max_line,
+                        struct tally_error *err)
 {
     return tally_error_set(err, path, lineno,
                            "line longer than %zu bytes: not a profile, or raise the limit with "
@@ -53,6 +45,7 @@ static void init_common(struct input *in, const char *name)
     memset(in, 0, sizeof(*in));
     in->fd = -1;
     in->path = xstrdup(name);
+    input_set_max_line(in, 0);
 }
 
 static int start_codec(struct input *in, struct tally_error *err)
@@ -349,7 +342,8 @@ static __attribute__((noinline)) int getline_stream(struct input *in, const char
         char *nl = left > scanned ? memchr(s + scanned, '\n', left - scanned) : NULL;
         if (!nl) {
             scanned = left;
-            if (left > max_line) return input_line_too_long(in->path, in->lineno + 1, err);
+            if (left > in->max_line)
+                return input_line_too_long(in->path, in->lineno + 1, in->max_line, err);
             /* fill_buf keeps the unread bytes, so `scanned` stays valid */
             int r = fill_buf(in, err);
             if (r < 0) return -1;
@@ -358,7 +352,8 @@ static __attribute__((noinline)) int getline_stream(struct input *in, const char
         }
         s = in->buf + in->pos;
         size_t n = nl ? (size_t)(nl - s) : left;
-        if (n > max_line) return input_line_too_long(in->path, in->lineno + 1, err);
+        if (n > in->max_line)
+            return input_line_too_long(in->path, in->lineno + 1, in->max_line, err);
         in->pos += nl ? n + 1 : n;
         if (n && s[n - 1] == '\r') n--;
         *line = s;
@@ -382,8 +377,9 @@ int input_getline(struct input *in, const char **line, size_t *len, struct tally
          * limit: a line longer than the limit has moved pos at least
          * check_step (the smaller of the two) past `discarded`.
          */
-        if (in->pos - in->discarded >= check_step) {
-            if (n > max_line) return input_line_too_long(in->path, in->lineno + 1, err);
+        if (in->pos - in->discarded >= in->check_step) {
+            if (n > in->max_line)
+                return input_line_too_long(in->path, in->lineno + 1, in->max_line, err);
             input_discard_before(in, s);
         }
         if (n && s[n - 1] == '\r') n--;
@@ -421,18 +417,11 @@ struct input_ahead {
 };
 
 /*
- * Fill in->buf (whose unread bytes start at 0) up to BLOCK_TARGET bytes and
- * past one line end, or to the end of the input. Returns 1 with the length
- * of the block of whole lines in *cut; 0 when nothing is left; -1 on an
- * error. be says when the input ended (also with the last block, 1): an
- * error waits there until the whole lines before it were given out.
- */
-/*
  * Where the first line of buf[0, n) longer than max_line starts, or n. Only
  * a block longer than max_line can hold one, so blocks of the usual size
  * (a megabyte, the limit 8 MiB) are never scanned.
  */
-static size_t first_long_line(const char *buf, size_t n)
+static size_t first_long_line(const char *buf, size_t n, size_t max_line)
 {
     if (n <= max_line) return n;
     size_t at = 0;
@@ -445,6 +434,13 @@ static size_t first_long_line(const char *buf, size_t n)
     return n;
 }
 
+/*
+ * Fill in->buf (whose unread bytes start at 0) up to BLOCK_TARGET bytes and
+ * past one line end, or to the end of the input. Returns 1 with the length
+ * of the block of whole lines in *cut; 0 when nothing is left; -1 on an
+ * error. be says when the input ended (also with the last block, 1): an
+ * error waits there until the whole lines before it were given out.
+ */
 static int make_block(struct input *in, struct block_end *be, size_t *cut)
 {
     int eof = 0;
@@ -452,7 +448,7 @@ static int make_block(struct input *in, struct block_end *be, size_t *cut)
         if (in->buf_len >= BLOCK_TARGET || eof) {
             const char *nl = in->buf_len ? memrchr(in->buf, '\n', in->buf_len) : NULL;
             size_t whole = nl ? (size_t)(nl - in->buf) + 1 : 0;
-            size_t long_at = first_long_line(in->buf, whole);
+            size_t long_at = first_long_line(in->buf, whole, in->max_line);
             if (long_at < whole) {
                 /* the lines before it, then the error */
                 if (long_at) {
@@ -461,7 +457,7 @@ static int make_block(struct input *in, struct block_end *be, size_t *cut)
                 }
                 whole = 0;
             }
-            if (in->buf_len - whole > max_line) {
+            if (in->buf_len - whole > in->max_line) {
                 /* the line after the whole ones is too long */
                 if (whole) {
                     *cut = whole;
@@ -472,7 +468,7 @@ static int make_block(struct input *in, struct block_end *be, size_t *cut)
                 tally_error_set(&be->err, in->path, 0,
                                 "line longer than %zu bytes: not a profile, or raise the limit "
                                 "with 'tally --max-line=BYTES COMMAND ...'",
-                                max_line);
+                                in->max_line);
                 return -1;
             }
             if (eof) {

@@ -218,13 +218,13 @@ static void test_line_limit(void **state)
     memset(text, 'a', sizeof(text));
     text[100] = '\n';
     text[401] = '\n';
-    input_set_max_line(200);
-    assert_int_equal(input_max_line(), 200);
     /* mapped */
     char *path = test_tmpfile(text, sizeof(text));
     struct input in;
     struct tally_error err;
     assert_int_equal(input_open(&in, path, &err), 0);
+    assert_int_equal(in.max_line, INPUT_MAX_LINE_DEFAULT);
+    input_set_max_line(&in, 200);
     check_line_limit(&in);
     input_close(&in);
     unlink(path);
@@ -234,23 +234,25 @@ static void test_line_limit(void **state)
     unsigned char *gz = gzip_data(text, sizeof(text) - 1, &glen);
     path = test_tmpfile(gz, glen);
     assert_int_equal(input_open(&in, path, &err), 0);
+    assert_int_equal(in.max_line, INPUT_MAX_LINE_DEFAULT);
+    input_set_max_line(&in, 200);
     check_line_limit(&in);
     input_close(&in);
     unlink(path);
     free(path);
     free(gz);
     /* raised: read whole; 0 restores the default */
-    input_set_max_line(300);
     assert_int_equal(input_open_mem(&in, "m", text, sizeof(text), &err), 0);
+    input_set_max_line(&in, 300);
     const char *line;
     size_t len;
     assert_int_equal(input_getline(&in, &line, &len, &err), 1);
     assert_int_equal(input_getline(&in, &line, &len, &err), 1);
     assert_int_equal(len, 300);
+    input_set_max_line(&in, 0);
+    assert_int_equal(in.max_line, INPUT_MAX_LINE_DEFAULT);
     input_close(&in);
     input_close(&in); /* a closed input may be closed again */
-    input_set_max_line(0);
-    assert_int_equal(input_max_line(), INPUT_MAX_LINE_DEFAULT);
 }
 
 /*
@@ -259,12 +261,16 @@ static void test_line_limit(void **state)
  * error names the line that input_getline() names on the same bytes.
  * Returns the number of lines seen, or sets *err_line on an error.
  */
+/* The line limit of the inputs chunk_read() and getline_read() open (0: the default). */
+static size_t limit;
+
 static size_t chunk_read(const unsigned char *gz, size_t glen, const char *text, size_t len,
                          int *rc_out, unsigned long *err_line)
 {
     struct input in;
     struct tally_error err;
     assert_int_equal(input_open_mem(&in, "c.gz", gz, glen, &err), 0);
+    input_set_max_line(&in, limit);
     const char *data;
     size_t n, got = 0;
     unsigned long lines = 0;
@@ -292,6 +298,7 @@ static size_t getline_read(const unsigned char *gz, size_t glen, int *rc_out,
     struct input in;
     struct tally_error err;
     assert_int_equal(input_open_mem(&in, "c.gz", gz, glen, &err), 0);
+    input_set_max_line(&in, limit);
     const char *line;
     size_t l, lines = 0;
     int rc;
@@ -326,7 +333,7 @@ static void check_chunks(void)
     assert_int_equal(n1, n2);
     free(gz);
     /* a line past the limit: the same line named */
-    input_set_max_line(1000);
+    limit = 1000;
     memset(text + 2000000, 'x', 5000);
     gz = gzip_data(text, len, &glen);
     chunk_read(gz, glen, text, len, &rc1, &l1);
@@ -334,7 +341,7 @@ static void check_chunks(void)
     assert_int_equal(rc1, -1);
     assert_int_equal(rc2, -1);
     assert_int_equal(l1, l2);
-    input_set_max_line(0);
+    limit = 0;
     free(gz);
     free(text);
 }
