@@ -190,7 +190,7 @@ struct cli_input_options {
     int drop_jumps;          /* jump records (jump=, jcnd=) */
     int drop_addr;           /* instruction addresses (costs stay, per line) */
     int drop_line;           /* source lines too: costs and calls per function and file */
-    int call_counts_only;    /* calls without their costs (read_options.call_counts_only) */
+    int call_counts_only;    /* calls without their costs (read_options.callgrind) */
     int no_stacks;           /* calling-context trees (for views that show no stack) */
     enum cli_pair pair_runs; /* two inputs that are the contexts and callgrind files of one
                                 run (analysis/runpair.h) */

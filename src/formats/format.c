@@ -238,7 +238,7 @@ struct profile_ahead {
 static struct read_options ahead_opt(const struct profile_ahead *pa, size_t k)
 {
     struct read_options o = pa->opt;
-    if (k == 0) o.unindexed = 0;
+    if (k == 0) o.cachegrind.unindexed = 0;
     return o;
 }
 

@@ -39,7 +39,7 @@ static struct outcome read_text(const struct bytebuf *b, int fold, int drop_line
     opt.drop_addr = 1;
     opt.drop_line = drop_line;
     opt.drop_jumps = 1;
-    opt.call_counts_only = 1;
+    opt.callgrind.call_counts_only = 1;
     opt.callgrind.direct_out = &o.direct;
     opt.callgrind.split_out = &o.how;
     o.p = profile_new();
