@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "funcs.h"
 
-#include "../io/worker.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,97 +187,6 @@ static size_t row_in(struct func_table *ft, uint32_t *fnrow, uint32_t f, const s
     return rectab_get_index(&ft->rows, &key, NULL);
 }
 
-/*
- * The calls of a lean table (consume and no_arcs: no arcs, no lines), on
- * the other CPU while this one adds up the costs. All a call gives such a
- * table is a listed row for its caller in the call site's file, the object
- * of that row when it is the caller's own, and the callee's own row
- * flagged. The pass reads only the records and the functions: a site in
- * the caller's own file (same name id: nearly all) is noted per caller,
- * any other is kept for calls_apply(), which compares the canonical names
- * (the table's maps are not shared).
- */
-enum { CALLS_CALLER = 1, CALLS_CALLEE = 2 };
-
-struct calls_pass {
-    struct profile *p;
-    struct part *pt;
-    char *seen;      /* [nfn] CALLS_* bits */
-    uint64_t *own;   /* [nfn] 1 + the last call from the caller's own file, 0 = none */
-    uint64_t *other; /* (call index, caller, site file) of the other sites */
-    size_t nother, cap;
-};
-
-static void *calls_main(void *arg)
-{
-    struct calls_pass *c = arg;
-    struct part *pt = c->pt;
-    uint64_t prev_fn = UINT64_MAX, prev_file = UINT64_MAX;
-    for (size_t i = 0; i < part_ncalls(pt); i++) {
-        if (i % CONSUME_STEP == 0) part_calls_read_upto(pt, i);
-        struct call_rec cl;
-        part_call_get(pt, i, &cl);
-        c->seen[cl.caller] |= CALLS_CALLER;
-        c->seen[cl.callee] |= CALLS_CALLEE;
-        if (cl.site.file == profile_function_at(c->p, cl.caller).file) {
-            c->own[cl.caller] = i + 1;
-            continue;
-        }
-        if (cl.caller == prev_fn && cl.site.file == prev_file) {
-            c->other[c->nother - 3] = i; /* the same row again: only the last call counts */
-            continue;
-        }
-        prev_fn = cl.caller;
-        prev_file = cl.site.file;
-        c->other = xgrow(c->other, &c->cap, c->nother + 3, sizeof(*c->other));
-        c->other[c->nother++] = i;
-        c->other[c->nother++] = cl.caller;
-        c->other[c->nother++] = cl.site.file;
-    }
-    part_calls_read_upto(pt, SIZE_MAX);
-    return NULL;
-}
-
-/*
- * What calls_main() found, into the rows, as the calls loop of
- * func_table_build() would have: the object of a row that is its caller's
- * own is that of the caller whose own call came last.
- */
-static void calls_apply(struct func_table *ft, struct calls_pass *c, char *seen, uint32_t *fnrow,
-                        size_t nfn)
-{
-    struct profile *p = ft->p;
-    for (size_t k = 0; k < c->nother; k += 3) {
-        uint32_t f = (uint32_t)c->other[k + 1];
-        struct function fn = profile_function_at(p, f);
-        int own;
-        size_t ri = row_in(ft, fnrow, f, &fn, func_canon_file(ft, (uint32_t)c->other[k + 2]), &own);
-        if (own) { /* another name of the caller's own file */
-            if (c->own[f] < c->other[k] + 1) c->own[f] = c->other[k] + 1;
-            continue;
-        }
-        rectab_val(&ft->rows, ri)[2] |= FUNC_ROW_LISTED;
-    }
-    /* [row] 1 + the last own call that set the row's object; own_row() below makes at most
-       one row per function */
-    uint64_t *last = xcalloc(ft->rows.count + nfn + 1, sizeof(*last));
-    for (size_t f = 0; f < nfn; f++) {
-        if (!c->seen[f]) continue;
-        seen[f] = 1;
-        struct function fn = profile_function_at(p, (uint32_t)f);
-        if (c->seen[f] & CALLS_CALLEE)
-            rectab_val(&ft->rows, own_row(ft, fnrow, (uint32_t)f, &fn))[2] |= FUNC_ROW_CALLEE;
-        if (!c->own[f]) continue;
-        size_t ri = own_row(ft, fnrow, (uint32_t)f, &fn);
-        uint64_t *v = rectab_val(&ft->rows, ri);
-        v[2] |= FUNC_ROW_LISTED;
-        if (last[ri] > c->own[f]) continue;
-        last[ri] = c->own[f];
-        v[1] = (uint64_t)fn.obj + 1;
-    }
-    free(last);
-}
-
 int func_table_build(struct func_table *ft, struct profile *p, const struct func_options *opt,
                      struct tally_error *err)
 {
@@ -326,16 +233,6 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         part_costs_read_upto(pt, 0);
         part_calls_read_upto(pt, 0);
     }
-    /* a lean table's calls are read on the other CPU meanwhile (calls_main()) */
-    struct calls_pass cp = {p, pt, NULL, NULL, NULL, 0, 0};
-    struct worker w;
-    int lean_calls = consume && no_arcs && part_ncalls(pt) > 0, calls_thread = 0;
-    if (lean_calls) {
-        cp.seen = xcalloc(nfn ? nfn : 1, 1);
-        cp.own = xcalloc(nfn ? nfn : 1, sizeof(*cp.own));
-        calls_thread = worker_start(&w, calls_main, &cp) == 0;
-    }
-
     for (size_t i = 0; i < part_ncosts(pt) && !rc; i++) {
         if (consume && i % CONSUME_STEP == 0) part_costs_read_upto(pt, i);
         struct cost_rec cr;
@@ -357,17 +254,7 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         rc = add_wide((tally_wide *)(v + 3), tmp, nc);
     }
     if (consume) part_costs_read_upto(pt, SIZE_MAX); /* the last block too */
-    if (lean_calls) {
-        if (calls_thread)
-            worker_join(&w);
-        else
-            calls_main(&cp);
-        if (!rc) calls_apply(ft, &cp, seen, fnrow, nfn);
-        free(cp.seen);
-        free(cp.own);
-        free(cp.other);
-    }
-    for (size_t i = 0; i < part_ncalls(pt) && !rc && !lean_calls; i++) {
+    for (size_t i = 0; i < part_ncalls(pt) && !rc; i++) {
         if (consume && i % CONSUME_STEP == 0) part_calls_read_upto(pt, i);
         struct call_rec cl;
         part_call_get(pt, i, &cl);

@@ -35,6 +35,10 @@ extern int cli_quiet;
 extern size_t cli_read_split;
 /* From tally --max-records=N (tally.c): gmon_read_opts.max_records (0 = the default). */
 extern size_t cli_gmon_max_records;
+/* From tally --max-line=BYTES (tally.c): every input's line limit (0 = the default). */
+extern size_t cli_max_line;
+/* input_open() with the limits of the command line (--max-line); 0, or -1 with err. */
+int cli_open_input(struct input *in, const char *path, struct tally_error *err);
 /* "tally: msg" on stderr unless cli_quiet: what a run did, not what went wrong. */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
@@ -186,7 +190,7 @@ struct cli_input_options {
     int drop_jumps;          /* jump records (jump=, jcnd=) */
     int drop_addr;           /* instruction addresses (costs stay, per line) */
     int drop_line;           /* source lines too: costs and calls per function and file */
-    int call_counts_only;    /* calls without their costs (read_options.call_counts_only) */
+    int call_counts_only;    /* calls without their costs (read_options.callgrind) */
     int no_stacks;           /* calling-context trees (for views that show no stack) */
     enum cli_pair pair_runs; /* two inputs that are the contexts and callgrind files of one
                                 run (analysis/runpair.h) */

@@ -152,6 +152,13 @@ int cli_check_output(const char *output, const char *const *files, int nfiles,
 
 int cli_quiet;
 
+int cli_open_input(struct input *in, const char *path, struct tally_error *err)
+{
+    if (input_open(in, path, err)) return -1;
+    input_set_max_line(in, cli_max_line);
+    return 0;
+}
+
 void cli_note(const char *fmt, ...)
 {
     if (cli_quiet) return;

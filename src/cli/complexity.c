@@ -208,7 +208,7 @@ static int read_report(struct isprof *ip, const char *file)
     struct tally_error err;
     tally_error_clear(&err);
     struct input in;
-    if (input_open(&in, file, &err)) {
+    if (cli_open_input(&in, file, &err)) {
         cli_error(&err);
         return 1;
     }

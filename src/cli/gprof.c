@@ -550,7 +550,7 @@ static int gprof_run(struct gprof_options *o)
     /* each file is opened when its turn comes: errors come in the order of the files */
     for (int i = 0; loaded == 0 && i < o->ngmons; i++) {
         struct input in;
-        loaded = input_open(&in, o->gmons[i], &err);
+        loaded = cli_open_input(&in, o->gmons[i], &err);
         if (loaded == 0) {
             loaded = gprof_load_gmon(&L, &o->load, &in, &err);
             input_close(&in);

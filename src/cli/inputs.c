@@ -87,7 +87,7 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
         if (o && o->opened && o->opened[i].path) {
             ins[i] = o->opened[i];
             memset(&o->opened[i], 0, sizeof(o->opened[i]));
-        } else if (input_open(&ins[i], files[i], err)) {
+        } else if (cli_open_input(&ins[i], files[i], err)) {
             failed = -1;
             break;
         }
@@ -133,9 +133,9 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
     ro.drop_jumps = o && o->drop_jumps;
     ro.drop_addr = o && o->drop_addr;
     ro.drop_line = o && o->drop_line;
-    ro.call_counts_only = o && o->call_counts_only;
+    ro.callgrind.call_counts_only = o && o->call_counts_only;
     ro.callgrind.split_min = cli_read_split;
-    ro.unindexed = 1; /* every input after the first is only added into the sum */
+    ro.cachegrind.unindexed = 1; /* every input after the first is only added into the sum */
     if (o) o->mixed = 0;
     if (!failed && ngmons && !(sum = read_gmon(exe, gmons, ngmons, err))) failed = -1;
     /* the next input is read on the second processor while this one is added */

@@ -129,7 +129,7 @@ static int merge_aprof(const struct merge_options *o, struct input *first)
         if (i > 0) isprof_init(&next);
         /* every report is opened once: a pipe cannot be opened again */
         struct input opened, *in = i == 0 ? first : &opened;
-        if (i > 0 && input_open(&opened, o->files[i], &err)) {
+        if (i > 0 && cli_open_input(&opened, o->files[i], &err)) {
             rc = 1;
         } else if (strcmp(o->files[i], "-") != 0 && !is_aprof_input(in)) {
             tally_error_set(&err, o->files[i], 0,
@@ -175,7 +175,7 @@ int cmd_merge(int argc, char **argv)
     tally_error_clear(&err);
     /* the first file is opened once: its content says aprof or not */
     struct input *opened = xcalloc((size_t)o.nfiles, sizeof(*opened)), *first = &opened[0];
-    if (input_open(first, o.files[0], &err)) {
+    if (cli_open_input(first, o.files[0], &err)) {
         cli_error(&err);
         free(opened);
         free(o.files);

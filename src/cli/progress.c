@@ -2,12 +2,11 @@
 /*
  * progress.c - the progress line on stderr while a command reads its inputs.
  *
- * A thread wakes after one second and then four times a second. It finds
- * which input is being read, and how far, from the kernel's view of this
- * process: /proc/self/fd names the open files, /proc/self/fdinfo their read
- * positions, so the readers need no hook. The position is in the file as
- * stored (the compressed bytes of a gzip or zstd file), and so is the size.
- * Nothing is printed when stderr is not a terminal, with -q, or once
+ * A thread of its own (worker_background()) wakes after one second and then four times a second. It
+ * finds which input is being read, and how far, from the kernel's view of this process:
+ * /proc/self/fd names the open files, /proc/self/fdinfo their read positions, so the readers need
+ * no hook. The position is in the file as stored (the compressed bytes of a gzip or zstd file), and
+ * so is the size. Nothing is printed when stderr is not a terminal, with -q, or once
  * cli_progress_stop() has run; the stop erases the line.
  *
  * Between reads, cli_progress_note() names what is done instead (merging
@@ -16,6 +15,7 @@
  * For tests, TALLY_PROGRESS_AFTER_MS replaces the first second.
  */
 #include "cli.h"
+#include "../io/worker.h"
 
 #include <dirent.h>
 #include <stdarg.h>
@@ -102,7 +102,7 @@ static int current_input(long long *pos, long long *size)
     return found;
 }
 
-static void *progress_thread(void *arg)
+static void progress_thread(void *arg)
 {
     struct timespec first = *(struct timespec *)arg, every = {0, 250000000};
     free(arg);
@@ -111,7 +111,7 @@ static void *progress_thread(void *arg)
         pthread_mutex_lock(&lock);
         if (stopped) {
             pthread_mutex_unlock(&lock);
-            return NULL;
+            return;
         }
         long long pos = 0, size = 0;
         int k = note[0] ? -1 : current_input(&pos, &size);
@@ -154,15 +154,10 @@ void cli_progress_start(const char *const *files, int nfiles)
         shown_after.tv_sec++;
         shown_after.tv_nsec -= 1000000000L;
     }
-    pthread_t t;
-    pthread_attr_t at;
-    pthread_attr_init(&at);
-    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&t, &at, progress_thread, first) == 0)
+    if (worker_background(progress_thread, first) == 0)
         running = 1;
     else
         free(first);
-    pthread_attr_destroy(&at);
 }
 
 void cli_progress_stop(void)

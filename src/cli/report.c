@@ -419,7 +419,7 @@ int cmd_report(int argc, char **argv)
     int naprof = 0, nprof = 0, made_dir = 0;
     for (int i = 0; i < o.nfiles; i++) {
         struct input in;
-        if (input_open(&in, o.files[i], &err)) goto fail;
+        if (cli_open_input(&in, o.files[i], &err)) goto fail;
         int a = is_aprof(&in, &err);
         if (a < 0) {
             input_close(&in);

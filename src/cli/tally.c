@@ -130,7 +130,7 @@ static int max_line_option(const char *v)
 {
     size_t n;
     if (size_option(v, &n)) return -1;
-    input_set_max_line(n);
+    cli_max_line = n;
     return 0;
 }
 
@@ -153,6 +153,7 @@ static void on_signal(int sig)
 
 size_t cli_read_split;
 size_t cli_gmon_max_records;
+size_t cli_max_line;
 
 /* TALLY_READ_SPLIT: bytes, or "off" (anything else: the reader's default). */
 static void read_split_env(void)

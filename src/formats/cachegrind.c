@@ -34,7 +34,7 @@ struct cg_reader {
     uint32_t fn;         /* function of (file, name), valid when fn_ok */
     int fn_ok;
     int drop_line;   /* opt->drop_line: every line counts as line 0 */
-    int unindexed;   /* opt->unindexed: cost records appended, not looked up */
+    int unindexed;   /* opt->cachegrind.unindexed: cost records appended, not looked up */
     uint64_t *costs; /* [nev] scratch for one count line */
     /* the file's costs of each event, summed (see count_line) */
     uint64_t *sum;   /* [nev] while the bound holds (tot_exact 0): no sum passed 2^64-1 */
@@ -87,7 +87,7 @@ static int check_no_nul(struct cg_reader *r, const char *s, size_t len)
 }
 
 /*
- * Appended cost records (opt->unindexed) made one per position, as the
+ * Appended cost records (opt->cachegrind.unindexed) made one per position, as the
  * indexed reader makes them, and the rest of the file read indexed: for a
  * file that becomes signed, whose checks look at each position's sum, and
  * for a file that has appended UNINDEXED_MAX records (memory bounded by the
@@ -422,7 +422,7 @@ int cachegrind_read(struct input *in, struct profile *p, const struct read_optio
     struct cg_reader r;
     memset(&r, 0, sizeof(r));
     r.drop_line = opt && opt->drop_line;
-    r.unindexed = opt && opt->unindexed;
+    r.unindexed = opt && opt->cachegrind.unindexed;
     r.in = in;
     r.p = p;
     r.err = err;

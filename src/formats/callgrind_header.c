@@ -117,7 +117,7 @@ static int header_part(struct rd *r)
         pt->thread = prev->thread;
         if (prev->cmd) pt->cmd = xstrdup(prev->cmd);
     }
-    if (r->opt->call_counts_only) part_keep_call_counts_only(r->p, pt); /* no calls yet */
+    if (r->opt->callgrind.call_counts_only) part_keep_call_counts_only(r->p, pt); /* no calls yet */
     pt->counts_complete = 1; /* until a line leaves a count out */
     if (r->fold.last_n[0] + r->fold.last_n[1] + r->fold.last_n[2]) {
         /* the parts of a file are often alike (--dump-every-bb, concatenated

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../io/parse.h"
+#include "../io/worker.h"
 #include "../model/strtab.h"
 #include "callgrind_int.h"
 #include "format.h"
@@ -90,11 +91,11 @@ struct rd_fold {
  * the first reader reads on. All zero for a reader from the start.
  */
 struct rd_split {
-    int spec;               /* SPEC_* bits, 0 for a reader from the start */
-    unsigned spec_unknown;  /* 1 << SP_*: kinds whose last position is unknown */
-    unsigned spec_abs;      /* kinds given as absolute numbers on the current line */
-    int spec_fast;          /* the part's fast layout, used once positions are known */
-    _Atomic int *spec_stop; /* set by the first reader: give up */
+    int spec;                          /* SPEC_* bits, 0 for a reader from the start */
+    unsigned spec_unknown;             /* 1 << SP_*: kinds whose last position is unknown */
+    unsigned spec_abs;                 /* kinds given as absolute numbers on the current line */
+    int spec_fast;                     /* the part's fast layout, used once positions are known */
+    const struct worker_job *spec_job; /* the second reader's job: give up once it stops */
 };
 
 /*

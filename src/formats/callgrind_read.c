@@ -15,7 +15,6 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,8 +175,10 @@ HOT void make_pos(const struct rd *r, const uint64_t v[SP_KINDS], uint32_t file,
 /*
  * profile_function(), remembering the functions last found in a small
  * table indexed by name id: calls and jumps name the same callees again and
- * again, and one slot is cheaper than the function table's hash lookup (a
- * slot per name cost 3 MB per reader on a file of 150,000 names).
+ * again, and one slot is cheaper than the function table's hash lookup.
+ * The table has a fixed size (RD_FCACHE slots, indexed by the low bits of
+ * the name id) rather than a slot per name, so its memory does not grow
+ * with the names of the file.
  */
 static uint32_t rd_function(struct rd *r, uint32_t obj, uint32_t file, uint32_t name)
 {
@@ -217,9 +218,9 @@ HOT const char *fast_digits(const char *s, uint64_t *v)
 
 /*
  * 1 to 16 hex digits at s: their end, or NULL. The digits are those of
- * parse_hexdigit() (io/parse.h), written out: with the call, GCC 12 lays
- * this loop out so that the annotate of a real cc1 profile (--dump-instr)
- * runs 0.17% more instructions.
+ * parse_hexdigit() (io/parse.h), written out here rather than called, so
+ * that this loop (every address of a --dump-instr file) is laid out as a
+ * loop of its own.
  */
 static inline const char *fast_hex(const char *s, uint64_t *v)
 {
@@ -453,10 +454,9 @@ static int parse_cost_line(struct rd *r, const char *s, const char *lim, uint64_
  * one 8-byte read for a cost of two or more digits, and no bounds checks
  * (the '\n' that ends the line stops every loop).
  *
- * Measured: this was faster than a branch-free parser (SSE2 masks of the
- * separators, every token read as one word), which did less mispredicting
- * in Valgrind's model but was 20% slower on the real CPU: it executes more
- * instructions, and the CPU predicts these short, simple loops well.
+ * The loops are plain byte loops, not branch-free word tricks: the
+ * numbers are short, and a CPU predicts such short, regular loops well, so
+ * running fewer instructions is what counts.
  *
  * Anything else (tabs, CR, hex or very long numbers, negative costs, too
  * many costs, errors of every kind) makes it give up before it changed
@@ -1102,7 +1102,8 @@ static __attribute__((noinline)) int slow_line(struct rd *r, const char *s, cons
 {
     const char *e = memchr(s, '\n', (size_t)(lim - s));
     *eol = e;
-    if ((size_t)(e - s) > input_max_line()) return input_line_too_long(r->path, r->lineno, r->err);
+    if ((size_t)(e - s) > r->in->max_line)
+        return input_line_too_long(r->path, r->lineno, r->in->max_line, r->err);
     return other_line(r, s, (size_t)(e - s));
 }
 
@@ -1156,8 +1157,7 @@ int rd_read_lines(struct rd *r, const char *s, const char *end)
             if (!r->split.spec) {
                 input_discard_before(r->in, s);
             } else {
-                if (atomic_load_explicit(r->split.spec_stop, memory_order_relaxed))
-                    return rd_spec_fail(r);
+                if (worker_job_stopping(r->split.spec_job)) return rd_spec_fail(r);
                 input_discard_range(r->in, kept, s);
             }
             kept = s;
@@ -1166,7 +1166,8 @@ int rd_read_lines(struct rd *r, const char *s, const char *end)
     if (s < end) {
         r->lineno++;
         size_t len = (size_t)(end - s);
-        if (len > input_max_line()) return input_line_too_long(r->path, r->lineno, r->err);
+        if (len > r->in->max_line)
+            return input_line_too_long(r->path, r->lineno, r->in->max_line, r->err);
         if (len && s[len - 1] == '\r') len--;
         if (copied_line(r, s, len)) return -1;
     }

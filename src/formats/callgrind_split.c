@@ -34,7 +34,6 @@
  */
 #include "callgrind_rd.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,7 +56,7 @@ struct half {
     struct tally_error err;
     int mode; /* SPLIT_* */
     const char *data, *hdr_end, *split, *end;
-    _Atomic int stop;
+    struct worker_job job; /* half_main() on the second CPU */
     int rc;
 };
 
@@ -151,7 +150,7 @@ static void cont_begin(struct rd *r)
     r->header_open = 0;
 }
 
-static void *half_main(void *arg)
+static void half_main(void *arg)
 {
     struct half *h = arg;
     struct rd *r = &h->r;
@@ -175,7 +174,6 @@ static void *half_main(void *arg)
     rd_drop_maps(r);
     xtrim();
     h->rc = rc;
-    return NULL;
 }
 
 static void half_free(struct half *h)
@@ -492,7 +490,7 @@ int rd_read_split(struct rd *r, const char *data, size_t len)
 {
     size_t min = r->opt->callgrind.split_min ? r->opt->callgrind.split_min : READ_SPLIT_MIN_DEFAULT;
     if (r->split.spec || r->opt->callgrind.no_split || r->pt || min == READ_SPLIT_NEVER ||
-        len < min || !input_two_cpus())
+        len < min || !worker_two_cpus())
         return 1;
     const char *end = data + len;
     struct half *h = xcalloc(1, sizeof(*h));
@@ -518,20 +516,19 @@ int rd_read_split(struct rd *r, const char *data, size_t len)
     struct rd *s = &h->r;
     rd_init(s, r->in, h->p, r->opt, &h->err);
     s->path = r->path;
-    s->split.spec_stop = &h->stop;
-    struct worker w;
-    if (worker_start(&w, half_main, h)) {
+    s->split.spec_job = &h->job;
+    if (!worker_job_start(&h->job, half_main, h)) {
+        worker_job_cancel(&h->job);
         half_free(h);
         return 1;
     }
     const char *split = h->split;
     if (rd_read_lines(r, data, split)) {
-        atomic_store(&h->stop, 1);
-        worker_join(&w);
+        worker_job_cancel(&h->job);
         half_free(h);
         return -1;
     }
-    worker_join(&w);
+    worker_job_finish(&h->job);
     int merged = 0;
     if (!h->rc) {
         uint32_t *nm = xmalloc((h->p->names.n + 1) * sizeof(*nm));

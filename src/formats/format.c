@@ -5,7 +5,6 @@
 #include "aprof.h"
 #include "contexts.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -217,51 +216,44 @@ struct profile *profile_read_input(struct input *in, const struct read_options *
     return p;
 }
 
+/*
+ * The ring of profile_ahead: the profile the caller took last (given back
+ * when it asks for the next) and the one read meanwhile.
+ */
+#define AHEAD_DEPTH 2
+
 struct profile_ahead {
     struct input **ins;
     size_t n;
     struct read_options opt;
     size_t taken; /* profiles given to the caller */
-    /* the thread, when there is one; it reads input `taken` while the caller works */
-    int threaded, stop;
-    struct worker thread;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    size_t made;           /* profiles read (or failed) by the thread */
-    struct profile **prof; /* [n]: read and not yet taken */
-    struct tally_error *errs;
+    /* the thread, when there is one: it reads input `taken` while the caller works */
+    struct worker_ahead *wa;
+    struct profile *prof[AHEAD_DEPTH]; /* profile k in prof[k % AHEAD_DEPTH] until taken */
+    struct tally_error errs[AHEAD_DEPTH];
+    int failed; /* the thread's last read failed: it reads no more */
 };
 
 /* Input k's options: the first profile becomes the sum, it is never unindexed. */
 static struct read_options ahead_opt(const struct profile_ahead *pa, size_t k)
 {
     struct read_options o = pa->opt;
-    if (k == 0) o.unindexed = 0;
+    if (k == 0) o.cachegrind.unindexed = 0;
     return o;
 }
 
-static void *ahead_main(void *arg)
+/* The reading thread's work (worker_ahead_start()): profile k. */
+static int ahead_make(void *arg, size_t k)
 {
     struct profile_ahead *pa = arg;
-    for (size_t k = 0; k < pa->n; k++) {
-        pthread_mutex_lock(&pa->mu);
-        /* one ahead of the caller: input k once profile k - 1 was taken */
-        while (!pa->stop && k > pa->taken)
-            pthread_cond_wait(&pa->cv, &pa->mu);
-        int stop = pa->stop;
-        pthread_mutex_unlock(&pa->mu);
-        if (stop) break;
-        tally_error_clear(&pa->errs[k]);
-        struct read_options o = ahead_opt(pa, k);
-        struct profile *p = profile_read_input(pa->ins[k], &o, &pa->errs[k]);
-        pthread_mutex_lock(&pa->mu);
-        pa->prof[k] = p;
-        pa->made = k + 1;
-        pthread_cond_broadcast(&pa->cv);
-        pthread_mutex_unlock(&pa->mu);
-        if (!p) break;
-    }
-    return NULL;
+    if (k >= pa->n || pa->failed) return 0;
+    struct tally_error *e = &pa->errs[k % AHEAD_DEPTH];
+    tally_error_clear(e);
+    struct read_options o = ahead_opt(pa, k);
+    struct profile *p = profile_read_input(pa->ins[k], &o, e);
+    pa->prof[k % AHEAD_DEPTH] = p;
+    pa->failed = !p;
+    return 1;
 }
 
 struct profile_ahead *profile_ahead_start(struct input **ins, size_t n,
@@ -271,60 +263,37 @@ struct profile_ahead *profile_ahead_start(struct input **ins, size_t n,
     pa->ins = ins;
     pa->n = n;
     if (opt) pa->opt = *opt;
-    if (n < 2 || !input_two_cpus()) return pa;
-    pa->prof = xcalloc(n, sizeof(*pa->prof));
-    pa->errs = xcalloc(n, sizeof(*pa->errs));
-    pthread_mutex_init(&pa->mu, NULL);
-    pthread_cond_init(&pa->cv, NULL);
+    if (n < 2 || !worker_two_cpus()) return pa;
     /* the caller keeps the other CPU busy: no reader splits its file on it */
     int no_split = pa->opt.callgrind.no_split;
     pa->opt.callgrind.no_split = 1;
-    if (worker_start(&pa->thread, ahead_main, pa) == 0) {
-        pa->threaded = 1;
-    } else {
-        pa->opt.callgrind.no_split = no_split;
-        pthread_mutex_destroy(&pa->mu);
-        pthread_cond_destroy(&pa->cv);
-    }
+    pa->wa = worker_ahead_start(ahead_make, pa, AHEAD_DEPTH);
+    if (!pa->wa) pa->opt.callgrind.no_split = no_split;
     return pa;
 }
 
 struct profile *profile_ahead_next(struct profile_ahead *pa, struct tally_error *err)
 {
     if (pa->taken >= pa->n) return NULL;
-    if (!pa->threaded) {
+    if (!pa->wa) {
         struct read_options o = ahead_opt(pa, pa->taken);
         return profile_read_input(pa->ins[pa->taken++], &o, err);
     }
-    size_t k = pa->taken;
-    pthread_mutex_lock(&pa->mu);
-    while (pa->made <= k)
-        pthread_cond_wait(&pa->cv, &pa->mu);
-    struct profile *p = pa->prof[k];
-    pa->prof[k] = NULL;
+    size_t k;
+    if (!worker_ahead_next(pa->wa, &k)) return NULL; /* after a failure, as without the thread */
+    struct profile *p = pa->prof[k % AHEAD_DEPTH];
+    pa->prof[k % AHEAD_DEPTH] = NULL;
     pa->taken = k + 1;
-    pthread_cond_broadcast(&pa->cv);
-    pthread_mutex_unlock(&pa->mu);
-    if (!p && err) *err = pa->errs[k];
+    if (!p && err) *err = pa->errs[k % AHEAD_DEPTH];
     return p;
 }
 
 void profile_ahead_stop(struct profile_ahead *pa)
 {
     if (!pa) return;
-    if (pa->threaded) {
-        pthread_mutex_lock(&pa->mu);
-        pa->stop = 1;
-        pthread_cond_broadcast(&pa->cv);
-        pthread_mutex_unlock(&pa->mu);
-        worker_join(&pa->thread);
-        pthread_mutex_destroy(&pa->mu);
-        pthread_cond_destroy(&pa->cv);
-        for (size_t k = 0; k < pa->n; k++)
-            profile_free(pa->prof[k]);
-    }
-    free(pa->prof);
-    free(pa->errs);
+    worker_ahead_stop(pa->wa);
+    for (size_t k = 0; k < AHEAD_DEPTH; k++)
+        profile_free(pa->prof[k]);
     free(pa);
 }
 

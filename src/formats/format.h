@@ -40,6 +40,21 @@ struct callgrind_read_options {
        reader added straight to part 0 (with merge_parts, call counts only and no jumps:
        see callgrind_rd.h) */
     size_t *direct_out;
+    /*
+     * Calls keep caller, callee, count and the files of call site and
+     * target, nothing more (struct part: call_counts_only), for views that
+     * show no call cost and no line (annotate --auto=no without --inclusive
+     * or --tree). The call lines are parsed and checked as ever, but their
+     * costs are not added up, so a sum of call costs past 2^64-1 (an error
+     * otherwise) passes unnoticed.
+     */
+    int call_counts_only;
+};
+
+/* Knobs of the cachegrind reader alone (read_options.cachegrind; other readers ignore them). */
+struct cachegrind_read_options {
+    int unindexed; /* the profile is only added into a sum (profile_sum()): its cost
+                      records may repeat a position, as they are appended without a lookup */
 };
 
 struct read_options {
@@ -48,25 +63,14 @@ struct read_options {
     int drop_jumps;  /* do not keep jump records */
     int drop_line;   /* forget source lines too (and addresses): costs and calls per function
                         and file, for views that show no line (annotate --auto=no) */
-    int unindexed;   /* the profile is only added into a sum (profile_sum()): its cost
-                        records may repeat a position, as they are appended without a
-                        lookup (the cachegrind reader; others ignore it) */
-    struct callgrind_read_options callgrind; /* what only the callgrind reader reads */
-    /*
-     * Calls keep caller, callee, count and the files of call site and
-     * target, nothing more (struct part: call_counts_only), for views that
-     * show no call cost and no line (annotate --auto=no without --inclusive
-     * or --tree). The call lines are parsed and checked as ever, but their
-     * costs are not added up, so a sum of call costs past 2^64-1 (an error
-     * otherwise) passes unnoticed. The callgrind reader; others may ignore it.
-     */
-    int call_counts_only;
+    struct callgrind_read_options callgrind;   /* what only the callgrind reader reads */
+    struct cachegrind_read_options cachegrind; /* what only the cachegrind reader reads */
 };
 
 #define READ_SPLIT_MIN_DEFAULT ((size_t)1 << 20)
 #define READ_SPLIT_NEVER ((size_t)-1)
 
-/* How the callgrind reader read a file (read_options.split_out). */
+/* How the callgrind reader read a file (read_options.callgrind.split_out). */
 enum {
     READ_SPLIT_NONE, /* on one thread */
     READ_SPLIT_PART, /* on two, the second reading whole parts */
@@ -145,7 +149,7 @@ struct profile *profile_read_input(struct input *in, const struct read_options *
  * (when there is a second processor) while the caller works on the last
  * one: profile_ahead_next() gives the profiles in order, the same that
  * profile_read_input() would give, with the same errors. At most one
- * profile is read ahead. With opt->unindexed, every input but the first
+ * profile is read ahead. With opt->cachegrind.unindexed, every input but the first
  * is read unindexed (the caller adds them into the first one). The inputs
  * must stay open until profile_ahead_stop(), which waits for the thread
  * and frees what was not taken (NULL: nothing to do).

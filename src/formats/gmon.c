@@ -72,6 +72,7 @@ struct rd {
     struct gmon_layout lay;
     struct tally_error *err;
     struct input *in;   /* streamed: more bytes come from here; NULL: p holds them all */
+    size_t max_line;    /* the longest string looked for in a stream (the input's line limit) */
     unsigned char *own; /* streamed: the bytes read so far (p == own) */
     size_t cap;
     int failed;         /* streamed: a read error is in err */
@@ -331,7 +332,7 @@ static int skip_string(struct rd *r)
     size_t look = 0, left;
     const unsigned char *nul = NULL;
     /* a streamed string is looked for as far as the longest text line */
-    while (!nul && (left = rd_left(r, look + 1)) > look && look < input_max_line()) {
+    while (!nul && (left = rd_left(r, look + 1)) > look && look < r->max_line) {
         nul = memchr(r->p + r->pos + look, 0, left - look);
         look = left;
     }
@@ -539,14 +540,20 @@ static int read_rd(struct gmon *g, struct rd *r, const struct gmon_read_opts *o)
 int gmon_read_mem(struct gmon *g, const char *name, const void *data, size_t size,
                   const struct gmon_read_opts *o, struct tally_error *err)
 {
-    struct rd r = {.p = data, .size = size, .name = name, .lay = o->layout, .err = err};
+    struct rd r = {.p = data,
+                   .size = size,
+                   .name = name,
+                   .lay = o->layout,
+                   .err = err,
+                   .max_line = INPUT_MAX_LINE_DEFAULT};
     return read_rd(g, &r, o);
 }
 
 int gmon_read_input(struct gmon *g, struct input *in, const struct gmon_read_opts *o,
                     struct tally_error *err)
 {
-    struct rd r = {.name = in->path, .lay = o->layout, .err = err, .in = in};
+    struct rd r = {
+        .name = in->path, .lay = o->layout, .err = err, .in = in, .max_line = in->max_line};
     if (in->kind == INPUT_MAP || (in->kind == INPUT_MEM && in->data)) {
         /* all of it is in memory already */
         r.p = (const unsigned char *)in->data + in->pos;

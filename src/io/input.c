@@ -4,8 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,22 +15,14 @@
 #define RAW_CHUNK (256 * 1024)
 #define BUF_CHUNK (1024 * 1024)
 
-static size_t max_line = INPUT_MAX_LINE_DEFAULT;
-/* the mapped path's per-line test: the smaller of the discard step (1 MiB) and max_line */
-static size_t check_step = (size_t)1 << 20;
-
-size_t input_max_line(void)
+void input_set_max_line(struct input *in, size_t n)
 {
-    return max_line;
+    in->max_line = n ? n : INPUT_MAX_LINE_DEFAULT;
+    in->check_step = in->max_line < ((size_t)1 << 20) ? in->max_line : (size_t)1 << 20;
 }
 
-void input_set_max_line(size_t n)
-{
-    max_line = n ? n : INPUT_MAX_LINE_DEFAULT;
-    check_step = max_line < ((size_t)1 << 20) ? max_line : (size_t)1 << 20;
-}
-
-int input_line_too_long(const char *path, unsigned long lineno, struct tally_error *err)
+int input_line_too_long(const char *path, unsigned long lineno, size_t max_line,
+                        struct tally_error *err)
 {
     return tally_error_set(err, path, lineno,
                            "line longer than %zu bytes: not a profile, or raise the limit with "
@@ -55,6 +45,7 @@ static void init_common(struct input *in, const char *name)
     memset(in, 0, sizeof(*in));
     in->fd = -1;
     in->path = xstrdup(name);
+    input_set_max_line(in, 0);
 }
 
 static int start_codec(struct input *in, struct tally_error *err)
@@ -351,7 +342,8 @@ static __attribute__((noinline)) int getline_stream(struct input *in, const char
         char *nl = left > scanned ? memchr(s + scanned, '\n', left - scanned) : NULL;
         if (!nl) {
             scanned = left;
-            if (left > max_line) return input_line_too_long(in->path, in->lineno + 1, err);
+            if (left > in->max_line)
+                return input_line_too_long(in->path, in->lineno + 1, in->max_line, err);
             /* fill_buf keeps the unread bytes, so `scanned` stays valid */
             int r = fill_buf(in, err);
             if (r < 0) return -1;
@@ -360,7 +352,8 @@ static __attribute__((noinline)) int getline_stream(struct input *in, const char
         }
         s = in->buf + in->pos;
         size_t n = nl ? (size_t)(nl - s) : left;
-        if (n > max_line) return input_line_too_long(in->path, in->lineno + 1, err);
+        if (n > in->max_line)
+            return input_line_too_long(in->path, in->lineno + 1, in->max_line, err);
         in->pos += nl ? n + 1 : n;
         if (n && s[n - 1] == '\r') n--;
         *line = s;
@@ -384,8 +377,9 @@ int input_getline(struct input *in, const char **line, size_t *len, struct tally
          * limit: a line longer than the limit has moved pos at least
          * check_step (the smaller of the two) past `discarded`.
          */
-        if (in->pos - in->discarded >= check_step) {
-            if (n > max_line) return input_line_too_long(in->path, in->lineno + 1, err);
+        if (in->pos - in->discarded >= in->check_step) {
+            if (n > in->max_line)
+                return input_line_too_long(in->path, in->lineno + 1, in->max_line, err);
             input_discard_before(in, s);
         }
         if (n && s[n - 1] == '\r') n--;
@@ -413,35 +407,21 @@ struct block_end {
 };
 
 struct input_ahead {
-    size_t cut;          /* single-threaded: the block handed out last, a prefix of in->buf */
-    struct block_end be; /* how the input ended, once the caller may know it */
-    /* the thread (threaded == 1) and the ring of blocks it filled */
-    int threaded;
-    struct worker thread;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
+    size_t cut;              /* single-threaded: the block handed out last, a prefix of in->buf */
+    struct block_end be;     /* how the input ended (the reading thread's until it ends) */
+    struct worker_ahead *wa; /* the thread that makes the blocks into `slot`, or NULL */
     struct {
         char *buf;
         size_t cap, len;
     } slot[AHEAD_SLOTS];
-    size_t made, taken, freed; /* blocks made by the thread, taken and given back by the caller */
-    int stop;                  /* input_close() before the end: the thread stops */
-    int held;                  /* the caller holds the block slot[(taken - 1) % AHEAD_SLOTS] */
 };
 
-/*
- * Fill in->buf (whose unread bytes start at 0) up to BLOCK_TARGET bytes and
- * past one line end, or to the end of the input. Returns 1 with the length
- * of the block of whole lines in *cut; 0 when nothing is left; -1 on an
- * error. be says when the input ended (also with the last block, 1): an
- * error waits there until the whole lines before it were given out.
- */
 /*
  * Where the first line of buf[0, n) longer than max_line starts, or n. Only
  * a block longer than max_line can hold one, so blocks of the usual size
  * (a megabyte, the limit 8 MiB) are never scanned.
  */
-static size_t first_long_line(const char *buf, size_t n)
+static size_t first_long_line(const char *buf, size_t n, size_t max_line)
 {
     if (n <= max_line) return n;
     size_t at = 0;
@@ -454,6 +434,13 @@ static size_t first_long_line(const char *buf, size_t n)
     return n;
 }
 
+/*
+ * Fill in->buf (whose unread bytes start at 0) up to BLOCK_TARGET bytes and
+ * past one line end, or to the end of the input. Returns 1 with the length
+ * of the block of whole lines in *cut; 0 when nothing is left; -1 on an
+ * error. be says when the input ended (also with the last block, 1): an
+ * error waits there until the whole lines before it were given out.
+ */
 static int make_block(struct input *in, struct block_end *be, size_t *cut)
 {
     int eof = 0;
@@ -461,7 +448,7 @@ static int make_block(struct input *in, struct block_end *be, size_t *cut)
         if (in->buf_len >= BLOCK_TARGET || eof) {
             const char *nl = in->buf_len ? memrchr(in->buf, '\n', in->buf_len) : NULL;
             size_t whole = nl ? (size_t)(nl - in->buf) + 1 : 0;
-            size_t long_at = first_long_line(in->buf, whole);
+            size_t long_at = first_long_line(in->buf, whole, in->max_line);
             if (long_at < whole) {
                 /* the lines before it, then the error */
                 if (long_at) {
@@ -470,7 +457,7 @@ static int make_block(struct input *in, struct block_end *be, size_t *cut)
                 }
                 whole = 0;
             }
-            if (in->buf_len - whole > max_line) {
+            if (in->buf_len - whole > in->max_line) {
                 /* the line after the whole ones is too long */
                 if (whole) {
                     *cut = whole;
@@ -481,7 +468,7 @@ static int make_block(struct input *in, struct block_end *be, size_t *cut)
                 tally_error_set(&be->err, in->path, 0,
                                 "line longer than %zu bytes: not a profile, or raise the limit "
                                 "with 'tally --max-line=BYTES COMMAND ...'",
-                                max_line);
+                                in->max_line);
                 return -1;
             }
             if (eof) {
@@ -515,56 +502,30 @@ static void buf_drop(struct input *in, size_t n)
     in->pos = 0;
 }
 
-static void *ahead_main(void *arg)
+/* The reading thread's work (worker_ahead_start()): block k into slot k % AHEAD_SLOTS. */
+static int ahead_make(void *arg, size_t k)
 {
     struct input *in = arg;
     struct input_ahead *a = in->ahead;
-    struct block_end be = {0};
-    for (;;) {
-        size_t cut = 0;
-        int rc = be.end ? 0 : make_block(in, &be, &cut);
-        pthread_mutex_lock(&a->mu);
-        if (rc <= 0) {
-            /* the end: the caller learns it once it has taken every block */
-            a->be = be;
-            pthread_cond_broadcast(&a->cv);
-            pthread_mutex_unlock(&a->mu);
-            return NULL;
-        }
-        /* a free slot: its buffer takes the bytes after the block */
-        while (!a->stop && a->made - a->freed >= AHEAD_SLOTS)
-            pthread_cond_wait(&a->cv, &a->mu);
-        int stop = a->stop;
-        size_t k = a->made % AHEAD_SLOTS;
-        pthread_mutex_unlock(&a->mu);
-        if (stop) return NULL;
-        char *b = a->slot[k].buf;
-        size_t cap = a->slot[k].cap, rest = in->buf_len - cut;
-        if (cap < rest + BUF_CHUNK) {
-            cap = rest + BUF_CHUNK;
-            b = xrealloc(b, cap);
-        }
-        memcpy(b, in->buf + cut, rest);
-        a->slot[k].buf = in->buf;
-        a->slot[k].cap = in->buf_cap;
-        a->slot[k].len = cut;
-        in->buf = b;
-        in->buf_cap = cap;
-        in->buf_len = rest;
-        in->pos = 0;
-        pthread_mutex_lock(&a->mu);
-        a->made++;
-        pthread_cond_broadcast(&a->cv);
-        pthread_mutex_unlock(&a->mu);
+    size_t cut = 0;
+    if (a->be.end || make_block(in, &a->be, &cut) <= 0) return 0;
+    /* the slot's buffer takes the bytes after the block */
+    size_t at = k % AHEAD_SLOTS;
+    char *b = a->slot[at].buf;
+    size_t cap = a->slot[at].cap, rest = in->buf_len - cut;
+    if (cap < rest + BUF_CHUNK) {
+        cap = rest + BUF_CHUNK;
+        b = xrealloc(b, cap);
     }
-}
-
-/* Can a second thread run beside this one? */
-int input_two_cpus(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0) return CPU_COUNT(&set) > 1;
-    return sysconf(_SC_NPROCESSORS_ONLN) > 1;
+    memcpy(b, in->buf + cut, rest);
+    a->slot[at].buf = in->buf;
+    a->slot[at].cap = in->buf_cap;
+    a->slot[at].len = cut;
+    in->buf = b;
+    in->buf_cap = cap;
+    in->buf_len = rest;
+    in->pos = 0;
+    return 1;
 }
 
 static int ahead_error(const struct input_ahead *a, unsigned long lineno, struct tally_error *err)
@@ -590,69 +551,38 @@ int input_chunk(struct input *in, unsigned long lineno, const char **data, size_
     if (!a) {
         a = in->ahead = xcalloc(1, sizeof(*a));
         if (in->pos) buf_drop(in, in->pos); /* bytes looked at by input_peek() stay */
-        if (input_two_cpus()) {
-            pthread_mutex_init(&a->mu, NULL);
-            pthread_cond_init(&a->cv, NULL);
-            if (worker_start(&a->thread, ahead_main, in) == 0) {
-                a->threaded = 1;
-            } else {
-                pthread_mutex_destroy(&a->mu);
-                pthread_cond_destroy(&a->cv);
-            }
-        }
+        if (worker_two_cpus()) a->wa = worker_ahead_start(ahead_make, in, AHEAD_SLOTS);
     }
-    if (!a->threaded) {
-        if (a->cut) buf_drop(in, a->cut);
-        a->cut = 0;
-        size_t cut = 0;
-        int rc = a->be.end ? 0 : make_block(in, &a->be, &cut);
-        if (rc > 0) {
-            a->cut = cut;
-            *data = in->buf;
-            *len = cut;
+    if (a->wa) {
+        size_t k;
+        if (worker_ahead_next(a->wa, &k)) {
+            *data = a->slot[k % AHEAD_SLOTS].buf;
+            *len = a->slot[k % AHEAD_SLOTS].len;
             return 1;
         }
-        return a->be.end == END_ERROR ? ahead_error(a, lineno, err) : 0;
-    }
-    pthread_mutex_lock(&a->mu);
-    if (a->held) {
-        a->held = 0;
-        a->freed++;
-        pthread_cond_broadcast(&a->cv);
-    }
-    while (a->made == a->taken && !a->be.end)
-        pthread_cond_wait(&a->cv, &a->mu);
-    int have = a->made > a->taken;
-    pthread_mutex_unlock(&a->mu);
-    if (!have) {
         /* the thread has finished: the input is the caller's again */
-        worker_join(&a->thread);
-        a->threaded = 0;
-        pthread_mutex_destroy(&a->mu);
-        pthread_cond_destroy(&a->cv);
+        worker_ahead_stop(a->wa);
+        a->wa = NULL;
         return a->be.end == END_ERROR ? ahead_error(a, lineno, err) : 0;
     }
-    size_t k = a->taken % AHEAD_SLOTS;
-    a->taken++;
-    a->held = 1;
-    *data = a->slot[k].buf;
-    *len = a->slot[k].len;
-    return 1;
+    if (a->cut) buf_drop(in, a->cut);
+    a->cut = 0;
+    size_t cut = 0;
+    int rc = a->be.end ? 0 : make_block(in, &a->be, &cut);
+    if (rc > 0) {
+        a->cut = cut;
+        *data = in->buf;
+        *len = cut;
+        return 1;
+    }
+    return a->be.end == END_ERROR ? ahead_error(a, lineno, err) : 0;
 }
 
 static void ahead_free(struct input *in)
 {
     struct input_ahead *a = in->ahead;
     if (!a) return;
-    if (a->threaded) {
-        pthread_mutex_lock(&a->mu);
-        a->stop = 1;
-        pthread_cond_broadcast(&a->cv);
-        pthread_mutex_unlock(&a->mu);
-        worker_join(&a->thread);
-        pthread_mutex_destroy(&a->mu);
-        pthread_cond_destroy(&a->cv);
-    }
+    worker_ahead_stop(a->wa);
     for (int k = 0; k < AHEAD_SLOTS; k++)
         free(a->slot[k].buf);
     free(a);

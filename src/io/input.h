@@ -12,11 +12,11 @@
  * Errors (unreadable file, corrupt compressed data) fill `err` with the
  * file name and the line number reached.
  *
- * Lines are bounded: a line longer than input_max_line() bytes (8 MiB by
- * default) is an error naming the file and the line, so a file without
- * line ends (/dev/zero, a binary file, a gzip bomb of one line) is refused
- * after that many bytes instead of being buffered without end. Readers that
- * parse the mapped bytes in place apply the same limit themselves.
+ * Lines are bounded: a line longer than in.max_line bytes (8 MiB unless the
+ * caller sets another limit with input_set_max_line()) is an error naming
+ * the file and the line, so a file without line ends (/dev/zero, a binary
+ * file, a gzip bomb of one line) is refused after that many bytes instead of being buffered without
+ * end. Readers that parse the mapped bytes in place apply the same limit themselves.
  */
 #ifndef TALLY_INPUT_H
 #define TALLY_INPUT_H
@@ -45,17 +45,22 @@ struct input {
     unsigned long lineno;      /* number of the line last returned */
     size_t discarded;          /* INPUT_MAP: bytes before this were given back to the kernel */
     struct input_ahead *ahead; /* input_chunk()'s reading thread, or NULL */
+    size_t max_line;           /* the longest line accepted (input_set_max_line()) */
+    size_t check_step;         /* INPUT_MAP: bytes between tests of the line length */
 };
 
 /* The default longest line (bytes, without its "\n"). */
 #define INPUT_MAX_LINE_DEFAULT ((size_t)8 << 20)
 
-/* The longest line any input accepts (process-wide; `tally --max-line`). */
-size_t input_max_line(void);
-/* Set it (0 restores the default). */
-void input_set_max_line(size_t n);
-/* Fill err with the "line too long" error of line `lineno` of `path`; returns -1. */
-int input_line_too_long(const char *path, unsigned long lineno, struct tally_error *err);
+/*
+ * Set the longest line this input accepts, in.max_line (0: the default,
+ * which input_open() and input_open_mem() set). The caller chooses it
+ * (`tally --max-line`); call it before reading.
+ */
+void input_set_max_line(struct input *in, size_t n);
+/* Fill err with the error of line `lineno` of `path`, longer than max_line; returns -1. */
+int input_line_too_long(const char *path, unsigned long lineno, size_t max_line,
+                        struct tally_error *err);
 
 /* Open a file ("-" = stdin). Returns 0, or -1 with err. */
 int input_open(struct input *in, const char *path, struct tally_error *err);
@@ -104,15 +109,13 @@ void input_discard_before(struct input *in, const char *upto);
  * again from the file if touched.
  */
 void input_discard_range(struct input *in, const char *from, const char *to);
-/* Does this process have two CPUs or more to run on? */
-int input_two_cpus(void);
 
 /*
  * The next block of whole lines, for readers that parse in place: on 1,
  * *data holds *len bytes, every line ended by '\n' except a last line of
  * the input that has none. The block stays valid until the next call or
  * input_close(). Returns 0 at the end of the input, -1 with err (read or
- * decompression error, or a line longer than input_max_line()). `lineno`
+ * decompression error, or a line longer than in.max_line). `lineno`
  * is the number of lines the caller has parsed so far: messages name the
  * line after it. Do not mix with input_getline() on one input.
  *

@@ -226,7 +226,7 @@ static inline uint64_t *part_cost_vector(struct part *pt, uint32_t fn, const str
 /*
  * A new self-cost record of fn at pos (zero costs), appended without
  * looking it up: the part may then hold a position more than once. Only
- * for a part read to be added into a sum (read_options.unindexed), which
+ * for a part read to be added into a sum (read_options.cachegrind.unindexed), which
  * part_accumulate() reads in order.
  */
 static inline uint64_t *part_cost_append(struct part *pt, uint32_t fn, const struct position *pos)

@@ -44,13 +44,13 @@ static struct profile *read_mem(const uint8_t *data, size_t size)
 static char *write_mem(const struct profile *p, size_t *len);
 
 /*
- * read_options.unindexed (merge inputs after the first) must fail where
+ * read_options.cachegrind.unindexed (merge inputs after the first) must fail where
  * the indexed reader fails, with the same message, warn the same, and add
  * into a sum exactly as the indexed profile does.
  */
 static void check_unindexed(const uint8_t *data, size_t size)
 {
-    static const struct read_options un = {.unindexed = 1};
+    static const struct read_options un = {.cachegrind.unindexed = 1};
     struct tally_error e1, e2;
     struct profile *a = read_opt(data, size, NULL, &e1), *u = read_opt(data, size, &un, &e2);
     if (!a != !u) abort();

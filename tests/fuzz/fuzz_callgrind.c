@@ -42,7 +42,7 @@ static struct profile *load_as(const void *data, size_t size, int drop, int fold
     opt.drop_addr = drop;
     opt.drop_jumps = drop;
     opt.merge_parts = fold;
-    opt.call_counts_only = lean;
+    opt.callgrind.call_counts_only = lean;
     int rc = callgrind_read(&in, p, &opt, err);
     input_close(&in);
     /* as profile_read() does: parts left when a fold failed, or all of them (reference) */

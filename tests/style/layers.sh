@@ -7,7 +7,10 @@
 #     and includes nothing of src/.
 #  2. every folder of src/ is a layer of that table (a new folder is added
 #     to the table and to the page, or it is not checked);
-#  3. no C file of src/ or valgrind/ passes 1,500 lines.
+#  3. no C file of src/ or valgrind/ passes 1,500 lines;
+#  4. threads are started in one place, src/io/worker.c: no other file of
+#     src/ calls pthread_create() (readers and views describe their work
+#     and io/worker runs it).
 #
 # Before the real tree, the checker runs on a scratch tree with one planted
 # violation of each kind and must report exactly those: a checker that
@@ -107,6 +110,17 @@ long_files() {
     )
 }
 
+# thread_starts DIR: FILE:LINE: ..., for each pthread_create() or
+# thrd_create() call in DIR/src outside src/io/worker.c
+thread_starts() {
+    (
+        cd "$1" || exit 1
+        grep -rnE '(pthread_create|thrd_create)[[:space:]]*\(' src 2>/dev/null |
+            grep -v '^src/io/worker\.c:' | LC_ALL=C sort |
+            sed 's|^\([^:]*:[0-9]*\):.*|\1: starts a thread (threads start in src/io/worker.c only)|'
+    )
+}
+
 # ---- the checker on a tree with known faults
 S="$TMP/scratch"
 mkdir -p "$S/src/model" "$S/src/io" "$S/src/formats" "$S/src/symbols" "$S/src/analysis" \
@@ -123,8 +137,11 @@ printf '#include "../src/model/a.h"\n#include "tl_x.h"\n' >"$S/valgrind/tl_a.c"
 : >"$S/src/stray.c"
 awk 'BEGIN { for (i = 0; i < 1501; i++) print "x;" }' >"$S/src/cli/long.c"
 awk 'BEGIN { for (i = 0; i < 1500; i++) print "x;" }' >"$S/src/cli/limit.c"
+printf 'int s(void)\n{\n    return pthread_create (&t, 0, f, 0);\n}\n' >"$S/src/formats/t.c"
+printf 'int w(void)\n{\n    return pthread_create(&t, 0, f, 0);\n}\n' >"$S/src/io/worker.c" # fine
 include_violations "$S" >"$TMP/planted.got"
 long_files "$S" >>"$TMP/planted.got"
+thread_starts "$S" >>"$TMP/planted.got"
 cat >"$TMP/planted.want" <<'WANT'
 src/analysis/g.c:1: analysis/ includes formats/format.h (an analysis or a report works on the model, it reads and writes no profile file)
 src/analysis/g.c:4: analysis/ includes export/e.h (analysis/ may include: formats symbols io model)
@@ -136,6 +153,7 @@ src/report/r.c:1: report/ includes cli/cli.h (report/ may include: analysis form
 src/stray.c: a file directly in src/ belongs to no layer
 valgrind/tl_a.c:1: valgrind/ includes ../src/model/a.h (the tool shares no code with the library)
 src/cli/long.c: 1501 lines (at most 1500)
+src/formats/t.c:3: starts a thread (threads start in src/io/worker.c only)
 WANT
 same_text "the checker reports each planted fault, and nothing else" "$TMP/planted.want" "$TMP/planted.got"
 
@@ -153,5 +171,12 @@ if [ -s "$TMP/long" ]; then
     diag <"$TMP/long"
 else
     ok "no C file of src/ or valgrind/ passes $MAX_LINES lines"
+fi
+thread_starts "$ROOT" >"$TMP/threads"
+if [ -s "$TMP/threads" ]; then
+    not_ok "threads start in src/io/worker.c only"
+    diag <"$TMP/threads"
+else
+    ok "threads start in src/io/worker.c only"
 fi
 echo "1..$TESTN"

@@ -223,7 +223,7 @@ static void test_summary_mismatch_warns(void **state)
 }
 
 /*
- * read_options.unindexed (a file read only to be added into a sum): each
+ * read_options.cachegrind.unindexed (a file read only to be added into a sum): each
  * count line is a record of its own, and the sum is the same as with the
  * indexed reader. Expected costs worked out by hand.
  */
@@ -232,7 +232,7 @@ static void test_unindexed(void **state)
     (void)state;
     const char *text = "cmd: x\nevents: Ir\nfl=a.c\nfn=f\n1 5\n2 7\n1 3\nfn=g\n1 1\nfn=f\n2 1\n"
                        "summary: 17\n";
-    struct read_options un = {.unindexed = 1};
+    struct read_options un = {.cachegrind.unindexed = 1};
     struct tally_error err;
     struct profile *a = read_ok(text), *u = test_read_string(text, &un, &err);
     assert_non_null(u);

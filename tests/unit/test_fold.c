@@ -39,7 +39,7 @@ static struct outcome read_text(const struct bytebuf *b, int fold, int drop_line
     opt.drop_addr = 1;
     opt.drop_line = drop_line;
     opt.drop_jumps = 1;
-    opt.call_counts_only = 1;
+    opt.callgrind.call_counts_only = 1;
     opt.callgrind.direct_out = &o.direct;
     opt.callgrind.split_out = &o.how;
     o.p = profile_new();
@@ -304,13 +304,60 @@ static void test_split(void **state)
     }
 }
 
+/*
+ * profile_ahead (the next input read on the second CPU): the profiles come
+ * in order, the same as read one by one; a read that fails gives its error
+ * at its turn; a stop before the end frees what was read ahead.
+ */
+static void test_ahead(void **state)
+{
+    (void)state;
+    enum { N = 6 };
+    struct bytebuf b[N];
+    struct input ins[N], *pins[N];
+    memset(b, 0, sizeof(b));
+    for (int k = 0; k < N; k++) {
+        parts_file(&b[k], 1 + k % 3, NULL, NULL);
+        if (k == 4) put(&b[k], "fn=(1)\nx y z\n"); /* an error on the last line */
+    }
+    for (int stop_at = 2; stop_at <= N; stop_at += N - 2) {
+        struct tally_error err;
+        for (int k = 0; k < N; k++) {
+            assert_int_equal(input_open_mem(&ins[k], "test", b[k].s, b[k].n, &err), 0);
+            pins[k] = &ins[k];
+        }
+        struct read_options opt = {0};
+        struct profile_ahead *pa = profile_ahead_start(pins, N, &opt);
+        for (int k = 0; k < stop_at; k++) {
+            tally_error_clear(&err);
+            struct profile *p = profile_ahead_next(pa, &err);
+            struct tally_error e1;
+            struct profile *one = test_read_string(b[k].s, &opt, &e1);
+            if (!one) {
+                assert_null(p);
+                assert_int_equal(err.line, e1.line);
+                assert_string_equal(err.msg, e1.msg);
+                break;
+            }
+            assert_non_null(p);
+            test_same_profile(p, one);
+            profile_free(p);
+            profile_free(one);
+        }
+        profile_ahead_stop(pa);
+        for (int k = 0; k < N; k++)
+            input_close(&ins[k]);
+    }
+    for (int k = 0; k < N; k++)
+        bytebuf_release(&b[k]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parts),
-        cmocka_unit_test(test_other_events),
-        cmocka_unit_test(test_bound),
-        cmocka_unit_test(test_split),
+        cmocka_unit_test(test_parts), cmocka_unit_test(test_other_events),
+        cmocka_unit_test(test_bound), cmocka_unit_test(test_split),
+        cmocka_unit_test(test_ahead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

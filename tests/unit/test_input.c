@@ -218,13 +218,13 @@ static void test_line_limit(void **state)
     memset(text, 'a', sizeof(text));
     text[100] = '\n';
     text[401] = '\n';
-    input_set_max_line(200);
-    assert_int_equal(input_max_line(), 200);
     /* mapped */
     char *path = test_tmpfile(text, sizeof(text));
     struct input in;
     struct tally_error err;
     assert_int_equal(input_open(&in, path, &err), 0);
+    assert_int_equal(in.max_line, INPUT_MAX_LINE_DEFAULT);
+    input_set_max_line(&in, 200);
     check_line_limit(&in);
     input_close(&in);
     unlink(path);
@@ -234,23 +234,25 @@ static void test_line_limit(void **state)
     unsigned char *gz = gzip_data(text, sizeof(text) - 1, &glen);
     path = test_tmpfile(gz, glen);
     assert_int_equal(input_open(&in, path, &err), 0);
+    assert_int_equal(in.max_line, INPUT_MAX_LINE_DEFAULT);
+    input_set_max_line(&in, 200);
     check_line_limit(&in);
     input_close(&in);
     unlink(path);
     free(path);
     free(gz);
     /* raised: read whole; 0 restores the default */
-    input_set_max_line(300);
     assert_int_equal(input_open_mem(&in, "m", text, sizeof(text), &err), 0);
+    input_set_max_line(&in, 300);
     const char *line;
     size_t len;
     assert_int_equal(input_getline(&in, &line, &len, &err), 1);
     assert_int_equal(input_getline(&in, &line, &len, &err), 1);
     assert_int_equal(len, 300);
+    input_set_max_line(&in, 0);
+    assert_int_equal(in.max_line, INPUT_MAX_LINE_DEFAULT);
     input_close(&in);
     input_close(&in); /* a closed input may be closed again */
-    input_set_max_line(0);
-    assert_int_equal(input_max_line(), INPUT_MAX_LINE_DEFAULT);
 }
 
 /*
@@ -259,12 +261,16 @@ static void test_line_limit(void **state)
  * error names the line that input_getline() names on the same bytes.
  * Returns the number of lines seen, or sets *err_line on an error.
  */
+/* The line limit of the inputs chunk_read() and getline_read() open (0: the default). */
+static size_t limit;
+
 static size_t chunk_read(const unsigned char *gz, size_t glen, const char *text, size_t len,
                          int *rc_out, unsigned long *err_line)
 {
     struct input in;
     struct tally_error err;
     assert_int_equal(input_open_mem(&in, "c.gz", gz, glen, &err), 0);
+    input_set_max_line(&in, limit);
     const char *data;
     size_t n, got = 0;
     unsigned long lines = 0;
@@ -292,6 +298,7 @@ static size_t getline_read(const unsigned char *gz, size_t glen, int *rc_out,
     struct input in;
     struct tally_error err;
     assert_int_equal(input_open_mem(&in, "c.gz", gz, glen, &err), 0);
+    input_set_max_line(&in, limit);
     const char *line;
     size_t l, lines = 0;
     int rc;
@@ -326,7 +333,7 @@ static void check_chunks(void)
     assert_int_equal(n1, n2);
     free(gz);
     /* a line past the limit: the same line named */
-    input_set_max_line(1000);
+    limit = 1000;
     memset(text + 2000000, 'x', 5000);
     gz = gzip_data(text, len, &glen);
     chunk_read(gz, glen, text, len, &rc1, &l1);
@@ -334,7 +341,7 @@ static void check_chunks(void)
     assert_int_equal(rc1, -1);
     assert_int_equal(rc2, -1);
     assert_int_equal(l1, l2);
-    input_set_max_line(0);
+    limit = 0;
     free(gz);
     free(text);
 }
@@ -423,12 +430,11 @@ struct seen {
     cpu_set_t set;
 };
 
-static void *note_cpu(void *arg)
+static void note_cpu(void *arg)
 {
     struct seen *w = arg;
     w->cpu = sched_getcpu();
     pthread_getaffinity_np(pthread_self(), sizeof(w->set), &w->set);
-    return arg;
 }
 
 /* The worker runs on another CPU than its caller, which gets its CPUs back. */
@@ -439,10 +445,10 @@ static void test_worker_apart(void **state)
     assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof(before), &before), 0);
     struct seen w;
     memset(&w, 0, sizeof(w));
-    struct worker wk;
-    assert_int_equal(worker_start(&wk, note_cpu, &w), 0);
+    struct worker_job wk;
+    assert_int_equal(worker_job_start(&wk, note_cpu, &w), 1);
     assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof(during), &during), 0);
-    worker_join(&wk);
+    worker_job_finish(&wk);
     assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof(after), &after), 0);
     assert_true(CPU_EQUAL(&before, &after));
     if (CPU_COUNT(&before) < 2) {
@@ -457,6 +463,66 @@ static void test_worker_apart(void **state)
     cpu_set_t both;
     CPU_AND(&both, &w.set, &during);
     assert_int_equal(CPU_COUNT(&both), 0);
+}
+
+/* A job asked to stop sees it, and ends. */
+static void spin_until_stopped(void *arg)
+{
+    struct worker_job *j = arg;
+    while (!worker_job_stopping(j))
+        sched_yield();
+}
+
+static void test_worker_job_cancel(void **state)
+{
+    (void)state;
+    struct worker_job j;
+    if (worker_job_start(&j, spin_until_stopped, &j)) assert_false(worker_job_stopping(&j));
+    worker_job_cancel(&j); /* returns: the job saw the stop (or never ran) */
+    assert_true(worker_job_stopping(&j));
+}
+
+/* worker_ahead's producer: item k is k * k in slot k % 3; 100 items. */
+struct squares {
+    unsigned long slot[3];
+    size_t made;
+};
+
+static int make_square(void *ctx, size_t k)
+{
+    struct squares *q = ctx;
+    if (k >= 100) return 0;
+    q->slot[k % 3] = (unsigned long)(k * k);
+    q->made = k + 1;
+    return 1;
+}
+
+/* Items come in order, each intact in its slot; a stop in the middle ends the producer. */
+static void test_worker_ahead(void **state)
+{
+    (void)state;
+    struct squares q = {{0}, 0};
+    struct worker_ahead *a = worker_ahead_start(make_square, &q, 3);
+    if (!a) return; /* no thread: the caller makes the items itself */
+    size_t k, n = 0;
+    while (worker_ahead_next(a, &k)) {
+        assert_int_equal(k, n);
+        assert_int_equal(q.slot[k % 3], k * k);
+        n++;
+    }
+    assert_int_equal(n, 100);
+    worker_ahead_stop(a);
+    memset(&q, 0, sizeof(q));
+    a = worker_ahead_start(make_square, &q, 3);
+    assert_non_null(a);
+    for (n = 0; n < 10; n++) {
+        assert_true(worker_ahead_next(a, &k));
+        assert_int_equal(k, n);
+        assert_int_equal(q.slot[k % 3], k * k);
+    }
+    worker_ahead_stop(a);
+    /* at most the ring ahead of the last item taken (9) */
+    assert_true(q.made <= 12);
 }
 
 int main(void)
@@ -475,6 +541,8 @@ int main(void)
         cmocka_unit_test(test_chunks),
         cmocka_unit_test(test_parse_hex),
         cmocka_unit_test(test_worker_apart),
+        cmocka_unit_test(test_worker_job_cancel),
+        cmocka_unit_test(test_worker_ahead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The lean path of `tally annotate --auto=no` (no --inclusive, no --tree):
- * the reader keeps call counts only (read_options.call_counts_only), the
+ * the reader keeps call counts only (read_options.callgrind.call_counts_only), the
  * function table builds no arcs and frees the records it has read
  * (func_options.no_arcs, consume), and the report makes no row names.
  * Every test compares that path with the full one on the same input: the
@@ -94,8 +94,11 @@ static const char text[] = "# callgrind format\n"
 static const struct read_options full_opt = {
     .merge_parts = 1, .drop_addr = 1, .drop_jumps = 1, .drop_line = 1};
 static const struct read_options lines_opt = {.merge_parts = 1, .drop_addr = 1, .drop_jumps = 1};
-static const struct read_options lean_opt = {
-    .merge_parts = 1, .drop_addr = 1, .drop_jumps = 1, .drop_line = 1, .call_counts_only = 1};
+static const struct read_options lean_opt = {.merge_parts = 1,
+                                             .drop_addr = 1,
+                                             .drop_jumps = 1,
+                                             .drop_line = 1,
+                                             .callgrind.call_counts_only = 1};
 
 static struct profile *rd(const struct read_options *opt)
 {
