@@ -19,17 +19,33 @@ static void map_reserve(uint32_t **map, size_t *n, uint32_t id)
     *n = cap;
 }
 
+/* The id of a name: the profile's when it has the name, else the table's own. */
+static uint32_t name_id(struct func_table *ft, const char *s, size_t len)
+{
+    uint32_t id = strtab_find(&ft->p->names, s, len);
+    if (id != UINT32_MAX) return id;
+    return (uint32_t)ft->pnames + strtab_intern(&ft->names, s, len);
+}
+
+uint32_t func_find_name(const struct func_table *ft, const char *s, size_t len)
+{
+    uint32_t id = strtab_find(&ft->p->names, s, len);
+    if (id != UINT32_MAX) return id;
+    id = strtab_find(&ft->names, s, len);
+    return id == UINT32_MAX ? id : (uint32_t)ft->pnames + id;
+}
+
 /* Apply a rename to name id `id`; returns the new id (or id on failure). */
 static uint32_t renamed(struct func_table *ft, const struct rename *rn, uint32_t id)
 {
     struct tally_error e;
-    char *s = rename_apply(rn, profile_str(ft->p, id), &e);
+    char *s = rename_apply(rn, func_str(ft, id), &e);
     if (!s) {
         if (!ft->rename_failed) snprintf(ft->err_msg, sizeof(ft->err_msg), "%s", e.msg);
         ft->rename_failed = 1;
         return id;
     }
-    uint32_t r = profile_intern(ft->p, s, strlen(s));
+    uint32_t r = name_id(ft, s, strlen(s));
     free(s);
     return r;
 }
@@ -61,11 +77,9 @@ uint32_t func_canon_file(struct func_table *ft, uint32_t file)
     uint32_t id = file;
     const char *strip = ft->strip;
     if (strip && *strip) {
-        const char *s = profile_str(ft->p, file);
+        const char *s = func_str(ft, file);
         size_t n = strlen(strip);
-        if (strncmp(s, strip, n) == 0) {
-            id = profile_intern(ft->p, s + n, strlen(s + n));
-        }
+        if (strncmp(s, strip, n) == 0) id = name_id(ft, s + n, strlen(s + n));
     }
     if (ft->mod_file) id = renamed(ft, ft->mod_file, id);
     canon_reserve(ft, id);
@@ -202,7 +216,7 @@ static size_t row_in(struct func_table *ft, uint32_t *fnrow, uint32_t f, const s
 enum { CALLS_CALLER = 1, CALLS_CALLEE = 2 };
 
 struct calls_pass {
-    struct profile *p;
+    const struct profile *p;
     struct part *pt;
     char *seen;      /* [nfn] CALLS_* bits */
     uint64_t *own;   /* [nfn] 1 + the last call from the caller's own file, 0 = none */
@@ -248,7 +262,7 @@ static void *calls_main(void *arg)
 static void calls_apply(struct func_table *ft, struct calls_pass *c, char *seen, uint32_t *fnrow,
                         size_t nfn)
 {
-    struct profile *p = ft->p;
+    const struct profile *p = ft->p;
     for (size_t k = 0; k < c->nother; k += 3) {
         uint32_t f = (uint32_t)c->other[k + 1];
         struct function fn = profile_function_at(p, f);
@@ -285,6 +299,8 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
 {
     memset(ft, 0, sizeof(*ft));
     ft->p = p;
+    ft->pnames = p->names.n;
+    strtab_init(&ft->names);
     ft->ncols = opt->ncols;
     ft->strip = opt->strip;
     ft->mod_file = opt->mod_file;
@@ -441,9 +457,9 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
 int func_table_lines(struct func_table *ft, const struct func_options *opt,
                      const unsigned char *files, size_t nfiles, struct tally_error *err)
 {
-    struct profile *p = ft->p;
+    const struct profile *p = ft->p;
     if (p->nparts == 0) return 0;
-    struct part *pt = p->parts[0];
+    const struct part *pt = p->parts[0];
     size_t nc = opt->ncols;
     int is_signed = p->signed_costs, rc = 0;
     tally_wide *tmp = xmalloc((nc ? nc : 1) * sizeof(tally_wide));
@@ -517,18 +533,18 @@ void func_table_release(struct func_table *ft)
     free(ft->col_min_event);
     free(ft->canon);
     free(ft->fnmap);
+    strtab_release(&ft->names);
     memset(ft, 0, sizeof(*ft));
 }
 
 char *func_row_display(const struct func_table *ft, size_t r)
 {
     /* once per row: joined by hand, as formatting every row cost more than the sort */
-    const struct strtab *t = &ft->p->names;
     uint32_t f = func_row_file(ft, r), n = func_row_name(ft, r);
-    size_t fl = strtab_len(t, f), nl = strtab_len(t, n);
+    size_t fl = func_strlen(ft, f), nl = func_strlen(ft, n);
     char *s = xmalloc(fl + nl + 2);
-    memcpy(s, strtab_str(t, f), fl);
+    memcpy(s, func_str(ft, f), fl);
     s[fl] = ':';
-    memcpy(s + fl + 1, strtab_str(t, n), nl + 1);
+    memcpy(s + fl + 1, func_str(ft, n), nl + 1);
     return s;
 }

@@ -19,10 +19,14 @@
  *
  * File names are made canonical first: `strip` (e.g. the current directory
  * with a trailing '/') is removed from the front of each file name, so
- * "/home/me/t.c" and "t.c" become one row. The canonical names are
- * interned in the profile's string table (so the profile is modified).
- * Optional renames (`--mod-filename`, `--mod-funcname`, see rename.h) are
- * applied next, so that renamed files or functions share one row.
+ * "/home/me/t.c" and "t.c" become one row. Optional renames
+ * (`--mod-filename`, `--mod-funcname`, see rename.h) are applied next, so
+ * that renamed files or functions share one row. The table reads the
+ * profile and never changes it: a canonical name that the profile's
+ * string table lacks goes to the table's own (`names`), and the ids of
+ * rows, files and functions here are the profile's ids below `pnames`
+ * and the table's own above (func_str(), func_find_name()), one id per
+ * string either way.
  *
  * Why this is not built on fgraph.h (the one function graph): an fgraph
  * node is a function and sums whole records per function. A row here is
@@ -90,7 +94,9 @@ struct func_options {
 enum { FUNC_ROW_LISTED = 1, FUNC_ROW_CALLEE = 2 };
 
 struct func_table {
-    struct profile *p;
+    const struct profile *p;
+    size_t pnames;       /* the profile's names when built: ids below are the profile's */
+    struct strtab names; /* canonical names the profile lacks: id pnames + i is names' i */
     size_t ncols, nbase;
     uint32_t *col_min_event;  /* [ncols] smallest base event a column uses */
     struct rectab rows;       /* (file << 32 | name) -> ndef, obj+1, flags, self[ncols] */
@@ -126,6 +132,24 @@ void func_table_release(struct func_table *ft);
 
 /* The canonical id of a file name id. */
 uint32_t func_canon_file(struct func_table *ft, uint32_t file);
+
+/* The name of a row's file or name id (the profile's or the table's own). */
+static inline const char *func_str(const struct func_table *ft, uint32_t id)
+{
+    return id < ft->pnames ? profile_str(ft->p, id) : strtab_str(&ft->names, id - ft->pnames);
+}
+static inline size_t func_strlen(const struct func_table *ft, uint32_t id)
+{
+    return id < ft->pnames ? strtab_len(&ft->p->names, id)
+                           : strtab_len(&ft->names, id - ft->pnames);
+}
+/* The id of name s[0..len), or UINT32_MAX when neither the profile nor the table has it. */
+uint32_t func_find_name(const struct func_table *ft, const char *s, size_t len);
+/* Every id is below this. */
+static inline size_t func_nnames(const struct func_table *ft)
+{
+    return ft->pnames + ft->names.n;
+}
 
 static inline size_t func_nrows(const struct func_table *ft)
 {

@@ -161,9 +161,9 @@ static void entry_name(const struct annrep *r, const struct entry *e, const char
         s[1] = s[2] = "";
         return;
     }
-    s[0] = profile_str(r->p, func_row_file(&r->ft, e->idx));
+    s[0] = func_str(&r->ft, func_row_file(&r->ft, e->idx));
     s[1] = ":";
-    s[2] = profile_str(r->p, func_row_name(&r->ft, e->idx));
+    s[2] = func_str(&r->ft, func_row_name(&r->ft, e->idx));
 }
 
 /* strcmp() of the strings the pieces a[0..2] and b[0..2] make. */
@@ -190,8 +190,8 @@ static __attribute__((noinline)) int cmp_entry_names(const struct annrep *r, con
     /* rows of one file: "FILE:" is common, the names decide (strcmp is much faster than the
        piece walk over the long common prefixes of C++ names) */
     if (!a->name && !b->name && func_row_file(&r->ft, a->idx) == func_row_file(&r->ft, b->idx))
-        return strcmp(profile_str(r->p, func_row_name(&r->ft, a->idx)),
-                      profile_str(r->p, func_row_name(&r->ft, b->idx)));
+        return strcmp(func_str(&r->ft, func_row_name(&r->ft, a->idx)),
+                      func_str(&r->ft, func_row_name(&r->ft, b->idx)));
     const char *sa[3], *sb[3];
     entry_name(r, a, sa);
     entry_name(r, b, sb);
@@ -908,7 +908,7 @@ int annotate_report(FILE *out, struct profile *p, const struct annotate_options 
     r.have_ft = 1;
     r.fo = &fo;
     if (setup_summary(&r, err) || setup_entries(&r, err)) goto done;
-    r.file_printed = xcalloc(p->names.n + 1, 1);
+    r.file_printed = xcalloc(func_nnames(&r.ft) + 1, 1);
     print_header(&r);
     print_function_table(&r);
     if (annrep_sources(&r, err)) goto done;
