@@ -133,9 +133,6 @@ static int call_cols(const struct func_table *ft, const struct func_options *opt
     return eval_cols(opt, cl->cost, is_signed, out);
 }
 
-/* With func_options.consume, records are freed every this many (a block). */
-#define CONSUME_STEP ((size_t)1 << RECTAB_BLOCK_SHIFT)
-
 /* A table reservation: n records, but at most 2^18 (4 MiB of slots). */
 static size_t reserve_cap(size_t n)
 {
@@ -204,7 +201,7 @@ static size_t row_in(struct func_table *ft, uint32_t *fnrow, uint32_t f, const s
 }
 
 /*
- * The calls of a lean table (consume and no_arcs: no arcs, no lines), on
+ * The calls of a lean table (no_arcs, of a part that keeps call counts only), on
  * the other CPU while this one adds up the costs. All a call gives such a
  * table is a listed row for its caller in the call site's file, the object
  * of that row when it is the caller's own, and the callee's own row
@@ -217,7 +214,7 @@ enum { CALLS_CALLER = 1, CALLS_CALLEE = 2 };
 
 struct calls_pass {
     const struct profile *p;
-    struct part *pt;
+    const struct part *pt;
     char *seen;      /* [nfn] CALLS_* bits */
     uint64_t *own;   /* [nfn] 1 + the last call from the caller's own file, 0 = none */
     uint64_t *other; /* (call index, caller, site file) of the other sites */
@@ -227,10 +224,9 @@ struct calls_pass {
 static void *calls_main(void *arg)
 {
     struct calls_pass *c = arg;
-    struct part *pt = c->pt;
+    const struct part *pt = c->pt;
     uint64_t prev_fn = UINT64_MAX, prev_file = UINT64_MAX;
     for (size_t i = 0; i < part_ncalls(pt); i++) {
-        if (i % CONSUME_STEP == 0) part_calls_read_upto(pt, i);
         struct call_rec cl;
         part_call_get(pt, i, &cl);
         c->seen[cl.caller] |= CALLS_CALLER;
@@ -250,7 +246,6 @@ static void *calls_main(void *arg)
         c->other[c->nother++] = cl.caller;
         c->other[c->nother++] = cl.site.file;
     }
-    part_calls_read_upto(pt, SIZE_MAX);
     return NULL;
 }
 
@@ -294,7 +289,7 @@ static void calls_apply(struct func_table *ft, struct calls_pass *c, char *seen,
     free(last);
 }
 
-int func_table_build(struct func_table *ft, struct profile *p, const struct func_options *opt,
+int func_table_build(struct func_table *ft, const struct profile *p, const struct func_options *opt,
                      struct tally_error *err)
 {
     memset(ft, 0, sizeof(*ft));
@@ -318,7 +313,7 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         ft->col_min_event[c] = m;
     }
     if (p->nparts == 0) return 0;
-    struct part *pt = p->parts[0];
+    const struct part *pt = p->parts[0];
     ft->nbase = pt->events.n;
     int is_signed = p->signed_costs;
     size_t nfn = profile_nfunctions(p);
@@ -336,16 +331,11 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     if (!opt->no_arcs) rectab_reserve(&ft->arcs, reserve_cap(part_ncalls(pt)));
     int rc = 0;
     const char *what = "cost";
-    const int consume = opt->consume, no_arcs = opt->no_arcs;
-    /* no lookups from here on: the indexes of the records go first */
-    if (consume) {
-        part_costs_read_upto(pt, 0);
-        part_calls_read_upto(pt, 0);
-    }
+    const int no_arcs = opt->no_arcs;
     /* a lean table's calls are read on the other CPU meanwhile (calls_main()) */
     struct calls_pass cp = {p, pt, NULL, NULL, NULL, 0, 0};
     struct worker w;
-    int lean_calls = consume && no_arcs && part_ncalls(pt) > 0, calls_thread = 0;
+    int lean_calls = no_arcs && pt->call_counts_only && part_ncalls(pt) > 0, calls_thread = 0;
     if (lean_calls) {
         cp.seen = xcalloc(nfn ? nfn : 1, 1);
         cp.own = xcalloc(nfn ? nfn : 1, sizeof(*cp.own));
@@ -353,7 +343,6 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     }
 
     for (size_t i = 0; i < part_ncosts(pt) && !rc; i++) {
-        if (consume && i % CONSUME_STEP == 0) part_costs_read_upto(pt, i);
         struct cost_rec cr;
         part_cost_get(pt, i, &cr);
         struct function fn = profile_function_at(p, cr.fn);
@@ -372,7 +361,6 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         v[2] |= FUNC_ROW_LISTED;
         rc = add_wide((tally_wide *)(v + 3), tmp, nc);
     }
-    if (consume) part_costs_read_upto(pt, SIZE_MAX); /* the last block too */
     if (lean_calls) {
         if (calls_thread)
             worker_join(&w);
@@ -384,7 +372,6 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         free(cp.other);
     }
     for (size_t i = 0; i < part_ncalls(pt) && !rc && !lean_calls; i++) {
-        if (consume && i % CONSUME_STEP == 0) part_calls_read_upto(pt, i);
         struct call_rec cl;
         part_call_get(pt, i, &cl);
         what = "call";
@@ -412,7 +399,6 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         max_into(&av[1], nd);
         if (!rc) rc = add_wide((tally_wide *)(av + 2), tmp, nc);
     }
-    if (opt->consume) part_clear_records(pt);
     /*
      * Functions with neither costs nor calls still get their (empty) row,
      * and so does a function named by an `fn=` line whose records are all
@@ -436,7 +422,6 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         func_table_release(ft);
         return -1;
     }
-    if (opt->consume) rectab_free_below(&ft->rows, 0); /* rows are read by index only */
     free(seen);
     free(fnrow);
     free(tmp);

@@ -46,19 +46,19 @@
  * calls still do the rest: the caller's row (call-site file, caller name)
  * is listed and may get its object, the callee's row is flagged
  * FUNC_ROW_CALLEE, and both are created in the same order as with arcs,
- * so the rows are the same (but see `consume` below for their order).
+ * so the rows are the same (but see below for their order).
  *
  * Call costs may be absent (a part that keeps call counts only, profile.h):
  * arcs and per-line calls then have zero costs and ndef 0.
  *
- * With `consume`, the cost and call records of part 0 are freed block by
- * block as they are read (profile.h: part_costs_read_upto()), so that the
- * peak holds the rows and the records not yet read, not both in full; the
- * index of the rows goes at the end (nothing here looks a row up by key).
- * With both `consume` and `no_arcs` the calls are read on a second thread
- * while the costs are added up, and their rows made after: the rows, their
- * flags and objects are the same, but the rows made by calls come after
- * those made by costs.
+ * With `no_arcs`, of a part that keeps call counts only (the reader was
+ * asked for no more: annotate --auto=no without calls shown), the calls are
+ * read on a second thread while the costs are added up, and their rows made
+ * after: the rows, their flags and objects are the same, but the rows made
+ * by calls come after those made by costs.
+ *
+ * The profile is only read: a table may be built from it any number of
+ * times, with any options, before or after any other view of it.
  *
  * Memory: records grow with the number of distinct rows, arcs and
  * (file, line) pairs; everything is owned by the table.
@@ -82,8 +82,6 @@ struct func_options {
     const struct rename *mod_file; /* --mod-filename (after `strip`), or NULL */
     const struct rename *mod_fn;   /* --mod-funcname, or NULL */
     int no_arcs;                   /* build neither arcs nor per-line calls (see below) */
-    int consume;                   /* free part 0's records while reading them: the part
-                                      has none afterwards (the caller is done with them) */
 };
 
 /*
@@ -114,7 +112,7 @@ struct func_table {
 };
 
 /* Build the table from part 0. Returns 0, or -1 with err on overflow. */
-int func_table_build(struct func_table *ft, struct profile *p, const struct func_options *opt,
+int func_table_build(struct func_table *ft, const struct profile *p, const struct func_options *opt,
                      struct tally_error *err);
 
 /*
@@ -122,8 +120,8 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
  * whose canonical file f has files[f] set (f < nfiles; files NULL: every
  * file), for a table built without want_lines: annotate makes them only
  * for the source files it found, as most files of a profile are not on the
- * machine (the records must still be there: not with `consume`; with
- * `no_arcs`, the arcs of every call are made here too). Called once.
+ * machine (with `no_arcs`, the arcs of every call are made here too).
+ * Called once.
  * Returns 0 or -1 with err.
  */
 int func_table_lines(struct func_table *ft, const struct func_options *opt,

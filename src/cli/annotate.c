@@ -387,7 +387,6 @@ int cmd_annotate(int argc, char **argv)
     char *prefix = NULL;
     if (getcwd(cwd, sizeof(cwd))) prefix = xasprintf("%s/", strcmp(cwd, "/") ? cwd : "");
     o.cwd = prefix;
-    o.consume = 1; /* p is freed right after the report */
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
     if (annotate_report(stdout, p, &o, &err)) {

@@ -450,7 +450,7 @@ static void print_header(struct annrep *r)
 {
     FILE *out = r->out;
     const struct annotate_options *o = r->o;
-    struct part *pt = r->pt;
+    const struct part *pt = r->pt;
     fputs(RULE, out);
     if (r->cg) {
         for (size_t i = 0; i < pt->desc.n; i++)
@@ -882,7 +882,7 @@ static void rep_release(struct annrep *r)
     free(r->printed);
 }
 
-int annotate_report(FILE *out, struct profile *p, const struct annotate_options *o,
+int annotate_report(FILE *out, const struct profile *p, const struct annotate_options *o,
                     struct tally_error *err)
 {
     if (p->nparts == 0) return tally_error_set(err, p->path, 0, "profile has no data");
@@ -896,14 +896,16 @@ int annotate_report(FILE *out, struct profile *p, const struct annotate_options 
     int rc = -1;
     if (setup_columns(&r, err)) goto done;
     /* per-line tables are made later, for the source files found (annrep_sources()) */
-    int want_lines = o->auto_annotate || o->user_files.n;
     /* a part whose every line gave every count has no undefined count (funcs.h) */
     int all_defined = r.cg || r.pt->counts_complete;
-    struct func_options fo = {r.ncols, r.cols, r.cg ? NULL : o->cwd, 0, all_defined, o->mod_file,
+    struct func_options fo = {r.ncols,
+                              r.cols,
+                              r.cg ? NULL : o->cwd,
+                              0,
+                              all_defined,
+                              o->mod_file,
                               o->mod_fn, /* arcs only for a view that shows calls */
-                              !o->inclusive && !o->tree_caller && !o->tree_calling,
-                              /* nothing reads the records again when lines are not shown */
-                              o->consume && !want_lines};
+                              !o->inclusive && !o->tree_caller && !o->tree_calling};
     if (func_table_build(&r.ft, p, &fo, err)) goto done;
     r.have_ft = 1;
     r.fo = &fo;

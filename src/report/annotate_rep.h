@@ -42,8 +42,8 @@ struct varc {
 
 struct annrep {
     FILE *out;
-    struct profile *p;
-    struct part *pt;
+    const struct profile *p;
+    const struct part *pt;
     const struct annotate_options *o;
     int cg; /* cachegrind layout and rules */
     size_t nbase, ncols;
