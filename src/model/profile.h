@@ -275,6 +275,15 @@ void part_cost_get(const struct part *pt, size_t i, struct cost_rec *out);
 void part_call_get(const struct part *pt, size_t i, struct call_rec *out);
 void part_jump_get(const struct part *pt, size_t i, struct jump_rec *out);
 
+/*
+ * For a profile that views will read and nothing will add to: free the
+ * indexes that find a function or a cost, call or jump record by its key
+ * (views read them by number: profile_function_at(), part_cost_get(), ...).
+ * Nothing else changes; a later lookup or addition builds the index it
+ * needs again first (rectab_drop_index()). Names keep theirs.
+ */
+void profile_drop_indexes(struct profile *p);
+
 /* Remove every cost, call and jump record (events, totals, metadata stay). */
 void part_clear_records(struct part *pt);
 
