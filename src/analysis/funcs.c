@@ -144,6 +144,50 @@ static void max_into(uint64_t *slot, uint32_t ndef)
     if (*slot < ndef) *slot = ndef;
 }
 
+/* A row's flags (FUNC_ROW_*) in its first value word, above its ndef. */
+#define ROW_FLAG(f) ((uint64_t)(f) << 32)
+
+static void row_ndef_max(uint64_t *v, uint32_t ndef)
+{
+    if ((uint32_t)v[0] < ndef) v[0] = (v[0] >> 32 << 32) | ndef;
+}
+
+/* Can the rows share the profile's cost records (func_options.share_costs)? */
+static int can_share(const struct func_options *opt, size_t nbase)
+{
+    if (!opt->share_costs || opt->ncols != nbase) return 0;
+    for (size_t c = 0; c < opt->ncols; c++) {
+        const struct event_expr *e = &opt->cols[c];
+        if (e->nterms != 1 || e->terms[0].factor != 1 || e->terms[0].event != c) return 0;
+    }
+    return 1;
+}
+
+/*
+ * Add cost record values rec to the shared row whose values are v: the
+ * first record is pointed at, a second one makes the row a vector of its
+ * own in ft->sums (tmp: ncols of scratch). Returns 0 or -1 on overflow.
+ */
+static int add_shared(struct func_table *ft, uint64_t *v, const uint64_t *rec, tally_wide *tmp)
+{
+    size_t nc = ft->ncols;
+    if (!v[2]) {
+        v[2] = (uint64_t)(uintptr_t)rec; /* 8-byte aligned: bit 0 clear */
+        return 0;
+    }
+    if (!(v[2] & 1)) {
+        ft->sums = xgrow(ft->sums, &ft->sums_cap, (ft->nsums + 1) * nc, sizeof(*ft->sums));
+        tally_wide *s = ft->sums + ft->nsums * nc;
+        const uint64_t *first = (const uint64_t *)(uintptr_t)v[2];
+        for (size_t c = 0; c < nc; c++)
+            s[c] = func_record_col(ft, first, c);
+        v[2] = (uint64_t)ft->nsums++ << 1 | 1;
+    }
+    for (size_t c = 0; c < nc; c++)
+        tmp[c] = func_record_col(ft, rec, c);
+    return add_wide(ft->sums + (v[2] >> 1) * nc, tmp, nc);
+}
+
 /*
  * A row may hold functions of several objects (code without symbols is
  * named by its offset in its object; every library has an `_init`). When
@@ -267,7 +311,7 @@ static void calls_apply(struct func_table *ft, struct calls_pass *c, char *seen,
             if (c->own[f] < c->other[k] + 1) c->own[f] = c->other[k] + 1;
             continue;
         }
-        rectab_val(&ft->rows, ri)[2] |= FUNC_ROW_LISTED;
+        rectab_val(&ft->rows, ri)[0] |= ROW_FLAG(FUNC_ROW_LISTED);
     }
     /* [row] 1 + the last own call that set the row's object; own_row() below makes at most
        one row per function */
@@ -277,11 +321,12 @@ static void calls_apply(struct func_table *ft, struct calls_pass *c, char *seen,
         seen[f] = 1;
         struct function fn = profile_function_at(p, (uint32_t)f);
         if (c->seen[f] & CALLS_CALLEE)
-            rectab_val(&ft->rows, own_row(ft, fnrow, (uint32_t)f, &fn))[2] |= FUNC_ROW_CALLEE;
+            rectab_val(&ft->rows, own_row(ft, fnrow, (uint32_t)f, &fn))[0] |=
+                ROW_FLAG(FUNC_ROW_CALLEE);
         if (!c->own[f]) continue;
         size_t ri = own_row(ft, fnrow, (uint32_t)f, &fn);
         uint64_t *v = rectab_val(&ft->rows, ri);
-        v[2] |= FUNC_ROW_LISTED;
+        v[0] |= ROW_FLAG(FUNC_ROW_LISTED);
         if (last[ri] > c->own[f]) continue;
         last[ri] = c->own[f];
         v[1] = (uint64_t)fn.obj + 1;
@@ -301,7 +346,11 @@ int func_table_build(struct func_table *ft, const struct profile *p, const struc
     ft->mod_file = opt->mod_file;
     ft->mod_fn = opt->mod_fn;
     size_t nc = opt->ncols;
-    rectab_init(&ft->rows, 1, 3 + 2 * nc); /* a tally_wide is two record words */
+    ft->is_signed = p->signed_costs;
+    ft->shared = p->nparts > 0 && can_share(opt, p->parts[0]->events.n);
+    if (ft->shared) ft->zero = xcalloc(nc ? nc : 1, sizeof(*ft->zero));
+    /* a tally_wide is two words, 16-byte aligned: records of an even number of words */
+    rectab_init(&ft->rows, 1, ft->shared ? 3 : 3 + 2 * nc);
     rectab_init(&ft->arcs, 1, 2 + 2 * nc);
     rectab_init(&ft->lines, 2, 1 + 2 * nc);
     rectab_init(&ft->line_calls, 3, 2 + 2 * nc);
@@ -349,17 +398,18 @@ int func_table_build(struct func_table *ft, const struct profile *p, const struc
         seen[cr.fn] = 1;
         uint32_t file = func_canon_file(ft, cr.pos.file);
         uint32_t nd = record_ndef(ft, cr.cost, opt->all_defined);
-        if (eval_cols(opt, cr.cost, is_signed, tmp)) {
+        if (!ft->shared && eval_cols(opt, cr.cost, is_signed, tmp)) {
             rc = -1;
             break;
         }
         int own;
         size_t ri = row_in(ft, fnrow, cr.fn, &fn, file, &own);
         uint64_t *v = rectab_val(&ft->rows, ri);
-        max_into(&v[0], nd);
+        row_ndef_max(v, nd);
         if (own) v[1] = (uint64_t)fn.obj + 1;
-        v[2] |= FUNC_ROW_LISTED;
-        rc = add_wide((tally_wide *)(v + 3), tmp, nc);
+        v[0] |= ROW_FLAG(FUNC_ROW_LISTED);
+        rc =
+            ft->shared ? add_shared(ft, v, cr.cost, tmp) : add_wide((tally_wide *)(v + 3), tmp, nc);
     }
     if (lean_calls) {
         if (calls_thread)
@@ -383,10 +433,10 @@ int func_table_build(struct func_table *ft, const struct profile *p, const struc
         int own;
         size_t cr_i = row_in(ft, fnrow, cl.caller, &caller, sfile, &own);
         uint64_t *cv = rectab_val(&ft->rows, cr_i);
-        cv[2] |= FUNC_ROW_LISTED;
+        cv[0] |= ROW_FLAG(FUNC_ROW_LISTED);
         if (own) cv[1] = (uint64_t)caller.obj + 1;
         size_t ce_i = own_row(ft, fnrow, cl.callee, &callee);
-        rectab_val(&ft->rows, ce_i)[2] |= FUNC_ROW_CALLEE;
+        rectab_val(&ft->rows, ce_i)[0] |= ROW_FLAG(FUNC_ROW_CALLEE);
         if (no_arcs) continue;
         uint32_t nd;
         if (call_cols(ft, opt, &cl, is_signed, tmp, &nd)) {
@@ -412,7 +462,7 @@ int func_table_build(struct func_table *ft, const struct profile *p, const struc
         struct function fn = profile_function_at(p, (uint32_t)f);
         uint64_t *v = rectab_val(&ft->rows, own_row(ft, fnrow, (uint32_t)f, &fn));
         if (!seen[f]) v[1] = (uint64_t)fn.obj + 1;
-        v[2] |= FUNC_ROW_LISTED;
+        v[0] |= ROW_FLAG(FUNC_ROW_LISTED);
     }
     if (!rc) label_shared_rows(ft, p, fnrow);
     if (!rc && opt->want_lines && func_table_lines(ft, opt, NULL, 0, err)) {
@@ -425,6 +475,8 @@ int func_table_build(struct func_table *ft, const struct profile *p, const struc
     free(seen);
     free(fnrow);
     free(tmp);
+    /* rows are read by number from here on; func_table_lines() builds the index again */
+    rectab_drop_index(&ft->rows);
     if (!rc && ft->rename_failed) {
         tally_error_set(err, NULL, 0, "%s", ft->err_msg);
         func_table_release(ft);
@@ -518,6 +570,8 @@ void func_table_release(struct func_table *ft)
     free(ft->col_min_event);
     free(ft->canon);
     free(ft->fnmap);
+    free(ft->sums);
+    free(ft->zero);
     strtab_release(&ft->names);
     memset(ft, 0, sizeof(*ft));
 }

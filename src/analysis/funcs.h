@@ -60,6 +60,15 @@
  * The profile is only read: a table may be built from it any number of
  * times, with any options, before or after any other view of it.
  *
+ * With `share_costs`, when every column is one base event as it is (no
+ * derived event, no factor), a row whose self cost is one cost record's
+ * keeps no copy of it: it points at the record's values in the profile
+ * (func_row_record()), which must then outlive the table. Only the rows
+ * that sum several records, or none, have a vector of their own
+ * (func_row_self()). Most rows of a profile read without lines are one
+ * record each (a function and a file), so the table then takes a few words
+ * a row instead of two per column; func_row_cost() reads either.
+ *
  * Memory: records grow with the number of distinct rows, arcs and
  * (file, line) pairs; everything is owned by the table.
  */
@@ -82,12 +91,16 @@ struct func_options {
     const struct rename *mod_file; /* --mod-filename (after `strip`), or NULL */
     const struct rename *mod_fn;   /* --mod-funcname, or NULL */
     int no_arcs;                   /* build neither arcs nor per-line calls (see below) */
+    int share_costs;               /* rows of one cost record point at it (see below) */
 };
 
 /*
- * Row record values (see func_row_*): [0] ndef, [1] object id + 1 when the
- * row's file is its function's own file (0 = no object known), [2] flags,
- * then ncols self costs. Row keys: file << 32 | name.
+ * Row record values (see func_row_*): [0] ndef | flags << 32, [1] object
+ * id + 1 when the row's file is its function's own file (0 = no object
+ * known), [2] unused (the costs after it start 16-byte aligned), then ncols
+ * self costs. With shared costs (func_table.shared) there are three: [2] is
+ * 0 (no cost), the address of the one cost record's values, or (index of
+ * the row's vector in `sums`) << 1 | 1. Row keys: file << 32 | name.
  */
 enum { FUNC_ROW_LISTED = 1, FUNC_ROW_CALLEE = 2 };
 
@@ -96,8 +109,13 @@ struct func_table {
     size_t pnames;       /* the profile's names when built: ids below are the profile's */
     struct strtab names; /* canonical names the profile lacks: id pnames + i is names' i */
     size_t ncols, nbase;
-    uint32_t *col_min_event;  /* [ncols] smallest base event a column uses */
-    struct rectab rows;       /* (file << 32 | name) -> ndef, obj+1, flags, self[ncols] */
+    uint32_t *col_min_event; /* [ncols] smallest base event a column uses */
+    int shared;              /* rows point at the cost records they are (share_costs) */
+    int is_signed;           /* the profile's costs are signed */
+    tally_wide *sums;        /* (shared) the vectors of rows of several records, ncols each */
+    size_t nsums, sums_cap;
+    tally_wide *zero;         /* [ncols] zeros: the costs of a row of no record */
+    struct rectab rows;       /* (file << 32 | name) -> ndef|flags, obj+1, self[ncols] */
     struct rectab arcs;       /* (caller << 32 | callee) -> count, ndef, cost[ncols] */
     struct rectab lines;      /* (file, line) -> ndef, cost[ncols] */
     struct rectab line_calls; /* (file, line, caller << 32 | callee) -> count, ndef, cost[ncols] */
@@ -172,11 +190,39 @@ static inline uint64_t func_row_obj(const struct func_table *ft, size_t r)
 }
 static inline uint64_t func_row_flags(const struct func_table *ft, size_t r)
 {
-    return rectab_val(&ft->rows, r)[2];
+    return rectab_val(&ft->rows, r)[0] >> 32;
 }
+/*
+ * The self costs of row r (ncols columns), or NULL for a row whose cost is
+ * one record's, shared (func_row_record()).
+ */
 static inline const tally_wide *func_row_self(const struct func_table *ft, size_t r)
 {
-    return (const tally_wide *)(rectab_val(&ft->rows, r) + 3);
+    const uint64_t *v = rectab_val(&ft->rows, r);
+    if (!ft->shared) return (const tally_wide *)(v + 3);
+    if (v[2] & 1) return ft->sums + (v[2] >> 1) * ft->ncols;
+    return v[2] ? NULL : ft->zero;
+}
+/*
+ * The profile's cost values of the one record that is row r's self cost
+ * (column c is value c, as the table shares costs only when the columns
+ * are the base events), or NULL when func_row_self() has the costs.
+ */
+static inline const uint64_t *func_row_record(const struct func_table *ft, size_t r)
+{
+    const uint64_t *v = rectab_val(&ft->rows, r);
+    return ft->shared && !(v[2] & 1) ? (const uint64_t *)(uintptr_t)v[2] : NULL;
+}
+/* Column c of a cost record's values (signed when the profile is). */
+static inline tally_wide func_record_col(const struct func_table *ft, const uint64_t *rec, size_t c)
+{
+    return ft->is_signed ? (tally_wide)(int64_t)rec[c] : (tally_wide)rec[c];
+}
+/* Column c of row r's self costs, however they are kept. */
+static inline tally_wide func_row_cost(const struct func_table *ft, size_t r, size_t c)
+{
+    const uint64_t *rec = func_row_record(ft, r);
+    return rec ? func_record_col(ft, rec, c) : func_row_self(ft, r)[c];
 }
 
 /* Arc accessors. */

@@ -90,7 +90,7 @@ struct view {
 };
 
 static const struct view views[] = {
-    {0, 0, 0, NULL, NULL},     {1, 0, 0, NULL, NULL}, {0, 1, 1, NULL, NULL},
+    {0, 0, 0, NULL, NULL},        {1, 0, 0, NULL, NULL},         {0, 1, 1, NULL, NULL},
     {1, 1, 1, "s/work/W/", "Dr"}, {0, 0, 0, "s/[0-9]$//", NULL},
 };
 #define NVIEWS (sizeof(views) / sizeof(views[0]))
@@ -232,22 +232,32 @@ static void test_tables_then_report(void **state)
     assert_int_equal(eventset_lookup(es, "Dr", &cols[1]), 0);
     char *strip = xasprintf("%s/", dir);
     size_t nrows = 0;
-    for (int lines = 0; lines < 2; lines++)
-        for (int no_arcs = 0; no_arcs < 2; no_arcs++) {
-            struct func_options fo = {2, cols, strip, lines, 0, NULL, NULL, no_arcs};
-            struct func_table ft;
-            struct tally_error err;
-            assert_int_equal(func_table_build(&ft, p, &fo, &err), 0);
-            if (nrows) assert_int_equal(func_nrows(&ft), nrows);
-            nrows = func_nrows(&ft);
-            /* the stripped name is the table's, found through it only */
-            uint32_t id = func_find_name(&ft, "a.c", 3);
-            assert_true(id != UINT32_MAX && id >= p->names.n);
-            assert_string_equal(func_str(&ft, id), "a.c");
-            assert_int_equal(strtab_find(&p->names, "a.c", 3), UINT32_MAX);
-            if (lines) assert_true(ft.lines.count > 0);
-            func_table_release(&ft);
+    /* bit 0: lines, bit 1: no arcs, bit 2: costs shared with the records */
+    for (int k = 0; k < 8; k++) {
+        struct func_options fo = {2, cols, strip, k & 1, 0, NULL, NULL, k >> 1 & 1, k >> 2};
+        struct func_table ft;
+        struct tally_error err;
+        assert_int_equal(func_table_build(&ft, p, &fo, &err), 0);
+        if (nrows) assert_int_equal(func_nrows(&ft), nrows);
+        nrows = func_nrows(&ft);
+        /* the stripped name is the table's, found through it only */
+        uint32_t id = func_find_name(&ft, "a.c", 3);
+        assert_true(id != UINT32_MAX && id >= p->names.n);
+        assert_string_equal(func_str(&ft, id), "a.c");
+        assert_int_equal(strtab_find(&p->names, "a.c", 3), UINT32_MAX);
+        if (k & 1) assert_true(ft.lines.count > 0);
+        /* the self costs add up to the program's, however they are kept */
+        tally_wide sum[2] = {0, 0};
+        size_t records = 0;
+        for (size_t r = 0; r < nrows; r++) {
+            sum[0] += func_row_cost(&ft, r, 0);
+            sum[1] += func_row_cost(&ft, r, 1);
+            records += func_row_record(&ft, r) != NULL;
         }
+        assert_true(sum[0] == 134 && sum[1] == 43);
+        assert_true(k >> 2 ? records > 0 : records == 0);
+        func_table_release(&ft);
+    }
     char *got = annotate(p, &views[2]);
     assert_string_equal(got, want);
     shape_of(p, &after);
