@@ -63,14 +63,17 @@
  * With `share_costs`, when every column is one base event as it is (no
  * derived event, no factor), a row whose self cost is one cost record's
  * keeps no copy of it: it points at the record's values in the profile
- * (func_row_record()), which must then outlive the table. Only the rows
- * that sum several records, or none, have a vector of their own
- * (func_row_self()). Most rows of a profile read without lines are one
- * record each (a function and a file), so the table then takes a few words
- * a row instead of two per column; func_row_cost() reads either.
+ * (func_row_record()), which must then outlive the table. Only a row that
+ * sums several records has a vector of its own (func_row_self(); a row of
+ * no record reads zeros). Most rows of a profile read without lines are one
+ * record each (a function and a file), so the table then takes four words
+ * a row instead of four plus two per column; func_row_cost() reads either.
  *
  * Memory: records grow with the number of distinct rows, arcs and
- * (file, line) pairs; everything is owned by the table.
+ * (file, line) pairs; everything is owned by the table, which points into
+ * the profile (names, shared costs). The rows' index is freed once the
+ * table is built (rows are read by number; func_table_lines() builds it
+ * again).
  */
 #ifndef TALLY_FUNCS_H
 #define TALLY_FUNCS_H
@@ -91,7 +94,7 @@ struct func_options {
     const struct rename *mod_file; /* --mod-filename (after `strip`), or NULL */
     const struct rename *mod_fn;   /* --mod-funcname, or NULL */
     int no_arcs;                   /* build neither arcs nor per-line calls (see below) */
-    int share_costs;               /* rows of one cost record point at it (see below) */
+    int share_costs;               /* rows of one cost record point at it (see above) */
 };
 
 /*
