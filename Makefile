@@ -131,8 +131,10 @@ asan: $(ASANBIN) $(ASANTALLY)
 
 # --- ThreadSanitizer build of the tests of threaded code (clang) -------------
 # the split read, the workers and the streams' read-ahead run on two threads,
-# and so do the sort and the printing of long annotate tables (test_lean)
-TSANTESTS := test_split test_fold test_input test_lean
+# and so do the sort and the printing of long annotate tables (test_lean) and the calls of
+# the lean function table, read on a second thread from a profile other views read too
+# (test_views)
+TSANTESTS := test_split test_fold test_input test_lean test_views
 TSANBIN   := $(TSANTESTS:%=$(B)/tsan/tests/%)
 $(B)/tsan/tests/%: tests/unit/%.c $(LIBSRC) tests/unit/testutil.h
 	@mkdir -p $(dir $@)

@@ -17,17 +17,33 @@ static void map_reserve(uint32_t **map, size_t *n, uint32_t id)
     *n = cap;
 }
 
+/* The id of a name: the profile's when it has the name, else the table's own. */
+static uint32_t name_id(struct func_table *ft, const char *s, size_t len)
+{
+    uint32_t id = strtab_find(&ft->p->names, s, len);
+    if (id != UINT32_MAX) return id;
+    return (uint32_t)ft->pnames + strtab_intern(&ft->names, s, len);
+}
+
+uint32_t func_find_name(const struct func_table *ft, const char *s, size_t len)
+{
+    uint32_t id = strtab_find(&ft->p->names, s, len);
+    if (id != UINT32_MAX) return id;
+    id = strtab_find(&ft->names, s, len);
+    return id == UINT32_MAX ? id : (uint32_t)ft->pnames + id;
+}
+
 /* Apply a rename to name id `id`; returns the new id (or id on failure). */
 static uint32_t renamed(struct func_table *ft, const struct rename *rn, uint32_t id)
 {
     struct tally_error e;
-    char *s = rename_apply(rn, profile_str(ft->p, id), &e);
+    char *s = rename_apply(rn, func_str(ft, id), &e);
     if (!s) {
         if (!ft->rename_failed) snprintf(ft->err_msg, sizeof(ft->err_msg), "%s", e.msg);
         ft->rename_failed = 1;
         return id;
     }
-    uint32_t r = profile_intern(ft->p, s, strlen(s));
+    uint32_t r = name_id(ft, s, strlen(s));
     free(s);
     return r;
 }
@@ -59,11 +75,9 @@ uint32_t func_canon_file(struct func_table *ft, uint32_t file)
     uint32_t id = file;
     const char *strip = ft->strip;
     if (strip && *strip) {
-        const char *s = profile_str(ft->p, file);
+        const char *s = func_str(ft, file);
         size_t n = strlen(strip);
-        if (strncmp(s, strip, n) == 0) {
-            id = profile_intern(ft->p, s + n, strlen(s + n));
-        }
+        if (strncmp(s, strip, n) == 0) id = name_id(ft, s + n, strlen(s + n));
     }
     if (ft->mod_file) id = renamed(ft, ft->mod_file, id);
     canon_reserve(ft, id);
@@ -117,9 +131,6 @@ static int call_cols(const struct func_table *ft, const struct func_options *opt
     return eval_cols(opt, cl->cost, is_signed, out);
 }
 
-/* With func_options.consume, records are freed every this many (a block). */
-#define CONSUME_STEP ((size_t)1 << RECTAB_BLOCK_SHIFT)
-
 /* A table reservation: n records, but at most 2^18 (4 MiB of slots). */
 static size_t reserve_cap(size_t n)
 {
@@ -129,6 +140,50 @@ static size_t reserve_cap(size_t n)
 static void max_into(uint64_t *slot, uint32_t ndef)
 {
     if (*slot < ndef) *slot = ndef;
+}
+
+/* A row's flags (FUNC_ROW_*) in its first value word, above its ndef. */
+#define ROW_FLAG(f) ((uint64_t)(f) << 32)
+
+static void row_ndef_max(uint64_t *v, uint32_t ndef)
+{
+    if ((uint32_t)v[0] < ndef) v[0] = (v[0] >> 32 << 32) | ndef;
+}
+
+/* Can the rows share the profile's cost records (func_options.share_costs)? */
+static int can_share(const struct func_options *opt, size_t nbase)
+{
+    if (!opt->share_costs || opt->ncols != nbase) return 0;
+    for (size_t c = 0; c < opt->ncols; c++) {
+        const struct event_expr *e = &opt->cols[c];
+        if (e->nterms != 1 || e->terms[0].factor != 1 || e->terms[0].event != c) return 0;
+    }
+    return 1;
+}
+
+/*
+ * Add cost record values rec to the shared row whose values are v: the
+ * first record is pointed at, a second one makes the row a vector of its
+ * own in ft->sums (tmp: ncols of scratch). Returns 0 or -1 on overflow.
+ */
+static int add_shared(struct func_table *ft, uint64_t *v, const uint64_t *rec, tally_wide *tmp)
+{
+    size_t nc = ft->ncols;
+    if (!v[2]) {
+        v[2] = (uint64_t)(uintptr_t)rec; /* 8-byte aligned: bit 0 clear */
+        return 0;
+    }
+    if (!(v[2] & 1)) {
+        ft->sums = xgrow(ft->sums, &ft->sums_cap, (ft->nsums + 1) * nc, sizeof(*ft->sums));
+        tally_wide *s = ft->sums + ft->nsums * nc;
+        const uint64_t *first = (const uint64_t *)(uintptr_t)v[2];
+        for (size_t c = 0; c < nc; c++)
+            s[c] = func_record_col(ft, first, c);
+        v[2] = (uint64_t)ft->nsums++ << 1 | 1;
+    }
+    for (size_t c = 0; c < nc; c++)
+        tmp[c] = func_record_col(ft, rec, c);
+    return add_wide(ft->sums + (v[2] >> 1) * nc, tmp, nc);
 }
 
 /*
@@ -187,17 +242,23 @@ static size_t row_in(struct func_table *ft, uint32_t *fnrow, uint32_t f, const s
     return rectab_get_index(&ft->rows, &key, NULL);
 }
 
-int func_table_build(struct func_table *ft, struct profile *p, const struct func_options *opt,
+int func_table_build(struct func_table *ft, const struct profile *p, const struct func_options *opt,
                      struct tally_error *err)
 {
     memset(ft, 0, sizeof(*ft));
     ft->p = p;
+    ft->pnames = p->names.n;
+    strtab_init(&ft->names);
     ft->ncols = opt->ncols;
     ft->strip = opt->strip;
     ft->mod_file = opt->mod_file;
     ft->mod_fn = opt->mod_fn;
     size_t nc = opt->ncols;
-    rectab_init(&ft->rows, 1, 3 + 2 * nc); /* a tally_wide is two record words */
+    ft->is_signed = p->signed_costs;
+    ft->shared = p->nparts > 0 && can_share(opt, p->parts[0]->events.n);
+    if (ft->shared) ft->zero = xcalloc(nc ? nc : 1, sizeof(*ft->zero));
+    /* a tally_wide is two words, 16-byte aligned: records of an even number of words */
+    rectab_init(&ft->rows, 1, ft->shared ? 3 : 3 + 2 * nc);
     rectab_init(&ft->arcs, 1, 2 + 2 * nc);
     rectab_init(&ft->lines, 2, 1 + 2 * nc);
     rectab_init(&ft->line_calls, 3, 2 + 2 * nc);
@@ -209,7 +270,7 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         ft->col_min_event[c] = m;
     }
     if (p->nparts == 0) return 0;
-    struct part *pt = p->parts[0];
+    const struct part *pt = p->parts[0];
     ft->nbase = pt->events.n;
     int is_signed = p->signed_costs;
     size_t nfn = profile_nfunctions(p);
@@ -227,35 +288,28 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
     if (!opt->no_arcs) rectab_reserve(&ft->arcs, reserve_cap(part_ncalls(pt)));
     int rc = 0;
     const char *what = "cost";
-    const int consume = opt->consume, no_arcs = opt->no_arcs;
-    /* no lookups from here on: the indexes of the records go first */
-    if (consume) {
-        part_costs_read_upto(pt, 0);
-        part_calls_read_upto(pt, 0);
-    }
+    const int no_arcs = opt->no_arcs;
     for (size_t i = 0; i < part_ncosts(pt) && !rc; i++) {
-        if (consume && i % CONSUME_STEP == 0) part_costs_read_upto(pt, i);
         struct cost_rec cr;
         part_cost_get(pt, i, &cr);
         struct function fn = profile_function_at(p, cr.fn);
         seen[cr.fn] = 1;
         uint32_t file = func_canon_file(ft, cr.pos.file);
         uint32_t nd = record_ndef(ft, cr.cost, opt->all_defined);
-        if (eval_cols(opt, cr.cost, is_signed, tmp)) {
+        if (!ft->shared && eval_cols(opt, cr.cost, is_signed, tmp)) {
             rc = -1;
             break;
         }
         int own;
         size_t ri = row_in(ft, fnrow, cr.fn, &fn, file, &own);
         uint64_t *v = rectab_val(&ft->rows, ri);
-        max_into(&v[0], nd);
+        row_ndef_max(v, nd);
         if (own) v[1] = (uint64_t)fn.obj + 1;
-        v[2] |= FUNC_ROW_LISTED;
-        rc = add_wide((tally_wide *)(v + 3), tmp, nc);
+        v[0] |= ROW_FLAG(FUNC_ROW_LISTED);
+        rc =
+            ft->shared ? add_shared(ft, v, cr.cost, tmp) : add_wide((tally_wide *)(v + 3), tmp, nc);
     }
-    if (consume) part_costs_read_upto(pt, SIZE_MAX); /* the last block too */
     for (size_t i = 0; i < part_ncalls(pt) && !rc; i++) {
-        if (consume && i % CONSUME_STEP == 0) part_calls_read_upto(pt, i);
         struct call_rec cl;
         part_call_get(pt, i, &cl);
         what = "call";
@@ -267,10 +321,10 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         int own;
         size_t cr_i = row_in(ft, fnrow, cl.caller, &caller, sfile, &own);
         uint64_t *cv = rectab_val(&ft->rows, cr_i);
-        cv[2] |= FUNC_ROW_LISTED;
+        cv[0] |= ROW_FLAG(FUNC_ROW_LISTED);
         if (own) cv[1] = (uint64_t)caller.obj + 1;
         size_t ce_i = own_row(ft, fnrow, cl.callee, &callee);
-        rectab_val(&ft->rows, ce_i)[2] |= FUNC_ROW_CALLEE;
+        rectab_val(&ft->rows, ce_i)[0] |= ROW_FLAG(FUNC_ROW_CALLEE);
         if (no_arcs) continue;
         uint32_t nd;
         if (call_cols(ft, opt, &cl, is_signed, tmp, &nd)) {
@@ -283,7 +337,6 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         max_into(&av[1], nd);
         if (!rc) rc = add_wide((tally_wide *)(av + 2), tmp, nc);
     }
-    if (opt->consume) part_clear_records(pt);
     /*
      * Functions with neither costs nor calls still get their (empty) row,
      * and so does a function named by an `fn=` line whose records are all
@@ -297,7 +350,7 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         struct function fn = profile_function_at(p, (uint32_t)f);
         uint64_t *v = rectab_val(&ft->rows, own_row(ft, fnrow, (uint32_t)f, &fn));
         if (!seen[f]) v[1] = (uint64_t)fn.obj + 1;
-        v[2] |= FUNC_ROW_LISTED;
+        v[0] |= ROW_FLAG(FUNC_ROW_LISTED);
     }
     if (!rc) label_shared_rows(ft, p, fnrow);
     if (!rc && opt->want_lines && func_table_lines(ft, opt, NULL, 0, err)) {
@@ -307,10 +360,11 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
         func_table_release(ft);
         return -1;
     }
-    if (opt->consume) rectab_free_below(&ft->rows, 0); /* rows are read by index only */
     free(seen);
     free(fnrow);
     free(tmp);
+    /* rows are read by number from here on; func_table_lines() builds the index again */
+    rectab_drop_index(&ft->rows);
     if (!rc && ft->rename_failed) {
         tally_error_set(err, NULL, 0, "%s", ft->err_msg);
         func_table_release(ft);
@@ -328,9 +382,9 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
 int func_table_lines(struct func_table *ft, const struct func_options *opt,
                      const unsigned char *files, size_t nfiles, struct tally_error *err)
 {
-    struct profile *p = ft->p;
+    const struct profile *p = ft->p;
     if (p->nparts == 0) return 0;
-    struct part *pt = p->parts[0];
+    const struct part *pt = p->parts[0];
     size_t nc = opt->ncols;
     int is_signed = p->signed_costs, rc = 0;
     tally_wide *tmp = xmalloc((nc ? nc : 1) * sizeof(tally_wide));
@@ -404,18 +458,20 @@ void func_table_release(struct func_table *ft)
     free(ft->col_min_event);
     free(ft->canon);
     free(ft->fnmap);
+    free(ft->sums);
+    free(ft->zero);
+    strtab_release(&ft->names);
     memset(ft, 0, sizeof(*ft));
 }
 
 char *func_row_display(const struct func_table *ft, size_t r)
 {
     /* once per row: joined by hand, as formatting every row cost more than the sort */
-    const struct strtab *t = &ft->p->names;
     uint32_t f = func_row_file(ft, r), n = func_row_name(ft, r);
-    size_t fl = strtab_len(t, f), nl = strtab_len(t, n);
+    size_t fl = func_strlen(ft, f), nl = func_strlen(ft, n);
     char *s = xmalloc(fl + nl + 2);
-    memcpy(s, strtab_str(t, f), fl);
+    memcpy(s, func_str(ft, f), fl);
     s[fl] = ':';
-    memcpy(s + fl + 1, strtab_str(t, n), nl + 1);
+    memcpy(s + fl + 1, func_str(ft, n), nl + 1);
     return s;
 }

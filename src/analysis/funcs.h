@@ -19,10 +19,14 @@
  *
  * File names are made canonical first: `strip` (e.g. the current directory
  * with a trailing '/') is removed from the front of each file name, so
- * "/home/me/t.c" and "t.c" become one row. The canonical names are
- * interned in the profile's string table (so the profile is modified).
- * Optional renames (`--mod-filename`, `--mod-funcname`, see rename.h) are
- * applied next, so that renamed files or functions share one row.
+ * "/home/me/t.c" and "t.c" become one row. Optional renames
+ * (`--mod-filename`, `--mod-funcname`, see rename.h) are applied next, so
+ * that renamed files or functions share one row. The table reads the
+ * profile and never changes it: a canonical name that the profile's
+ * string table lacks goes to the table's own (`names`), and the ids of
+ * rows, files and functions here are the profile's ids below `pnames`
+ * and the table's own above (func_str(), func_find_name()), one id per
+ * string either way.
  *
  * Why this is not built on fgraph.h (the one function graph): an fgraph
  * node is a function and sums whole records per function. A row here is
@@ -42,22 +46,34 @@
  * calls still do the rest: the caller's row (call-site file, caller name)
  * is listed and may get its object, the callee's row is flagged
  * FUNC_ROW_CALLEE, and both are created in the same order as with arcs,
- * so the rows are the same (but see `consume` below for their order).
+ * so the rows are the same (but see below for their order).
  *
  * Call costs may be absent (a part that keeps call counts only, profile.h):
  * arcs and per-line calls then have zero costs and ndef 0.
  *
- * With `consume`, the cost and call records of part 0 are freed block by
- * block as they are read (profile.h: part_costs_read_upto()), so that the
- * peak holds the rows and the records not yet read, not both in full; the
- * index of the rows goes at the end (nothing here looks a row up by key).
- * With both `consume` and `no_arcs` the calls are read on a second thread
- * while the costs are added up, and their rows made after: the rows, their
- * flags and objects are the same, but the rows made by calls come after
- * those made by costs.
+ * With `no_arcs`, of a part that keeps call counts only (the reader was
+ * asked for no more: annotate --auto=no without calls shown), the calls are
+ * read on a second thread while the costs are added up, and their rows made
+ * after: the rows, their flags and objects are the same, but the rows made
+ * by calls come after those made by costs.
+ *
+ * The profile is only read: a table may be built from it any number of
+ * times, with any options, before or after any other view of it.
+ *
+ * With `share_costs`, when every column is one base event as it is (no
+ * derived event, no factor), a row whose self cost is one cost record's
+ * keeps no copy of it: it points at the record's values in the profile
+ * (func_row_record()), which must then outlive the table. Only a row that
+ * sums several records has a vector of its own (func_row_self(); a row of
+ * no record reads zeros). Most rows of a profile read without lines are one
+ * record each (a function and a file), so the table then takes four words
+ * a row instead of four plus two per column; func_row_cost() reads either.
  *
  * Memory: records grow with the number of distinct rows, arcs and
- * (file, line) pairs; everything is owned by the table.
+ * (file, line) pairs; everything is owned by the table, which points into
+ * the profile (names, shared costs). The rows' index is freed once the
+ * table is built (rows are read by number; func_table_lines() builds it
+ * again).
  */
 #ifndef TALLY_FUNCS_H
 #define TALLY_FUNCS_H
@@ -78,22 +94,31 @@ struct func_options {
     const struct rename *mod_file; /* --mod-filename (after `strip`), or NULL */
     const struct rename *mod_fn;   /* --mod-funcname, or NULL */
     int no_arcs;                   /* build neither arcs nor per-line calls (see below) */
-    int consume;                   /* free part 0's records while reading them: the part
-                                      has none afterwards (the caller is done with them) */
+    int share_costs;               /* rows of one cost record point at it (see above) */
 };
 
 /*
- * Row record values (see func_row_*): [0] ndef, [1] object id + 1 when the
- * row's file is its function's own file (0 = no object known), [2] flags,
- * then ncols self costs. Row keys: file << 32 | name.
+ * Row record values (see func_row_*): [0] ndef | flags << 32, [1] object
+ * id + 1 when the row's file is its function's own file (0 = no object
+ * known), [2] unused (the costs after it start 16-byte aligned), then ncols
+ * self costs. With shared costs (func_table.shared) there are three: [2] is
+ * 0 (no cost), the address of the one cost record's values, or (index of
+ * the row's vector in `sums`) << 1 | 1. Row keys: file << 32 | name.
  */
 enum { FUNC_ROW_LISTED = 1, FUNC_ROW_CALLEE = 2 };
 
 struct func_table {
-    struct profile *p;
+    const struct profile *p;
+    size_t pnames;       /* the profile's names when built: ids below are the profile's */
+    struct strtab names; /* canonical names the profile lacks: id pnames + i is names' i */
     size_t ncols, nbase;
-    uint32_t *col_min_event;  /* [ncols] smallest base event a column uses */
-    struct rectab rows;       /* (file << 32 | name) -> ndef, obj+1, flags, self[ncols] */
+    uint32_t *col_min_event; /* [ncols] smallest base event a column uses */
+    int shared;              /* rows point at the cost records they are (share_costs) */
+    int is_signed;           /* the profile's costs are signed */
+    tally_wide *sums;        /* (shared) the vectors of rows of several records, ncols each */
+    size_t nsums, sums_cap;
+    tally_wide *zero;         /* [ncols] zeros: the costs of a row of no record */
+    struct rectab rows;       /* (file << 32 | name) -> ndef|flags, obj+1, self[ncols] */
     struct rectab arcs;       /* (caller << 32 | callee) -> count, ndef, cost[ncols] */
     struct rectab lines;      /* (file, line) -> ndef, cost[ncols] */
     struct rectab line_calls; /* (file, line, caller << 32 | callee) -> count, ndef, cost[ncols] */
@@ -108,7 +133,7 @@ struct func_table {
 };
 
 /* Build the table from part 0. Returns 0, or -1 with err on overflow. */
-int func_table_build(struct func_table *ft, struct profile *p, const struct func_options *opt,
+int func_table_build(struct func_table *ft, const struct profile *p, const struct func_options *opt,
                      struct tally_error *err);
 
 /*
@@ -116,8 +141,8 @@ int func_table_build(struct func_table *ft, struct profile *p, const struct func
  * whose canonical file f has files[f] set (f < nfiles; files NULL: every
  * file), for a table built without want_lines: annotate makes them only
  * for the source files it found, as most files of a profile are not on the
- * machine (the records must still be there: not with `consume`; with
- * `no_arcs`, the arcs of every call are made here too). Called once.
+ * machine (with `no_arcs`, the arcs of every call are made here too).
+ * Called once.
  * Returns 0 or -1 with err.
  */
 int func_table_lines(struct func_table *ft, const struct func_options *opt,
@@ -126,6 +151,24 @@ void func_table_release(struct func_table *ft);
 
 /* The canonical id of a file name id. */
 uint32_t func_canon_file(struct func_table *ft, uint32_t file);
+
+/* The name of a row's file or name id (the profile's or the table's own). */
+static inline const char *func_str(const struct func_table *ft, uint32_t id)
+{
+    return id < ft->pnames ? profile_str(ft->p, id) : strtab_str(&ft->names, id - ft->pnames);
+}
+static inline size_t func_strlen(const struct func_table *ft, uint32_t id)
+{
+    return id < ft->pnames ? strtab_len(&ft->p->names, id)
+                           : strtab_len(&ft->names, id - ft->pnames);
+}
+/* The id of name s[0..len), or UINT32_MAX when neither the profile nor the table has it. */
+uint32_t func_find_name(const struct func_table *ft, const char *s, size_t len);
+/* Every id is below this. */
+static inline size_t func_nnames(const struct func_table *ft)
+{
+    return ft->pnames + ft->names.n;
+}
 
 static inline size_t func_nrows(const struct func_table *ft)
 {
@@ -150,11 +193,39 @@ static inline uint64_t func_row_obj(const struct func_table *ft, size_t r)
 }
 static inline uint64_t func_row_flags(const struct func_table *ft, size_t r)
 {
-    return rectab_val(&ft->rows, r)[2];
+    return rectab_val(&ft->rows, r)[0] >> 32;
 }
+/*
+ * The self costs of row r (ncols columns), or NULL for a row whose cost is
+ * one record's, shared (func_row_record()).
+ */
 static inline const tally_wide *func_row_self(const struct func_table *ft, size_t r)
 {
-    return (const tally_wide *)(rectab_val(&ft->rows, r) + 3);
+    const uint64_t *v = rectab_val(&ft->rows, r);
+    if (!ft->shared) return (const tally_wide *)(v + 3);
+    if (v[2] & 1) return ft->sums + (v[2] >> 1) * ft->ncols;
+    return v[2] ? NULL : ft->zero;
+}
+/*
+ * The profile's cost values of the one record that is row r's self cost
+ * (column c is value c, as the table shares costs only when the columns
+ * are the base events), or NULL when func_row_self() has the costs.
+ */
+static inline const uint64_t *func_row_record(const struct func_table *ft, size_t r)
+{
+    const uint64_t *v = rectab_val(&ft->rows, r);
+    return ft->shared && !(v[2] & 1) ? (const uint64_t *)(uintptr_t)v[2] : NULL;
+}
+/* Column c of a cost record's values (signed when the profile is). */
+static inline tally_wide func_record_col(const struct func_table *ft, const uint64_t *rec, size_t c)
+{
+    return ft->is_signed ? (tally_wide)(int64_t)rec[c] : (tally_wide)rec[c];
+}
+/* Column c of row r's self costs, however they are kept. */
+static inline tally_wide func_row_cost(const struct func_table *ft, size_t r, size_t c)
+{
+    const uint64_t *rec = func_row_record(ft, r);
+    return rec ? func_record_col(ft, rec, c) : func_row_self(ft, r)[c];
 }
 
 /* Arc accessors. */

@@ -365,6 +365,7 @@ int cmd_annotate(int argc, char **argv)
                                    .call_counts_only = no_lines && !o.inclusive && !o.tree_caller &&
                                                        !o.tree_calling,
                                    .no_stacks = 1,
+                                   .drop_index = 1, /* the report reads records in order */
                                    .pair_runs = CLI_PAIR_CALLGRIND};
     struct tally_error err;
     tally_error_clear(&err);
@@ -387,7 +388,6 @@ int cmd_annotate(int argc, char **argv)
     char *prefix = NULL;
     if (getcwd(cwd, sizeof(cwd))) prefix = xasprintf("%s/", strcmp(cwd, "/") ? cwd : "");
     o.cwd = prefix;
-    o.consume = 1; /* p is freed right after the report */
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
     if (annotate_report(stdout, p, &o, &err)) {

@@ -192,6 +192,8 @@ struct cli_input_options {
     int drop_line;           /* source lines too: costs and calls per function and file */
     int call_counts_only;    /* calls without their costs (read_options.callgrind) */
     int no_stacks;           /* calling-context trees (for views that show no stack) */
+    int drop_index;          /* the sum's indexes of functions and records: it is only
+                                read by number afterwards (profile_drop_indexes()) */
     enum cli_pair pair_runs; /* two inputs that are the contexts and callgrind files of one
                                 run (analysis/runpair.h) */
     int mixed;               /* set on return: the inputs were not all of one format */

@@ -208,6 +208,7 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
         profile_free(sum);
         sum = NULL;
     }
+    if (sum && o && o->drop_index) profile_drop_indexes(sum);
     for (int i = 0; i < nopen; i++)
         input_close(&ins[i]);
     free(ins);

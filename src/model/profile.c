@@ -223,6 +223,16 @@ int part_add_jump(struct profile *p, struct part *pt, uint32_t fn, const struct 
     return cost_add(v, add, 2, p->signed_costs);
 }
 
+void profile_drop_indexes(struct profile *p)
+{
+    rectab_drop_index(&p->funcs);
+    for (size_t i = 0; i < p->nparts; i++) {
+        rectab_drop_index(&p->parts[i]->costs);
+        rectab_drop_index(&p->parts[i]->calls);
+        rectab_drop_index(&p->parts[i]->jumps);
+    }
+}
+
 void part_clear_records(struct part *pt)
 {
     rectab_clear(&pt->costs);

@@ -276,20 +276,14 @@ void part_call_get(const struct part *pt, size_t i, struct call_rec *out);
 void part_jump_get(const struct part *pt, size_t i, struct jump_rec *out);
 
 /*
- * For a consumer that reads the cost (call) records of a part once, in
- * order, and needs them no more, so that memory does not hold both the
- * records and what is made of them: free the storage of the records below
- * `upto`. Afterwards only records >= upto may be read, and
- * part_clear_records() must come before any other use of the part.
+ * For a profile that views will read and nothing will add to: free the
+ * indexes that find a function or a cost, call or jump record by its key
+ * (views read them by number: profile_function_at(), part_cost_get(), ...).
+ * Nothing else changes; a later lookup or addition builds the index it
+ * needs again first (rectab_drop_index()). Names keep theirs.
  */
-static inline void part_costs_read_upto(struct part *pt, size_t upto)
-{
-    rectab_free_below(&pt->costs, upto);
-}
-static inline void part_calls_read_upto(struct part *pt, size_t upto)
-{
-    rectab_free_below(&pt->calls, upto);
-}
+void profile_drop_indexes(struct profile *p);
+
 /* Remove every cost, call and jump record (events, totals, metadata stay). */
 void part_clear_records(struct part *pt);
 

@@ -27,6 +27,13 @@ void rectab_release(struct rectab *t)
     t->val_words = v;
 }
 
+void rectab_drop_index(struct rectab *t)
+{
+    free(t->slots);
+    t->slots = NULL;
+    t->nslots = 0;
+}
+
 void rectab_free_below(struct rectab *t, size_t upto)
 {
     free(t->slots);
@@ -107,7 +114,11 @@ static size_t probe(const struct rectab *t, const uint64_t *key, uint64_t h)
 
 uint64_t *rectab_find(const struct rectab *t, const uint64_t *key)
 {
-    if (!t->nslots) return NULL;
+    if (!t->nslots) { /* no index (rectab_drop_index()): look at every record */
+        for (size_t r = 0; r < t->count; r++)
+            if (key_equal(rectab_at(t, r), key, t->key_words)) return rectab_val(t, r);
+        return NULL;
+    }
     size_t i = probe(t, key, hash_words(key, t->key_words));
     return t->slots[i] ? rectab_val(t, (uint32_t)t->slots[i] - 1) : NULL;
 }
@@ -146,7 +157,7 @@ uint64_t *rectab_append(struct rectab *t, const uint64_t *key)
 
 size_t rectab_lookup(struct rectab *t, const uint64_t *key, int *created)
 {
-    if (!t->nslots) resize(t);
+    if (!t->nslots) rectab_reserve(t, t->count + 1); /* the first, or a dropped index */
     uint64_t h = hash_words(key, t->key_words);
     size_t i = probe(t, key, h);
     if (t->slots[i]) {

@@ -140,6 +140,14 @@ uint64_t *rectab_append(struct rectab *t, const uint64_t *key);
 uint64_t *rectab_find(const struct rectab *t, const uint64_t *key);
 
 /*
+ * Free the index (the slots that find a record by key) of a table that
+ * will be read by number only. Records stay where they are; a later lookup
+ * or insertion builds the index again from them first, and rectab_find()
+ * looks at every record meanwhile (slow: do not look up such a table).
+ */
+void rectab_drop_index(struct rectab *t);
+
+/*
  * For a caller that reads the records once, in order, and then clears the
  * table: free the index and every block that holds records below `upto`
  * only. Afterwards records >= upto may still be read (rectab_at), but

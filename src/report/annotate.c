@@ -126,6 +126,12 @@ void annrep_print_events(const struct annrep *r, const size_t *w)
     }
 }
 
+/* Column c of an entry's costs. */
+static inline tally_wide ent_val(const struct annrep *r, const struct entry *e, size_t c)
+{
+    return e->v ? e->v[c] : func_row_cost(&r->ft, e->idx, c);
+}
+
 /* -1 when a sorts before b (bigger first, by the sort events in order). */
 static int cmp_costs(const struct annrep *r, const tally_wide *a, uint32_t nda, const tally_wide *b,
                      uint32_t ndb)
@@ -144,12 +150,29 @@ static int cmp_costs(const struct annrep *r, const tally_wide *a, uint32_t nda, 
     return 0;
 }
 
+/* cmp_costs() of two entries. */
+static int cmp_entry_costs(const struct annrep *r, const struct entry *a, const struct entry *b)
+{
+    for (size_t i = 0; i < r->nsort; i++) {
+        size_t c = r->sort[i];
+        tally_wide x = annrep_defined(r, c, a->ndef) ? ent_val(r, a, c) : -1;
+        tally_wide y = annrep_defined(r, c, b->ndef) ? ent_val(r, b, c) : -1;
+        if (r->cg) {
+            tally_wide ux = x < 0 ? -x : x, uy = y < 0 ? -y : y;
+            if (ux != uy) return ux > uy ? -1 : 1;
+        } else if (x != y) {
+            return x > y ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
 /* The value cmp_costs() compares first (descending), kept in each entry. */
-static tally_wide sort_key(const struct annrep *r, const tally_wide *v, uint32_t nd)
+static tally_wide sort_key(const struct annrep *r, const struct entry *e)
 {
     if (!r->nsort) return 0;
     size_t c = r->sort[0];
-    tally_wide x = v && annrep_defined(r, c, nd) ? v[c] : -1;
+    tally_wide x = annrep_defined(r, c, e->ndef) ? ent_val(r, e, c) : -1;
     return r->cg && x < 0 ? -x : x;
 }
 
@@ -161,9 +184,9 @@ static void entry_name(const struct annrep *r, const struct entry *e, const char
         s[1] = s[2] = "";
         return;
     }
-    s[0] = profile_str(r->p, func_row_file(&r->ft, e->idx));
+    s[0] = func_str(&r->ft, func_row_file(&r->ft, e->idx));
     s[1] = ":";
-    s[2] = profile_str(r->p, func_row_name(&r->ft, e->idx));
+    s[2] = func_str(&r->ft, func_row_name(&r->ft, e->idx));
 }
 
 /* strcmp() of the strings the pieces a[0..2] and b[0..2] make. */
@@ -190,8 +213,8 @@ static __attribute__((noinline)) int cmp_entry_names(const struct annrep *r, con
     /* rows of one file: "FILE:" is common, the names decide (strcmp is much faster than the
        piece walk over the long common prefixes of C++ names) */
     if (!a->name && !b->name && func_row_file(&r->ft, a->idx) == func_row_file(&r->ft, b->idx))
-        return strcmp(profile_str(r->p, func_row_name(&r->ft, a->idx)),
-                      profile_str(r->p, func_row_name(&r->ft, b->idx)));
+        return strcmp(func_str(&r->ft, func_row_name(&r->ft, a->idx)),
+                      func_str(&r->ft, func_row_name(&r->ft, b->idx)));
     const char *sa[3], *sb[3];
     entry_name(r, a, sa);
     entry_name(r, b, sb);
@@ -204,7 +227,7 @@ static int cmp_entries(const void *pa, const void *pb, void *ctx)
     const struct entry *a = pa, *b = pb;
     /* the first sort column decides most pairs, without reading the rows */
     if (a->key != b->key) return a->key > b->key ? -1 : 1;
-    int c = cmp_costs(r, a->v, a->ndef, b->v, b->ndef);
+    int c = cmp_entry_costs(r, a, b);
     if (c) return c;
     return r->row_names_joined ? cmp_entry_names(r, a, b) : strcmp(a->name, b->name);
 }
@@ -322,9 +345,8 @@ static int setup_summary(struct annrep *r, struct tally_error *err)
     /* neither: the sum of the self costs */
     r->summary_calculated = !r->cg;
     for (size_t i = 0; i < func_nrows(&r->ft); i++) {
-        const tally_wide *s = func_row_self(&r->ft, i);
         for (size_t c = 0; c < r->ncols; c++)
-            if (__builtin_add_overflow(r->summary[c], s[c], &r->summary[c]))
+            if (__builtin_add_overflow(r->summary[c], func_row_cost(&r->ft, i, c), &r->summary[c]))
                 return tally_error_set(err, r->p->path, 0, "total cost too large");
         if (func_row_ndef(&r->ft, i) > r->summary_ndef) r->summary_ndef = func_row_ndef(&r->ft, i);
     }
@@ -403,7 +425,7 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
             e->v = func_row_self(ft, i);
             e->ndef = func_row_ndef(ft, i);
         }
-        e->key = sort_key(r, e->v, e->ndef);
+        e->key = sort_key(r, e);
     }
     for (size_t c = 0; c < ncyc; c++) {
         struct entry *e = &r->ent[r->nent++];
@@ -412,7 +434,7 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
         e->name = xasprintf("<cycle %zu>", c + 1);
         e->v = r->ir.cycle_incl + c * r->ncols;
         e->ndef = r->ir.cycle_ndef[c];
-        e->key = sort_key(r, e->v, e->ndef);
+        e->key = sort_key(r, e);
     }
     return 0;
 }
@@ -450,7 +472,7 @@ static void print_header(struct annrep *r)
 {
     FILE *out = r->out;
     const struct annotate_options *o = r->o;
-    struct part *pt = r->pt;
+    const struct part *pt = r->pt;
     fputs(RULE, out);
     if (r->cg) {
         for (size_t i = 0; i < pt->desc.n; i++)
@@ -658,7 +680,7 @@ static size_t table_stop(struct annrep *r)
             int any = 0;
             for (size_t i = 0; i < r->nsort; i++) {
                 size_t c = r->sort[i];
-                tally_wide fv = annrep_defined(r, c, e->ndef) ? e->v[c] : 0;
+                tally_wide fv = annrep_defined(r, c, e->ndef) ? ent_val(r, e, c) : 0;
                 tally_wide sv = annrep_defined(r, c, r->summary_ndef) ? r->summary[c] : 0;
                 double prop = textfmt_percent(fv, sv);
                 if (prop < 0) prop = -prop;
@@ -687,9 +709,9 @@ static size_t table_stop(struct annrep *r)
             size_t c = r->sort[i];
             if (met[i] || !annrep_defined(r, c, e->ndef)) continue;
             if (!r->cg && o->inclusive)
-                curr[i] = r->summary[c] - e->v[c];
+                curr[i] = r->summary[c] - ent_val(r, e, c);
             else
-                curr[i] += e->v[c]; /* far below 2^127 */
+                curr[i] += ent_val(r, e, c); /* far below 2^127 */
         }
     }
     free(curr);
@@ -700,7 +722,15 @@ static size_t table_stop(struct annrep *r)
 /* The table's line of entry e (its cells, " * " in a tree, its name and object), into b. */
 static void row_text(const struct annrep *r, const struct entry *e, int tree, struct bytebuf *b)
 {
-    cells_out(r, e->v, e->ndef, r->fnw, NULL, b);
+    if (e->v) {
+        cells_out(r, e->v, e->ndef, r->fnw, NULL, b);
+    } else { /* a shared record's values, as columns */
+        tally_wide *v = xmalloc((r->ncols ? r->ncols : 1) * sizeof(*v));
+        for (size_t c = 0; c < r->ncols; c++)
+            v[c] = ent_val(r, e, c);
+        cells_out(r, v, e->ndef, r->fnw, NULL, b);
+        free(v);
+    }
     if (tree) bytebuf_add(b, " * ", 3);
     const char *nm[3];
     entry_name(r, e, nm);
@@ -765,7 +795,7 @@ static void entry_widths(const struct annrep *r, size_t *w)
         const struct entry *e = &r->ent[i];
         for (size_t c = 0; c < nc; c++) {
             if (!annrep_defined(r, c, e->ndef)) continue;
-            tally_wide v = e->v[c];
+            tally_wide v = ent_val(r, e, c);
             if (!any[c]) {
                 hi[c] = lo[c] = v;
                 any[c] = 1;
@@ -882,7 +912,7 @@ static void rep_release(struct annrep *r)
     free(r->printed);
 }
 
-int annotate_report(FILE *out, struct profile *p, const struct annotate_options *o,
+int annotate_report(FILE *out, const struct profile *p, const struct annotate_options *o,
                     struct tally_error *err)
 {
     if (p->nparts == 0) return tally_error_set(err, p->path, 0, "profile has no data");
@@ -896,19 +926,19 @@ int annotate_report(FILE *out, struct profile *p, const struct annotate_options 
     int rc = -1;
     if (setup_columns(&r, err)) goto done;
     /* per-line tables are made later, for the source files found (annrep_sources()) */
-    int want_lines = o->auto_annotate || o->user_files.n;
     /* a part whose every line gave every count has no undefined count (funcs.h) */
     int all_defined = r.cg || r.pt->counts_complete;
     struct func_options fo = {r.ncols, r.cols, r.cg ? NULL : o->cwd, 0, all_defined, o->mod_file,
                               o->mod_fn, /* arcs only for a view that shows calls */
                               !o->inclusive && !o->tree_caller && !o->tree_calling,
-                              /* nothing reads the records again when lines are not shown */
-                              o->consume && !want_lines};
+                              /* rows point at their cost records unless inclusive costs are
+                                 computed from them */
+                              !o->inclusive};
     if (func_table_build(&r.ft, p, &fo, err)) goto done;
     r.have_ft = 1;
     r.fo = &fo;
     if (setup_summary(&r, err) || setup_entries(&r, err)) goto done;
-    r.file_printed = xcalloc(p->names.n + 1, 1);
+    r.file_printed = xcalloc(func_nnames(&r.ft) + 1, 1);
     print_header(&r);
     print_function_table(&r);
     if (annrep_sources(&r, err)) goto done;

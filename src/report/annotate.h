@@ -11,9 +11,14 @@
  * (each read once) and the count of annotated events.
  *
  * The report reads part 0 of the profile (merge parts and files first) and
- * interns canonical file names into the profile (so `p` is modified). It
- * writes to `out`; the only files it touches are the source files it
- * annotates (read-only).
+ * never changes nor frees it: one profile may be given to any number of
+ * reports, with any options, one after the other. It writes to `out`; the
+ * only files it touches are the source files it annotates (read-only).
+ * What a report shows decides what it needs of the profile: without
+ * annotated source no line, and without --inclusive or --tree not the call
+ * costs either (cli/annotate.c asks the reader for no more: read_options'
+ * drop_line and call_counts_only); a report of a profile read that way
+ * shows no call cost and finds every cost on line 0.
  */
 #ifndef TALLY_ANNOTATE_H
 #define TALLY_ANNOTATE_H
@@ -41,8 +46,6 @@ struct annotate_options {
     struct strlist inputs;                  /* profile file names, for the header */
     const char *cwd;                        /* "DIR/" stripped from file names, or NULL */
     const struct rename *mod_file, *mod_fn; /* --mod-filename/--mod-funcname, or NULL */
-    int consume; /* annotate_report() may free the records of the profile's part 0 once read
-                    (the caller then only frees the profile) */
 };
 
 /* Defaults: percentages, auto-annotation and context 8 on; the rest off. */
@@ -57,7 +60,7 @@ int annotate_check_events(const struct profile *p, const struct annotate_options
                           struct tally_error *err);
 
 /* Write the report. Returns 0, or -1 with err (overflow, write error). */
-int annotate_report(FILE *out, struct profile *p, const struct annotate_options *o,
+int annotate_report(FILE *out, const struct profile *p, const struct annotate_options *o,
                     struct tally_error *err);
 
 #endif

@@ -22,8 +22,8 @@
 
 struct entry {
     int is_cycle;
-    uint32_t idx; /* row index, or 0-based cycle index */
-    const tally_wide *v;
+    uint32_t idx;        /* row index, or 0-based cycle index */
+    const tally_wide *v; /* the costs, or NULL: the row's, shared (func_row_cost()) */
     uint32_t ndef;
     char *name;     /* NULL for a row when the names are not made (annrep.row_names_joined) */
     tally_wide key; /* the first sort column as the sort compares it (cmp_entries()) */
@@ -42,8 +42,8 @@ struct varc {
 
 struct annrep {
     FILE *out;
-    struct profile *p;
-    struct part *pt;
+    const struct profile *p;
+    const struct part *pt;
     const struct annotate_options *o;
     int cg; /* cachegrind layout and rules */
     size_t nbase, ncols;

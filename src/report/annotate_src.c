@@ -196,7 +196,7 @@ static int annotate_one(struct annrep *r, const char *name, int user, struct str
     fputs(RULE, out);
     fprintf(out, "-- %s-annotated source: %s\n", user ? "User" : "Auto", shown);
     fputs(RULE, out);
-    uint32_t fid = strtab_find(&r->p->names, name, strlen(name));
+    uint32_t fid = func_find_name(&r->ft, name, strlen(name));
     size_t lo = 0, hi = 0, clo = 0, chi = 0;
     if (fid != UINT32_MAX) {
         file_range(&r->ft.lines, r->lsorted, fid, &lo, &hi);
@@ -312,12 +312,12 @@ static int annotate_one(struct annrep *r, const char *name, int user, struct str
 static int line_tables(struct annrep *r, const struct annfile *files, size_t nf,
                        struct tally_error *err)
 {
-    size_t nnames = r->p->names.n;
+    size_t nnames = func_nnames(&r->ft);
     unsigned char *want = xcalloc(nnames ? nnames : 1, 1);
     int any = 0;
     for (size_t i = 0; i < nf; i++) {
         if (i && !strcmp(files[i].name, files[i - 1].name)) continue;
-        uint32_t fid = strtab_find(&r->p->names, files[i].name, strlen(files[i].name));
+        uint32_t fid = func_find_name(&r->ft, files[i].name, strlen(files[i].name));
         if (fid == UINT32_MAX) continue; /* no information: nothing to sum */
         struct srcfile_found found;
         if (!srcfile_find(files[i].name, &r->o->include_dirs, SRCFILE_PREFIX, srcfile_opens, NULL,
@@ -341,9 +341,9 @@ int annrep_sources(struct annrep *r, struct tally_error *err)
     for (size_t i = 0; i < o->user_files.n; i++)
         files[nf++] = (struct annfile){o->user_files.items[i], 1};
     if (o->auto_annotate)
-        for (size_t f = 0; f < r->p->names.n; f++)
-            if (r->file_printed[f] && strcmp(profile_str(r->p, (uint32_t)f), "???") != 0)
-                files[nf++] = (struct annfile){profile_str(r->p, (uint32_t)f), 0};
+        for (size_t f = 0; f < func_nnames(&r->ft); f++)
+            if (r->file_printed[f] && strcmp(func_str(&r->ft, (uint32_t)f), "???") != 0)
+                files[nf++] = (struct annfile){func_str(&r->ft, (uint32_t)f), 0};
     qsort(files, nf, sizeof(*files), cmp_annfiles);
     if (line_tables(r, files, nf, err)) {
         free(files);

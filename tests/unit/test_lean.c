@@ -2,8 +2,8 @@
 /*
  * The lean path of `tally annotate --auto=no` (no --inclusive, no --tree):
  * the reader keeps call counts only (read_options.callgrind.call_counts_only), the
- * function table builds no arcs and frees the records it has read
- * (func_options.no_arcs, consume), and the report makes no row names.
+ * function table builds no arcs (func_options.no_arcs), and the report makes
+ * no row names.
  * Every test compares that path with the full one on the same input: the
  * expected values are what the full path gives.
  */
@@ -186,6 +186,7 @@ static void build(struct func_table *ft, struct profile *p, struct event_expr *c
     const struct eventset *es = &p->parts[0]->events;
     assert_int_equal(eventset_lookup(es, "Ir", &cols[0]), 0);
     assert_int_equal(eventset_lookup(es, "Dr", &cols[1]), 0);
+    /* the lean table shares the rows' costs with the records (as annotate's does) */
     struct func_options fo = {2, cols, "/src/", 0, 0, NULL, NULL, lean, lean};
     struct tally_error err;
     assert_int_equal(func_table_build(ft, p, &fo, &err), 0);
@@ -217,10 +218,12 @@ static void test_table_without_arcs(void **state)
     assert_true(a.arcs.count > 0); /* the full path does see the calls */
     assert_int_equal(b.arcs.count, 0);
     assert_int_equal(b.line_calls.count, 0);
-    /* consumed: the lean part holds no records any more */
-    assert_int_equal(part_ncosts(l->parts[0]), 0);
-    assert_int_equal(part_ncalls(l->parts[0]), 0);
-    assert_true(part_ncosts(f->parts[0]) > 0);
+    /* the table only read the lean part: its records are all there */
+    struct profile *again = rd(&lean_opt);
+    assert_int_equal(part_ncosts(l->parts[0]), part_ncosts(again->parts[0]));
+    assert_int_equal(part_ncalls(l->parts[0]), part_ncalls(again->parts[0]));
+    assert_true(part_ncalls(l->parts[0]) > 0);
+    profile_free(again);
     /* the same rows (the lean table makes those of calls after those of costs) */
     assert_int_equal(func_nrows(&a), func_nrows(&b));
     int callee_only = 0;
@@ -233,7 +236,9 @@ static void test_table_without_arcs(void **state)
         assert_int_equal(func_row_ndef(&a, r), func_row_ndef(&b, s));
         assert_int_equal(func_row_obj(&a, r), func_row_obj(&b, s));
         assert_int_equal(func_row_flags(&a, r), func_row_flags(&b, s));
-        assert_memory_equal(func_row_self(&a, r), func_row_self(&b, s), 2 * sizeof(tally_wide));
+        for (size_t c = 0; c < 2; c++)
+            assert_true(func_row_cost(&a, r, c) == func_row_cost(&b, s, c));
+        assert_non_null(func_row_self(&a, r)); /* the full table keeps vectors */
         callee_only += func_row_flags(&a, r) == FUNC_ROW_CALLEE;
     }
     assert_true(callee_only > 0); /* a row that only calls make (only_called) */
@@ -299,12 +304,11 @@ static void test_calls_by_hand(void **state)
 }
 
 /* The report of the lean path, as a string (threshold NULL: every row). */
-static char *report_at(struct profile *p, int lean, const char *sort, const char *threshold)
+static char *report_at(const struct profile *p, const char *sort, const char *threshold)
 {
     struct annotate_options o;
     annotate_options_init(&o);
     o.auto_annotate = 0;
-    o.consume = lean;
     o.cwd = "/src/";
     o.threshold = threshold ? threshold : "100"; /* every row, down to those without cost */
     strlist_push(&o.inputs, "test");
@@ -322,9 +326,9 @@ static char *report_at(struct profile *p, int lean, const char *sort, const char
     return buf;
 }
 
-static char *report(struct profile *p, int lean, const char *sort)
+static char *report(const struct profile *p, const char *sort)
 {
-    return report_at(p, lean, sort, NULL);
+    return report_at(p, sort, NULL);
 }
 
 static void test_report_same(void **state)
@@ -333,7 +337,7 @@ static void test_report_same(void **state)
     const char *sorts[] = {NULL, "Dr"};
     for (int s = 0; s < 2; s++) {
         struct profile *f = rd(&full_opt), *l = rd(&lean_opt);
-        char *a = report(f, 0, sorts[s]), *b = report(l, 1, sorts[s]);
+        char *a = report(f, sorts[s]), *b = report(l, sorts[s]);
         assert_string_equal(a, b);
         /* the rows that tie are there, in the order of their "file:name" */
         const char *xc = strstr(b, " x.c:q"), *x = strstr(b, " x:q"), *nc = strstr(b, "never_c");
@@ -341,8 +345,8 @@ static void test_report_same(void **state)
         assert_non_null(xc);
         assert_non_null(nc);
         assert_true(nc < xc && xc < x);
-        assert_int_equal(part_ncosts(l->parts[0]), 0); /* the lean path was taken */
-        assert_true(part_ncosts(f->parts[0]) > 0);
+        assert_true(l->parts[0]->call_counts_only); /* the lean path was taken */
+        assert_false(f->parts[0]->call_counts_only);
         free(a);
         free(b);
         profile_free(f);
@@ -441,14 +445,14 @@ static void test_long_table(void **state)
     struct tally_error err;
     struct profile *p = test_read_string(t.s, &lean_opt, &err);
     if (!p) fail_msg("%s", err.msg);
-    char *all = report(p, 0, NULL);
+    char *all = report(p, NULL);
     const char *rows = table_rows(all);
     size_t nall = 0;
     for (const char *c = rows; *c; c++)
         nall += *c == '\n';
     assert_true(nall >= 70000);
     for (int k = 0; k < 3; k++) {
-        char *cut = report_at(p, 0, NULL, thresholds[k]);
+        char *cut = report_at(p, NULL, thresholds[k]);
         const char *crows = table_rows(cut);
         const char *end = strstr(crows, "\n\n"); /* the table ends with an empty line */
         assert_non_null(end);
@@ -459,7 +463,7 @@ static void test_long_table(void **state)
         assert_memory_equal(crows, rows, len);
         free(cut);
     }
-    char *again = report(p, 0, NULL);
+    char *again = report(p, NULL);
     assert_string_equal(all, again);
     free(again);
     free(all);
