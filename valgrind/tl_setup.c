@@ -165,6 +165,10 @@ static void tl_post_clo_init(void)
     htab_init(&cc_strs, 4096);
     htab_init(&cc_lines, 16384);
     htab_init(&cc_instrs, 65536);
+    /* looked up when code is translated, not when it runs: longer chains
+     * cost little there, and the slots are the table's memory (programs
+     * that mostly start up translate hundreds of thousands of instrs) */
+    cc_instrs.per_slot = 4;
     htab_init(&calls_arcs, 4096);
     htab_init(&dump_fnrecs, 4096);
     htab_init(&dump_entry_files, 4096);

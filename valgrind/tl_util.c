@@ -31,6 +31,7 @@ void htab_init(htab *h, UWord n)
 {
     h->nslots = n;
     h->nused = 0;
+    h->per_slot = 2;
     h->slot = VG_(calloc)("tl.htab", n, sizeof(void *));
 }
 
@@ -60,7 +61,7 @@ void htab_grow(htab *h, UWord (*rehash)(const void *))
 
 void htab_add(htab *h, void *node, UWord hash, UWord (*rehash)(const void *))
 {
-    if (++h->nused > 2 * h->nslots) htab_grow(h, rehash);
+    if (++h->nused > h->per_slot * h->nslots) htab_grow(h, rehash);
     UWord k = hash & (h->nslots - 1);
     ((hnode *)node)->next = h->slot[k];
     h->slot[k] = node;

@@ -33,6 +33,7 @@ void *tl_arena_alloc(tl_arena *a, SizeT n);
 typedef struct {
     void **slot;
     UWord nslots, nused;
+    UWord per_slot; /* records per slot before the table doubles (htab_init: 2) */
 } htab;
 
 /* An empty table of n slots (a power of two). */
@@ -42,8 +43,8 @@ void htab_init(htab *h, UWord n);
 void htab_grow(htab *h, UWord (*rehash)(const void *));
 
 /* Put `node` at the head of its chain under `hash`, doubling the table
- * first when it holds twice as many records as slots (a slot is 8 bytes,
- * a chain of two is short). */
+ * first when it holds per_slot times as many records as slots (2, a short
+ * chain, unless its owner sets more to spend fewer 8-byte slots). */
 void htab_add(htab *h, void *node, UWord hash, UWord (*rehash)(const void *));
 
 /* A vector of pointers indexed by thread id, grown (zero-filled, under the
