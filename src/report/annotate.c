@@ -132,6 +132,17 @@ static inline tally_wide ent_val(const struct annrep *r, const struct entry *e, 
     return e->v ? e->v[c] : func_row_cost(&r->ft, e->idx, c);
 }
 
+/* One sort column of two rows: -1 when x goes first (the bigger; for a
+ * cachegrind profile, the bigger in magnitude), 1 when y does, 0 on a tie. */
+static inline int cmp_col(const struct annrep *r, tally_wide x, tally_wide y)
+{
+    if (r->cg) {
+        tally_wide ux = x < 0 ? -x : x, uy = y < 0 ? -y : y;
+        return ux == uy ? 0 : ux > uy ? -1 : 1;
+    }
+    return x == y ? 0 : x > y ? -1 : 1;
+}
+
 /* -1 when a sorts before b (bigger first, by the sort events in order). */
 static int cmp_costs(const struct annrep *r, const tally_wide *a, uint32_t nda, const tally_wide *b,
                      uint32_t ndb)
@@ -140,12 +151,8 @@ static int cmp_costs(const struct annrep *r, const tally_wide *a, uint32_t nda, 
         size_t c = r->sort[i];
         tally_wide x = a && annrep_defined(r, c, nda) ? a[c] : -1;
         tally_wide y = b && annrep_defined(r, c, ndb) ? b[c] : -1;
-        if (r->cg) {
-            tally_wide ux = x < 0 ? -x : x, uy = y < 0 ? -y : y;
-            if (ux != uy) return ux > uy ? -1 : 1;
-        } else if (x != y) {
-            return x > y ? -1 : 1;
-        }
+        int d = cmp_col(r, x, y);
+        if (d) return d;
     }
     return 0;
 }
@@ -157,12 +164,8 @@ static int cmp_entry_costs(const struct annrep *r, const struct entry *a, const 
         size_t c = r->sort[i];
         tally_wide x = annrep_defined(r, c, a->ndef) ? ent_val(r, a, c) : -1;
         tally_wide y = annrep_defined(r, c, b->ndef) ? ent_val(r, b, c) : -1;
-        if (r->cg) {
-            tally_wide ux = x < 0 ? -x : x, uy = y < 0 ? -y : y;
-            if (ux != uy) return ux > uy ? -1 : 1;
-        } else if (x != y) {
-            return x > y ? -1 : 1;
-        }
+        int d = cmp_col(r, x, y);
+        if (d) return d;
     }
     return 0;
 }
