@@ -128,14 +128,17 @@ awk 'BEGIN { print "events: Ir Dr Dw"; print "fl=big.c";
     for (f = 0; f < 300000; f++) { print "fn=function_number_" f; for (l = 1; l <= 5; l++) print l, f, l, 1 } }' >big.out
 for sig in TERM INT; do
     rm -f big.json big.json.tmp*
-    # python starts tally with SIGINT at its default (a shell's background job ignores it)
+    # tally is started with SIGINT at its default: a shell's background job,
+    # and so python under one (nohup, `&`), starts with SIGINT ignored, and a
+    # program that inherits it ignored rightly keeps it so
     python3 - "$TALLY" "$sig" <<'PY' >sig.txt 2>&1
 import glob, os, signal, subprocess, sys, time
 tally, sig = sys.argv[1], getattr(signal, "SIG" + sys.argv[2])
 # a run that ends before the signal comes (a busy machine can hold the
 # signal back past the rename) proves nothing: up to 5 tries
 for attempt in range(5):
-    p = subprocess.Popen([tally, "convert", "--to=json", "-o", "big.json", "big.out"])
+    p = subprocess.Popen([tally, "convert", "--to=json", "-o", "big.json", "big.out"],
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     end = time.time() + 30
     while time.time() < end and not glob.glob("big.json.tmp*") and p.poll() is None:
         time.sleep(0.002)
