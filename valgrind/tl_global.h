@@ -557,6 +557,9 @@ enum { FNP_TOGGLE, FNP_SKIP, FNP_DUMP_BEFORE, FNP_DUMP_AFTER, FNP_ZERO_BEFORE, N
 /* not a pattern's: the function calls its argument on the thread's system
  * stack and comes back (Go's runtime.systemstack; sw_name_flags) */
 #define FNF_SWCALL 0x40u
+/* not a pattern's: the function leaves its goroutine's stack for the
+ * system stack (Go's runtime.mcall, runtime.morestack*; tl_switch.c) */
+#define FNF_SWLEAVE 0x20u
 
 Bool fnpat_match(const HChar *pattern, const HChar *s);
 void fnpat_add(UInt kind, const HChar *opt, const HChar *pattern); /* the pattern is copied */

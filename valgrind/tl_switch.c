@@ -109,9 +109,14 @@ typedef struct parked {
 static parked *park_slot[PARK_SLOTS];
 UInt sw_n_parked;
 
+static parked **park_chain(Addr key)
+{
+    return &park_slot[(key >> 4) & (PARK_SLOTS - 1)];
+}
+
 static parked **park_find(Addr key)
 {
-    parked **p = &park_slot[(key >> 4) & (PARK_SLOTS - 1)];
+    parked **p = park_chain(key);
     while (*p && (*p)->key != key)
         p = &(*p)->next;
     return p;
@@ -152,12 +157,11 @@ static void park(thread *t, UInt b)
         if (f->sig || f->skip || f->sw || f->toggle || !f->a || f->base->hooks) return;
     }
     /* only a goroutine's, left by Go's runtime.mcall or runtime.morestack*
-     * (other switches come back by a return, which calls the code it lands
-     * in, as in Callgrind); at most PARK_MAX stacks wait at once */
+     * (FNF_SWLEAVE; other switches come back by a return, which calls the
+     * code it lands in, as in Callgrind); at most PARK_MAX stacks wait at
+     * once */
     const frame *top = &t->stack[t->depth - 1];
-    if (top->sp == ~(Addr)0 || sw_n_parked >= PARK_MAX) return;
-    if (!is_morestack(top) && VG_(strcmp)(top->base->fn->s, "runtime.mcall") != 0 &&
-        VG_(strcmp)(top->base->fn->s, "runtime.mcall.abi0") != 0)
+    if (top->sp == ~(Addr)0 || sw_n_parked >= PARK_MAX || !(top->base->fn->fnf & FNF_SWLEAVE))
         return;
     Addr key = top->sp + sizeof(Addr);
     parked **p = park_find(key);
@@ -170,8 +174,8 @@ static void park(thread *t, UInt b)
     k->key = key;
     k->n = n;
     VG_(memcpy)(k->f, &t->stack[b], n * sizeof k->f[0]);
-    k->next = park_slot[(key >> 4) & (PARK_SLOTS - 1)];
-    park_slot[(key >> 4) & (PARK_SLOTS - 1)] = k;
+    k->next = *park_chain(key);
+    *park_chain(key) = k;
     sw_n_parked++;
     grown = grow_by_tid(grown, &n_grown, t->tid, "tl.grown");
     grown[t->tid] = is_morestack(top) ? k : NULL;
@@ -189,10 +193,10 @@ Bool sw_resume(thread *t, const sbinfo *sb, Addr sp)
         /* the stack grew: the function that asked goes on, elsewhere */
         k = t->tid < n_grown ? grown[t->tid] : NULL;
         if (!k) return False;
-        UInt i = k->n - 1; /* the morestack frames' caller (morestack_noctxt calls morestack) */
-        while (i > 0 && is_morestack(&k->f[i - 1]))
-            i--;
-        if (k->f[i].site->line->fn != fn) return False;
+        UInt c = k->n - 1; /* the morestack frames' caller (morestack_noctxt calls morestack) */
+        while (c > 0 && is_morestack(&k->f[c - 1]))
+            c--;
+        if (k->f[c].site->line->fn != fn) return False;
         Addr delta = sp - k->key; /* (modulo 2^64: the new stack may lie below) */
         for (UInt i = 0; i < k->n; i++)
             if (k->f[i].sp != ~(Addr)0) k->f[i].sp += delta;
@@ -222,8 +226,10 @@ Bool sw_back(thread *t, Addr sp)
     return False;
 }
 
-/* The functions that visit the system stack, by their symbols' names
- * (Go's ABI0 symbols carry the suffix ".abi0"). */
+/* Go's runtime functions that switch stacks, by their symbols' names (the
+ * ABI0 symbols carry the suffix ".abi0"): those that visit the system stack
+ * (FNF_SWCALL) and those that leave the goroutine for it (FNF_SWLEAVE,
+ * park). */
 UChar sw_name_flags(const HChar *name)
 {
     static const HChar *const visits[] = {"runtime.systemstack", "runtime.systemstack.abi0",
@@ -231,6 +237,9 @@ UChar sw_name_flags(const HChar *name)
     if (name[0] != 'r') return 0;
     for (UInt k = 0; k < sizeof visits / sizeof visits[0]; k++)
         if (VG_(strcmp)(name, visits[k]) == 0) return FNF_SWCALL;
+    if (VG_(strcmp)(name, "runtime.mcall") == 0 || VG_(strcmp)(name, "runtime.mcall.abi0") == 0 ||
+        VG_(strncmp)(name, "runtime.morestack", 17) == 0)
+        return FNF_SWLEAVE;
     return 0;
 }
 
