@@ -35,17 +35,27 @@ import sys
 UNSYM = re.compile(r'^0x[0-9a-f]+$')
 
 
-def parse(path):
-    """The parts of a callgrind file: self costs and arcs per (ob, fn)."""
+def name_table(unknown):
+    """The names of one callgrind file's compressed ids: the function
+    nm(kind, v) gives the name of a value of ob=, fl= or fn= (and their
+    c/j forms), "(id) name" defining it and "(id)" using it; an id used
+    before any definition gives unknown(id)."""
     names = {'fl': {}, 'fn': {}, 'ob': {}}
 
     def nm(kind, v):
         m = re.match(r'\((\d+)\)\s*(.*)$', v)
         if not m:
             return v
+        i = m.group(1)
         if m.group(2):
-            names[kind][m.group(1)] = m.group(2)
-        return names[kind].get(m.group(1), '?')
+            names[kind][i] = m.group(2)
+        return names[kind][i] if i in names[kind] else unknown(i)
+    return nm
+
+
+def parse(path):
+    """The parts of a callgrind file: self costs and arcs per (ob, fn)."""
+    nm = name_table(lambda i: '?')
 
     def part():
         return {'self': collections.Counter(), 'arcs': collections.defaultdict(lambda: [0, 0]),

@@ -57,6 +57,9 @@ import collections
 import re
 import sys
 
+sys.dont_write_bytecode = True  # (no __pycache__ beside the tests)
+from cgcheck import name_table  # noqa: E402
+
 RW = {'Dr': 'D', 'Dw': 'D', 'D1mr': 'D1m', 'D1mw': 'D1m', 'DLmr': 'DLm', 'DLmw': 'DLm',
       'DLdmr': 'DLdm', 'DLdmw': 'DLdm'}
 LEVEL = re.compile(r"'([0-9]+)$")
@@ -67,15 +70,7 @@ def read(path):
     """The parts of one file: dicts with thread, part, trigger, events,
     totals, summary, self {(ob, fn): [values]}, arcs {(a, b): [n, cost]}
     where a and b are (ob, fn)."""
-    names = {'ob': {}, 'fl': {}, 'fn': {}}
-
-    def nm(kind, v):
-        m = re.match(r'\((\d+)\)\s*(.*)$', v)
-        if not m:
-            return v
-        if m.group(2):
-            names[kind][m.group(1)] = m.group(2)
-        return names[kind].get(m.group(1), '(' + m.group(1) + ')')
+    nm = name_table(lambda i: '(' + i + ')')
 
     parts, cur = [], None
     thread, partno, trigger = 1, 1, None
