@@ -126,18 +126,16 @@ int cmd_view(int argc, char **argv)
     memset(&o, 0, sizeof(o));
     struct cli_args a = {.cmd = "view", .usage = view_usage};
     int rc = cli_parse_args(argc, argv, &a, view_option, &o);
+    if (!rc && a.output)
+        rc = cli_bad_usage("view", "writes no file (%s); see 'tally view --help'", a.output);
+    if (!rc && a.nfiles == 0) {
+        cli_errorf("view: no input files; see 'tally view --help'");
+        rc = 2;
+    }
     if (rc) {
         strlist_release(&o.include);
+        free(a.files);
         return rc == 1 ? 0 : rc;
-    }
-    if (a.output) {
-        strlist_release(&o.include);
-        return cli_bad_usage("view", "writes no file (%s); see 'tally view --help'", a.output);
-    }
-    if (a.nfiles == 0) {
-        strlist_release(&o.include);
-        cli_errorf("view: no input files; see 'tally view --help'");
-        return 2;
     }
     struct tally_error err;
     tally_error_clear(&err);
@@ -151,6 +149,7 @@ int cmd_view(int argc, char **argv)
     struct view_session *s = p ? view_session_new(p, &cfg, &err) : NULL;
     strlist_release(&cfg.inputs);
     strlist_release(&o.include);
+    free(a.files);
     if (!s) {
         cli_error(&err);
         return 1;

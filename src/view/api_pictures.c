@@ -144,8 +144,8 @@ static char *graph_dot(const struct view_session *s, const struct around *w, uin
         const char *font;
         double weight;
         dot_share_colours(incl, 1.0, fill, &font, &weight);
-        fprintf(fp, "  n%" PRIu32 " [id=\"f%" PRIu32 "\", class=\"%s\", label=", x, g->fn[x],
-                x == v ? "node sel" : "node");
+        fprintf(fp, "  n%" PRIu32 " [id=\"f%" PRIu32 "\"%s, label=", x, g->fn[x],
+                x == v ? ", class=\"sel\"" : "");
         dot_quote(fp, b.s ? b.s : "");
         fputs(", tooltip=", fp);
         dot_quote(fp, name);

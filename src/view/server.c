@@ -183,6 +183,36 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
     return send_reply(c, r.status, r.type, r.body, r.len);
 }
 
+/* %HH escapes of the path and arguments decoded, but not %00: a NUL would
+   end the C string early ("/api/meta%00junk" must not be "/api/meta"). */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+    (void)cls;
+    (void)c;
+    char *o = s;
+    for (const char *p = s; *p; p++) {
+        int h = -1, l = -1;
+        if (*p == '%' && p[1] && p[2]) {
+            h = p[1] >= '0' && p[1] <= '9'   ? p[1] - '0'
+                : p[1] >= 'a' && p[1] <= 'f' ? p[1] - 'a' + 10
+                : p[1] >= 'A' && p[1] <= 'F' ? p[1] - 'A' + 10
+                                             : -1;
+            l = p[2] >= '0' && p[2] <= '9'   ? p[2] - '0'
+                : p[2] >= 'a' && p[2] <= 'f' ? p[2] - 'a' + 10
+                : p[2] >= 'A' && p[2] <= 'F' ? p[2] - 'A' + 10
+                                             : -1;
+        }
+        if (h >= 0 && l >= 0 && (h || l)) {
+            *o++ = (char)(h * 16 + l);
+            p += 2;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = 0;
+    return (size_t)(o - s);
+}
+
 /* ---- start and stop ---------------------------------------------------------------- */
 
 struct view_server *view_server_start(struct view_session *s, const struct view_server_options *o,
@@ -220,7 +250,8 @@ struct view_server *view_server_start(struct view_session *s, const struct view_
                             (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
                             (unsigned)MAX_CONNECTIONS, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
                             (size_t)CONNECTION_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT,
-                            (unsigned)CONNECTION_TIMEOUT_S, MHD_OPTION_END);
+                            (unsigned)CONNECTION_TIMEOUT_S, MHD_OPTION_UNESCAPE_CALLBACK, unescape,
+                            NULL, MHD_OPTION_END);
     if (!v->d) {
         tally_error_set(err, NULL, 0, "cannot listen on %s port %u (%s)", addr, o->port,
                         errno ? strerror(errno) : "libmicrohttpd refused");
