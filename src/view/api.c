@@ -152,6 +152,17 @@ void api_costs(FILE *fp, const tally_wide *v, size_t n)
     fputc(']', fp);
 }
 
+/* A vector of the graph's cost words (g.ncols of them). */
+void api_words(FILE *fp, const struct view_session *s, const uint64_t *w)
+{
+    fputc('[', fp);
+    for (size_t i = 0; i < s->g.ncols; i++) {
+        if (i) fputc(',', fp);
+        api_cost(fp, vgraph_val(&s->g, w[i]));
+    }
+    fputc(']', fp);
+}
+
 /* The cost vector of a record as wide values (two's complement in a signed profile). */
 void api_record_costs(const struct view_session *s, const uint64_t *c, tally_wide *out)
 {
@@ -255,14 +266,14 @@ static const char *const sort_names[] = {"incl", "self", "calls", "name", "obj",
 /* The fields of node v's table row (without the braces). */
 static void row_fields(FILE *fp, const struct view_session *s, uint32_t v)
 {
-    const struct callgraph *g = &s->g;
+    const struct vgraph *g = &s->g;
     api_names(fp, s, v);
     fputs(", \"self\": ", fp);
-    api_costs(fp, g->self + (size_t)v * g->ncols, g->ncols);
+    api_words(fp, s, g->self + (size_t)v * g->ncols);
     fputs(", \"incl\": ", fp);
-    api_costs(fp, callgraph_incl(g, v), g->ncols);
+    api_words(fp, s, g->incl + (size_t)v * g->ncols);
     fprintf(fp, ", \"calls\": %" PRIu64 ", \"cycle\": %" PRIu32 ", \"est\": %s", g->calls[v],
-            g->ir.cycle[v], incl_estimated(&g->ir, v) ? "true" : "false");
+            g->cycle[v], g->est[v] ? "true" : "false");
 }
 
 void api_row(FILE *fp, const struct view_session *s, uint32_t v)
@@ -322,15 +333,18 @@ static void answer_functions(struct view_session *s, const struct view_args *a,
 static void arc_list(FILE *fp, const struct view_session *s, const size_t *start,
                      const uint32_t *arcs, uint32_t v, int callers)
 {
-    const struct callgraph *g = &s->g;
+    const struct vgraph *g = &s->g;
+    tally_wide *c = xmalloc(g->ncols * sizeof(*c));
     for (size_t i = start[v]; i < start[v + 1]; i++) {
         uint32_t a = arcs[i], w = callers ? g->from[a] : g->to[a];
         fputs(i > start[v] ? ",\n  {" : "\n  {", fp);
         api_names(fp, s, w);
         fprintf(fp, ", \"calls\": %" PRIu64 ", \"incl\": ", g->count[a]);
-        api_costs(fp, g->cost + (size_t)a * g->ncols, g->ncols);
+        vgraph_arc_costs(g, a, c);
+        api_costs(fp, c, g->ncols);
         fputc('}', fp);
     }
+    free(c);
 }
 
 static void answer_function(struct view_session *s, const struct view_args *a, struct view_reply *r)

@@ -35,6 +35,7 @@ int api_event_arg(const struct view_session *s, const struct view_args *a, size_
  * the "id", "name", "file", "obj" fields of a node, a table row. */
 void api_cost(FILE *fp, tally_wide v);
 void api_costs(FILE *fp, const tally_wide *v, size_t n);
+void api_words(FILE *fp, const struct view_session *s, const uint64_t *w);
 void api_names(FILE *fp, const struct view_session *s, uint32_t v);
 void api_row(FILE *fp, const struct view_session *s, uint32_t v);
 /* A record's cost vector (g.ncols values) as wide values. */

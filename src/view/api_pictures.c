@@ -28,32 +28,37 @@
 /* ---- the call graph around a function ---------------------------------------- */
 
 struct around {
-    const struct callgraph *g;
+    const struct vgraph *g;
     size_t ev;
     char *in;        /* [nnodes] drawn */
     uint32_t *nodes; /* drawn nodes in the order found */
     size_t n;
 };
 
-static int cmp_arc_cost(const void *a, const void *b, void *arg)
+/* An arc and the cost of its calls in the event drawn. */
+struct arc_cost {
+    uint32_t arc;
+    tally_wide cost;
+};
+
+static int cmp_arc_cost(const void *a, const void *b)
 {
-    const struct around *x = arg;
-    uint32_t p = *(const uint32_t *)a, q = *(const uint32_t *)b;
-    tally_wide cp = x->g->cost[(size_t)p * x->g->ncols + x->ev];
-    tally_wide cq = x->g->cost[(size_t)q * x->g->ncols + x->ev];
-    return cp > cq ? -1 : cp < cq ? 1 : p < q ? -1 : p > q;
+    const struct arc_cost *x = a, *y = b;
+    if (x->cost != y->cost) return x->cost > y->cost ? -1 : 1;
+    return x->arc < y->arc ? -1 : x->arc > y->arc;
 }
 
 /* Walk `levels` levels of callers (up) or callees from v, the costliest
  * arcs first, at most GRAPH_FANOUT from each node. */
 static void walk(struct around *w, uint32_t v, unsigned levels, int up)
 {
-    const struct callgraph *g = w->g;
+    const struct vgraph *g = w->g;
+    tally_wide *all = xmalloc(g->ncols * sizeof(*all));
     uint32_t *front = xmalloc(GRAPH_MAX_NODES * sizeof(*front)),
              *next = xmalloc(GRAPH_MAX_NODES * sizeof(*next));
     size_t nf = 1, nn;
     front[0] = v;
-    uint32_t *arcs = NULL;
+    struct arc_cost *arcs = NULL;
     size_t cap = 0;
     for (unsigned l = 0; l < levels && nf; l++, nf = nn) {
         nn = 0;
@@ -63,11 +68,14 @@ static void walk(struct around *w, uint32_t v, unsigned levels, int up)
             const uint32_t *list = up ? g->in_arcs : g->out_arcs;
             size_t k = start[u + 1] - start[u];
             arcs = xgrow(arcs, &cap, k + 1, sizeof(*arcs));
-            memcpy(arcs, list + start[u], k * sizeof(*arcs));
-            qsort_r(arcs, k, sizeof(*arcs), cmp_arc_cost, w);
+            for (size_t j = 0; j < k; j++) {
+                vgraph_arc_costs(g, list[start[u] + j], all);
+                arcs[j] = (struct arc_cost){list[start[u] + j], all[w->ev]};
+            }
+            qsort(arcs, k, sizeof(*arcs), cmp_arc_cost);
             size_t taken = 0, fanout = GRAPH_FANOUT >> l < 2 ? 2 : GRAPH_FANOUT >> l;
             for (size_t j = 0; j < k && taken < fanout && w->n < GRAPH_MAX_NODES; j++) {
-                uint32_t x = up ? g->from[arcs[j]] : g->to[arcs[j]];
+                uint32_t x = up ? g->from[arcs[j].arc] : g->to[arcs[j].arc];
                 if (w->in[x]) continue;
                 w->in[x] = 1;
                 w->nodes[w->n++] = x;
@@ -80,6 +88,7 @@ static void walk(struct around *w, uint32_t v, unsigned levels, int up)
         next = t;
     }
     free(arcs);
+    free(all);
     free(front);
     free(next);
 }
@@ -116,8 +125,9 @@ static void put_share(struct bytebuf *b, double share)
 static char *graph_dot(const struct view_session *s, const struct around *w, uint32_t v,
                        size_t *len)
 {
-    const struct callgraph *g = &s->g;
-    size_t nc = g->ncols, ev = w->ev;
+    const struct vgraph *g = &s->g;
+    size_t ev = w->ev;
+    tally_wide *all = xmalloc(g->ncols * sizeof(*all));
     char *text = NULL;
     FILE *fp = open_memstream(&text, len);
     if (!fp) xalloc_failed(0);
@@ -130,12 +140,12 @@ static char *graph_dot(const struct view_session *s, const struct around *w, uin
         uint32_t x = w->nodes[i];
         struct function f = profile_function_at(s->p, g->fn[x]);
         const char *name = profile_str(s->p, f.name);
-        double incl = callgraph_share(g, ev, callgraph_incl(g, x)[ev]);
-        double self = callgraph_share(g, ev, g->self[(size_t)x * nc + ev]);
+        double incl = vgraph_share(g, ev, vgraph_incl(g, x, ev));
+        double self = vgraph_share(g, ev, vgraph_self(g, x, ev));
         b.n = 0;
         short_name(&b, name);
         bytebuf_add(&b, "\n", 1);
-        if (incl_estimated(&g->ir, x)) bytebuf_add(&b, "~", 1);
+        if (g->est[x]) bytebuf_add(&b, "~", 1);
         put_share(&b, incl);
         bytebuf_add(&b, " (", 2);
         put_share(&b, self);
@@ -154,17 +164,17 @@ static char *graph_dot(const struct view_session *s, const struct around *w, uin
     }
     /* the drawn members of each cycle framed together */
     for (size_t i = 0; i < w->n; i++) {
-        uint32_t c = g->ir.cycle[w->nodes[i]];
+        uint32_t c = g->cycle[w->nodes[i]];
         int first = 1;
         for (size_t j = 0; j < i && c; j++)
-            if (g->ir.cycle[w->nodes[j]] == c) first = 0;
+            if (g->cycle[w->nodes[j]] == c) first = 0;
         if (!c || !first) continue;
         fprintf(fp,
                 "  subgraph cluster_cycle%" PRIu32 " {\n    label=\"cycle %" PRIu32
                 "\"; style=dashed; color=\"#777777\"; fontsize=9;\n",
                 c, c);
         for (size_t j = i; j < w->n; j++)
-            if (g->ir.cycle[w->nodes[j]] == c) fprintf(fp, "    n%" PRIu32 ";\n", w->nodes[j]);
+            if (g->cycle[w->nodes[j]] == c) fprintf(fp, "    n%" PRIu32 ";\n", w->nodes[j]);
         fputs("  }\n", fp);
     }
     for (size_t i = 0; i < w->n; i++) {
@@ -172,10 +182,11 @@ static char *graph_dot(const struct view_session *s, const struct around *w, uin
         for (size_t k = g->out_start[x]; k < g->out_start[x + 1]; k++) {
             uint32_t a = g->out_arcs[k], y = g->to[a];
             if (!w->in[y]) continue;
-            int rec = callgraph_arc_recursive(g, a);
+            int rec = vgraph_arc_recursive(g, a);
             b.n = 0;
             if (!rec) {
-                put_share(&b, callgraph_share(g, ev, g->cost[(size_t)a * nc + ev]));
+                vgraph_arc_costs(g, a, all);
+                put_share(&b, vgraph_share(g, ev, all[ev]));
                 bytebuf_add(&b, "\n", 1);
             }
             bytebuf_printf(&b, "%" PRIu64 "\xc3\x97", g->count[a]);
@@ -186,6 +197,7 @@ static char *graph_dot(const struct view_session *s, const struct around *w, uin
     }
     fputs("}\n", fp);
     free(b.s);
+    free(all);
     if (fclose(fp)) xalloc_failed(*len);
     return text;
 }

@@ -34,7 +34,7 @@ struct view_session *view_session_new(struct profile *p, const struct view_confi
     strlist_copy(&s->cfg.inputs, &cfg->inputs);
     strlist_copy(&s->cfg.include, &cfg->include);
     size_t nev = s->pt->events.n;
-    if (callgraph_build(&s->g, p, 0, NULL, nev, err)) {
+    if (vgraph_build(&s->g, p, s->pt, err)) {
         view_session_free(s);
         return NULL;
     }
@@ -70,7 +70,7 @@ void view_session_free(struct view_session *s)
     free(s->cost_idx);
     free(s->call_idx);
     free(s->node_of);
-    callgraph_release(&s->g);
+    vgraph_release(&s->g);
     free((char *)s->cfg.title);
     free((char *)s->cfg.editor);
     strlist_release(&s->cfg.inputs);
@@ -147,15 +147,15 @@ static const char *node_str(const struct view_session *s, uint32_t v, int what)
 static int cmp_rows(const void *a, const void *b, void *arg)
 {
     const struct sort_ctx *c = arg;
-    const struct callgraph *g = &c->s->g;
+    const struct vgraph *g = &c->s->g;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     int r = 0;
     switch (c->sort) {
     case 0:
-        r = cmp_wide(callgraph_incl(g, x)[c->ev], callgraph_incl(g, y)[c->ev]);
+        r = cmp_wide(vgraph_incl(g, x, c->ev), vgraph_incl(g, y, c->ev));
         break;
     case 1:
-        r = cmp_wide(g->self[x * g->ncols + c->ev], g->self[y * g->ncols + c->ev]);
+        r = cmp_wide(vgraph_self(g, x, c->ev), vgraph_self(g, y, c->ev));
         break;
     case 2:
         r = g->calls[x] < g->calls[y] ? -1 : g->calls[x] > g->calls[y];
@@ -232,7 +232,7 @@ const struct view_order *view_order_get(struct view_session *s, size_t ev, int s
     fresh.match_self = xcalloc(nc ? nc : 1, sizeof(tally_wide));
     for (size_t i = 0; i < fresh.n; i++)
         for (size_t e = 0; e < nc; e++)
-            fresh.match_self[e] += s->g.self[(size_t)fresh.nodes[i] * nc + e];
+            fresh.match_self[e] += vgraph_self(&s->g, fresh.nodes[i], e);
     /* replace the table used longest ago */
     o = &s->orders[0];
     for (int i = 1; i < VIEW_ORDER_CACHE; i++)

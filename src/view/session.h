@@ -17,7 +17,7 @@
 #define TALLY_VIEW_SESSION_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../analysis/callgraph.h"
+#include "vgraph.h"
 #include "../analysis/stacks.h"
 #include "../model/error.h"
 #include "../model/profile.h"
@@ -57,7 +57,7 @@ struct view_session {
     struct profile *p; /* owned */
     const struct part *pt;
     struct view_config cfg; /* owned copies */
-    struct callgraph g;     /* part 0, one column per base event */
+    struct vgraph g;        /* part 0, one column per base event */
     size_t nfn;             /* functions of the profile */
     uint32_t *node_of;      /* [nfn] graph node of each function, or VIEW_NO_NODE */
     /* the records of each function: cost records of node v are
