@@ -193,6 +193,9 @@ struct cli_input_options {
     int drop_line;           /* source lines too: costs and calls per function and file */
     int call_counts_only;    /* calls without their costs (read_options.callgrind) */
     int no_stacks;           /* calling-context trees (for views that show no stack) */
+    int keep_parts;          /* parts stay apart: each input's parts (dumps, threads) are
+                                parts of the result, in order (no calling contexts then,
+                                unless the result has one part) */
     int drop_index;          /* the sum's indexes of functions and records: it is only
                                 read by number afterwards (profile_drop_indexes()) */
     enum cli_pair pair_runs; /* two inputs that are the contexts and callgrind files of one

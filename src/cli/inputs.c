@@ -21,6 +21,29 @@
 #include "../model/cct.h"
 
 /*
+ * Each part of src as a new part of dst, with its metadata (keep_parts).
+ * Returns 0, or -1 with err.
+ */
+static int append_parts(struct profile *dst, const struct profile *src, struct tally_error *err)
+{
+    if (src->signed_costs != dst->signed_costs)
+        return tally_error_set(err, src->path, 0,
+                               "a profile of differences cannot be a part beside a profile");
+    for (size_t i = 0; i < src->nparts; i++) {
+        const struct part *s = src->parts[i];
+        struct part *d = profile_add_part(dst);
+        if (part_accumulate(dst, d, src, s, err)) return -1;
+        d->has_pid = s->has_pid;
+        d->pid = s->pid;
+        d->has_thread = s->has_thread;
+        d->thread = s->thread;
+        d->has_part = s->has_part;
+        d->part_no = s->part_no;
+    }
+    return 0;
+}
+
+/*
  * The gprof analysis of program `exe` and its gmon files as a profile.
  * Returns NULL with err on failure.
  */
@@ -129,7 +152,7 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
                                  "a program is not a profile (give its gmon.out files after it)");
     struct read_options ro;
     memset(&ro, 0, sizeof(ro));
-    ro.merge_parts = 1;
+    ro.merge_parts = !(o && o->keep_parts);
     ro.drop_jumps = o && o->drop_jumps;
     ro.drop_addr = o && o->drop_addr;
     ro.drop_line = o && o->drop_line;
@@ -192,7 +215,8 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
             const char *base = strrchr(profs[i]->path, '/');
             cli_progress_note("merging %s into the sum (%d of %d)",
                               base ? base + 1 : profs[i]->path, i + 1, nprofs);
-            if (profile_sum(sum, p, &dropped, err)) {
+            if (o && o->keep_parts ? append_parts(sum, p, err)
+                                   : profile_sum(sum, p, &dropped, err)) {
                 if (!err->file[0]) snprintf(err->file, sizeof(err->file), "%s", profs[i]->path);
                 failed = -1;
             }
@@ -207,6 +231,10 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
     if (failed) {
         profile_free(sum);
         sum = NULL;
+    }
+    if (sum && sum->nparts > 1 && sum->cct) {
+        cct_free(sum->cct); /* a tree of the first part only */
+        sum->cct = NULL;
     }
     if (sum && o && o->drop_index) profile_drop_indexes(sum);
     for (int i = 0; i < nopen; i++)

@@ -139,8 +139,11 @@ int cmd_view(int argc, char **argv)
     }
     struct tally_error err;
     tally_error_clear(&err);
-    struct cli_input_options in = {
-        .drop_jumps = 1, .drop_addr = 1, .drop_index = 1, .pair_runs = CLI_PAIR_JOIN};
+    struct cli_input_options in = {.drop_jumps = 1,
+                                   .drop_addr = 1,
+                                   .drop_index = 1,
+                                   .keep_parts = 1,
+                                   .pair_runs = CLI_PAIR_JOIN};
     cli_progress_start(a.files, a.nfiles);
     struct profile *p = cli_read_inputs(a.files, a.nfiles, &in, &err);
     cli_progress_stop();

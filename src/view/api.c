@@ -153,7 +153,7 @@ void api_costs(FILE *fp, const tally_wide *v, size_t n)
 }
 
 /* A vector of the graph's cost words (g.ncols of them). */
-void api_words(FILE *fp, const struct view_session *s, const uint64_t *w)
+void api_words(FILE *fp, const struct view_sel *s, const uint64_t *w)
 {
     fputc('[', fp);
     for (size_t i = 0; i < s->g.ncols; i++) {
@@ -164,14 +164,14 @@ void api_words(FILE *fp, const struct view_session *s, const uint64_t *w)
 }
 
 /* The cost vector of a record as wide values (two's complement in a signed profile). */
-void api_record_costs(const struct view_session *s, const uint64_t *c, tally_wide *out)
+void api_record_costs(const struct view_sel *s, const uint64_t *c, tally_wide *out)
 {
     for (size_t e = 0; e < s->g.ncols; e++)
         out[e] = s->p->signed_costs ? (tally_wide)(int64_t)c[e] : (tally_wide)c[e];
 }
 
 /* "name", "file", "obj" of node v */
-void api_names(FILE *fp, const struct view_session *s, uint32_t v)
+void api_names(FILE *fp, const struct view_sel *s, uint32_t v)
 {
     struct function f = profile_function_at(s->p, s->g.fn[v]);
     fprintf(fp, "\"id\": %" PRIu32 ", \"name\": ", s->g.fn[v]);
@@ -183,7 +183,7 @@ void api_names(FILE *fp, const struct view_session *s, uint32_t v)
 }
 
 /* The node named by the `id` argument, or VIEW_NO_NODE with a 400/404 answer. */
-uint32_t api_node_arg(struct view_session *s, const struct view_args *a, struct view_reply *r)
+uint32_t api_node_arg(struct view_sel *s, const struct view_args *a, struct view_reply *r)
 {
     uint64_t id;
     if (!view_arg(a, "id")) {
@@ -197,7 +197,7 @@ uint32_t api_node_arg(struct view_session *s, const struct view_args *a, struct 
 }
 
 /* The `ev` argument: an index of the events. */
-int api_event_arg(const struct view_session *s, const struct view_args *a, size_t *ev,
+int api_event_arg(const struct view_sel *s, const struct view_args *a, size_t *ev,
                   struct view_reply *r)
 {
     uint64_t e;
@@ -209,7 +209,7 @@ int api_event_arg(const struct view_session *s, const struct view_args *a, size_
 
 /* ---- meta ----------------------------------------------------------------- */
 
-static void answer_meta(struct view_session *s, struct view_reply *r)
+static void answer_meta(struct view_sel *s, struct view_reply *r)
 {
     struct api_out o;
     api_open(&o);
@@ -217,8 +217,8 @@ static void answer_meta(struct view_session *s, struct view_reply *r)
     const struct part *pt = s->pt;
     const char *cmd = pt->cmd ? pt->cmd : "";
     fputs("{\"title\": ", fp);
-    if (s->cfg.title) {
-        jsonstr_puts(fp, s->cfg.title, 0);
+    if (s->ses->cfg.title) {
+        jsonstr_puts(fp, s->ses->cfg.title, 0);
     } else {
         char *t = xmalloc(strlen(cmd) + 16);
         sprintf(t, "tally view: %s", cmd);
@@ -230,9 +230,9 @@ static void answer_meta(struct view_session *s, struct view_reply *r)
     fputs(", \"creator\": ", fp);
     jsonstr_puts(fp, s->p->creator ? s->p->creator : "", 0);
     fputs(", \"inputs\": [", fp);
-    for (size_t i = 0; i < s->cfg.inputs.n; i++) {
+    for (size_t i = 0; i < s->ses->cfg.inputs.n; i++) {
         if (i) fputs(", ", fp);
-        jsonstr_puts(fp, s->cfg.inputs.items[i], 0);
+        jsonstr_puts(fp, s->ses->cfg.inputs.items[i], 0);
     }
     fputs("], \"events\": [", fp);
     for (size_t e = 0; e < pt->events.n; e++) {
@@ -244,15 +244,39 @@ static void answer_meta(struct view_session *s, struct view_reply *r)
     }
     fputs("], \"totals\": ", fp);
     api_costs(fp, s->g.total, s->g.ncols);
-    fputs(", \"parts\": [{\"index\": 0, \"label\": \"all parts\", \"totals\": ", fp);
-    api_costs(fp, s->g.total, s->g.ncols);
-    fprintf(fp, "}], \"nfunctions\": %zu, \"stacks\": \"%s\"", s->g.nnodes,
+    fputs(", \"parts\": [", fp);
+    const struct view_session *ses = s->ses;
+    for (size_t i = 0; i < ses->nparts; i++) {
+        const struct part *q = ses->p->parts[i];
+        char label[128];
+        view_part_label(ses, i, label, sizeof(label));
+        fprintf(fp, "%s{\"index\": %zu, \"label\": ", i ? ", " : "", i);
+        jsonstr_puts(fp, label, 0);
+        fputs(", \"events\": [", fp);
+        for (size_t e = 0; e < q->events.n; e++) {
+            if (e) fputs(", ", fp);
+            jsonstr_puts(fp, q->events.names[e], 0);
+        }
+        uint64_t *t = xcalloc(q->events.n ? q->events.n : 1, sizeof(*t));
+        int bad = part_self_total(ses->p, q, t);
+        fputs("], \"totals\": [", fp);
+        for (size_t e = 0; !bad && e < q->events.n; e++) {
+            if (e) fputc(',', fp);
+            api_cost(fp, ses->p->signed_costs ? (tally_wide)(int64_t)t[e] : (tally_wide)t[e]);
+        }
+        free(t);
+        fputc(']', fp);
+        fputc('}', fp);
+    }
+    fprintf(fp, "], \"selected\": ");
+    jsonstr_puts(fp, s->key, 0);
+    fprintf(fp, ", \"nfunctions\": %zu, \"stacks\": \"%s\"", s->g.nnodes,
             s->p->cct     ? "exact"
             : s->g.nnodes ? "estimated"
                           : "none");
     fputs(", \"complexity\": false, \"base\": null, \"editor\": ", fp);
-    if (s->cfg.editor)
-        jsonstr_puts(fp, s->cfg.editor, 0);
+    if (s->ses->cfg.editor)
+        jsonstr_puts(fp, s->ses->cfg.editor, 0);
     else
         fputs("null", fp);
     fputs("}\n", fp);
@@ -264,7 +288,7 @@ static void answer_meta(struct view_session *s, struct view_reply *r)
 static const char *const sort_names[] = {"incl", "self", "calls", "name", "obj", "file"};
 
 /* The fields of node v's table row (without the braces). */
-static void row_fields(FILE *fp, const struct view_session *s, uint32_t v)
+static void row_fields(FILE *fp, const struct view_sel *s, uint32_t v)
 {
     const struct vgraph *g = &s->g;
     api_names(fp, s, v);
@@ -276,15 +300,14 @@ static void row_fields(FILE *fp, const struct view_session *s, uint32_t v)
             g->cycle[v], g->est[v] ? "true" : "false");
 }
 
-void api_row(FILE *fp, const struct view_session *s, uint32_t v)
+void api_row(FILE *fp, const struct view_sel *s, uint32_t v)
 {
     fputc('{', fp);
     row_fields(fp, s, v);
     fputc('}', fp);
 }
 
-static void answer_functions(struct view_session *s, const struct view_args *a,
-                             struct view_reply *r)
+static void answer_functions(struct view_sel *s, const struct view_args *a, struct view_reply *r)
 {
     size_t ev;
     uint64_t off, lim;
@@ -330,8 +353,8 @@ static void answer_functions(struct view_session *s, const struct view_args *a,
 
 /* ---- one function ------------------------------------------------------------ */
 
-static void arc_list(FILE *fp, const struct view_session *s, const size_t *start,
-                     const uint32_t *arcs, uint32_t v, int callers)
+static void arc_list(FILE *fp, const struct view_sel *s, const size_t *start, const uint32_t *arcs,
+                     uint32_t v, int callers)
 {
     const struct vgraph *g = &s->g;
     tally_wide *c = xmalloc(g->ncols * sizeof(*c));
@@ -347,7 +370,7 @@ static void arc_list(FILE *fp, const struct view_session *s, const size_t *start
     free(c);
 }
 
-static void answer_function(struct view_session *s, const struct view_args *a, struct view_reply *r)
+static void answer_function(struct view_sel *s, const struct view_args *a, struct view_reply *r)
 {
     uint32_t v = api_node_arg(s, a, r);
     if (v == VIEW_NO_NODE) return;
@@ -365,13 +388,19 @@ static void answer_function(struct view_session *s, const struct view_args *a, s
 
 /* ---- routing ------------------------------------------------------------------ */
 
-void view_answer(struct view_session *s, const char *path, const struct view_args *a,
+void view_answer(struct view_session *ses, const char *path, const struct view_args *a,
                  struct view_reply *r)
 {
     memset(r, 0, sizeof(*r));
+    struct tally_error err = {0};
+    struct view_sel *s = view_select(ses, view_arg(a, "parts"), &err);
+    if (!s) {
+        api_error(r, 400, "%s", err.msg);
+        return;
+    }
     static const struct {
         const char *path;
-        void (*fn)(struct view_session *, const struct view_args *, struct view_reply *);
+        void (*fn)(struct view_sel *, const struct view_args *, struct view_reply *);
     } routes[] = {
         {"/api/functions", answer_functions},
         {"/api/function", answer_function},

@@ -122,8 +122,7 @@ static void put_share(struct bytebuf *b, double share)
     bytebuf_printf(b, share >= 10 ? "%.1f%%" : share >= 0.1 ? "%.2f%%" : "%.3f%%", share);
 }
 
-static char *graph_dot(const struct view_session *s, const struct around *w, uint32_t v,
-                       size_t *len)
+static char *graph_dot(const struct view_sel *s, const struct around *w, uint32_t v, size_t *len)
 {
     const struct vgraph *g = &s->g;
     size_t ev = w->ev;
@@ -203,8 +202,7 @@ static char *graph_dot(const struct view_session *s, const struct around *w, uin
 }
 
 /* Lay the DOT text out as SVG into r. */
-static void run_dot(const struct view_session *s, const char *text, size_t len,
-                    struct view_reply *r)
+static void run_dot(const struct view_sel *s, const char *text, size_t len, struct view_reply *r)
 {
     int fd = memfd_create("tally-view-graph", MFD_CLOEXEC);
     if (fd < 0) {
@@ -212,7 +210,7 @@ static void run_dot(const struct view_session *s, const char *text, size_t len,
         return;
     }
     struct tally_error err = {0};
-    if (dot_run_limited(text, len, "svg", fd, s->cfg.dot_timeout_ms, &err)) {
+    if (dot_run_limited(text, len, "svg", fd, s->ses->cfg.dot_timeout_ms, &err)) {
         close(fd);
         api_error(r, 503, "%s", err.msg);
         return;
@@ -237,7 +235,7 @@ static void run_dot(const struct view_session *s, const char *text, size_t len,
     r->len = (size_t)size - skip;
 }
 
-void api_graph(struct view_session *s, const struct view_args *a, struct view_reply *r)
+void api_graph(struct view_sel *s, const struct view_args *a, struct view_reply *r)
 {
     uint32_t v = api_node_arg(s, a, r);
     size_t ev;
@@ -411,7 +409,7 @@ static void put_tree(FILE *fp, const struct mtree *m, struct names_map *nm)
     free(st);
 }
 
-static void put_names(FILE *fp, const struct view_session *s, const struct names_map *nm)
+static void put_names(FILE *fp, const struct view_sel *s, const struct names_map *nm)
 {
     fputs("\"names\": [", fp);
     for (size_t i = 0; i < nm->n; i++) {
@@ -425,8 +423,8 @@ static void put_names(FILE *fp, const struct view_session *s, const struct names
 }
 
 /* The stack tree of the event, or an answer saying why not. */
-static const struct stack_tree *tree_arg(struct view_session *s, const struct view_args *a,
-                                         size_t *ev, struct view_reply *r)
+static const struct stack_tree *tree_arg(struct view_sel *s, const struct view_args *a, size_t *ev,
+                                         struct view_reply *r)
 {
     if (api_event_arg(s, a, ev, r)) return NULL;
     struct tally_error err = {0};
@@ -435,7 +433,7 @@ static const struct stack_tree *tree_arg(struct view_session *s, const struct vi
     return t;
 }
 
-static void answer_trees(struct view_session *s, const struct view_args *a, struct view_reply *r,
+static void answer_trees(struct view_sel *s, const struct view_args *a, struct view_reply *r,
                          int sandwich)
 {
     size_t ev;
@@ -481,12 +479,12 @@ static void answer_trees(struct view_session *s, const struct view_args *a, stru
     free(nm.ids);
 }
 
-void api_flame(struct view_session *s, const struct view_args *a, struct view_reply *r)
+void api_flame(struct view_sel *s, const struct view_args *a, struct view_reply *r)
 {
     answer_trees(s, a, r, 0);
 }
 
-void api_sandwich(struct view_session *s, const struct view_args *a, struct view_reply *r)
+void api_sandwich(struct view_sel *s, const struct view_args *a, struct view_reply *r)
 {
     answer_trees(s, a, r, 1);
 }

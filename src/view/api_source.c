@@ -26,7 +26,7 @@ struct ent {
 };
 
 struct src_ctx {
-    struct view_session *s;
+    struct view_sel *s;
     uint32_t v;
     uint32_t own_file;
 };
@@ -51,8 +51,8 @@ struct line_sum {
     size_t first, end; /* its entries */
 };
 
-static void put_line(FILE *fp, struct view_session *s, const struct ent *e,
-                     const struct line_sum *ls, const struct srcfile_text *txt, uint64_t n)
+static void put_line(FILE *fp, struct view_sel *s, const struct ent *e, const struct line_sum *ls,
+                     const struct srcfile_text *txt, uint64_t n)
 {
     size_t nc = s->g.ncols;
     fprintf(fp, "{\"n\": %" PRIu64 ", \"text\": ", n);
@@ -108,7 +108,7 @@ static void put_line(FILE *fp, struct view_session *s, const struct ent *e,
 }
 
 /* Sum the entries e[b..end) (one file) per line into ls; returns how many lines. */
-static size_t sum_lines(struct view_session *s, const struct ent *e, size_t b, size_t end,
+static size_t sum_lines(struct view_sel *s, const struct ent *e, size_t b, size_t end,
                         struct line_sum *ls, tally_wide *pool)
 {
     size_t nc = s->g.ncols, n = 0;
@@ -147,7 +147,7 @@ static size_t sum_lines(struct view_session *s, const struct ent *e, size_t b, s
     return n;
 }
 
-static void put_file(FILE *fp, struct view_session *s, const struct ent *e, size_t b, size_t end)
+static void put_file(FILE *fp, struct view_sel *s, const struct ent *e, size_t b, size_t end)
 {
     size_t nc = s->g.ncols;
     const char *name = profile_str(s->p, e[b].file);
@@ -160,7 +160,8 @@ static void put_file(FILE *fp, struct view_session *s, const struct ent *e, size
     const char *why = NULL;
     if (!*name || !strcmp(name, "???")) {
         why = "the profile names no source file";
-    } else if (!srcfile_find(name, &s->cfg.include, SRCFILE_BASE, srcfile_opens, NULL, &found)) {
+    } else if (!srcfile_find(name, &s->ses->cfg.include, SRCFILE_BASE, srcfile_opens, NULL,
+                             &found)) {
         why = "the file was not found (give its directory with -I)";
     } else if (srcfile_text_read(&txt, found.path, SOURCE_MAX_BYTES)) {
         why = "the file cannot be read";
@@ -223,7 +224,7 @@ static void put_file(FILE *fp, struct view_session *s, const struct ent *e, size
     free(ls);
 }
 
-void api_source(struct view_session *s, const struct view_args *a, struct view_reply *r)
+void api_source(struct view_sel *s, const struct view_args *a, struct view_reply *r)
 {
     uint32_t v = api_node_arg(s, a, r);
     if (v == VIEW_NO_NODE) return;

@@ -6,6 +6,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "session.h"
 
+#include <errno.h>
 #include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,60 +18,214 @@ static void strlist_copy(struct strlist *dst, const struct strlist *src)
         strlist_push(dst, src->items[i]);
 }
 
+/* Free what a selection computed; a sum's part keeps no records. */
+static void sel_release(struct view_sel *x)
+{
+    if (!x->key) return;
+    for (size_t e = 0; x->stacks_built && e < x->g.ncols; e++)
+        if (x->stacks_built[e] == 1) stacks_release(&x->stacks[e]);
+    free(x->stacks);
+    free(x->stacks_built);
+    for (int i = 0; i < VIEW_ORDER_CACHE; i++) {
+        free(x->orders[i].key);
+        free(x->orders[i].nodes);
+        free(x->orders[i].match_self);
+    }
+    for (int i = 0; i < VIEW_BLOB_CACHE; i++) {
+        free(x->blobs[i].key);
+        free(x->blobs[i].body);
+    }
+    free(x->cost_start);
+    free(x->call_start);
+    free(x->cost_idx);
+    free(x->call_idx);
+    free(x->node_of);
+    vgraph_release(&x->g);
+    struct view_session *s = x->ses;
+    if (x->sum) {
+        part_clear_records(x->pt);
+        s->spare = xrealloc(s->spare, (s->nspare + 1) * sizeof(*s->spare));
+        s->spare[s->nspare++] = x->part;
+    }
+    free(x->key);
+    memset(x, 0, sizeof(*x));
+}
+
+/* Build selection x of part `part` (graph, node map, caches). */
+static int sel_build(struct view_session *s, struct view_sel *x, size_t part, int sum,
+                     const char *key, struct tally_error *err)
+{
+    memset(x, 0, sizeof(*x));
+    x->ses = s;
+    x->p = s->p;
+    x->part = part;
+    x->sum = sum;
+    x->pt = s->p->parts[part];
+    x->key = xstrdup(key);
+    if (vgraph_build(&x->g, s->p, x->pt, err)) {
+        sel_release(x);
+        return -1;
+    }
+    x->nfn = profile_nfunctions(s->p);
+    x->node_of = xmalloc((x->nfn ? x->nfn : 1) * sizeof(*x->node_of));
+    for (size_t f = 0; f < x->nfn; f++)
+        x->node_of[f] = VIEW_NO_NODE;
+    for (size_t v = 0; v < x->g.nnodes; v++)
+        x->node_of[x->g.fn[v]] = (uint32_t)v;
+    size_t nev = x->g.ncols;
+    x->stacks = xcalloc(nev ? nev : 1, sizeof(*x->stacks));
+    x->stacks_built = xcalloc(nev ? nev : 1, 1);
+    x->used = ++s->clock;
+    return 0;
+}
+
+/* The parts of a list: on[i] set for each (the caller frees on), and the
+   canonical key ("all", or ascending "0,2,5"). NULL with err when bad. */
+static char *parts_key(const struct view_session *s, const char *parts, char **onp,
+                       struct tally_error *err)
+{
+    size_t n = s->nparts, count = 0;
+    char *on = xcalloc(n, 1);
+    *onp = on;
+    if (!parts || !*parts || !strcmp(parts, "all")) {
+        memset(on, 1, n);
+        return xstrdup("all");
+    }
+    for (const char *c = parts; *c; c++)
+        if ((*c < '0' || *c > '9') && *c != ',') {
+            tally_error_set(err, NULL, 0, "parts=%.40s: give part numbers with commas (0,2,5)",
+                            parts);
+            return NULL;
+        }
+    for (const char *c = parts; *c;) {
+        if (*c == ',') {
+            c++;
+            continue;
+        }
+        char *end;
+        errno = 0;
+        unsigned long long i = strtoull(c, &end, 10);
+        if (errno || i >= n) {
+            tally_error_set(err, NULL, 0, "no part %.20s (the profile has %zu)", c, n);
+            return NULL;
+        }
+        count += !on[i];
+        on[i] = 1;
+        c = end;
+    }
+    if (!count) {
+        tally_error_set(err, NULL, 0, "no part chosen");
+        return NULL;
+    }
+    if (count == n) return xstrdup("all");
+    char *key = xmalloc(n * 21 + 1);
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        if (on[i]) len += (size_t)sprintf(key + len, len ? ",%zu" : "%zu", i);
+    return key;
+}
+
+/* A part holding the sum of the parts marked in `on`; its index, or
+   SIZE_MAX with err. */
+static size_t make_sum(struct view_session *s, const char *on, struct tally_error *err)
+{
+    size_t part = s->nspare ? s->spare[--s->nspare] : (profile_add_part(s->p), s->p->nparts - 1);
+    struct part *d = s->p->parts[part];
+    for (size_t i = 0; i < s->nparts; i++)
+        if (on[i] && part_accumulate(s->p, d, s->p, s->p->parts[i], err)) {
+            part_clear_records(d);
+            s->spare = xrealloc(s->spare, (s->nspare + 1) * sizeof(*s->spare));
+            s->spare[s->nspare++] = part;
+            return SIZE_MAX;
+        }
+    return part;
+}
+
+struct view_sel *view_select(struct view_session *s, const char *parts, struct tally_error *err)
+{
+    char *on;
+    if ((!parts || !*parts) && s->first_only) parts = "0";
+    char *key = parts_key(s, parts, &on, err);
+    struct view_sel *x = NULL;
+    for (int i = 0; key && i < VIEW_SELECTIONS; i++)
+        if (s->sels[i].key && !strcmp(s->sels[i].key, key)) {
+            x = &s->sels[i];
+            x->used = ++s->clock;
+        }
+    if (key && !x) {
+        /* one part is itself; several are summed into a part of their own */
+        size_t part = 0, n = 0;
+        for (size_t i = 0; i < s->nparts; i++)
+            if (on[i]) {
+                part = i;
+                n++;
+            }
+        if (n > 1) part = make_sum(s, on, err);
+        if (part != SIZE_MAX) {
+            x = &s->sels[0];
+            for (int i = 1; i < VIEW_SELECTIONS; i++)
+                if (!s->sels[i].key || (x->key && s->sels[i].used < x->used)) x = &s->sels[i];
+            sel_release(x);
+            if (sel_build(s, x, part, n > 1, key, err)) x = NULL;
+        }
+    }
+    free(key);
+    free(on);
+    return x;
+}
+
+void view_part_label(const struct view_session *s, size_t i, char *buf, size_t size)
+{
+    const struct part *pt = s->p->parts[i];
+    size_t n = 0;
+    buf[0] = 0;
+    if (pt->has_thread)
+        n += (size_t)snprintf(buf + n, size - n, "thread %llu", (unsigned long long)pt->thread);
+    if (pt->has_part && n < size)
+        n += (size_t)snprintf(buf + n, size - n, "%spart %llu", n ? ", " : "",
+                              (unsigned long long)pt->part_no);
+    if (pt->has_pid && n < size)
+        n += (size_t)snprintf(buf + n, size - n, "%spid %llu", n ? ", " : "",
+                              (unsigned long long)pt->pid);
+    if (!n) snprintf(buf, size, "part %zu", i + 1);
+}
+
 struct view_session *view_session_new(struct profile *p, const struct view_config *cfg,
                                       struct tally_error *err)
 {
-    if (p->nparts != 1) {
-        tally_error_set(err, p->path, 0, "the profile must hold one part (add the parts up)");
+    if (p->nparts == 0) {
+        tally_error_set(err, p->path, 0, "the profile holds no data");
         profile_free(p);
         return NULL;
     }
     struct view_session *s = xcalloc(1, sizeof(*s));
     s->p = p;
-    s->pt = p->parts[0];
+    s->nparts = p->nparts;
     s->cfg.title = cfg->title ? xstrdup(cfg->title) : NULL;
     s->cfg.editor = cfg->editor ? xstrdup(cfg->editor) : NULL;
     s->cfg.dot_timeout_ms = cfg->dot_timeout_ms ? cfg->dot_timeout_ms : 10000;
     strlist_copy(&s->cfg.inputs, &cfg->inputs);
     strlist_copy(&s->cfg.include, &cfg->include);
-    size_t nev = s->pt->events.n;
-    if (vgraph_build(&s->g, p, s->pt, err)) {
-        view_session_free(s);
-        return NULL;
+    /* every part, or when they count different events (and cannot be
+       added up), the first */
+    struct tally_error first = {0};
+    if (!view_select(s, NULL, &first)) {
+        s->first_only = 1;
+        if (s->nparts == 1 || !view_select(s, "0", err)) {
+            if (s->nparts == 1) *err = first;
+            view_session_free(s);
+            return NULL;
+        }
     }
-    s->nfn = profile_nfunctions(p);
-    s->node_of = xmalloc((s->nfn ? s->nfn : 1) * sizeof(*s->node_of));
-    for (size_t f = 0; f < s->nfn; f++)
-        s->node_of[f] = VIEW_NO_NODE;
-    for (size_t v = 0; v < s->g.nnodes; v++)
-        s->node_of[s->g.fn[v]] = (uint32_t)v;
-    s->stacks = xcalloc(nev ? nev : 1, sizeof(*s->stacks));
-    s->stacks_built = xcalloc(nev ? nev : 1, 1);
     return s;
 }
 
 void view_session_free(struct view_session *s)
 {
     if (!s) return;
-    for (size_t e = 0; s->stacks_built && e < s->pt->events.n; e++)
-        if (s->stacks_built[e] == 1) stacks_release(&s->stacks[e]);
-    free(s->stacks);
-    free(s->stacks_built);
-    for (int i = 0; i < VIEW_ORDER_CACHE; i++) {
-        free(s->orders[i].key);
-        free(s->orders[i].nodes);
-        free(s->orders[i].match_self);
-    }
-    for (int i = 0; i < VIEW_BLOB_CACHE; i++) {
-        free(s->blobs[i].key);
-        free(s->blobs[i].body);
-    }
-    free(s->cost_start);
-    free(s->call_start);
-    free(s->cost_idx);
-    free(s->call_idx);
-    free(s->node_of);
-    vgraph_release(&s->g);
+    for (int i = 0; i < VIEW_SELECTIONS; i++)
+        sel_release(&s->sels[i]);
+    free(s->spare);
     free((char *)s->cfg.title);
     free((char *)s->cfg.editor);
     strlist_release(&s->cfg.inputs);
@@ -79,14 +234,14 @@ void view_session_free(struct view_session *s)
     free(s);
 }
 
-uint32_t view_node(const struct view_session *s, uint64_t id)
+uint32_t view_node(const struct view_sel *s, uint64_t id)
 {
     return id < s->nfn ? s->node_of[id] : VIEW_NO_NODE;
 }
 
 /* Counting sort of n records by the node of their function. */
-static void index_by_node(const struct view_session *s, size_t n, const uint32_t *fn,
-                          size_t **startp, uint32_t **idxp)
+static void index_by_node(const struct view_sel *s, size_t n, const uint32_t *fn, size_t **startp,
+                          uint32_t **idxp)
 {
     size_t nn = s->g.nnodes;
     size_t *start = xcalloc(nn + 2, sizeof(*start));
@@ -105,7 +260,7 @@ static void index_by_node(const struct view_session *s, size_t n, const uint32_t
     *idxp = idx;
 }
 
-void view_index_records(struct view_session *s)
+void view_index_records(struct view_sel *s)
 {
     if (s->cost_start) return;
     size_t nc = part_ncosts(s->pt), nk = part_ncalls(s->pt);
@@ -128,7 +283,7 @@ void view_index_records(struct view_session *s)
 /* ---- sorted tables -------------------------------------------------------- */
 
 struct sort_ctx {
-    const struct view_session *s;
+    const struct view_sel *s;
     size_t ev;
     int sort, desc;
 };
@@ -138,7 +293,7 @@ static int cmp_wide(tally_wide a, tally_wide b)
     return a < b ? -1 : a > b;
 }
 
-static const char *node_str(const struct view_session *s, uint32_t v, int what)
+static const char *node_str(const struct view_sel *s, uint32_t v, int what)
 {
     struct function f = profile_function_at(s->p, s->g.fn[v]);
     return profile_str(s->p, what == 4 ? f.obj : what == 5 ? f.file : f.name);
@@ -169,7 +324,7 @@ static int cmp_rows(const void *a, const void *b, void *arg)
     return r ? r : x < y ? -1 : x > y;
 }
 
-static int filter_rows(const struct view_session *s, const char *q, struct view_order *o,
+static int filter_rows(const struct view_sel *s, const char *q, struct view_order *o,
                        struct tally_error *err)
 {
     size_t n = s->g.nnodes;
@@ -206,7 +361,7 @@ static int filter_rows(const struct view_session *s, const char *q, struct view_
     return 0;
 }
 
-const struct view_order *view_order_get(struct view_session *s, size_t ev, int sort, int desc,
+const struct view_order *view_order_get(struct view_sel *s, size_t ev, int sort, int desc,
                                         const char *q, struct tally_error *err)
 {
     size_t klen = strlen(q ? q : "") + 64;
@@ -217,7 +372,7 @@ const struct view_order *view_order_get(struct view_session *s, size_t ev, int s
         if (s->orders[i].key && !strcmp(s->orders[i].key, key)) o = &s->orders[i];
     if (o) {
         free(key);
-        o->used = ++s->clock;
+        o->used = ++s->ses->clock;
         return o;
     }
     struct view_order fresh = {.key = key};
@@ -241,18 +396,19 @@ const struct view_order *view_order_get(struct view_session *s, size_t ev, int s
     free(o->nodes);
     free(o->match_self);
     *o = fresh;
-    o->used = ++s->clock;
+    o->used = ++s->ses->clock;
     return o;
 }
 
-const struct stack_tree *view_stacks(struct view_session *s, size_t ev, struct tally_error *err)
+const struct stack_tree *view_stacks(struct view_sel *s, size_t ev, struct tally_error *err)
 {
-    if (ev >= s->pt->events.n) {
+    if (ev >= s->g.ncols) {
         tally_error_set(err, NULL, 0, "no such event");
         return NULL;
     }
     if (s->stacks_built[ev] == 0) {
-        struct stack_options so = {.part = 0, .event = (int)ev, .prune = VIEW_FLAME_PRUNE};
+        struct stack_options so = {
+            .part = (int)s->part, .event = (int)ev, .prune = VIEW_FLAME_PRUNE};
         s->stacks_built[ev] = stacks_build(&s->stacks[ev], s->p, &so, err) ? -1 : 1;
         if (s->stacks_built[ev] == -1) return NULL;
     }
@@ -263,18 +419,17 @@ const struct stack_tree *view_stacks(struct view_session *s, size_t ev, struct t
     return &s->stacks[ev];
 }
 
-const struct view_blob *view_blob_get(struct view_session *s, const char *key)
+const struct view_blob *view_blob_get(struct view_sel *s, const char *key)
 {
     for (int i = 0; i < VIEW_BLOB_CACHE; i++)
         if (s->blobs[i].key && !strcmp(s->blobs[i].key, key)) {
-            s->blobs[i].used = ++s->clock;
+            s->blobs[i].used = ++s->ses->clock;
             return &s->blobs[i];
         }
     return NULL;
 }
 
-void view_blob_put(struct view_session *s, const char *key, const char *body, size_t len,
-                   int status)
+void view_blob_put(struct view_sel *s, const char *key, const char *body, size_t len, int status)
 {
     struct view_blob *b = &s->blobs[0];
     for (int i = 1; i < VIEW_BLOB_CACHE; i++)
@@ -287,5 +442,5 @@ void view_blob_put(struct view_session *s, const char *key, const char *body, si
     b->body[len] = 0;
     b->len = len;
     b->status = status;
-    b->used = ++s->clock;
+    b->used = ++s->ses->clock;
 }

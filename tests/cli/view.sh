@@ -112,6 +112,22 @@ else
     stop_view "view of examples/recurse"
 fi
 
+# two inputs are two parts: each alone, and their sum (the default)
+env -i PATH="$PATH" "$ROOT/build/tally" record --out-file="$TMP/rec12.out" -- "$EX" 12 >"$TMP/rec.log" 2>&1 ||
+    { not_ok "tally record of examples/recurse 12"; diag <"$TMP/rec.log"; }
+"$TALLY" convert --to=json -o "$TMP/rec12.json" "$TMP/rec12.out" &&
+    "$TALLY" convert --to=json -o "$TMP/sum.json" "$TMP/rec.out" "$TMP/rec12.out" ||
+    not_ok "the JSON exports of the parts"
+start_view "$TMP/v.log" "$TMP/rec.out" "$TMP/rec12.out"
+if [ -n "$URL" ]; then
+    checks "parts" python3 "$ROOT/tests/tools/viewcheck.py" parts "$URL" "$TMP/rec.json" \
+        "$TMP/rec12.json" "$TMP/sum.json"
+    stop_view "view of two inputs"
+else
+    not_ok "tally view of two inputs"
+    diag <"$TMP/v.log"
+fi
+
 # --address: another numeric address is honoured, a name is refused
 start_view "$TMP/v6.log" --address=::1 "$TMP/rec.out"
 case $URL in

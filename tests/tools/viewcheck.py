@@ -7,6 +7,9 @@
         the regex filter, every function's callers and callees, the source
         lines of FUNCTION-NAME, the flame graph and sandwich sums, the call
         graph's nodes.
+    viewcheck.py parts URL A.json B.json SUM.json
+        the parts of two inputs: each part alone and their sum (the
+        default) against the JSON export of each input and of their sum.
     viewcheck.py hostile URL
         security: the token, the Host header, methods, bodies, paths,
         oversized and malformed requests, then random requests; the server
@@ -288,10 +291,41 @@ def check_hostile(srv):
     report(st == 200, "the server still answers")
 
 
+def check_parts(srv, jsons):
+    """jsons: the JSON export of each input, then of their sum."""
+    profs = [json.load(open(j)) for j in jsons]
+    meta = srv.api("meta")
+    report(len(meta["parts"]) == len(profs) - 1 and meta["selected"] == "all",
+           "one per input, every part selected", (meta["parts"], meta["selected"]))
+    for i, prof in enumerate(profs):
+        sel = {} if i == len(profs) - 1 else {"parts": str(i)}
+        what = "the sum" if not sel else "part %d" % i
+        m = srv.api("meta", **sel)
+        report([num(x) for x in m["totals"]] == prof["totals"], "totals of " + what)
+        if sel:
+            report([num(x) for x in meta["parts"][i]["totals"]] == prof["totals"],
+                   "meta's totals of part %d" % i)
+        rows = srv.api("functions", limit=5000, **sel)["rows"]
+        byname = {(f["name"], f["object"]): f for f in prof["functions"]}
+        bad = [r["name"] for r in rows
+               if [num(x) for x in r["self"]] != byname[(r["name"], r["obj"])]["self"]
+               or [num(x) for x in r["incl"]] != byname[(r["name"], r["obj"])]["inclusive"]]
+        report(not bad, "self and inclusive costs of %s as its JSON export's" % what, bad[:5])
+    st, _, b = srv.get("/api/meta", {"parts": "9"})
+    report(st == 400 and b"no part" in b, "parts=9: 400", b)
+    st, _, b = srv.get("/api/meta", {"parts": "0;1"})
+    report(st == 400, "parts=0;1: 400", b)
+    a = srv.api("functions", parts="1,0", limit=5)
+    b2 = srv.api("functions", parts="0,1", limit=5)
+    report(a == b2, "parts=1,0 is parts=0,1")
+
+
 def main():
     srv = Server(sys.argv[2])
     if sys.argv[1] == "api":
         check_api(srv, json.load(open(sys.argv[3])), sys.argv[4])
+    elif sys.argv[1] == "parts":
+        check_parts(srv, sys.argv[3:])
     else:
         check_hostile(srv)
     sys.exit(1 if failures else 0)
