@@ -11,12 +11,14 @@
  */
 #include "cli.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../analysis/gprof_load.h"
 #include "../analysis/merge.h"
 #include "../analysis/runpair.h"
+#include "../formats/aprof.h"
 #include "../formats/format.h"
 #include "../model/cct.h"
 
@@ -243,4 +245,67 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
     free(gmons);
     free(profs);
     return sum;
+}
+
+int cli_sort_inputs(const char *const *files, int nfiles, const char **aprofs,
+                    struct input *aprof_in, int *naprof, const char **profs, struct input *prof_in,
+                    int *nprof, struct tally_error *err)
+{
+    *naprof = *nprof = 0;
+    for (int i = 0; i < nfiles; i++) {
+        struct input in;
+        enum profile_format f;
+        if (cli_open_input(&in, files[i], err)) goto fail;
+        enum format_class k = format_classify(&in, &f, err);
+        if (k == FORMAT_UNREADABLE) {
+            input_close(&in);
+            goto fail;
+        }
+        if (k == FORMAT_PROFILE && f == PROFILE_FORMAT_APROF) {
+            aprof_in[*naprof] = in;
+            aprofs[(*naprof)++] = files[i];
+        } else {
+            prof_in[*nprof] = in;
+            profs[(*nprof)++] = files[i];
+        }
+    }
+    return 0;
+fail:
+    for (int i = 0; i < *naprof; i++)
+        input_close(&aprof_in[i]);
+    for (int i = 0; i < *nprof; i++)
+        input_close(&prof_in[i]);
+    *naprof = *nprof = 0;
+    return -1;
+}
+
+int cli_read_aprofs(const char *const *files, struct input *ins, int n, struct isprof *ip,
+                    struct tally_error *err)
+{
+    int rc = 0;
+    cli_progress_start(files, n);
+    if (n > 0) rc = aprof_read_input(ip, &ins[0], err);
+    for (int i = 1; i < n && !rc; i++) {
+        struct isprof next;
+        isprof_init(&next);
+        struct strlist warnings = {0};
+        rc = aprof_read_input(&next, &ins[i], err);
+        if (rc == 0) {
+            const char *base = strrchr(files[i], '/');
+            cli_progress_note("merging %s into the sum (%d of %d)", base ? base + 1 : files[i],
+                              i + 1, n);
+            rc = isprof_merge(ip, &next, &warnings, err);
+            cli_progress_note(NULL);
+            if (rc && !err->file[0]) snprintf(err->file, sizeof(err->file), "%s", files[i]);
+        }
+        if (warnings.n) cli_progress_stop();
+        for (size_t w = 0; w < warnings.n; w++)
+            fprintf(stderr, "tally: warning: %s: %s\n", files[i], warnings.items[w]);
+        strlist_release(&warnings);
+        isprof_release(&next);
+    }
+    cli_progress_stop();
+    for (int i = 0; i < n; i++)
+        input_close(&ins[i]);
+    return rc;
 }

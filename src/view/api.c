@@ -274,7 +274,8 @@ static void answer_meta(struct view_sel *s, struct view_reply *r)
             s->p->cct     ? "exact"
             : s->g.nnodes ? "estimated"
                           : "none");
-    fputs(", \"complexity\": false, \"base\": null, \"editor\": ", fp);
+    fprintf(fp, ", \"complexity\": %s, \"base\": null, \"editor\": ",
+            s->ses->cfg.complexity ? "true" : "false");
     if (s->ses->cfg.editor)
         jsonstr_puts(fp, s->ses->cfg.editor, 0);
     else
@@ -408,6 +409,7 @@ void view_answer(struct view_session *ses, const char *path, const struct view_a
         {"/api/graph", api_graph},
         {"/api/flame", api_flame},
         {"/api/sandwich", api_sandwich},
+        {"/api/complexity", api_complexity},
     };
     if (!strcmp(path, "/api/meta")) {
         answer_meta(s, r);
@@ -418,9 +420,5 @@ void view_answer(struct view_session *ses, const char *path, const struct view_a
             routes[i].fn(s, a, r);
             return;
         }
-    if (!strcmp(path, "/api/complexity")) {
-        api_error(r, 404, "no aprof report was given");
-        return;
-    }
     api_error(r, 404, "no such question: %.80s", path);
 }

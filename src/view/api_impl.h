@@ -46,5 +46,6 @@ void api_source(struct view_sel *s, const struct view_args *a, struct view_reply
 void api_graph(struct view_sel *s, const struct view_args *a, struct view_reply *r);
 void api_flame(struct view_sel *s, const struct view_args *a, struct view_reply *r);
 void api_sandwich(struct view_sel *s, const struct view_args *a, struct view_reply *r);
+void api_complexity(struct view_sel *s, const struct view_args *a, struct view_reply *r);
 
 #endif

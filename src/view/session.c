@@ -196,6 +196,10 @@ struct view_session *view_session_new(struct profile *p, const struct view_confi
     if (p->nparts == 0) {
         tally_error_set(err, p->path, 0, "the profile holds no data");
         profile_free(p);
+        if (cfg->complexity) complexity_release(cfg->complexity);
+        free(cfg->complexity);
+        if (cfg->isprof) isprof_release(cfg->isprof);
+        free(cfg->isprof);
         return NULL;
     }
     struct view_session *s = xcalloc(1, sizeof(*s));
@@ -206,6 +210,8 @@ struct view_session *view_session_new(struct profile *p, const struct view_confi
     s->cfg.dot_timeout_ms = cfg->dot_timeout_ms ? cfg->dot_timeout_ms : 10000;
     strlist_copy(&s->cfg.inputs, &cfg->inputs);
     strlist_copy(&s->cfg.include, &cfg->include);
+    s->cfg.isprof = cfg->isprof;
+    s->cfg.complexity = cfg->complexity;
     /* every part, or when they count different events (and cannot be
        added up), the first */
     struct tally_error first = {0};
@@ -226,6 +232,10 @@ void view_session_free(struct view_session *s)
     for (int i = 0; i < VIEW_SELECTIONS; i++)
         sel_release(&s->sels[i]);
     free(s->spare);
+    if (s->cfg.complexity) complexity_release(s->cfg.complexity);
+    free(s->cfg.complexity);
+    if (s->cfg.isprof) isprof_release(s->cfg.isprof);
+    free(s->cfg.isprof);
     free((char *)s->cfg.title);
     free((char *)s->cfg.editor);
     strlist_release(&s->cfg.inputs);

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "vgraph.h"
+#include "../analysis/complexity.h"
 #include "../analysis/stacks.h"
 #include "../model/error.h"
 #include "../model/profile.h"
@@ -37,6 +38,10 @@ struct view_config {
     struct strlist include;  /* directories searched for source files (-I) */
     const char *editor;      /* link template with {path} and {line}, or NULL */
     unsigned dot_timeout_ms; /* the call graph's `dot` is stopped after it */
+    /* an input-sensitive profile of the run and its analysis, or NULL;
+       the session takes both (complexity_release(), isprof_release()) */
+    struct isprof *isprof;
+    struct complexity *complexity;
 };
 
 /* One sorted and filtered function table, kept for paging. */

@@ -27,6 +27,7 @@ run_tally 0 "" "" convert --to=json --lines -o "$TMP/rec.json" "$TMP/rec.out"
 start_view() {
     log=$1
     shift
+    : >"$log"
     "$TALLY" view --no-browser "$@" 2>"$log" &
     VPID=$!
     URL=""
@@ -127,6 +128,23 @@ else
     not_ok "tally view of two inputs"
     diag <"$TMP/v.log"
 fi
+
+# a profile and the aprof report of its run: the complexity of a function
+IS=$ROOT/examples/complexity/isort
+env -i PATH="$PATH" "$ROOT/build/tally" record --input-sensitive=yes --aprof-out-file="$TMP/is.aprof" \
+    --out-file="$TMP/is.out" -- "$IS" >"$TMP/rec.log" 2>&1 || { not_ok "tally record of isort"; diag <"$TMP/rec.log"; }
+"$TALLY" complexity --format=json --min-share=0 --min-points=1 -o "$TMP/is.json" "$TMP/is.aprof" ||
+    not_ok "tally complexity of isort's report"
+start_view "$TMP/v.log" "$TMP/is.out" "$TMP/is.aprof"
+if [ -n "$URL" ]; then
+    checks "complexity" python3 "$ROOT/tests/tools/viewcheck.py" complexity "$URL" "$TMP/is.json" isort
+    stop_view "view with an aprof report"
+else
+    not_ok "tally view of a profile and its aprof report"
+    diag <"$TMP/v.log"
+fi
+run_tally 1 "" "aprof report alone" view --no-browser "$TMP/is.aprof"
+[ -z "$why" ] && ok "an aprof report alone: refused" || not_ok "an aprof report alone: $why"
 
 # --address: another numeric address is honoured, a name is refused
 start_view "$TMP/v6.log" --address=::1 "$TMP/rec.out"

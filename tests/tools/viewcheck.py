@@ -10,6 +10,8 @@
     viewcheck.py parts URL A.json B.json SUM.json
         the parts of two inputs: each part alone and their sum (the
         default) against the JSON export of each input and of their sum.
+    viewcheck.py complexity URL COMPLEXITY.json NAME
+        the complexity of routine NAME against tally complexity's JSON.
     viewcheck.py hostile URL
         security: the token, the Host header, methods, bodies, paths,
         oversized and malformed requests, then random requests; the server
@@ -320,10 +322,29 @@ def check_parts(srv, jsons):
     report(a == b2, "parts=1,0 is parts=0,1")
 
 
+def check_complexity(srv, cx, name):
+    """cx: `tally complexity --format=json --min-share=0 --min-points=1` of the report."""
+    meta = srv.api("meta")
+    report(meta["complexity"] is True, "meta says there is an aprof report")
+    want = next(r for r in cx["ranking"] if r["name"] == name)
+    fid = srv.api("functions", q="^%s$" % re.escape(name))["rows"][0]["id"]
+    got = srv.api("complexity", id=fid)
+    report(got["class"] == want["class"], "the class of %s as tally complexity's" % name,
+           (got["class"], want["class"]))
+    report([[p[0], p[1], p[2], p[3], p[4]] for p in got["points"]] ==
+           [[t["n"], t["worst"], t["avg"], t["best"], t["calls"]] for t in want["tuples"]],
+           "the points of %s as tally complexity's" % name)
+    report(abs(got["model"]["c"] - want["fit"]["c"]) < 1e-9, "the fitted exponent")
+    st, _, b = srv.get("/api/complexity", {"id": srv.api("functions", sort="name")["rows"][0]["id"]})
+    report(st in (200, 404), "a function without a routine: an answer", (st, b))
+
+
 def main():
     srv = Server(sys.argv[2])
     if sys.argv[1] == "api":
         check_api(srv, json.load(open(sys.argv[3])), sys.argv[4])
+    elif sys.argv[1] == "complexity":
+        check_complexity(srv, json.load(open(sys.argv[3])), sys.argv[4])
     elif sys.argv[1] == "parts":
         check_parts(srv, sys.argv[3:])
     else:
