@@ -29,6 +29,7 @@ struct view_options {
     unsigned port;
     int no_browser;
     struct strlist include;
+    struct strlist base;
 };
 
 static void view_usage(FILE *fp)
@@ -63,6 +64,9 @@ static void view_usage(FILE *fp)
           "  --editor=TEMPLATE   link each source line to an editor: {path} and\n"
           "                      {line} are replaced, e.g. 'vscode://file/{path}:{line}'\n"
           "  --title=TEXT        the page's title\n"
+          "  --base=FILE         compare with FILE (repeatable: the files are added\n"
+          "                      up): every view shows the change from it, the\n"
+          "                      table sorts by it, the pictures are coloured by it\n"
           "  -h, --help          show this help\n",
           fp);
 }
@@ -93,6 +97,8 @@ static enum cli_opt view_option(void *ctx, int argc, char **argv, int *i, int *m
     } else if (!*missing && ((v = cli_optval(argc, argv, i, "--include", missing)) ||
                              (!*missing && (v = cli_shortval(argc, argv, i, "-I", missing))))) {
         strlist_push(&o->include, v);
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--base", missing))) {
+        strlist_push(&o->base, v);
     } else if (!*missing && !strcmp(argv[*i], "--no-browser")) {
         o->no_browser = 1;
     } else {
@@ -137,6 +143,7 @@ int cmd_view(int argc, char **argv)
     }
     if (rc) {
         strlist_release(&o.include);
+        strlist_release(&o.base);
         free(a.files);
         return rc == 1 ? 0 : rc;
     }
@@ -167,6 +174,15 @@ int cmd_view(int argc, char **argv)
             complexity_analyse(cfg.isprof, &an, cfg.complexity, &err))
             goto read_done;
     }
+    if (o.base.n) {
+        struct cli_input_options bin = {.drop_jumps = 1, .drop_addr = 1, .drop_index = 1};
+        cli_progress_start((const char *const *)o.base.items, (int)o.base.n);
+        cfg.base = cli_read_inputs((const char *const *)o.base.items, (int)o.base.n, &bin, &err);
+        cli_progress_stop();
+        if (!cfg.base) goto read_done;
+        for (size_t i = 0; i < o.base.n; i++)
+            strlist_push(&cfg.base_inputs, o.base.items[i]);
+    }
     if (!nprof) {
         tally_error_set(&err, aprofs[0], 0,
                         "an aprof report alone is no profile: give the callgrind or contexts "
@@ -187,8 +203,12 @@ int cmd_view(int argc, char **argv)
         s = view_session_new(p, &cfg, &err); /* takes the profile and the reports */
         cfg.isprof = NULL;
         cfg.complexity = NULL;
+        cfg.base = NULL;
     }
 read_done:
+    profile_free(cfg.base);
+    strlist_release(&cfg.base_inputs);
+    strlist_release(&o.base);
     if (cfg.complexity) complexity_release(cfg.complexity);
     free(cfg.complexity);
     if (cfg.isprof) isprof_release(cfg.isprof);

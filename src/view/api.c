@@ -274,8 +274,27 @@ static void answer_meta(struct view_sel *s, struct view_reply *r)
             s->p->cct     ? "exact"
             : s->g.nnodes ? "estimated"
                           : "none");
-    fprintf(fp, ", \"complexity\": %s, \"base\": null, \"editor\": ",
-            s->ses->cfg.complexity ? "true" : "false");
+    fprintf(fp, ", \"complexity\": %s, \"base\": ", s->ses->cfg.complexity ? "true" : "false");
+    if (s->base_of) {
+        const struct view_session *bs = s->ses;
+        fputs("{\"inputs\": [", fp);
+        for (size_t i = 0; i < bs->cfg.base_inputs.n; i++) {
+            if (i) fputs(", ", fp);
+            jsonstr_puts(fp, bs->cfg.base_inputs.items[i], 0);
+        }
+        fputs("], \"totals\": [", fp);
+        for (size_t e = 0; e < s->g.ncols; e++) {
+            if (e) fputc(',', fp);
+            if (bs->base_ev[e] == SIZE_MAX)
+                fputs("null", fp);
+            else
+                api_cost(fp, bs->base_g.total[bs->base_ev[e]]);
+        }
+        fputs("]}", fp);
+    } else {
+        fputs("null", fp);
+    }
+    fputs(", \"editor\": ", fp);
     if (s->ses->cfg.editor)
         jsonstr_puts(fp, s->ses->cfg.editor, 0);
     else
@@ -286,7 +305,23 @@ static void answer_meta(struct view_sel *s, struct view_reply *r)
 
 /* ---- the function table ------------------------------------------------------ */
 
-static const char *const sort_names[] = {"incl", "self", "calls", "name", "obj", "file"};
+static const char *const sort_names[] = {"incl", "self", "calls", "name", "obj", "file", "change"};
+#define NSORTS (sizeof(sort_names) / sizeof(sort_names[0]))
+
+/* A base value per event (null where the base lacks the event). */
+static void base_values(FILE *fp, const struct view_sel *s, uint32_t b, int incl)
+{
+    const struct view_session *ses = s->ses;
+    fputc('[', fp);
+    for (size_t e = 0; e < s->g.ncols; e++) {
+        if (e) fputc(',', fp);
+        if (ses->base_ev[e] == SIZE_MAX)
+            fputs("null", fp);
+        else
+            api_cost(fp, incl ? view_base_incl(ses, b, e) : view_base_self(ses, b, e));
+    }
+    fputc(']', fp);
+}
 
 /* The fields of node v's table row (without the braces). */
 static void row_fields(FILE *fp, const struct view_sel *s, uint32_t v)
@@ -299,6 +334,14 @@ static void row_fields(FILE *fp, const struct view_sel *s, uint32_t v)
     api_words(fp, s, g->incl + (size_t)v * g->ncols);
     fprintf(fp, ", \"calls\": %" PRIu64 ", \"cycle\": %" PRIu32 ", \"est\": %s", g->calls[v],
             g->cycle[v], g->est[v] ? "true" : "false");
+    if (s->base_of) {
+        uint32_t b = s->base_of[v];
+        fputs(", \"base_self\": ", fp);
+        base_values(fp, s, b, 0);
+        fputs(", \"base_incl\": ", fp);
+        base_values(fp, s, b, 1);
+        fprintf(fp, ", \"base_calls\": %" PRIu64, b == VIEW_NO_NODE ? 0 : s->ses->base_g.calls[b]);
+    }
 }
 
 void api_row(FILE *fp, const struct view_sel *s, uint32_t v)
@@ -318,10 +361,11 @@ static void answer_functions(struct view_sel *s, const struct view_args *a, stru
     int sort = 0;
     const char *sv = view_arg(a, "sort");
     if (sv) {
-        for (sort = 0; sort < 6 && strcmp(sv, sort_names[sort]); sort++)
+        for (sort = 0; sort < (int)NSORTS && strcmp(sv, sort_names[sort]); sort++)
             ;
-        if (sort == 6) {
-            api_error(r, 400, "bad sort '%.40s' (incl, self, calls, name, obj or file)", sv);
+        if (sort == (int)NSORTS || (sort == 6 && !s->base_of)) {
+            api_error(r, 400, "bad sort '%.40s' (incl, self, calls, name, obj, file%s)", sv,
+                      s->base_of ? " or change" : "; change with --base");
             return;
         }
     }
@@ -330,7 +374,7 @@ static void answer_functions(struct view_sel *s, const struct view_args *a, stru
         api_error(r, 400, "bad dir '%.40s' (asc or desc)", dir);
         return;
     }
-    int desc = dir ? !strcmp(dir, "desc") : sort < 3;
+    int desc = dir ? !strcmp(dir, "desc") : sort < 3 || sort == 6;
     struct tally_error err = {0};
     const struct view_order *ord = view_order_get(s, ev, sort, desc, view_arg(a, "q"), &err);
     if (!ord) {
@@ -366,6 +410,27 @@ static void arc_list(FILE *fp, const struct view_sel *s, const size_t *start, co
         fprintf(fp, ", \"calls\": %" PRIu64 ", \"incl\": ", g->count[a]);
         vgraph_arc_costs(g, a, c);
         api_costs(fp, c, g->ncols);
+        if (s->base_of) {
+            /* the same calls in the base */
+            const struct view_session *ses = s->ses;
+            uint32_t bu = s->base_of[g->from[a]], bw = s->base_of[g->to[a]];
+            size_t ba = bu == VIEW_NO_NODE || bw == VIEW_NO_NODE
+                            ? SIZE_MAX
+                            : vgraph_find_arc(&ses->base_g, bu, bw);
+            tally_wide *bc = xcalloc(ses->base_g.ncols ? ses->base_g.ncols : 1, sizeof(*bc));
+            if (ba != SIZE_MAX) vgraph_arc_costs(&ses->base_g, ba, bc);
+            fprintf(fp, ", \"base_calls\": %" PRIu64 ", \"base_incl\": [",
+                    ba == SIZE_MAX ? 0 : ses->base_g.count[ba]);
+            for (size_t e = 0; e < g->ncols; e++) {
+                if (e) fputc(',', fp);
+                if (ses->base_ev[e] == SIZE_MAX)
+                    fputs("null", fp);
+                else
+                    api_cost(fp, bc[ses->base_ev[e]]);
+            }
+            fputc(']', fp);
+            free(bc);
+        }
         fputc('}', fp);
     }
     free(c);

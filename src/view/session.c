@@ -40,6 +40,7 @@ static void sel_release(struct view_sel *x)
     free(x->cost_idx);
     free(x->call_idx);
     free(x->node_of);
+    free(x->base_of);
     vgraph_release(&x->g);
     struct view_session *s = x->ses;
     if (x->sum) {
@@ -73,6 +74,17 @@ static int sel_build(struct view_session *s, struct view_sel *x, size_t part, in
     for (size_t v = 0; v < x->g.nnodes; v++)
         x->node_of[x->g.fn[v]] = (uint32_t)v;
     size_t nev = x->g.ncols;
+    if (s->cfg.base) {
+        x->base_of = xmalloc((x->g.nnodes ? x->g.nnodes : 1) * sizeof(*x->base_of));
+        uint32_t *bnode = xmalloc((x->nfn ? x->nfn : 1) * sizeof(*bnode));
+        for (size_t f = 0; f < x->nfn; f++)
+            bnode[f] = VIEW_NO_NODE;
+        for (size_t b = 0; b < s->base_g.nnodes; b++)
+            bnode[s->base_fn[b]] = (uint32_t)b;
+        for (size_t v = 0; v < x->g.nnodes; v++)
+            x->base_of[v] = bnode[x->g.fn[v]];
+        free(bnode);
+    }
     x->stacks = xcalloc(nev ? nev : 1, sizeof(*x->stacks));
     x->stacks_built = xcalloc(nev ? nev : 1, 1);
     x->used = ++s->clock;
@@ -190,6 +202,73 @@ void view_part_label(const struct view_session *s, size_t i, char *buf, size_t s
     if (!n) snprintf(buf, size, "part %zu", i + 1);
 }
 
+/* The base's graph, its events and functions matched by name to the
+   profile's; each function of the base that the profile lacks gets a
+   record of no cost in every part, so that it is a row (its cost went). */
+static int base_setup(struct view_session *s, struct tally_error *err)
+{
+    struct profile *b = s->cfg.base, *p = s->p;
+    if (b->nparts != 1)
+        return tally_error_set(err, b->path, 0, "the base must be one part (add its parts up)");
+    if (vgraph_build(&s->base_g, b, b->parts[0], err)) return -1;
+    const struct eventset *pe = &p->parts[0]->events, *be = &b->parts[0]->events;
+    s->base_ev = xmalloc((pe->n ? pe->n : 1) * sizeof(*s->base_ev));
+    for (size_t e = 0; e < pe->n; e++) {
+        s->base_ev[e] = SIZE_MAX;
+        for (size_t k = 0; k < be->n; k++)
+            if (!strcmp(pe->names[e], be->names[k])) s->base_ev[e] = k;
+    }
+    size_t nb = s->base_g.nnodes, nf = profile_nfunctions(p);
+    s->base_fn = xmalloc((nb ? nb : 1) * sizeof(*s->base_fn));
+    for (size_t v = 0; v < nb; v++) {
+        struct function f = profile_function_at(b, s->base_g.fn[v]);
+        const char *o = profile_str(b, f.obj), *fl = profile_str(b, f.file),
+                   *nm = profile_str(b, f.name);
+        uint32_t id =
+            profile_function(p, profile_intern(p, o, strlen(o)), profile_intern(p, fl, strlen(fl)),
+                             profile_intern(p, nm, strlen(nm)));
+        s->base_fn[v] = id;
+        if (id < nf) continue; /* the profile has it */
+        uint64_t zero[1] = {0};
+        struct position pos = {.file = profile_function_at(p, id).file};
+        for (size_t i = 0; i < s->nparts; i++)
+            if (part_add_cost(p, p->parts[i], id, &pos, zero, 0))
+                return tally_error_set(err, p->path, 0, "cannot add a function of the base");
+    }
+    size_t nbf = profile_nfunctions(b);
+    s->base_map = xmalloc((nbf ? nbf : 1) * sizeof(*s->base_map));
+    memset(s->base_map, 0xff, (nbf ? nbf : 1) * sizeof(*s->base_map));
+    for (size_t v = 0; v < nb; v++)
+        s->base_map[s->base_g.fn[v]] = s->base_fn[v];
+    s->base_stacks = xcalloc(s->base_g.ncols ? s->base_g.ncols : 1, sizeof(*s->base_stacks));
+    s->base_stacks_built = xcalloc(s->base_g.ncols ? s->base_g.ncols : 1, 1);
+    return 0;
+}
+
+tally_wide view_base_self(const struct view_session *s, uint32_t b, size_t e)
+{
+    size_t k = s->base_ev ? s->base_ev[e] : SIZE_MAX;
+    return b == VIEW_NO_NODE || k == SIZE_MAX ? 0 : vgraph_self(&s->base_g, b, k);
+}
+
+tally_wide view_base_incl(const struct view_session *s, uint32_t b, size_t e)
+{
+    size_t k = s->base_ev ? s->base_ev[e] : SIZE_MAX;
+    return b == VIEW_NO_NODE || k == SIZE_MAX ? 0 : vgraph_incl(&s->base_g, b, k);
+}
+
+const struct stack_tree *view_base_stacks(struct view_session *s, size_t ev)
+{
+    size_t k = s->base_ev ? s->base_ev[ev] : SIZE_MAX;
+    if (k == SIZE_MAX) return NULL;
+    if (!s->base_stacks_built[k]) {
+        struct tally_error err;
+        struct stack_options so = {.part = 0, .event = (int)k, .prune = VIEW_FLAME_PRUNE};
+        s->base_stacks_built[k] = stacks_build(&s->base_stacks[k], s->cfg.base, &so, &err) ? -1 : 1;
+    }
+    return s->base_stacks_built[k] == 1 ? &s->base_stacks[k] : NULL;
+}
+
 struct view_session *view_session_new(struct profile *p, const struct view_config *cfg,
                                       struct tally_error *err)
 {
@@ -200,6 +279,7 @@ struct view_session *view_session_new(struct profile *p, const struct view_confi
         free(cfg->complexity);
         if (cfg->isprof) isprof_release(cfg->isprof);
         free(cfg->isprof);
+        profile_free(cfg->base);
         return NULL;
     }
     struct view_session *s = xcalloc(1, sizeof(*s));
@@ -212,6 +292,12 @@ struct view_session *view_session_new(struct profile *p, const struct view_confi
     strlist_copy(&s->cfg.include, &cfg->include);
     s->cfg.isprof = cfg->isprof;
     s->cfg.complexity = cfg->complexity;
+    s->cfg.base = cfg->base;
+    strlist_copy(&s->cfg.base_inputs, &cfg->base_inputs);
+    if (s->cfg.base && base_setup(s, err)) {
+        view_session_free(s);
+        return NULL;
+    }
     /* every part, or when they count different events (and cannot be
        added up), the first */
     struct tally_error first = {0};
@@ -232,6 +318,17 @@ void view_session_free(struct view_session *s)
     for (int i = 0; i < VIEW_SELECTIONS; i++)
         sel_release(&s->sels[i]);
     free(s->spare);
+    if (s->base_stacks)
+        for (size_t e = 0; e < s->base_g.ncols; e++)
+            if (s->base_stacks_built[e] == 1) stacks_release(&s->base_stacks[e]);
+    free(s->base_stacks);
+    free(s->base_stacks_built);
+    vgraph_release(&s->base_g);
+    free(s->base_ev);
+    free(s->base_fn);
+    free(s->base_map);
+    profile_free(s->cfg.base);
+    strlist_release(&s->cfg.base_inputs);
     if (s->cfg.complexity) complexity_release(s->cfg.complexity);
     free(s->cfg.complexity);
     if (s->cfg.isprof) isprof_release(s->cfg.isprof);
@@ -324,6 +421,13 @@ static int cmp_rows(const void *a, const void *b, void *arg)
         break;
     case 2:
         r = g->calls[x] < g->calls[y] ? -1 : g->calls[x] > g->calls[y];
+        break;
+    case 6:
+        r = cmp_wide(
+            vgraph_incl(g, x, c->ev) -
+                view_base_incl(c->s->ses, c->s->base_of ? c->s->base_of[x] : VIEW_NO_NODE, c->ev),
+            vgraph_incl(g, y, c->ev) -
+                view_base_incl(c->s->ses, c->s->base_of ? c->s->base_of[y] : VIEW_NO_NODE, c->ev));
         break;
     default:
         r = strcmp(node_str(c->s, x, c->sort), node_str(c->s, y, c->sort));

@@ -42,6 +42,9 @@ struct view_config {
        the session takes both (complexity_release(), isprof_release()) */
     struct isprof *isprof;
     struct complexity *complexity;
+    /* the profile compared with (--base: one part), or NULL; taken */
+    struct profile *base;
+    struct strlist base_inputs;
 };
 
 /* One sorted and filtered function table, kept for paging. */
@@ -75,6 +78,8 @@ struct view_sel {
     struct vgraph g;   /* one column per base event */
     size_t nfn;        /* functions of the profile */
     uint32_t *node_of; /* [nfn] graph node of each function, or VIEW_NO_NODE */
+    uint32_t *base_of; /* [nnodes] the node of the same function in the base, or
+                          VIEW_NO_NODE; NULL without a base */
     /* the records of each function: cost records of node v are
        cost_idx[cost_start[v] .. cost_start[v + 1]), call records it makes
        call_idx[call_start[v] .. call_start[v + 1]); built at first use */
@@ -97,6 +102,15 @@ struct view_session {
     size_t *spare; /* parts made for sums that were dropped, to be reused */
     size_t nspare;
     uint64_t clock;
+    /* with a base: its graph, the base event of each event (SIZE_MAX when
+       the base has none of that name), the function of the profile of
+       each base node, and the base's stack trees */
+    struct vgraph base_g;
+    size_t *base_ev;
+    uint32_t *base_fn;
+    uint32_t *base_map; /* [base functions] the profile's function of each (UINT32_MAX: none) */
+    struct stack_tree *base_stacks;
+    char *base_stacks_built;
 };
 
 /*
@@ -117,6 +131,13 @@ void view_session_free(struct view_session *s);
  */
 struct view_sel *view_select(struct view_session *s, const char *parts, struct tally_error *err);
 
+/* The cost of base node b in the base event of event e (0 when the base
+   has no such node or event). */
+tally_wide view_base_self(const struct view_session *s, uint32_t b, size_t e);
+tally_wide view_base_incl(const struct view_session *s, uint32_t b, size_t e);
+/* The base's stack tree of the base event of ev, or NULL. */
+const struct stack_tree *view_base_stacks(struct view_session *s, size_t ev);
+
 /* A label for part i: "thread 2", "part 3", "pid 42", "input 2"... */
 void view_part_label(const struct view_session *s, size_t i, char *buf, size_t size);
 
@@ -128,9 +149,9 @@ void view_index_records(struct view_sel *s);
 
 /*
  * The function table for `ev`, sorted by `sort` (0 incl, 1 self, 2 calls,
- * 3 name, 4 object, 5 file), descending when `desc`, the rows whose name
- * the PCRE2 regex `q` (NULL or "" = every row) matches. The table stays
- * in the selection's cache. Returns it, or NULL with err (a bad regex).
+ * 3 name, 4 object, 5 file, 6 the change of incl from the base), descending when `desc`, the rows
+ * whose name the PCRE2 regex `q` (NULL or "" = every row) matches. The table stays in the
+ * selection's cache. Returns it, or NULL with err (a bad regex).
  */
 const struct view_order *view_order_get(struct view_sel *s, size_t ev, int sort, int desc,
                                         const char *q, struct tally_error *err);

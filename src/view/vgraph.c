@@ -87,17 +87,10 @@ static void index_records(struct vgraph *g)
         uint32_t w = r.callee < nf ? node[r.callee] : UINT32_MAX;
         arc_of[i] = UINT32_MAX;
         if (u == UINT32_MAX || w == UINT32_MAX) continue;
-        size_t lo = g->out_start[u], hi = g->out_start[u + 1];
-        while (lo < hi) { /* the callees are sorted by node */
-            size_t mid = lo + (hi - lo) / 2;
-            if (g->to[g->out_arcs[mid]] < w)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo < g->out_start[u + 1] && g->to[g->out_arcs[lo]] == w) {
-            arc_of[i] = g->out_arcs[lo];
-            g->rec_start[arc_of[i] + 2]++;
+        size_t a = vgraph_find_arc(g, u, w);
+        if (a != SIZE_MAX) {
+            arc_of[i] = (uint32_t)a;
+            g->rec_start[a + 2]++;
         }
     }
     for (size_t a = 2; a < g->narcs + 2; a++)
@@ -107,6 +100,19 @@ static void index_records(struct vgraph *g)
         if (arc_of[i] != UINT32_MAX) g->rec[g->rec_start[arc_of[i] + 1]++] = (uint32_t)i;
     free(arc_of);
     free(node);
+}
+
+size_t vgraph_find_arc(const struct vgraph *g, uint32_t u, uint32_t w)
+{
+    size_t lo = g->out_start[u], hi = g->out_start[u + 1];
+    while (lo < hi) { /* a node's callees are sorted by node */
+        size_t mid = lo + (hi - lo) / 2;
+        if (g->to[g->out_arcs[mid]] < w)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->out_start[u + 1] && g->to[g->out_arcs[lo]] == w ? g->out_arcs[lo] : SIZE_MAX;
 }
 
 void vgraph_arc_costs(const struct vgraph *g, size_t a, tally_wide *out)

@@ -72,6 +72,8 @@ static inline int vgraph_arc_recursive(const struct vgraph *g, size_t a)
     uint32_t f = g->from[a], t = g->to[a];
     return f == t || (g->cycle[f] && g->cycle[f] == g->cycle[t]);
 }
+/* The arc from node u to node w, or SIZE_MAX. */
+size_t vgraph_find_arc(const struct vgraph *g, uint32_t u, uint32_t w);
 /* The inclusive cost of arc a's calls, every event, into out[ncols]. */
 void vgraph_arc_costs(const struct vgraph *g, size_t a, tally_wide *out);
 

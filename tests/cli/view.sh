@@ -129,6 +129,22 @@ else
     diag <"$TMP/v.log"
 fi
 
+# --base: the change from another run (chain renamed in the base: a function only it has)
+sed 's/^fn=\(([0-9]*)\) chain$/fn=\1 chain_old/; s/^cfn=\(([0-9]*)\) chain$/cfn=\1 chain_old/' \
+    "$TMP/rec12.out" >"$TMP/base.out"
+grep -q chain_old "$TMP/base.out" || not_ok "the base has chain_old"
+"$TALLY" convert --to=json -o "$TMP/base.json" "$TMP/base.out" || not_ok "the JSON export of the base"
+start_view "$TMP/v.log" --base="$TMP/base.out" "$TMP/rec.out"
+if [ -n "$URL" ]; then
+    checks "compare" python3 "$ROOT/tests/tools/viewcheck.py" compare "$URL" "$TMP/rec.json" "$TMP/base.json"
+    stop_view "view with a base"
+else
+    not_ok "tally view --base"
+    diag <"$TMP/v.log"
+fi
+run_tally 1 "" "nothing.out" view --no-browser --base="$TMP/nothing.out" "$TMP/rec.out"
+[ -z "$why" ] && ok "a missing base: refused, named" || not_ok "a missing base: $why"
+
 # a profile and the aprof report of its run: the complexity of a function
 IS=$ROOT/examples/complexity/isort
 env -i PATH="$PATH" "$ROOT/build/tally" record --input-sensitive=yes --aprof-out-file="$TMP/is.aprof" \

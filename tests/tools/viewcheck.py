@@ -12,6 +12,10 @@
         default) against the JSON export of each input and of their sum.
     viewcheck.py complexity URL COMPLEXITY.json NAME
         the complexity of routine NAME against tally complexity's JSON.
+    viewcheck.py compare URL NEW.json BASE.json
+        --base: every row's base costs, functions only the base has, the
+        order of sort=change, a function's callees in the base, the flame
+        graph's base costs and the graph's change labels.
     viewcheck.py hostile URL
         security: the token, the Host header, methods, bodies, paths,
         oversized and malformed requests, then random requests; the server
@@ -339,10 +343,55 @@ def check_complexity(srv, cx, name):
     report(st in (200, 404), "a function without a routine: an answer", (st, b))
 
 
+def check_compare(srv, new, base):
+    """new, base: JSON exports of the profile and of the base."""
+    meta = srv.api("meta")
+    report(meta["base"] is not None and [num(x) for x in meta["base"]["totals"]] == base["totals"],
+           "meta: the base's totals")
+    bkey = {(f["name"], f["object"]): f for f in base["functions"]}
+    nkey = {(f["name"], f["object"]): f for f in new["functions"]}
+    rows = srv.api("functions", limit=5000, sort="change")["rows"]
+    zero = [0] * len(base["totals"])
+    bad = [r["name"] for r in rows
+           if [num(x) for x in r["base_incl"]] != bkey.get((r["name"], r["obj"]), {}).get(
+               "inclusive", zero)
+           or [num(x) for x in r["base_self"]] != bkey.get((r["name"], r["obj"]), {}).get(
+               "self", zero)]
+    report(not bad, "every row's base costs as the base's JSON export's", bad[:5])
+    gone = [k for k, f in bkey.items() if k not in nkey and (any(f["self"]) or any(f["inclusive"]))]
+    names = {(r["name"], r["obj"]) for r in rows}
+    report(gone and all(k in names for k in gone),
+           "a function only the base has is a row (its cost went)", gone)
+    ch = [num(r["incl"][0]) - num(r["base_incl"][0]) for r in rows]
+    report(ch == sorted(ch, reverse=True), "sort=change: the largest growth first")
+    up = srv.api("functions", limit=5000, sort="change", dir="asc")["rows"]
+    report([r["id"] for r in up] != [r["id"] for r in rows] and
+           [num(r["incl"][0]) - num(r["base_incl"][0]) for r in up] == sorted(ch),
+           "sort=change dir=asc: the largest fall first")
+    f = next(r for r in rows if r["name"] == "main")
+    d = srv.api("function", id=f["id"])
+    bmain = next(x for x in base["functions"] if x["name"] == "main")
+    bcalls = {(base["functions"][a["callee"]]["name"]): a for a in base["calls"]
+              if a["caller"] == bmain["id"]}
+    bad = [c["name"] for c in d["callees"]
+           if [num(x) for x in c["base_incl"]] != bcalls.get(c["name"], {}).get("inclusive", zero)
+           or c["base_calls"] != bcalls.get(c["name"], {}).get("count", 0)]
+    report(not bad, "main's callees: the base's calls and costs", bad)
+    fl = srv.api("flame", ev=0)
+    report(fl["base_total"] == base["totals"][0] and fl["tree"][4] == base["totals"][0],
+           "flame: the root's base cost is the base's total")
+    svg = srv.api("graph", id=f["id"], ev=0)
+    report("\u0394" in svg, "graph: the boxes show the change")
+    st, _, b = srv.get("/api/functions", {"sort": "change"})
+    report(st == 200, "sort=change answers", b[:100])
+
+
 def main():
     srv = Server(sys.argv[2])
     if sys.argv[1] == "api":
         check_api(srv, json.load(open(sys.argv[3])), sys.argv[4])
+    elif sys.argv[1] == "compare":
+        check_compare(srv, json.load(open(sys.argv[3])), json.load(open(sys.argv[4])))
     elif sys.argv[1] == "complexity":
         check_complexity(srv, json.load(open(sys.argv[3])), sys.argv[4])
     elif sys.argv[1] == "parts":
