@@ -231,8 +231,8 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
  */
 struct isprof;
 int cli_sort_inputs(const char *const *files, int nfiles, const char **aprofs,
-                    struct input *aprof_in, int *naprof, const char **profs,
-                    struct input *prof_in, int *nprof, struct tally_error *err);
+                    struct input *aprof_in, int *naprof, const char **profs, struct input *prof_in,
+                    int *nprof, struct tally_error *err);
 /*
  * (inputs.c) Read the n opened aprof reports ins[] (named files[]) and add
  * them up into ip (isprof_init()ed), printing their warnings. Every input
