@@ -163,11 +163,13 @@ void api_words(FILE *fp, const struct view_sel *s, const uint64_t *w)
     fputc(']', fp);
 }
 
-/* The cost vector of a record as wide values (two's complement in a signed profile). */
-void api_record_costs(const struct view_sel *s, const uint64_t *c, tally_wide *out)
+/* The cost vector of a record of the k-th part of the selection, in the
+   selection's event order, as wide values (two's complement in a signed
+   profile). */
+void api_record_costs(const struct view_sel *s, size_t k, const uint64_t *c, tally_wide *out)
 {
     for (size_t e = 0; e < s->g.ncols; e++)
-        out[e] = s->p->signed_costs ? (tally_wide)(int64_t)c[e] : (tally_wide)c[e];
+        out[e] = vgraph_val(&s->g, c[s->g.colmap[k][e]]);
 }
 
 /* "name", "file", "obj" of node v */
@@ -214,7 +216,7 @@ static void answer_meta(struct view_sel *s, struct view_reply *r)
     struct api_out o;
     api_open(&o);
     FILE *fp = o.fp;
-    const struct part *pt = s->pt;
+    const struct part *pt = s->g.parts[0];
     const char *cmd = pt->cmd ? pt->cmd : "";
     fputs("{\"title\": ", fp);
     if (s->ses->cfg.title) {

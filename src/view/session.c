@@ -18,7 +18,7 @@ static void strlist_copy(struct strlist *dst, const struct strlist *src)
         strlist_push(dst, src->items[i]);
 }
 
-/* Free what a selection computed; a sum's part keeps no records. */
+/* Free what a selection computed. */
 static void sel_release(struct view_sel *x)
 {
     if (!x->key) return;
@@ -42,28 +42,23 @@ static void sel_release(struct view_sel *x)
     free(x->node_of);
     free(x->base_of);
     vgraph_release(&x->g);
-    struct view_session *s = x->ses;
-    if (x->sum) {
-        part_clear_records(x->pt);
-        s->spare = xrealloc(s->spare, (s->nspare + 1) * sizeof(*s->spare));
-        s->spare[s->nspare++] = x->part;
-    }
+    free(x->parts);
     free(x->key);
     memset(x, 0, sizeof(*x));
 }
 
-/* Build selection x of part `part` (graph, node map, caches). */
-static int sel_build(struct view_session *s, struct view_sel *x, size_t part, int sum,
-                     const char *key, struct tally_error *err)
+/* Build selection x of the parts marked in `on` (graph, node map, caches). */
+static int sel_build(struct view_session *s, struct view_sel *x, const char *on, const char *key,
+                     struct tally_error *err)
 {
     memset(x, 0, sizeof(*x));
     x->ses = s;
     x->p = s->p;
-    x->part = part;
-    x->sum = sum;
-    x->pt = s->p->parts[part];
+    x->parts = xmalloc(s->nparts * sizeof(*x->parts));
+    for (size_t i = 0; i < s->nparts; i++)
+        if (on[i]) x->parts[x->nparts++] = i;
     x->key = xstrdup(key);
-    if (vgraph_build(&x->g, s->p, x->pt, err)) {
+    if (vgraph_build(&x->g, s->p, x->parts, x->nparts, err)) {
         sel_release(x);
         return -1;
     }
@@ -137,22 +132,6 @@ static char *parts_key(const struct view_session *s, const char *parts, char **o
     return key;
 }
 
-/* A part holding the sum of the parts marked in `on`; its index, or
-   SIZE_MAX with err. */
-static size_t make_sum(struct view_session *s, const char *on, struct tally_error *err)
-{
-    size_t part = s->nspare ? s->spare[--s->nspare] : (profile_add_part(s->p), s->p->nparts - 1);
-    struct part *d = s->p->parts[part];
-    for (size_t i = 0; i < s->nparts; i++)
-        if (on[i] && part_accumulate(s->p, d, s->p, s->p->parts[i], err)) {
-            part_clear_records(d);
-            s->spare = xrealloc(s->spare, (s->nspare + 1) * sizeof(*s->spare));
-            s->spare[s->nspare++] = part;
-            return SIZE_MAX;
-        }
-    return part;
-}
-
 struct view_sel *view_select(struct view_session *s, const char *parts, struct tally_error *err)
 {
     char *on;
@@ -165,21 +144,11 @@ struct view_sel *view_select(struct view_session *s, const char *parts, struct t
             x->used = ++s->clock;
         }
     if (key && !x) {
-        /* one part is itself; several are summed into a part of their own */
-        size_t part = 0, n = 0;
-        for (size_t i = 0; i < s->nparts; i++)
-            if (on[i]) {
-                part = i;
-                n++;
-            }
-        if (n > 1) part = make_sum(s, on, err);
-        if (part != SIZE_MAX) {
-            x = &s->sels[0];
-            for (int i = 1; i < VIEW_SELECTIONS; i++)
-                if (!s->sels[i].key || (x->key && s->sels[i].used < x->used)) x = &s->sels[i];
-            sel_release(x);
-            if (sel_build(s, x, part, n > 1, key, err)) x = NULL;
-        }
+        x = &s->sels[0];
+        for (int i = 1; i < VIEW_SELECTIONS; i++)
+            if (!s->sels[i].key || (x->key && s->sels[i].used < x->used)) x = &s->sels[i];
+        sel_release(x);
+        if (sel_build(s, x, on, key, err)) x = NULL;
     }
     free(key);
     free(on);
@@ -210,7 +179,8 @@ static int base_setup(struct view_session *s, struct tally_error *err)
     struct profile *b = s->cfg.base, *p = s->p;
     if (b->nparts != 1)
         return tally_error_set(err, b->path, 0, "the base must be one part (add its parts up)");
-    if (vgraph_build(&s->base_g, b, b->parts[0], err)) return -1;
+    size_t first = 0;
+    if (vgraph_build(&s->base_g, b, &first, 1, err)) return -1;
     const struct eventset *pe = &p->parts[0]->events, *be = &b->parts[0]->events;
     s->base_ev = xmalloc((pe->n ? pe->n : 1) * sizeof(*s->base_ev));
     for (size_t e = 0; e < pe->n; e++) {
@@ -317,7 +287,6 @@ void view_session_free(struct view_session *s)
     if (!s) return;
     for (int i = 0; i < VIEW_SELECTIONS; i++)
         sel_release(&s->sels[i]);
-    free(s->spare);
     if (s->base_stacks)
         for (size_t e = 0; e < s->base_g.ncols; e++)
             if (s->base_stacks_built[e] == 1) stacks_release(&s->base_stacks[e]);
@@ -346,13 +315,14 @@ uint32_t view_node(const struct view_sel *s, uint64_t id)
     return id < s->nfn ? s->node_of[id] : VIEW_NO_NODE;
 }
 
-/* Counting sort of n records by the node of their function. */
-static void index_by_node(const struct view_sel *s, size_t n, const uint32_t *fn, size_t **startp,
-                          uint32_t **idxp)
+/* Counting sort of the records by the node of their function: n records,
+   rec[j] = VGRAPH_REC(part, index), fn[j] its function. */
+static void index_by_node(const struct view_sel *s, size_t n, const uint64_t *rec,
+                          const uint32_t *fn, size_t **startp, uint64_t **idxp)
 {
     size_t nn = s->g.nnodes;
     size_t *start = xcalloc(nn + 2, sizeof(*start));
-    uint32_t *idx = xmalloc((n ? n : 1) * sizeof(*idx));
+    uint64_t *idx = xmalloc((n ? n : 1) * sizeof(*idx));
     for (size_t i = 0; i < n; i++) {
         uint32_t v = fn[i] < s->nfn ? s->node_of[fn[i]] : VIEW_NO_NODE;
         if (v != VIEW_NO_NODE) start[v + 2]++;
@@ -361,7 +331,7 @@ static void index_by_node(const struct view_sel *s, size_t n, const uint32_t *fn
         start[v] += start[v - 1];
     for (size_t i = 0; i < n; i++) {
         uint32_t v = fn[i] < s->nfn ? s->node_of[fn[i]] : VIEW_NO_NODE;
-        if (v != VIEW_NO_NODE) idx[start[v + 1]++] = (uint32_t)i;
+        if (v != VIEW_NO_NODE) idx[start[v + 1]++] = rec[i];
     }
     *startp = start;
     *idxp = idx;
@@ -370,21 +340,36 @@ static void index_by_node(const struct view_sel *s, size_t n, const uint32_t *fn
 void view_index_records(struct view_sel *s)
 {
     if (s->cost_start) return;
-    size_t nc = part_ncosts(s->pt), nk = part_ncalls(s->pt);
-    uint32_t *fn = xmalloc((nc > nk ? nc : nk ? nk : 1) * sizeof(*fn));
-    for (size_t i = 0; i < nc; i++) {
-        struct cost_rec r;
-        part_cost_get(s->pt, i, &r);
-        fn[i] = r.fn;
+    for (int calls = 0; calls < 2; calls++) {
+        size_t n = 0;
+        for (size_t k = 0; k < s->g.nparts; k++)
+            n += calls ? part_ncalls(s->g.parts[k]) : part_ncosts(s->g.parts[k]);
+        uint32_t *fn = xmalloc((n ? n : 1) * sizeof(*fn));
+        uint64_t *rec = xmalloc((n ? n : 1) * sizeof(*rec));
+        size_t j = 0;
+        for (size_t k = 0; k < s->g.nparts; k++) {
+            const struct part *pt = s->g.parts[k];
+            size_t m = calls ? part_ncalls(pt) : part_ncosts(pt);
+            for (size_t i = 0; i < m; i++, j++) {
+                if (calls) {
+                    struct call_rec r;
+                    part_call_get(pt, i, &r);
+                    fn[j] = r.caller;
+                } else {
+                    struct cost_rec r;
+                    part_cost_get(pt, i, &r);
+                    fn[j] = r.fn;
+                }
+                rec[j] = VGRAPH_REC(k, i);
+            }
+        }
+        if (calls)
+            index_by_node(s, n, rec, fn, &s->call_start, &s->call_idx);
+        else
+            index_by_node(s, n, rec, fn, &s->cost_start, &s->cost_idx);
+        free(fn);
+        free(rec);
     }
-    index_by_node(s, nc, fn, &s->cost_start, &s->cost_idx);
-    for (size_t i = 0; i < nk; i++) {
-        struct call_rec r;
-        part_call_get(s->pt, i, &r);
-        fn[i] = r.caller;
-    }
-    index_by_node(s, nk, fn, &s->call_start, &s->call_idx);
-    free(fn);
 }
 
 /* ---- sorted tables -------------------------------------------------------- */
@@ -522,7 +507,7 @@ const struct stack_tree *view_stacks(struct view_sel *s, size_t ev, struct tally
     }
     if (s->stacks_built[ev] == 0) {
         struct stack_options so = {
-            .part = (int)s->part, .event = (int)ev, .prune = VIEW_FLAME_PRUNE};
+            .parts = s->parts, .nparts = s->nparts, .event = (int)ev, .prune = VIEW_FLAME_PRUNE};
         s->stacks_built[ev] = stacks_build(&s->stacks[ev], s->p, &so, err) ? -1 : 1;
         if (s->stacks_built[ev] == -1) return NULL;
     }

@@ -6,11 +6,11 @@
  * indexes and caches the explorer's questions need
  * (docs/internals/view.md).
  *
- * A selection is one part of the profile, or the sum of several, made
- * once as a part of its own (so function ids, the profile's function
- * indexes, are the same in every selection). The session keeps the last
- * VIEW_SELECTIONS selections; the records of a sum that is dropped are
- * freed and its part reused. The server asks one question at a time
+ * A selection is one part of the profile or several, added up as its
+ * graph is made (vgraph.h): no part holding their sum is made. Function
+ * ids (the profile's function indexes) are the same in every selection.
+ * The session keeps the last VIEW_SELECTIONS selections. The server asks
+ * one question at a time
  * (server.c), so nothing here locks.
  *
  * Function ids are stable for the life of the server, so a URL that
@@ -71,11 +71,10 @@ struct view_session;
 struct view_sel {
     struct view_session *ses;
     const struct profile *p;
-    char *key;   /* the parts, "0,2,5" (every part: "all"); NULL = unused */
-    size_t part; /* index of the part viewed in p->parts */
-    int sum;     /* that part is a sum made for this selection */
-    struct part *pt;
-    struct vgraph g;   /* one column per base event */
+    char *key;     /* the parts, "0,2,5" (every part: "all"); NULL = unused */
+    size_t *parts; /* their indexes in p->parts */
+    size_t nparts;
+    struct vgraph g;   /* their sum; one column per base event of the first */
     size_t nfn;        /* functions of the profile */
     uint32_t *node_of; /* [nfn] graph node of each function, or VIEW_NO_NODE */
     uint32_t *base_of; /* [nnodes] the node of the same function in the base, or
@@ -84,7 +83,7 @@ struct view_sel {
        cost_idx[cost_start[v] .. cost_start[v + 1]), call records it makes
        call_idx[call_start[v] .. call_start[v + 1]); built at first use */
     size_t *cost_start, *call_start;
-    uint32_t *cost_idx, *call_idx;
+    uint64_t *cost_idx, *call_idx; /* VGRAPH_REC(position in parts, index) */
     /* the stack tree of each event, built at first use */
     struct stack_tree *stacks; /* [ncols] */
     char *stacks_built;        /* [ncols] 1 = built, -1 = failed */
@@ -99,8 +98,6 @@ struct view_session {
     int first_only;    /* the parts count different events: no `parts` means part 0 */
     struct view_config cfg;
     struct view_sel sels[VIEW_SELECTIONS];
-    size_t *spare; /* parts made for sums that were dropped, to be reused */
-    size_t nspare;
     uint64_t clock;
     /* with a base: its graph, the base event of each event (SIZE_MAX when
        the base has none of that name), the function of the profile of

@@ -317,6 +317,9 @@ def check_parts(srv, jsons):
                if [num(x) for x in r["self"]] != byname[(r["name"], r["obj"])]["self"]
                or [num(x) for x in r["incl"]] != byname[(r["name"], r["obj"])]["inclusive"]]
         report(not bad, "self and inclusive costs of %s as its JSON export's" % what, bad[:5])
+        fl = srv.api("flame", ev=0, **sel)
+        report(fl["tree"][1] == prof["totals"][0], "the flame graph of %s holds its total" % what,
+               (fl["tree"][1], prof["totals"][0]))
     st, _, b = srv.get("/api/meta", {"parts": "9"})
     report(st == 400 and b"no part" in b, "parts=9: 400", b)
     st, _, b = srv.get("/api/meta", {"parts": "0;1"})
