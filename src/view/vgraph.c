@@ -52,22 +52,6 @@ static int to_word(const struct vgraph *g, tally_wide v, uint64_t *out)
     return 0;
 }
 
-/* start[v] .. start[v + 1]: the arcs whose `end` is v. */
-static void adjacency(size_t n, size_t narcs, const uint32_t *end, size_t **startp,
-                      uint32_t **listp)
-{
-    size_t *start = xcalloc(n + 2, sizeof(*start));
-    uint32_t *list = xmalloc((narcs ? narcs : 1) * sizeof(*list));
-    for (size_t a = 0; a < narcs; a++)
-        start[end[a] + 2]++;
-    for (size_t v = 2; v < n + 2; v++)
-        start[v] += start[v - 1];
-    for (size_t a = 0; a < narcs; a++)
-        list[start[end[a] + 1]++] = (uint32_t)a;
-    *startp = start;
-    *listp = list;
-}
-
 /* The call records of each arc (found by caller and callee), every part. */
 static void index_records(struct vgraph *g)
 {
@@ -230,8 +214,8 @@ static int take_shape(struct vgraph *g, const struct incl_result *r)
         g->cycle[v] = r->cycle[v];
         g->est[v] = (unsigned char)incl_estimated(r, v);
     }
-    adjacency(n, g->narcs, g->from, &g->out_start, &g->out_arcs);
-    adjacency(n, g->narcs, g->to, &g->in_start, &g->in_arcs);
+    fgraph_adjacency(n, g->narcs, g->from, &g->out_start, &g->out_arcs);
+    fgraph_adjacency(n, g->narcs, g->to, &g->in_start, &g->in_arcs);
     /* a node's callees by node, for finding the arc of a call record */
     for (size_t v = 0; v < n; v++)
         qsort_r(g->out_arcs + g->out_start[v], g->out_start[v + 1] - g->out_start[v],
