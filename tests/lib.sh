@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared helpers for the shell tests (sourced). Output is TAP-like:
 # "ok N - name" or "not ok N - name" plus diagnostics prefixed by "# ".
 # TALLY is the binary under test (set by tests/run.sh, else build/tally).

@@ -13,6 +13,7 @@ the console errors it logged, screenshots, and the TAP lines of a check.
     b.errors                             # every console error seen, as text
     b.close()
 """
+import importlib.util
 import os
 import sys
 import shutil
@@ -36,8 +37,10 @@ def find_chromium():
 def missing():
     """What is missing to run a browser test (a sentence), or None when all is there."""
     try:
-        import selenium.webdriver  # noqa: F401
+        have = importlib.util.find_spec("selenium.webdriver") is not None
     except ImportError:
+        have = False
+    if not have:
         return "the python module selenium (Debian's python3-selenium, for /usr/bin/python3)"
     if not os.access(CHROMEDRIVER, os.X_OK):
         return CHROMEDRIVER + " (Debian's chromium-driver)"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The pictures of tally complexity in a real browser: routines with long C++
 # names (templates nested three deep, a name of 300 characters without a
 # place to break it, a name beyond ASCII) and routines with and without a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tally report in a real browser: Debian's headless Chromium opens the
 # page from the disk, driven through Selenium (Debian's python3-selenium
 # and chromium-driver; tests/browser/browser.py), so the python runs with
