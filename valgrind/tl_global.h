@@ -645,6 +645,11 @@ void sim_hold_unrun(UInt tid);
 void sim_give_back(void);
 /* A block was translated (with its dynblock: --calls=yes). */
 void sim_note_block(dynblock *d);
+/* The block whose n instrs are ins[] (a dynblock's cur[]) ends with a
+ * client request: its IR, made here, notes it as it leaves; a dump request
+ * then takes it (sim_dump_requested) and its run counts for the next part. */
+void sim_request_exit(IRSB *sb, instrcc **ins, UInt n);
+void sim_dump_requested(void);
 /* A run of a PLT block moved its counts from instr `from` to `to` (tl_main.c,
  * plt_name): the use of the lines `from` brought in then goes to `to`. */
 void sim_moved(instrcc *from, instrcc *to);

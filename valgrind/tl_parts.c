@@ -14,6 +14,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_transtab.h"
 
 #include "tl_global.h"
@@ -529,11 +530,13 @@ Bool parts_client_request(const UWord *args)
     if (!VG_IS_TOOL_USERREQ('C', 'T', args[0])) return False;
     switch (args[0] - VG_USERREQ_TOOL_BASE('C', 'T')) {
     case CT_DUMP:
+        sim_dump_requested();
         dump_part("Client Request");
         return True;
     case CT_DUMP_AT: {
         const HChar *label = (const HChar *)args[1];
         if (!label) label = "";
+        sim_dump_requested();
         dump_named("Client Request: ", label);
         return True;
     }

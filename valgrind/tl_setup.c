@@ -234,6 +234,7 @@ static Bool tl_client_request(ThreadId tid, UWord *args, UWord *ret)
         zero_all();
         break;
     case TALLY_REQ_DUMP:
+        sim_dump_requested();
         dump_part("Client Request");
         break;
     default:

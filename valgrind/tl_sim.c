@@ -14,6 +14,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 
 #include "tl_global.h"
@@ -185,6 +186,47 @@ static instrcc *moved_to(const instrcc *i)
     return NULL;
 }
 
+/* The block that ends with a dump request (a client request ends its
+ * block). Callgrind counts a run of a block when the next block starts, so
+ * the run that made the request is not in the part the request ends but
+ * in the next one: there the block ran, and the use charged to it in that
+ * part (its lines leave after the dump) is written with it. Blocks that end
+ * with a client request store their record here as they leave (IR made by
+ * sim_request_exit); a dump request takes its instrs (sim_dump_requested),
+ * and once the part is written they count as run in the next part of their
+ * thread (carry). A block's instrs are its dynblock's cur[] (the function
+ * it ran for), or, with --calls=no, the block's own. */
+typedef struct {
+    instrcc **ins;
+    UInt n;
+} reqblock;
+static const reqblock *req_last; /* written by the IR */
+static instrcc *req_ins[DYN_MAX_INSTRS], *carry_ins[DYN_MAX_INSTRS];
+static UInt req_n, carry_n, req_tid, carry_tid;
+
+void sim_request_exit(IRSB *sb, instrcc **ins, UInt n)
+{
+    if (!clo_cache_sim || !clo_cacheuse) return;
+    reqblock *r = NULL; /* (none: a block longer than any superblock) */
+    if (n > 0 && n <= DYN_MAX_INSTRS) {
+        r = arena_alloc(sizeof *r);
+        r->ins = ins;
+        r->n = n;
+    }
+    addStmtToIRSB(
+        sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&req_last), mkIRExpr_HWord((HWord)r)));
+}
+
+void sim_dump_requested(void)
+{
+    if (!req_last) return;
+    req_n = req_last->n;
+    for (UInt k = 0; k < req_n; k++)
+        req_ins[k] = req_last->ins[k];
+    req_tid = VG_(get_running_tid)();
+    req_last = NULL;
+}
+
 /* The instrs of the blocks that ran: a set of pointers, open addressing. */
 static const instrcc **ran_set;
 static UWord ran_mask;
@@ -234,15 +276,20 @@ static UWord each_ran_clone(void (*add)(const instrcc *))
     return n;
 }
 
-static void mark_ran_blocks(void)
+/* The set of the instrs of the blocks that ran in tid's part (0: all
+ * threads'), the block carried from the last dump request included. */
+static void mark_ran_blocks(UInt tid)
 {
-    UWord n = each_ran_clone(NULL);
+    UInt nc = !clo_separate || tid == carry_tid ? carry_n : 0;
+    UWord n = each_ran_clone(NULL) + nc;
     UWord size = 64;
     while (size < 2 * n)
         size *= 2;
     ran_set = VG_(calloc)("tl.ranset", size, sizeof *ran_set);
     ran_mask = size - 1;
     each_ran_clone(ran_add);
+    for (UInt k = 0; k < nc; k++)
+        ran_add(carry_ins[k]);
 }
 
 void sim_hold_unrun(UInt tid)
@@ -263,7 +310,7 @@ void sim_hold_unrun(UInt tid)
                 from[e] = 0;
             }
         }
-    if (n_blocks) mark_ran_blocks();
+    if (n_blocks || carry_n) mark_ran_blocks(tid);
     for (UWord k = 0; k < cc_instrs.nslots; k++)
         for (instrcc *i = cc_instrs.slot[k]; i; i = i->next) {
             if (!has_use(i) || ran(i) || in_ran(i)) continue;
@@ -293,6 +340,13 @@ void sim_give_back(void)
             c[EVS(EV_AcCost1) + e] += h->v[e];
     }
     n_held = 0;
+    /* the run of the block that requested this dump counts for the next
+     * part (none when another trigger made it) */
+    carry_n = req_n;
+    carry_tid = req_tid;
+    for (UInt k = 0; k < req_n; k++)
+        carry_ins[k] = req_ins[k];
+    req_n = 0;
 }
 
 Bool sim_ir_nox(Addr a, UInt len)
