@@ -432,6 +432,7 @@ void zero_counts(void)
 void zero_all(void)
 {
     zero_counts();
+    sim_requests_restart();
     if (clo_contexts) {
         cct_restart(False);
         cct_zero();
@@ -530,13 +531,11 @@ Bool parts_client_request(const UWord *args)
     if (!VG_IS_TOOL_USERREQ('C', 'T', args[0])) return False;
     switch (args[0] - VG_USERREQ_TOOL_BASE('C', 'T')) {
     case CT_DUMP:
-        sim_dump_requested();
         dump_part("Client Request");
         return True;
     case CT_DUMP_AT: {
         const HChar *label = (const HChar *)args[1];
         if (!label) label = "";
-        sim_dump_requested();
         dump_named("Client Request: ", label);
         return True;
     }

@@ -186,23 +186,31 @@ static instrcc *moved_to(const instrcc *i)
     return NULL;
 }
 
-/* The block that ends with a dump request (a client request ends its
- * block). Callgrind counts a run of a block when the next block starts, so
- * the run that made the request is not in the part the request ends but
- * in the next one: there the block ran, and the use charged to it in that
- * part (its lines leave after the dump) is written with it. Blocks that end
+/* Blocks that end with a client request. Callgrind counts a run of a
+ * block when the next block starts, and only while collecting then: the
+ * run of a block that makes a request counts in the part open after the
+ * request, by the collection state after it. So the block that requests a
+ * dump ran in the part after the dump (the use charged to it there, its
+ * lines leaving after the dump, is written with it), and the one that
+ * switches collection on ran in the part it goes on with. Blocks that end
  * with a client request store their record here as they leave (IR made by
- * sim_request_exit); a dump request takes its instrs (sim_dump_requested),
- * and once the part is written they count as run in the next part of their
- * thread (carry). A block's instrs are its dynblock's cur[] (the function
- * it ran for), or, with --calls=no, the block's own. */
+ * sim_request_exit); once tally has handled the request (the dump written,
+ * the state switched), sim_request_done notes the block's instrs as run in
+ * the part now open for its thread, if the thread collects. A part's list
+ * starts empty (a dump or a zeroing: sim_requests_restart). A block's
+ * instrs are its dynblock's cur[] (the function it ran for), or, with
+ * --calls=no, the block's own. */
 typedef struct {
     instrcc **ins;
     UInt n;
 } reqblock;
 static const reqblock *req_last; /* written by the IR */
-static instrcc *req_ins[DYN_MAX_INSTRS], *carry_ins[DYN_MAX_INSTRS];
-static UInt req_n, carry_n, req_tid, carry_tid;
+typedef struct {
+    UInt tid, n, at; /* its n instrs from req_ins[at] */
+} reqrun;
+static reqrun *req_runs;
+static instrcc **req_ins;
+static UInt n_req_runs, cap_req_runs, n_req_ins, cap_req_ins;
 
 void sim_request_exit(IRSB *sb, instrcc **ins, UInt n)
 {
@@ -217,14 +225,32 @@ void sim_request_exit(IRSB *sb, instrcc **ins, UInt n)
         sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&req_last), mkIRExpr_HWord((HWord)r)));
 }
 
-void sim_dump_requested(void)
+void sim_request_done(void)
 {
-    if (!req_last) return;
-    req_n = req_last->n;
-    for (UInt k = 0; k < req_n; k++)
-        req_ins[k] = req_last->ins[k];
-    req_tid = VG_(get_running_tid)();
+    const reqblock *r = req_last;
     req_last = NULL;
+    if (!r || !parts_collecting || !instr_state()) return;
+    UInt tid = VG_(get_running_tid)();
+    for (UInt k = 0; k < n_req_runs; k++) /* (few blocks make requests) */
+        if (req_runs[k].tid == tid && req_runs[k].n == r->n &&
+            VG_(memcmp)(req_ins + req_runs[k].at, r->ins, r->n * sizeof *r->ins) == 0)
+            return;
+    if (n_req_runs == cap_req_runs) {
+        cap_req_runs = cap_req_runs ? 2 * cap_req_runs : 16;
+        req_runs = VG_(realloc)("tl.reqruns", req_runs, cap_req_runs * sizeof *req_runs);
+    }
+    while (n_req_ins + r->n > cap_req_ins) {
+        cap_req_ins = cap_req_ins ? 2 * cap_req_ins : 256;
+        req_ins = VG_(realloc)("tl.reqins", req_ins, cap_req_ins * sizeof *req_ins);
+    }
+    req_runs[n_req_runs++] = (reqrun){.tid = tid, .n = r->n, .at = n_req_ins};
+    for (UInt k = 0; k < r->n; k++)
+        req_ins[n_req_ins++] = r->ins[k];
+}
+
+void sim_requests_restart(void)
+{
+    n_req_runs = n_req_ins = 0;
 }
 
 /* The instrs of the blocks that ran: a set of pointers, open addressing. */
@@ -277,19 +303,20 @@ static UWord each_ran_clone(void (*add)(const instrcc *))
 }
 
 /* The set of the instrs of the blocks that ran in tid's part (0: all
- * threads'), the block carried from the last dump request included. */
+ * threads'), the blocks whose requests count their runs there included. */
 static void mark_ran_blocks(UInt tid)
 {
-    UInt nc = !clo_separate || tid == carry_tid ? carry_n : 0;
-    UWord n = each_ran_clone(NULL) + nc;
+    UWord n = each_ran_clone(NULL) + n_req_ins;
     UWord size = 64;
     while (size < 2 * n)
         size *= 2;
     ran_set = VG_(calloc)("tl.ranset", size, sizeof *ran_set);
     ran_mask = size - 1;
     each_ran_clone(ran_add);
-    for (UInt k = 0; k < nc; k++)
-        ran_add(carry_ins[k]);
+    for (UInt k = 0; k < n_req_runs; k++)
+        if (!clo_separate || req_runs[k].tid == tid)
+            for (UInt j = 0; j < req_runs[k].n; j++)
+                ran_add(req_ins[req_runs[k].at + j]);
 }
 
 void sim_hold_unrun(UInt tid)
@@ -310,7 +337,7 @@ void sim_hold_unrun(UInt tid)
                 from[e] = 0;
             }
         }
-    if (n_blocks || carry_n) mark_ran_blocks(tid);
+    if (n_blocks || n_req_runs) mark_ran_blocks(tid);
     for (UWord k = 0; k < cc_instrs.nslots; k++)
         for (instrcc *i = cc_instrs.slot[k]; i; i = i->next) {
             if (!has_use(i) || ran(i) || in_ran(i)) continue;
@@ -340,13 +367,7 @@ void sim_give_back(void)
             c[EVS(EV_AcCost1) + e] += h->v[e];
     }
     n_held = 0;
-    /* the run of the block that requested this dump counts for the next
-     * part (none when another trigger made it) */
-    carry_n = req_n;
-    carry_tid = req_tid;
-    for (UInt k = 0; k < req_n; k++)
-        carry_ins[k] = req_ins[k];
-    req_n = 0;
+    sim_requests_restart();
 }
 
 Bool sim_ir_nox(Addr a, UInt len)
