@@ -762,7 +762,7 @@ static void row_text(const struct annrep *r, const struct entry *e, int tree, st
  * writes every block in order, the other one makes the odd blocks). Memory
  * stays at three blocks of text.
  */
-#define PRINT_BLOCK 1024
+#define PRINT_BLOCK 256
 #define PRINT_TWO_CPUS 4096 /* rows, at least */
 
 struct print_rows {
