@@ -281,8 +281,22 @@ unsigned char *incl_level_flags(const char *const *names, size_t n)
     return flag;
 }
 
-int incl_compute_fgraph(const struct fgraph *fg, const struct profile *p, const struct part *pt,
-                        struct incl_result *r, struct tally_error *err)
+unsigned char *incl_fgraph_levels(const struct fgraph *fg, const struct profile *p,
+                                  const struct part *pt)
+{
+    if (part_calls_outermost(pt)) return NULL;
+    size_t n = fg->nnodes;
+    const char **nm = xmalloc((n ? n : 1) * sizeof(*nm));
+    for (size_t v = 0; v < n; v++)
+        nm[v] = profile_str(p, profile_function_at(p, fg->fn[v]).name);
+    unsigned char *levels = incl_level_flags(nm, n);
+    free(nm);
+    return levels;
+}
+
+int incl_compute_fgraph_with(const struct fgraph *fg, const struct part *pt,
+                             const unsigned char *levels, struct incl_result *r,
+                             struct tally_error *err)
 {
     struct incl_graph ig = {.nnodes = fg->nnodes,
                             .ncols = fg->ncols,
@@ -291,17 +305,16 @@ int incl_compute_fgraph(const struct fgraph *fg, const struct profile *p, const 
                             .from = fg->from,
                             .to = fg->to,
                             .cost = fg->cost,
-                            .outermost = part_calls_outermost(pt)};
-    unsigned char *levels = NULL;
-    if (!ig.outermost) {
-        size_t n = fg->nnodes;
-        const char **nm = xmalloc((n ? n : 1) * sizeof(*nm));
-        for (size_t v = 0; v < n; v++)
-            nm[v] = profile_str(p, profile_function_at(p, fg->fn[v]).name);
-        ig.outer_in = levels = incl_level_flags(nm, n);
-        free(nm);
-    }
-    int rc = incl_compute(&ig, r, err);
+                            .outermost = part_calls_outermost(pt),
+                            .outer_in = levels};
+    return incl_compute(&ig, r, err);
+}
+
+int incl_compute_fgraph(const struct fgraph *fg, const struct profile *p, const struct part *pt,
+                        struct incl_result *r, struct tally_error *err)
+{
+    unsigned char *levels = incl_fgraph_levels(fg, p, pt);
+    int rc = incl_compute_fgraph_with(fg, pt, levels, r, err);
     free(levels);
     return rc;
 }

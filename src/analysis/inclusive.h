@@ -107,6 +107,15 @@ struct part;
  */
 int incl_compute_fgraph(const struct fgraph *fg, const struct profile *p, const struct part *pt,
                         struct incl_result *r, struct tally_error *err);
+/* Its two steps, for a caller that computes several graphs of the same
+ * nodes (one event at a time): the flags it gives incl_compute() (NULL
+ * when the part marks its arcs outermost; malloc'd), and the computation
+ * with them. */
+unsigned char *incl_fgraph_levels(const struct fgraph *fg, const struct profile *p,
+                                  const struct part *pt);
+int incl_compute_fgraph_with(const struct fgraph *fg, const struct part *pt,
+                             const unsigned char *levels, struct incl_result *r,
+                             struct tally_error *err);
 
 /* Compute everything. Returns 0, or -1 with err when a sum overflows. */
 int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally_error *err);
