@@ -145,7 +145,11 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
      * cost (self and calls out of the cycle) most exceeds the calls into
      * it, by the first event (with outermost calls: its calls in are 0). */
     uint32_t *bottom = NULL;
-    for (size_t v = 0; v < n && !rc; v++) {
+    if (g->bottom) { /* chosen before, on the graph of the first event */
+        bottom = xmalloc((ncyc ? ncyc : 1) * sizeof(*bottom));
+        memcpy(bottom, g->bottom, ncyc * sizeof(*bottom));
+    }
+    for (size_t v = 0; v < n && !rc && !g->bottom; v++) {
         if (!r->cycle[v] || cyc_entered[r->cycle[v] - 1]) continue;
         size_t cy = r->cycle[v] - 1;
         if (!bottom) {
@@ -188,6 +192,9 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
         }
         if (r->ndef[v] < r->cycle_ndef[cy]) r->ndef[v] = r->cycle_ndef[cy];
     }
+    r->bottom = xmalloc((ncyc ? ncyc : 1) * sizeof(*r->bottom));
+    for (size_t cy = 0; cy < ncyc; cy++)
+        r->bottom[cy] = bottom ? bottom[cy] : UINT32_MAX;
     free(bottom);
     for (size_t cy = 0; cy < ncyc; cy++)
         r->cycle_root[cy] = !cyc_entered[cy];
@@ -218,6 +225,7 @@ void incl_result_release(struct incl_result *r)
     free(r->cycle_self);
     free(r->cycle_ndef);
     free(r->cycle_root);
+    free(r->bottom);
     free(r->outer_in);
     free(r->cycle_start);
     free(r->members);
@@ -295,8 +303,8 @@ unsigned char *incl_fgraph_levels(const struct fgraph *fg, const struct profile 
 }
 
 int incl_compute_fgraph_with(const struct fgraph *fg, const struct part *pt,
-                             const unsigned char *levels, struct incl_result *r,
-                             struct tally_error *err)
+                             const unsigned char *levels, const uint32_t *bottom,
+                             struct incl_result *r, struct tally_error *err)
 {
     struct incl_graph ig = {.nnodes = fg->nnodes,
                             .ncols = fg->ncols,
@@ -306,7 +314,8 @@ int incl_compute_fgraph_with(const struct fgraph *fg, const struct part *pt,
                             .to = fg->to,
                             .cost = fg->cost,
                             .outermost = part_calls_outermost(pt),
-                            .outer_in = levels};
+                            .outer_in = levels,
+                            .bottom = bottom};
     return incl_compute(&ig, r, err);
 }
 
@@ -314,7 +323,7 @@ int incl_compute_fgraph(const struct fgraph *fg, const struct profile *p, const 
                         struct incl_result *r, struct tally_error *err)
 {
     unsigned char *levels = incl_fgraph_levels(fg, p, pt);
-    int rc = incl_compute_fgraph_with(fg, pt, levels, r, err);
+    int rc = incl_compute_fgraph_with(fg, pt, levels, NULL, r, err);
     free(levels);
     return rc;
 }

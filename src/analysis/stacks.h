@@ -81,6 +81,7 @@ struct stacks_graph {
     const uint32_t *from, *to; /* [narcs] function ids */
     const uint64_t *count;     /* [narcs] calls */
     const uint64_t *cost;      /* [narcs] inclusive cost of those calls */
+    int unique;                /* no (caller, callee) pair twice: the arcs need no index */
 };
 
 struct stack_options {

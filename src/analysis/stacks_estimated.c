@@ -441,8 +441,12 @@ int stacks_build_estimated(struct stack_tree *t, const struct stack_options *opt
     for (size_t a = 0; gg && a < gg->narcs; a++) {
         if (gg->from[a] == gg->to[a]) continue; /* as no_self_calls */
         uint64_t key = (uint64_t)gg->from[a] << 32 | gg->to[a];
-        int created = 0;
-        size_t idx = rectab_get_index(&arcs, &key, &created);
+        int created = 1;
+        size_t idx = arcs.count;
+        if (gg->unique)
+            rectab_append(&arcs, &key);
+        else
+            idx = rectab_get_index(&arcs, &key, &created);
         if (add_checked(rectab_val(&arcs, idx), gg->count[a])) {
             tally_error_set(err, p->path, 0, "call count overflow");
             goto out;

@@ -295,7 +295,8 @@ static int build_stacks(const struct profile *p, const struct vgraph *g, size_t 
                               .from = from,
                               .to = to,
                               .count = g->count,
-                              .cost = cost};
+                              .cost = cost,
+                              .unique = 1};
     so.graph = &sg;
     if (!rc) rc = stacks_build(t, p, &so, err);
     free(self);

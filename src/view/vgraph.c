@@ -130,9 +130,10 @@ static int cmp_by_to(const void *a, const void *b, void *arg)
 /* The nodes and arcs of every part, summed as they are found: one pass
    of the graph (the columns the fgraphs of the parts were built with). */
 struct pass {
-    size_t ncols;            /* 1 (event 0) or 2 (event 0 and the one computed) */
+    size_t ncols;            /* 1: the event computed */
     tally_wide *self, *cost; /* [nodes * ncols], [arcs * ncols] */
     size_t self_cap, cost_cap;
+    size_t gself_cap; /* the first pass: g->self, every event, grows with the nodes */
 };
 
 /* Node of function f, made in the first pass. */
@@ -147,6 +148,11 @@ static uint32_t node_for(struct vgraph *g, struct pass *ps, uint32_t *node, uint
         size_t old = ps->self_cap;
         ps->self = xgrow(ps->self, &ps->self_cap, g->nnodes * ps->ncols, sizeof(*ps->self));
         memset(ps->self + old, 0, (ps->self_cap - old) * sizeof(*ps->self));
+    }
+    if (g->nnodes * g->ncols > ps->gself_cap) {
+        size_t old = ps->gself_cap;
+        g->self = xgrow(g->self, &ps->gself_cap, g->nnodes * g->ncols, sizeof(*g->self));
+        memset(g->self + old, 0, (ps->gself_cap - old) * sizeof(*g->self));
     }
     return node[f];
 }
@@ -168,11 +174,22 @@ static int fold_part(struct vgraph *g, struct pass *ps, size_t k, const size_t *
             rc = tally_error_set(err, g->p->path, 0, "the graph changed between events");
             break;
         }
+        /* self costs: every event at once in the first pass (g->self, checked
+           64-bit sums); the other passes take theirs from there */
         const unsigned char *q = st->cost + st->cost_at[i], *end = st->cost + st->cost_at[i + 1];
-        while (q < end) {
+        while (grow && q < end && !rc) {
             q = vstore_next_cost(st, q, &e);
-            for (size_t x = 0; x < nc; x++)
-                ps->self[(size_t)u * nc + x] += vgraph_val(g, c[cols[x]]);
+            uint64_t *to = g->self + (size_t)u * g->ncols;
+            for (size_t x = 0; x < g->ncols && !rc; x++) {
+                uint64_t v = c[g->colmap[k][x]];
+                int over = g->is_signed ? __builtin_add_overflow((int64_t)to[x], (int64_t)v,
+                                                                 (int64_t *)&to[x])
+                                        : __builtin_add_overflow(to[x], v, &to[x]);
+                if (over)
+                    rc = tally_error_set(err, g->p->path, 0,
+                                         "a function's cost does not fit in 64 bits: tally view "
+                                         "cannot show it (tally annotate can)");
+            }
         }
         q = st->call + st->call_at[i];
         end = st->call + st->call_at[i + 1];
@@ -227,7 +244,6 @@ static const struct part *outer_part(const struct vgraph *g)
 static int take_shape(struct vgraph *g, const struct incl_result *r)
 {
     size_t n = g->nnodes, nc = g->ncols ? g->ncols : 1;
-    g->self = xmalloc((n ? n : 1) * nc * sizeof(*g->self));
     g->incl = xmalloc((n ? n : 1) * nc * sizeof(*g->incl));
     g->calls = xcalloc(n ? n : 1, sizeof(*g->calls));
     g->cycle = xmalloc((n ? n : 1) * sizeof(*g->cycle));
@@ -297,26 +313,50 @@ int vgraph_build(struct vgraph *g, const struct profile *p, const size_t *parts,
     memset(node, 0xff, (nf ? nf : 1) * sizeof(*node));
     struct rectab arcs;
     rectab_init(&arcs, 1, 0);
+    /* room for every function and for an arc per call entry from the
+       start: arrays that grow by doubling would hold up to twice that while
+       they are copied (the first pass gives back what it did not use) */
+    size_t ncalls = 0;
+    for (size_t k = 0; k < nparts; k++)
+        ncalls += g->stores[k]->ncalls;
+    rectab_reserve(&arcs, ncalls);
+    cap_n = nf ? nf : 1;
+    cap_a = ncalls ? ncalls : 1;
+    g->fn = xmalloc(cap_n * sizeof(*g->fn));
+    g->from = xmalloc(cap_a * sizeof(*g->from));
+    g->to = xmalloc(cap_a * sizeof(*g->to));
+    g->count = xmalloc(cap_a * sizeof(*g->count));
     unsigned char *levels = NULL;
     int rc = 0;
-    /* event e beside event 0, which decides which member of a cycle that
-       nothing calls is at the bottom of the stack, as for every view */
+    /* one event at a time; the first decides which member of a cycle that
+       nothing calls is at the bottom of the stack (as for every view), and
+       the others keep its choice (incl_graph.bottom) */
+    uint32_t *bottom = NULL;
     for (size_t e = 0; e < g->ncols && !rc; e++) {
-        struct pass ps = {.ncols = e ? 2 : 1};
-        if (e) {
-            ps.self_cap = g->nnodes * 2 + 1;
-            ps.cost_cap = g->narcs * 2 + 1;
+        struct pass ps = {.ncols = 1};
+        if (!e) {
+            ps.self_cap = cap_n;
+            ps.cost_cap = cap_a;
+            ps.gself_cap = cap_n * g->ncols;
+            ps.self = xcalloc(ps.self_cap, sizeof(*ps.self));
+            ps.cost = xcalloc(ps.cost_cap, sizeof(*ps.cost));
+            g->self = xcalloc(ps.gself_cap, sizeof(*g->self));
+        } else {
+            ps.self_cap = g->nnodes + 1;
+            ps.cost_cap = g->narcs + 1;
             ps.self = xcalloc(ps.self_cap, sizeof(*ps.self));
             ps.cost = xcalloc(ps.cost_cap, sizeof(*ps.cost));
         }
         for (size_t k = 0; k < nparts && !rc; k++) {
-            size_t cols[2] = {g->colmap[k][0], g->colmap[k][e]};
+            size_t cols[1] = {g->colmap[k][e]};
             rc = fold_part(g, &ps, k, cols, node, &arcs, e == 0, &cap_n, &cap_a, err);
         }
         /* the functions only a base has: rows of no cost */
         for (size_t x = 0; x < nextra && !e; x++)
             if (extra[x] < nf) node_for(g, &ps, node, extra[x], 1, &cap_n);
         if (!ps.self) ps.self = xcalloc(1, sizeof(*ps.self)); /* no node at all */
+        for (size_t v = 0; !rc && v < g->nnodes; v++)
+            ps.self[v] = vgraph_self(g, v, e);
         if (!ps.cost) ps.cost = xcalloc(1, sizeof(*ps.cost));
         struct fgraph all = {.nnodes = g->nnodes,
                              .ncols = ps.ncols,
@@ -330,7 +370,11 @@ int vgraph_build(struct vgraph *g, const struct profile *p, const size_t *parts,
         struct incl_result r;
         memset(&r, 0, sizeof(r));
         if (!rc && !e) levels = incl_fgraph_levels(&all, p, outer_part(g)); /* names: once */
-        if (!rc) rc = incl_compute_fgraph_with(&all, outer_part(g), levels, &r, err);
+        if (!rc) rc = incl_compute_fgraph_with(&all, outer_part(g), levels, bottom, &r, err);
+        if (!rc && !e) { /* the first event's choices, kept */
+            bottom = r.bottom;
+            r.bottom = NULL;
+        }
         if (!rc && !e && take_shape(g, &r))
             rc = tally_error_set(err, p->path, 0, "a call count is too large");
         if (!e) {
@@ -340,17 +384,15 @@ int vgraph_build(struct vgraph *g, const struct profile *p, const size_t *parts,
             g->from = xrealloc(g->from, (g->narcs ? g->narcs : 1) * sizeof(*g->from));
             g->to = xrealloc(g->to, (g->narcs ? g->narcs : 1) * sizeof(*g->to));
             g->count = xrealloc(g->count, (g->narcs ? g->narcs : 1) * sizeof(*g->count));
+            g->self = xrealloc(g->self, (g->nnodes ? g->nnodes : 1) * g->ncols * sizeof(*g->self));
         }
-        size_t c = e ? 1 : 0;
         for (size_t v = 0; !rc && v < g->nnodes; v++) {
-            tally_wide sv = ps.self[v * ps.ncols + c], iv = r.incl[v * ps.ncols + c];
-            if (to_word(g, sv, &g->self[v * g->ncols + e]) ||
-                to_word(g, iv, &g->incl[v * g->ncols + e]))
+            if (to_word(g, r.incl[v], &g->incl[v * g->ncols + e]))
                 rc = tally_error_set(err, p->path, 0,
                                      "a function's cost does not fit in 64 bits: tally view "
                                      "cannot show it (tally annotate can)");
             else
-                g->total[e] += sv;
+                g->total[e] += vgraph_self(g, v, e);
         }
         if (r.incl) incl_result_release(&r);
         free(ps.self);
@@ -359,5 +401,6 @@ int vgraph_build(struct vgraph *g, const struct profile *p, const size_t *parts,
     }
     free(node);
     free(levels);
+    free(bottom);
     return rc ? -1 : 0;
 }

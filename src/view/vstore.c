@@ -115,6 +115,7 @@ int vstore_build(struct vstore *st, const struct profile *p, const struct part *
             free(klen);
             return tally_error_set(err, p->path, 0, "the part keeps call counts only");
         }
+        st->ncalls++;
         klen[r.caller] += len_of(r.site.file) + len_of(r.site.line) + len_of(r.callee) +
                           len_of(*r.count) + costs_len(st, r.cost);
     }

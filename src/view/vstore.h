@@ -32,6 +32,7 @@ struct vstore {
     size_t *cost_at, *call_at; /* [nfn + 1] where each function's entries start */
     unsigned char *cost, *call;
     uint64_t *total; /* [ncols] the part's self costs summed (checked) */
+    size_t ncalls;   /* call entries */
 };
 
 /* Pack the records of part pt of p. Returns 0, or -1 with err (a call
