@@ -26,6 +26,8 @@
 #                files against tally record's time on the stack on python3,
 #                sqlite3, cc1 and bzip2 (bench/inclusive.sh), with
 #                Callgrind's defaults and with --separate-recs=1
+#   BENCH_VIEW   "no" skips tally view on those profiles (bench/view.sh: the
+#                page usable, click answers, memory, 100 clients)
 #   BENCH_REAL   "no" skips the real profiles of gcc's cc1: annotate against
 #                callgrind_annotate, gzip against zcat, renamed copies for
 #                size, and a merge of 300 cachegrind files against cg_merge
@@ -201,6 +203,11 @@ if [ "${BENCH_REAL:-yes}" != no ]; then
     echo
     TALLY="$TALLY" BENCH_RUNS="$RUNS" BENCH_PEER="$PEER" sh bench/real.sh ||
         failures=$((failures + 1))
+    # tally view on the same profiles (made by real.sh): bench/view.sh
+    if [ "${BENCH_VIEW:-yes}" != no ]; then
+        echo
+        TALLY="$TALLY" sh bench/view.sh || failures=$((failures + 1))
+    fi
 fi
 
 # -------------------------------------------------------------------- gprof

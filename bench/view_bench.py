@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Speed and memory of `tally view` on one profile (bench/view.sh).
 
-    view_bench.py TALLY PROFILE USABLE_S MEDIAN_MS WORST_MS MEMORY_SHARE
+    view_bench.py TALLY PROFILE USABLE_S MEDIAN_MS WORST_MS MEMORY_SHARE|-
 
 Starts `tally view --no-browser PROFILE` and measures, as the page uses
 the server:
@@ -27,7 +27,8 @@ import urllib.parse
 
 def main():
     tally, prof = sys.argv[1], sys.argv[2]
-    usable_s, median_ms, worst_ms, mem_share = (float(x) for x in sys.argv[3:7])
+    usable_s, median_ms, worst_ms = (float(x) for x in sys.argv[3:6])
+    mem_share = None if sys.argv[6] == "-" else float(sys.argv[6])
     size = os.path.getsize(prof)
     t0 = time.monotonic()
     p = subprocess.Popen([tally, "view", "--no-browser", prof], stderr=subprocess.PIPE,
@@ -104,8 +105,10 @@ def main():
     print("  clicks: worst     %7.1f ms    (target <= %g ms: %s); %s" % (
         worst, worst_ms, verdict(worst <= worst_ms),
         ", ".join("%s %.0f" % kv for kv in sorted(worst_of.items()))))
-    print("  memory: peak      %7.1f MB    = %.3f of the file (target <= %g: %s); serving %.1f MB"
-          % (hwm / 1e6, hwm / size, mem_share, verdict(hwm / size <= mem_share), rss / 1e6))
+    target = "no target" if mem_share is None else "target <= %g: %s" % (
+        mem_share, verdict(hwm / size <= mem_share))
+    print("  memory: peak      %7.1f MB    = %.3f of the file (%s); serving %.1f MB"
+          % (hwm / 1e6, hwm / size, target, rss / 1e6))
     if ab:
         print("  100 clients:      %d failed, %d not 2xx of 2000, %.0f requests/s (%s)" % (
             ab[0], ab[1], ab[2], verdict(ab[0] == 0 and ab[1] == 0)))
