@@ -218,13 +218,18 @@ void dot_selection_release(struct dot_selection *s)
  * and backslashes get a backslash (so no escString sequence like \N or \l
  * can appear), control bytes and invalid UTF-8 become '?'.
  */
-static void sb_esc(struct bytebuf *b, const char *s)
+/* s escaped for a DOT string; with `lines`, a newline becomes DOT's line
+   break (\n) instead of '?' as the other control bytes */
+static void sb_esc_lines(struct bytebuf *b, const char *s, int lines)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         if (*p == '"' || *p == '\\') {
             char e[2] = {'\\', (char)*p};
             bytebuf_add(b, e, 2);
+            p++;
+        } else if (*p == '\n' && lines) {
+            bytebuf_add(b, "\\n", 2);
             p++;
         } else if (*p < 0x20 || *p == 0x7f) {
             bytebuf_add(b, "?", 1);
@@ -240,6 +245,21 @@ static void sb_esc(struct bytebuf *b, const char *s)
             }
         }
     }
+}
+
+static void sb_esc(struct bytebuf *b, const char *s)
+{
+    sb_esc_lines(b, s, 0);
+}
+
+void dot_quote_lines(FILE *out, const char *s)
+{
+    struct bytebuf b = {0};
+    bytebuf_add(&b, "\"", 1);
+    sb_esc_lines(&b, s, 1);
+    bytebuf_add(&b, "\"", 1);
+    fputs(b.s, out);
+    free(b.s);
 }
 
 void dot_quote(FILE *out, const char *s)

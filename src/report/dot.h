@@ -86,6 +86,8 @@ char *dot_text(const struct callgraph *g, const struct dot_options *o,
 
 /* Write `s` as a DOT double-quoted string (with the quotes). */
 void dot_quote(FILE *out, const char *s);
+/* The same, a newline of `s` written as DOT's line break (\n). */
+void dot_quote_lines(FILE *out, const char *s);
 
 /*
  * Find the `dot` program in PATH. Returns 1 when found (its path, up to

@@ -183,7 +183,7 @@ static char *graph_dot(const struct view_sel *s, const struct around *w, uint32_
         }
         fprintf(fp, "  n%" PRIu32 " [id=\"f%" PRIu32 "\"%s, label=", x, g->fn[x],
                 x == v ? ", class=\"sel\"" : "");
-        dot_quote(fp, b.s ? b.s : "");
+        dot_quote_lines(fp, b.s ? b.s : "");
         fputs(", tooltip=", fp);
         dot_quote(fp, name);
         fprintf(fp, ", fillcolor=\"%s\", fontcolor=\"%s\"%s];\n", fill, font,
@@ -218,7 +218,7 @@ static char *graph_dot(const struct view_sel *s, const struct around *w, uint32_
             }
             bytebuf_printf(&b, "%" PRIu64 "\xc3\x97", g->count[a]);
             fprintf(fp, "  n%" PRIu32 " -> n%" PRIu32 " [label=", x, y);
-            dot_quote(fp, b.s);
+            dot_quote_lines(fp, b.s);
             fprintf(fp, "%s];\n", rec ? ", style=dashed" : "");
         }
     }

@@ -216,6 +216,10 @@ def check_api(srv, prof, fname):
     report(ids == want, "graph up=1 down=1: the function, its callers and callees", (ids, want))
     report(re.search(r'<g id="f%d" class="node sel"' % fid, svg) is not None,
            "graph: the selected function is marked")
+    box = re.search(r'<g id="f%d" class="node sel">(.*?)</g>' % fid, svg, re.S)
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", box.group(1)) if box else []
+    report(len(texts) == 3 and texts[0] == fname and "?" not in "".join(texts),
+           "graph: a box's lines (name, shares, calls) are lines of their own", texts)
 
 
 def check_hostile(srv):
