@@ -142,7 +142,8 @@ var TV = (function () {
   /* a name with C++ template arguments <…> and argument lists (…) folded; operators and
      "(anonymous namespace)" stay */
   TV.shortName = function (name) {
-    if (!name || name.length < 12 || !/[<(]/.test(name)) return name || '';
+    /* only C++-looking names: a scope or an argument list (not "evil</script>") */
+    if (!name || name.length < 12 || !/[<(]/.test(name) || !/::|\(/.test(name)) return name || '';
     var out = '', depth = 0, i = 0, n = name.length, stack = [];
     while (i < n) {
       var c = name.charAt(i);

@@ -156,8 +156,9 @@
     if (!svg || !gSize) return;
     if (gFit) {
       var w = body.clientWidth - 8, h = body.clientHeight - 8;
-      gScale = Math.min(1, w / gSize.w, Math.max(h, 200) / gSize.h);
-      if (gScale < 0.35) gScale = Math.min(1, w / gSize.w); /* too small: fit the width only */
+      /* the whole graph in sight, but never so small that its labels cannot be read:
+         past that the pane scrolls (the selected node is brought into sight below) */
+      gScale = Math.max(Math.min(1, w / gSize.w, Math.max(h, 200) / gSize.h), 0.6);
     }
     svg.setAttribute('width', (gSize.w * gScale).toFixed(1));
     svg.setAttribute('height', (gSize.h * gScale).toFixed(1));

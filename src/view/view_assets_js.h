@@ -157,7 +157,9 @@ static const char *const view_asset_js[] = {
     "  /* a name with C++ template arguments <…> and argument lists (…) folded; operators and\n",
     "     \"(anonymous namespace)\" stay */\n",
     "  TV.shortName = function (name) {\n",
-    "    if (!name || name.length < 12 || !/[<(]/.test(name)) return name || '';\n",
+    "    /* only C++-looking names: a scope or an argument list (not \"evil</script>\") */\n",
+    "    if (!name || name.length < 12 || !/[<(]/.test(name) || !/::|\\(/.test(name)) return name "
+    "|| '';\n",
     "    var out = '', depth = 0, i = 0, n = name.length, stack = [];\n",
     "    while (i < n) {\n",
     "      var c = name.charAt(i);\n",
@@ -789,9 +791,9 @@ static const char *const view_asset_js[] = {
     "    if (!svg || !gSize) return;\n",
     "    if (gFit) {\n",
     "      var w = body.clientWidth - 8, h = body.clientHeight - 8;\n",
-    "      gScale = Math.min(1, w / gSize.w, Math.max(h, 200) / gSize.h);\n",
-    "      if (gScale < 0.35) gScale = Math.min(1, w / gSize.w); /* too small: fit the width only "
-    "*/\n",
+    "      /* the whole graph in sight, but never so small that its labels cannot be read:\n",
+    "         past that the pane scrolls (the selected node is brought into sight below) */\n",
+    "      gScale = Math.max(Math.min(1, w / gSize.w, Math.max(h, 200) / gSize.h), 0.6);\n",
     "    }\n",
     "    svg.setAttribute('width', (gSize.w * gScale).toFixed(1));\n",
     "    svg.setAttribute('height', (gSize.h * gScale).toFixed(1));\n",
