@@ -67,6 +67,13 @@ gen_view_js() {
     arr view_asset_js $VIEW_JS
     echo "#endif"
 }
+# the page is one document: its script and style must not close their element early
+# shellcheck disable=SC2086
+if grep -il '</script' $VIEW_JS assets/view.css assets/view.body.html >&2 ||
+        grep -il '</style' assets/view.css >&2; then
+    echo "embed.sh: the files above hold '</script' or '</style': the page would break" >&2
+    exit 1
+fi
 if [ "$1" = --stdout ]; then
     gen | clang-format --assume-filename=src/report/html_assets.h
 elif [ "$1" = --stdout-view ]; then

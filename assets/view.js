@@ -142,7 +142,7 @@ var TV = (function () {
   /* a name with C++ template arguments <…> and argument lists (…) folded; operators and
      "(anonymous namespace)" stay */
   TV.shortName = function (name) {
-    /* only C++-looking names: a scope or an argument list (not "evil</script>") */
+    /* only C++-looking names: a scope or an argument list (not a name with markup in it) */
     if (!name || name.length < 12 || !/[<(]/.test(name) || !/::|\(/.test(name)) return name || '';
     var out = '', depth = 0, i = 0, n = name.length, stack = [];
     while (i < n) {

@@ -91,8 +91,8 @@ static const char *const view_asset_css[] = {
     "#v-rows { position: absolute; left: 0; right: 0; top: 0; }\n",
     ".vrow.fn { cursor: pointer; border-bottom: 1px solid #eef0f2; }\n",
     ".vrow.fn:hover { background: #eef4fb; }\n",
-    ".vrow.fn.sel { background: var(--sel); box-shadow: inset 4px 0 0 var(--selb); font-weight: "
-    "600; }\n",
+    ".vrow.fn.sel { background: var(--sel); box-shadow: inset 4px 0 0 var(--selb); }\n",
+    ".vrow.fn.sel .c-name { font-weight: 700; }\n",
     ".vrow.wait { color: var(--muted); }\n",
     ".num { text-align: right; font-variant-numeric: tabular-nums; }\n",
     ".c-incl, .c-self, .c-calls { text-align: right; }\n",
@@ -120,7 +120,7 @@ static const char *const view_asset_css[] = {
     ".rellist table { width: 100%; border-collapse: collapse; table-layout: fixed; }\n",
     ".rellist td { padding: 1px 5px; white-space: nowrap; overflow: hidden; text-overflow: "
     "ellipsis; }\n",
-    ".rellist td.n { width: 4.5em; text-align: right; font-variant-numeric: tabular-nums; }\n",
+    ".rellist td.n { width: 5em; text-align: right; font-variant-numeric: tabular-nums; }\n",
     ".rellist td.i { width: 8.2em; text-align: right; font-variant-numeric: tabular-nums; }\n",
     ".rellist tr { cursor: pointer; }\n",
     ".rellist tr:hover { background: #eef4fb; }\n",
@@ -193,8 +193,12 @@ static const char *const view_asset_css[] = {
     "\n",
     "@media (max-width: 1100px) {\n",
     "  body { font-size: 12px; }\n",
-    "  .vrow { grid-template-columns: 7em 7em 4em minmax(0, 1fr) minmax(2.5em, 5em); }\n",
+    "  .vrow { grid-template-columns: 7.8em 7.6em 4em minmax(0, 1fr) minmax(2.5em, 5em); }\n",
     "  #v-title { max-width: 24vw; }\n",
+    "  /* callers above callees: each list gets the whole width for its names */\n",
+    "  #v-rel { grid-template-columns: minmax(0, 1fr); }\n",
+    "  .rel + .rel { border-left: none; border-top: 1px solid var(--line); }\n",
+    "  .rellist { max-height: 11.5vh; }\n",
     "}\n",
     NULL};
 static const char *const view_asset_body[] = {

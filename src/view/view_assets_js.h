@@ -157,7 +157,8 @@ static const char *const view_asset_js[] = {
     "  /* a name with C++ template arguments <…> and argument lists (…) folded; operators and\n",
     "     \"(anonymous namespace)\" stay */\n",
     "  TV.shortName = function (name) {\n",
-    "    /* only C++-looking names: a scope or an argument list (not \"evil</script>\") */\n",
+    "    /* only C++-looking names: a scope or an argument list (not a name with markup in it) "
+    "*/\n",
     "    if (!name || name.length < 12 || !/[<(]/.test(name) || !/::|\\(/.test(name)) return name "
     "|| '';\n",
     "    var out = '', depth = 0, i = 0, n = name.length, stack = [];\n",

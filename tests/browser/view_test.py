@@ -269,12 +269,13 @@ def check_graph_click(p, ex, f, what):
     neigh = [c["caller"] for c in ex.callers[f["id"]] if c["caller"] != f["id"]] + \
         [c["callee"] for c in ex.callees[f["id"]] if c["callee"] != f["id"]]
     names = set(ex.funcs[i]["name"] for i in neigh)
+    # a node of a caller or callee of the page's lists (the server's ids)
+    near = p.js("return Array.from(document.querySelectorAll('#v-rel tr[data-id]')).map(tr => 'f' + tr.dataset.id)")
     target = None
     for gid, _, title in nodes:
-        if gid == "f%d" % p.js("return TV.state.fn"):
-            continue
-        target = gid
-        break
+        if gid != "f%d" % p.js("return TV.state.fn") and gid in near:
+            target = gid
+            break
     if not check("%s: the call graph has a neighbour node to click" % what, target is not None, nodes):
         return
     el = p.d.find_element(By.CSS_SELECTOR, "#g-body svg g.node#%s" % target)
@@ -649,8 +650,11 @@ def many(p, url, ex, profile, prefix):
     for frac in (0.5, 1.0):
         t0 = time.time()
         p.js("var s = document.getElementById('v-scroll'); s.scrollTop = %f * s.scrollHeight" % frac)
-        ok = p.wait("document.querySelector('#v-rows .vrow.fn') && !document.querySelector('#v-rows .vrow.wait')",
-                    30)
+        ok = p.wait("(function () { var s = document.getElementById('v-scroll'),"
+                    " r = document.querySelectorAll('#v-rows .vrow'), last = r[r.length - 1];"
+                    " return last && !document.querySelector('#v-rows .vrow.wait') &&"
+                    " +last.dataset.i >= Math.min(%d, Math.floor((s.scrollTop + s.clientHeight) / 22)) - 1;"
+                    " })()" % (n - 1), 30)
         note("%s: rows at %d%% came in %.2f s" % (w, frac * 100, time.time() - t0))
         rows = p.rows()
         check("%s: rows at %d%% of the table (%d..%d) follow the JSON's inclusive costs" % (
