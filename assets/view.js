@@ -282,6 +282,10 @@ var TV = (function () {
         TV.set({ parts: on.length === m.parts.length ? null : on }, 'push');
       });
     }
+    document.addEventListener('click', function (ev) { /* the parts' list closes when left */
+      var d = TV.$('v-parts');
+      if (d.open && !d.contains(ev.target)) d.open = false;
+    });
     if (m.complexity) document.querySelector('#v-tabs [data-tab=complexity]').hidden = false;
   }
   /* the header's controls show the state */

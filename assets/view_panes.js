@@ -331,7 +331,8 @@
     my = my || 1;
     var x = function (v) { return L + (W - L - 10) * TV.num(v) / mx; };
     var y = function (v) { return H - B - (H - B - 10) * TV.num(v) / my; };
-    var s = '<svg class="plot" xmlns="http://www.w3.org/2000/svg" width="' + W + '" height="' + H + '">';
+    var s = '<svg class="plot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + W + ' ' + H +
+      '" role="img" aria-label="cost by input size">';
     s += '<line class="ax" x1="' + L + '" y1="' + (H - B) + '" x2="' + (W - 5) + '" y2="' + (H - B) + '"/>';
     s += '<line class="ax" x1="' + L + '" y1="5" x2="' + L + '" y2="' + (H - B) + '"/>';
     s += '<text x="' + (W / 2) + '" y="' + (H - 6) + '" text-anchor="middle">input size n (max ' +

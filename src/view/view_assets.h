@@ -161,6 +161,8 @@ static const char *const view_asset_css[] = {
     "table.src { border-collapse: collapse; font-size: 12px; width: 100%; }\n",
     "table.src td { padding: 0 5px; white-space: pre; vertical-align: top; }\n",
     "table.src td.ln { color: var(--muted); text-align: right; width: 4em; }\n",
+    "table.src td.ln a { text-decoration: none; }\n",
+    "table.src td.ln a:hover { text-decoration: underline; }\n",
     "table.src td.sc, table.src td.ic { text-align: right; width: 7.5em; font-variant-numeric: "
     "tabular-nums; }\n",
     "table.src td.code { font-family: ui-monospace, \"DejaVu Sans Mono\", Menlo, Consolas, "
@@ -186,7 +188,9 @@ static const char *const view_asset_css[] = {
     "#p-flame .fbody > svg { margin-top: auto; flex: none; }\n",
     "\n",
     "/* complexity */\n",
-    "svg.plot { display: block; font: 11px system-ui, sans-serif; }\n",
+    "svg.plot { display: block; font: 11px system-ui, sans-serif; width: 100%; max-width: 640px; "
+    "height: auto;\n",
+    "           padding: 0 8px; }\n",
     "svg.plot .pt { fill: #1f5fa8; }\n",
     "svg.plot .fit { stroke: #b35806; stroke-width: 2; fill: none; stroke-dasharray: 6 3; }\n",
     "svg.plot .ax { stroke: #555; }\n",
@@ -195,6 +199,7 @@ static const char *const view_asset_css[] = {
     "  body { font-size: 12px; }\n",
     "  .vrow { grid-template-columns: 7.8em 7.6em 4em minmax(0, 1fr) minmax(2.5em, 5em); }\n",
     "  #v-title { max-width: 24vw; }\n",
+    "  #v-tabs button { padding: 2px 5px; }\n",
     "  /* callers above callees: each list gets the whole width for its names */\n",
     "  #v-rel { grid-template-columns: minmax(0, 1fr); }\n",
     "  .rel + .rel { border-left: none; border-top: 1px solid var(--line); }\n",

@@ -303,6 +303,11 @@ static const char *const view_asset_js[] = {
     "        TV.set({ parts: on.length === m.parts.length \? null : on }, 'push');\n",
     "      });\n",
     "    }\n",
+    "    document.addEventListener('click', function (ev) { /* the parts' list closes when left "
+    "*/\n",
+    "      var d = TV.$('v-parts');\n",
+    "      if (d.open && !d.contains(ev.target)) d.open = false;\n",
+    "    });\n",
     "    if (m.complexity) document.querySelector('#v-tabs [data-tab=complexity]').hidden = "
     "false;\n",
     "  }\n",
@@ -981,8 +986,9 @@ static const char *const view_asset_js[] = {
     "    my = my || 1;\n",
     "    var x = function (v) { return L + (W - L - 10) * TV.num(v) / mx; };\n",
     "    var y = function (v) { return H - B - (H - B - 10) * TV.num(v) / my; };\n",
-    "    var s = '<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"' + W + '\" "
-    "height=\"' + H + '\">';\n",
+    "    var s = '<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ' + W + ' "
+    "' + H +\n",
+    "      '\" role=\"img\" aria-label=\"cost by input size\">';\n",
     "    s += '<line class=\"ax\" x1=\"' + L + '\" y1=\"' + (H - B) + '\" x2=\"' + (W - 5) + '\" "
     "y2=\"' + (H - B) + '\"/>';\n",
     "    s += '<line class=\"ax\" x1=\"' + L + '\" y1=\"5\" x2=\"' + L + '\" y2=\"' + (H - B) + "
