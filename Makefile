@@ -17,11 +17,12 @@ CC       ?= gcc
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 BASEFLAGS := -std=c17 -D_GNU_SOURCE -MMD -MP $(WARN)
-LIBS     := -lpthread -ldw -lelf -liberty -lpcre2-8 -lzstd -lz -lm
+LIBS     := -lpthread -lmicrohttpd -ldw -lelf -liberty -lpcre2-8 -lzstd -lz -lm
 
 B        := build
 LIBSRC   := $(sort $(wildcard src/model/*.c src/io/*.c src/formats/*.c src/symbols/*.c \
-                             src/analysis/*.c src/export/*.c src/report/*.c))
+                             src/analysis/*.c src/export/*.c src/report/*.c \
+                             src/view/*.c))
 CLISRC   := $(sort $(wildcard src/cli/*.c))
 UNITSRC  := $(sort $(wildcard tests/unit/test_*.c))
 FUZZSRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))

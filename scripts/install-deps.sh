@@ -9,11 +9,11 @@
 #     all    demo, plus what the tests and the benchmark use (default)
 set -e
 BUILD="gcc make pkg-config valgrind python3 zlib1g-dev libzstd-dev libpcre2-dev libelf-dev libdw-dev \
-libiberty-dev lowdown"
+libiberty-dev libmicrohttpd-dev lowdown"
 DEMO="$BUILD graphviz gzip"
 ALL="$DEMO g++ clang clang-format libclang-rt-14-dev perl binutils libcmocka-dev zstd time bzip2 \
 chromium protobuf-compiler golang-go sqlite3 jq man-db php-cli php-xdebug \
-pyprof2calltree"
+pyprof2calltree chromium-driver python3-selenium apache2-utils"
 case ${1:-all} in
 build) PKGS=$BUILD ;;
 demo) PKGS=$DEMO ;;

@@ -21,6 +21,7 @@ int cmd_record(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 int cmd_flame(int argc, char **argv);
 int cmd_complexity(int argc, char **argv);
 int cmd_check(int argc, char **argv);

@@ -34,6 +34,7 @@ static const struct subcommand commands[] = {
     {"control", cmd_control, "dump, zero, switch or inspect a running 'tally record'"},
     {"convert", cmd_convert, "write a profile as json, folded, speedscope, pprof, callgrind..."},
     {"graph", cmd_graph, "the call graph as Graphviz DOT or SVG"},
+    {"view", cmd_view, "explore profiles in the browser (a local web server)"},
     {"report", cmd_report, "a self-contained HTML report (tables, callers, source, pictures)"},
     {"flame", cmd_flame, "an interactive SVG flame graph (exact from contexts files)"},
     {"complexity", cmd_complexity, "cost growth of each routine with its input size (aprof)"},

@@ -59,10 +59,15 @@ const char *tally_error_format(const struct tally_error *err, char *buf, size_t 
     return buf;
 }
 
-static void *oom(size_t n)
+void xalloc_failed(size_t n)
 {
     fprintf(stderr, "tally: out of memory (allocating %zu bytes)\n", n);
     abort();
+}
+
+static void *oom(size_t n)
+{
+    xalloc_failed(n);
 }
 
 void *xmalloc(size_t n)

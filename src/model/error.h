@@ -42,6 +42,9 @@ void tally_error_clear(struct tally_error *err);
 const char *tally_error_format(const struct tally_error *err, char *buf, size_t size);
 
 /* Allocation that cannot fail: aborts with a message when memory runs out. */
+/* The end of those: the message, then abort() (also for a memory stream that
+   could not grow). */
+_Noreturn void xalloc_failed(size_t n);
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 /*

@@ -275,8 +275,7 @@ static void viridis(double t, unsigned rgb[3])
  * of; `palest` (at most 1) cuts the pale end off (edges must stay visible
  * on white). The text is white on dark fills.
  */
-static void share_colours(double share, double palest, char fill[8], const char **font,
-                          double *weight)
+void dot_share_colours(double share, double palest, char fill[8], const char **font, double *weight)
 {
     double t = sqrt((share < 0 ? 0 : share > 100 ? 100 : share) / 100.0);
     unsigned rgb[3];
@@ -383,7 +382,7 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
         char fill[8];
         const char *font;
         double w;
-        share_colours(ishare, 1.0, fill, &font, &w);
+        dot_share_colours(ishare, 1.0, fill, &font, &w);
         b.n = 0;
         sb_esc(&b, profile_str(g->p, f.name));
         if (dup[v]) {
@@ -429,7 +428,7 @@ int dot_write(FILE *out, const struct callgraph *g, const struct dot_options *o,
         char colour[8];
         const char *font;
         double w;
-        share_colours(rec ? 0 : share, 0.8, colour, &font, &w);
+        dot_share_colours(rec ? 0 : share, 0.8, colour, &font, &w);
         if (rec) {
             fprintf(out,
                     "  f%" PRIu32 " -> f%" PRIu32 " [label=\"%s×\", style=dashed, "
@@ -489,6 +488,12 @@ int dot_find_program(char *buf, size_t size)
 
 int dot_run(const char *text, size_t len, const char *format, int out_fd, struct tally_error *err)
 {
+    return dot_run_limited(text, len, format, out_fd, DOT_TIMEOUT_MS, err);
+}
+
+int dot_run_limited(const char *text, size_t len, const char *format, int out_fd,
+                    unsigned timeout_ms, struct tally_error *err)
+{
     char prog[4096];
     if (!dot_find_program(prog, sizeof(prog)))
         return tally_error_set(err, NULL, 0,
@@ -531,7 +536,7 @@ int dot_run(const char *text, size_t len, const char *format, int out_fd, struct
             status = -1;
             break;
         }
-        if (waited >= DOT_TIMEOUT_MS) {
+        if (waited >= (long)timeout_ms) {
             kill(pid, SIGKILL);
             while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
                 ;
@@ -544,8 +549,8 @@ int dot_run(const char *text, size_t len, const char *format, int out_fd, struct
     int rc = 0;
     if (timed_out) {
         fclose(errf);
-        return tally_error_set(err, NULL, 0, "%s took more than %d s and was stopped", prog,
-                               DOT_TIMEOUT_MS / 1000);
+        return tally_error_set(err, NULL, 0, "%s took more than %g s and was stopped", prog,
+                               timeout_ms / 1000.0);
     }
     if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         char line[512] = "";

@@ -100,5 +100,16 @@ int dot_find_program(char *buf, size_t size);
  * still running after 120 s (it is then killed).
  */
 int dot_run(const char *text, size_t len, const char *format, int out_fd, struct tally_error *err);
+/* The same, stopping dot after timeout_ms milliseconds. */
+int dot_run_limited(const char *text, size_t len, const char *format, int out_fd,
+                    unsigned timeout_ms, struct tally_error *err);
+/*
+ * The colours of a share (percent) of the total: the fill (#rrggbb) runs
+ * from pale (cheap) to dark (costly) on the viridis ramp (the square root
+ * spreads small shares); `palest` (at most 1) cuts the pale end off; the
+ * font is white on dark fills; *weight is the position on the ramp, 0..1.
+ */
+void dot_share_colours(double share, double palest, char fill[8], const char **font,
+                       double *weight);
 
 #endif

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vgraph.h - the function graph `tally view` keeps: what
+ * analysis/callgraph.h holds, in a form sized for profiles of hundreds of
+ * megabytes (docs/internals/view.md, "Memory").
+ *
+ *   - costs are 64-bit words (the profile's own width: unsigned, or two's
+ *     complement in a signed profile), not 128-bit sums; a function whose
+ *     summed cost does not fit is refused when the graph is built;
+ *   - inclusive costs follow analysis/inclusive.h exactly (the same
+ *     incl_compute_fgraph()), computed one event at a time beside the
+ *     first event, so the 128-bit graph of every event never exists at
+ *     once;
+ *   - an arc keeps its calls and its call records, not its costs: the
+ *     cost of an arc is summed from its records when it is asked for.
+ *
+ * Nodes are the functions with a record, in the order analysis/fgraph.h
+ * gives them (compact); `fn` maps a node to its function id.
+ */
+#ifndef TALLY_VIEW_VGRAPH_H
+#define TALLY_VIEW_VGRAPH_H
+#include <stddef.h>
+#include <stdint.h>
+#include "../model/error.h"
+#include "../model/profile.h"
+
+struct vgraph {
+    const struct profile *p;
+    const struct part *pt;
+    size_t nnodes, ncols; /* ncols = the part's base events */
+    int is_signed;
+    uint32_t *fn;       /* [nnodes] */
+    uint64_t *self;     /* [nnodes * ncols] */
+    uint64_t *incl;     /* [nnodes * ncols] */
+    uint64_t *calls;    /* [nnodes] calls into it from outside its recursion */
+    uint32_t *cycle;    /* [nnodes] 0, or its cycle number */
+    unsigned char *est; /* [nnodes] its inclusive cost is an estimate */
+    tally_wide *total;  /* [ncols] the self costs summed */
+    size_t narcs;
+    uint32_t *from, *to;          /* [narcs] */
+    uint64_t *count;              /* [narcs] */
+    size_t *out_start, *in_start; /* [nnodes + 1] */
+    uint32_t *out_arcs, *in_arcs; /* [narcs] */
+    /* the call records of arc a: rec[rec_start[a] .. rec_start[a + 1]) */
+    size_t *rec_start;
+    uint32_t *rec;
+};
+
+/* Build the graph of part pt of p. Returns 0, or -1 with err. */
+int vgraph_build(struct vgraph *g, const struct profile *p, const struct part *pt,
+                 struct tally_error *err);
+void vgraph_release(struct vgraph *g);
+
+/* A cost word as a number. */
+static inline tally_wide vgraph_val(const struct vgraph *g, uint64_t w)
+{
+    return g->is_signed ? (tally_wide)(int64_t)w : (tally_wide)w;
+}
+static inline tally_wide vgraph_self(const struct vgraph *g, size_t v, size_t e)
+{
+    return vgraph_val(g, g->self[v * g->ncols + e]);
+}
+static inline tally_wide vgraph_incl(const struct vgraph *g, size_t v, size_t e)
+{
+    return vgraph_val(g, g->incl[v * g->ncols + e]);
+}
+/* value / total of event e in percent (0 when the total is 0) */
+double vgraph_share(const struct vgraph *g, size_t e, tally_wide value);
+/* Arc a inside a recursion (a self-call, or both ends in one cycle)? */
+static inline int vgraph_arc_recursive(const struct vgraph *g, size_t a)
+{
+    uint32_t f = g->from[a], t = g->to[a];
+    return f == t || (g->cycle[f] && g->cycle[f] == g->cycle[t]);
+}
+/* The inclusive cost of arc a's calls, every event, into out[ncols]. */
+void vgraph_arc_costs(const struct vgraph *g, size_t a, tally_wide *out);
+
+#endif

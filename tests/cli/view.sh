@@ -1,0 +1,155 @@
+#!/bin/sh
+# tally view without a browser: the server's answers against the JSON
+# export of the same input (tests/tools/viewcheck.py api), its defences
+# (viewcheck.py hostile: token, Host header, methods, bodies, paths,
+# oversized, malformed and random requests), 100 clients at once (ab, when
+# apache2-utils is installed), where it listens, how it stops, and the
+# usage and input errors. Run on the ASan build too (tests/run.sh asan-cli).
+# tests/browser/view.sh drives the page in Chromium.
+. "$(dirname "$0")/../lib.sh"
+
+EX=$ROOT/examples/recurse
+if [ ! -x "$EX" ]; then
+    echo "# examples/recurse is not built (make examples)" | diag
+    not_ok "examples/recurse is built"
+    echo "1..$TESTN"
+    exit 0
+fi
+
+# a real profile of a program with recursion, read as the server reads it
+# (recorded by the build's tally: the ASan build has no Valgrind tool)
+env -i PATH="$PATH" "$ROOT/build/tally" record --out-file="$TMP/rec.out" -- "$EX" 16 >"$TMP/rec.log" 2>&1 ||
+    { not_ok "tally record of examples/recurse"; diag <"$TMP/rec.log"; }
+run_tally 0 "" "" convert --to=json --lines -o "$TMP/rec.json" "$TMP/rec.out"
+[ -z "$why" ] && ok "the JSON export of the profile" || { not_ok "the JSON export: $why"; diag <"$TMP/err"; }
+
+# start_view LOG ARGS... : start tally view in the background; sets $VPID and $URL
+start_view() {
+    log=$1
+    shift
+    "$TALLY" view --no-browser "$@" 2>"$log" &
+    VPID=$!
+    URL=""
+    for _ in $(seq 1 100); do
+        URL=$(sed -n 's/^tally: view at //p' "$log")
+        [ -n "$URL" ] && break
+        kill -0 "$VPID" 2>/dev/null || break
+        sleep 0.1
+    done
+}
+
+# stop_view NAME : SIGTERM, then it must end with status 0 within 5 s
+stop_view() {
+    kill -TERM "$VPID" 2>/dev/null
+    for _ in $(seq 1 50); do
+        kill -0 "$VPID" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$VPID" 2>/dev/null; then
+        kill -KILL "$VPID"
+        not_ok "$1: stops on SIGTERM"
+    else
+        wait "$VPID"
+        rc=$?
+        if [ $rc = 0 ]; then ok "$1: stops on SIGTERM with status 0"; else
+            not_ok "$1: status $rc after SIGTERM"; diag <"$TMP/v.log"; fi
+    fi
+}
+
+# checks PREFIX COMMAND... : the PASS/FAIL lines of viewcheck.py as TAP
+checks() {
+    prefix=$1
+    shift
+    "$@" >"$TMP/checks.out" 2>&1
+    while IFS= read -r line; do
+        case $line in
+        PASS\ *) ok "$prefix: ${line#PASS }" ;;
+        FAIL\ *) not_ok "$prefix: ${line#FAIL }" ;;
+        *) echo "$line" | diag ;;
+        esac
+    done <"$TMP/checks.out"
+    grep -q '^PASS' "$TMP/checks.out" || not_ok "$prefix: the checker ran"
+}
+
+start_view "$TMP/v.log" "$TMP/rec.out"
+if [ -z "$URL" ]; then
+    not_ok "tally view prints its URL"
+    diag <"$TMP/v.log"
+else
+    ok "tally view prints its URL"
+    case $URL in
+    http://127.0.0.1:[0-9]*/\?t=[0-9a-f][0-9a-f][0-9a-f][0-9a-f]*) ok "the URL: 127.0.0.1, a port, a token" ;;
+    *) not_ok "the URL: $URL" ;;
+    esac
+    port=${URL#http://127.0.0.1:}
+    port=${port%%/*}
+    # it listens on the loopback address only
+    if command -v ss >/dev/null 2>&1; then
+        ss -ltnH "sport = :$port" >"$TMP/ss.out" 2>&1
+        if grep -q "127.0.0.1:$port" "$TMP/ss.out" && ! grep -q "0.0.0.0:$port\|\*:$port" "$TMP/ss.out"; then
+            ok "listens on 127.0.0.1 only"
+        else
+            not_ok "listens on 127.0.0.1 only"
+            diag <"$TMP/ss.out"
+        fi
+    fi
+    checks "api" python3 "$ROOT/tests/tools/viewcheck.py" api "$URL" "$TMP/rec.json" fib
+    checks "hostile" python3 "$ROOT/tests/tools/viewcheck.py" hostile "$URL"
+    if command -v ab >/dev/null 2>&1; then
+        tok=${URL##*t=}
+        ab -q -n 2000 -c 100 "http://127.0.0.1:$port/api/functions?t=$tok&limit=50&sort=self" \
+            >"$TMP/ab.out" 2>&1
+        if grep -q '^Complete requests: *2000' "$TMP/ab.out" && grep -q '^Failed requests: *0' "$TMP/ab.out" &&
+            ! grep -q '^Non-2xx' "$TMP/ab.out"; then
+            ok "2000 requests, 100 at a time: every one answered"
+        else
+            not_ok "2000 requests, 100 at a time"
+            diag <"$TMP/ab.out"
+        fi
+    else
+        echo "# SKIP: ab (apache2-utils) is not installed" | diag
+    fi
+    stop_view "view of examples/recurse"
+fi
+
+# --address: another numeric address is honoured, a name is refused
+start_view "$TMP/v6.log" --address=::1 "$TMP/rec.out"
+case $URL in
+"http://[::1]:"*) ok "--address=::1 listens there"; stop_view "--address=::1" ;;
+*)
+    if grep -q "cannot listen" "$TMP/v6.log"; then
+        ok "--address=::1 # SKIP no IPv6 loopback here"
+    else
+        not_ok "--address=::1: $URL"
+        diag <"$TMP/v6.log"
+    fi
+    kill "$VPID" 2>/dev/null
+    ;;
+esac
+
+# usage and input errors
+run_tally 2 "" "no input files" view --no-browser
+[ -z "$why" ] && ok "no input: usage error" || not_ok "no input: $why"
+run_tally 2 "" "port" view --no-browser --port=70000 "$TMP/rec.out"
+[ -z "$why" ] && ok "--port=70000: usage error" || not_ok "--port=70000: $why"
+run_tally 2 "" "unknown option" view --no-browser --bogus "$TMP/rec.out"
+[ -z "$why" ] && ok "an unknown option: usage error" || not_ok "an unknown option: $why"
+run_tally 2 "" "writes no file" view --no-browser -o "$TMP/x" "$TMP/rec.out"
+[ -z "$why" ] && ok "-o: usage error" || not_ok "-o: $why"
+run_tally 2 "" "editor" view --no-browser --editor=vim "$TMP/rec.out"
+[ -z "$why" ] && ok "--editor without {path}: usage error" || not_ok "--editor: $why"
+run_tally 1 "" "not a numeric" view --no-browser --address=localhost "$TMP/rec.out"
+[ -z "$why" ] && ok "--address=localhost: refused" || not_ok "--address=localhost: $why"
+printf 'events: Ir\nfn=a\n1 x\n' >"$TMP/bad.out"
+run_tally 1 "" "bad.out:3" view --no-browser "$TMP/bad.out"
+[ -z "$why" ] && ok "a damaged profile: FILE:LINE and status 1" || not_ok "a damaged profile: $why"
+run_tally 0 "usage: tally view" "" view --help
+[ -z "$why" ] && ok "--help" || not_ok "--help: $why"
+# a port already taken
+start_view "$TMP/v.log" "$TMP/rec.out"
+port=${URL#http://127.0.0.1:}
+port=${port%%/*}
+run_tally 1 "" "cannot listen on 127.0.0.1 port $port" view --no-browser --port="$port" "$TMP/rec.out"
+[ -z "$why" ] && ok "a port in use: refused" || not_ok "a port in use: $why"
+stop_view "second view"
+echo "1..$TESTN"

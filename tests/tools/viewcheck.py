@@ -1,0 +1,300 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Checks of a running `tally view` server (tests/cli/view.sh).
+
+    viewcheck.py api URL PROFILE.json [FUNCTION-NAME]
+        the API's numbers against `tally convert --to=json --lines` of the
+        same input: totals, every row of the table (paged), sort orders,
+        the regex filter, every function's callers and callees, the source
+        lines of FUNCTION-NAME, the flame graph and sandwich sums, the call
+        graph's nodes.
+    viewcheck.py hostile URL
+        security: the token, the Host header, methods, bodies, paths,
+        oversized and malformed requests, then random requests; the server
+        must answer each with an error (never a crash, a hang or a file)
+        and still answer the page afterwards.
+
+Each check prints "PASS name" or "FAIL name: why"; the shell test turns
+them into TAP lines."""
+import http.client
+import json
+import random
+import re
+import socket
+import sys
+import urllib.parse
+
+failures = 0
+
+
+def report(ok, name, why=""):
+    global failures
+    if ok:
+        print("PASS " + name)
+    else:
+        failures += 1
+        print("FAIL %s: %s" % (name, why))
+    sys.stdout.flush()
+
+
+class Server:
+    def __init__(self, url):
+        u = urllib.parse.urlsplit(url)
+        self.host, self.port = u.hostname, u.port
+        self.token = urllib.parse.parse_qs(u.query)["t"][0]
+
+    def get(self, path, params=None, token=True, headers=None, method="GET"):
+        q = dict(params or {})
+        if token:
+            q["t"] = self.token
+        target = path + ("?" + urllib.parse.urlencode(q) if q else "")
+        c = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        c.request(method, target, headers=headers or {})
+        r = c.getresponse()
+        body = r.read()
+        c.close()
+        return r.status, r.getheader("Content-Type", ""), body
+
+    def api(self, what, **params):
+        st, ty, body = self.get("/api/" + what, params)
+        if st != 200:
+            raise RuntimeError("%s %s: %d %s" % (what, params, st, body[:200]))
+        return json.loads(body) if "json" in ty else body.decode()
+
+    def raw(self, data, timeout=3):
+        """Send bytes as they are; the status line answered, or '' when the
+        connection closed (or stayed silent for `timeout` seconds) without
+        one."""
+        s = socket.create_connection((self.host, self.port), timeout=timeout)
+        try:
+            s.sendall(data)
+            got = b""
+            while b"\r\n" not in got:
+                try:
+                    chunk = s.recv(4096)
+                except socket.timeout:
+                    break
+                if not chunk:
+                    break
+                got += chunk
+            return got.split(b"\r\n", 1)[0].decode("latin-1")
+        finally:
+            s.close()
+
+
+def num(x):
+    return int(x)
+
+
+def check_api(srv, prof, fname):
+    meta = srv.api("meta")
+    events = [e["name"] for e in prof["events"]]
+    report([e["name"] for e in meta["events"]] == events, "meta: the events", meta["events"])
+    report([num(x) for x in meta["totals"]] == prof["totals"], "meta: the totals",
+           (meta["totals"], prof["totals"]))
+    funcs = {f["id"]: f for f in prof["functions"]}
+    callers = {}
+    callees = {}
+    for a in prof["calls"]:
+        callees.setdefault(a["caller"], []).append(a)
+        callers.setdefault(a["callee"], []).append(a)
+    with_cost = {i for i, f in funcs.items()
+                 if any(f["self"]) or i in callers or i in callees}
+    # every row, 7 at a time, in every order
+    for sort in ("incl", "self", "calls", "name", "obj", "file"):
+        rows, off = [], 0
+        while True:
+            page = srv.api("functions", sort=sort, offset=off, limit=7, ev=len(events) - 1)
+            rows += page["rows"]
+            off += 7
+            if off >= page["total"]:
+                break
+        ids = [r["id"] for r in rows]
+        report(sorted(ids) == sorted(with_cost) and len(set(ids)) == len(ids),
+               "functions sort=%s: every function with a cost, once" % sort,
+               (len(ids), len(with_cost)))
+        ev = len(events) - 1
+        key = {"incl": lambda r: -num(r["incl"][ev]), "self": lambda r: -num(r["self"][ev]),
+               "calls": lambda r: -r["calls"], "name": lambda r: r["name"].encode(),
+               "obj": lambda r: r["obj"].encode(), "file": lambda r: r["file"].encode()}[sort]
+        keys = [key(r) for r in rows]
+        report(keys == sorted(keys), "functions sort=%s: in order" % sort)
+        if sort == "incl":
+            bad = [r["name"] for r in rows
+                   if [num(x) for x in r["self"]] != funcs[r["id"]]["self"]
+                   or [num(x) for x in r["incl"]] != funcs[r["id"]]["inclusive"]
+                   or r["name"] != funcs[r["id"]]["name"]
+                   or r["obj"] != funcs[r["id"]]["object"]]
+            report(not bad, "functions: self and inclusive costs as the JSON export's", bad[:5])
+            calls_in = {}
+            for a in prof["calls"]:
+                rec = a["caller"] == a["callee"] or (
+                    funcs[a["caller"]]["cycle"] and
+                    funcs[a["caller"]]["cycle"] == funcs[a["callee"]]["cycle"])
+                if not rec:
+                    calls_in[a["callee"]] = calls_in.get(a["callee"], 0) + a["count"]
+            bad = [r["name"] for r in rows if r["calls"] != calls_in.get(r["id"], 0)]
+            report(not bad, "functions: calls from outside each recursion", bad[:5])
+    allrows = srv.api("functions", limit=5000)
+    page = srv.api("functions", offset=2, limit=3)
+    report([r["id"] for r in page["rows"]] == [r["id"] for r in allrows["rows"][2:5]],
+           "functions: offset and limit")
+    # the filter and the matched share
+    pat = "^[a-f]"
+    got = srv.api("functions", q=pat, limit=5000)
+    want = {i for i in with_cost if re.search(pat, funcs[i]["name"])}
+    report({r["id"] for r in got["rows"]} == want and got["total"] == len(want),
+           "functions q=%s: the rows Python's re finds" % pat)
+    share = [sum(funcs[i]["self"][e] for i in want) for e in range(len(events))]
+    report([num(x) for x in got["match_self"]] == share, "functions q: the matched self costs")
+    st, _, body = srv.get("/api/functions", {"q": "(("})
+    report(st == 400 and b"regex" in body, "functions q=((: 400 naming the regex", (st, body))
+    # callers and callees of every function
+    bad = []
+    for i in sorted(with_cost):
+        f = srv.api("function", id=i)
+        want_in = sorted((a["caller"], a["count"], a["inclusive"]) for a in callers.get(i, []))
+        want_out = sorted((a["callee"], a["count"], a["inclusive"]) for a in callees.get(i, []))
+        got_in = sorted((c["id"], c["calls"], [num(x) for x in c["incl"]]) for c in f["callers"])
+        got_out = sorted((c["id"], c["calls"], [num(x) for x in c["incl"]]) for c in f["callees"])
+        if want_in != got_in or want_out != got_out:
+            bad.append(funcs[i]["name"])
+    report(not bad, "function: callers and callees as the JSON export's calls", bad[:5])
+    # the source of one function: per-line self costs as the export's lines
+    fid = next(i for i, f in funcs.items() if f["name"] == fname)
+    src = srv.api("source", id=fid)
+    got = {}
+    for fl in src["files"]:
+        for ln in fl["lines"]:
+            if ln["self"] is not None:
+                got[(fl["file"], ln["n"])] = [num(x) for x in ln["self"]]
+    want = {(ln["file"], ln["line"]): ln["self"] for ln in funcs[fid].get("lines", [])}
+    report(got == want, "source of %s: the self cost of each line" % fname, (got, want))
+    texts = [ln for fl in src["files"] for ln in fl["lines"] if ln["text"] is not None]
+    report(len(texts) > 0 and src["files"][0]["path"], "source of %s: the text is there" % fname)
+    bad = []
+    for fl in src["files"]:
+        for ln in fl["lines"]:
+            if ln["incl"] is None:
+                continue
+            s = [num(x) for x in (ln["self"] or [0] * len(events))]
+            c = [sum(num(k["incl"][e]) for k in ln["calls"]) for e in range(len(events))]
+            if [num(x) for x in ln["incl"]] != [a + b for a, b in zip(s, c)]:
+                bad.append(ln["n"])
+    report(not bad, "source: a line's inclusive cost is its self cost plus its calls'", bad)
+    called = sum(k["calls"] for fl in src["files"] for ln in fl["lines"] for k in ln["calls"])
+    report(called == sum(a["count"] for a in callees.get(fid, [])),
+           "source: the calls under the lines are the function's calls")
+    # flame graph: the root holds the total, no node holds less than its children
+    fl = srv.api("flame", ev=0)
+
+    def walk(n, bad):
+        kids = n[3]
+        if sum(k[1] for k in kids) + n[2] > n[1]:
+            bad.append(n[0])
+        for k in kids:
+            walk(k, bad)
+    bad = []
+    walk(fl["tree"], bad)
+    report(fl["tree"][1] == prof["totals"][0] and not bad,
+           "flame: the root is the total, children within their parent", bad[:5])
+    sw = srv.api("sandwich", id=fid, ev=0)
+    report(sw["callees"][1] == sw["callers"][1] and sw["callees"][0] == sw["names"].index(fname),
+           "sandwich of %s: callers and callees trees of one cost, rooted at it" % fname)
+    svg = srv.api("graph", id=fid, ev=0, up=1, down=1)
+    ids = {int(x) for x in re.findall(r'<g id="f(\d+)" class="node', svg)}
+    want = {fid} | {a["caller"] for a in callers.get(fid, [])} | \
+        {a["callee"] for a in callees.get(fid, [])}
+    report(ids == want, "graph up=1 down=1: the function, its callers and callees", (ids, want))
+    report(re.search(r'<g id="f%d" class="node sel"' % fid, svg) is not None,
+           "graph: the selected function is marked")
+
+
+def check_hostile(srv):
+    def status(st, want, name, body=b""):
+        report(st in want, name, "status %s %r" % (st, body[:120]))
+
+    st, _, b = srv.get("/", token=False)
+    status(st, (403,), "the page without the token: 403", b)
+    st, _, b = srv.get("/api/meta", {"t": srv.token[:-1]}, token=False)
+    status(st, (403,), "a token one digit short: 403", b)
+    st, _, b = srv.get("/api/meta", {"t": srv.token + "0"}, token=False)
+    status(st, (403,), "a token one digit long: 403", b)
+    st, ty, b = srv.get("/")
+    report(st == 200 and ty.startswith("text/html") and b"<script>" in b, "the page with the token")
+    for host in ("evil.example:%d" % srv.port, "127.0.0.1", "127.0.0.1:%d.evil" % srv.port, ""):
+        st, _, b = srv.get("/api/meta", headers={"Host": host})
+        status(st, (421, 400), "Host %r: refused" % host, b)
+    line = srv.raw(b"GET /api/meta?t=%s HTTP/1.0\r\n\r\n" % srv.token.encode())
+    report(" 421 " in line or " 400 " in line, "HTTP/1.0 without a Host: refused", line)
+    for m in ("POST", "PUT", "DELETE", "OPTIONS", "PATCH"):
+        st, _, b = srv.get("/api/meta", method=m)
+        status(st, (405,), "%s: 405" % m, b)
+    line = srv.raw(b"GET /api/meta?t=%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: 5\r\n"
+                   b"\r\nhello" % (srv.token.encode(), srv.port))
+    report(" 413 " in line, "a GET with a body: 413", line)
+    for path in ("/etc/passwd", "/../../../../etc/passwd", "/api/../../etc/passwd",
+                 "/%2e%2e/%2e%2e/etc/passwd", "/api/meta/../../x", "//api/meta", "/api/",
+                 "/api/source/../../etc/passwd", "/index.html", "/api/meta\x00"):
+        try:
+            st, _, b = srv.get(urllib.parse.quote(path, safe="/%?=&"))
+        except Exception as e:  # an answer of the server's own HTTP library
+            st, b = -1, str(e).encode()
+        report(st in (400, 404) and b"root:" not in b,
+               "path %s: no file, an error" % path.replace("\x00", "%00"),
+               (st, b[:100]))
+    st, _, b = srv.get("/api/functions", {"k%d" % i: "1" for i in range(20)})
+    status(st, (400,), "20 arguments: 400", b)
+    line = srv.raw(b"GET /api/meta?t=%s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Big: %s\r\n\r\n" % (
+        srv.token.encode(), srv.port, b"a" * 200000))
+    report(line == "" or re.search(r" (4\d\d) ", line), "a 200 KB header: refused", line)
+    line = srv.raw(b"GET /" + b"a" * 100000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    report(line == "" or re.search(r" (4\d\d) ", line), "a 100 KB URL: refused", line)
+    for what, junk in (("a word", b"GARBAGE\r\n\r\n"), ("binary", b"\x00\xff\xfe\r\n\r\n"),
+                       ("a method alone", b"GET\r\n\r\n"),
+                       ("HTTP/9.9", b"GET / HTTP/9.9\r\nHost: x\r\n\r\n"),
+                       ("empty lines", b"\r\n\r\n\r\n")):
+        line = srv.raw(junk)
+        report(line == "" or re.search(r" (4\d\d|505) ", line),
+               "a malformed request (%s): refused or dropped" % what, line)
+    # a request cut short, then closed
+    s = socket.create_connection((srv.host, srv.port), timeout=5)
+    s.sendall(b"GET /api/meta?t=")
+    s.close()
+    # random questions: every answer an error or a result, JSON when it says so
+    rnd = random.Random(1)
+    paths = ["/api/meta", "/api/functions", "/api/function", "/api/source", "/api/graph",
+             "/api/flame", "/api/sandwich", "/api/complexity", "/api/x", "/"]
+    keys = ["id", "ev", "sort", "dir", "q", "offset", "limit", "up", "down", "parts", "zz"]
+    vals = ["0", "1", "-1", "18446744073709551616", "99999999999", "", "a", "%zz", "(?", ".*",
+            "incl", "name", "asc", "\u00e9\u4e2d", "1e3", "0x10", " 1", "(a+)+$", "\\", "7" * 300]
+    bad = []
+    for k in range(400):
+        q = {rnd.choice(keys): rnd.choice(vals) for _ in range(rnd.randint(0, 5))}
+        p = rnd.choice(paths)
+        try:
+            st, ty, b = srv.get(p, q)
+        except Exception as e:
+            bad.append((p, q, str(e)))
+            break
+        if st not in (200, 400, 404, 422, 503):
+            bad.append((p, q, st))
+        elif "json" in ty:
+            try:
+                json.loads(b)
+            except ValueError:
+                bad.append((p, q, "not JSON"))
+    report(not bad, "400 random questions: each answered, JSON when JSON", bad[:3])
+    st, _, _ = srv.get("/api/meta")
+    report(st == 200, "the server still answers")
+
+
+def main():
+    srv = Server(sys.argv[2])
+    if sys.argv[1] == "api":
+        check_api(srv, json.load(open(sys.argv[3])), sys.argv[4])
+    else:
+        check_hostile(srv)
+    sys.exit(1 if failures else 0)
+
+
+main()
