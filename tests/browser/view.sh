@@ -39,7 +39,8 @@ start_view() {
     URL=""
     i=0
     while [ $i -lt 300 ]; do
-        URL=$(sed -n 's/^tally: view at \(http:[^ ]*\).*/\1/p' "$TMP/view-$name.err" | head -n 1)
+        [ -f "$TMP/view-$name.err" ] &&
+            URL=$(sed -n 's/^tally: view at \(http:[^ ]*\).*/\1/p' "$TMP/view-$name.err" | head -n 1)
         [ -n "$URL" ] && break
         kill -0 "$VIEW_PID" 2>/dev/null || break
         sleep 0.1

@@ -54,7 +54,11 @@ class Expect:
         self.callers = [[] for _ in self.funcs]
         self.callees = [[] for _ in self.funcs]
         for c in self.d["calls"]:
-            self.calls_in[c["callee"]] += c["count"]
+            # calls into a function from outside its recursion: not its self-calls, not the
+            # calls between members of its cycle
+            a, b = self.funcs[c["caller"]], self.funcs[c["callee"]]
+            if a["id"] != b["id"] and not (a["cycle"] and a["cycle"] == b["cycle"]):
+                self.calls_in[c["callee"]] += c["count"]
             self.callers[c["callee"]].append(c)
             self.callees[c["caller"]].append(c)
         self.by_name = {}
