@@ -64,16 +64,17 @@ stop_view() {
 }
 trap 'stop_view; rm -rf "$TMP"' EXIT
 
-# run_view NAME MODE PROFILE [EXTRA]: the browser checks of MODE against the
-# server of PROFILE (its TAP lines are this test's)
+# run_view NAME MODE PROFILE [OPTION...]: the browser checks of MODE against
+# the server of PROFILE, started with the OPTIONs (its TAP lines are this test's)
 run_view() {
     name=$1 mode=$2 prof=$3
+    shift 3
     if ! "$TALLY" convert --to=json --lines -o "$TMP/$name.json" "$prof" 2>"$TMP/conv.err"; then
         not_ok "tally convert --to=json of the $name profile"
         diag <"$TMP/conv.err"
         return
     fi
-    start_view "$name" "$prof"
+    start_view "$name" "$@" "$prof"
     [ -n "$URL" ] || return
     "$PY" "$ROOT/tests/browser/view_test.py" "$mode" "$URL" "$TMP/$name.json" "$prof" \
         "$SHOTS/view-$name" >"$TMP/py.out" 2>"$TMP/py.err"
@@ -163,7 +164,7 @@ fn=std::vector<int, std::allocator<int> >::push_back(int const&)
 fn=evil</script><b>x</b>
 1 1 0
 EOF
-run_view small small "$TMP/small.out"
+run_view small small "$TMP/small.out" --editor='vscode://file/{path}:{line}'
 
 # a C++ program under Callgrind: templates, argument lists, libraries
 if command -v valgrind >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1; then

@@ -491,6 +491,12 @@ def small(p, url, ex, profile, prefix):
         "Incl %s (%s)" % ("{:,}".format(work["inclusive"][0]), ex.pct(work["inclusive"][0], 0)) in fn and
         "Self %s (%s)" % ("{:,}".format(work["self"][0]), ex.pct(work["self"][0], 0)) in fn), fn)
     check_source(p, ex, work, sites.get("work", {}), 0, w, srcfile)
+    # the server runs with --editor='vscode://file/{path}:{line}'
+    links = p.js("return Array.from(document.querySelectorAll('#s-body td.ln a')).map(a => "
+                 "[a.closest('tr').dataset.n, a.getAttribute('href')])")
+    want = [[n, "vscode://file/%s:%s" % (urllib.parse.quote(srcfile, safe="/-_.~"), n)] for n, _ in links]
+    check("the source lines link to the editor of meta.editor (%d links, %s)" % (
+        len(links), links[0][1] if links else "none"), links and links == want, "%s\n%s" % (links[:3], want[:3]))
     p.tab("graph")
     # a callee in the list selects it
     p.js("Array.from(document.querySelectorAll('#v-callees tr[data-id]')).find("
