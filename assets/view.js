@@ -14,7 +14,7 @@ var TV = (function () {
   TV.meta = null;
   /* the state the address keeps (#fn=..&ev=..): see hashOf/readHash */
   TV.state = { fn: null, ev: 0, tab: 'graph', sort: 'incl', dir: 'desc', q: '', parts: null,
-               up: 2, down: 2, fq: '' };
+               up: 2, down: 2, fq: '', ff: null };
 
   TV.$ = function (id) { return document.getElementById(id); };
   /* an element: TV.el('td', {class: 'n', title: 'x'}, 'text' or [children]) */
@@ -183,7 +183,7 @@ var TV = (function () {
   };
 
   /* ---- state and address ---- */
-  var KEYS = ['fn', 'ev', 'tab', 'sort', 'dir', 'q', 'parts', 'up', 'down', 'fq'];
+  var KEYS = ['fn', 'ev', 'tab', 'sort', 'dir', 'q', 'parts', 'up', 'down', 'fq', 'ff'];
   var TABS = ['graph', 'source', 'flame', 'icicle', 'sandwich', 'complexity'];
   var SORTS = ['incl', 'self', 'calls', 'name', 'obj', 'file'];
   TV.hashOf = function (s) {
@@ -203,7 +203,7 @@ var TV = (function () {
   TV.readHash = function () {
     var p = new URLSearchParams(location.hash.replace(/^#/, ''));
     var s = { fn: null, ev: 0, tab: 'graph', sort: 'incl', dir: 'desc', q: '', parts: null,
-              up: 2, down: 2, fq: '' };
+              up: 2, down: 2, fq: '', ff: null };
     var ne = TV.meta ? TV.meta.events.length : 1;
     if (p.has('fn')) s.fn = int(p.get('fn'), 0, 1e15, null);
     s.ev = int(p.get('ev'), 0, ne - 1, 0);
@@ -213,6 +213,7 @@ var TV = (function () {
     if (p.get('dir') === 'asc' || p.get('dir') === 'desc') s.dir = p.get('dir');
     s.q = p.get('q') || '';
     s.fq = p.get('fq') || '';
+    if (p.has('ff')) s.ff = int(p.get('ff'), 0, 1e15, null); /* the flame graph's root function */
     s.up = int(p.get('up'), 0, 6, 2);
     s.down = int(p.get('down'), 0, 6, 2);
     if (p.get('parts') && TV.meta) {

@@ -138,8 +138,13 @@
     var pane = paneOf(tab), body = pane.querySelector('.fbody');
     var d = flame.data;
     if (!d) return;
-    var note = pane.querySelector('.f-note');
-    note.textContent = d.kind === 'estimated' ? 'estimated from the call arcs' : '';
+    var note = pane.querySelector('.f-note'), ff = TV.state.ff, focus = pane.querySelector('.f-focus');
+    var under = ff !== null && d.ids ? d.names[d.ids.indexOf(ff)] : null;
+    note.textContent = (d.kind === 'estimated' ? 'estimated from the call arcs' : '') +
+      (ff !== null ? (d.kind === 'estimated' ? ' · ' : '') + 'under ' +
+       (under ? TV.shortName(under) : 'function ' + ff) : '');
+    focus.setAttribute('aria-pressed', ff !== null ? 'true' : 'false');
+    focus.textContent = ff !== null ? 'The whole program' : 'Under the selection';
     if (!TV.num(d.total) || !flame.flat.t[0]) {
       body.innerHTML = '';
       body.appendChild(TV.el('p', { class: 'msg muted' }, 'No cost in ' + TV.evName() + '.'));
@@ -151,7 +156,8 @@
     input.classList.toggle('bad', !!bad.bad);
     var m = draw(body, flame.flat, { names: d.names, ids: d.ids, zoom: zoom[tab],
                                      orient: tab === 'flame' ? 'up' : 'down', rx: rx,
-                                     rootName: 'all (' + TV.evName() + ')' });
+                                     rootName: ff !== null ? (under || 'function ' + ff) + ' (all its calls)' :
+                                       'all (' + TV.evName() + ')' });
     var mt = pane.querySelector('.f-match');
     if (bad.bad) {
       mt.textContent = 'bad regex: ' + bad.bad;
@@ -169,7 +175,7 @@
   function flamePane(tab) {
     return {
       needsFn: false,
-      key: function (s) { return [s.ev, s.parts].join('|'); },
+      key: function (s) { return [s.ev, s.parts, s.ff].join('|'); },
       load: function (s, failed) {
         var k = this.key(s), body = paneOf(tab).querySelector('.fbody');
         if (flame.key === k && flame.data) {
@@ -180,7 +186,7 @@
         body.appendChild(TV.el('p', { class: 'msg muted' }, 'Loading…'));
         if (flame.busy !== k) {
           flame.busy = k;
-          flame.req = TV.api('flame', { ev: s.ev });
+          flame.req = TV.api('flame', { ev: s.ev, id: s.ff });
         }
         flame.req.then(function (r) {
           if (TV.flameKey() !== k) return;
@@ -202,7 +208,7 @@
       update: function () { render(tab); }
     };
   }
-  TV.flameKey = function () { return [TV.state.ev, TV.state.parts].join('|'); };
+  TV.flameKey = function () { return [TV.state.ev, TV.state.parts, TV.state.ff].join('|'); };
   TV.panes.flame = flamePane('flame');
   TV.panes.icicle = flamePane('icicle');
 
@@ -215,6 +221,9 @@
       zoom[tab] = i;
       if (k >= 0) TV.select(flame.data.ids[k], 'push');
       else render(tab);
+    });
+    pane.querySelector('.f-focus').addEventListener('click', function () {
+      TV.set({ ff: TV.state.ff !== null ? null : TV.state.fn }, 'push');
     });
     pane.querySelector('.f-reset').addEventListener('click', function () {
       zoom[tab] = 0;
@@ -262,12 +271,15 @@
     key: function (s) { return [s.fn, s.ev, s.parts].join('|'); },
     load: function (s, failed) {
       var body = TV.$('w-body'), k = this.key(s);
+      body.setAttribute('aria-busy', 'true');
       TV.api('sandwich', { id: s.fn, ev: s.ev }).then(function (r) {
         if (TV.panes.sandwich.key(TV.state) !== k) return;
+        body.removeAttribute('aria-busy');
         sand.key = k;
         sand.data = r;
         renderSandwich();
       }).catch(function (err) {
+        body.removeAttribute('aria-busy');
         TV.fail(body, err);
         failed();
       });

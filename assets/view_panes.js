@@ -301,16 +301,18 @@
     key: function (s) { return [s.fn, s.parts].join('|'); },
     load: function (s, failed) {
       var body = TV.$('s-body');
+      body.setAttribute('aria-busy', 'true');
       TV.api('source', { id: s.fn }).then(function (r) {
         if (TV.state.fn !== s.fn) return;
+        body.removeAttribute('aria-busy');
         TV.panes.source.data = r;
         showSource(r, body);
       }).catch(function (err) {
+        body.removeAttribute('aria-busy');
         TV.fail(body, err);
         failed();
       });
-    },
-    update: function () { /* a new event: redraw from what is there */ }
+    }
   };
   TV.on('state', function (c) {
     if (c.old.ev !== c.now.ev && TV.panes.source.data && c.now.tab === 'source') {

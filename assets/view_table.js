@@ -254,6 +254,11 @@
       Array.prototype.forEach.call(rowsEl.querySelectorAll('.vrow.fn'), function (r) {
         r.classList.toggle('sel', Number(r.getAttribute('data-id')) === c.now.fn);
       });
+      /* selected elsewhere (graph, flame, lists): its row into sight when the cache knows it */
+      var i = selIndex(), y = i * rowH;
+      if (i >= 0 && (y < scroller.scrollTop || y + rowH > scroller.scrollTop + scroller.clientHeight)) {
+        scroller.scrollTop = Math.max(0, y - scroller.clientHeight / 2);
+      }
     }
   });
   /* for the tests: the rows in the cache */

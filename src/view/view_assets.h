@@ -140,9 +140,12 @@ static const char *const view_asset_css[] = {
     "               align-items: center; padding: 4px 8px; flex-wrap: wrap;\n",
     "               border-bottom: 1px solid var(--line); }\n",
     ".pane > .body { flex: 1; min-height: 0; overflow: auto; position: relative; }\n",
+    ".pane > .body[aria-busy=true] > * { opacity: 0.45; transition: opacity 0.2s 0.15s; }\n",
     ".f-search { width: 14em; padding: 2px 5px; border: 1px solid var(--line); border-radius: 3px; "
     "}\n",
     ".f-note { color: var(--selb); font-style: italic; }\n",
+    ".f-focus[aria-pressed=true] { background: var(--sel); border-color: var(--selb); font-weight: "
+    "600; }\n",
     "\n",
     "/* the call graph (dot's SVG, inlined) */\n",
     "#g-body svg { display: block; margin: 0 auto; }\n",
@@ -271,6 +274,8 @@ static const char *const view_asset_body[] = {
     "<div class=\"pane\" id=\"p-flame\" role=\"tabpanel\" hidden>\n",
     "<div class=\"bar\">\n",
     "<button type=\"button\" class=\"f-reset\">Reset zoom</button>\n",
+    "<button type=\"button\" class=\"f-focus\" aria-pressed=\"false\" title=\"draw only what runs "
+    "under the selected function (every call of it merged)\">Under the selection</button>\n",
     "<input type=\"search\" class=\"f-search\" placeholder=\"Highlight: regex\" "
     "aria-label=\"Highlight frames (regular expression)\" spellcheck=\"false\" "
     "autocomplete=\"off\">\n",
@@ -282,6 +287,8 @@ static const char *const view_asset_body[] = {
     "<div class=\"pane\" id=\"p-icicle\" role=\"tabpanel\" hidden>\n",
     "<div class=\"bar\">\n",
     "<button type=\"button\" class=\"f-reset\">Reset zoom</button>\n",
+    "<button type=\"button\" class=\"f-focus\" aria-pressed=\"false\" title=\"draw only what runs "
+    "under the selected function (every call of it merged)\">Under the selection</button>\n",
     "<input type=\"search\" class=\"f-search\" placeholder=\"Highlight: regex\" "
     "aria-label=\"Highlight frames (regular expression)\" spellcheck=\"false\" "
     "autocomplete=\"off\">\n",

@@ -82,8 +82,8 @@ run_view() {
     # the script's lines ("ok - x" / "not ok - x") numbered as this test's
     while IFS= read -r line; do
         case $line in
-        "ok - "*) ok "$name: ${line#ok - }" ;;
-        "not ok - "*) not_ok "$name: ${line#not ok - }" ;;
+        "ok - "*) ok "${line#ok - }" ;;
+        "not ok - "*) not_ok "${line#not ok - }" ;;
         *) echo "$line" ;;
         esac
     done <"$TMP/py.out"

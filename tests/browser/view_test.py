@@ -27,7 +27,12 @@ SIZES = [(1400, 900), (1024, 700)]
 TABS = ["graph", "source", "flame", "icicle", "sandwich"]
 
 
+PREFIX = [""]  # the profile's label: every line names it
+
+
 def check(name, cond, detail=None):
+    if PREFIX[0] and not name.startswith(PREFIX[0]):
+        name = PREFIX[0] + ": " + name
     if cond:
         print("ok - " + name)
     else:
@@ -528,6 +533,20 @@ def small(p, url, ex, profile, prefix):
           ids and set(ids) == up_ids | {"f%d" % wid}, "want %s" % sorted(up_ids | {"f%d" % wid}))
     check("the levels are in the address (down=0)", p.state().get("down") == "0")
     check_flame(p, ex, 0, w, "work")
+    # the flame graph under the selected function (api/flame?id=): its root is work's cost
+    select_name(p, "work")
+    p.tab("flame")
+    p.d.find_element(By.CSS_SELECTOR, "#p-flame .f-focus").click()
+    ok = p.wait("/under work/.test(document.querySelector('#p-flame .f-note').textContent) && "
+                "TV.flame.data() && TV.state.ff !== null", 10, "the flame graph under work")
+    data = p.js("return TV.flame.data()")
+    check("'Under the selection': the flame graph's root is work, inclusive %d (%s)" % (
+        work["inclusive"][0], data["tree"][1] if data else None),
+        ok and int(data["tree"][1]) == int(work["inclusive"][0]) and p.state().get("ff") == str(
+            p.js("return TV.state.fn")))
+    p.d.find_element(By.CSS_SELECTOR, "#p-flame .f-focus").click()
+    ok = p.wait("TV.state.ff === null && TV.flame.data() && +TV.flame.data().tree[1] === %d" % ex.totals[0], 10)
+    check("'The whole program' brings the whole flame graph back", ok)
     # sandwich of helper
     p.js("TV.select(%d, 'push')" % p.js("return +document.querySelector('#v-callees tr[data-id]').dataset.id"))
     select_name(p, "helper")
@@ -691,6 +710,7 @@ def many(p, url, ex, profile, prefix):
 def main():
     mode, url, jpath, profile, prefix = sys.argv[1:6]
     ex = Expect(jpath)
+    PREFIX[0] = {"small": "small", "real": "C++ program", "many": "114,000 functions"}[mode]
     p = Page(*SIZES[0])
     try:
         {"small": small, "real": real, "many": many}[mode](p, url, ex, profile, prefix)
