@@ -31,6 +31,7 @@
       asked.delete(p);
       cache.set(p, r.rows);
       while (cache.size > CACHE) cache.delete(cache.keys().next().value);
+      scroller.removeAttribute('aria-busy');
       if (total !== r.total) {
         total = r.total;
         spacer.style.height = total * rowH + 'px';
@@ -46,6 +47,7 @@
     }).catch(function (err) {
       if (g !== gen) return;
       asked.delete(p);
+      scroller.removeAttribute('aria-busy');
       msg.hidden = false;
       TV.fail(msg, err);
       if (err.status === 400) TV.$('v-search').classList.add('bad');
@@ -151,6 +153,7 @@
     cache.clear();
     asked.clear();
     total = -1;
+    scroller.setAttribute('aria-busy', 'true'); /* the rows in sight are the old query's */
     if (!keepScroll) scroller.scrollTop = 0;
     var heads = document.querySelectorAll('#v-thead [data-sort]');
     Array.prototype.forEach.call(heads, function (h) {

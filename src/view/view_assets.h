@@ -89,6 +89,7 @@ static const char *const view_asset_css[] = {
     "#v-scroll:focus-visible { box-shadow: inset 0 0 0 2px var(--accent); }\n",
     "#v-spacer { width: 1px; }\n",
     "#v-rows { position: absolute; left: 0; right: 0; top: 0; }\n",
+    "#v-scroll[aria-busy=true] #v-rows { opacity: 0.45; transition: opacity 0.2s 0.15s; }\n",
     ".vrow.fn { cursor: pointer; border-bottom: 1px solid #eef0f2; }\n",
     ".vrow.fn:hover { background: #eef4fb; }\n",
     ".vrow.fn.sel { background: var(--sel); box-shadow: inset 4px 0 0 var(--selb); }\n",
