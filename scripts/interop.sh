@@ -6,7 +6,8 @@
 #     each file just after it loaded;
 #   - callgrind_annotate: its output, and whether it warned;
 #   - speedscope 1.25 (npm package speedscope, installed with npm into
-#     build/interop-tools when missing) in headless Chromium: tally's
+#     build/interop-tools when missing) in headless Chromium, driven through
+#     Selenium (Debian's python3-selenium and chromium-driver): tally's
 #     speedscope conversion of Callgrind's file beside speedscope's own
 #     import of that file (scripts/interop_speedscope.py).
 # Files: Callgrind's own profile of examples/recurse, and what tally's
@@ -119,9 +120,10 @@ if [ ! -f "$SS/index.html" ] && command -v npm >/dev/null 2>&1; then
     mkdir -p "$ROOT/build/interop-tools"
     (cd "$ROOT/build/interop-tools" && npm install --no-audit --no-fund speedscope@1.25.0 >/dev/null 2>&1)
 fi
-if [ -f "$SS/index.html" ] && command -v chromium >/dev/null 2>&1; then
+if [ -f "$SS/index.html" ] && command -v chromium >/dev/null 2>&1 && [ -x /usr/bin/chromedriver ] &&
+    /usr/bin/python3 -c 'import selenium.webdriver' >/dev/null 2>&1; then
     "$TALLY" convert --to=speedscope -o tally.speedscope.json callgrind.out 2>/dev/null
-    python3 "$ROOT/scripts/interop_speedscope.py" "$SS" "$OUT" tally.speedscope.json callgrind.out
+    /usr/bin/python3 "$ROOT/scripts/interop_speedscope.py" "$SS" "$OUT" tally.speedscope.json callgrind.out
 else
-    echo "speedscope: not run (needs npm's speedscope 1.25.0 and chromium)"
+    echo "speedscope: not run (needs npm's speedscope 1.25.0, chromium, chromium-driver and python3-selenium)"
 fi

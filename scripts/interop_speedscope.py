@@ -2,8 +2,8 @@
 """interop_speedscope.py SPEEDSCOPE_DIR OUT_DIR FILE...: each FILE opened
 in speedscope (its release directory, npm package speedscope) in headless
 Chromium, served from 127.0.0.1, and a screenshot OUT_DIR/FILE.speedscope.png
-taken once it has drawn (scripts/interop.sh; tests/browser/cdp.py drives
-Chromium)."""
+taken once it has drawn (scripts/interop.sh; tests/browser/browser.py drives
+Chromium through Selenium, so run it with Debian's /usr/bin/python3)."""
 import functools
 import http.server
 import os
@@ -14,7 +14,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "browser"))
-import cdp  # noqa: E402
+import browser  # noqa: E402
 
 
 def main(app, out, files):
@@ -31,7 +31,7 @@ def main(app, out, files):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     port = server.server_address[1]
-    b = cdp.Browser(1400, 900)
+    b = browser.Browser(1400, 900)
     try:
         for f in files:
             name = os.path.basename(f)
@@ -42,8 +42,8 @@ def main(app, out, files):
             time.sleep(4)
             png = os.path.join(out, name + ".speedscope.png")
             b.screenshot(png)
-            errors = "; ".join(b.errors) if b.errors else "no console errors"
-            b.errors = []
+            seen = b.take_errors()
+            errors = "; ".join(seen) if seen else "no console errors"
             print("speedscope %s: %s (%s)" % (name, png, errors))
     finally:
         b.close()

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared helpers for the shell tests (sourced). Output is TAP-like:
 # "ok N - name" or "not ok N - name" plus diagnostics prefixed by "# ".
 # TALLY is the binary under test (set by tests/run.sh, else build/tally).
@@ -371,4 +372,27 @@ same_written() {
             cmp -s "$f" "$other" || why="$why; $b differs"
         fi
     done
+}
+
+# The browser tests (tests/browser/) drive Chromium through Selenium, which
+# Debian installs for its own python: BROWSER_PY runs their python files
+# (a python3 earlier on PATH, such as pyenv's, lacks the module).
+BROWSER_PY=/usr/bin/python3
+# browser_missing: prints what a browser test lacks and fails, or succeeds
+# printing nothing when chromium, /usr/bin/chromedriver and the selenium
+# module of $BROWSER_PY are all there (sh scripts/install-deps.sh).
+browser_missing() {
+    if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+        echo "chromium"
+        return 1
+    fi
+    if [ ! -x /usr/bin/chromedriver ]; then
+        echo "/usr/bin/chromedriver (chromium-driver)"
+        return 1
+    fi
+    if ! "$BROWSER_PY" -c 'import selenium.webdriver' >/dev/null 2>&1; then
+        echo "the selenium module of $BROWSER_PY (python3-selenium)"
+        return 1
+    fi
+    return 0
 }

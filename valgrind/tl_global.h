@@ -645,6 +645,14 @@ void sim_hold_unrun(UInt tid);
 void sim_give_back(void);
 /* A block was translated (with its dynblock: --calls=yes). */
 void sim_note_block(dynblock *d);
+/* The block whose n instrs are ins[] (a dynblock's cur[]) ends with a
+ * client request: its IR, made here, notes it as it leaves; once the
+ * request is handled (sim_request_done) its run counts in the part then
+ * open, if its thread collects. A dump or a zeroing starts a part's list
+ * of such runs anew (sim_requests_restart). */
+void sim_request_exit(IRSB *sb, instrcc **ins, UInt n);
+void sim_request_done(void);
+void sim_requests_restart(void);
 /* A run of a PLT block moved its counts from instr `from` to `to` (tl_main.c,
  * plt_name): the use of the lines `from` brought in then goes to `to`. */
 void sim_moved(instrcc *from, instrcc *to);

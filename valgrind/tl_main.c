@@ -1388,6 +1388,7 @@ IRSB *tl_instrument(VgCallbackClosure *closure, IRSB *sbIn, const VexGuestLayout
         }
     }
     if (clo_calls && sbi) note_exit(&st, sbIn->jumpkind, cur, sbi, sbIn->next);
+    if (sbIn->jumpkind == Ijk_ClientReq && st.ins) sim_request_exit(st.sbOut, st.ins, n_im);
     segs_finish(&st, sbi);
     if (st.dyn) sim_note_block(st.dyn);
     return st.sbOut;

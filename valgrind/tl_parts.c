@@ -14,6 +14,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_transtab.h"
 
 #include "tl_global.h"
@@ -431,6 +432,7 @@ void zero_counts(void)
 void zero_all(void)
 {
     zero_counts();
+    sim_requests_restart();
     if (clo_contexts) {
         cct_restart(False);
         cct_zero();

@@ -208,6 +208,8 @@ static void tl_post_clo_init(void)
     rms_out_check();
 }
 
+static Bool handle_request(UWord *args, UWord *ret);
+
 static Bool tl_client_request(ThreadId tid, UWord *args, UWord *ret)
 {
     (void)tid;
@@ -218,6 +220,13 @@ static Bool tl_client_request(ThreadId tid, UWord *args, UWord *ret)
         *ret = ours;
         return ours;
     }
+    Bool ours = handle_request(args, ret);
+    sim_request_done(); /* (--cacheuse: the requesting block's run) */
+    return ours;
+}
+
+static Bool handle_request(UWord *args, UWord *ret)
+{
     if (parts_client_request(args)) {
         *ret = 0;
         return True;

@@ -14,6 +14,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 
 #include "tl_global.h"
@@ -185,6 +186,73 @@ static instrcc *moved_to(const instrcc *i)
     return NULL;
 }
 
+/* Blocks that end with a client request. Callgrind counts a run of a
+ * block when the next block starts, and only while collecting then: the
+ * run of a block that makes a request counts in the part open after the
+ * request, by the collection state after it. So the block that requests a
+ * dump ran in the part after the dump (the use charged to it there, its
+ * lines leaving after the dump, is written with it), and the one that
+ * switches collection on ran in the part it goes on with. Blocks that end
+ * with a client request store their record here as they leave (IR made by
+ * sim_request_exit); once tally has handled the request (the dump written,
+ * the state switched), sim_request_done notes the block's instrs as run in
+ * the part now open for its thread, if the thread collects. A part's list
+ * starts empty (a dump or a zeroing: sim_requests_restart). A block's
+ * instrs are its dynblock's cur[] (the function it ran for), or, with
+ * --calls=no, the block's own. */
+typedef struct {
+    instrcc **ins;
+    UInt n;
+} reqblock;
+static const reqblock *req_last; /* written by the IR */
+typedef struct {
+    UInt tid, n, at; /* its n instrs from req_ins[at] */
+} reqrun;
+static reqrun *req_runs;
+static instrcc **req_ins;
+static UInt n_req_runs, cap_req_runs, n_req_ins, cap_req_ins;
+
+void sim_request_exit(IRSB *sb, instrcc **ins, UInt n)
+{
+    if (!clo_cache_sim || !clo_cacheuse) return;
+    reqblock *r = NULL; /* (none: a block longer than any superblock) */
+    if (n > 0 && n <= DYN_MAX_INSTRS) {
+        r = arena_alloc(sizeof *r);
+        r->ins = ins;
+        r->n = n;
+    }
+    addStmtToIRSB(
+        sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&req_last), mkIRExpr_HWord((HWord)r)));
+}
+
+void sim_request_done(void)
+{
+    const reqblock *r = req_last;
+    req_last = NULL;
+    if (!r || !parts_collecting || !instr_state()) return;
+    UInt tid = VG_(get_running_tid)();
+    for (UInt k = 0; k < n_req_runs; k++) /* (few blocks make requests) */
+        if (req_runs[k].tid == tid && req_runs[k].n == r->n &&
+            VG_(memcmp)(req_ins + req_runs[k].at, r->ins, r->n * sizeof *r->ins) == 0)
+            return;
+    if (n_req_runs == cap_req_runs) {
+        cap_req_runs = cap_req_runs ? 2 * cap_req_runs : 16;
+        req_runs = VG_(realloc)("tl.reqruns", req_runs, cap_req_runs * sizeof *req_runs);
+    }
+    while (n_req_ins + r->n > cap_req_ins) {
+        cap_req_ins = cap_req_ins ? 2 * cap_req_ins : 256;
+        req_ins = VG_(realloc)("tl.reqins", req_ins, cap_req_ins * sizeof *req_ins);
+    }
+    req_runs[n_req_runs++] = (reqrun){.tid = tid, .n = r->n, .at = n_req_ins};
+    for (UInt k = 0; k < r->n; k++)
+        req_ins[n_req_ins++] = r->ins[k];
+}
+
+void sim_requests_restart(void)
+{
+    n_req_runs = n_req_ins = 0;
+}
+
 /* The instrs of the blocks that ran: a set of pointers, open addressing. */
 static const instrcc **ran_set;
 static UWord ran_mask;
@@ -234,15 +302,21 @@ static UWord each_ran_clone(void (*add)(const instrcc *))
     return n;
 }
 
-static void mark_ran_blocks(void)
+/* The set of the instrs of the blocks that ran in tid's part (0: all
+ * threads'), the blocks whose requests count their runs there included. */
+static void mark_ran_blocks(UInt tid)
 {
-    UWord n = each_ran_clone(NULL);
+    UWord n = each_ran_clone(NULL) + n_req_ins;
     UWord size = 64;
     while (size < 2 * n)
         size *= 2;
     ran_set = VG_(calloc)("tl.ranset", size, sizeof *ran_set);
     ran_mask = size - 1;
     each_ran_clone(ran_add);
+    for (UInt k = 0; k < n_req_runs; k++)
+        if (!clo_separate || req_runs[k].tid == tid)
+            for (UInt j = 0; j < req_runs[k].n; j++)
+                ran_add(req_ins[req_runs[k].at + j]);
 }
 
 void sim_hold_unrun(UInt tid)
@@ -263,7 +337,7 @@ void sim_hold_unrun(UInt tid)
                 from[e] = 0;
             }
         }
-    if (n_blocks) mark_ran_blocks();
+    if (n_blocks || n_req_runs) mark_ran_blocks(tid);
     for (UWord k = 0; k < cc_instrs.nslots; k++)
         for (instrcc *i = cc_instrs.slot[k]; i; i = i->next) {
             if (!has_use(i) || ran(i) || in_ran(i)) continue;
@@ -293,6 +367,7 @@ void sim_give_back(void)
             c[EVS(EV_AcCost1) + e] += h->v[e];
     }
     n_held = 0;
+    sim_requests_restart();
 }
 
 Bool sim_ir_nox(Addr a, UInt len)

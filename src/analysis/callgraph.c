@@ -15,24 +15,6 @@ static int add_cols(tally_wide *dst, const tally_wide *src, size_t n)
     return 0;
 }
 
-static void build_adjacency(size_t n, size_t na, const uint32_t *end, size_t **startp,
-                            uint32_t **arcsp)
-{
-    size_t *start = xcalloc(n + 1, sizeof(*start));
-    uint32_t *arcs = xmalloc((na ? na : 1) * sizeof(*arcs));
-    for (size_t a = 0; a < na; a++)
-        start[end[a] + 1]++;
-    for (size_t v = 0; v < n; v++)
-        start[v + 1] += start[v];
-    size_t *fill = xmalloc((n + 1) * sizeof(*fill));
-    memcpy(fill, start, (n + 1) * sizeof(*fill));
-    for (size_t a = 0; a < na; a++)
-        arcs[fill[end[a]]++] = (uint32_t)a;
-    free(fill);
-    *startp = start;
-    *arcsp = arcs;
-}
-
 int callgraph_build(struct callgraph *g, const struct profile *p, size_t part,
                     const struct event_expr *cols, size_t ncols, struct tally_error *err)
 {
@@ -62,8 +44,8 @@ int callgraph_build(struct callgraph *g, const struct profile *p, size_t part,
     g->calls = xcalloc(n ? n : 1, sizeof(*g->calls));
     g->reccalls = xcalloc(n ? n : 1, sizeof(*g->reccalls));
     g->total = xcalloc(nc, sizeof(tally_wide));
-    build_adjacency(n, g->narcs, g->from, &g->out_start, &g->out_arcs);
-    build_adjacency(n, g->narcs, g->to, &g->in_start, &g->in_arcs);
+    fgraph_adjacency(n, g->narcs, g->from, &g->out_start, &g->out_arcs);
+    fgraph_adjacency(n, g->narcs, g->to, &g->in_start, &g->in_arcs);
     if (rc) return -1;
 
     for (size_t v = 0; v < n; v++)

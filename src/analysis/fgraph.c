@@ -200,3 +200,20 @@ size_t fgraph_scc(size_t n, const size_t *start, const uint32_t *adj, uint32_t *
     free(cs_edge);
     return ncomp;
 }
+
+void fgraph_adjacency(size_t n, size_t na, const uint32_t *end, size_t **startp, uint32_t **arcsp)
+{
+    size_t *start = xcalloc(n + 1, sizeof(*start));
+    uint32_t *arcs = xmalloc((na ? na : 1) * sizeof(*arcs));
+    for (size_t a = 0; a < na; a++)
+        start[end[a] + 1]++;
+    for (size_t v = 0; v < n; v++)
+        start[v + 1] += start[v];
+    size_t *fill = xmalloc((n + 1) * sizeof(*fill));
+    memcpy(fill, start, (n + 1) * sizeof(*fill));
+    for (size_t a = 0; a < na; a++)
+        arcs[fill[end[a]]++] = (uint32_t)a;
+    free(fill);
+    *startp = start;
+    *arcsp = arcs;
+}

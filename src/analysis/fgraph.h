@@ -74,6 +74,13 @@ int fgraph_build(struct fgraph *g, const struct profile *p, const struct part *p
 void fgraph_release(struct fgraph *g);
 
 /*
+ * The arcs by one of their ends: the arcs a whose end[a] is v are
+ * list[start[v] .. start[v + 1]), in arc order (start has n + 1 entries,
+ * list na; both malloc'd).
+ */
+void fgraph_adjacency(size_t n, size_t na, const uint32_t *end, size_t **startp, uint32_t **listp);
+
+/*
  * Number the components of the n-node graph: comp[v] = its component
  * (0, 1, ... in the order they are completed). When order is not NULL it
  * receives the n nodes as the walk pops them off its stack: component 0's

@@ -133,11 +133,15 @@ static int select_parts(struct stack_tree *t, const struct profile *p,
 {
     memset(s, 0, sizeof(*s));
     if (!p->nparts) return tally_error_set(err, p->path, 0, "the profile has no parts");
-    if (opt->part >= 0 && (size_t)opt->part >= p->nparts)
+    if (!opt->nparts && opt->part >= 0 && (size_t)opt->part >= p->nparts)
         return tally_error_set(err, p->path, 0, "no part %d (the profile has %zu)", opt->part + 1,
                                p->nparts);
-    size_t first = opt->part >= 0 ? (size_t)opt->part : 0;
-    s->nparts = opt->part >= 0 ? 1 : p->nparts;
+    for (size_t k = 0; k < opt->nparts; k++)
+        if (opt->parts[k] >= p->nparts)
+            return tally_error_set(err, p->path, 0, "no part %zu (the profile has %zu)",
+                                   opt->parts[k] + 1, p->nparts);
+    size_t first = opt->nparts ? opt->parts[0] : opt->part >= 0 ? (size_t)opt->part : 0;
+    s->nparts = opt->nparts ? opt->nparts : opt->part >= 0 ? 1 : p->nparts;
     s->parts = xcalloc(s->nparts, sizeof(*s->parts));
     s->colmap = xcalloc(s->nparts, sizeof(*s->colmap));
     const struct eventset *es = &p->parts[first]->events;
@@ -151,7 +155,8 @@ static int select_parts(struct stack_tree *t, const struct profile *p,
     for (size_t c = 0; c < t->nev; c++)
         t->ev_names[c] = es->names[opt->event >= 0 ? (size_t)opt->event : c];
     for (size_t k = 0; k < s->nparts; k++) {
-        const struct part *pt = p->parts[first + k];
+        size_t pk = opt->nparts ? opt->parts[k] : first + k;
+        const struct part *pt = p->parts[pk];
         s->parts[k] = pt;
         s->colmap[k] = xcalloc(t->nev ? t->nev : 1, sizeof(size_t));
         for (size_t c = 0; c < t->nev; c++) {
@@ -160,7 +165,7 @@ static int select_parts(struct stack_tree *t, const struct profile *p,
                 sel_release(s);
                 return tally_error_set(err, p->path, 0,
                                        "part %zu has other events than part %zu; choose one part",
-                                       first + k + 1, first + 1);
+                                       pk + 1, first + 1);
             }
             s->colmap[k][c] = (size_t)ix;
         }
@@ -243,7 +248,8 @@ int stacks_build(struct stack_tree *t, const struct profile *p, const struct sta
     size_t maxnodes = opt->max_nodes ? opt->max_nodes : STACKS_DEFAULT_MAX_NODES;
     if (maxnodes > UINT32_MAX - 1) maxnodes = UINT32_MAX - 1;
     int exact = p->cct && p->cct->nevents == p->parts[0]->events.n &&
-                (opt->part == 0 || (opt->part < 0 && p->nparts == 1));
+                (opt->nparts ? opt->nparts == 1 && opt->parts[0] == 0
+                             : opt->part == 0 || (opt->part < 0 && p->nparts == 1));
     int rc;
     if (exact) {
         t->kind = STACKS_EXACT;

@@ -70,7 +70,9 @@ enum stack_kind {
 };
 
 struct stack_options {
-    int part;           /* part index, or -1: all parts summed (events must match by name) */
+    int part;            /* part index, or -1: all parts summed (events must match by name) */
+    const size_t *parts; /* with nparts > 0: these parts summed (part is not read) */
+    size_t nparts;
     int event;          /* base event index of the part, or -1: all base events */
     unsigned max_depth; /* frames below the root; 0 = STACKS_DEFAULT_DEPTH */
     double prune;       /* fraction of the root total (0 = keep everything) */

@@ -193,6 +193,9 @@ struct cli_input_options {
     int drop_line;           /* source lines too: costs and calls per function and file */
     int call_counts_only;    /* calls without their costs (read_options.callgrind) */
     int no_stacks;           /* calling-context trees (for views that show no stack) */
+    int keep_parts;          /* parts stay apart: each input's parts (dumps, threads) are
+                                parts of the result, in order (no calling contexts then,
+                                unless the result has one part) */
     int drop_index;          /* the sum's indexes of functions and records: it is only
                                 read by number afterwards (profile_drop_indexes()) */
     enum cli_pair pair_runs; /* two inputs that are the contexts and callgrind files of one
@@ -219,6 +222,24 @@ struct cli_input_options {
  */
 struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli_input_options *o,
                                 struct tally_error *err);
+/*
+ * (inputs.c) Open each file once (a pipe cannot be opened again) and sort
+ * them by their first bytes: aprof reports to aprofs/aprof_in[*naprof],
+ * the others to profs/prof_in[*nprof] (for cli_input_options.opened).
+ * The arrays have room for nfiles. Returns 0, or -1 with err (an input
+ * that cannot be opened or read; what was opened is closed).
+ */
+struct isprof;
+int cli_sort_inputs(const char *const *files, int nfiles, const char **aprofs,
+                    struct input *aprof_in, int *naprof, const char **profs, struct input *prof_in,
+                    int *nprof, struct tally_error *err);
+/*
+ * (inputs.c) Read the n opened aprof reports ins[] (named files[]) and add
+ * them up into ip (isprof_init()ed), printing their warnings. Every input
+ * is closed. Returns 0, or -1 with err.
+ */
+int cli_read_aprofs(const char *const *files, struct input *ins, int n, struct isprof *ip,
+                    struct tally_error *err);
 /*
  * (inputs.c) Where the second of two inputs starts, for commands that
  * compare two (flame --diff): an input is one profile file, or a program

@@ -11,14 +11,39 @@
  */
 #include "cli.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../analysis/gprof_load.h"
 #include "../analysis/merge.h"
 #include "../analysis/runpair.h"
+#include "../formats/aprof.h"
 #include "../formats/format.h"
 #include "../model/cct.h"
+
+/*
+ * Each part of src as a new part of dst, with its metadata (keep_parts).
+ * Returns 0, or -1 with err.
+ */
+static int append_parts(struct profile *dst, const struct profile *src, struct tally_error *err)
+{
+    if (src->signed_costs != dst->signed_costs)
+        return tally_error_set(err, src->path, 0,
+                               "a profile of differences cannot be a part beside a profile");
+    for (size_t i = 0; i < src->nparts; i++) {
+        const struct part *s = src->parts[i];
+        struct part *d = profile_add_part(dst);
+        if (part_accumulate(dst, d, src, s, err)) return -1;
+        d->has_pid = s->has_pid;
+        d->pid = s->pid;
+        d->has_thread = s->has_thread;
+        d->thread = s->thread;
+        d->has_part = s->has_part;
+        d->part_no = s->part_no;
+    }
+    return 0;
+}
 
 /*
  * The gprof analysis of program `exe` and its gmon files as a profile.
@@ -129,7 +154,7 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
                                  "a program is not a profile (give its gmon.out files after it)");
     struct read_options ro;
     memset(&ro, 0, sizeof(ro));
-    ro.merge_parts = 1;
+    ro.merge_parts = !(o && o->keep_parts);
     ro.drop_jumps = o && o->drop_jumps;
     ro.drop_addr = o && o->drop_addr;
     ro.drop_line = o && o->drop_line;
@@ -192,7 +217,8 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
             const char *base = strrchr(profs[i]->path, '/');
             cli_progress_note("merging %s into the sum (%d of %d)",
                               base ? base + 1 : profs[i]->path, i + 1, nprofs);
-            if (profile_sum(sum, p, &dropped, err)) {
+            if (o && o->keep_parts ? append_parts(sum, p, err)
+                                   : profile_sum(sum, p, &dropped, err)) {
                 if (!err->file[0]) snprintf(err->file, sizeof(err->file), "%s", profs[i]->path);
                 failed = -1;
             }
@@ -208,6 +234,10 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
         profile_free(sum);
         sum = NULL;
     }
+    if (sum && sum->nparts > 1 && sum->cct) {
+        cct_free(sum->cct); /* a tree of the first part only */
+        sum->cct = NULL;
+    }
     if (sum && o && o->drop_index) profile_drop_indexes(sum);
     for (int i = 0; i < nopen; i++)
         input_close(&ins[i]);
@@ -215,4 +245,67 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
     free(gmons);
     free(profs);
     return sum;
+}
+
+int cli_sort_inputs(const char *const *files, int nfiles, const char **aprofs,
+                    struct input *aprof_in, int *naprof, const char **profs, struct input *prof_in,
+                    int *nprof, struct tally_error *err)
+{
+    *naprof = *nprof = 0;
+    for (int i = 0; i < nfiles; i++) {
+        struct input in;
+        enum profile_format f;
+        if (cli_open_input(&in, files[i], err)) goto fail;
+        enum format_class k = format_classify(&in, &f, err);
+        if (k == FORMAT_UNREADABLE) {
+            input_close(&in);
+            goto fail;
+        }
+        if (k == FORMAT_PROFILE && f == PROFILE_FORMAT_APROF) {
+            aprof_in[*naprof] = in;
+            aprofs[(*naprof)++] = files[i];
+        } else {
+            prof_in[*nprof] = in;
+            profs[(*nprof)++] = files[i];
+        }
+    }
+    return 0;
+fail:
+    for (int i = 0; i < *naprof; i++)
+        input_close(&aprof_in[i]);
+    for (int i = 0; i < *nprof; i++)
+        input_close(&prof_in[i]);
+    *naprof = *nprof = 0;
+    return -1;
+}
+
+int cli_read_aprofs(const char *const *files, struct input *ins, int n, struct isprof *ip,
+                    struct tally_error *err)
+{
+    int rc = 0;
+    cli_progress_start(files, n);
+    if (n > 0) rc = aprof_read_input(ip, &ins[0], err);
+    for (int i = 1; i < n && !rc; i++) {
+        struct isprof next;
+        isprof_init(&next);
+        struct strlist warnings = {0};
+        rc = aprof_read_input(&next, &ins[i], err);
+        if (rc == 0) {
+            const char *base = strrchr(files[i], '/');
+            cli_progress_note("merging %s into the sum (%d of %d)", base ? base + 1 : files[i],
+                              i + 1, n);
+            rc = isprof_merge(ip, &next, &warnings, err);
+            cli_progress_note(NULL);
+            if (rc && !err->file[0]) snprintf(err->file, sizeof(err->file), "%s", files[i]);
+        }
+        if (warnings.n) cli_progress_stop();
+        for (size_t w = 0; w < warnings.n; w++)
+            fprintf(stderr, "tally: warning: %s: %s\n", files[i], warnings.items[w]);
+        strlist_release(&warnings);
+        isprof_release(&next);
+    }
+    cli_progress_stop();
+    for (int i = 0; i < n; i++)
+        input_close(&ins[i]);
+    return rc;
 }

@@ -151,15 +151,6 @@ static int report_parse_args(int argc, char **argv, struct report_options *o)
     return 0;
 }
 
-/* Is the opened input an aprof report? (-1 with err when it cannot be read) */
-static int is_aprof(struct input *in, struct tally_error *err)
-{
-    enum profile_format f;
-    enum format_class k = format_classify(in, &f, err);
-    if (k == FORMAT_UNREADABLE) return -1;
-    return k == FORMAT_PROFILE && f == PROFILE_FORMAT_APROF;
-}
-
 /* Read everything a memory stream collected into a string; NULL on failure. */
 static char *svg_fragment(char *text)
 {
@@ -290,29 +281,7 @@ static char *make_complexity(const char *dir, int single, const char **files, st
     complexity_options_init(&an);
     char *html = NULL, *text = NULL, *sub = NULL;
     size_t len = 0;
-    cli_progress_start(files, n);
-    if (aprof_read_input(&ip, &ins[0], &err)) goto fail;
-    for (int i = 1; i < n; i++) {
-        struct isprof next;
-        isprof_init(&next);
-        struct strlist warnings = {0};
-        int rc = aprof_read_input(&next, &ins[i], &err);
-        if (rc == 0) {
-            const char *base = strrchr(files[i], '/');
-            cli_progress_note("merging %s into the sum (%d of %d)", base ? base + 1 : files[i],
-                              i + 1, n);
-            rc = isprof_merge(&ip, &next, &warnings, &err);
-            cli_progress_note(NULL);
-            if (rc && !err.file[0]) snprintf(err.file, sizeof(err.file), "%s", files[i]);
-        }
-        if (warnings.n) cli_progress_stop();
-        for (size_t w = 0; w < warnings.n; w++)
-            fprintf(stderr, "tally: warning: %s: %s\n", files[i], warnings.items[w]);
-        strlist_release(&warnings);
-        isprof_release(&next);
-        if (rc) goto fail;
-    }
-    cli_progress_stop();
+    if (cli_read_aprofs(files, ins, n, &ip, &err)) goto fail;
     if (complexity_analyse(&ip, &an, &c, &err)) goto fail;
     struct complexity_report_options ro = {.sources = files, .nsources = (size_t)n, .filters = &an};
     char *plots = NULL;
@@ -417,22 +386,8 @@ int cmd_report(int argc, char **argv)
     struct input *aprof_in = xcalloc((size_t)o.nfiles + 1, sizeof(*aprof_in));
     struct input *prof_in = xcalloc((size_t)o.nfiles + 1, sizeof(*prof_in));
     int naprof = 0, nprof = 0, made_dir = 0;
-    for (int i = 0; i < o.nfiles; i++) {
-        struct input in;
-        if (cli_open_input(&in, o.files[i], &err)) goto fail;
-        int a = is_aprof(&in, &err);
-        if (a < 0) {
-            input_close(&in);
-            goto fail;
-        }
-        if (a) {
-            aprof_in[naprof] = in;
-            aprofs[naprof++] = o.files[i];
-        } else {
-            prof_in[nprof] = in;
-            profs[nprof++] = o.files[i];
-        }
-    }
+    if (cli_sort_inputs(o.files, o.nfiles, aprofs, aprof_in, &naprof, profs, prof_in, &nprof, &err))
+        goto fail;
     /* -o NAME.html: that one file; any other name is a directory */
     size_t dl = strlen(o.dir);
     int single = dl > 5 && strcasecmp(o.dir + dl - 5, ".html") == 0;

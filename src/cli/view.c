@@ -6,6 +6,9 @@
  * until SIGINT or SIGTERM. See docs/tally-view.md.
  */
 #include "cli.h"
+#include "../analysis/complexity.h"
+#include "../io/input.h"
+#include "../model/isprof.h"
 #include "../view/server.h"
 #include "../view/session.h"
 
@@ -26,6 +29,7 @@ struct view_options {
     unsigned port;
     int no_browser;
     struct strlist include;
+    struct strlist base;
 };
 
 static void view_usage(FILE *fp)
@@ -60,6 +64,9 @@ static void view_usage(FILE *fp)
           "  --editor=TEMPLATE   link each source line to an editor: {path} and\n"
           "                      {line} are replaced, e.g. 'vscode://file/{path}:{line}'\n"
           "  --title=TEXT        the page's title\n"
+          "  --base=FILE         compare with FILE (repeatable: the files are added\n"
+          "                      up): every view shows the change from it, the\n"
+          "                      table sorts by it, the pictures are coloured by it\n"
           "  -h, --help          show this help\n",
           fp);
 }
@@ -90,6 +97,8 @@ static enum cli_opt view_option(void *ctx, int argc, char **argv, int *i, int *m
     } else if (!*missing && ((v = cli_optval(argc, argv, i, "--include", missing)) ||
                              (!*missing && (v = cli_shortval(argc, argv, i, "-I", missing))))) {
         strlist_push(&o->include, v);
+    } else if (!*missing && (v = cli_optval(argc, argv, i, "--base", missing))) {
+        strlist_push(&o->base, v);
     } else if (!*missing && !strcmp(argv[*i], "--no-browser")) {
         o->no_browser = 1;
     } else {
@@ -134,20 +143,82 @@ int cmd_view(int argc, char **argv)
     }
     if (rc) {
         strlist_release(&o.include);
+        strlist_release(&o.base);
         free(a.files);
         return rc == 1 ? 0 : rc;
     }
     struct tally_error err;
     tally_error_clear(&err);
-    struct cli_input_options in = {
-        .drop_jumps = 1, .drop_addr = 1, .drop_index = 1, .pair_runs = CLI_PAIR_JOIN};
-    cli_progress_start(a.files, a.nfiles);
-    struct profile *p = cli_read_inputs(a.files, a.nfiles, &in, &err);
-    cli_progress_stop();
     struct view_config cfg = {.title = o.title, .include = o.include, .editor = o.editor};
     for (int i = 0; i < a.nfiles; i++)
         strlist_push(&cfg.inputs, a.files[i]);
-    struct view_session *s = p ? view_session_new(p, &cfg, &err) : NULL;
+    struct view_session *s = NULL;
+    struct profile *p = NULL;
+    /* aprof reports beside the profiles: the complexity of each function */
+    const char **aprofs = xcalloc((size_t)a.nfiles + 1, sizeof(*aprofs));
+    const char **profs = xcalloc((size_t)a.nfiles + 1, sizeof(*profs));
+    struct input *aprof_in = xcalloc((size_t)a.nfiles + 1, sizeof(*aprof_in));
+    struct input *prof_in = xcalloc((size_t)a.nfiles + 1, sizeof(*prof_in));
+    int naprof = 0, nprof = 0;
+    if (cli_sort_inputs(a.files, a.nfiles, aprofs, aprof_in, &naprof, profs, prof_in, &nprof, &err))
+        goto read_done;
+    if (naprof) {
+        cfg.isprof = xcalloc(1, sizeof(*cfg.isprof));
+        isprof_init(cfg.isprof);
+        cfg.complexity = xcalloc(1, sizeof(*cfg.complexity));
+        struct complexity_options an;
+        complexity_options_init(&an);
+        an.min_points = 1;
+        an.min_share = 0;
+        if (cli_read_aprofs(aprofs, aprof_in, naprof, cfg.isprof, &err) ||
+            complexity_analyse(cfg.isprof, &an, cfg.complexity, &err))
+            goto read_done;
+    }
+    if (o.base.n) {
+        struct cli_input_options bin = {.drop_jumps = 1, .drop_addr = 1, .drop_index = 1};
+        cli_progress_start((const char *const *)o.base.items, (int)o.base.n);
+        cfg.base = cli_read_inputs((const char *const *)o.base.items, (int)o.base.n, &bin, &err);
+        cli_progress_stop();
+        if (!cfg.base) goto read_done;
+        for (size_t i = 0; i < o.base.n; i++)
+            strlist_push(&cfg.base_inputs, o.base.items[i]);
+    }
+    if (!nprof) {
+        tally_error_set(&err, aprofs[0], 0,
+                        "an aprof report alone is no profile: give the callgrind or contexts "
+                        "file of the run too (tally complexity reads reports alone)");
+        goto read_done;
+    }
+    struct cli_input_options in = {.drop_jumps = 1,
+                                   .drop_addr = 1,
+                                   .drop_index = 1,
+                                   .keep_parts = 1,
+                                   .pair_runs = CLI_PAIR_JOIN,
+                                   .opened = prof_in};
+    prof_in = NULL; /* cli_read_inputs takes them */
+    cli_progress_start(profs, nprof);
+    p = cli_read_inputs(profs, nprof, &in, &err);
+    cli_progress_stop();
+    if (p) {
+        s = view_session_new(p, &cfg, &err); /* takes the profile and the reports */
+        cfg.isprof = NULL;
+        cfg.complexity = NULL;
+        cfg.base = NULL;
+    }
+read_done:
+    profile_free(cfg.base);
+    strlist_release(&cfg.base_inputs);
+    strlist_release(&o.base);
+    if (cfg.complexity) complexity_release(cfg.complexity);
+    free(cfg.complexity);
+    if (cfg.isprof) isprof_release(cfg.isprof);
+    free(cfg.isprof);
+    for (int i = 0; prof_in && i < nprof; i++)
+        input_close(&prof_in[i]);
+    free(prof_in);
+    free(aprof_in);
+    free(aprofs);
+    free(profs);
     strlist_release(&cfg.inputs);
     strlist_release(&o.include);
     free(a.files);

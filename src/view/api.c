@@ -153,7 +153,7 @@ void api_costs(FILE *fp, const tally_wide *v, size_t n)
 }
 
 /* A vector of the graph's cost words (g.ncols of them). */
-void api_words(FILE *fp, const struct view_session *s, const uint64_t *w)
+void api_words(FILE *fp, const struct view_sel *s, const uint64_t *w)
 {
     fputc('[', fp);
     for (size_t i = 0; i < s->g.ncols; i++) {
@@ -163,15 +163,17 @@ void api_words(FILE *fp, const struct view_session *s, const uint64_t *w)
     fputc(']', fp);
 }
 
-/* The cost vector of a record as wide values (two's complement in a signed profile). */
-void api_record_costs(const struct view_session *s, const uint64_t *c, tally_wide *out)
+/* The cost vector of a record of the k-th part of the selection, in the
+   selection's event order, as wide values (two's complement in a signed
+   profile). */
+void api_record_costs(const struct view_sel *s, size_t k, const uint64_t *c, tally_wide *out)
 {
     for (size_t e = 0; e < s->g.ncols; e++)
-        out[e] = s->p->signed_costs ? (tally_wide)(int64_t)c[e] : (tally_wide)c[e];
+        out[e] = vgraph_val(&s->g, c[s->g.colmap[k][e]]);
 }
 
 /* "name", "file", "obj" of node v */
-void api_names(FILE *fp, const struct view_session *s, uint32_t v)
+void api_names(FILE *fp, const struct view_sel *s, uint32_t v)
 {
     struct function f = profile_function_at(s->p, s->g.fn[v]);
     fprintf(fp, "\"id\": %" PRIu32 ", \"name\": ", s->g.fn[v]);
@@ -183,7 +185,7 @@ void api_names(FILE *fp, const struct view_session *s, uint32_t v)
 }
 
 /* The node named by the `id` argument, or VIEW_NO_NODE with a 400/404 answer. */
-uint32_t api_node_arg(struct view_session *s, const struct view_args *a, struct view_reply *r)
+uint32_t api_node_arg(struct view_sel *s, const struct view_args *a, struct view_reply *r)
 {
     uint64_t id;
     if (!view_arg(a, "id")) {
@@ -197,7 +199,7 @@ uint32_t api_node_arg(struct view_session *s, const struct view_args *a, struct 
 }
 
 /* The `ev` argument: an index of the events. */
-int api_event_arg(const struct view_session *s, const struct view_args *a, size_t *ev,
+int api_event_arg(const struct view_sel *s, const struct view_args *a, size_t *ev,
                   struct view_reply *r)
 {
     uint64_t e;
@@ -209,16 +211,16 @@ int api_event_arg(const struct view_session *s, const struct view_args *a, size_
 
 /* ---- meta ----------------------------------------------------------------- */
 
-static void answer_meta(struct view_session *s, struct view_reply *r)
+static void answer_meta(struct view_sel *s, struct view_reply *r)
 {
     struct api_out o;
     api_open(&o);
     FILE *fp = o.fp;
-    const struct part *pt = s->pt;
+    const struct part *pt = s->g.parts[0];
     const char *cmd = pt->cmd ? pt->cmd : "";
     fputs("{\"title\": ", fp);
-    if (s->cfg.title) {
-        jsonstr_puts(fp, s->cfg.title, 0);
+    if (s->ses->cfg.title) {
+        jsonstr_puts(fp, s->ses->cfg.title, 0);
     } else {
         char *t = xmalloc(strlen(cmd) + 16);
         sprintf(t, "tally view: %s", cmd);
@@ -230,9 +232,9 @@ static void answer_meta(struct view_session *s, struct view_reply *r)
     fputs(", \"creator\": ", fp);
     jsonstr_puts(fp, s->p->creator ? s->p->creator : "", 0);
     fputs(", \"inputs\": [", fp);
-    for (size_t i = 0; i < s->cfg.inputs.n; i++) {
+    for (size_t i = 0; i < s->ses->cfg.inputs.n; i++) {
         if (i) fputs(", ", fp);
-        jsonstr_puts(fp, s->cfg.inputs.items[i], 0);
+        jsonstr_puts(fp, s->ses->cfg.inputs.items[i], 0);
     }
     fputs("], \"events\": [", fp);
     for (size_t e = 0; e < pt->events.n; e++) {
@@ -244,15 +246,59 @@ static void answer_meta(struct view_session *s, struct view_reply *r)
     }
     fputs("], \"totals\": ", fp);
     api_costs(fp, s->g.total, s->g.ncols);
-    fputs(", \"parts\": [{\"index\": 0, \"label\": \"all parts\", \"totals\": ", fp);
-    api_costs(fp, s->g.total, s->g.ncols);
-    fprintf(fp, "}], \"nfunctions\": %zu, \"stacks\": \"%s\"", s->g.nnodes,
+    fputs(", \"parts\": [", fp);
+    const struct view_session *ses = s->ses;
+    for (size_t i = 0; i < ses->nparts; i++) {
+        const struct part *q = ses->p->parts[i];
+        char label[128];
+        view_part_label(ses, i, label, sizeof(label));
+        fprintf(fp, "%s{\"index\": %zu, \"label\": ", i ? ", " : "", i);
+        jsonstr_puts(fp, label, 0);
+        fputs(", \"events\": [", fp);
+        for (size_t e = 0; e < q->events.n; e++) {
+            if (e) fputs(", ", fp);
+            jsonstr_puts(fp, q->events.names[e], 0);
+        }
+        uint64_t *t = xcalloc(q->events.n ? q->events.n : 1, sizeof(*t));
+        int bad = part_self_total(ses->p, q, t);
+        fputs("], \"totals\": [", fp);
+        for (size_t e = 0; !bad && e < q->events.n; e++) {
+            if (e) fputc(',', fp);
+            api_cost(fp, ses->p->signed_costs ? (tally_wide)(int64_t)t[e] : (tally_wide)t[e]);
+        }
+        free(t);
+        fputc(']', fp);
+        fputc('}', fp);
+    }
+    fprintf(fp, "], \"selected\": ");
+    jsonstr_puts(fp, s->key, 0);
+    fprintf(fp, ", \"nfunctions\": %zu, \"stacks\": \"%s\"", s->g.nnodes,
             s->p->cct     ? "exact"
             : s->g.nnodes ? "estimated"
                           : "none");
-    fputs(", \"complexity\": false, \"base\": null, \"editor\": ", fp);
-    if (s->cfg.editor)
-        jsonstr_puts(fp, s->cfg.editor, 0);
+    fprintf(fp, ", \"complexity\": %s, \"base\": ", s->ses->cfg.complexity ? "true" : "false");
+    if (s->base_of) {
+        const struct view_session *bs = s->ses;
+        fputs("{\"inputs\": [", fp);
+        for (size_t i = 0; i < bs->cfg.base_inputs.n; i++) {
+            if (i) fputs(", ", fp);
+            jsonstr_puts(fp, bs->cfg.base_inputs.items[i], 0);
+        }
+        fputs("], \"totals\": [", fp);
+        for (size_t e = 0; e < s->g.ncols; e++) {
+            if (e) fputc(',', fp);
+            if (bs->base_ev[e] == SIZE_MAX)
+                fputs("null", fp);
+            else
+                api_cost(fp, bs->base_g.total[bs->base_ev[e]]);
+        }
+        fputs("]}", fp);
+    } else {
+        fputs("null", fp);
+    }
+    fputs(", \"editor\": ", fp);
+    if (s->ses->cfg.editor)
+        jsonstr_puts(fp, s->ses->cfg.editor, 0);
     else
         fputs("null", fp);
     fputs("}\n", fp);
@@ -261,10 +307,26 @@ static void answer_meta(struct view_session *s, struct view_reply *r)
 
 /* ---- the function table ------------------------------------------------------ */
 
-static const char *const sort_names[] = {"incl", "self", "calls", "name", "obj", "file"};
+static const char *const sort_names[] = {"incl", "self", "calls", "name", "obj", "file", "change"};
+#define NSORTS (sizeof(sort_names) / sizeof(sort_names[0]))
+
+/* A base value per event (null where the base lacks the event). */
+static void base_values(FILE *fp, const struct view_sel *s, uint32_t b, int incl)
+{
+    const struct view_session *ses = s->ses;
+    fputc('[', fp);
+    for (size_t e = 0; e < s->g.ncols; e++) {
+        if (e) fputc(',', fp);
+        if (ses->base_ev[e] == SIZE_MAX)
+            fputs("null", fp);
+        else
+            api_cost(fp, incl ? view_base_incl(ses, b, e) : view_base_self(ses, b, e));
+    }
+    fputc(']', fp);
+}
 
 /* The fields of node v's table row (without the braces). */
-static void row_fields(FILE *fp, const struct view_session *s, uint32_t v)
+static void row_fields(FILE *fp, const struct view_sel *s, uint32_t v)
 {
     const struct vgraph *g = &s->g;
     api_names(fp, s, v);
@@ -274,17 +336,24 @@ static void row_fields(FILE *fp, const struct view_session *s, uint32_t v)
     api_words(fp, s, g->incl + (size_t)v * g->ncols);
     fprintf(fp, ", \"calls\": %" PRIu64 ", \"cycle\": %" PRIu32 ", \"est\": %s", g->calls[v],
             g->cycle[v], g->est[v] ? "true" : "false");
+    if (s->base_of) {
+        uint32_t b = s->base_of[v];
+        fputs(", \"base_self\": ", fp);
+        base_values(fp, s, b, 0);
+        fputs(", \"base_incl\": ", fp);
+        base_values(fp, s, b, 1);
+        fprintf(fp, ", \"base_calls\": %" PRIu64, b == VIEW_NO_NODE ? 0 : s->ses->base_g.calls[b]);
+    }
 }
 
-void api_row(FILE *fp, const struct view_session *s, uint32_t v)
+void api_row(FILE *fp, const struct view_sel *s, uint32_t v)
 {
     fputc('{', fp);
     row_fields(fp, s, v);
     fputc('}', fp);
 }
 
-static void answer_functions(struct view_session *s, const struct view_args *a,
-                             struct view_reply *r)
+static void answer_functions(struct view_sel *s, const struct view_args *a, struct view_reply *r)
 {
     size_t ev;
     uint64_t off, lim;
@@ -294,10 +363,11 @@ static void answer_functions(struct view_session *s, const struct view_args *a,
     int sort = 0;
     const char *sv = view_arg(a, "sort");
     if (sv) {
-        for (sort = 0; sort < 6 && strcmp(sv, sort_names[sort]); sort++)
+        for (sort = 0; sort < (int)NSORTS && strcmp(sv, sort_names[sort]); sort++)
             ;
-        if (sort == 6) {
-            api_error(r, 400, "bad sort '%.40s' (incl, self, calls, name, obj or file)", sv);
+        if (sort == (int)NSORTS || (sort == 6 && !s->base_of)) {
+            api_error(r, 400, "bad sort '%.40s' (incl, self, calls, name, obj, file%s)", sv,
+                      s->base_of ? " or change" : "; change with --base");
             return;
         }
     }
@@ -306,7 +376,7 @@ static void answer_functions(struct view_session *s, const struct view_args *a,
         api_error(r, 400, "bad dir '%.40s' (asc or desc)", dir);
         return;
     }
-    int desc = dir ? !strcmp(dir, "desc") : sort < 3;
+    int desc = dir ? !strcmp(dir, "desc") : sort < 3 || sort == 6;
     struct tally_error err = {0};
     const struct view_order *ord = view_order_get(s, ev, sort, desc, view_arg(a, "q"), &err);
     if (!ord) {
@@ -330,8 +400,8 @@ static void answer_functions(struct view_session *s, const struct view_args *a,
 
 /* ---- one function ------------------------------------------------------------ */
 
-static void arc_list(FILE *fp, const struct view_session *s, const size_t *start,
-                     const uint32_t *arcs, uint32_t v, int callers)
+static void arc_list(FILE *fp, const struct view_sel *s, const size_t *start, const uint32_t *arcs,
+                     uint32_t v, int callers)
 {
     const struct vgraph *g = &s->g;
     tally_wide *c = xmalloc(g->ncols * sizeof(*c));
@@ -342,12 +412,33 @@ static void arc_list(FILE *fp, const struct view_session *s, const size_t *start
         fprintf(fp, ", \"calls\": %" PRIu64 ", \"incl\": ", g->count[a]);
         vgraph_arc_costs(g, a, c);
         api_costs(fp, c, g->ncols);
+        if (s->base_of) {
+            /* the same calls in the base */
+            const struct view_session *ses = s->ses;
+            uint32_t bu = s->base_of[g->from[a]], bw = s->base_of[g->to[a]];
+            size_t ba = bu == VIEW_NO_NODE || bw == VIEW_NO_NODE
+                            ? SIZE_MAX
+                            : vgraph_find_arc(&ses->base_g, bu, bw);
+            tally_wide *bc = xcalloc(ses->base_g.ncols ? ses->base_g.ncols : 1, sizeof(*bc));
+            if (ba != SIZE_MAX) vgraph_arc_costs(&ses->base_g, ba, bc);
+            fprintf(fp, ", \"base_calls\": %" PRIu64 ", \"base_incl\": [",
+                    ba == SIZE_MAX ? 0 : ses->base_g.count[ba]);
+            for (size_t e = 0; e < g->ncols; e++) {
+                if (e) fputc(',', fp);
+                if (ses->base_ev[e] == SIZE_MAX)
+                    fputs("null", fp);
+                else
+                    api_cost(fp, bc[ses->base_ev[e]]);
+            }
+            fputc(']', fp);
+            free(bc);
+        }
         fputc('}', fp);
     }
     free(c);
 }
 
-static void answer_function(struct view_session *s, const struct view_args *a, struct view_reply *r)
+static void answer_function(struct view_sel *s, const struct view_args *a, struct view_reply *r)
 {
     uint32_t v = api_node_arg(s, a, r);
     if (v == VIEW_NO_NODE) return;
@@ -365,13 +456,19 @@ static void answer_function(struct view_session *s, const struct view_args *a, s
 
 /* ---- routing ------------------------------------------------------------------ */
 
-void view_answer(struct view_session *s, const char *path, const struct view_args *a,
+void view_answer(struct view_session *ses, const char *path, const struct view_args *a,
                  struct view_reply *r)
 {
     memset(r, 0, sizeof(*r));
+    struct tally_error err = {0};
+    struct view_sel *s = view_select(ses, view_arg(a, "parts"), &err);
+    if (!s) {
+        api_error(r, 400, "%s", err.msg);
+        return;
+    }
     static const struct {
         const char *path;
-        void (*fn)(struct view_session *, const struct view_args *, struct view_reply *);
+        void (*fn)(struct view_sel *, const struct view_args *, struct view_reply *);
     } routes[] = {
         {"/api/functions", answer_functions},
         {"/api/function", answer_function},
@@ -379,6 +476,7 @@ void view_answer(struct view_session *s, const char *path, const struct view_arg
         {"/api/graph", api_graph},
         {"/api/flame", api_flame},
         {"/api/sandwich", api_sandwich},
+        {"/api/complexity", api_complexity},
     };
     if (!strcmp(path, "/api/meta")) {
         answer_meta(s, r);
@@ -389,9 +487,5 @@ void view_answer(struct view_session *s, const char *path, const struct view_arg
             routes[i].fn(s, a, r);
             return;
         }
-    if (!strcmp(path, "/api/complexity")) {
-        api_error(r, 404, "no aprof report was given");
-        return;
-    }
     api_error(r, 404, "no such question: %.80s", path);
 }

@@ -40,7 +40,8 @@ struct view_reply {
     size_t len;
 };
 
-/* Answer GET `path` (starting with "/api/") with the given arguments. */
+/* Answer GET `path` (starting with "/api/") with the given arguments: the
+   parts the `parts` argument names (every part when absent). */
 void view_answer(struct view_session *s, const char *path, const struct view_args *a,
                  struct view_reply *r);
 

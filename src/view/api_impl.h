@@ -27,24 +27,26 @@ void api_error(struct view_reply *r, int status, const char *fmt, ...)
  * -1 / VIEW_NO_NODE. */
 int api_num(const struct view_args *a, const char *key, uint64_t dflt, uint64_t max, uint64_t *out,
             struct view_reply *r);
-uint32_t api_node_arg(struct view_session *s, const struct view_args *a, struct view_reply *r);
-int api_event_arg(const struct view_session *s, const struct view_args *a, size_t *ev,
+uint32_t api_node_arg(struct view_sel *s, const struct view_args *a, struct view_reply *r);
+int api_event_arg(const struct view_sel *s, const struct view_args *a, size_t *ev,
                   struct view_reply *r);
 
 /* JSON pieces: a cost (a number, or a string past 2^53), a cost vector,
  * the "id", "name", "file", "obj" fields of a node, a table row. */
 void api_cost(FILE *fp, tally_wide v);
 void api_costs(FILE *fp, const tally_wide *v, size_t n);
-void api_words(FILE *fp, const struct view_session *s, const uint64_t *w);
-void api_names(FILE *fp, const struct view_session *s, uint32_t v);
-void api_row(FILE *fp, const struct view_session *s, uint32_t v);
-/* A record's cost vector (g.ncols values) as wide values. */
-void api_record_costs(const struct view_session *s, const uint64_t *c, tally_wide *out);
+void api_words(FILE *fp, const struct view_sel *s, const uint64_t *w);
+void api_names(FILE *fp, const struct view_sel *s, uint32_t v);
+void api_row(FILE *fp, const struct view_sel *s, uint32_t v);
+/* A cost vector of a record of the selection's k-th part, in its event
+ * order (g.ncols values), as wide values. */
+void api_record_costs(const struct view_sel *s, size_t k, const uint64_t *c, tally_wide *out);
 
 /* The endpoints of the other files. */
-void api_source(struct view_session *s, const struct view_args *a, struct view_reply *r);
-void api_graph(struct view_session *s, const struct view_args *a, struct view_reply *r);
-void api_flame(struct view_session *s, const struct view_args *a, struct view_reply *r);
-void api_sandwich(struct view_session *s, const struct view_args *a, struct view_reply *r);
+void api_source(struct view_sel *s, const struct view_args *a, struct view_reply *r);
+void api_graph(struct view_sel *s, const struct view_args *a, struct view_reply *r);
+void api_flame(struct view_sel *s, const struct view_args *a, struct view_reply *r);
+void api_sandwich(struct view_sel *s, const struct view_args *a, struct view_reply *r);
+void api_complexity(struct view_sel *s, const struct view_args *a, struct view_reply *r);
 
 #endif

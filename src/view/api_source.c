@@ -22,11 +22,11 @@ struct ent {
     uint32_t file;
     uint64_t line;
     uint32_t callee; /* graph node, or VIEW_NO_NODE for a cost record */
-    uint32_t rec;    /* record index */
+    uint64_t rec;    /* VGRAPH_REC(position of its part, index) */
 };
 
 struct src_ctx {
-    struct view_session *s;
+    struct view_sel *s;
     uint32_t v;
     uint32_t own_file;
 };
@@ -43,6 +43,11 @@ static int cmp_ent(const void *a, const void *b, void *arg)
     return x->rec < y->rec ? -1 : x->rec > y->rec;
 }
 
+static void call_at(const struct view_sel *s, uint64_t rec, struct call_rec *cr)
+{
+    part_call_get(s->g.parts[VGRAPH_REC_PART(rec)], VGRAPH_REC_INDEX(rec), cr);
+}
+
 /* The sums of one line: self, inclusive, and its calls (merged per callee). */
 struct line_sum {
     uint64_t line;
@@ -51,8 +56,8 @@ struct line_sum {
     size_t first, end; /* its entries */
 };
 
-static void put_line(FILE *fp, struct view_session *s, const struct ent *e,
-                     const struct line_sum *ls, const struct srcfile_text *txt, uint64_t n)
+static void put_line(FILE *fp, struct view_sel *s, const struct ent *e, const struct line_sum *ls,
+                     const struct srcfile_text *txt, uint64_t n)
 {
     size_t nc = s->g.ncols;
     fprintf(fp, "{\"n\": %" PRIu64 ", \"text\": ", n);
@@ -87,10 +92,10 @@ static void put_line(FILE *fp, struct view_session *s, const struct ent *e,
         memset(c, 0, nc * sizeof(*c));
         for (; i < ls->end && e[i].callee == w; i++) {
             struct call_rec cr;
-            part_call_get(s->pt, e[i].rec, &cr);
+            call_at(s, e[i].rec, &cr);
             count += *cr.count;
             if (cr.cost) {
-                api_record_costs(s, cr.cost, one);
+                api_record_costs(s, VGRAPH_REC_PART(e[i].rec), cr.cost, one);
                 for (size_t k = 0; k < nc; k++)
                     c[k] += one[k];
             }
@@ -108,7 +113,7 @@ static void put_line(FILE *fp, struct view_session *s, const struct ent *e,
 }
 
 /* Sum the entries e[b..end) (one file) per line into ls; returns how many lines. */
-static size_t sum_lines(struct view_session *s, const struct ent *e, size_t b, size_t end,
+static size_t sum_lines(struct view_sel *s, const struct ent *e, size_t b, size_t end,
                         struct line_sum *ls, tally_wide *pool)
 {
     size_t nc = s->g.ncols, n = 0;
@@ -123,17 +128,18 @@ static size_t sum_lines(struct view_session *s, const struct ent *e, size_t b, s
         for (; i < end && e[i].line == l->line; i++) {
             if (e[i].callee == VIEW_NO_NODE) {
                 struct cost_rec cr;
-                part_cost_get(s->pt, e[i].rec, &cr);
-                api_record_costs(s, cr.cost, one);
+                part_cost_get(s->g.parts[VGRAPH_REC_PART(e[i].rec)], VGRAPH_REC_INDEX(e[i].rec),
+                              &cr);
+                api_record_costs(s, VGRAPH_REC_PART(e[i].rec), cr.cost, one);
                 for (size_t k = 0; k < nc; k++)
                     l->self[k] += one[k];
                 l->has_self = 1;
             } else {
                 struct call_rec cr;
-                part_call_get(s->pt, e[i].rec, &cr);
+                call_at(s, e[i].rec, &cr);
                 l->has_calls = 1;
                 if (!cr.cost) continue;
-                api_record_costs(s, cr.cost, one);
+                api_record_costs(s, VGRAPH_REC_PART(e[i].rec), cr.cost, one);
                 for (size_t k = 0; k < nc; k++)
                     l->incl[k] += one[k];
             }
@@ -147,7 +153,7 @@ static size_t sum_lines(struct view_session *s, const struct ent *e, size_t b, s
     return n;
 }
 
-static void put_file(FILE *fp, struct view_session *s, const struct ent *e, size_t b, size_t end)
+static void put_file(FILE *fp, struct view_sel *s, const struct ent *e, size_t b, size_t end)
 {
     size_t nc = s->g.ncols;
     const char *name = profile_str(s->p, e[b].file);
@@ -160,7 +166,8 @@ static void put_file(FILE *fp, struct view_session *s, const struct ent *e, size
     const char *why = NULL;
     if (!*name || !strcmp(name, "???")) {
         why = "the profile names no source file";
-    } else if (!srcfile_find(name, &s->cfg.include, SRCFILE_BASE, srcfile_opens, NULL, &found)) {
+    } else if (!srcfile_find(name, &s->ses->cfg.include, SRCFILE_BASE, srcfile_opens, NULL,
+                             &found)) {
         why = "the file was not found (give its directory with -I)";
     } else if (srcfile_text_read(&txt, found.path, SOURCE_MAX_BYTES)) {
         why = "the file cannot be read";
@@ -223,7 +230,7 @@ static void put_file(FILE *fp, struct view_session *s, const struct ent *e, size
     free(ls);
 }
 
-void api_source(struct view_session *s, const struct view_args *a, struct view_reply *r)
+void api_source(struct view_sel *s, const struct view_args *a, struct view_reply *r)
 {
     uint32_t v = api_node_arg(s, a, r);
     if (v == VIEW_NO_NODE) return;
@@ -235,12 +242,13 @@ void api_source(struct view_session *s, const struct view_args *a, struct view_r
     size_t m = 0;
     for (size_t i = nc0; i < nc1; i++) {
         struct cost_rec cr;
-        part_cost_get(s->pt, s->cost_idx[i], &cr);
+        part_cost_get(s->g.parts[VGRAPH_REC_PART(s->cost_idx[i])], VGRAPH_REC_INDEX(s->cost_idx[i]),
+                      &cr);
         e[m++] = (struct ent){cr.pos.file, cr.pos.line, VIEW_NO_NODE, s->cost_idx[i]};
     }
     for (size_t i = nk0; i < nk1; i++) {
         struct call_rec cr;
-        part_call_get(s->pt, s->call_idx[i], &cr);
+        call_at(s, s->call_idx[i], &cr);
         uint32_t w = view_node(s, cr.callee);
         if (w == VIEW_NO_NODE) continue;
         e[m++] = (struct ent){cr.site.file, cr.site.line, w, s->call_idx[i]};

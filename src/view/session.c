@@ -6,6 +6,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "session.h"
 
+#include <errno.h>
 #include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,60 +18,290 @@ static void strlist_copy(struct strlist *dst, const struct strlist *src)
         strlist_push(dst, src->items[i]);
 }
 
+/* Free what a selection computed. */
+static void sel_release(struct view_sel *x)
+{
+    if (!x->key) return;
+    for (size_t e = 0; x->stacks_built && e < x->g.ncols; e++)
+        if (x->stacks_built[e] == 1) stacks_release(&x->stacks[e]);
+    free(x->stacks);
+    free(x->stacks_built);
+    for (int i = 0; i < VIEW_ORDER_CACHE; i++) {
+        free(x->orders[i].key);
+        free(x->orders[i].nodes);
+        free(x->orders[i].match_self);
+    }
+    for (int i = 0; i < VIEW_BLOB_CACHE; i++) {
+        free(x->blobs[i].key);
+        free(x->blobs[i].body);
+    }
+    free(x->cost_start);
+    free(x->call_start);
+    free(x->cost_idx);
+    free(x->call_idx);
+    free(x->node_of);
+    free(x->base_of);
+    vgraph_release(&x->g);
+    free(x->parts);
+    free(x->key);
+    memset(x, 0, sizeof(*x));
+}
+
+/* Build selection x of the parts marked in `on` (graph, node map, caches). */
+static int sel_build(struct view_session *s, struct view_sel *x, const char *on, const char *key,
+                     struct tally_error *err)
+{
+    memset(x, 0, sizeof(*x));
+    x->ses = s;
+    x->p = s->p;
+    x->parts = xmalloc(s->nparts * sizeof(*x->parts));
+    for (size_t i = 0; i < s->nparts; i++)
+        if (on[i]) x->parts[x->nparts++] = i;
+    x->key = xstrdup(key);
+    if (vgraph_build(&x->g, s->p, x->parts, x->nparts, err)) {
+        sel_release(x);
+        return -1;
+    }
+    x->nfn = profile_nfunctions(s->p);
+    x->node_of = xmalloc((x->nfn ? x->nfn : 1) * sizeof(*x->node_of));
+    for (size_t f = 0; f < x->nfn; f++)
+        x->node_of[f] = VIEW_NO_NODE;
+    for (size_t v = 0; v < x->g.nnodes; v++)
+        x->node_of[x->g.fn[v]] = (uint32_t)v;
+    size_t nev = x->g.ncols;
+    if (s->cfg.base) {
+        x->base_of = xmalloc((x->g.nnodes ? x->g.nnodes : 1) * sizeof(*x->base_of));
+        uint32_t *bnode = xmalloc((x->nfn ? x->nfn : 1) * sizeof(*bnode));
+        for (size_t f = 0; f < x->nfn; f++)
+            bnode[f] = VIEW_NO_NODE;
+        for (size_t b = 0; b < s->base_g.nnodes; b++)
+            bnode[s->base_fn[b]] = (uint32_t)b;
+        for (size_t v = 0; v < x->g.nnodes; v++)
+            x->base_of[v] = bnode[x->g.fn[v]];
+        free(bnode);
+    }
+    x->stacks = xcalloc(nev ? nev : 1, sizeof(*x->stacks));
+    x->stacks_built = xcalloc(nev ? nev : 1, 1);
+    x->used = ++s->clock;
+    return 0;
+}
+
+/* The parts of a list: on[i] set for each (the caller frees on), and the
+   canonical key ("all", or ascending "0,2,5"). NULL with err when bad. */
+static char *parts_key(const struct view_session *s, const char *parts, char **onp,
+                       struct tally_error *err)
+{
+    size_t n = s->nparts, count = 0;
+    char *on = xcalloc(n, 1);
+    *onp = on;
+    if (!parts || !*parts || !strcmp(parts, "all")) {
+        memset(on, 1, n);
+        return xstrdup("all");
+    }
+    for (const char *c = parts; *c; c++)
+        if ((*c < '0' || *c > '9') && *c != ',') {
+            tally_error_set(err, NULL, 0, "parts=%.40s: give part numbers with commas (0,2,5)",
+                            parts);
+            return NULL;
+        }
+    for (const char *c = parts; *c;) {
+        if (*c == ',') {
+            c++;
+            continue;
+        }
+        char *end;
+        errno = 0;
+        unsigned long long i = strtoull(c, &end, 10);
+        if (errno || i >= n) {
+            tally_error_set(err, NULL, 0, "no part %.20s (the profile has %zu)", c, n);
+            return NULL;
+        }
+        count += !on[i];
+        on[i] = 1;
+        c = end;
+    }
+    if (!count) {
+        tally_error_set(err, NULL, 0, "no part chosen");
+        return NULL;
+    }
+    if (count == n) return xstrdup("all");
+    char *key = xmalloc(n * 21 + 1);
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        if (on[i]) len += (size_t)sprintf(key + len, len ? ",%zu" : "%zu", i);
+    return key;
+}
+
+struct view_sel *view_select(struct view_session *s, const char *parts, struct tally_error *err)
+{
+    char *on;
+    if ((!parts || !*parts) && s->first_only) parts = "0";
+    char *key = parts_key(s, parts, &on, err);
+    struct view_sel *x = NULL;
+    for (int i = 0; key && i < VIEW_SELECTIONS; i++)
+        if (s->sels[i].key && !strcmp(s->sels[i].key, key)) {
+            x = &s->sels[i];
+            x->used = ++s->clock;
+        }
+    if (key && !x) {
+        x = &s->sels[0];
+        for (int i = 1; i < VIEW_SELECTIONS; i++)
+            if (!s->sels[i].key || (x->key && s->sels[i].used < x->used)) x = &s->sels[i];
+        sel_release(x);
+        if (sel_build(s, x, on, key, err)) x = NULL;
+    }
+    free(key);
+    free(on);
+    return x;
+}
+
+void view_part_label(const struct view_session *s, size_t i, char *buf, size_t size)
+{
+    const struct part *pt = s->p->parts[i];
+    size_t n = 0;
+    buf[0] = 0;
+    if (pt->has_thread)
+        n += (size_t)snprintf(buf + n, size - n, "thread %llu", (unsigned long long)pt->thread);
+    if (pt->has_part && n < size)
+        n += (size_t)snprintf(buf + n, size - n, "%spart %llu", n ? ", " : "",
+                              (unsigned long long)pt->part_no);
+    if (pt->has_pid && n < size)
+        n += (size_t)snprintf(buf + n, size - n, "%spid %llu", n ? ", " : "",
+                              (unsigned long long)pt->pid);
+    if (!n) snprintf(buf, size, "part %zu", i + 1);
+}
+
+/* The base's graph, its events and functions matched by name to the
+   profile's; each function of the base that the profile lacks gets a
+   record of no cost in every part, so that it is a row (its cost went). */
+static int base_setup(struct view_session *s, struct tally_error *err)
+{
+    struct profile *b = s->cfg.base, *p = s->p;
+    if (b->nparts != 1)
+        return tally_error_set(err, b->path, 0, "the base must be one part (add its parts up)");
+    size_t first = 0;
+    if (vgraph_build(&s->base_g, b, &first, 1, err)) return -1;
+    const struct eventset *pe = &p->parts[0]->events, *be = &b->parts[0]->events;
+    s->base_ev = xmalloc((pe->n ? pe->n : 1) * sizeof(*s->base_ev));
+    for (size_t e = 0; e < pe->n; e++) {
+        s->base_ev[e] = SIZE_MAX;
+        for (size_t k = 0; k < be->n; k++)
+            if (!strcmp(pe->names[e], be->names[k])) s->base_ev[e] = k;
+    }
+    size_t nb = s->base_g.nnodes, nf = profile_nfunctions(p);
+    s->base_fn = xmalloc((nb ? nb : 1) * sizeof(*s->base_fn));
+    for (size_t v = 0; v < nb; v++) {
+        struct function f = profile_function_at(b, s->base_g.fn[v]);
+        const char *o = profile_str(b, f.obj), *fl = profile_str(b, f.file),
+                   *nm = profile_str(b, f.name);
+        uint32_t id =
+            profile_function(p, profile_intern(p, o, strlen(o)), profile_intern(p, fl, strlen(fl)),
+                             profile_intern(p, nm, strlen(nm)));
+        s->base_fn[v] = id;
+        if (id < nf) continue; /* the profile has it */
+        uint64_t zero[1] = {0};
+        struct position pos = {.file = profile_function_at(p, id).file};
+        for (size_t i = 0; i < s->nparts; i++)
+            if (part_add_cost(p, p->parts[i], id, &pos, zero, 0))
+                return tally_error_set(err, p->path, 0, "cannot add a function of the base");
+    }
+    size_t nbf = profile_nfunctions(b);
+    s->base_map = xmalloc((nbf ? nbf : 1) * sizeof(*s->base_map));
+    memset(s->base_map, 0xff, (nbf ? nbf : 1) * sizeof(*s->base_map));
+    for (size_t v = 0; v < nb; v++)
+        s->base_map[s->base_g.fn[v]] = s->base_fn[v];
+    s->base_stacks = xcalloc(s->base_g.ncols ? s->base_g.ncols : 1, sizeof(*s->base_stacks));
+    s->base_stacks_built = xcalloc(s->base_g.ncols ? s->base_g.ncols : 1, 1);
+    return 0;
+}
+
+tally_wide view_base_self(const struct view_session *s, uint32_t b, size_t e)
+{
+    size_t k = s->base_ev ? s->base_ev[e] : SIZE_MAX;
+    return b == VIEW_NO_NODE || k == SIZE_MAX ? 0 : vgraph_self(&s->base_g, b, k);
+}
+
+tally_wide view_base_incl(const struct view_session *s, uint32_t b, size_t e)
+{
+    size_t k = s->base_ev ? s->base_ev[e] : SIZE_MAX;
+    return b == VIEW_NO_NODE || k == SIZE_MAX ? 0 : vgraph_incl(&s->base_g, b, k);
+}
+
+const struct stack_tree *view_base_stacks(struct view_session *s, size_t ev)
+{
+    size_t k = s->base_ev ? s->base_ev[ev] : SIZE_MAX;
+    if (k == SIZE_MAX) return NULL;
+    if (!s->base_stacks_built[k]) {
+        struct tally_error err;
+        struct stack_options so = {.part = 0, .event = (int)k, .prune = VIEW_FLAME_PRUNE};
+        s->base_stacks_built[k] = stacks_build(&s->base_stacks[k], s->cfg.base, &so, &err) ? -1 : 1;
+    }
+    return s->base_stacks_built[k] == 1 ? &s->base_stacks[k] : NULL;
+}
+
 struct view_session *view_session_new(struct profile *p, const struct view_config *cfg,
                                       struct tally_error *err)
 {
-    if (p->nparts != 1) {
-        tally_error_set(err, p->path, 0, "the profile must hold one part (add the parts up)");
+    if (p->nparts == 0) {
+        tally_error_set(err, p->path, 0, "the profile holds no data");
         profile_free(p);
+        if (cfg->complexity) complexity_release(cfg->complexity);
+        free(cfg->complexity);
+        if (cfg->isprof) isprof_release(cfg->isprof);
+        free(cfg->isprof);
+        profile_free(cfg->base);
         return NULL;
     }
     struct view_session *s = xcalloc(1, sizeof(*s));
     s->p = p;
-    s->pt = p->parts[0];
+    s->nparts = p->nparts;
     s->cfg.title = cfg->title ? xstrdup(cfg->title) : NULL;
     s->cfg.editor = cfg->editor ? xstrdup(cfg->editor) : NULL;
     s->cfg.dot_timeout_ms = cfg->dot_timeout_ms ? cfg->dot_timeout_ms : 10000;
     strlist_copy(&s->cfg.inputs, &cfg->inputs);
     strlist_copy(&s->cfg.include, &cfg->include);
-    size_t nev = s->pt->events.n;
-    if (vgraph_build(&s->g, p, s->pt, err)) {
+    s->cfg.isprof = cfg->isprof;
+    s->cfg.complexity = cfg->complexity;
+    s->cfg.base = cfg->base;
+    strlist_copy(&s->cfg.base_inputs, &cfg->base_inputs);
+    if (s->cfg.base && base_setup(s, err)) {
         view_session_free(s);
         return NULL;
     }
-    s->nfn = profile_nfunctions(p);
-    s->node_of = xmalloc((s->nfn ? s->nfn : 1) * sizeof(*s->node_of));
-    for (size_t f = 0; f < s->nfn; f++)
-        s->node_of[f] = VIEW_NO_NODE;
-    for (size_t v = 0; v < s->g.nnodes; v++)
-        s->node_of[s->g.fn[v]] = (uint32_t)v;
-    s->stacks = xcalloc(nev ? nev : 1, sizeof(*s->stacks));
-    s->stacks_built = xcalloc(nev ? nev : 1, 1);
+    /* every part, or when they count different events (and cannot be
+       added up), the first */
+    struct tally_error first = {0};
+    if (!view_select(s, NULL, &first)) {
+        s->first_only = 1;
+        if (s->nparts == 1 || !view_select(s, "0", err)) {
+            if (s->nparts == 1) *err = first;
+            view_session_free(s);
+            return NULL;
+        }
+    }
     return s;
 }
 
 void view_session_free(struct view_session *s)
 {
     if (!s) return;
-    for (size_t e = 0; s->stacks_built && e < s->pt->events.n; e++)
-        if (s->stacks_built[e] == 1) stacks_release(&s->stacks[e]);
-    free(s->stacks);
-    free(s->stacks_built);
-    for (int i = 0; i < VIEW_ORDER_CACHE; i++) {
-        free(s->orders[i].key);
-        free(s->orders[i].nodes);
-        free(s->orders[i].match_self);
-    }
-    for (int i = 0; i < VIEW_BLOB_CACHE; i++) {
-        free(s->blobs[i].key);
-        free(s->blobs[i].body);
-    }
-    free(s->cost_start);
-    free(s->call_start);
-    free(s->cost_idx);
-    free(s->call_idx);
-    free(s->node_of);
-    vgraph_release(&s->g);
+    for (int i = 0; i < VIEW_SELECTIONS; i++)
+        sel_release(&s->sels[i]);
+    if (s->base_stacks)
+        for (size_t e = 0; e < s->base_g.ncols; e++)
+            if (s->base_stacks_built[e] == 1) stacks_release(&s->base_stacks[e]);
+    free(s->base_stacks);
+    free(s->base_stacks_built);
+    vgraph_release(&s->base_g);
+    free(s->base_ev);
+    free(s->base_fn);
+    free(s->base_map);
+    profile_free(s->cfg.base);
+    strlist_release(&s->cfg.base_inputs);
+    if (s->cfg.complexity) complexity_release(s->cfg.complexity);
+    free(s->cfg.complexity);
+    if (s->cfg.isprof) isprof_release(s->cfg.isprof);
+    free(s->cfg.isprof);
     free((char *)s->cfg.title);
     free((char *)s->cfg.editor);
     strlist_release(&s->cfg.inputs);
@@ -79,18 +310,19 @@ void view_session_free(struct view_session *s)
     free(s);
 }
 
-uint32_t view_node(const struct view_session *s, uint64_t id)
+uint32_t view_node(const struct view_sel *s, uint64_t id)
 {
     return id < s->nfn ? s->node_of[id] : VIEW_NO_NODE;
 }
 
-/* Counting sort of n records by the node of their function. */
-static void index_by_node(const struct view_session *s, size_t n, const uint32_t *fn,
-                          size_t **startp, uint32_t **idxp)
+/* Counting sort of the records by the node of their function: n records,
+   rec[j] = VGRAPH_REC(part, index), fn[j] its function. */
+static void index_by_node(const struct view_sel *s, size_t n, const uint64_t *rec,
+                          const uint32_t *fn, size_t **startp, uint64_t **idxp)
 {
     size_t nn = s->g.nnodes;
     size_t *start = xcalloc(nn + 2, sizeof(*start));
-    uint32_t *idx = xmalloc((n ? n : 1) * sizeof(*idx));
+    uint64_t *idx = xmalloc((n ? n : 1) * sizeof(*idx));
     for (size_t i = 0; i < n; i++) {
         uint32_t v = fn[i] < s->nfn ? s->node_of[fn[i]] : VIEW_NO_NODE;
         if (v != VIEW_NO_NODE) start[v + 2]++;
@@ -99,36 +331,51 @@ static void index_by_node(const struct view_session *s, size_t n, const uint32_t
         start[v] += start[v - 1];
     for (size_t i = 0; i < n; i++) {
         uint32_t v = fn[i] < s->nfn ? s->node_of[fn[i]] : VIEW_NO_NODE;
-        if (v != VIEW_NO_NODE) idx[start[v + 1]++] = (uint32_t)i;
+        if (v != VIEW_NO_NODE) idx[start[v + 1]++] = rec[i];
     }
     *startp = start;
     *idxp = idx;
 }
 
-void view_index_records(struct view_session *s)
+void view_index_records(struct view_sel *s)
 {
     if (s->cost_start) return;
-    size_t nc = part_ncosts(s->pt), nk = part_ncalls(s->pt);
-    uint32_t *fn = xmalloc((nc > nk ? nc : nk ? nk : 1) * sizeof(*fn));
-    for (size_t i = 0; i < nc; i++) {
-        struct cost_rec r;
-        part_cost_get(s->pt, i, &r);
-        fn[i] = r.fn;
+    for (int calls = 0; calls < 2; calls++) {
+        size_t n = 0;
+        for (size_t k = 0; k < s->g.nparts; k++)
+            n += calls ? part_ncalls(s->g.parts[k]) : part_ncosts(s->g.parts[k]);
+        uint32_t *fn = xmalloc((n ? n : 1) * sizeof(*fn));
+        uint64_t *rec = xmalloc((n ? n : 1) * sizeof(*rec));
+        size_t j = 0;
+        for (size_t k = 0; k < s->g.nparts; k++) {
+            const struct part *pt = s->g.parts[k];
+            size_t m = calls ? part_ncalls(pt) : part_ncosts(pt);
+            for (size_t i = 0; i < m; i++, j++) {
+                if (calls) {
+                    struct call_rec r;
+                    part_call_get(pt, i, &r);
+                    fn[j] = r.caller;
+                } else {
+                    struct cost_rec r;
+                    part_cost_get(pt, i, &r);
+                    fn[j] = r.fn;
+                }
+                rec[j] = VGRAPH_REC(k, i);
+            }
+        }
+        if (calls)
+            index_by_node(s, n, rec, fn, &s->call_start, &s->call_idx);
+        else
+            index_by_node(s, n, rec, fn, &s->cost_start, &s->cost_idx);
+        free(fn);
+        free(rec);
     }
-    index_by_node(s, nc, fn, &s->cost_start, &s->cost_idx);
-    for (size_t i = 0; i < nk; i++) {
-        struct call_rec r;
-        part_call_get(s->pt, i, &r);
-        fn[i] = r.caller;
-    }
-    index_by_node(s, nk, fn, &s->call_start, &s->call_idx);
-    free(fn);
 }
 
 /* ---- sorted tables -------------------------------------------------------- */
 
 struct sort_ctx {
-    const struct view_session *s;
+    const struct view_sel *s;
     size_t ev;
     int sort, desc;
 };
@@ -138,7 +385,7 @@ static int cmp_wide(tally_wide a, tally_wide b)
     return a < b ? -1 : a > b;
 }
 
-static const char *node_str(const struct view_session *s, uint32_t v, int what)
+static const char *node_str(const struct view_sel *s, uint32_t v, int what)
 {
     struct function f = profile_function_at(s->p, s->g.fn[v]);
     return profile_str(s->p, what == 4 ? f.obj : what == 5 ? f.file : f.name);
@@ -160,6 +407,13 @@ static int cmp_rows(const void *a, const void *b, void *arg)
     case 2:
         r = g->calls[x] < g->calls[y] ? -1 : g->calls[x] > g->calls[y];
         break;
+    case 6:
+        r = cmp_wide(
+            vgraph_incl(g, x, c->ev) -
+                view_base_incl(c->s->ses, c->s->base_of ? c->s->base_of[x] : VIEW_NO_NODE, c->ev),
+            vgraph_incl(g, y, c->ev) -
+                view_base_incl(c->s->ses, c->s->base_of ? c->s->base_of[y] : VIEW_NO_NODE, c->ev));
+        break;
     default:
         r = strcmp(node_str(c->s, x, c->sort), node_str(c->s, y, c->sort));
         break;
@@ -169,7 +423,7 @@ static int cmp_rows(const void *a, const void *b, void *arg)
     return r ? r : x < y ? -1 : x > y;
 }
 
-static int filter_rows(const struct view_session *s, const char *q, struct view_order *o,
+static int filter_rows(const struct view_sel *s, const char *q, struct view_order *o,
                        struct tally_error *err)
 {
     size_t n = s->g.nnodes;
@@ -206,7 +460,7 @@ static int filter_rows(const struct view_session *s, const char *q, struct view_
     return 0;
 }
 
-const struct view_order *view_order_get(struct view_session *s, size_t ev, int sort, int desc,
+const struct view_order *view_order_get(struct view_sel *s, size_t ev, int sort, int desc,
                                         const char *q, struct tally_error *err)
 {
     size_t klen = strlen(q ? q : "") + 64;
@@ -217,7 +471,7 @@ const struct view_order *view_order_get(struct view_session *s, size_t ev, int s
         if (s->orders[i].key && !strcmp(s->orders[i].key, key)) o = &s->orders[i];
     if (o) {
         free(key);
-        o->used = ++s->clock;
+        o->used = ++s->ses->clock;
         return o;
     }
     struct view_order fresh = {.key = key};
@@ -241,18 +495,19 @@ const struct view_order *view_order_get(struct view_session *s, size_t ev, int s
     free(o->nodes);
     free(o->match_self);
     *o = fresh;
-    o->used = ++s->clock;
+    o->used = ++s->ses->clock;
     return o;
 }
 
-const struct stack_tree *view_stacks(struct view_session *s, size_t ev, struct tally_error *err)
+const struct stack_tree *view_stacks(struct view_sel *s, size_t ev, struct tally_error *err)
 {
-    if (ev >= s->pt->events.n) {
+    if (ev >= s->g.ncols) {
         tally_error_set(err, NULL, 0, "no such event");
         return NULL;
     }
     if (s->stacks_built[ev] == 0) {
-        struct stack_options so = {.part = 0, .event = (int)ev, .prune = VIEW_FLAME_PRUNE};
+        struct stack_options so = {
+            .parts = s->parts, .nparts = s->nparts, .event = (int)ev, .prune = VIEW_FLAME_PRUNE};
         s->stacks_built[ev] = stacks_build(&s->stacks[ev], s->p, &so, err) ? -1 : 1;
         if (s->stacks_built[ev] == -1) return NULL;
     }
@@ -263,18 +518,17 @@ const struct stack_tree *view_stacks(struct view_session *s, size_t ev, struct t
     return &s->stacks[ev];
 }
 
-const struct view_blob *view_blob_get(struct view_session *s, const char *key)
+const struct view_blob *view_blob_get(struct view_sel *s, const char *key)
 {
     for (int i = 0; i < VIEW_BLOB_CACHE; i++)
         if (s->blobs[i].key && !strcmp(s->blobs[i].key, key)) {
-            s->blobs[i].used = ++s->clock;
+            s->blobs[i].used = ++s->ses->clock;
             return &s->blobs[i];
         }
     return NULL;
 }
 
-void view_blob_put(struct view_session *s, const char *key, const char *body, size_t len,
-                   int status)
+void view_blob_put(struct view_sel *s, const char *key, const char *body, size_t len, int status)
 {
     struct view_blob *b = &s->blobs[0];
     for (int i = 1; i < VIEW_BLOB_CACHE; i++)
@@ -287,5 +541,5 @@ void view_blob_put(struct view_session *s, const char *key, const char *body, si
     b->body[len] = 0;
     b->len = len;
     b->status = status;
-    b->used = ++s->clock;
+    b->used = ++s->ses->clock;
 }

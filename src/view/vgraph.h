@@ -12,10 +12,14 @@
  *     first event, so the 128-bit graph of every event never exists at
  *     once;
  *   - an arc keeps its calls and its call records, not its costs: the
- *     cost of an arc is summed from its records when it is asked for.
+ *     cost of an arc is summed from its records when it is asked for;
+ *   - several parts are added up here, as the graph is made, so no part
+ *     holding their sum is made (it would take as much memory as they).
  *
- * Nodes are the functions with a record, in the order analysis/fgraph.h
- * gives them (compact); `fn` maps a node to its function id.
+ * Nodes are the functions with a record, in the order they are first seen
+ * (the parts in order, each as analysis/fgraph.h gives its nodes); `fn`
+ * maps a node to its function id. A record is named by its part (the
+ * position in `parts`) and its index in that part: VGRAPH_REC(k, i).
  */
 #ifndef TALLY_VIEW_VGRAPH_H
 #define TALLY_VIEW_VGRAPH_H
@@ -24,10 +28,16 @@
 #include "../model/error.h"
 #include "../model/profile.h"
 
+#define VGRAPH_REC(k, i) ((uint64_t)(k) << 32 | (uint64_t)(i))
+#define VGRAPH_REC_PART(r) ((size_t)((r) >> 32))
+#define VGRAPH_REC_INDEX(r) ((size_t)((r)&0xffffffffu))
+
 struct vgraph {
     const struct profile *p;
-    const struct part *pt;
-    size_t nnodes, ncols; /* ncols = the part's base events */
+    size_t nparts;
+    const struct part **parts; /* [nparts] added up */
+    size_t **colmap;           /* [nparts][ncols]: the part's index of each event */
+    size_t nnodes, ncols;      /* ncols = the first part's base events */
     int is_signed;
     uint32_t *fn;       /* [nnodes] */
     uint64_t *self;     /* [nnodes * ncols] */
@@ -43,12 +53,17 @@ struct vgraph {
     uint32_t *out_arcs, *in_arcs; /* [narcs] */
     /* the call records of arc a: rec[rec_start[a] .. rec_start[a + 1]) */
     size_t *rec_start;
-    uint32_t *rec;
+    uint64_t *rec; /* VGRAPH_REC */
 };
 
-/* Build the graph of part pt of p. Returns 0, or -1 with err. */
-int vgraph_build(struct vgraph *g, const struct profile *p, const struct part *pt,
+/*
+ * Build the graph of the sum of parts[0 .. nparts) of p (they must count
+ * the same events, in any order). Returns 0, or -1 with err.
+ */
+int vgraph_build(struct vgraph *g, const struct profile *p, const size_t *parts, size_t nparts,
                  struct tally_error *err);
+/* A record's cost values in the graph's event order (ncols words). */
+void vgraph_record_costs(const struct vgraph *g, size_t k, const uint64_t *cost, uint64_t *out);
 void vgraph_release(struct vgraph *g);
 
 /* A cost word as a number. */
@@ -72,6 +87,8 @@ static inline int vgraph_arc_recursive(const struct vgraph *g, size_t a)
     uint32_t f = g->from[a], t = g->to[a];
     return f == t || (g->cycle[f] && g->cycle[f] == g->cycle[t]);
 }
+/* The arc from node u to node w, or SIZE_MAX. */
+size_t vgraph_find_arc(const struct vgraph *g, uint32_t u, uint32_t w);
 /* The inclusive cost of arc a's calls, every event, into out[ncols]. */
 void vgraph_arc_costs(const struct vgraph *g, size_t a, tally_wide *out);
 

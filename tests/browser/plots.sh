@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The pictures of tally complexity in a real browser: routines with long C++
 # names (templates nested three deep, a name of 300 characters without a
 # place to break it, a name beyond ASCII) and routines with and without a
@@ -6,13 +7,15 @@
 # axes. tests/browser/plots_test.py measures the text as Chromium lays it
 # out: titles must never be cut (every text within the picture, the header
 # above the plot), and each title line carries the whole name as a tooltip.
-# Screenshots go to build/test-logs/complexity-*.png.
-# Without chromium the test says SKIP loudly (sh scripts/install-deps.sh).
+# Screenshots go to build/test-logs/complexity-*.png. Chromium is driven
+# through Selenium (tests/browser/browser.py), by Debian's /usr/bin/python3.
+# Without chromium, chromedriver or selenium the test says SKIP loudly
+# (sh scripts/install-deps.sh).
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
-    echo "# SKIP SKIP SKIP: chromium is not installed; the browser test of the plots did not run" >&2
-    ok "complexity plots in Chromium # SKIP chromium not installed"
+if ! missing=$(browser_missing); then
+    echo "# SKIP SKIP SKIP: $missing is not installed; the browser test of the plots did not run" >&2
+    ok "complexity plots in Chromium # SKIP $missing not installed"
     exit 0
 fi
 SHOTS=$ROOT/build/test-logs
@@ -40,11 +43,11 @@ with open(sys.argv[1], "w", encoding="utf-8") as f:
 json.dump(names, open(sys.argv[2], "w"))
 PY
 expect_run "plots of long names" 0 "Rank" "" complexity --min-share=0 --plot="$TMP/long" "$TMP/long.aprof"
-python3 "$ROOT/tests/browser/plots_test.py" "$TMP/long" "$SHOTS" "$TMP/names.json" ||
+$BROWSER_PY "$ROOT/tests/browser/plots_test.py" "$TMP/long" "$SHOTS" "$TMP/names.json" ||
     not_ok "the browser checks of the plots of long names"
 expect_run "plots of long names, log axes" 0 "Rank" "" \
     complexity --min-share=0 --log --plot="$TMP/longlog" "$TMP/long.aprof"
-python3 "$ROOT/tests/browser/plots_test.py" "$TMP/longlog" "$TMP" "$TMP/names.json" ||
+$BROWSER_PY "$ROOT/tests/browser/plots_test.py" "$TMP/longlog" "$TMP" "$TMP/names.json" ||
     not_ok "the browser checks of the plots of long names, log axes"
 
 U=$ROOT/tests/golden/complexity/unclear.aprof
@@ -53,6 +56,6 @@ python3 -c 'import json, sys; json.dump([r["name"] for r in json.load(open(sys.a
     "$TMP/out" "$TMP/unames.json"
 expect_run "plots of unclear.aprof" 0 "Rank" "" \
     complexity --min-share=0 --min-points=1 --plot="$TMP/unclear" "$U"
-python3 "$ROOT/tests/browser/plots_test.py" "$TMP/unclear" "$SHOTS" "$TMP/unames.json" ||
+$BROWSER_PY "$ROOT/tests/browser/plots_test.py" "$TMP/unclear" "$SHOTS" "$TMP/unames.json" ||
     not_ok "the browser checks of the plots of unclear.aprof"
 echo "1..$TESTN"

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Measure the pictures of `tally complexity --plot` in headless Chromium
-(tests/browser/plots.sh writes them). Prints TAP lines.
+through Selenium (tests/browser/browser.py; tests/browser/plots.sh writes
+them). Prints TAP lines.
 
   plots_test.py DIR SHOTS NAMES.json
 
@@ -17,9 +18,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cdp  # noqa: E402
+import browser  # noqa: E402
 
-check = cdp.check
+check = browser.check
 
 
 MEASURE = r"""(function() {
@@ -66,11 +67,12 @@ MEASURE = r"""(function() {
 def main():
     pdir, shots, names = sys.argv[1], sys.argv[2], json.load(open(sys.argv[3]))
     try:
-        b = cdp.Browser(width=760, height=520)
-    except FileNotFoundError:
-        print("ok - SKIP: chromium is not installed (sh scripts/install-deps.sh) # SKIP")
+        b = browser.Browser(width=760, height=520)
+    except browser.Missing as e:
+        browser.skip("the browser test of the plots", str(e))
         return 0
     try:
+        browser.check_console(b)
         files = sorted(glob.glob(os.path.join(pdir, "*.svg")))
         check("%d pictures to measure" % len(files), len(files) >= 4)
         for f in files:
@@ -92,7 +94,7 @@ def main():
         check("no console errors", not b.errors, "\n".join(b.errors))
     finally:
         b.close()
-    return 1 if cdp.failed() else 0
+    return 1 if browser.failed() else 0
 
 
 if __name__ == "__main__":

@@ -1,18 +1,22 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tally report in a real browser: Debian's headless Chromium opens the
-# page from the disk (tests/browser/cdp.py speaks the DevTools protocol),
+# page from the disk, driven through Selenium (Debian's python3-selenium
+# and chromium-driver; tests/browser/browser.py), so the python runs with
+# Debian's /usr/bin/python3 (a python3 first on PATH may lack selenium);
 # clicks a function, checks its callers, walks to a caller, searches,
 # sorts, clicks the call graph, takes a screenshot and fails on any
 # console error. Expected values are worked out by hand from the small
 # profile below. A real profile (examples/) and, when bench/cache holds
 # it, the 200 MB benchmark profile must load and work; their load times
 # are printed as notes (over 2 s, loudly), never judged here.
-# Without chromium the test says SKIP loudly (sh scripts/install-deps.sh).
+# Without chromium, chromedriver or selenium the test says SKIP loudly
+# (sh scripts/install-deps.sh).
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
-    echo "# SKIP SKIP SKIP: chromium is not installed; the browser test of tally report did not run" >&2
-    ok "tally report in Chromium # SKIP chromium not installed"
+if ! missing=$(browser_missing); then
+    echo "# SKIP SKIP SKIP: $missing is not installed; the browser test of tally report did not run" >&2
+    ok "tally report in Chromium # SKIP $missing not installed"
     exit 0
 fi
 SHOTS=$ROOT/build/test-logs
@@ -68,13 +72,13 @@ fn=q"uote's & <amp>
 1 1 0
 EOF
 expect_run "report of the small profile" 0 "" "" report -o "$TMP/small" "$TMP/small.out"
-python3 "$ROOT/tests/browser/report_test.py" small "$TMP/small/index.html" "$SHOTS/report-small.png" ||
+$BROWSER_PY "$ROOT/tests/browser/report_test.py" small "$TMP/small/index.html" "$SHOTS/report-small.png" ||
     not_ok "the browser checks of the small page"
 
 # an aprof report: the complexity section only
 if [ -f "$ROOT/tests/golden/complexity/r1.aprof" ]; then
     expect_run "report of an aprof report" 0 "" "" report -o "$TMP/ap" "$ROOT/tests/golden/complexity/r1.aprof"
-    python3 "$ROOT/tests/browser/report_test.py" aprof "$TMP/ap/index.html" "$SHOTS/report-aprof.png" ||
+    $BROWSER_PY "$ROOT/tests/browser/report_test.py" aprof "$TMP/ap/index.html" "$SHOTS/report-aprof.png" ||
         not_ok "the browser checks of the aprof page"
 fi
 
@@ -85,7 +89,7 @@ for f in "$ROOT/build/peer-profiles/cgx.wordfreq.out" "$ROOT/build/peer-profiles
 done
 if [ -n "$REAL" ]; then
     expect_run "report of a real profile" 0 "" "" report -o "$TMP/real" -I "$ROOT/examples" "$REAL"
-    python3 "$ROOT/tests/browser/report_test.py" load "$TMP/real/index.html" "$SHOTS/report-real.png" 2 ||
+    $BROWSER_PY "$ROOT/tests/browser/report_test.py" load "$TMP/real/index.html" "$SHOTS/report-real.png" 2 ||
         not_ok "the browser checks of the real page"
 else
     ok "report of a real profile # SKIP no build/peer-profiles (make check builds them)"
@@ -107,7 +111,7 @@ open(sys.argv[1], "w").write("\n".join(out) + "\n")
 EOF
 expect_run "report of 5000 functions, 13 events" 0 "" "" report -o "$TMP/syn" "$TMP/syn.out"
 echo "# page of the synthetic profile: $(wc -c <"$TMP/syn/index.html") bytes"
-python3 "$ROOT/tests/browser/report_test.py" load "$TMP/syn/index.html" "$SHOTS/report-syn.png" 2 ||
+$BROWSER_PY "$ROOT/tests/browser/report_test.py" load "$TMP/syn/index.html" "$SHOTS/report-syn.png" 2 ||
     not_ok "the browser checks of the synthetic page"
 
 # the 200 MB benchmark profile, when bench/make-profile.sh has cached it
@@ -117,7 +121,7 @@ if [ -f "$BIG" ]; then
     expect_run "report of the 200 MB profile" 0 "" "" report -o "$TMP/big" "$BIG"
     t1=$(date +%s.%N)
     echo "# tally report on the 200 MB profile: $(echo "$t1 - $t0" | bc 2>/dev/null || echo "?") s, page $(wc -c <"$TMP/big/index.html") bytes"
-    python3 "$ROOT/tests/browser/report_test.py" load "$TMP/big/index.html" "$SHOTS/report-big.png" 2 ||
+    $BROWSER_PY "$ROOT/tests/browser/report_test.py" load "$TMP/big/index.html" "$SHOTS/report-big.png" 2 ||
         not_ok "the browser checks of the 200 MB page"
 else
     ok "report of the 200 MB profile # SKIP not in bench/cache (sh bench/make-profile.sh callgrind 200)"

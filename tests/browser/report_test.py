@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Drive `tally report` pages in headless Chromium (tests/browser/report.sh
-writes the inputs). Prints TAP lines ("ok - ..." / "not ok - ...").
+"""Drive `tally report` pages in headless Chromium through Selenium
+(tests/browser/browser.py; tests/browser/report.sh writes the inputs). Prints TAP lines ("ok - ..." / "not ok - ...").
 
   report_test.py small PAGE SHOT   the small profile of report.sh, checked
                                     against values worked out by hand
@@ -9,13 +9,14 @@ writes the inputs). Prints TAP lines ("ok - ..." / "not ok - ...").
                                     without console errors, a row click works
 """
 import os
+import shutil
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cdp  # noqa: E402
+import browser  # noqa: E402
 
-check = cdp.check
+check = browser.check
 
 
 def row_names(b):
@@ -102,13 +103,13 @@ def small(b, page, shot):
     callers = call_rows(b, "t-callers")
     check("work's callers: main 1x (80 Ir)", callers == [["main", "1", "8081.63%"]], callers)
 
-    b.eval("document.getElementById('t-search').focus()")
+    b.run("document.getElementById('t-search').focus()")
     b.type_text("ma")
     names = rows_when(b, ["main"])
     check("search 'ma' keeps main", names == ["main"], names)
     b.eval("(function(){var s=document.getElementById('t-search'); s.value='';"
            "s.dispatchEvent(new Event('input'));})()")
-    b.eval("document.getElementById('t-search').focus()")
+    b.run("document.getElementById('t-search').focus()")
     b.type_text("^(WORK|helper)$")
     names = rows_when(b, ["work", "helper"])
     check("regex search, case-insensitive", names == ["work", "helper"], names)
@@ -134,7 +135,7 @@ def small(b, page, shot):
     check("click on a frame of the flame graph (its own script runs in the page)",
           b.click("document.querySelector('#flame g.frame rect')"))
     has_cg = b.eval("!!document.querySelector('#callgraph svg')")
-    if cdp.shutil.which("dot"):
+    if shutil.which("dot"):
         check("the call graph is inline SVG", has_cg)
         helper_id = b.eval("tallyReport.data.funcs.filter(function(f){"
                            "return f.n==='helper';})[0].id")
@@ -205,16 +206,16 @@ def callgraph_checks(b):
 def flame_checks(b):
     """Ctrl-F belongs to the browser outside the flame graph; frames select rows;
     permalinks open the function's panel."""
-    b.eval("window.prompt = function () { window.asked = (window.asked || 0) + 1; return null; }")
+    b.run("window.prompt = function () { window.asked = (window.asked || 0) + 1; return null; }")
     ctrl_f = ("(function(){ var e = new KeyboardEvent('keydown', {key: 'f', ctrlKey: true,"
               " bubbles: true, cancelable: true}); (document.activeElement || document.body)"
               ".dispatchEvent(e); return e.defaultPrevented; })()")
-    b.eval("document.activeElement && document.activeElement.blur(); document.body.focus()")
+    b.run("document.activeElement && document.activeElement.blur(); document.body.focus()")
     check("Ctrl-F outside the flame graph is left to the browser", b.eval(ctrl_f) is False)
-    b.eval("document.getElementById('tally-flame').focus()")
+    b.run("document.getElementById('tally-flame').focus()")
     check("Ctrl-F with the flame graph focused opens its search",
           b.eval(ctrl_f) is True and b.eval("window.asked") == 1)
-    b.eval("document.getElementById('tally-flame').blur()")
+    b.run("document.getElementById('tally-flame').blur()")
     check("click on the frame 'work' of the flame graph", b.click(
         "document.querySelector('#flame g.frame[data-name=\"work\"] rect')"))
     check("the flame frame selects work in the table and the panel",
@@ -265,12 +266,12 @@ def aprof(b, page, shot):
 def main():
     mode, page, shot = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
     try:
-        b = cdp.Browser()
-    except FileNotFoundError:
-        print("ok - SKIP: chromium is not installed (sh scripts/install-deps.sh) # SKIP")
-        print("# SKIP SKIP SKIP: the browser test did not run", file=sys.stderr)
+        b = browser.Browser()
+    except browser.Missing as e:
+        browser.skip("the browser test of tally report", str(e))
         return 0
     try:
+        browser.check_console(b)
         if mode == "small":
             small(b, page, shot)
             permalink(b, page)
@@ -280,7 +281,7 @@ def main():
             load(b, page, shot, float(sys.argv[4]))
     finally:
         b.close()
-    return 1 if cdp.failed() else 0
+    return 1 if browser.failed() else 0
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ run_tally 0 "" "" convert --to=json --lines -o "$TMP/rec.json" "$TMP/rec.out"
 start_view() {
     log=$1
     shift
+    : >"$log"
     "$TALLY" view --no-browser "$@" 2>"$log" &
     VPID=$!
     URL=""
@@ -111,6 +112,55 @@ else
     fi
     stop_view "view of examples/recurse"
 fi
+
+# two inputs are two parts: each alone, and their sum (the default)
+env -i PATH="$PATH" "$ROOT/build/tally" record --out-file="$TMP/rec12.out" -- "$EX" 12 >"$TMP/rec.log" 2>&1 ||
+    { not_ok "tally record of examples/recurse 12"; diag <"$TMP/rec.log"; }
+"$TALLY" convert --to=json -o "$TMP/rec12.json" "$TMP/rec12.out" &&
+    "$TALLY" convert --to=json -o "$TMP/sum.json" "$TMP/rec.out" "$TMP/rec12.out" ||
+    not_ok "the JSON exports of the parts"
+start_view "$TMP/v.log" "$TMP/rec.out" "$TMP/rec12.out"
+if [ -n "$URL" ]; then
+    checks "parts" python3 "$ROOT/tests/tools/viewcheck.py" parts "$URL" "$TMP/rec.json" \
+        "$TMP/rec12.json" "$TMP/sum.json"
+    stop_view "view of two inputs"
+else
+    not_ok "tally view of two inputs"
+    diag <"$TMP/v.log"
+fi
+
+# --base: the change from another run (chain renamed in the base: a function only it has)
+sed 's/^fn=\(([0-9]*)\) chain$/fn=\1 chain_old/; s/^cfn=\(([0-9]*)\) chain$/cfn=\1 chain_old/' \
+    "$TMP/rec12.out" >"$TMP/base.out"
+grep -q chain_old "$TMP/base.out" || not_ok "the base has chain_old"
+"$TALLY" convert --to=json -o "$TMP/base.json" "$TMP/base.out" || not_ok "the JSON export of the base"
+start_view "$TMP/v.log" --base="$TMP/base.out" "$TMP/rec.out"
+if [ -n "$URL" ]; then
+    checks "compare" python3 "$ROOT/tests/tools/viewcheck.py" compare "$URL" "$TMP/rec.json" "$TMP/base.json"
+    stop_view "view with a base"
+else
+    not_ok "tally view --base"
+    diag <"$TMP/v.log"
+fi
+run_tally 1 "" "nothing.out" view --no-browser --base="$TMP/nothing.out" "$TMP/rec.out"
+[ -z "$why" ] && ok "a missing base: refused, named" || not_ok "a missing base: $why"
+
+# a profile and the aprof report of its run: the complexity of a function
+IS=$ROOT/examples/complexity/isort
+env -i PATH="$PATH" "$ROOT/build/tally" record --input-sensitive=yes --aprof-out-file="$TMP/is.aprof" \
+    --out-file="$TMP/is.out" -- "$IS" >"$TMP/rec.log" 2>&1 || { not_ok "tally record of isort"; diag <"$TMP/rec.log"; }
+"$TALLY" complexity --format=json --min-share=0 --min-points=1 -o "$TMP/is.json" "$TMP/is.aprof" ||
+    not_ok "tally complexity of isort's report"
+start_view "$TMP/v.log" "$TMP/is.out" "$TMP/is.aprof"
+if [ -n "$URL" ]; then
+    checks "complexity" python3 "$ROOT/tests/tools/viewcheck.py" complexity "$URL" "$TMP/is.json" isort
+    stop_view "view with an aprof report"
+else
+    not_ok "tally view of a profile and its aprof report"
+    diag <"$TMP/v.log"
+fi
+run_tally 1 "" "aprof report alone" view --no-browser "$TMP/is.aprof"
+[ -z "$why" ] && ok "an aprof report alone: refused" || not_ok "an aprof report alone: $why"
 
 # --address: another numeric address is honoured, a name is refused
 start_view "$TMP/v6.log" --address=::1 "$TMP/rec.out"

@@ -4,7 +4,8 @@
 # against Callgrind 3.19, both tools in one environment (`env -i`, one
 # VALGRIND_LIB holding both, the same explicit caches), on strided reads
 # (tests/peer/cacheuse/strided.c), threads run one after another
-# (threads.c) and two areas 4 GiB apart (tests/peer/cacheopts/alias.c).
+# (threads.c), two areas 4 GiB apart (tests/peer/cacheopts/alias.c) and a
+# dump request in the block that brought a line in (dumpblock.c).
 #
 # What must be equal:
 #  - the events: and positions: lines;
@@ -49,6 +50,7 @@ build() { # name source [flags]
 build strided "$SRC/cacheuse/strided.c"
 build threads "$SRC/cacheuse/threads.c" -pthread
 build alias "$SRC/cacheopts/alias.c"
+build dumpblock "$SRC/cacheuse/dumpblock.c"
 
 # instr_costs FILE OBJECT FUNCTIONS: one row per instruction (or per line,
 # with positions: line) of the functions named in FUNCTIONS
@@ -235,6 +237,38 @@ if (cd "$TMP" && ./alias); then
 else
     ok "skipped: alias cannot map its areas 4 GiB apart"
 fi
+
+# A dump request in the block that brought a line in (dumpblock.c): for
+# Callgrind, which counts a block's run when the next block starts, that
+# run is in the part after the dump, and the use of the block's lines is
+# written there, with main (tally carries the block into that part); with
+# collection off at the dump (`off`) the run is not counted and that use
+# is never written. The block that runs across the request is counted
+# before the dump by tally, after it by Callgrind (by design, see
+# tests/peer/parts.sh), so main's use events alone are compared, per
+# instruction, in each part's file.
+for arg in "" off; do
+    n="dumpblock${arg:+ $arg}"
+    rm -f "$TMP"/cl.out* "$TMP"/tl.out*
+    # shellcheck disable=SC2086
+    (cd "$TMP" && $E valgrind --tool=callgrind --callgrind-out-file="$TMP/cl.out" $A --cacheuse=yes \
+        --combine-dumps=no ./dumpblock $arg >/dev/null 2>"$TMP/cl.err")
+    # shellcheck disable=SC2086
+    (cd "$TMP" && $E valgrind --tool=tally --out-file="$TMP/tl.out" $A --cacheuse=yes \
+        --combine-dumps=no ./dumpblock $arg >/dev/null 2>"$TMP/tl.err")
+    for f in .out.1 .out; do
+        for t in cl tl; do
+            instr_costs "$TMP/$t$f" /dumpblock main |
+                awk '$11 + $12 + $13 + $14 { print $3, $11, $12, $13, $14 }' >"$TMP/$t.use"
+        done
+        if [ ! -s "$TMP/cl.use" ] && [ "$f" = .out ]; then
+            not_ok "$n: Callgrind charges use to main after the dump"
+        else
+            same_text "$n, part $([ "$f" = .out ] && echo 2 || echo 1): main's use events (address AcCost1 SpLoss1 AcCost2 SpLoss2: $(awk '{ a += $2; s += $3 } END { print a + 0, s + 0 }' "$TMP/cl.use") of level 1 in all)" \
+                "$TMP/cl.use" "$TMP/tl.use"
+        fi
+    done
+done
 
 # the other files: the cachegrind format has Cachegrind's events only (its
 # misses are the cache-use model's, the same as the callgrind file's), the

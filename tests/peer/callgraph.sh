@@ -19,7 +19,9 @@
 #    functions 0x... between caller and callee; cgcheck.py --through-stubs
 #    makes them transparent in its file, as they are in tally's.
 # The small programs in tests/peer/callgraph/ each hold one case: a PLT
-# tail call (lazy binding, -z now, IBT's .plt.sec), a stripped program, N
+# tail call (lazy binding, -z now, IBT's .plt.sec), hello world's code
+# without a symbol (.init, .fini, PLT stubs) named against Callgrind's
+# (tests/tools/cgunsym.py), a stripped program, N
 # threads, pthread_exit from a nested frame, an interval timer whose
 # handler leaves by siglongjmp, swapcontext (to a stack below, and above
 # and below a thread's), a Go program, C++ exceptions and a handler on an
@@ -148,6 +150,62 @@ if gcc -O2 -g -fcf-protection=full -Wl,-z,ibtplt -o "$TMP/plttail_ibt" "$SRC/plt
 else
     ok "skipped: the linker makes no .plt.sec"
 fi
+
+# Code without a symbol in .init, .fini and the PLT sections of a PIE (and
+# of Valgrind's preload library and libc): Callgrind puts it in ??? and
+# names it by its run-time address, tally by its address less the load
+# bias, in its object; a PLT stub is the code of the function it leads to.
+# tests/tools/cgunsym.py finds the object of each of Callgrind's by the
+# load biases Callgrind prints with -v -v -v and the objects' section
+# headers, and checks tally's file; then the same check on tally's file
+# with those functions named by their run-time address, in their object
+# and in ??? (Callgrind's names), and with the stubs' code made functions
+# of its own, must fail. Lazy binding, -z now, and IBT's .plt.sec with
+# both.
+unsym() { # NAME: built from hello.c
+    n=$1
+    (cd "$TMP" && $E VALGRIND_LIB="$LIB" valgrind --tool=callgrind -v -v -v --dump-instr=yes \
+        --callgrind-out-file="$TMP/$n.cg" ./"$n" >/dev/null 2>"$TMP/$n.cgerr" </dev/null)
+    (cd "$TMP" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record -q --cache-sim=no --dump-instr=yes \
+        --out-file="$TMP/$n.tl" ./"$n" >/dev/null 2>"$TMP/$n.tlerr" </dev/null)
+    if [ ! -s "$TMP/$n.tl" ] || [ ! -s "$TMP/$n.cg" ]; then
+        not_ok "$n: both tools wrote their files"
+        tail -n 5 "$TMP/$n.tlerr" "$TMP/$n.cgerr" | diag
+        return
+    fi
+    if $UNSYM "$TMP/$n.cgerr" "$TMP/$n.cg" "$TMP/$n.tl" >"$TMP/$n.unsym" 2>&1; then
+        ok "$n: $(head -n 1 "$TMP/$n.unsym")"
+    else
+        not_ok "$n: $(head -n 1 "$TMP/$n.unsym")"
+        tail -n +2 "$TMP/$n.unsym" | diag
+    fi
+    for as in absolute callgrind stubs; do
+        if $UNSYM --as=$as "$TMP/$n.cgerr" "$TMP/$n.cg" "$TMP/$n.tl" >"$TMP/$n.unsym.$as" 2>&1; then
+            not_ok "$n: the check fails on tally's file changed by cgunsym.py --as=$as"
+        else
+            ok "$n: the check fails on tally's file changed by cgunsym.py --as=$as ($(($(wc -l <"$TMP/$n.unsym.$as") - 1)) differences)"
+        fi
+    done
+}
+UNSYM="python3 $ROOT/tests/tools/cgunsym.py"
+for now in "" ",-z,now"; do
+    n=hello${now:+_now}
+    if gcc -O1 -g -fPIE -pie -Wl,-z,relro$now -o "$TMP/$n" "$SRC/hello.c" 2>"$TMP/$n.ccerr"; then
+        unsym "$n"
+    else
+        not_ok "hello.c builds (-Wl,-z,relro$now)"
+        diag <"$TMP/$n.ccerr"
+    fi
+done
+for now in "" ",-z,now"; do
+    n=hello_ibt${now:+_now}
+    if gcc -O1 -g -fPIE -pie -fcf-protection=full -Wl,-z,ibtplt$now -o "$TMP/$n" "$SRC/hello.c" 2>/dev/null &&
+        readelf -SW "$TMP/$n" | grep -q '\.plt\.sec'; then
+        unsym "$n"
+    else
+        ok "skipped: the linker makes no .plt.sec"
+    fi
+done
 
 # A stripped program: its code named by the called entries only.
 build stripped gcc -O1 && strip "$TMP/stripped"

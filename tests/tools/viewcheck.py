@@ -7,6 +7,15 @@
         the regex filter, every function's callers and callees, the source
         lines of FUNCTION-NAME, the flame graph and sandwich sums, the call
         graph's nodes.
+    viewcheck.py parts URL A.json B.json SUM.json
+        the parts of two inputs: each part alone and their sum (the
+        default) against the JSON export of each input and of their sum.
+    viewcheck.py complexity URL COMPLEXITY.json NAME
+        the complexity of routine NAME against tally complexity's JSON.
+    viewcheck.py compare URL NEW.json BASE.json
+        --base: every row's base costs, functions only the base has, the
+        order of sort=change, a function's callees in the base, the flame
+        graph's base costs and the graph's change labels.
     viewcheck.py hostile URL
         security: the token, the Host header, methods, bodies, paths,
         oversized and malformed requests, then random requests; the server
@@ -288,10 +297,108 @@ def check_hostile(srv):
     report(st == 200, "the server still answers")
 
 
+def check_parts(srv, jsons):
+    """jsons: the JSON export of each input, then of their sum."""
+    profs = [json.load(open(j)) for j in jsons]
+    meta = srv.api("meta")
+    report(len(meta["parts"]) == len(profs) - 1 and meta["selected"] == "all",
+           "one per input, every part selected", (meta["parts"], meta["selected"]))
+    for i, prof in enumerate(profs):
+        sel = {} if i == len(profs) - 1 else {"parts": str(i)}
+        what = "the sum" if not sel else "part %d" % i
+        m = srv.api("meta", **sel)
+        report([num(x) for x in m["totals"]] == prof["totals"], "totals of " + what)
+        if sel:
+            report([num(x) for x in meta["parts"][i]["totals"]] == prof["totals"],
+                   "meta's totals of part %d" % i)
+        rows = srv.api("functions", limit=5000, **sel)["rows"]
+        byname = {(f["name"], f["object"]): f for f in prof["functions"]}
+        bad = [r["name"] for r in rows
+               if [num(x) for x in r["self"]] != byname[(r["name"], r["obj"])]["self"]
+               or [num(x) for x in r["incl"]] != byname[(r["name"], r["obj"])]["inclusive"]]
+        report(not bad, "self and inclusive costs of %s as its JSON export's" % what, bad[:5])
+        fl = srv.api("flame", ev=0, **sel)
+        report(fl["tree"][1] == prof["totals"][0], "the flame graph of %s holds its total" % what,
+               (fl["tree"][1], prof["totals"][0]))
+    st, _, b = srv.get("/api/meta", {"parts": "9"})
+    report(st == 400 and b"no part" in b, "parts=9: 400", b)
+    st, _, b = srv.get("/api/meta", {"parts": "0;1"})
+    report(st == 400, "parts=0;1: 400", b)
+    a = srv.api("functions", parts="1,0", limit=5)
+    b2 = srv.api("functions", parts="0,1", limit=5)
+    report(a == b2, "parts=1,0 is parts=0,1")
+
+
+def check_complexity(srv, cx, name):
+    """cx: `tally complexity --format=json --min-share=0 --min-points=1` of the report."""
+    meta = srv.api("meta")
+    report(meta["complexity"] is True, "meta says there is an aprof report")
+    want = next(r for r in cx["ranking"] if r["name"] == name)
+    fid = srv.api("functions", q="^%s$" % re.escape(name))["rows"][0]["id"]
+    got = srv.api("complexity", id=fid)
+    report(got["class"] == want["class"], "the class of %s as tally complexity's" % name,
+           (got["class"], want["class"]))
+    report([[p[0], p[1], p[2], p[3], p[4]] for p in got["points"]] ==
+           [[t["n"], t["worst"], t["avg"], t["best"], t["calls"]] for t in want["tuples"]],
+           "the points of %s as tally complexity's" % name)
+    report(abs(got["model"]["c"] - want["fit"]["c"]) < 1e-9, "the fitted exponent")
+    st, _, b = srv.get("/api/complexity", {"id": srv.api("functions", sort="name")["rows"][0]["id"]})
+    report(st in (200, 404), "a function without a routine: an answer", (st, b))
+
+
+def check_compare(srv, new, base):
+    """new, base: JSON exports of the profile and of the base."""
+    meta = srv.api("meta")
+    report(meta["base"] is not None and [num(x) for x in meta["base"]["totals"]] == base["totals"],
+           "meta: the base's totals")
+    bkey = {(f["name"], f["object"]): f for f in base["functions"]}
+    nkey = {(f["name"], f["object"]): f for f in new["functions"]}
+    rows = srv.api("functions", limit=5000, sort="change")["rows"]
+    zero = [0] * len(base["totals"])
+    bad = [r["name"] for r in rows
+           if [num(x) for x in r["base_incl"]] != bkey.get((r["name"], r["obj"]), {}).get(
+               "inclusive", zero)
+           or [num(x) for x in r["base_self"]] != bkey.get((r["name"], r["obj"]), {}).get(
+               "self", zero)]
+    report(not bad, "every row's base costs as the base's JSON export's", bad[:5])
+    gone = [k for k, f in bkey.items() if k not in nkey and (any(f["self"]) or any(f["inclusive"]))]
+    names = {(r["name"], r["obj"]) for r in rows}
+    report(gone and all(k in names for k in gone),
+           "a function only the base has is a row (its cost went)", gone)
+    ch = [num(r["incl"][0]) - num(r["base_incl"][0]) for r in rows]
+    report(ch == sorted(ch, reverse=True), "sort=change: the largest growth first")
+    up = srv.api("functions", limit=5000, sort="change", dir="asc")["rows"]
+    report([r["id"] for r in up] != [r["id"] for r in rows] and
+           [num(r["incl"][0]) - num(r["base_incl"][0]) for r in up] == sorted(ch),
+           "sort=change dir=asc: the largest fall first")
+    f = next(r for r in rows if r["name"] == "main")
+    d = srv.api("function", id=f["id"])
+    bmain = next(x for x in base["functions"] if x["name"] == "main")
+    bcalls = {(base["functions"][a["callee"]]["name"]): a for a in base["calls"]
+              if a["caller"] == bmain["id"]}
+    bad = [c["name"] for c in d["callees"]
+           if [num(x) for x in c["base_incl"]] != bcalls.get(c["name"], {}).get("inclusive", zero)
+           or c["base_calls"] != bcalls.get(c["name"], {}).get("count", 0)]
+    report(not bad, "main's callees: the base's calls and costs", bad)
+    fl = srv.api("flame", ev=0)
+    report(fl["base_total"] == base["totals"][0] and fl["tree"][4] == base["totals"][0],
+           "flame: the root's base cost is the base's total")
+    svg = srv.api("graph", id=f["id"], ev=0)
+    report("\u0394" in svg, "graph: the boxes show the change")
+    st, _, b = srv.get("/api/functions", {"sort": "change"})
+    report(st == 200, "sort=change answers", b[:100])
+
+
 def main():
     srv = Server(sys.argv[2])
     if sys.argv[1] == "api":
         check_api(srv, json.load(open(sys.argv[3])), sys.argv[4])
+    elif sys.argv[1] == "compare":
+        check_compare(srv, json.load(open(sys.argv[3])), json.load(open(sys.argv[4])))
+    elif sys.argv[1] == "complexity":
+        check_complexity(srv, json.load(open(sys.argv[3])), sys.argv[4])
+    elif sys.argv[1] == "parts":
+        check_parts(srv, sys.argv[3:])
     else:
         check_hostile(srv)
     sys.exit(1 if failures else 0)

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * api_pictures.c - the answers that are pictures: `api/graph` (the call
- * graph around a function, laid out by `dot`), `api/flame` and
- * `api/sandwich` (stack trees as nested JSON arrays). See api.h and
- * docs/internals/view.md.
+ * api_graph.c - `api/graph`: the call graph around a function, laid out by
+ * `dot`; with a base, coloured by the change (api.h, docs/internals/view.md).
  */
 #include "api_impl.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -119,11 +118,26 @@ static void short_name(struct bytebuf *b, const char *name)
 
 static void put_share(struct bytebuf *b, double share)
 {
-    bytebuf_printf(b, share >= 10 ? "%.1f%%" : share >= 0.1 ? "%.2f%%" : "%.3f%%", share);
+    double m = share < 0 ? -share : share;
+    bytebuf_printf(b, m >= 10 ? "%.1f%%" : m >= 0.1 ? "%.2f%%" : "%.3f%%", share);
 }
 
-static char *graph_dot(const struct view_session *s, const struct around *w, uint32_t v,
-                       size_t *len)
+/* A change of d percent: white for none, to red (more) or blue (less) at
+   10% of the base's total and beyond. */
+static void change_colours(double d, char fill[8], const char **font)
+{
+    static const unsigned char more[3] = {0xd6, 0x27, 0x28}, less[3] = {0x1f, 0x77, 0xb4};
+    double t = sqrt((d < 0 ? -d : d) / 10.0);
+    if (t > 1) t = 1;
+    const unsigned char *to = d < 0 ? less : more;
+    unsigned rgb[3];
+    for (int k = 0; k < 3; k++)
+        rgb[k] = (unsigned)lround(255 + (to[k] - 255) * t);
+    snprintf(fill, 8, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+    *font = t > 0.65 ? "#ffffff" : "#000000";
+}
+
+static char *graph_dot(const struct view_sel *s, const struct around *w, uint32_t v, size_t *len)
 {
     const struct vgraph *g = &s->g;
     size_t ev = w->ev;
@@ -153,7 +167,20 @@ static char *graph_dot(const struct view_session *s, const struct around *w, uin
         char fill[8];
         const char *font;
         double weight;
-        dot_share_colours(incl, 1.0, fill, &font, &weight);
+        if (s->base_of) {
+            /* coloured by the change of the inclusive cost, as a share of the base's total */
+            const struct view_session *ses = s->ses;
+            size_t be = ses->base_ev[ev];
+            tally_wide was = view_base_incl(ses, s->base_of[x], ev);
+            double d =
+                be == SIZE_MAX ? 0 : vgraph_share(&ses->base_g, be, vgraph_incl(g, x, ev) - was);
+            bytebuf_add(&b, "\n\xce\x94 ", 4);
+            if (d >= 0) bytebuf_add(&b, "+", 1);
+            put_share(&b, d);
+            change_colours(d, fill, &font);
+        } else {
+            dot_share_colours(incl, 1.0, fill, &font, &weight);
+        }
         fprintf(fp, "  n%" PRIu32 " [id=\"f%" PRIu32 "\"%s, label=", x, g->fn[x],
                 x == v ? ", class=\"sel\"" : "");
         dot_quote(fp, b.s ? b.s : "");
@@ -203,8 +230,7 @@ static char *graph_dot(const struct view_session *s, const struct around *w, uin
 }
 
 /* Lay the DOT text out as SVG into r. */
-static void run_dot(const struct view_session *s, const char *text, size_t len,
-                    struct view_reply *r)
+static void run_dot(const struct view_sel *s, const char *text, size_t len, struct view_reply *r)
 {
     int fd = memfd_create("tally-view-graph", MFD_CLOEXEC);
     if (fd < 0) {
@@ -212,7 +238,7 @@ static void run_dot(const struct view_session *s, const char *text, size_t len,
         return;
     }
     struct tally_error err = {0};
-    if (dot_run_limited(text, len, "svg", fd, s->cfg.dot_timeout_ms, &err)) {
+    if (dot_run_limited(text, len, "svg", fd, s->ses->cfg.dot_timeout_ms, &err)) {
         close(fd);
         api_error(r, 503, "%s", err.msg);
         return;
@@ -237,7 +263,7 @@ static void run_dot(const struct view_session *s, const char *text, size_t len,
     r->len = (size_t)size - skip;
 }
 
-void api_graph(struct view_session *s, const struct view_args *a, struct view_reply *r)
+void api_graph(struct view_sel *s, const struct view_args *a, struct view_reply *r)
 {
     uint32_t v = api_node_arg(s, a, r);
     size_t ev;
@@ -270,223 +296,4 @@ void api_graph(struct view_session *s, const struct view_args *a, struct view_re
     r->body = xmalloc(kept->len + 1);
     memcpy(r->body, kept->body, kept->len + 1);
     r->len = kept->len;
-}
-
-/* ---- stack trees ----------------------------------------------------------------- */
-
-/* A merged tree: the sum of several subtrees of the stack tree. */
-struct mtree {
-    size_t n, cap;
-    struct mnode {
-        uint32_t fn;
-        uint32_t first_child, next_sibling;
-        uint64_t total, self;
-    } * v;
-};
-
-static uint32_t mt_add(struct mtree *m, uint32_t parent, uint32_t fn)
-{
-    if (parent != UINT32_MAX)
-        for (uint32_t c = m->v[parent].first_child; c; c = m->v[c].next_sibling)
-            if (m->v[c].fn == fn) return c;
-    m->v = xgrow(m->v, &m->cap, m->n + 1, sizeof(*m->v));
-    uint32_t i = (uint32_t)m->n++;
-    m->v[i] = (struct mnode){fn, 0, 0, 0, 0};
-    if (parent != UINT32_MAX) {
-        m->v[i].next_sibling = m->v[parent].first_child;
-        m->v[parent].first_child = i;
-    }
-    return i;
-}
-
-/* Add the subtree of stack node i under merged node d (d has i's function). */
-static void mt_merge(struct mtree *m, uint32_t d, const struct stack_tree *t, uint32_t i)
-{
-    /* an explicit stack: exact trees can be deep */
-    struct pair {
-        uint32_t d, i;
-    } *st = NULL;
-    size_t n = 0, cap = 0;
-    st = xgrow(st, &cap, 1, sizeof(*st));
-    st[n++] = (struct pair){d, i};
-    while (n) {
-        struct pair p = st[--n];
-        m->v[p.d].total += stack_total(t, p.i)[0];
-        m->v[p.d].self += stack_self(t, p.i)[0];
-        for (uint32_t c = t->nodes[p.i].first_child; c; c = t->nodes[c].next_sibling) {
-            uint32_t dc = mt_add(m, p.d, t->nodes[c].fn);
-            st = xgrow(st, &cap, n + 1, sizeof(*st));
-            st[n++] = (struct pair){dc, c};
-        }
-    }
-    free(st);
-}
-
-/* Is stack node i the outermost frame of its function on its stack? */
-static int outermost(const struct stack_tree *t, uint32_t i)
-{
-    uint32_t fn = t->nodes[i].fn;
-    for (uint32_t a = t->nodes[i].parent; a; a = t->nodes[a].parent)
-        if (t->nodes[a].fn == fn) return 0;
-    return 1;
-}
-
-/* The tree of the stack tree as it is (root = node 0). */
-static void mt_from_stacks(struct mtree *m, const struct stack_tree *t)
-{
-    uint32_t root = mt_add(m, UINT32_MAX, STACK_NO_FN);
-    mt_merge(m, root, t, 0);
-}
-
-/* Below fn: its outermost frames merged (callees), or above it: the
- * stacks that lead to them, inverted (callers). */
-static void mt_around(struct mtree *m, const struct stack_tree *t, uint32_t fn, int callers)
-{
-    uint32_t root = mt_add(m, UINT32_MAX, fn);
-    for (uint32_t i = 1; i < t->n; i++) {
-        if (t->nodes[i].fn != fn || !outermost(t, i)) continue;
-        if (!callers) {
-            mt_merge(m, root, t, i);
-            continue;
-        }
-        uint64_t c = stack_total(t, i)[0];
-        m->v[root].total += c;
-        uint32_t d = root;
-        for (uint32_t a = t->nodes[i].parent; a; a = t->nodes[a].parent) {
-            d = mt_add(m, d, t->nodes[a].fn);
-            m->v[d].total += c;
-            if (!t->nodes[a].parent) m->v[d].self += c; /* the stack's first frame */
-        }
-        if (d == root) m->v[root].self += c;
-    }
-}
-
-struct names_map {
-    int32_t *k; /* [nfn] local index + 1, 0 = none yet */
-    uint32_t *ids;
-    size_t n, cap;
-};
-
-static int32_t local_name(struct names_map *nm, uint32_t fn)
-{
-    if (fn == STACK_NO_FN) return -1;
-    if (!nm->k[fn]) {
-        nm->ids = xgrow(nm->ids, &nm->cap, nm->n + 1, sizeof(*nm->ids));
-        nm->ids[nm->n++] = fn;
-        nm->k[fn] = (int32_t)nm->n;
-    }
-    return nm->k[fn] - 1;
-}
-
-static void put_tree(FILE *fp, const struct mtree *m, struct names_map *nm)
-{
-    /* depth first with an explicit stack; a node is written when popped,
-       its closing brackets when all its children are done */
-    struct frame {
-        uint32_t i, child;
-    } *st = NULL;
-    size_t n = 0, cap = 0;
-    st = xgrow(st, &cap, 1, sizeof(*st));
-    st[n++] = (struct frame){0, UINT32_MAX};
-    while (n) {
-        struct frame *f = &st[n - 1];
-        const struct mnode *x = &m->v[f->i];
-        if (f->child == UINT32_MAX) {
-            fprintf(fp, "[%" PRId32 ",%" PRIu64 ",%" PRIu64 ",[", local_name(nm, x->fn), x->total,
-                    x->self);
-            f->child = x->first_child;
-        } else {
-            f->child = m->v[f->child].next_sibling;
-            if (f->child) fputc(',', fp);
-        }
-        if (!f->child) {
-            fputs("]]", fp);
-            n--;
-            continue;
-        }
-        uint32_t c = f->child;
-        st = xgrow(st, &cap, n + 1, sizeof(*st));
-        st[n++] = (struct frame){c, UINT32_MAX};
-    }
-    free(st);
-}
-
-static void put_names(FILE *fp, const struct view_session *s, const struct names_map *nm)
-{
-    fputs("\"names\": [", fp);
-    for (size_t i = 0; i < nm->n; i++) {
-        if (i) fputc(',', fp);
-        jsonstr_puts(fp, profile_str(s->p, profile_function_at(s->p, nm->ids[i]).name), 0);
-    }
-    fputs("], \"ids\": [", fp);
-    for (size_t i = 0; i < nm->n; i++)
-        fprintf(fp, i ? ",%" PRIu32 : "%" PRIu32, nm->ids[i]);
-    fputs("]", fp);
-}
-
-/* The stack tree of the event, or an answer saying why not. */
-static const struct stack_tree *tree_arg(struct view_session *s, const struct view_args *a,
-                                         size_t *ev, struct view_reply *r)
-{
-    if (api_event_arg(s, a, ev, r)) return NULL;
-    struct tally_error err = {0};
-    const struct stack_tree *t = view_stacks(s, *ev, &err);
-    if (!t) api_error(r, 422, "no flame graph: %s", err.msg);
-    return t;
-}
-
-static void answer_trees(struct view_session *s, const struct view_args *a, struct view_reply *r,
-                         int sandwich)
-{
-    size_t ev;
-    uint32_t v = VIEW_NO_NODE;
-    if ((sandwich || view_arg(a, "id")) && (v = api_node_arg(s, a, r)) == VIEW_NO_NODE) return;
-    const struct stack_tree *t = tree_arg(s, a, &ev, r);
-    if (!t) return;
-    struct names_map nm = {xcalloc(s->nfn ? s->nfn : 1, sizeof(int32_t)), NULL, 0, 0};
-    struct mtree m[2] = {{0}, {0}};
-    int ntrees = 1;
-    if (v == VIEW_NO_NODE) {
-        mt_from_stacks(&m[0], t);
-    } else {
-        mt_around(&m[0], t, s->g.fn[v], 0);
-        if (sandwich) {
-            mt_around(&m[1], t, s->g.fn[v], 1);
-            ntrees = 2;
-        }
-    }
-    struct api_out o;
-    api_open(&o);
-    fprintf(o.fp, "{\"kind\": \"%s\", \"total\": %" PRIu64 ", ",
-            t->kind == STACKS_EXACT ? "exact" : "estimated", stack_total(t, 0)[0]);
-    /* the trees first, so that the names they use are known */
-    char *trees = NULL;
-    size_t tlen = 0;
-    FILE *tf = open_memstream(&trees, &tlen);
-    if (!tf) xalloc_failed(0);
-    for (int i = 0; i < ntrees; i++) {
-        fputs(!sandwich ? "\"tree\": " : i ? ", \"callers\": " : "\"callees\": ", tf);
-        put_tree(tf, &m[i], &nm);
-    }
-    if (fclose(tf)) xalloc_failed(tlen);
-    put_names(o.fp, s, &nm);
-    fputs(", ", o.fp);
-    fwrite(trees, 1, tlen, o.fp);
-    fputs("}\n", o.fp);
-    api_close(&o, r, 200);
-    free(trees);
-    free(m[0].v);
-    free(m[1].v);
-    free(nm.k);
-    free(nm.ids);
-}
-
-void api_flame(struct view_session *s, const struct view_args *a, struct view_reply *r)
-{
-    answer_trees(s, a, r, 0);
-}
-
-void api_sandwich(struct view_session *s, const struct view_args *a, struct view_reply *r)
-{
-    answer_trees(s, a, r, 1);
 }
