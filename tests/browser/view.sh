@@ -12,20 +12,17 @@
 # written here (its source file beside it), a C++ program under
 # Callgrind when valgrind and g++ are installed, and 114,000 functions
 # (virtual scrolling).
-# Without chromium, chromedriver or python3-selenium the test says SKIP loudly.
+# Selenium through tests/browser/browser.py, with Debian's /usr/bin/python3
+# ($BROWSER_PY). Without chromium, chromedriver or python3-selenium the test
+# says SKIP loudly (sh scripts/install-deps.sh).
 . "$(dirname "$0")/../lib.sh"
 
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-missing=""
-command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing="chromium"
-command -v chromedriver >/dev/null 2>&1 || [ -x /usr/bin/chromedriver ] || missing="$missing chromedriver"
-"$PY" -c 'import selenium' 2>/dev/null || missing="$missing python3-selenium"
-if [ -n "$missing" ]; then
-    echo "# SKIP SKIP SKIP: $missing not installed; the browser test of tally view did not run" >&2
-    ok "tally view in Chromium # SKIP$missing not installed (apt-get install chromium chromium-driver python3-selenium)"
+if ! missing=$(browser_missing); then
+    echo "# SKIP SKIP SKIP: $missing is not installed; the browser test of tally view did not run" >&2
+    ok "tally view in Chromium # SKIP $missing not installed"
     exit 0
 fi
+PY=$BROWSER_PY
 SHOTS=$ROOT/build/test-logs
 mkdir -p "$SHOTS"
 

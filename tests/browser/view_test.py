@@ -10,17 +10,16 @@ PROFILE itself). MODE: small (every view, in depth), real (a program's profile),
 virtual scrolling of a big table).
 """
 import json
-import math
 import os
 import re
 import sys
 import time
 import urllib.parse
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import browser  # noqa: E402
+
+By = None  # selenium's locator names, imported once the browser is there
 
 FAILED = []
 SIZES = [(1400, 900), (1024, 700)]
@@ -92,16 +91,10 @@ def sorted_values(ex, key, ev, desc=True):
 # ---- the browser ----
 class Page:
     def __init__(self, w, h):
-        o = webdriver.ChromeOptions()
-        o.binary_location = "/usr/bin/chromium"
-        for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                  "--window-size=%d,%d" % (w, h)):
-            o.add_argument(a)
-        o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        self.d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+        self.b = browser.Browser(w, h)
+        self.d = self.b.driver
         self.d.set_script_timeout(30)
         self.size(w, h)
-        self.logs = []
 
     def size(self, w, h):
         self.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
@@ -135,11 +128,7 @@ class Page:
 
     def errors(self):
         """the console's errors since the last call"""
-        for entry in self.d.get_log("browser"):
-            if entry.get("level") in ("SEVERE", "ERROR"):
-                self.logs.append(entry["message"])
-        out, self.logs = self.logs, []
-        return out
+        return self.b.take_errors()
 
     def shot(self, path):
         self.d.save_screenshot(path)
@@ -190,7 +179,7 @@ class Page:
             el.send_keys(text)
 
     def quit(self):
-        self.d.quit()
+        self.b.close()
 
 
 def select_name(p, name, timeout=10):
@@ -488,7 +477,7 @@ def small(p, url, ex, profile, prefix):
           "std::vector<…>::push_back(…)" in names, names)
     check("names are text, not markup", p.js("return document.querySelectorAll('#v-rows b').length") == 0)
 
-    work, helper, main = ex.one("work"), ex.one("helper"), ex.one("main")
+    work, helper = ex.one("work"), ex.one("helper")
     check("a click on the row of work selects it", p.click_row("work") and select_name(p, "work"))
     check_callers(p, ex, work, 0, w)
     fn = p.js("return document.getElementById('v-fn').textContent")
@@ -711,14 +700,23 @@ def main():
     mode, url, jpath, profile, prefix = sys.argv[1:6]
     ex = Expect(jpath)
     PREFIX[0] = {"small": "small", "real": "C++ program", "many": "114,000 functions"}[mode]
-    p = Page(*SIZES[0])
     try:
+        p = Page(*SIZES[0])
+    except browser.Missing as e:
+        browser.skip("the browser test of tally view", str(e))
+        return 0
+    global By
+    from selenium.webdriver.common.by import By as by
+    By = by
+    try:
+        if mode == "small":
+            browser.check_console(p.b)
         {"small": small, "real": real, "many": many}[mode](p, url, ex, profile, prefix)
     except Exception as e:  # a failure of the driver is a failure of the test, with its words
         check("the browser checks ran to their end", False, "%s: %s" % (type(e).__name__, e))
     finally:
         p.quit()
-    return 1 if FAILED else 0
+    return 1 if FAILED or browser.failed() else 0
 
 
 if __name__ == "__main__":
