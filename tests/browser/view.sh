@@ -8,8 +8,9 @@
 # lines): table rows and shares, callers and callees, a click in the call
 # graph, the source lines' costs, back/forward, a copied address in a new
 # window, no console errors. Screenshots of every view at 1400x900 and
-# 1024x700 go to build/test-logs/view-*.png. Three profiles: a small one
-# written here (its source file beside it), a C++ program under
+# 1024x700 go to build/test-logs/view-*.png. Four profiles: a small one
+# written here (its source file beside it), the same with a second part
+# (the parts selector), a C++ program under
 # Callgrind when valgrind and g++ are installed, and 114,000 functions
 # (virtual scrolling).
 # Selenium through tests/browser/browser.py, with Debian's /usr/bin/python3
@@ -162,6 +163,21 @@ fn=evil</script><b>x</b>
 1 1 0
 EOF
 run_view small small "$TMP/small.out" --editor='vscode://file/{path}:{line}'
+
+# two parts in one file: the second is the small profile with rec's own
+# line costing more; the part selector must show each part alone (its
+# expected values: the JSON of that part as a file of its own)
+sed -e '/^# callgrind format/d' -e '/^version:/d' -e 's/^cmd: .*/part: 2/' \
+    -e 's/^8 12 2$/8 100 20/' "$TMP/small.out" >"$TMP/part2.body"
+{ sed 's/^cmd: .*/&\npart: 1/' "$TMP/small.out"; cat "$TMP/part2.body"; } >"$TMP/parts.out"
+{ printf '# callgrind format\nversion: 1\ncmd: ./small 4\n'; sed '/^part:/d' "$TMP/part2.body"; } >"$TMP/part2.out"
+if "$TALLY" convert --to=json --lines -o "$TMP/part2.json" "$TMP/part2.out" 2>"$TMP/conv.err"; then
+    export VIEW_PART_JSON="$TMP/part2.json"
+    run_view parts parts "$TMP/parts.out"
+else
+    not_ok "tally convert --to=json of the second part"
+    diag <"$TMP/conv.err"
+fi
 
 # a C++ program under Callgrind: templates, argument lists, libraries
 if command -v valgrind >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1; then

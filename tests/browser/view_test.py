@@ -6,8 +6,9 @@ starts the server and writes the inputs). Prints TAP lines ("ok - ..." / "not ok
 
 URL is the address the server printed; JSON is `tally convert --to=json --lines` of PROFILE,
 where every expected number comes from (the call sites of the small profile are read from
-PROFILE itself). MODE: small (every view, in depth), real (a program's profile), many (the
-virtual scrolling of a big table).
+PROFILE itself). MODE: small (every view, in depth), parts (the parts selector; the JSON of
+the second part alone in $VIEW_PART_JSON), real (a program's profile), many (the virtual
+scrolling of a big table).
 """
 import json
 import os
@@ -620,6 +621,53 @@ def errors_shown(p, url):
     check("the console has nothing but the failed requests", not errs, "\n".join(errs))
 
 
+def parts(p, url, ex, profile, prefix):
+    """two parts: both summed, then the second alone (its JSON: $VIEW_PART_JSON)"""
+    ex2 = Expect(os.environ["VIEW_PART_JSON"])
+    check("the page loads", load(p, url, "parts"))
+    labels = p.js("return Array.from(document.querySelectorAll('#v-parts-list label')).map(l => "
+                  "[l.textContent.trim(), l.querySelector('input').checked])")
+    check("the parts selector lists the two parts, both chosen (%s)" % labels,
+          p.js("return !document.getElementById('v-parts').hidden") and len(labels) == 2 and
+          all(c for _, c in labels))
+    check_rows(p, ex, 0, "parts: both parts")
+    p.js("document.getElementById('v-parts').open = true")
+    p.d.find_elements(By.CSS_SELECTOR, "#v-parts-list input")[0].click()
+    ok = p.wait("TV.state.parts && TV.state.parts.join() === '1'", 10)
+    check("unchecking the first part leaves the second (parts=1 in the address)",
+          ok and p.state().get("parts") == "1", p.state())
+    p.idle()
+    check_rows(p, ex2, 0, "parts: the second part alone")
+    check_order(p, ex2, "incl", 0, True, "parts: the second part alone")
+    check("a click on work selects it", p.click_row("work") and select_name(p, "work"))
+    p.idle()
+    check_callers(p, ex2, ex2.one("work"), 0, "parts: the second part alone")
+    p.tab("flame")
+    ok = p.wait("TV.flame.data() && +TV.flame.data().tree[1] === %d" % ex2.totals[0], 20)
+    check("the flame graph is the second part's (root %d)" % ex2.totals[0], ok)
+    shots(p, prefix, "parts", ["flame"])
+    url2 = p.js("return location.href")
+    main = p.d.current_window_handle
+    p.d.switch_to.new_window("window")
+    p.size(*SIZES[0])
+    p.d.get(url2)
+    ok = select_name(p, "work", 20) and p.wait("TV.state.parts && TV.state.parts.join() === '1'", 10)
+    boxes = p.js("return Array.from(document.querySelectorAll('#v-parts-list input')).map(c => c.checked)")
+    p.idle()
+    check("the copied address keeps the part chosen (%s)" % boxes, ok and boxes == [False, True])
+    check_rows(p, ex2, 0, "parts: the copied address")
+    p.d.close()
+    p.d.switch_to.window(main)
+    for _ in range(3):  # the tab, the click on work, the part
+        p.d.back()
+    ok = p.wait("TV.state.parts === null", 10)
+    p.idle()
+    check("back: both parts again", ok and p.state().get("parts") is None, p.state())
+    check_rows(p, ex, 0, "parts: both parts after back")
+    errs = p.errors()
+    check("no console errors", not errs, "\n".join(errs))
+
+
 def real(p, url, ex, profile, prefix):
     w = "C++ program"
     check("the page loads", load(p, url, w))
@@ -699,7 +747,7 @@ def many(p, url, ex, profile, prefix):
 def main():
     mode, url, jpath, profile, prefix = sys.argv[1:6]
     ex = Expect(jpath)
-    PREFIX[0] = {"small": "small", "real": "C++ program", "many": "114,000 functions"}[mode]
+    PREFIX[0] = {"small": "small", "parts": "parts", "real": "C++ program", "many": "114,000 functions"}[mode]
     try:
         p = Page(*SIZES[0])
     except browser.Missing as e:
@@ -711,7 +759,7 @@ def main():
     try:
         if mode == "small":
             browser.check_console(p.b)
-        {"small": small, "real": real, "many": many}[mode](p, url, ex, profile, prefix)
+        {"small": small, "parts": parts, "real": real, "many": many}[mode](p, url, ex, profile, prefix)
     except Exception as e:  # a failure of the driver is a failure of the test, with its words
         check("the browser checks ran to their end", False, "%s: %s" % (type(e).__name__, e))
     finally:
