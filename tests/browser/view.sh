@@ -164,11 +164,11 @@ fn=evil</script><b>x</b>
 EOF
 run_view small small "$TMP/small.out" --editor='vscode://file/{path}:{line}'
 
-# two parts in one file: the second is the small profile with rec's own
+# two parts in one file: the second is the small profile with main's own
 # line costing more; the part selector must show each part alone (its
 # expected values: the JSON of that part as a file of its own)
 sed -e '/^# callgrind format/d' -e '/^version:/d' -e 's/^cmd: .*/part: 2/' \
-    -e 's/^8 12 2$/8 100 20/' "$TMP/small.out" >"$TMP/part2.body"
+    -e 's/^20 10 1$/20 90 9/' "$TMP/small.out" >"$TMP/part2.body"
 { sed 's/^cmd: .*/&\npart: 1/' "$TMP/small.out"; cat "$TMP/part2.body"; } >"$TMP/parts.out"
 { printf '# callgrind format\nversion: 1\ncmd: ./small 4\n'; sed '/^part:/d' "$TMP/part2.body"; } >"$TMP/part2.out"
 if "$TALLY" convert --to=json --lines -o "$TMP/part2.json" "$TMP/part2.out" 2>"$TMP/conv.err"; then
