@@ -18,6 +18,14 @@
 # says SKIP loudly (sh scripts/install-deps.sh).
 . "$(dirname "$0")/../lib.sh"
 
+# the generated headers are up to date (no browser needed)
+if command -v clang-format >/dev/null 2>&1; then
+    if sh "$ROOT/assets/embed.sh" --stdout-view >"$TMP/assets.h" &&
+            cat "$ROOT/src/view/view_assets.h" "$ROOT/src/view/view_assets_js.h" | cmp -s - "$TMP/assets.h"; then
+        ok "src/view/view_assets.h and view_assets_js.h match assets/view* (sh assets/embed.sh)"
+    else not_ok "src/view/view_assets.h and view_assets_js.h match assets/view* (sh assets/embed.sh)"; fi
+fi
+
 if ! missing=$(browser_missing); then
     echo "# SKIP SKIP SKIP: $missing is not installed; the browser test of tally view did not run" >&2
     ok "tally view in Chromium # SKIP $missing not installed"
