@@ -770,6 +770,30 @@ static void gather_part(Bool final)
     }
 }
 
+/* Before a zeroing (--cacheuse): the use events of the instrs whose block
+ * has not run since the last dump are held, as before a dump, and come
+ * back after it (sim_give_back): Callgrind's zeroing spares the blocks
+ * that have not run, and their held use with them. */
+void dump_hold_for_zero(void)
+{
+    gather_part(False);
+    if (!clo_separate) {
+        sim_hold_unrun(0);
+        return;
+    }
+    for (UInt k = 0; k < calls_n_threads; k++)
+        if (calls_threads[k]) {
+            clear_counters();
+            clear_jumps();
+            unstash(calls_threads[k], False);
+            sim_hold_unrun(calls_threads[k]->tid);
+        }
+    clear_counters();
+    clear_jumps();
+    for (UInt k = 0; k < calls_n_threads; k++)
+        if (calls_threads[k]) unstash(calls_threads[k], True);
+}
+
 /* Write the gathered counts: one part, or with --separate-threads one
  * part per thread, each in its own file (then the counters hold the sum,
  * for the cachegrind file). */

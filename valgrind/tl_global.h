@@ -744,6 +744,7 @@ void clear_jumps(void);
 void note_entry_file(const linecc *l);
 extern Bool dump_writing; /* a part is being written, or the run ends */
 void dump_part(const HChar *trigger);
+void dump_hold_for_zero(void);
 UInt dump_count(void); /* parts dumped so far by this process */
 void tl_fini(Int exitcode);
 

@@ -431,8 +431,13 @@ void zero_counts(void)
 
 void zero_all(void)
 {
+    Bool hold = clo_cache_sim && clo_cacheuse;
+    if (hold) dump_hold_for_zero();
     zero_counts();
-    sim_requests_restart();
+    if (hold)
+        sim_give_back(); /* restarts the requests too */
+    else
+        sim_requests_restart();
     if (clo_contexts) {
         cct_restart(False);
         cct_zero();

@@ -1153,7 +1153,7 @@ int rd_read_lines(struct rd *r, const char *s, const char *end)
         if (one_line(r, s, end, &eol)) return -1;
         s = eol + 1;
         /* give parsed pages back so the mapping does not stay resident */
-        if (s - kept >= 1 << 20) {
+        if (s - kept >= 1 << 18) {
             if (!r->split.spec) {
                 input_discard_before(r->in, s);
             } else {

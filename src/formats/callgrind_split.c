@@ -528,6 +528,9 @@ int rd_read_split(struct rd *r, const char *data, size_t len)
         half_free(h);
         return -1;
     }
+    /* what this heap freed while reading (indexes that grew) is given back while the second
+       reader may still be reading: its profile is still growing */
+    xtrim();
     worker_job_finish(&h->job);
     int merged = 0;
     if (!h->rc) {

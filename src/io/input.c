@@ -298,7 +298,7 @@ long long input_read(struct input *in, void *dst, size_t n, struct tally_error *
     return (long long)got;
 }
 
-#define DISCARD_STEP ((size_t)1 << 20)
+#define DISCARD_STEP ((size_t)1 << 18)
 
 void input_discard_before(struct input *in, const char *upto)
 {
@@ -317,7 +317,7 @@ void input_discard_range(struct input *in, const char *from, const char *to)
 {
     if (in->kind != INPUT_MAP || from < in->data || to <= from) return;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t a = ((size_t)(from - in->data) + page - 1) & ~(page - 1);
+    size_t a = (size_t)(from - in->data) & ~(page - 1);
     size_t b = (size_t)(to - in->data) & ~(page - 1);
     if (b > a) madvise((char *)in->data + a, b - a, MADV_DONTNEED);
 }

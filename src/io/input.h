@@ -96,17 +96,20 @@ long long input_read(struct input *in, void *dst, size_t n, struct tally_error *
 /*
  * Tell the input that nothing before `upto` (a pointer into the mapped data)
  * will be read again. For a mapped file the pages before it are dropped
- * from the process every few megabytes, so reading a large file does not
+ * from the process every 256 KiB (at most: input_getline() calls it every
+ * megabyte), so reading a large file does not
  * keep it all resident (peak memory stays near the model's size, not the
  * file's). No effect on other kinds of input. input_getline() does this by
  * itself; readers that parse the mapping in place call it as they go.
  */
 void input_discard_before(struct input *in, const char *upto);
 /*
- * Give back the whole pages of [from, to) of a mapped input, without
- * touching what input_discard_before() keeps track of: for a second
- * thread parsing the rest of the mapping. Pages given back are read
- * again from the file if touched.
+ * Give back the pages of [from, to) of a mapped input, from the one that
+ * holds `from` to the last one that ends by `to`, without touching what
+ * input_discard_before() keeps track of: for a second thread parsing the
+ * rest of the mapping, which gives back [from, to) after [.., from). Pages
+ * given back are read again from the file if touched (so the page of
+ * `from` may hold bytes another reader still reads).
  */
 void input_discard_range(struct input *in, const char *from, const char *to);
 

@@ -523,10 +523,9 @@ static int accumulate(struct profile *dp, struct part *dst, const struct profile
     }
     int bad = 0;
     struct idcache ids = {NULL, NULL, namemap};
-    if (dp != sp) {
-        ids.name = xcalloc(sp->names.n + 1, sizeof(uint32_t));
-        ids.fn = xcalloc(profile_nfunctions(sp) + 1, sizeof(uint32_t));
-    }
+    /* caches of the maps the caller did not give (two of a profile's size: not made for nothing) */
+    if (dp != sp && !namemap) ids.name = xcalloc(sp->names.n + 1, sizeof(uint32_t));
+    if (dp != sp && !fnmap) ids.fn = xcalloc(profile_nfunctions(sp) + 1, sizeof(uint32_t));
     uint64_t *tmp = xcalloc(n ? n : 1, sizeof(*tmp));
     const uint64_t *from[2] = {src->summary, src->totals};
     uint64_t **to[2] = {&dst->summary, &dst->totals};

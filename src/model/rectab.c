@@ -71,6 +71,10 @@ void rectab_reserve(struct rectab *t, size_t n)
 
 static void resize_to(struct rectab *t, size_t nslots)
 {
+    /* the new index is made from the records: the old one goes first, so that the two never
+       take memory at once (the peak of a growing table would be three times its index) */
+    free(t->slots);
+    t->slots = NULL;
     /* a table that fills its slots soon is written now (no zero-page read fault before each
        first write); one reserved ahead of its records is left to calloc, whose untouched
        pages cost nothing */
@@ -83,7 +87,6 @@ static void resize_to(struct rectab *t, size_t nslots)
             i = (i + 1) & (nslots - 1);
         slots[i] = (h >> 32 << 32) | ((uint64_t)r + 1);
     }
-    free(t->slots);
     t->slots = slots;
     t->nslots = nslots;
 }

@@ -182,8 +182,9 @@ static tally_wide sort_key(const struct annrep *r, const struct entry *e)
 /* The display name of an entry in up to three pieces: "file", ":", "name". */
 static void entry_name(const struct annrep *r, const struct entry *e, const char *s[3])
 {
-    if (e->name) {
-        s[0] = e->name;
+    const char *name = ent_name(r, e);
+    if (name) {
+        s[0] = name;
         s[1] = s[2] = "";
         return;
     }
@@ -215,7 +216,8 @@ static __attribute__((noinline)) int cmp_entry_names(const struct annrep *r, con
 {
     /* rows of one file: "FILE:" is common, the names decide (strcmp is much faster than the
        piece walk over the long common prefixes of C++ names) */
-    if (!a->name && !b->name && func_row_file(&r->ft, a->idx) == func_row_file(&r->ft, b->idx))
+    if (!ent_name(r, a) && !ent_name(r, b) &&
+        func_row_file(&r->ft, a->idx) == func_row_file(&r->ft, b->idx))
         return strcmp(func_str(&r->ft, func_row_name(&r->ft, a->idx)),
                       func_str(&r->ft, func_row_name(&r->ft, b->idx)));
     const char *sa[3], *sb[3];
@@ -232,7 +234,7 @@ static int cmp_entries(const void *pa, const void *pb, void *ctx)
     if (a->key != b->key) return a->key > b->key ? -1 : 1;
     int c = cmp_entry_costs(r, a, b);
     if (c) return c;
-    return r->row_names_joined ? cmp_entry_names(r, a, b) : strcmp(a->name, b->name);
+    return r->row_names_joined ? cmp_entry_names(r, a, b) : strcmp(ent_name(r, a), ent_name(r, b));
 }
 
 int annrep_cmp_varcs(const void *pa, const void *pb, void *ctx)
@@ -360,13 +362,15 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
 {
     struct func_table *ft = &r->ft;
     size_t nrows = func_nrows(ft);
-    r->rowname = xcalloc(nrows ? nrows : 1, sizeof(char *));
     /* the names of every row take as much memory as a tenth of the table:
        only trees and annotated source need them, for other rows than those listed */
     r->row_names_joined = !r->o->inclusive && !r->o->tree_caller && !r->o->tree_calling &&
                           !r->o->auto_annotate && !r->o->user_files.n;
-    for (size_t i = 0; i < nrows && !r->row_names_joined; i++)
-        r->rowname[i] = func_row_display(ft, i);
+    if (!r->row_names_joined) {
+        r->rowname = xmalloc((nrows ? nrows : 1) * sizeof(char *));
+        for (size_t i = 0; i < nrows; i++)
+            r->rowname[i] = func_row_display(ft, i);
+    }
     if (r->o->inclusive) {
         size_t na = ft->arcs.count, nc = r->ncols;
         uint32_t *from = xmalloc((na ? na : 1) * sizeof(uint32_t));
@@ -410,6 +414,7 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
         r->rowname[i] = t;
     }
     size_t ncyc = r->have_ir ? r->ir.ncycles : 0;
+    r->cycname = xmalloc((ncyc ? ncyc : 1) * sizeof(char *));
     r->ent = xmalloc((nrows + ncyc + 1) * sizeof(*r->ent));
     for (size_t i = 0; i < nrows; i++) {
         uint64_t fl = func_row_flags(ft, i);
@@ -420,7 +425,6 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
         struct entry *e = &r->ent[r->nent++];
         e->is_cycle = 0;
         e->idx = (uint32_t)i;
-        e->name = r->rowname[i]; /* NULL with row_names_joined */
         if (r->have_ir) {
             e->v = r->ir.incl + i * r->ncols;
             e->ndef = r->ir.ndef[i];
@@ -434,7 +438,7 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
         struct entry *e = &r->ent[r->nent++];
         e->is_cycle = 1;
         e->idx = (uint32_t)c;
-        e->name = xasprintf("<cycle %zu>", c + 1);
+        r->cycname[c] = xasprintf("<cycle %zu>", c + 1);
         e->v = r->ir.cycle_incl + c * r->ncols;
         e->ndef = r->ir.cycle_ndef[c];
         e->key = sort_key(r, e);
@@ -758,7 +762,7 @@ static void row_text(const struct annrep *r, const struct entry *e, int tree, st
  * writes every block in order, the other one makes the odd blocks). Memory
  * stays at three blocks of text.
  */
-#define PRINT_BLOCK 1024
+#define PRINT_BLOCK 256
 #define PRINT_TWO_CPUS 4096 /* rows, at least */
 
 struct print_rows {
@@ -854,7 +858,7 @@ static void print_function_table(struct annrep *r)
         struct bytebuf line = {0};
         for (size_t k = 0; k < stop; k++) {
             struct entry *e = &r->ent[k];
-            int show_tree = tree && strcmp(e->name, "???:???") != 0;
+            int show_tree = tree && strcmp(ent_name(r, e), "???:???") != 0;
             if (tree) putc('\n', out);
             if (show_tree && o->tree_caller) {
                 if (e->is_cycle)
@@ -895,7 +899,8 @@ static void rep_release(struct annrep *r)
             free(r->thr_text[i]);
     free(r->thr_text);
     for (size_t i = 0; i < r->nent; i++)
-        if (r->ent[i].is_cycle) free(r->ent[i].name);
+        if (r->ent[i].is_cycle) free(r->cycname[r->ent[i].idx]);
+    free(r->cycname);
     free(r->ent);
     if (r->rowname)
         for (size_t i = 0; i < func_nrows(&r->ft); i++)

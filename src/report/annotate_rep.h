@@ -20,12 +20,15 @@
 #define ATS "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n"
 #define DASHES40 "----------------------------------------"
 
+/*
+ * A row of the function table: 32 bytes, as a large program has many (its
+ * name is annrep.rowname[idx] or annrep.cycname[idx], see ent_name()).
+ */
 struct entry {
-    int is_cycle;
-    uint32_t idx;        /* row index, or 0-based cycle index */
     const tally_wide *v; /* the costs, or NULL: the row's, shared (func_row_cost()) */
-    uint32_t ndef;
-    char *name;     /* NULL for a row when the names are not made (annrep.row_names_joined) */
+    uint32_t idx;        /* row index, or 0-based cycle index */
+    uint32_t ndef : 31;
+    uint32_t is_cycle : 1;
     tally_wide key; /* the first sort column as the sort compares it (cmp_entries()) */
 };
 
@@ -64,7 +67,8 @@ struct annrep {
     int summary_calculated;
     struct entry *ent;
     size_t nent;
-    char **rowname; /* [nrows] display names (with a cycle tag when inclusive) */
+    char **rowname; /* [nrows] display names (with a cycle tag when inclusive), or NULL */
+    char **cycname; /* [ir.ncycles] "<cycle N>" */
     size_t *fnw;    /* function table widths */
     /* tree adjacency (arc indices by callee and by caller) */
     size_t *in_start, *in_arcs, *out_start, *out_arcs;
@@ -75,11 +79,18 @@ struct annrep {
     size_t *lsorted, *csorted;
     tally_wide *printed;
     uint32_t printed_ndef;
-    /* no display name is made for the rows, rowname[] stays NULL (a view
+    /* no display name is made for the rows, rowname stays NULL (a view
        without trees, inclusive costs or source prints only the listed
        functions): entries compare and print "file:name" from its pieces */
     int row_names_joined;
 };
+
+/* The display name of an entry, or NULL for a row when row_names_joined. */
+static inline const char *ent_name(const struct annrep *r, const struct entry *e)
+{
+    if (e->is_cycle) return r->cycname[e->idx];
+    return r->rowname ? r->rowname[e->idx] : NULL;
+}
 
 /* Column c has a value in a cost vector whose first ndef columns are set. */
 int annrep_defined(const struct annrep *r, size_t c, uint32_t ndef);

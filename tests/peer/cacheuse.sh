@@ -51,6 +51,7 @@ build strided "$SRC/cacheuse/strided.c"
 build threads "$SRC/cacheuse/threads.c" -pthread
 build alias "$SRC/cacheopts/alias.c"
 build dumpblock "$SRC/cacheuse/dumpblock.c"
+build zeroblock "$SRC/cacheuse/zeroblock.c"
 
 # instr_costs FILE OBJECT FUNCTIONS: one row per instruction (or per line,
 # with positions: line) of the functions named in FUNCTIONS
@@ -268,6 +269,30 @@ for arg in "" off; do
                 "$TMP/cl.use" "$TMP/tl.use"
         fi
     done
+done
+
+# Use held back across a zeroing (zeroblock.c): touch()'s line leaves in a
+# part touch() did not run in, so that use is held back at the dump; the
+# zeroing that follows spares touch()'s block (Callgrind zeroes the blocks
+# that ran since the last dump), and touch()'s next run writes the use in
+# the last part. touch()'s use events per instruction in each part, as
+# Callgrind's; the last part must hold some.
+rm -f "$TMP"/cl.out* "$TMP"/tl.out*
+(cd "$TMP" && $E valgrind --tool=callgrind --callgrind-out-file="$TMP/cl.out" $A --cacheuse=yes \
+    --combine-dumps=no ./zeroblock >/dev/null 2>"$TMP/cl.err")
+(cd "$TMP" && $E valgrind --tool=tally --out-file="$TMP/tl.out" $A --cacheuse=yes \
+    --combine-dumps=no ./zeroblock >/dev/null 2>"$TMP/tl.err")
+for f in .out.1 .out.2 .out; do
+    for t in cl tl; do
+        instr_costs "$TMP/$t$f" /zeroblock touch |
+            awk '$11 + $12 + $13 + $14 { print $3, $11, $12, $13, $14 }' >"$TMP/$t.use"
+    done
+    if [ ! -s "$TMP/cl.use" ] && [ "$f" = .out ]; then
+        not_ok "zeroblock: Callgrind keeps touch's held use across the zeroing"
+    else
+        same_text "zeroblock, part $f: touch's use events (address AcCost1 SpLoss1 AcCost2 SpLoss2)" \
+            "$TMP/cl.use" "$TMP/tl.use"
+    fi
 done
 
 # the other files: the cachegrind format has Cachegrind's events only (its
