@@ -117,6 +117,22 @@ var TV = (function () {
     });
     return t;
   };
+  /* a comparison: the base's total of event e (null when the base lacks it) */
+  TV.baseTotal = function (e) {
+    var b = TV.meta && TV.meta.base;
+    if (!b || !b.totals) return null;
+    var t = b.totals[e === undefined ? TV.state.ev : e];
+    return t === null || t === undefined ? null : TV.num(t);
+  };
+  /* the change now - was: signed short value, and its share of the base's total */
+  TV.delta = function (now, was, e) {
+    var d = TV.num(now) - TV.num(was), bt = TV.baseTotal(e);
+    var p = bt ? (100 * d) / bt : 0;
+    return { d: d, text: (d > 0 ? '+' : '') + TV.short(d),
+             pct: bt ? (p > 0 ? '+' : '') + (Math.abs(p) < 0.01 && p !== 0 ? (p > 0 ? '<0.01' : '>-0.01') :
+                                             p.toFixed(2)) + '%' : '',
+             cls: d > 0 ? 'up' : d < 0 ? 'down' : '' };
+  };
   TV.share = function (x, e) {
     var t = TV.total(e === undefined ? TV.state.ev : e);
     return t ? (100 * TV.num(x)) / t : 0;
@@ -185,7 +201,7 @@ var TV = (function () {
   /* ---- state and address ---- */
   var KEYS = ['fn', 'ev', 'tab', 'sort', 'dir', 'q', 'parts', 'up', 'down', 'fq', 'ff'];
   var TABS = ['graph', 'source', 'flame', 'icicle', 'sandwich', 'complexity'];
-  var SORTS = ['incl', 'self', 'calls', 'name', 'obj', 'file'];
+  var SORTS = ['incl', 'self', 'calls', 'name', 'obj', 'file', 'change'];
   TV.hashOf = function (s) {
     var p = new URLSearchParams();
     KEYS.forEach(function (k) {
@@ -210,6 +226,7 @@ var TV = (function () {
     if (TABS.indexOf(p.get('tab')) >= 0) s.tab = p.get('tab');
     if (s.tab === 'complexity' && !(TV.meta && TV.meta.complexity)) s.tab = 'graph';
     if (SORTS.indexOf(p.get('sort')) >= 0) s.sort = p.get('sort');
+    if (s.sort === 'change' && !(TV.meta && TV.meta.base)) s.sort = 'incl';
     if (p.get('dir') === 'asc' || p.get('dir') === 'desc') s.dir = p.get('dir');
     s.q = p.get('q') || '';
     s.fq = p.get('fq') || '';
@@ -263,7 +280,10 @@ var TV = (function () {
       TV.set({ ev: Number(sel.value) }, 'push');
     });
     var info = TV.fmt(m.nfunctions) + ' functions · stacks ' + m.stacks;
-    if (m.base) info += ' · comparison with ' + m.base.inputs.join(', ');
+    if (m.base) {
+      info += ' · compared with ' + m.base.inputs.join(', ');
+      document.body.classList.add('cmp');
+    }
     TV.$('v-info').textContent = info;
     if (m.parts.length > 1) {
       TV.$('v-parts').hidden = false;

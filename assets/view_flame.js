@@ -14,12 +14,13 @@
   /* the tree as flat arrays: node i has its name index k, total t, depth d, start x (in cost
      units from the root's start), parent p */
   function flatten(tree) {
-    var f = { k: [], t: [], s: [], d: [], x: [], p: [], kids: [], maxd: 0 };
+    var f = { k: [], t: [], s: [], d: [], x: [], p: [], kids: [], maxd: 0, b: [] };
     function walk(n, d, x, p) {
       var i = f.k.length;
       f.k.push(n[0]);
       f.t.push(TV.num(n[1]));
       f.s.push(TV.num(n[2]));
+      f.b.push(n.length > 4 ? TV.num(n[4]) : null); /* the base's cost of the same stack */
       f.d.push(d);
       f.x.push(x);
       f.p.push(p);
@@ -43,6 +44,15 @@
     h = Math.abs(h);
     /* warm: orange to yellow; blue is kept for the search's highlight */
     return 'hsl(' + (18 + (h % 34)) + ',' + (62 + (h >> 6) % 25) + '%,' + (60 + (h >> 11) % 16) + '%)';
+  }
+
+  /* with a base: white for no change, to red (more) or blue (less) at a change of 5% of the
+     base's total or more */
+  function changeFill(d, bt) {
+    var a = bt ? Math.min(1, Math.abs(d) / (0.05 * bt)) : 0;
+    var c = d > 0 ? [178, 24, 43] : [33, 102, 172];
+    var mix = function (k) { return Math.round(255 + (c[k] - 255) * a); };
+    return 'rgb(' + mix(0) + ',' + mix(1) + ',' + mix(2) + ')';
   }
 
   /* draws flat tree f into body; o: {names, ids, zoom (node), orient 'up'|'down', rx (RegExp or
@@ -100,13 +110,17 @@
     var root = f.t[0] || 1;
     parts.forEach(function (p) {
       var y = o.orient === 'up' ? H - (p.d + 1) * ROWH : p.d * ROWH;
+      var base = f.b[p.i], bt = TV.baseTotal();
       var tip = p.name + '\n' + TV.fmt(f.t[p.i]) + ' ' + TV.evName() + ' (' +
         (100 * f.t[p.i] / root).toFixed(2) + '% of the graph' +
         (f.t[p.i] && z ? ', ' + (100 * f.t[p.i] / zt).toFixed(2) + '% of the zoomed frame' : '') +
-        ')\nself ' + TV.fmt(f.s[p.i]);
+        ')\nself ' + TV.fmt(f.s[p.i]) + (base !== null ? '\nbase ' + TV.fmt(base) + ', change ' +
+        TV.delta(f.t[p.i], base).text + ' (' + TV.delta(f.t[p.i], base).pct + ' of the base\'s total)' : '');
+      var fill = f.k[p.i] < 0 ? '#c9ccd3' : base !== null ? changeFill(f.t[p.i] - base, bt) : hue(p.name);
+      if (base !== null && bt && Math.abs(f.t[p.i] - base) > 0.03 * bt) p.cls += ' dark';
       s += '<g class="' + p.cls + '" data-i="' + p.i + '"><rect x="' + p.x.toFixed(2) + '" y="' + y +
         '" width="' + Math.max(0.5, p.w - 0.5).toFixed(2) + '" height="' + (ROWH - 1) + '" fill="' +
-        (f.k[p.i] < 0 ? '#c9ccd3' : hue(p.name)) + '"><title>' + TV.esc(tip) + '</title></rect>';
+        fill + '"><title>' + TV.esc(tip) + '</title></rect>';
       if (p.label) {
         s += '<text x="' + (p.x + 3).toFixed(2) + '" y="' + (y + ROWH - 5) + '">' + TV.esc(p.label) +
           '</text>';

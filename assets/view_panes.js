@@ -28,7 +28,9 @@
     var t = TV.el('table'), tb = TV.el('tbody');
     list.forEach(function (r) {
       var tr = TV.el('tr', { 'data-id': r.id, title: r.name + '\n' + TV.fmt(r.calls) + ' calls, ' +
-                             TV.fmt(r.incl[e]) + ' ' + TV.evName() + ' (' + TV.pct(r.incl[e]) + ')' });
+                             TV.fmt(r.incl[e]) + ' ' + TV.evName() + ' (' + TV.pct(r.incl[e]) + ')' +
+                             (r.base_incl ? '\nbase: ' + TV.fmt(r.base_calls) + ' calls, ' +
+                              TV.fmt(r.base_incl[e]) : '') });
       tr.appendChild(TV.el('td', { class: 'n', 'data-v': r.calls }, TV.short(r.calls) + '×'));
       tr.appendChild(TV.el('td', { class: 'i', 'data-v': String(r.incl[e]) },
                            TV.short(r.incl[e]) + ' ' + TV.pct(r.incl[e])));
@@ -51,6 +53,16 @@
     costs.appendChild(costLine('Self', f.self[e], false));
     costs.appendChild(TV.el('span', { class: 'c-calls', 'data-v': f.calls },
                             [TV.el('b', null, 'Calls '), TV.fmt(f.calls)]));
+    if (TV.meta.base && f.base_incl) {
+      var dl = TV.delta(f.incl[e], f.base_incl[e]);
+      costs.appendChild(TV.el('span', { class: 'c-delta ' + dl.cls, 'data-v': String(dl.d),
+                                        title: 'the base: inclusive ' + TV.fmt(f.base_incl[e]) +
+                                          ', self ' + TV.fmt(f.base_self[e]) + ', calls ' +
+                                          TV.fmt(f.base_calls) },
+                              [TV.el('b', null, 'Δ Incl '), dl.text + ' (' + dl.pct + ')']));
+      costs.appendChild(TV.el('span', { class: 'muted' }, 'base: incl ' + TV.fmt(f.base_incl[e]) +
+                              ', self ' + TV.fmt(f.base_self[e])));
+    }
     costs.appendChild(TV.el('span', { class: 'muted' }, TV.evName() +
                             (f.est ? ' · ~ inclusive cost estimated (recursion)' : '')));
     box.appendChild(costs);
@@ -325,26 +337,59 @@
   });
 
   /* ---- complexity (an aprof report) ---- */
+  /* points [n, worst, average, best, calls]: the average as a dot, worst..best as a bar; the
+     model a + b * n^c as a dashed curve */
   function plot(r) {
-    var W = 520, H = 300, L = 70, B = 36, pts = r.points || [];
-    var mx = 0, my = 0;
+    var W = 560, H = 300, L = 70, B = 36, R = 12, pts = r.points || [];
+    var mx = 0, my = 0, m = r.model || {};
     pts.forEach(function (p) { mx = Math.max(mx, TV.num(p[0])); my = Math.max(my, TV.num(p[1])); });
     mx = mx || 1;
     my = my || 1;
-    var x = function (v) { return L + (W - L - 10) * TV.num(v) / mx; };
-    var y = function (v) { return H - B - (H - B - 10) * TV.num(v) / my; };
+    var x = function (v) { return L + (W - L - R) * TV.num(v) / mx; };
+    var y = function (v) { return H - B - (H - B - 10) * Math.max(0, Math.min(1.05, TV.num(v) / my)); };
     var s = '<svg class="plot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + W + ' ' + H +
       '" role="img" aria-label="cost by input size">';
     s += '<line class="ax" x1="' + L + '" y1="' + (H - B) + '" x2="' + (W - 5) + '" y2="' + (H - B) + '"/>';
     s += '<line class="ax" x1="' + L + '" y1="5" x2="' + L + '" y2="' + (H - B) + '"/>';
-    s += '<text x="' + (W / 2) + '" y="' + (H - 6) + '" text-anchor="middle">input size n (max ' +
-      TV.esc(TV.short(mx)) + ')</text>';
+    s += '<text x="' + ((W + L) / 2) + '" y="' + (H - 6) + '" text-anchor="middle">input size n (max ' +
+      TV.esc(TV.fmt(mx)) + ')</text>';
     s += '<text x="6" y="14">cost (max ' + TV.esc(TV.short(my)) + ')</text>';
+    if (r['class'] && m.b !== undefined && m.c !== undefined) {
+      var d = '';
+      for (var i = 0; i <= 60; i++) {
+        var n = mx * i / 60;
+        d += (i ? 'L' : 'M') + x(n).toFixed(1) + ',' + y(m.a + m.b * Math.pow(n, m.c)).toFixed(1);
+      }
+      s += '<path class="fit" d="' + d + '"/>';
+    }
     pts.forEach(function (p) {
-      s += '<circle class="pt" r="3" cx="' + x(p[0]).toFixed(1) + '" cy="' + y(p[1]).toFixed(1) +
-        '"><title>n ' + TV.esc(TV.fmt(p[0])) + ': ' + TV.esc(TV.fmt(p[1])) + '</title></circle>';
+      var tip = 'n ' + TV.fmt(p[0]) + ': average ' + TV.fmt(p[2]) + ', worst ' + TV.fmt(p[1]) +
+        ', best ' + TV.fmt(p[3]) + ' (' + TV.fmt(p[4]) + ' calls)';
+      if (TV.num(p[1]) !== TV.num(p[3])) {
+        s += '<line class="ax" x1="' + x(p[0]).toFixed(1) + '" x2="' + x(p[0]).toFixed(1) + '" y1="' +
+          y(p[1]).toFixed(1) + '" y2="' + y(p[3]).toFixed(1) + '"/>';
+      }
+      s += '<circle class="pt" r="3" cx="' + x(p[0]).toFixed(1) + '" cy="' + y(p[2]).toFixed(1) +
+        '"><title>' + TV.esc(tip) + '</title></circle>';
     });
     return s + '</svg>';
+  }
+  function complexityText(r) {
+    var m = r.model || {}, t;
+    if (r['class']) {
+      t = 'cost grows as <b class="cx-class">' + TV.esc(r['class']) + '</b>';
+      if (m.c !== undefined) {
+        t += ' (fit a + b·n<sup>c</sup>: b ' + TV.esc(Number(m.b).toPrecision(4)) + ', c ' +
+          TV.esc(Number(m.c).toFixed(3)) + (m.r2 !== null && m.r2 !== undefined ? ', R² ' +
+          TV.esc(Number(m.r2).toFixed(4)) : '') + ')';
+      }
+    } else {
+      t = 'no class of growth' + (r.why ? ': ' + TV.esc(r.why) : '');
+    }
+    return '<p class="msg"><b>' + TV.esc(r.name || '') + '</b> ' + t + '<br><span class="muted">' +
+      TV.esc((r.cost || '') + ' cost · ' + TV.fmt(r.calls) + ' calls' + (r.share !== undefined ?
+      ' · ' + Number(r.share).toFixed(2) + '% of the report\'s cost' : '') +
+      (r.image ? ' · ' + r.image : '')) + '</span></p>';
   }
   TV.panes.complexity = {
     needsFn: true,
@@ -353,9 +398,7 @@
       var body = TV.$('c-body');
       TV.api('complexity', { id: s.fn }).then(function (r) {
         if (TV.state.fn !== s.fn) return;
-        body.innerHTML = '<p class="msg">cost grows as <b>' + TV.esc(r['class'] || '?') + '</b>' +
-          (r.fit ? ': ' + TV.esc(r.fit) : '') + (r.r2 !== undefined ? ' (R² ' +
-          TV.esc(Number(r.r2).toFixed(3)) + ')' : '') + '</p>' + plot(r);
+        body.innerHTML = complexityText(r) + plot(r);
       }).catch(function (err) {
         if (err.status === 404) {
           body.textContent = '';

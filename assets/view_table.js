@@ -96,6 +96,16 @@
                            'data-id': f.id, 'data-i': i, role: 'row' });
     r.appendChild(costCell('c-incl', f.incl[e], f.est));
     r.appendChild(costCell('c-self', f.self[e], false));
+    if (TV.meta.base) {
+      var dl = TV.delta(f.incl[e], f.base_incl ? f.base_incl[e] : 0);
+      var dc = TV.el('span', { class: 'c-delta cost ' + dl.cls, 'data-v': String(dl.d),
+                               title: 'inclusive ' + TV.fmt(f.incl[e]) + ', base ' +
+                                 TV.fmt(f.base_incl ? f.base_incl[e] : 0) + ': ' + dl.text + ' (' + dl.pct +
+                                 ' of the base\'s total)' });
+      dc.appendChild(TV.el('span', { class: 'v' }, dl.text));
+      dc.appendChild(TV.el('span', { class: 'p' }, dl.pct));
+      r.appendChild(dc);
+    }
     r.appendChild(TV.el('span', { class: 'c-calls num', 'data-v': f.calls }, TV.short(f.calls)));
     var name = TV.el('span', { class: 'c-name', title: f.name + (f.file ? '\n' + f.file : '') },
                      TV.shortName(f.name));
@@ -220,6 +230,7 @@
     Array.prototype.forEach.call(heads, function (h) {
       function sort() {
         var k = h.getAttribute('data-sort'), s = TV.state;
+        if (k === 'change' && !TV.meta.base) return;
         var dir = k === s.sort ? (s.dir === 'desc' ? 'asc' : 'desc') :
           (k === 'name' || k === 'obj' || k === 'file' ? 'asc' : 'desc');
         TV.set({ sort: k, dir: dir }, 'push');

@@ -76,6 +76,12 @@ static const char *const view_asset_css[] = {
     "        height: var(--rowh); line-height: var(--rowh); white-space: nowrap; }\n",
     ".vrow > span { overflow: hidden; text-overflow: ellipsis; padding: 0 5px; position: relative; "
     "}\n",
+    "/* a comparison (--base): one more column, the change of the inclusive cost */\n",
+    "body.cmp .vrow { grid-template-columns: 7.6em 7.6em 7.2em 4.6em minmax(0, 1fr) minmax(3em, "
+    "7em); }\n",
+    "body:not(.cmp) .c-delta { display: none; }\n",
+    ".up { color: #b2182b; }\n",
+    ".down { color: #2166ac; }\n",
     ".vhead { font-weight: 600; background: var(--alt); border-bottom: 1px solid var(--line);\n",
     "         padding-right: 12px; }\n",
     ".vhead > span { cursor: pointer; user-select: none; }\n",
@@ -96,7 +102,7 @@ static const char *const view_asset_css[] = {
     ".vrow.fn.sel .c-name { font-weight: 700; }\n",
     ".vrow.wait { color: var(--muted); }\n",
     ".num { text-align: right; font-variant-numeric: tabular-nums; }\n",
-    ".c-incl, .c-self, .c-calls { text-align: right; }\n",
+    ".c-incl, .c-self, .c-calls, .c-delta { text-align: right; }\n",
     ".vhead .c-name, .vhead .c-obj { text-align: left; }\n",
     ".cost { display: flex; justify-content: flex-end; gap: 4px; }\n",
     ".cost .v { flex: 1; text-align: right; }\n",
@@ -186,6 +192,8 @@ static const char *const view_asset_css[] = {
     "svg.flame g.fr.hit text { fill: #fff; }\n",
     "svg.flame g.fr.me rect { stroke: #000; stroke-width: 2; }\n",
     "svg.flame text { pointer-events: none; fill: #111; }\n",
+    "svg.flame g.fr.dark text { fill: #fff; }\n",
+    "body.cmp svg.flame g.fr rect { stroke: #8a8f99; }\n",
     ".wtitle { margin: 4px 8px; font-size: 12px; font-weight: 600; }\n",
     "\n",
     "#p-flame .fbody { display: flex; flex-direction: column; }\n",
@@ -202,6 +210,8 @@ static const char *const view_asset_css[] = {
     "@media (max-width: 1100px) {\n",
     "  body { font-size: 12px; }\n",
     "  .vrow { grid-template-columns: 7.8em 7.6em 4em minmax(0, 1fr) minmax(2.5em, 5em); }\n",
+    "  body.cmp .vrow { grid-template-columns: 7.6em 7em 6.6em 3.6em minmax(0, 1fr) minmax(2em, "
+    "4em); }\n",
     "  #v-title { max-width: 24vw; }\n",
     "  #v-tabs button { padding: 2px 5px; }\n",
     "  /* callers above callees: each list gets the whole width for its names */\n",
@@ -231,6 +241,8 @@ static const char *const view_asset_body[] = {
     "<div id=\"v-thead\" class=\"vrow vhead\" role=\"row\">\n",
     "<span class=\"c-incl\" data-sort=\"incl\" role=\"columnheader\" tabindex=\"0\">Incl</span>\n",
     "<span class=\"c-self\" data-sort=\"self\" role=\"columnheader\" tabindex=\"0\">Self</span>\n",
+    "<span class=\"c-delta\" data-sort=\"change\" role=\"columnheader\" tabindex=\"0\" title=\"the "
+    "inclusive cost less the base's (--base)\">Δ Incl</span>\n",
     "<span class=\"c-calls\" data-sort=\"calls\" role=\"columnheader\" "
     "tabindex=\"0\">Calls</span>\n",
     "<span class=\"c-name\" data-sort=\"name\" role=\"columnheader\" "

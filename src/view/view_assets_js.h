@@ -132,6 +132,23 @@ static const char *const view_asset_js[] = {
     "    });\n",
     "    return t;\n",
     "  };\n",
+    "  /* a comparison: the base's total of event e (null when the base lacks it) */\n",
+    "  TV.baseTotal = function (e) {\n",
+    "    var b = TV.meta && TV.meta.base;\n",
+    "    if (!b || !b.totals) return null;\n",
+    "    var t = b.totals[e === undefined \? TV.state.ev : e];\n",
+    "    return t === null || t === undefined \? null : TV.num(t);\n",
+    "  };\n",
+    "  /* the change now - was: signed short value, and its share of the base's total */\n",
+    "  TV.delta = function (now, was, e) {\n",
+    "    var d = TV.num(now) - TV.num(was), bt = TV.baseTotal(e);\n",
+    "    var p = bt \? (100 * d) / bt : 0;\n",
+    "    return { d: d, text: (d > 0 \? '+' : '') + TV.short(d),\n",
+    "             pct: bt \? (p > 0 \? '+' : '') + (Math.abs(p) < 0.01 && p !== 0 \? (p > 0 \? "
+    "'<0.01' : '>-0.01') :\n",
+    "                                             p.toFixed(2)) + '%' : '',\n",
+    "             cls: d > 0 \? 'up' : d < 0 \? 'down' : '' };\n",
+    "  };\n",
     "  TV.share = function (x, e) {\n",
     "    var t = TV.total(e === undefined \? TV.state.ev : e);\n",
     "    return t \? (100 * TV.num(x)) / t : 0;\n",
@@ -204,7 +221,7 @@ static const char *const view_asset_js[] = {
     "  /* ---- state and address ---- */\n",
     "  var KEYS = ['fn', 'ev', 'tab', 'sort', 'dir', 'q', 'parts', 'up', 'down', 'fq', 'ff'];\n",
     "  var TABS = ['graph', 'source', 'flame', 'icicle', 'sandwich', 'complexity'];\n",
-    "  var SORTS = ['incl', 'self', 'calls', 'name', 'obj', 'file'];\n",
+    "  var SORTS = ['incl', 'self', 'calls', 'name', 'obj', 'file', 'change'];\n",
     "  TV.hashOf = function (s) {\n",
     "    var p = new URLSearchParams();\n",
     "    KEYS.forEach(function (k) {\n",
@@ -229,6 +246,7 @@ static const char *const view_asset_js[] = {
     "    if (TABS.indexOf(p.get('tab')) >= 0) s.tab = p.get('tab');\n",
     "    if (s.tab === 'complexity' && !(TV.meta && TV.meta.complexity)) s.tab = 'graph';\n",
     "    if (SORTS.indexOf(p.get('sort')) >= 0) s.sort = p.get('sort');\n",
+    "    if (s.sort === 'change' && !(TV.meta && TV.meta.base)) s.sort = 'incl';\n",
     "    if (p.get('dir') === 'asc' || p.get('dir') === 'desc') s.dir = p.get('dir');\n",
     "    s.q = p.get('q') || '';\n",
     "    s.fq = p.get('fq') || '';\n",
@@ -285,7 +303,10 @@ static const char *const view_asset_js[] = {
     "      TV.set({ ev: Number(sel.value) }, 'push');\n",
     "    });\n",
     "    var info = TV.fmt(m.nfunctions) + ' functions · stacks ' + m.stacks;\n",
-    "    if (m.base) info += ' · comparison with ' + m.base.inputs.join(', ');\n",
+    "    if (m.base) {\n",
+    "      info += ' · compared with ' + m.base.inputs.join(', ');\n",
+    "      document.body.classList.add('cmp');\n",
+    "    }\n",
     "    TV.$('v-info').textContent = info;\n",
     "    if (m.parts.length > 1) {\n",
     "      TV.$('v-parts').hidden = false;\n",
@@ -453,6 +474,17 @@ static const char *const view_asset_js[] = {
     "                           'data-id': f.id, 'data-i': i, role: 'row' });\n",
     "    r.appendChild(costCell('c-incl', f.incl[e], f.est));\n",
     "    r.appendChild(costCell('c-self', f.self[e], false));\n",
+    "    if (TV.meta.base) {\n",
+    "      var dl = TV.delta(f.incl[e], f.base_incl \? f.base_incl[e] : 0);\n",
+    "      var dc = TV.el('span', { class: 'c-delta cost ' + dl.cls, 'data-v': String(dl.d),\n",
+    "                               title: 'inclusive ' + TV.fmt(f.incl[e]) + ', base ' +\n",
+    "                                 TV.fmt(f.base_incl \? f.base_incl[e] : 0) + ': ' + dl.text + "
+    "' (' + dl.pct +\n",
+    "                                 ' of the base\\'s total)' });\n",
+    "      dc.appendChild(TV.el('span', { class: 'v' }, dl.text));\n",
+    "      dc.appendChild(TV.el('span', { class: 'p' }, dl.pct));\n",
+    "      r.appendChild(dc);\n",
+    "    }\n",
     "    r.appendChild(TV.el('span', { class: 'c-calls num', 'data-v': f.calls }, "
     "TV.short(f.calls)));\n",
     "    var name = TV.el('span', { class: 'c-name', title: f.name + (f.file \? '\\n' + f.file : "
@@ -584,6 +616,7 @@ static const char *const view_asset_js[] = {
     "    Array.prototype.forEach.call(heads, function (h) {\n",
     "      function sort() {\n",
     "        var k = h.getAttribute('data-sort'), s = TV.state;\n",
+    "        if (k === 'change' && !TV.meta.base) return;\n",
     "        var dir = k === s.sort \? (s.dir === 'desc' \? 'asc' : 'desc') :\n",
     "          (k === 'name' || k === 'obj' || k === 'file' \? 'asc' : 'desc');\n",
     "        TV.set({ sort: k, dir: dir }, 'push');\n",
@@ -673,7 +706,10 @@ static const char *const view_asset_js[] = {
     "      var tr = TV.el('tr', { 'data-id': r.id, title: r.name + '\\n' + TV.fmt(r.calls) + ' "
     "calls, ' +\n",
     "                             TV.fmt(r.incl[e]) + ' ' + TV.evName() + ' (' + TV.pct(r.incl[e]) "
-    "+ ')' });\n",
+    "+ ')' +\n",
+    "                             (r.base_incl \? '\\nbase: ' + TV.fmt(r.base_calls) + ' calls, ' "
+    "+\n",
+    "                              TV.fmt(r.base_incl[e]) : '') });\n",
     "      tr.appendChild(TV.el('td', { class: 'n', 'data-v': r.calls }, TV.short(r.calls) + "
     "'×'));\n",
     "      tr.appendChild(TV.el('td', { class: 'i', 'data-v': String(r.incl[e]) },\n",
@@ -697,6 +733,19 @@ static const char *const view_asset_js[] = {
     "    costs.appendChild(costLine('Self', f.self[e], false));\n",
     "    costs.appendChild(TV.el('span', { class: 'c-calls', 'data-v': f.calls },\n",
     "                            [TV.el('b', null, 'Calls '), TV.fmt(f.calls)]));\n",
+    "    if (TV.meta.base && f.base_incl) {\n",
+    "      var dl = TV.delta(f.incl[e], f.base_incl[e]);\n",
+    "      costs.appendChild(TV.el('span', { class: 'c-delta ' + dl.cls, 'data-v': String(dl.d),\n",
+    "                                        title: 'the base: inclusive ' + "
+    "TV.fmt(f.base_incl[e]) +\n",
+    "                                          ', self ' + TV.fmt(f.base_self[e]) + ', calls ' +\n",
+    "                                          TV.fmt(f.base_calls) },\n",
+    "                              [TV.el('b', null, 'Δ Incl '), dl.text + ' (' + dl.pct + "
+    "')']));\n",
+    "      costs.appendChild(TV.el('span', { class: 'muted' }, 'base: incl ' + "
+    "TV.fmt(f.base_incl[e]) +\n",
+    "                              ', self ' + TV.fmt(f.base_self[e])));\n",
+    "    }\n",
     "    costs.appendChild(TV.el('span', { class: 'muted' }, TV.evName() +\n",
     "                            (f.est \? ' · ~ inclusive cost estimated (recursion)' : '')));\n",
     "    box.appendChild(costs);\n",
@@ -991,15 +1040,19 @@ static const char *const view_asset_js[] = {
     "  });\n",
     "\n",
     "  /* ---- complexity (an aprof report) ---- */\n",
+    "  /* points [n, worst, average, best, calls]: the average as a dot, worst..best as a bar; "
+    "the\n",
+    "     model a + b * n^c as a dashed curve */\n",
     "  function plot(r) {\n",
-    "    var W = 520, H = 300, L = 70, B = 36, pts = r.points || [];\n",
-    "    var mx = 0, my = 0;\n",
+    "    var W = 560, H = 300, L = 70, B = 36, R = 12, pts = r.points || [];\n",
+    "    var mx = 0, my = 0, m = r.model || {};\n",
     "    pts.forEach(function (p) { mx = Math.max(mx, TV.num(p[0])); my = Math.max(my, "
     "TV.num(p[1])); });\n",
     "    mx = mx || 1;\n",
     "    my = my || 1;\n",
-    "    var x = function (v) { return L + (W - L - 10) * TV.num(v) / mx; };\n",
-    "    var y = function (v) { return H - B - (H - B - 10) * TV.num(v) / my; };\n",
+    "    var x = function (v) { return L + (W - L - R) * TV.num(v) / mx; };\n",
+    "    var y = function (v) { return H - B - (H - B - 10) * Math.max(0, Math.min(1.05, TV.num(v) "
+    "/ my)); };\n",
     "    var s = '<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ' + W + ' "
     "' + H +\n",
     "      '\" role=\"img\" aria-label=\"cost by input size\">';\n",
@@ -1007,17 +1060,54 @@ static const char *const view_asset_js[] = {
     "y2=\"' + (H - B) + '\"/>';\n",
     "    s += '<line class=\"ax\" x1=\"' + L + '\" y1=\"5\" x2=\"' + L + '\" y2=\"' + (H - B) + "
     "'\"/>';\n",
-    "    s += '<text x=\"' + (W / 2) + '\" y=\"' + (H - 6) + '\" text-anchor=\"middle\">input size "
-    "n (max ' +\n",
-    "      TV.esc(TV.short(mx)) + ')</text>';\n",
+    "    s += '<text x=\"' + ((W + L) / 2) + '\" y=\"' + (H - 6) + '\" "
+    "text-anchor=\"middle\">input size n (max ' +\n",
+    "      TV.esc(TV.fmt(mx)) + ')</text>';\n",
     "    s += '<text x=\"6\" y=\"14\">cost (max ' + TV.esc(TV.short(my)) + ')</text>';\n",
+    "    if (r['class'] && m.b !== undefined && m.c !== undefined) {\n",
+    "      var d = '';\n",
+    "      for (var i = 0; i <= 60; i++) {\n",
+    "        var n = mx * i / 60;\n",
+    "        d += (i \? 'L' : 'M') + x(n).toFixed(1) + ',' + y(m.a + m.b * Math.pow(n, "
+    "m.c)).toFixed(1);\n",
+    "      }\n",
+    "      s += '<path class=\"fit\" d=\"' + d + '\"/>';\n",
+    "    }\n",
     "    pts.forEach(function (p) {\n",
+    "      var tip = 'n ' + TV.fmt(p[0]) + ': average ' + TV.fmt(p[2]) + ', worst ' + TV.fmt(p[1]) "
+    "+\n",
+    "        ', best ' + TV.fmt(p[3]) + ' (' + TV.fmt(p[4]) + ' calls)';\n",
+    "      if (TV.num(p[1]) !== TV.num(p[3])) {\n",
+    "        s += '<line class=\"ax\" x1=\"' + x(p[0]).toFixed(1) + '\" x2=\"' + "
+    "x(p[0]).toFixed(1) + '\" y1=\"' +\n",
+    "          y(p[1]).toFixed(1) + '\" y2=\"' + y(p[3]).toFixed(1) + '\"/>';\n",
+    "      }\n",
     "      s += '<circle class=\"pt\" r=\"3\" cx=\"' + x(p[0]).toFixed(1) + '\" cy=\"' + "
-    "y(p[1]).toFixed(1) +\n",
-    "        '\"><title>n ' + TV.esc(TV.fmt(p[0])) + ': ' + TV.esc(TV.fmt(p[1])) + "
-    "'</title></circle>';\n",
+    "y(p[2]).toFixed(1) +\n",
+    "        '\"><title>' + TV.esc(tip) + '</title></circle>';\n",
     "    });\n",
     "    return s + '</svg>';\n",
+    "  }\n",
+    "  function complexityText(r) {\n",
+    "    var m = r.model || {}, t;\n",
+    "    if (r['class']) {\n",
+    "      t = 'cost grows as <b class=\"cx-class\">' + TV.esc(r['class']) + '</b>';\n",
+    "      if (m.c !== undefined) {\n",
+    "        t += ' (fit a + b·n<sup>c</sup>: b ' + TV.esc(Number(m.b).toPrecision(4)) + ', c ' "
+    "+\n",
+    "          TV.esc(Number(m.c).toFixed(3)) + (m.r2 !== null && m.r2 !== undefined \? ', R² ' "
+    "+\n",
+    "          TV.esc(Number(m.r2).toFixed(4)) : '') + ')';\n",
+    "      }\n",
+    "    } else {\n",
+    "      t = 'no class of growth' + (r.why \? ': ' + TV.esc(r.why) : '');\n",
+    "    }\n",
+    "    return '<p class=\"msg\"><b>' + TV.esc(r.name || '') + '</b> ' + t + '<br><span "
+    "class=\"muted\">' +\n",
+    "      TV.esc((r.cost || '') + ' cost · ' + TV.fmt(r.calls) + ' calls' + (r.share !== "
+    "undefined \?\n",
+    "      ' · ' + Number(r.share).toFixed(2) + '% of the report\\'s cost' : '') +\n",
+    "      (r.image \? ' · ' + r.image : '')) + '</span></p>';\n",
     "  }\n",
     "  TV.panes.complexity = {\n",
     "    needsFn: true,\n",
@@ -1026,10 +1116,7 @@ static const char *const view_asset_js[] = {
     "      var body = TV.$('c-body');\n",
     "      TV.api('complexity', { id: s.fn }).then(function (r) {\n",
     "        if (TV.state.fn !== s.fn) return;\n",
-    "        body.innerHTML = '<p class=\"msg\">cost grows as <b>' + TV.esc(r['class'] || '\?') + "
-    "'</b>' +\n",
-    "          (r.fit \? ': ' + TV.esc(r.fit) : '') + (r.r2 !== undefined \? ' (R² ' +\n",
-    "          TV.esc(Number(r.r2).toFixed(3)) + ')' : '') + '</p>' + plot(r);\n",
+    "        body.innerHTML = complexityText(r) + plot(r);\n",
     "      }).catch(function (err) {\n",
     "        if (err.status === 404) {\n",
     "          body.textContent = '';\n",
@@ -1065,12 +1152,14 @@ static const char *const view_asset_js[] = {
     "cost\n",
     "     units from the root's start), parent p */\n",
     "  function flatten(tree) {\n",
-    "    var f = { k: [], t: [], s: [], d: [], x: [], p: [], kids: [], maxd: 0 };\n",
+    "    var f = { k: [], t: [], s: [], d: [], x: [], p: [], kids: [], maxd: 0, b: [] };\n",
     "    function walk(n, d, x, p) {\n",
     "      var i = f.k.length;\n",
     "      f.k.push(n[0]);\n",
     "      f.t.push(TV.num(n[1]));\n",
     "      f.s.push(TV.num(n[2]));\n",
+    "      f.b.push(n.length > 4 \? TV.num(n[4]) : null); /* the base's cost of the same stack "
+    "*/\n",
     "      f.d.push(d);\n",
     "      f.x.push(x);\n",
     "      f.p.push(p);\n",
@@ -1095,6 +1184,16 @@ static const char *const view_asset_js[] = {
     "    /* warm: orange to yellow; blue is kept for the search's highlight */\n",
     "    return 'hsl(' + (18 + (h % 34)) + ',' + (62 + (h >> 6) % 25) + '%,' + (60 + (h >> 11) % "
     "16) + '%)';\n",
+    "  }\n",
+    "\n",
+    "  /* with a base: white for no change, to red (more) or blue (less) at a change of 5% of "
+    "the\n",
+    "     base's total or more */\n",
+    "  function changeFill(d, bt) {\n",
+    "    var a = bt \? Math.min(1, Math.abs(d) / (0.05 * bt)) : 0;\n",
+    "    var c = d > 0 \? [178, 24, 43] : [33, 102, 172];\n",
+    "    var mix = function (k) { return Math.round(255 + (c[k] - 255) * a); };\n",
+    "    return 'rgb(' + mix(0) + ',' + mix(1) + ',' + mix(2) + ')';\n",
     "  }\n",
     "\n",
     "  /* draws flat tree f into body; o: {names, ids, zoom (node), orient 'up'|'down', rx (RegExp "
@@ -1156,17 +1255,23 @@ static const char *const view_asset_js[] = {
     "    var root = f.t[0] || 1;\n",
     "    parts.forEach(function (p) {\n",
     "      var y = o.orient === 'up' \? H - (p.d + 1) * ROWH : p.d * ROWH;\n",
+    "      var base = f.b[p.i], bt = TV.baseTotal();\n",
     "      var tip = p.name + '\\n' + TV.fmt(f.t[p.i]) + ' ' + TV.evName() + ' (' +\n",
     "        (100 * f.t[p.i] / root).toFixed(2) + '% of the graph' +\n",
     "        (f.t[p.i] && z \? ', ' + (100 * f.t[p.i] / zt).toFixed(2) + '% of the zoomed frame' : "
     "'') +\n",
-    "        ')\\nself ' + TV.fmt(f.s[p.i]);\n",
+    "        ')\\nself ' + TV.fmt(f.s[p.i]) + (base !== null \? '\\nbase ' + TV.fmt(base) + ', "
+    "change ' +\n",
+    "        TV.delta(f.t[p.i], base).text + ' (' + TV.delta(f.t[p.i], base).pct + ' of the "
+    "base\\'s total)' : '');\n",
+    "      var fill = f.k[p.i] < 0 \? '#c9ccd3' : base !== null \? changeFill(f.t[p.i] - base, bt) "
+    ": hue(p.name);\n",
+    "      if (base !== null && bt && Math.abs(f.t[p.i] - base) > 0.03 * bt) p.cls += ' dark';\n",
     "      s += '<g class=\"' + p.cls + '\" data-i=\"' + p.i + '\"><rect x=\"' + p.x.toFixed(2) + "
     "'\" y=\"' + y +\n",
     "        '\" width=\"' + Math.max(0.5, p.w - 0.5).toFixed(2) + '\" height=\"' + (ROWH - 1) + "
     "'\" fill=\"' +\n",
-    "        (f.k[p.i] < 0 \? '#c9ccd3' : hue(p.name)) + '\"><title>' + TV.esc(tip) + "
-    "'</title></rect>';\n",
+    "        fill + '\"><title>' + TV.esc(tip) + '</title></rect>';\n",
     "      if (p.label) {\n",
     "        s += '<text x=\"' + (p.x + 3).toFixed(2) + '\" y=\"' + (y + ROWH - 5) + '\">' + "
     "TV.esc(p.label) +\n",

@@ -8,9 +8,10 @@
 # lines): table rows and shares, callers and callees, a click in the call
 # graph, the source lines' costs, back/forward, a copied address in a new
 # window, no console errors. Screenshots of every view at 1400x900 and
-# 1024x700 go to build/test-logs/view-*.png. Four profiles: a small one
+# 1024x700 go to build/test-logs/view-*.png. The profiles: a small one
 # written here (its source file beside it), the same with a second part
-# (the parts selector), a C++ program under
+# (the parts selector) and against that part as a base (--base), isort
+# with its aprof report (the complexity pane), a C++ program under
 # Callgrind when valgrind and g++ are installed, and 114,000 functions
 # (virtual scrolling).
 # Selenium through tests/browser/browser.py, with Debian's /usr/bin/python3
@@ -182,9 +183,29 @@ sed -e '/^# callgrind format/d' -e '/^version:/d' -e 's/^cmd: .*/part: 2/' \
 if "$TALLY" convert --to=json --lines -o "$TMP/part2.json" "$TMP/part2.out" 2>"$TMP/conv.err"; then
     export VIEW_PART_JSON="$TMP/part2.json"
     run_view parts parts "$TMP/parts.out"
+    # a comparison: the small profile against that second part as its base
+    run_view base base "$TMP/small.out" --base="$TMP/part2.out"
 else
     not_ok "tally convert --to=json of the second part"
     diag <"$TMP/conv.err"
+fi
+
+# a profile and the aprof report of its run (tally record --input-sensitive):
+# the complexity pane against tally complexity --format=json of the report
+IS=$ROOT/examples/complexity/isort
+if [ -x "$IS" ] && [ -x "$ROOT/build/valgrind/lib/tally-amd64-linux" ] && command -v valgrind >/dev/null 2>&1; then
+    if (cd "$TMP" && env -i PATH="$PATH" "$ROOT/build/tally" record --input-sensitive=yes \
+            --aprof-out-file="$TMP/is.aprof" --out-file="$TMP/is.out" -- "$IS" >"$TMP/rec.log" 2>&1) &&
+            "$TALLY" complexity --format=json --min-share=0 --min-points=1 -o "$TMP/isc.json" "$TMP/is.aprof" \
+                2>"$TMP/cx.err"; then
+        export VIEW_COMPLEXITY_JSON="$TMP/isc.json"
+        run_view complexity complexity "$TMP/is.out" "$TMP/is.aprof"
+    else
+        not_ok "tally record --input-sensitive of isort, and tally complexity of its report"
+        tail -n 5 "$TMP/rec.log" "$TMP/cx.err" | diag
+    fi
+else
+    ok "the complexity pane # SKIP no examples/complexity/isort (make examples) or no Valgrind tool"
 fi
 
 # a C++ program under Callgrind: templates, argument lists, libraries

@@ -7,7 +7,8 @@ starts the server and writes the inputs). Prints TAP lines ("ok - ..." / "not ok
 URL is the address the server printed; JSON is `tally convert --to=json --lines` of PROFILE,
 where every expected number comes from (the call sites of the small profile are read from
 PROFILE itself). MODE: small (every view, in depth), parts (the parts selector; the JSON of
-the second part alone in $VIEW_PART_JSON), real (a program's profile), many (the virtual
+the second part alone in $VIEW_PART_JSON), base (a comparison with that part as the base),
+complexity (a profile with its aprof report), real (a program's profile), many (the virtual
 scrolling of a big table).
 """
 import json
@@ -668,6 +669,76 @@ def parts(p, url, ex, profile, prefix):
     check("no console errors", not errs, "\n".join(errs))
 
 
+def base(p, url, ex, profile, prefix):
+    """a comparison: the small profile against its variant ($VIEW_PART_JSON) as the base"""
+    exb = Expect(os.environ["VIEW_PART_JSON"])
+    check("the page loads", load(p, url, "base"))
+    check("the change column is shown", p.js("return document.body.classList.contains('cmp') && "
+                                             "getComputedStyle(document.querySelector('#v-thead .c-delta')).display !== 'none'"))
+    check_rows(p, ex, 0, "base: the profile's own costs")
+    p.d.find_element(By.CSS_SELECTOR, "#v-thead [data-sort=change]").click()
+    p.wait("TV.state.sort === 'change'")
+    p.idle()
+    rows = p.js("""return Array.from(document.querySelectorAll('#v-rows .vrow.fn')).map(r => [
+        r.querySelector('.c-name').title.split('\\n')[0], r.querySelector('.c-delta').dataset.v,
+        r.querySelector('.c-delta .p').textContent])""")
+    bt = exb.totals[0]
+    want, bad = [], []
+    for name, d, pct in rows:
+        now, was = ex.one(name), exb.one(name)
+        dw = int(now["inclusive"][0]) - int(was["inclusive"][0]) if now and was else None
+        want.append(dw)
+        ptxt = ("+" if dw and dw > 0 else "") + "%.2f%%" % (100.0 * dw / bt) if dw is not None else None
+        if dw is None or int(d) != dw or (dw and pct != ptxt):
+            bad.append("%s: %s %s, expected %s %s" % (name, d, pct, dw, ptxt))
+    check("base: each row's change is its inclusive cost less the base's, with its share of the "
+          "base's total (%s)" % [r[1] for r in rows], rows and not bad, "\n".join(bad))
+    check("base: sorted by the change, largest first", want == sorted(want, reverse=True), want)
+    check("a click on main selects it", p.click_row("main") and select_name(p, "main"))
+    m, mb = ex.one("main"), exb.one("main")
+    d = int(m["inclusive"][0]) - int(mb["inclusive"][0])
+    got = p.wait("(document.querySelector('#v-fn .c-delta')||{dataset:{}}).dataset.v", 10)
+    check("main's header shows its change (%s, expected %d)" % (got, d), got == str(d))
+    p.tab("flame")
+    ok = p.wait("TV.flame.data() && document.querySelector('#p-flame g.fr[data-i=\"1\"]')", 20)
+    data = p.js("return TV.flame.data()")
+    check("the flame graph carries the base's total (%s, the base's JSON %d)" % (
+        data.get("base_total") if data else None, bt), ok and data and int(data.get("base_total", -1)) == bt)
+    fills = p.js("return Array.from(document.querySelectorAll('#p-flame g.fr')).filter(g => g.dataset.i !== '0')"
+                 ".map(g => g.querySelector('rect').getAttribute('fill'))")
+    check("the frames are coloured by the change (%d frames)" % len(fills),
+          fills and all(f.startswith("rgb(") for f in fills), fills[:5])
+    shots(p, prefix, "base", ["flame", "graph"])
+    errs = p.errors()
+    check("no console errors", not errs, "\n".join(errs))
+
+
+def complexity(p, url, ex, profile, prefix):
+    """a profile with its aprof report: the complexity pane of isort (tally complexity's JSON of
+    the report in $VIEW_COMPLEXITY_JSON)"""
+    cx = json.load(open(os.environ["VIEW_COMPLEXITY_JSON"]))
+    want = [r for r in cx["ranking"] if r["name"] == "isort"]
+    check("the page loads", load(p, url, "complexity"))
+    check("the Complexity tab is offered (meta.complexity)",
+          p.js("return !document.querySelector('#v-tabs [data-tab=complexity]').hidden"))
+    p.type_search("^isort$")
+    p.wait("document.querySelectorAll('#v-rows .vrow.fn').length === 1")
+    check("a click selects isort", p.click_row("isort") and select_name(p, "isort"))
+    p.tab("complexity")
+    got = p.wait("(document.querySelector('#c-body .cx-class')||{}).textContent", 20, "the complexity pane")
+    check("isort's class of growth is tally complexity's (%s, page %s)" % (
+        want[0]["class"] if want else None, got), want and got == want[0]["class"])
+    n = p.js("return document.querySelectorAll('#c-body svg circle.pt').length")
+    check("one dot per input size (%d, the report has %d)" % (n, want[0]["sizes"] if want else -1),
+          want and n == want[0]["sizes"])
+    check("the fitted curve is drawn", p.js("return !!document.querySelector('#c-body path.fit')"))
+    check("the address keeps the tab", p.state().get("tab") == "complexity")
+    p.type_search("")
+    shots(p, prefix, "complexity", ["complexity"])
+    errs = p.errors()
+    check("no console errors", not errs, "\n".join(errs))
+
+
 def real(p, url, ex, profile, prefix):
     w = "C++ program"
     check("the page loads", load(p, url, w))
@@ -747,7 +818,8 @@ def many(p, url, ex, profile, prefix):
 def main():
     mode, url, jpath, profile, prefix = sys.argv[1:6]
     ex = Expect(jpath)
-    PREFIX[0] = {"small": "small", "parts": "parts", "real": "C++ program", "many": "114,000 functions"}[mode]
+    PREFIX[0] = {"small": "small", "parts": "parts", "base": "base", "complexity": "complexity", "real": "C++ program",
+                 "many": "114,000 functions"}[mode]
     try:
         p = Page(*SIZES[0])
     except browser.Missing as e:
@@ -759,7 +831,8 @@ def main():
     try:
         if mode == "small":
             browser.check_console(p.b)
-        {"small": small, "parts": parts, "real": real, "many": many}[mode](p, url, ex, profile, prefix)
+        {"small": small, "parts": parts, "base": base, "complexity": complexity, "real": real,
+         "many": many}[mode](p, url, ex, profile, prefix)
     except Exception as e:  # a failure of the driver is a failure of the test, with its words
         check("the browser checks ran to their end", False, "%s: %s" % (type(e).__name__, e))
     finally:
