@@ -207,6 +207,7 @@
     load: function (s, failed) {
       var body = TV.$('g-body');
       body.setAttribute('aria-busy', 'true');
+      if (!body.firstChild) body.appendChild(TV.el('p', { class: 'msg muted' }, 'Loading…'));
       TV.api('graph', { id: s.fn, ev: s.ev, up: s.up, down: s.down }, true).then(function (text) {
         if (TV.state.fn !== s.fn) return;
         var svg = cleanSvg(text);
@@ -314,6 +315,7 @@
     load: function (s, failed) {
       var body = TV.$('s-body');
       body.setAttribute('aria-busy', 'true');
+      if (!body.firstChild) body.appendChild(TV.el('p', { class: 'msg muted' }, 'Loading…'));
       TV.api('source', { id: s.fn }).then(function (r) {
         if (TV.state.fn !== s.fn) return;
         body.removeAttribute('aria-busy');

@@ -216,7 +216,9 @@
     window.addEventListener('resize', schedule);
     rowsEl.addEventListener('click', function (ev) {
       var r = ev.target.closest('.vrow.fn');
-      if (r) TV.select(Number(r.getAttribute('data-id')), 'push');
+      if (!r) return;
+      scroller.focus({ preventScroll: true }); /* the arrow keys move from here */
+      TV.select(Number(r.getAttribute('data-id')), 'push');
     });
     scroller.addEventListener('keydown', function (ev) {
       var page = Math.max(1, Math.floor(scroller.clientHeight / rowH) - 1);

@@ -602,7 +602,9 @@ static const char *const view_asset_js[] = {
     "    window.addEventListener('resize', schedule);\n",
     "    rowsEl.addEventListener('click', function (ev) {\n",
     "      var r = ev.target.closest('.vrow.fn');\n",
-    "      if (r) TV.select(Number(r.getAttribute('data-id')), 'push');\n",
+    "      if (!r) return;\n",
+    "      scroller.focus({ preventScroll: true }); /* the arrow keys move from here */\n",
+    "      TV.select(Number(r.getAttribute('data-id')), 'push');\n",
     "    });\n",
     "    scroller.addEventListener('keydown', function (ev) {\n",
     "      var page = Math.max(1, Math.floor(scroller.clientHeight / rowH) - 1);\n",
@@ -899,6 +901,8 @@ static const char *const view_asset_js[] = {
     "    load: function (s, failed) {\n",
     "      var body = TV.$('g-body');\n",
     "      body.setAttribute('aria-busy', 'true');\n",
+    "      if (!body.firstChild) body.appendChild(TV.el('p', { class: 'msg muted' }, "
+    "'Loading…'));\n",
     "      TV.api('graph', { id: s.fn, ev: s.ev, up: s.up, down: s.down }, true).then(function "
     "(text) {\n",
     "        if (TV.state.fn !== s.fn) return;\n",
@@ -1016,6 +1020,8 @@ static const char *const view_asset_js[] = {
     "    load: function (s, failed) {\n",
     "      var body = TV.$('s-body');\n",
     "      body.setAttribute('aria-busy', 'true');\n",
+    "      if (!body.firstChild) body.appendChild(TV.el('p', { class: 'msg muted' }, "
+    "'Loading…'));\n",
     "      TV.api('source', { id: s.fn }).then(function (r) {\n",
     "        if (TV.state.fn !== s.fn) return;\n",
     "        body.removeAttribute('aria-busy');\n",

@@ -481,6 +481,12 @@ def small(p, url, ex, profile, prefix):
 
     work, helper = ex.one("work"), ex.one("helper")
     check("a click on the row of work selects it", p.click_row("work") and select_name(p, "work"))
+    rows = p.rows()
+    k = [r["name"] for r in rows].index("work")
+    p.d.switch_to.active_element.send_keys("\ue015")  # the down arrow
+    check("the down arrow selects the next row (%s)" % rows[k + 1]["name"], select_name(p, rows[k + 1]["name"]))
+    p.d.switch_to.active_element.send_keys("\ue013")  # the up arrow
+    check("the up arrow selects work again", select_name(p, "work"))
     check_callers(p, ex, work, 0, w)
     fn = p.js("return document.getElementById('v-fn').textContent")
     check("the header of work: self and inclusive cost with their shares", (
