@@ -75,6 +75,8 @@ var TV = (function () {
     where.textContent = '';
     where.appendChild(TV.el('div', { class: 'err', role: 'alert' }, err.message || String(err)));
     if (err.status === 0) TV.banner(err.message);
+    if (err.status === 403) TV.banner(err.message + ': open the address the server printed (its token changes ' +
+                                      'with every start)');
   };
   TV.banner = function (msg) {
     var b = TV.$('v-banner');

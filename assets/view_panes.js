@@ -267,15 +267,17 @@
       });
       var h = TV.el('h4', null, [f.file, ' ']);
       if (f.path && f.path !== f.file) h.appendChild(TV.el('span', { class: 'muted' }, f.path + ' '));
-      if (f.why) h.appendChild(TV.el('span', { class: 'muted' }, '(' + f.why + ') '));
+      if (f.why) {
+        h.appendChild(TV.el('span', { class: 'muted' }, '(' + f.why + (f.lines.length && f.lines[0].text === null ?
+          '; only the lines with a cost are listed' : '') + ') '));
+      }
       var link = editorLink(f.path, first);
       if (link) h.appendChild(link);
       div.appendChild(h);
       var t = TV.el('table', { class: 'src', 'data-file': f.file });
       var head = TV.el('tr', { class: 'muted' }, [TV.el('td', { class: 'ln' }, 'line'),
         TV.el('td', { class: 'sc' }, 'Self ' + TV.evName()), TV.el('td', { class: 'ic' }, 'Incl ' +
-        TV.evName()), TV.el('td', { class: 'code' }, f.lines.length && f.lines[0].text === null ?
-        '(the source file was not found: only the lines with a cost are listed)' : '')]);
+        TV.evName()), TV.el('td', { class: 'code' }, '')]);
       t.appendChild(head);
       f.lines.forEach(function (l) {
         var v = l.incl ? Math.abs(TV.num(l.incl[e])) : 0;

@@ -173,8 +173,8 @@ static const char *const view_asset_css[] = {
     "table.src td.ln { color: var(--muted); text-align: right; width: 4em; }\n",
     "table.src td.ln a { text-decoration: none; }\n",
     "table.src td.ln a:hover { text-decoration: underline; }\n",
-    "table.src td.sc, table.src td.ic { text-align: right; width: 7.5em; font-variant-numeric: "
-    "tabular-nums; }\n",
+    "table.src td.sc, table.src td.ic { text-align: right; width: 7.5em; min-width: 5em;\n",
+    "                                   font-variant-numeric: tabular-nums; }\n",
     "table.src td.code { font-family: ui-monospace, \"DejaVu Sans Mono\", Menlo, Consolas, "
     "monospace; }\n",
     "table.src tr.hot td.code { font-weight: 600; }\n",

@@ -90,6 +90,9 @@ static const char *const view_asset_js[] = {
     "    where.appendChild(TV.el('div', { class: 'err', role: 'alert' }, err.message || "
     "String(err)));\n",
     "    if (err.status === 0) TV.banner(err.message);\n",
+    "    if (err.status === 403) TV.banner(err.message + ': open the address the server printed "
+    "(its token changes ' +\n",
+    "                                      'with every start)');\n",
     "  };\n",
     "  TV.banner = function (msg) {\n",
     "    var b = TV.$('v-banner');\n",
@@ -968,7 +971,11 @@ static const char *const view_asset_js[] = {
     "      var h = TV.el('h4', null, [f.file, ' ']);\n",
     "      if (f.path && f.path !== f.file) h.appendChild(TV.el('span', { class: 'muted' }, f.path "
     "+ ' '));\n",
-    "      if (f.why) h.appendChild(TV.el('span', { class: 'muted' }, '(' + f.why + ') '));\n",
+    "      if (f.why) {\n",
+    "        h.appendChild(TV.el('span', { class: 'muted' }, '(' + f.why + (f.lines.length && "
+    "f.lines[0].text === null \?\n",
+    "          '; only the lines with a cost are listed' : '') + ') '));\n",
+    "      }\n",
     "      var link = editorLink(f.path, first);\n",
     "      if (link) h.appendChild(link);\n",
     "      div.appendChild(h);\n",
@@ -976,9 +983,7 @@ static const char *const view_asset_js[] = {
     "      var head = TV.el('tr', { class: 'muted' }, [TV.el('td', { class: 'ln' }, 'line'),\n",
     "        TV.el('td', { class: 'sc' }, 'Self ' + TV.evName()), TV.el('td', { class: 'ic' }, "
     "'Incl ' +\n",
-    "        TV.evName()), TV.el('td', { class: 'code' }, f.lines.length && f.lines[0].text === "
-    "null \?\n",
-    "        '(the source file was not found: only the lines with a cost are listed)' : '')]);\n",
+    "        TV.evName()), TV.el('td', { class: 'code' }, '')]);\n",
     "      t.appendChild(head);\n",
     "      f.lines.forEach(function (l) {\n",
     "        var v = l.incl \? Math.abs(TV.num(l.incl[e])) : 0;\n",
