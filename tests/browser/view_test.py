@@ -782,13 +782,18 @@ def many(p, url, ex, profile, prefix):
     check("the table counts every function (%s of %d)" % (total, n), total == n)
     want = sorted_values(ex, "inclusive", 0)
     t0 = time.time()
-    steps = 0
+    # the page's frames while it scrolls (a note: a shared machine's timings are no verdict)
+    p.js("window.frames_ = []; (function f(t) { frames_.push(t); if (frames_.length < 100000 && "
+         "!window.stopFrames_) requestAnimationFrame(f); })(performance.now());")
     for k in range(40):  # a fast scroll down, as a wheel would
         p.js("document.getElementById('v-scroll').scrollTop += 3000")
-        steps += 1
         time.sleep(0.016)
     p.idle(30)
-    note("%s: 40 scroll steps and their rows in %.2f s" % (w, time.time() - t0))
+    gaps = p.js("window.stopFrames_ = true; var g = []; for (var i = 1; i < frames_.length; i++) "
+                "g.push(frames_[i] - frames_[i - 1]); g.sort(function (a, b) { return a - b; }); return g;")
+    note("%s: 40 scroll steps and their rows in %.2f s; %d frames, median %.1f ms, 95th %.1f ms, "
+         "longest %.1f ms" % (w, time.time() - t0, len(gaps) + 1, gaps[len(gaps) // 2] if gaps else 0,
+                              gaps[int(len(gaps) * 0.95)] if gaps else 0, gaps[-1] if gaps else 0))
     check_order(p, ex, "incl", 0, True, w + ", scrolled")
     for frac in (0.5, 1.0):
         t0 = time.time()
