@@ -214,6 +214,7 @@
           flame.busy = null;
           if (TV.state.tab === tab) render(tab);
         }).catch(function (err) {
+          if (TV.flameKey() !== k) return;
           flame.busy = null;
           TV.fail(body, err);
           failed();
@@ -293,6 +294,7 @@
         sand.data = r;
         renderSandwich();
       }).catch(function (err) {
+        if (TV.panes.sandwich.key(TV.state) !== k) return;
         body.removeAttribute('aria-busy');
         TV.fail(body, err);
         failed();

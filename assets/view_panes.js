@@ -208,8 +208,9 @@
       var body = TV.$('g-body');
       body.setAttribute('aria-busy', 'true');
       if (!body.firstChild) body.appendChild(TV.el('p', { class: 'msg muted' }, 'Loading…'));
+      var k = TV.panes.graph.key(s);
       TV.api('graph', { id: s.fn, ev: s.ev, up: s.up, down: s.down }, true).then(function (text) {
-        if (TV.state.fn !== s.fn) return;
+        if (TV.panes.graph.key(TV.state) !== k) return; /* a later question is under way */
         var svg = cleanSvg(text);
         body.textContent = '';
         body.appendChild(svg);
@@ -224,6 +225,7 @@
         sizeGraph();
         body.removeAttribute('aria-busy');
       }).catch(function (err) {
+        if (TV.panes.graph.key(TV.state) !== k) return;
         body.removeAttribute('aria-busy');
         gSize = null;
         TV.fail(body, err);
@@ -318,12 +320,14 @@
       var body = TV.$('s-body');
       body.setAttribute('aria-busy', 'true');
       if (!body.firstChild) body.appendChild(TV.el('p', { class: 'msg muted' }, 'Loading…'));
+      var k = TV.panes.source.key(s);
       TV.api('source', { id: s.fn }).then(function (r) {
-        if (TV.state.fn !== s.fn) return;
+        if (TV.panes.source.key(TV.state) !== k) return;
         body.removeAttribute('aria-busy');
         TV.panes.source.data = r;
         showSource(r, body);
       }).catch(function (err) {
+        if (TV.panes.source.key(TV.state) !== k) return;
         body.removeAttribute('aria-busy');
         TV.fail(body, err);
         failed();
