@@ -21,10 +21,12 @@
 
 # the generated headers are up to date (no browser needed)
 if command -v clang-format >/dev/null 2>&1; then
+    v=$ROOT/src/view
     if sh "$ROOT/assets/embed.sh" --stdout-view >"$TMP/assets.h" &&
-            cat "$ROOT/src/view/view_assets.h" "$ROOT/src/view/view_assets_js.h" | cmp -s - "$TMP/assets.h"; then
-        ok "src/view/view_assets.h and view_assets_js.h match assets/view* (sh assets/embed.sh)"
-    else not_ok "src/view/view_assets.h and view_assets_js.h match assets/view* (sh assets/embed.sh)"; fi
+            cat "$v/view_assets.h" "$v/view.js.inc" "$v/view_table.js.inc" "$v/view_panes.js.inc" \
+                "$v/view_flame.js.inc" | cmp -s - "$TMP/assets.h"; then
+        ok "src/view/view_assets.h and view*.js.inc match assets/view* (sh assets/embed.sh)"
+    else not_ok "src/view/view_assets.h and view*.js.inc match assets/view* (sh assets/embed.sh)"; fi
 fi
 
 if ! missing=$(browser_missing); then
