@@ -145,7 +145,11 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
      * cost (self and calls out of the cycle) most exceeds the calls into
      * it, by the first event (with outermost calls: its calls in are 0). */
     uint32_t *bottom = NULL;
-    for (size_t v = 0; v < n && !rc; v++) {
+    if (g->bottom) { /* chosen before, on the graph of the first event */
+        bottom = xmalloc((ncyc ? ncyc : 1) * sizeof(*bottom));
+        memcpy(bottom, g->bottom, ncyc * sizeof(*bottom));
+    }
+    for (size_t v = 0; v < n && !rc && !g->bottom; v++) {
         if (!r->cycle[v] || cyc_entered[r->cycle[v] - 1]) continue;
         size_t cy = r->cycle[v] - 1;
         if (!bottom) {
@@ -188,6 +192,9 @@ int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally
         }
         if (r->ndef[v] < r->cycle_ndef[cy]) r->ndef[v] = r->cycle_ndef[cy];
     }
+    r->bottom = xmalloc((ncyc ? ncyc : 1) * sizeof(*r->bottom));
+    for (size_t cy = 0; cy < ncyc; cy++)
+        r->bottom[cy] = bottom ? bottom[cy] : UINT32_MAX;
     free(bottom);
     for (size_t cy = 0; cy < ncyc; cy++)
         r->cycle_root[cy] = !cyc_entered[cy];
@@ -218,6 +225,7 @@ void incl_result_release(struct incl_result *r)
     free(r->cycle_self);
     free(r->cycle_ndef);
     free(r->cycle_root);
+    free(r->bottom);
     free(r->outer_in);
     free(r->cycle_start);
     free(r->members);
@@ -281,8 +289,22 @@ unsigned char *incl_level_flags(const char *const *names, size_t n)
     return flag;
 }
 
-int incl_compute_fgraph(const struct fgraph *fg, const struct profile *p, const struct part *pt,
-                        struct incl_result *r, struct tally_error *err)
+unsigned char *incl_fgraph_levels(const struct fgraph *fg, const struct profile *p,
+                                  const struct part *pt)
+{
+    if (part_calls_outermost(pt)) return NULL;
+    size_t n = fg->nnodes;
+    const char **nm = xmalloc((n ? n : 1) * sizeof(*nm));
+    for (size_t v = 0; v < n; v++)
+        nm[v] = profile_str(p, profile_function_at(p, fg->fn[v]).name);
+    unsigned char *levels = incl_level_flags(nm, n);
+    free(nm);
+    return levels;
+}
+
+int incl_compute_fgraph_with(const struct fgraph *fg, const struct part *pt,
+                             const unsigned char *levels, const uint32_t *bottom,
+                             struct incl_result *r, struct tally_error *err)
 {
     struct incl_graph ig = {.nnodes = fg->nnodes,
                             .ncols = fg->ncols,
@@ -291,17 +313,17 @@ int incl_compute_fgraph(const struct fgraph *fg, const struct profile *p, const 
                             .from = fg->from,
                             .to = fg->to,
                             .cost = fg->cost,
-                            .outermost = part_calls_outermost(pt)};
-    unsigned char *levels = NULL;
-    if (!ig.outermost) {
-        size_t n = fg->nnodes;
-        const char **nm = xmalloc((n ? n : 1) * sizeof(*nm));
-        for (size_t v = 0; v < n; v++)
-            nm[v] = profile_str(p, profile_function_at(p, fg->fn[v]).name);
-        ig.outer_in = levels = incl_level_flags(nm, n);
-        free(nm);
-    }
-    int rc = incl_compute(&ig, r, err);
+                            .outermost = part_calls_outermost(pt),
+                            .outer_in = levels,
+                            .bottom = bottom};
+    return incl_compute(&ig, r, err);
+}
+
+int incl_compute_fgraph(const struct fgraph *fg, const struct profile *p, const struct part *pt,
+                        struct incl_result *r, struct tally_error *err)
+{
+    unsigned char *levels = incl_fgraph_levels(fg, p, pt);
+    int rc = incl_compute_fgraph_with(fg, pt, levels, NULL, r, err);
     free(levels);
     return rc;
 }

@@ -62,6 +62,11 @@ struct incl_graph {
     /* [nnodes] or NULL: the calls into these nodes never nest (see
      * incl_level_flags()), as if `outermost` held for them */
     const unsigned char *outer_in;
+    /* [cycles] or NULL: the member at the bottom of each cycle nothing
+     * outside calls, as incl_result.bottom gave it for this graph with
+     * other columns (the costs of another event): the choice by the first
+     * column of that computation holds for every event */
+    const uint32_t *bottom;
 };
 
 struct incl_result {
@@ -75,6 +80,8 @@ struct incl_result {
     size_t *cycle_start;     /* [ncycles + 1]: members of cycle c (0-based) are */
     uint32_t *members;       /*   members[cycle_start[c] .. cycle_start[c + 1]) ascending */
     char *cycle_root;        /* [ncycles]: nothing outside the cycle calls it */
+    uint32_t *bottom;        /* [ncycles]: the member taken to be at the bottom of such a cycle,
+                                UINT32_MAX for a cycle something outside calls */
     unsigned char *outer_in; /* [nnodes]: the calls into it never nest */
 };
 
@@ -107,6 +114,15 @@ struct part;
  */
 int incl_compute_fgraph(const struct fgraph *fg, const struct profile *p, const struct part *pt,
                         struct incl_result *r, struct tally_error *err);
+/* Its two steps, for a caller that computes several graphs of the same
+ * nodes (one event at a time): the flags it gives incl_compute() (NULL
+ * when the part marks its arcs outermost; malloc'd), and the computation
+ * with them. */
+unsigned char *incl_fgraph_levels(const struct fgraph *fg, const struct profile *p,
+                                  const struct part *pt);
+int incl_compute_fgraph_with(const struct fgraph *fg, const struct part *pt,
+                             const unsigned char *levels, const uint32_t *bottom,
+                             struct incl_result *r, struct tally_error *err);
 
 /* Compute everything. Returns 0, or -1 with err when a sum overflows. */
 int incl_compute(const struct incl_graph *g, struct incl_result *r, struct tally_error *err);

@@ -240,14 +240,19 @@ int stacks_build(struct stack_tree *t, const struct profile *p, const struct sta
                                "profiles with --diff instead");
     }
     struct sel s;
-    if (select_parts(t, p, opt, &s, err)) {
+    if (opt->graph) {
+        memset(&s, 0, sizeof(s));
+        t->nev = 1;
+        t->ev_names = xcalloc(1, sizeof(*t->ev_names));
+        t->ev_names[0] = opt->graph->event;
+    } else if (select_parts(t, p, opt, &s, err)) {
         stacks_release(t);
         return -1;
     }
     unsigned maxdepth = opt->max_depth ? opt->max_depth : STACKS_DEFAULT_DEPTH;
     size_t maxnodes = opt->max_nodes ? opt->max_nodes : STACKS_DEFAULT_MAX_NODES;
     if (maxnodes > UINT32_MAX - 1) maxnodes = UINT32_MAX - 1;
-    int exact = p->cct && p->cct->nevents == p->parts[0]->events.n &&
+    int exact = !opt->graph && p->cct && p->cct->nevents == p->parts[0]->events.n &&
                 (opt->nparts ? opt->nparts == 1 && opt->parts[0] == 0
                              : opt->part == 0 || (opt->part < 0 && p->nparts == 1));
     int rc;

@@ -69,14 +69,31 @@ enum stack_kind {
     STACKS_ESTIMATED = 2, /* from call arcs (their costs, else call counts) */
 };
 
+/*
+ * A function graph of one event given whole by the caller
+ * (stack_options.graph), for a view that keeps its own graph instead of
+ * the records: the estimated tree is made from it as from the parts' arcs.
+ */
+struct stacks_graph {
+    const char *event;    /* the event's name */
+    const uint64_t *self; /* [profile_nfunctions(p)] self cost of each function */
+    size_t narcs;         /* arcs (caller, callee); calls of a function to itself are left out */
+    const uint32_t *from, *to; /* [narcs] function ids */
+    const uint64_t *count;     /* [narcs] calls */
+    const uint64_t *cost;      /* [narcs] inclusive cost of those calls */
+    int unique;                /* no (caller, callee) pair twice: the arcs need no index */
+};
+
 struct stack_options {
     int part;            /* part index, or -1: all parts summed (events must match by name) */
     const size_t *parts; /* with nparts > 0: these parts summed (part is not read) */
     size_t nparts;
-    int event;          /* base event index of the part, or -1: all base events */
-    unsigned max_depth; /* frames below the root; 0 = STACKS_DEFAULT_DEPTH */
-    double prune;       /* fraction of the root total (0 = keep everything) */
-    size_t max_nodes;   /* 0 = STACKS_DEFAULT_MAX_NODES */
+    const struct stacks_graph *graph; /* set: the estimated tree of this graph (part, parts
+                                         and event are not read) */
+    int event;                        /* base event index of the part, or -1: all base events */
+    unsigned max_depth;               /* frames below the root; 0 = STACKS_DEFAULT_DEPTH */
+    double prune;                     /* fraction of the root total (0 = keep everything) */
+    size_t max_nodes;                 /* 0 = STACKS_DEFAULT_MAX_NODES */
 };
 #define STACKS_DEFAULT_DEPTH 256u
 #define STACKS_DEFAULT_MAX_NODES ((size_t)4 << 20)

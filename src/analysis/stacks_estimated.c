@@ -432,7 +432,33 @@ int stacks_build_estimated(struct stack_tree *t, const struct stack_options *opt
      * all parts.
      */
     static const char msg_self[] = "cost overflow while summing self costs";
-    for (size_t k = 0; k < s->nparts; k++) {
+    const struct stacks_graph *gg = opt->graph;
+    for (size_t f = 0; gg && f < nf; f++)
+        if (add_checked(&selfu[f], gg->self[f]) || add_checked(&grand[0], gg->self[f])) {
+            tally_error_set(err, p->path, 0, "%s", msg_self);
+            goto out;
+        }
+    for (size_t a = 0; gg && a < gg->narcs; a++) {
+        if (gg->from[a] == gg->to[a]) continue; /* as no_self_calls */
+        uint64_t key = (uint64_t)gg->from[a] << 32 | gg->to[a];
+        int created = 1;
+        size_t idx = arcs.count;
+        if (gg->unique)
+            rectab_append(&arcs, &key);
+        else
+            idx = rectab_get_index(&arcs, &key, &created);
+        if (add_checked(rectab_val(&arcs, idx), gg->count[a])) {
+            tally_error_set(err, p->path, 0, "call count overflow");
+            goto out;
+        }
+        if (created) {
+            acost = xgrow(acost, &acap, idx + 1, sizeof(double));
+            acost[idx] = 0;
+        }
+        acost[idx] += (double)gg->cost[a];
+        if (gg->cost[a]) e.by_cost = 1;
+    }
+    for (size_t k = 0; !gg && k < s->nparts; k++) {
         struct fgraph g;
         struct fgraph_options fo = {.ncols = ne,
                                     .colmap = s->colmap[k],

@@ -188,11 +188,15 @@ enum cli_pair {
 
 /* What cli_read_inputs() leaves out of the files it reads, and what it found. */
 struct cli_input_options {
-    int drop_jumps;          /* jump records (jump=, jcnd=) */
-    int drop_addr;           /* instruction addresses (costs stay, per line) */
-    int drop_line;           /* source lines too: costs and calls per function and file */
-    int call_counts_only;    /* calls without their costs (read_options.callgrind) */
-    int no_stacks;           /* calling-context trees (for views that show no stack) */
+    int drop_jumps;       /* jump records (jump=, jcnd=) */
+    int drop_addr;        /* instruction addresses (costs stay, per line) */
+    int drop_line;        /* source lines too: costs and calls per function and file */
+    int call_counts_only; /* calls without their costs (read_options.callgrind) */
+    int no_stacks;        /* calling-context trees (for views that show no stack) */
+    /* with keep_parts and one callgrind input: called as each of its parts
+       is read whole (read_options.part_done) */
+    void (*part_done)(void *ctx, struct profile *p, size_t part);
+    void *part_done_ctx;
     int keep_parts;          /* parts stay apart: each input's parts (dumps, threads) are
                                 parts of the result, in order (no calling contexts then,
                                 unless the result has one part) */

@@ -155,6 +155,11 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
     struct read_options ro;
     memset(&ro, 0, sizeof(ro));
     ro.merge_parts = !(o && o->keep_parts);
+    if (o && o->keep_parts && o->part_done && nprofs == 1 && !ngmons) {
+        /* one input: its parts are the result's, as they are read */
+        ro.part_done = o->part_done;
+        ro.part_done_ctx = o->part_done_ctx;
+    }
     ro.drop_jumps = o && o->drop_jumps;
     ro.drop_addr = o && o->drop_addr;
     ro.drop_line = o && o->drop_line;

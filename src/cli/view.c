@@ -189,7 +189,11 @@ int cmd_view(int argc, char **argv)
                         "file of the run too (tally complexity reads reports alone)");
         goto read_done;
     }
-    struct cli_input_options in = {.drop_jumps = 1,
+    struct view_packer packed = {0};
+    cfg.packed = &packed;
+    struct cli_input_options in = {.part_done = view_pack_part,
+                                   .part_done_ctx = &packed,
+                                   .drop_jumps = 1,
                                    .drop_addr = 1,
                                    .drop_index = 1,
                                    .keep_parts = 1,
@@ -206,6 +210,7 @@ int cmd_view(int argc, char **argv)
         cfg.base = NULL;
     }
 read_done:
+    view_packer_release(cfg.packed);
     profile_free(cfg.base);
     strlist_release(&cfg.base_inputs);
     strlist_release(&o.base);

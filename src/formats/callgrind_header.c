@@ -89,6 +89,8 @@ int rd_finish_part(struct rd *r)
         if (profile_fold_last_part_some(r->p, what, &e))
             r->fold.fold_off = 1; /* cannot happen: the events are the same */
         r->fold.last_n[0] = r->fold.last_n[1] = r->fold.last_n[2] = 0;
+    } else if (!r->opt->merge_parts && r->opt->part_done) {
+        r->opt->part_done(r->opt->part_done_ctx, r->p, r->p->nparts - 1);
     } else if (r->opt->merge_parts && !r->fold.fold_off && r->p->nparts > 1) {
         /* the same additions as profile_merge_parts() later, in the same order;
            on failure that call meets the same error again and reports it */

@@ -51,7 +51,9 @@ int rd_spec_fail(struct rd *r)
 }
 
 struct half {
-    struct rd r; /* the second reader */
+    struct rd r;             /* the second reader */
+    struct read_options opt; /* the first reader's, without its part_done: the second
+                                reader's parts are the first one's only once merged */
     struct profile *p;
     struct tally_error err;
     int mode; /* SPLIT_* */
@@ -514,7 +516,9 @@ int rd_read_split(struct rd *r, const char *data, size_t len)
     h->p->format = PROFILE_FORMAT_CALLGRIND;
     if (r->p->path) h->p->path = xstrdup(r->p->path); /* warnings name it */
     struct rd *s = &h->r;
-    rd_init(s, r->in, h->p, r->opt, &h->err);
+    h->opt = *r->opt;
+    h->opt.part_done = NULL;
+    rd_init(s, r->in, h->p, &h->opt, &h->err);
     s->path = r->path;
     s->split.spec_job = &h->job;
     if (!worker_job_start(&h->job, half_main, h)) {

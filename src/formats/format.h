@@ -63,6 +63,16 @@ struct read_options {
     int drop_jumps;  /* do not keep jump records */
     int drop_line;   /* forget source lines too (and addresses): costs and calls per function
                         and file, for views that show no line (annotate --auto=no) */
+    /*
+     * Without merge_parts: called as each part of a callgrind file is read
+     * whole (its index in p->parts), on the calling thread; it may free
+     * the part's records (part_clear_records()), so that memory holds one
+     * part's records at a time. When a big file is read on two threads,
+     * the parts the second thread read are added to p at the end without
+     * a call. Other readers do not call it.
+     */
+    void (*part_done)(void *ctx, struct profile *p, size_t part);
+    void *part_done_ctx;
     struct callgrind_read_options callgrind;   /* what only the callgrind reader reads */
     struct cachegrind_read_options cachegrind; /* what only the cachegrind reader reads */
 };

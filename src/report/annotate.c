@@ -390,7 +390,7 @@ static int setup_entries(struct annrep *r, struct tally_error *err)
             snd[i] = func_row_ndef(ft, i);
         }
         struct incl_graph g = {
-            nrows, nc, self, snd, na, from, to, cost, and, part_calls_outermost(r->pt), NULL};
+            nrows, nc, self, snd, na, from, to, cost, and, part_calls_outermost(r->pt), NULL, NULL};
         unsigned char *levels = NULL;
         if (!g.outermost) /* Callgrind's NAME'2 levels (see incl_level_flags) */
             g.outer_in = levels = incl_level_flags((const char *const *)r->rowname, nrows);

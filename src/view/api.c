@@ -163,15 +163,6 @@ void api_words(FILE *fp, const struct view_sel *s, const uint64_t *w)
     fputc(']', fp);
 }
 
-/* The cost vector of a record of the k-th part of the selection, in the
-   selection's event order, as wide values (two's complement in a signed
-   profile). */
-void api_record_costs(const struct view_sel *s, size_t k, const uint64_t *c, tally_wide *out)
-{
-    for (size_t e = 0; e < s->g.ncols; e++)
-        out[e] = vgraph_val(&s->g, c[s->g.colmap[k][e]]);
-}
-
 /* "name", "file", "obj" of node v */
 void api_names(FILE *fp, const struct view_sel *s, uint32_t v)
 {
@@ -259,14 +250,12 @@ static void answer_meta(struct view_sel *s, struct view_reply *r)
             if (e) fputs(", ", fp);
             jsonstr_puts(fp, q->events.names[e], 0);
         }
-        uint64_t *t = xcalloc(q->events.n ? q->events.n : 1, sizeof(*t));
-        int bad = part_self_total(ses->p, q, t);
+        const uint64_t *t = ses->stores[i].total;
         fputs("], \"totals\": [", fp);
-        for (size_t e = 0; !bad && e < q->events.n; e++) {
+        for (size_t e = 0; e < q->events.n; e++) {
             if (e) fputc(',', fp);
             api_cost(fp, ses->p->signed_costs ? (tally_wide)(int64_t)t[e] : (tally_wide)t[e]);
         }
-        free(t);
         fputc(']', fp);
         fputc('}', fp);
     }

@@ -38,9 +38,6 @@ void api_costs(FILE *fp, const tally_wide *v, size_t n);
 void api_words(FILE *fp, const struct view_sel *s, const uint64_t *w);
 void api_names(FILE *fp, const struct view_sel *s, uint32_t v);
 void api_row(FILE *fp, const struct view_sel *s, uint32_t v);
-/* A cost vector of a record of the selection's k-th part, in its event
- * order (g.ncols values), as wide values. */
-void api_record_costs(const struct view_sel *s, size_t k, const uint64_t *c, tally_wide *out);
 
 /* The endpoints of the other files. */
 void api_source(struct view_sel *s, const struct view_args *a, struct view_reply *r);

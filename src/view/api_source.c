@@ -17,12 +17,14 @@
 #define SOURCE_AROUND 3 /* else lines of context around each costly line */
 #define SOURCE_MAX_BYTES (64u << 20)
 
-/* One record of the function, placed at (file, line). */
+/* One entry of the function (vstore.h), placed at (file, line). */
 struct ent {
     uint32_t file;
     uint64_t line;
-    uint32_t callee; /* graph node, or VIEW_NO_NODE for a cost record */
-    uint64_t rec;    /* VGRAPH_REC(position of its part, index) */
+    uint32_t callee;      /* graph node, or VIEW_NO_NODE for a cost entry */
+    uint64_t count;       /* calls */
+    const uint64_t *cost; /* ncols words, in the selection's event order */
+    size_t seq;           /* the order it was read in */
 };
 
 struct src_ctx {
@@ -40,12 +42,14 @@ static int cmp_ent(const void *a, const void *b, void *arg)
     if (x->file != y->file) return x->file < y->file ? -1 : 1;
     if (x->line != y->line) return x->line < y->line ? -1 : 1;
     if (x->callee != y->callee) return x->callee < y->callee ? -1 : 1;
-    return x->rec < y->rec ? -1 : x->rec > y->rec;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static void call_at(const struct view_sel *s, uint64_t rec, struct call_rec *cr)
+/* An entry's cost words as numbers. */
+static void wide_of(const struct view_sel *s, const uint64_t *w, tally_wide *out)
 {
-    part_call_get(s->g.parts[VGRAPH_REC_PART(rec)], VGRAPH_REC_INDEX(rec), cr);
+    for (size_t e = 0; e < s->g.ncols; e++)
+        out[e] = vgraph_val(&s->g, w[e]);
 }
 
 /* The sums of one line: self, inclusive, and its calls (merged per callee). */
@@ -91,14 +95,10 @@ static void put_line(FILE *fp, struct view_sel *s, const struct ent *e, const st
         uint64_t count = 0;
         memset(c, 0, nc * sizeof(*c));
         for (; i < ls->end && e[i].callee == w; i++) {
-            struct call_rec cr;
-            call_at(s, e[i].rec, &cr);
-            count += *cr.count;
-            if (cr.cost) {
-                api_record_costs(s, VGRAPH_REC_PART(e[i].rec), cr.cost, one);
-                for (size_t k = 0; k < nc; k++)
-                    c[k] += one[k];
-            }
+            count += e[i].count;
+            wide_of(s, e[i].cost, one);
+            for (size_t k = 0; k < nc; k++)
+                c[k] += one[k];
         }
         fputs(first ? "{" : ", {", fp);
         first = 0;
@@ -126,23 +126,14 @@ static size_t sum_lines(struct view_sel *s, const struct ent *e, size_t b, size_
         l->has_self = l->has_calls = 0;
         l->first = i;
         for (; i < end && e[i].line == l->line; i++) {
-            if (e[i].callee == VIEW_NO_NODE) {
-                struct cost_rec cr;
-                part_cost_get(s->g.parts[VGRAPH_REC_PART(e[i].rec)], VGRAPH_REC_INDEX(e[i].rec),
-                              &cr);
-                api_record_costs(s, VGRAPH_REC_PART(e[i].rec), cr.cost, one);
-                for (size_t k = 0; k < nc; k++)
-                    l->self[k] += one[k];
+            wide_of(s, e[i].cost, one);
+            tally_wide *into = e[i].callee == VIEW_NO_NODE ? l->self : l->incl;
+            for (size_t k = 0; k < nc; k++)
+                into[k] += one[k];
+            if (e[i].callee == VIEW_NO_NODE)
                 l->has_self = 1;
-            } else {
-                struct call_rec cr;
-                call_at(s, e[i].rec, &cr);
+            else
                 l->has_calls = 1;
-                if (!cr.cost) continue;
-                api_record_costs(s, VGRAPH_REC_PART(e[i].rec), cr.cost, one);
-                for (size_t k = 0; k < nc; k++)
-                    l->incl[k] += one[k];
-            }
         }
         for (size_t k = 0; k < nc; k++)
             l->incl[k] += l->self[k];
@@ -230,29 +221,55 @@ static void put_file(FILE *fp, struct view_sel *s, const struct ent *e, size_t b
     free(ls);
 }
 
+/* The entries of node v in every part of the selection, their costs in
+   the selection's event order in *pool (the caller frees both). */
+static struct ent *gather(const struct view_sel *s, uint32_t v, size_t *n, uint64_t **pool)
+{
+    const struct vgraph *g = &s->g;
+    size_t nc = g->ncols, m = 0, cap = 0, pcap = 0, used = 0;
+    struct ent *e = NULL;
+    uint64_t *p = NULL;
+    for (size_t k = 0; k < g->nparts; k++) {
+        const struct vstore *st = g->stores[k];
+        size_t i = vstore_find(st, g->fn[v]);
+        if (i == SIZE_MAX) continue;
+        uint64_t *c = xmalloc((st->ncols ? st->ncols : 1) * sizeof(*c));
+        struct vstore_entry x = {.cost = c};
+        for (int calls = 0; calls < 2; calls++) {
+            const unsigned char *q = calls ? st->call + st->call_at[i] : st->cost + st->cost_at[i];
+            const unsigned char *end =
+                calls ? st->call + st->call_at[i + 1] : st->cost + st->cost_at[i + 1];
+            while (q < end) {
+                q = calls ? vstore_next_call(st, q, &x) : vstore_next_cost(st, q, &x);
+                uint32_t w = calls ? view_node(s, x.callee) : VIEW_NO_NODE;
+                if (calls && w == VIEW_NO_NODE) continue;
+                e = xgrow(e, &cap, m + 1, sizeof(*e));
+                p = xgrow(p, &pcap, used + nc, sizeof(*p));
+                for (size_t y = 0; y < nc; y++)
+                    p[used + y] = c[g->colmap[k][y]];
+                /* the costs are an offset into the pool until it stops growing */
+                e[m] =
+                    (struct ent){x.file, x.line, w, x.count, (const uint64_t *)(uintptr_t)used, m};
+                used += nc;
+                m++;
+            }
+        }
+        free(c);
+    }
+    for (size_t i = 0; i < m; i++)
+        e[i].cost = p + (uintptr_t)e[i].cost;
+    *n = m;
+    *pool = p;
+    return e;
+}
+
 void api_source(struct view_sel *s, const struct view_args *a, struct view_reply *r)
 {
     uint32_t v = api_node_arg(s, a, r);
     if (v == VIEW_NO_NODE) return;
-    view_index_records(s);
-    size_t nc0 = s->cost_start[v], nc1 = s->cost_start[v + 1];
-    size_t nk0 = s->call_start[v], nk1 = s->call_start[v + 1];
-    size_t n = (nc1 - nc0) + (nk1 - nk0);
-    struct ent *e = xmalloc((n ? n : 1) * sizeof(*e));
-    size_t m = 0;
-    for (size_t i = nc0; i < nc1; i++) {
-        struct cost_rec cr;
-        part_cost_get(s->g.parts[VGRAPH_REC_PART(s->cost_idx[i])], VGRAPH_REC_INDEX(s->cost_idx[i]),
-                      &cr);
-        e[m++] = (struct ent){cr.pos.file, cr.pos.line, VIEW_NO_NODE, s->cost_idx[i]};
-    }
-    for (size_t i = nk0; i < nk1; i++) {
-        struct call_rec cr;
-        call_at(s, s->call_idx[i], &cr);
-        uint32_t w = view_node(s, cr.callee);
-        if (w == VIEW_NO_NODE) continue;
-        e[m++] = (struct ent){cr.site.file, cr.site.line, w, s->call_idx[i]};
-    }
+    size_t m;
+    uint64_t *pool;
+    struct ent *e = gather(s, v, &m, &pool);
     struct src_ctx c = {s, v, profile_function_at(s->p, s->g.fn[v]).file};
     qsort_r(e, m, sizeof(*e), cmp_ent, &c);
     struct api_out o;
@@ -269,4 +286,5 @@ void api_source(struct view_sel *s, const struct view_args *a, struct view_reply
     fputs("]}\n", o.fp);
     api_close(&o, r, 200);
     free(e);
+    free(pool);
 }

@@ -35,10 +35,6 @@ static void sel_release(struct view_sel *x)
         free(x->blobs[i].key);
         free(x->blobs[i].body);
     }
-    free(x->cost_start);
-    free(x->call_start);
-    free(x->cost_idx);
-    free(x->call_idx);
     free(x->node_of);
     free(x->base_of);
     vgraph_release(&x->g);
@@ -58,7 +54,7 @@ static int sel_build(struct view_session *s, struct view_sel *x, const char *on,
     for (size_t i = 0; i < s->nparts; i++)
         if (on[i]) x->parts[x->nparts++] = i;
     x->key = xstrdup(key);
-    if (vgraph_build(&x->g, s->p, x->parts, x->nparts, err)) {
+    if (vgraph_build(&x->g, s->p, x->parts, x->nparts, s->stores, s->extra, s->nextra, err)) {
         sel_release(x);
         return -1;
     }
@@ -80,6 +76,7 @@ static int sel_build(struct view_session *s, struct view_sel *x, const char *on,
             x->base_of[v] = bnode[x->g.fn[v]];
         free(bnode);
     }
+    xtrim(); /* the passes of the graph's build are freed */
     x->stacks = xcalloc(nev ? nev : 1, sizeof(*x->stacks));
     x->stacks_built = xcalloc(nev ? nev : 1, 1);
     x->used = ++s->clock;
@@ -171,16 +168,56 @@ void view_part_label(const struct view_session *s, size_t i, char *buf, size_t s
     if (!n) snprintf(buf, size, "part %zu", i + 1);
 }
 
+void view_pack_part(void *ctx, struct profile *p, size_t part)
+{
+    struct view_packer *pk = ctx;
+    if (part >= pk->n) {
+        size_t old = pk->cap;
+        pk->st = xgrow(pk->st, &pk->cap, part + 1, sizeof(*pk->st));
+        memset(pk->st + old, 0, (pk->cap - old) * sizeof(*pk->st));
+        pk->n = part + 1;
+    }
+    struct tally_error err;
+    if (vstore_build(&pk->st[part], p, p->parts[part], &err)) {
+        vstore_release(&pk->st[part]); /* the session tries again, and says why */
+        return;
+    }
+    part_clear_records(p->parts[part]);
+    xtrim();
+}
+
+void view_packer_release(struct view_packer *pk)
+{
+    for (size_t i = 0; pk && i < pk->n; i++)
+        vstore_release(&pk->st[i]);
+    if (pk) free(pk->st);
+}
+
+/* Pack the records of each part of p not packed yet (stores[0 ..
+   p->nparts)) and free them. Returns 0, or -1 with err. */
+static int pack_parts(struct profile *p, struct vstore *stores, struct tally_error *err)
+{
+    for (size_t i = 0; i < p->nparts; i++) {
+        if (stores[i].fn) continue; /* packed as it was read */
+        if (vstore_build(&stores[i], p, p->parts[i], err)) return -1;
+        part_clear_records(p->parts[i]);
+        xtrim(); /* what the records took goes back to the system now */
+    }
+    return 0;
+}
+
 /* The base's graph, its events and functions matched by name to the
-   profile's; each function of the base that the profile lacks gets a
-   record of no cost in every part, so that it is a row (its cost went). */
+   profile's; each function of the base that the profile lacks is made in
+   the profile and becomes a node of every selection (`extra`), a row
+   whose cost went. */
 static int base_setup(struct view_session *s, struct tally_error *err)
 {
     struct profile *b = s->cfg.base, *p = s->p;
     if (b->nparts != 1)
         return tally_error_set(err, b->path, 0, "the base must be one part (add its parts up)");
     size_t first = 0;
-    if (vgraph_build(&s->base_g, b, &first, 1, err)) return -1;
+    if (pack_parts(b, &s->base_store, err)) return -1;
+    if (vgraph_build(&s->base_g, b, &first, 1, &s->base_store, NULL, 0, err)) return -1;
     const struct eventset *pe = &p->parts[0]->events, *be = &b->parts[0]->events;
     s->base_ev = xmalloc((pe->n ? pe->n : 1) * sizeof(*s->base_ev));
     for (size_t e = 0; e < pe->n; e++) {
@@ -199,11 +236,8 @@ static int base_setup(struct view_session *s, struct tally_error *err)
                              profile_intern(p, nm, strlen(nm)));
         s->base_fn[v] = id;
         if (id < nf) continue; /* the profile has it */
-        uint64_t zero[1] = {0};
-        struct position pos = {.file = profile_function_at(p, id).file};
-        for (size_t i = 0; i < s->nparts; i++)
-            if (part_add_cost(p, p->parts[i], id, &pos, zero, 0))
-                return tally_error_set(err, p->path, 0, "cannot add a function of the base");
+        s->extra = xrealloc(s->extra, (s->nextra + 1) * sizeof(*s->extra));
+        s->extra[s->nextra++] = id;
     }
     size_t nbf = profile_nfunctions(b);
     s->base_map = xmalloc((nbf ? nbf : 1) * sizeof(*s->base_map));
@@ -227,14 +261,60 @@ tally_wide view_base_incl(const struct view_session *s, uint32_t b, size_t e)
     return b == VIEW_NO_NODE || k == SIZE_MAX ? 0 : vgraph_incl(&s->base_g, b, k);
 }
 
+/*
+ * The stack tree of event ev (an index of g's events) of the parts of g:
+ * exact from the calling-context tree when g is part 0 of a profile that
+ * has one; else estimated from g itself (stack_options.graph): the self
+ * costs of its nodes and the calls and costs of its arcs in that event.
+ */
+static int build_stacks(const struct profile *p, const struct vgraph *g, size_t first_part,
+                        size_t ev, struct stack_tree *t, struct tally_error *err)
+{
+    struct stack_options so = {.prune = VIEW_FLAME_PRUNE};
+    if (p->cct && g->nparts == 1 && first_part == 0) {
+        so.parts = &first_part;
+        so.nparts = 1;
+        so.event = (int)ev;
+        return stacks_build(t, p, &so, err);
+    }
+    size_t nf = profile_nfunctions(p);
+    uint64_t *self = xcalloc(nf ? nf : 1, sizeof(*self));
+    for (size_t v = 0; v < g->nnodes; v++)
+        self[g->fn[v]] = g->self[v * g->ncols + ev];
+    uint32_t *from = xmalloc((g->narcs ? g->narcs : 1) * sizeof(*from));
+    uint32_t *to = xmalloc((g->narcs ? g->narcs : 1) * sizeof(*to));
+    uint64_t *cost = xmalloc((g->narcs ? g->narcs : 1) * sizeof(*cost));
+    for (size_t a = 0; a < g->narcs; a++) {
+        from[a] = g->fn[g->from[a]];
+        to[a] = g->fn[g->to[a]];
+    }
+    int rc = vgraph_event_arc_costs(g, ev, cost, err);
+    struct stacks_graph sg = {.event = g->parts[0]->events.names[ev],
+                              .self = self,
+                              .narcs = g->narcs,
+                              .from = from,
+                              .to = to,
+                              .count = g->count,
+                              .cost = cost,
+                              .unique = 1};
+    so.graph = &sg;
+    if (!rc) rc = stacks_build(t, p, &so, err);
+    free(self);
+    free(from);
+    free(to);
+    free(cost);
+    xtrim(); /* what the estimate took goes back now */
+    return rc;
+}
+
 const struct stack_tree *view_base_stacks(struct view_session *s, size_t ev)
 {
     size_t k = s->base_ev ? s->base_ev[ev] : SIZE_MAX;
     if (k == SIZE_MAX) return NULL;
     if (!s->base_stacks_built[k]) {
         struct tally_error err;
-        struct stack_options so = {.part = 0, .event = (int)k, .prune = VIEW_FLAME_PRUNE};
-        s->base_stacks_built[k] = stacks_build(&s->base_stacks[k], s->cfg.base, &so, &err) ? -1 : 1;
+        s->base_stacks_built[k] =
+            build_stacks(s->cfg.base, &s->base_g, 0, k, &s->base_stacks[k], &err) ? -1 : 1;
     }
     return s->base_stacks_built[k] == 1 ? &s->base_stacks[k] : NULL;
 }
@@ -264,7 +344,12 @@ struct view_session *view_session_new(struct profile *p, const struct view_confi
     s->cfg.complexity = cfg->complexity;
     s->cfg.base = cfg->base;
     strlist_copy(&s->cfg.base_inputs, &cfg->base_inputs);
-    if (s->cfg.base && base_setup(s, err)) {
+    s->stores = xcalloc(s->nparts, sizeof(*s->stores));
+    for (size_t i = 0; cfg->packed && i < cfg->packed->n && i < s->nparts; i++) {
+        s->stores[i] = cfg->packed->st[i];
+        memset(&cfg->packed->st[i], 0, sizeof(cfg->packed->st[i]));
+    }
+    if (pack_parts(p, s->stores, err) || (s->cfg.base && base_setup(s, err))) {
         view_session_free(s);
         return NULL;
     }
@@ -296,6 +381,11 @@ void view_session_free(struct view_session *s)
     free(s->base_ev);
     free(s->base_fn);
     free(s->base_map);
+    free(s->extra);
+    for (size_t i = 0; s->stores && i < s->nparts; i++)
+        vstore_release(&s->stores[i]);
+    free(s->stores);
+    vstore_release(&s->base_store);
     profile_free(s->cfg.base);
     strlist_release(&s->cfg.base_inputs);
     if (s->cfg.complexity) complexity_release(s->cfg.complexity);
@@ -313,63 +403,6 @@ void view_session_free(struct view_session *s)
 uint32_t view_node(const struct view_sel *s, uint64_t id)
 {
     return id < s->nfn ? s->node_of[id] : VIEW_NO_NODE;
-}
-
-/* Counting sort of the records by the node of their function: n records,
-   rec[j] = VGRAPH_REC(part, index), fn[j] its function. */
-static void index_by_node(const struct view_sel *s, size_t n, const uint64_t *rec,
-                          const uint32_t *fn, size_t **startp, uint64_t **idxp)
-{
-    size_t nn = s->g.nnodes;
-    size_t *start = xcalloc(nn + 2, sizeof(*start));
-    uint64_t *idx = xmalloc((n ? n : 1) * sizeof(*idx));
-    for (size_t i = 0; i < n; i++) {
-        uint32_t v = fn[i] < s->nfn ? s->node_of[fn[i]] : VIEW_NO_NODE;
-        if (v != VIEW_NO_NODE) start[v + 2]++;
-    }
-    for (size_t v = 2; v < nn + 2; v++)
-        start[v] += start[v - 1];
-    for (size_t i = 0; i < n; i++) {
-        uint32_t v = fn[i] < s->nfn ? s->node_of[fn[i]] : VIEW_NO_NODE;
-        if (v != VIEW_NO_NODE) idx[start[v + 1]++] = rec[i];
-    }
-    *startp = start;
-    *idxp = idx;
-}
-
-void view_index_records(struct view_sel *s)
-{
-    if (s->cost_start) return;
-    for (int calls = 0; calls < 2; calls++) {
-        size_t n = 0;
-        for (size_t k = 0; k < s->g.nparts; k++)
-            n += calls ? part_ncalls(s->g.parts[k]) : part_ncosts(s->g.parts[k]);
-        uint32_t *fn = xmalloc((n ? n : 1) * sizeof(*fn));
-        uint64_t *rec = xmalloc((n ? n : 1) * sizeof(*rec));
-        size_t j = 0;
-        for (size_t k = 0; k < s->g.nparts; k++) {
-            const struct part *pt = s->g.parts[k];
-            size_t m = calls ? part_ncalls(pt) : part_ncosts(pt);
-            for (size_t i = 0; i < m; i++, j++) {
-                if (calls) {
-                    struct call_rec r;
-                    part_call_get(pt, i, &r);
-                    fn[j] = r.caller;
-                } else {
-                    struct cost_rec r;
-                    part_cost_get(pt, i, &r);
-                    fn[j] = r.fn;
-                }
-                rec[j] = VGRAPH_REC(k, i);
-            }
-        }
-        if (calls)
-            index_by_node(s, n, rec, fn, &s->call_start, &s->call_idx);
-        else
-            index_by_node(s, n, rec, fn, &s->cost_start, &s->cost_idx);
-        free(fn);
-        free(rec);
-    }
 }
 
 /* ---- sorted tables -------------------------------------------------------- */
@@ -506,9 +539,8 @@ const struct stack_tree *view_stacks(struct view_sel *s, size_t ev, struct tally
         return NULL;
     }
     if (s->stacks_built[ev] == 0) {
-        struct stack_options so = {
-            .parts = s->parts, .nparts = s->nparts, .event = (int)ev, .prune = VIEW_FLAME_PRUNE};
-        s->stacks_built[ev] = stacks_build(&s->stacks[ev], s->p, &so, err) ? -1 : 1;
+        s->stacks_built[ev] =
+            build_stacks(s->ses->p, &s->g, s->parts[0], ev, &s->stacks[ev], err) ? -1 : 1;
         if (s->stacks_built[ev] == -1) return NULL;
     }
     if (s->stacks_built[ev] == -1) {

@@ -32,6 +32,21 @@
 #define VIEW_BLOB_CACHE 32
 #define VIEW_SELECTIONS 3
 
+/* The parts packed as they were read (view_pack_part()), for the session. */
+struct view_packer {
+    struct vstore *st; /* [n]: st[i].fn is NULL for a part not packed */
+    size_t n, cap;
+};
+
+/*
+ * read_options.part_done for the view: pack part `part` of p into the
+ * packer `ctx` and free its records (memory then holds one part's records
+ * at a time while a file is read). A part that cannot be packed keeps its
+ * records: the session packs it, and says what is wrong.
+ */
+void view_pack_part(void *ctx, struct profile *p, size_t part);
+void view_packer_release(struct view_packer *pk);
+
 struct view_config {
     const char *title;       /* the page's title; NULL = "tally view: CMD" */
     struct strlist inputs;   /* the input files, as given */
@@ -42,6 +57,7 @@ struct view_config {
        the session takes both (complexity_release(), isprof_release()) */
     struct isprof *isprof;
     struct complexity *complexity;
+    struct view_packer *packed; /* parts packed while read, or NULL; taken */
     /* the profile compared with (--base: one part), or NULL; taken */
     struct profile *base;
     struct strlist base_inputs;
@@ -79,11 +95,6 @@ struct view_sel {
     uint32_t *node_of; /* [nfn] graph node of each function, or VIEW_NO_NODE */
     uint32_t *base_of; /* [nnodes] the node of the same function in the base, or
                           VIEW_NO_NODE; NULL without a base */
-    /* the records of each function: cost records of node v are
-       cost_idx[cost_start[v] .. cost_start[v + 1]), call records it makes
-       call_idx[call_start[v] .. call_start[v + 1]); built at first use */
-    size_t *cost_start, *call_start;
-    uint64_t *cost_idx, *call_idx; /* VGRAPH_REC(position in parts, index) */
     /* the stack tree of each event, built at first use */
     struct stack_tree *stacks; /* [ncols] */
     char *stacks_built;        /* [ncols] 1 = built, -1 = failed */
@@ -93,15 +104,19 @@ struct view_sel {
 };
 
 struct view_session {
-    struct profile *p; /* owned */
-    size_t nparts;     /* the parts as read (sums made later follow them) */
-    int first_only;    /* the parts count different events: no `parts` means part 0 */
+    struct profile *p;     /* owned; its parts' records are packed into stores and freed */
+    struct vstore *stores; /* [nparts] */
+    size_t nparts;         /* the parts as read (sums made later follow them) */
+    int first_only;        /* the parts count different events: no `parts` means part 0 */
     struct view_config cfg;
     struct view_sel sels[VIEW_SELECTIONS];
     uint64_t clock;
     /* with a base: its graph, the base event of each event (SIZE_MAX when
        the base has none of that name), the function of the profile of
        each base node, and the base's stack trees */
+    struct vstore base_store;
+    uint32_t *extra; /* the functions only the base has: nodes of every selection */
+    size_t nextra;
     struct vgraph base_g;
     size_t *base_ev;
     uint32_t *base_fn;
@@ -140,9 +155,6 @@ void view_part_label(const struct view_session *s, size_t i, char *buf, size_t s
 
 /* The node of function id, or VIEW_NO_NODE (no such function, or no cost). */
 uint32_t view_node(const struct view_sel *s, uint64_t id);
-
-/* Build the per-function record indexes (once). */
-void view_index_records(struct view_sel *s);
 
 /*
  * The function table for `ev`, sorted by `sort` (0 incl, 1 self, 2 calls,

@@ -28,8 +28,7 @@ void vgraph_release(struct vgraph *g)
     free(g->in_start);
     free(g->out_arcs);
     free(g->in_arcs);
-    free(g->rec_start);
-    free(g->rec);
+    free(g->stores);
     for (size_t k = 0; g->colmap && k < g->nparts; k++)
         free(g->colmap[k]);
     free(g->colmap);
@@ -52,38 +51,6 @@ static int to_word(const struct vgraph *g, tally_wide v, uint64_t *out)
     return 0;
 }
 
-/* The call records of each arc (found by caller and callee), every part. */
-static void index_records(struct vgraph *g)
-{
-    size_t nf = profile_nfunctions(g->p), nk = 0;
-    uint32_t *node = xmalloc((nf ? nf : 1) * sizeof(*node));
-    memset(node, 0xff, (nf ? nf : 1) * sizeof(*node));
-    for (size_t v = 0; v < g->nnodes; v++)
-        node[g->fn[v]] = (uint32_t)v;
-    for (size_t k = 0; k < g->nparts; k++)
-        nk += part_ncalls(g->parts[k]);
-    uint32_t *arc_of = xmalloc((nk ? nk : 1) * sizeof(*arc_of));
-    g->rec_start = xcalloc(g->narcs + 2, sizeof(*g->rec_start));
-    for (size_t k = 0, j = 0; k < g->nparts; k++)
-        for (size_t i = 0; i < part_ncalls(g->parts[k]); i++, j++) {
-            struct call_rec r;
-            part_call_get(g->parts[k], i, &r);
-            uint32_t u = r.caller < nf ? node[r.caller] : UINT32_MAX;
-            uint32_t w = r.callee < nf ? node[r.callee] : UINT32_MAX;
-            size_t a = u == UINT32_MAX || w == UINT32_MAX ? SIZE_MAX : vgraph_find_arc(g, u, w);
-            arc_of[j] = a == SIZE_MAX ? UINT32_MAX : (uint32_t)a;
-            if (a != SIZE_MAX) g->rec_start[a + 2]++;
-        }
-    for (size_t a = 2; a < g->narcs + 2; a++)
-        g->rec_start[a] += g->rec_start[a - 1];
-    g->rec = xmalloc((nk ? nk : 1) * sizeof(*g->rec));
-    for (size_t k = 0, j = 0; k < g->nparts; k++)
-        for (size_t i = 0; i < part_ncalls(g->parts[k]); i++, j++)
-            if (arc_of[j] != UINT32_MAX) g->rec[g->rec_start[arc_of[j] + 1]++] = VGRAPH_REC(k, i);
-    free(arc_of);
-    free(node);
-}
-
 size_t vgraph_find_arc(const struct vgraph *g, uint32_t u, uint32_t w)
 {
     size_t lo = g->out_start[u], hi = g->out_start[u + 1];
@@ -97,22 +64,60 @@ size_t vgraph_find_arc(const struct vgraph *g, uint32_t u, uint32_t w)
     return lo < g->out_start[u + 1] && g->to[g->out_arcs[lo]] == w ? g->out_arcs[lo] : SIZE_MAX;
 }
 
-void vgraph_record_costs(const struct vgraph *g, size_t k, const uint64_t *cost, uint64_t *out)
-{
-    for (size_t e = 0; e < g->ncols; e++)
-        out[e] = cost[g->colmap[k][e]];
-}
-
 void vgraph_arc_costs(const struct vgraph *g, size_t a, tally_wide *out)
 {
     memset(out, 0, g->ncols * sizeof(*out));
-    for (size_t j = g->rec_start[a]; j < g->rec_start[a + 1]; j++) {
-        size_t k = VGRAPH_REC_PART(g->rec[j]);
-        struct call_rec r;
-        part_call_get(g->parts[k], VGRAPH_REC_INDEX(g->rec[j]), &r);
-        for (size_t e = 0; r.cost && e < g->ncols; e++)
-            out[e] += vgraph_val(g, r.cost[g->colmap[k][e]]);
+    uint32_t caller = g->fn[g->from[a]], callee = g->fn[g->to[a]];
+    for (size_t k = 0; k < g->nparts; k++) {
+        const struct vstore *st = g->stores[k];
+        size_t i = vstore_find(st, caller);
+        if (i == SIZE_MAX) continue;
+        uint64_t *c = xmalloc((st->ncols ? st->ncols : 1) * sizeof(*c));
+        struct vstore_entry e = {.cost = c};
+        const unsigned char *q = st->call + st->call_at[i], *end = st->call + st->call_at[i + 1];
+        while (q < end) {
+            q = vstore_next_call(st, q, &e);
+            if (e.callee != callee) continue;
+            for (size_t x = 0; x < g->ncols; x++)
+                out[x] += vgraph_val(g, c[g->colmap[k][x]]);
+        }
+        free(c);
     }
+}
+
+int vgraph_event_arc_costs(const struct vgraph *g, size_t e, uint64_t *out, struct tally_error *err)
+{
+    size_t nf = profile_nfunctions(g->p);
+    uint32_t *node = xmalloc((nf ? nf : 1) * sizeof(*node));
+    memset(node, 0xff, (nf ? nf : 1) * sizeof(*node));
+    for (size_t v = 0; v < g->nnodes; v++)
+        node[g->fn[v]] = (uint32_t)v;
+    memset(out, 0, g->narcs * sizeof(*out));
+    int rc = 0;
+    for (size_t k = 0; k < g->nparts && !rc; k++) {
+        const struct vstore *st = g->stores[k];
+        size_t col = g->colmap[k][e];
+        uint64_t *c = xmalloc((st->ncols ? st->ncols : 1) * sizeof(*c));
+        struct vstore_entry x = {.cost = c};
+        for (size_t i = 0; i < st->nfn && !rc; i++) {
+            uint32_t u = node[st->fn[i]];
+            const unsigned char *q = st->call + st->call_at[i],
+                                *end = st->call + st->call_at[i + 1];
+            while (q < end && u != UINT32_MAX) {
+                q = vstore_next_call(st, q, &x);
+                uint32_t w = x.callee < nf ? node[x.callee] : UINT32_MAX;
+                size_t a = w == UINT32_MAX ? SIZE_MAX : vgraph_find_arc(g, u, w);
+                if (a == SIZE_MAX) continue;
+                if (__builtin_add_overflow(out[a], c[col], &out[a])) {
+                    rc = tally_error_set(err, g->p->path, 0, "the cost of a call is too large");
+                    break;
+                }
+            }
+        }
+        free(c);
+    }
+    free(node);
+    return rc;
 }
 
 static int cmp_by_to(const void *a, const void *b, void *arg)
@@ -125,71 +130,105 @@ static int cmp_by_to(const void *a, const void *b, void *arg)
 /* The nodes and arcs of every part, summed as they are found: one pass
    of the graph (the columns the fgraphs of the parts were built with). */
 struct pass {
-    size_t ncols;            /* 1 (event 0) or 2 (event 0 and the one computed) */
+    size_t ncols;            /* 1: the event computed */
     tally_wide *self, *cost; /* [nodes * ncols], [arcs * ncols] */
     size_t self_cap, cost_cap;
+    size_t gself_cap; /* the first pass: g->self, every event, grows with the nodes */
 };
 
-/* Add one part's fgraph into the pass: the nodes and arcs it adds (when
-   `grow`, the first pass), their costs. */
-static int fold_part(struct vgraph *g, struct pass *ps, const struct fgraph *fg, uint32_t *node,
-                     struct rectab *arcs, int grow, size_t *cap_n, size_t *cap_a,
+/* Node of function f, made in the first pass. */
+static uint32_t node_for(struct vgraph *g, struct pass *ps, uint32_t *node, uint32_t f, int grow,
+                         size_t *cap_n)
+{
+    if (node[f] != UINT32_MAX || !grow) return node[f];
+    g->fn = xgrow(g->fn, cap_n, g->nnodes + 1, sizeof(*g->fn));
+    g->fn[g->nnodes] = f;
+    node[f] = (uint32_t)g->nnodes++;
+    if (g->nnodes * ps->ncols > ps->self_cap) {
+        size_t old = ps->self_cap;
+        ps->self = xgrow(ps->self, &ps->self_cap, g->nnodes * ps->ncols, sizeof(*ps->self));
+        memset(ps->self + old, 0, (ps->self_cap - old) * sizeof(*ps->self));
+    }
+    if (g->nnodes * g->ncols > ps->gself_cap) {
+        size_t old = ps->gself_cap;
+        g->self = xgrow(g->self, &ps->gself_cap, g->nnodes * g->ncols, sizeof(*g->self));
+        memset(g->self + old, 0, (ps->gself_cap - old) * sizeof(*g->self));
+    }
+    return node[f];
+}
+
+/* Add the k-th part's store into the pass: the nodes and arcs it adds
+   (when `grow`, the first pass), the costs of columns cols[0 .. ncols). */
+static int fold_part(struct vgraph *g, struct pass *ps, size_t k, const size_t *cols,
+                     uint32_t *node, struct rectab *arcs, int grow, size_t *cap_n, size_t *cap_a,
                      struct tally_error *err)
 {
+    const struct vstore *st = g->stores[k];
     size_t nc = ps->ncols;
-    uint32_t *local = xmalloc((fg->nnodes ? fg->nnodes : 1) * sizeof(*local));
-    for (size_t v = 0; v < fg->nnodes; v++) {
-        uint32_t f = fg->fn[v];
-        if (node[f] == UINT32_MAX) {
-            if (!grow) {
-                free(local);
-                return tally_error_set(err, g->p->path, 0, "the graph changed between events");
+    uint64_t *c = xmalloc((st->ncols ? st->ncols : 1) * sizeof(*c));
+    struct vstore_entry e = {.cost = c};
+    int rc = 0;
+    for (size_t i = 0; i < st->nfn && !rc; i++) {
+        uint32_t u = node_for(g, ps, node, st->fn[i], grow, cap_n);
+        if (u == UINT32_MAX) {
+            rc = tally_error_set(err, g->p->path, 0, "the graph changed between events");
+            break;
+        }
+        /* self costs: every event at once in the first pass (g->self, checked
+           64-bit sums); the other passes take theirs from there */
+        const unsigned char *q = st->cost + st->cost_at[i], *end = st->cost + st->cost_at[i + 1];
+        while (grow && q < end && !rc) {
+            q = vstore_next_cost(st, q, &e);
+            uint64_t *to = g->self + (size_t)u * g->ncols;
+            for (size_t x = 0; x < g->ncols && !rc; x++) {
+                uint64_t v = c[g->colmap[k][x]];
+                int over = g->is_signed ? __builtin_add_overflow((int64_t)to[x], (int64_t)v,
+                                                                 (int64_t *)&to[x])
+                                        : __builtin_add_overflow(to[x], v, &to[x]);
+                if (over)
+                    rc = tally_error_set(err, g->p->path, 0,
+                                         "a function's cost does not fit in 64 bits: tally view "
+                                         "cannot show it (tally annotate can)");
             }
-            g->fn = xgrow(g->fn, cap_n, g->nnodes + 1, sizeof(*g->fn));
-            g->fn[g->nnodes] = f;
-            node[f] = (uint32_t)g->nnodes++;
         }
-        local[v] = node[f];
-        if (grow && g->nnodes * nc > ps->self_cap) {
-            size_t old = ps->self_cap;
-            ps->self = xgrow(ps->self, &ps->self_cap, g->nnodes * nc, sizeof(*ps->self));
-            memset(ps->self + old, 0, (ps->self_cap - old) * sizeof(*ps->self));
+        q = st->call + st->call_at[i];
+        end = st->call + st->call_at[i + 1];
+        while (q < end && !rc) {
+            q = vstore_next_call(st, q, &e);
+            uint32_t w = node_for(g, ps, node, e.callee, grow, cap_n);
+            uint64_t key = (uint64_t)u << 32 | (w == UINT32_MAX ? 0 : w);
+            int created = 0;
+            /* the first pass finds the arcs, the others look them up in the
+               callees of u, sorted by node (take_shape) */
+            size_t a = w == UINT32_MAX ? SIZE_MAX
+                       : grow          ? rectab_get_index(arcs, &key, &created)
+                                       : vgraph_find_arc(g, u, w);
+            if (a == SIZE_MAX) {
+                rc = tally_error_set(err, g->p->path, 0, "the graph changed between events");
+                break;
+            }
+            if (created) {
+                g->from = xgrow(g->from, cap_a, a + 1, sizeof(*g->from));
+                g->to = xrealloc(g->to, *cap_a * sizeof(*g->to));
+                g->count = xrealloc(g->count, *cap_a * sizeof(*g->count));
+                g->from[a] = u;
+                g->to[a] = w;
+                g->count[a] = 0;
+                g->narcs = a + 1;
+                if (g->narcs * nc > ps->cost_cap) {
+                    size_t old = ps->cost_cap;
+                    ps->cost = xgrow(ps->cost, &ps->cost_cap, g->narcs * nc, sizeof(*ps->cost));
+                    memset(ps->cost + old, 0, (ps->cost_cap - old) * sizeof(*ps->cost));
+                }
+            }
+            if (grow && __builtin_add_overflow(g->count[a], e.count, &g->count[a]))
+                rc = tally_error_set(err, g->p->path, 0, "a call count is too large");
+            for (size_t x = 0; x < nc; x++)
+                ps->cost[a * nc + x] += vgraph_val(g, c[cols[x]]);
         }
-        for (size_t c = 0; c < nc; c++)
-            ps->self[(size_t)local[v] * nc + c] += fg->self[v * nc + c];
     }
-    for (size_t a = 0; a < fg->narcs; a++) {
-        uint64_t key = (uint64_t)local[fg->from[a]] << 32 | local[fg->to[a]];
-        int created = 0;
-        size_t i = rectab_get_index(arcs, &key, &created);
-        if (created && !grow) {
-            free(local);
-            return tally_error_set(err, g->p->path, 0, "the graph changed between events");
-        }
-        if (created) {
-            g->from = xgrow(g->from, cap_a, i + 1, sizeof(*g->from));
-            size_t c2 = *cap_a;
-            g->to = xrealloc(g->to, c2 * sizeof(*g->to));
-            g->count = xrealloc(g->count, c2 * sizeof(*g->count));
-            g->from[i] = local[fg->from[a]];
-            g->to[i] = local[fg->to[a]];
-            g->count[i] = 0;
-            g->narcs = i + 1;
-        }
-        if (grow && __builtin_add_overflow(g->count[i], fg->count[a], &g->count[i])) {
-            free(local);
-            return tally_error_set(err, g->p->path, 0, "a call count is too large");
-        }
-        if (grow && g->narcs * nc > ps->cost_cap) {
-            size_t old = ps->cost_cap;
-            ps->cost = xgrow(ps->cost, &ps->cost_cap, g->narcs * nc, sizeof(*ps->cost));
-            memset(ps->cost + old, 0, (ps->cost_cap - old) * sizeof(*ps->cost));
-        }
-        for (size_t c = 0; c < nc; c++)
-            ps->cost[i * nc + c] += fg->cost[a * nc + c];
-    }
-    free(local);
-    return 0;
+    free(c);
+    return rc;
 }
 
 /* The part whose marker says whether the arcs count outermost calls only:
@@ -205,7 +244,6 @@ static const struct part *outer_part(const struct vgraph *g)
 static int take_shape(struct vgraph *g, const struct incl_result *r)
 {
     size_t n = g->nnodes, nc = g->ncols ? g->ncols : 1;
-    g->self = xmalloc((n ? n : 1) * nc * sizeof(*g->self));
     g->incl = xmalloc((n ? n : 1) * nc * sizeof(*g->incl));
     g->calls = xcalloc(n ? n : 1, sizeof(*g->calls));
     g->cycle = xmalloc((n ? n : 1) * sizeof(*g->cycle));
@@ -252,14 +290,18 @@ static int map_events(struct vgraph *g, struct tally_error *err)
 }
 
 int vgraph_build(struct vgraph *g, const struct profile *p, const size_t *parts, size_t nparts,
+                 const struct vstore *stores, const uint32_t *extra, size_t nextra,
                  struct tally_error *err)
 {
     memset(g, 0, sizeof(*g));
     g->p = p;
     g->nparts = nparts;
     g->parts = xcalloc(nparts ? nparts : 1, sizeof(*g->parts));
-    for (size_t k = 0; k < nparts; k++)
+    g->stores = xcalloc(nparts ? nparts : 1, sizeof(*g->stores));
+    for (size_t k = 0; k < nparts; k++) {
         g->parts[k] = p->parts[parts[k]];
+        g->stores[k] = &stores[parts[k]];
+    }
     if (!nparts) return tally_error_set(err, p->path, 0, "no part chosen");
     g->ncols = g->parts[0]->events.n;
     g->is_signed = p->signed_costs;
@@ -271,31 +313,50 @@ int vgraph_build(struct vgraph *g, const struct profile *p, const size_t *parts,
     memset(node, 0xff, (nf ? nf : 1) * sizeof(*node));
     struct rectab arcs;
     rectab_init(&arcs, 1, 0);
+    /* room for every function and for an arc per call entry from the
+       start: arrays that grow by doubling would hold up to twice that while
+       they are copied (the first pass gives back what it did not use) */
+    size_t ncalls = 0;
+    for (size_t k = 0; k < nparts; k++)
+        ncalls += g->stores[k]->ncalls;
+    rectab_reserve(&arcs, ncalls);
+    cap_n = nf ? nf : 1;
+    cap_a = ncalls ? ncalls : 1;
+    g->fn = xmalloc(cap_n * sizeof(*g->fn));
+    g->from = xmalloc(cap_a * sizeof(*g->from));
+    g->to = xmalloc(cap_a * sizeof(*g->to));
+    g->count = xmalloc(cap_a * sizeof(*g->count));
+    unsigned char *levels = NULL;
     int rc = 0;
-    /* event e beside event 0, which decides which member of a cycle that
-       nothing calls is at the bottom of the stack, as for every view */
+    /* one event at a time; the first decides which member of a cycle that
+       nothing calls is at the bottom of the stack (as for every view), and
+       the others keep its choice (incl_graph.bottom) */
+    uint32_t *bottom = NULL;
     for (size_t e = 0; e < g->ncols && !rc; e++) {
-        struct pass ps = {.ncols = e ? 2 : 1};
-        if (e) {
-            ps.self = xcalloc(g->nnodes * 2 + 1, sizeof(*ps.self));
-            ps.cost = xcalloc(g->narcs * 2 + 1, sizeof(*ps.cost));
-            ps.self_cap = g->nnodes * 2 + 1;
-            ps.cost_cap = g->narcs * 2 + 1;
+        struct pass ps = {.ncols = 1};
+        if (!e) {
+            ps.self_cap = cap_n;
+            ps.cost_cap = cap_a;
+            ps.gself_cap = cap_n * g->ncols;
+            ps.self = xcalloc(ps.self_cap, sizeof(*ps.self));
+            ps.cost = xcalloc(ps.cost_cap, sizeof(*ps.cost));
+            g->self = xcalloc(ps.gself_cap, sizeof(*g->self));
+        } else {
+            ps.self_cap = g->nnodes + 1;
+            ps.cost_cap = g->narcs + 1;
+            ps.self = xcalloc(ps.self_cap, sizeof(*ps.self));
+            ps.cost = xcalloc(ps.cost_cap, sizeof(*ps.cost));
         }
         for (size_t k = 0; k < nparts && !rc; k++) {
-            size_t colmap[2] = {g->colmap[k][0], g->colmap[k][e]};
-            struct fgraph_options fo = {.colmap = colmap,
-                                        .ncols = ps.ncols,
-                                        .compact = 1,
-                                        .msg_self = "a function's self cost is too large",
-                                        .msg_count = "a call's cost or count is too large",
-                                        .msg_cost = "a call's cost or count is too large"};
-            struct fgraph fg;
-            rc = fgraph_build(&fg, p, g->parts[k], &fo, err);
-            if (!rc) rc = fold_part(g, &ps, &fg, node, &arcs, e == 0, &cap_n, &cap_a, err);
-            fgraph_release(&fg);
+            size_t cols[1] = {g->colmap[k][e]};
+            rc = fold_part(g, &ps, k, cols, node, &arcs, e == 0, &cap_n, &cap_a, err);
         }
+        /* the functions only a base has: rows of no cost */
+        for (size_t x = 0; x < nextra && !e; x++)
+            if (extra[x] < nf) node_for(g, &ps, node, extra[x], 1, &cap_n);
         if (!ps.self) ps.self = xcalloc(1, sizeof(*ps.self)); /* no node at all */
+        for (size_t v = 0; !rc && v < g->nnodes; v++)
+            ps.self[v] = vgraph_self(g, v, e);
         if (!ps.cost) ps.cost = xcalloc(1, sizeof(*ps.cost));
         struct fgraph all = {.nnodes = g->nnodes,
                              .ncols = ps.ncols,
@@ -308,27 +369,38 @@ int vgraph_build(struct vgraph *g, const struct profile *p, const size_t *parts,
                              .cost = ps.cost};
         struct incl_result r;
         memset(&r, 0, sizeof(r));
-        if (!rc) rc = incl_compute_fgraph(&all, p, outer_part(g), &r, err);
+        if (!rc && !e) levels = incl_fgraph_levels(&all, p, outer_part(g)); /* names: once */
+        if (!rc) rc = incl_compute_fgraph_with(&all, outer_part(g), levels, bottom, &r, err);
+        if (!rc && !e) { /* the first event's choices, kept */
+            bottom = r.bottom;
+            r.bottom = NULL;
+        }
         if (!rc && !e && take_shape(g, &r))
             rc = tally_error_set(err, p->path, 0, "a call count is too large");
-        size_t c = e ? 1 : 0;
+        if (!e) {
+            rectab_release(&arcs); /* the arcs are found by their ends from now on */
+            /* the arrays grew by doubling: give back what they will not use */
+            g->fn = xrealloc(g->fn, (g->nnodes ? g->nnodes : 1) * sizeof(*g->fn));
+            g->from = xrealloc(g->from, (g->narcs ? g->narcs : 1) * sizeof(*g->from));
+            g->to = xrealloc(g->to, (g->narcs ? g->narcs : 1) * sizeof(*g->to));
+            g->count = xrealloc(g->count, (g->narcs ? g->narcs : 1) * sizeof(*g->count));
+            g->self = xrealloc(g->self, (g->nnodes ? g->nnodes : 1) * g->ncols * sizeof(*g->self));
+        }
         for (size_t v = 0; !rc && v < g->nnodes; v++) {
-            tally_wide sv = ps.self[v * ps.ncols + c], iv = r.incl[v * ps.ncols + c];
-            if (to_word(g, sv, &g->self[v * g->ncols + e]) ||
-                to_word(g, iv, &g->incl[v * g->ncols + e]))
+            if (to_word(g, r.incl[v], &g->incl[v * g->ncols + e]))
                 rc = tally_error_set(err, p->path, 0,
                                      "a function's cost does not fit in 64 bits: tally view "
                                      "cannot show it (tally annotate can)");
             else
-                g->total[e] += sv;
+                g->total[e] += vgraph_self(g, v, e);
         }
         if (r.incl) incl_result_release(&r);
         free(ps.self);
         free(ps.cost);
+        xtrim(); /* each pass's arrays go back before the next pass takes its own */
     }
     free(node);
-    rectab_release(&arcs);
-    if (rc) return -1;
-    index_records(g);
-    return 0;
+    free(levels);
+    free(bottom);
+    return rc ? -1 : 0;
 }

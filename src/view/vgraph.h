@@ -11,15 +11,16 @@
  *     incl_compute_fgraph()), computed one event at a time beside the
  *     first event, so the 128-bit graph of every event never exists at
  *     once;
- *   - an arc keeps its calls and its call records, not its costs: the
- *     cost of an arc is summed from its records when it is asked for;
+ *   - it is made from the parts' packed records (vstore.h), not from the
+ *     record tables (the session frees those);
+ *   - an arc keeps its calls, not its costs: the cost of an arc is summed
+ *     from the caller's call entries when it is asked for;
  *   - several parts are added up here, as the graph is made, so no part
  *     holding their sum is made (it would take as much memory as they).
  *
  * Nodes are the functions with a record, in the order they are first seen
  * (the parts in order, each as analysis/fgraph.h gives its nodes); `fn`
- * maps a node to its function id. A record is named by its part (the
- * position in `parts`) and its index in that part: VGRAPH_REC(k, i).
+ * maps a node to its function id.
  */
 #ifndef TALLY_VIEW_VGRAPH_H
 #define TALLY_VIEW_VGRAPH_H
@@ -27,17 +28,15 @@
 #include <stdint.h>
 #include "../model/error.h"
 #include "../model/profile.h"
-
-#define VGRAPH_REC(k, i) ((uint64_t)(k) << 32 | (uint64_t)(i))
-#define VGRAPH_REC_PART(r) ((size_t)((r) >> 32))
-#define VGRAPH_REC_INDEX(r) ((size_t)((r)&0xffffffffu))
+#include "vstore.h"
 
 struct vgraph {
     const struct profile *p;
     size_t nparts;
-    const struct part **parts; /* [nparts] added up */
-    size_t **colmap;           /* [nparts][ncols]: the part's index of each event */
-    size_t nnodes, ncols;      /* ncols = the first part's base events */
+    const struct part **parts;    /* [nparts] added up (their events and metadata) */
+    const struct vstore **stores; /* [nparts] their packed records */
+    size_t **colmap;              /* [nparts][ncols]: the part's index of each event */
+    size_t nnodes, ncols;         /* ncols = the first part's base events */
     int is_signed;
     uint32_t *fn;       /* [nnodes] */
     uint64_t *self;     /* [nnodes * ncols] */
@@ -51,19 +50,17 @@ struct vgraph {
     uint64_t *count;              /* [narcs] */
     size_t *out_start, *in_start; /* [nnodes + 1] */
     uint32_t *out_arcs, *in_arcs; /* [narcs] */
-    /* the call records of arc a: rec[rec_start[a] .. rec_start[a + 1]) */
-    size_t *rec_start;
-    uint64_t *rec; /* VGRAPH_REC */
 };
 
 /*
  * Build the graph of the sum of parts[0 .. nparts) of p (they must count
- * the same events, in any order). Returns 0, or -1 with err.
+ * the same events, in any order) from their packed records stores[part
+ * index] (an array of p->nparts); the functions extra[0 .. nextra) are nodes too, of no cost
+ * unless a part has them. Returns 0, or -1 with err.
  */
 int vgraph_build(struct vgraph *g, const struct profile *p, const size_t *parts, size_t nparts,
+                 const struct vstore *stores, const uint32_t *extra, size_t nextra,
                  struct tally_error *err);
-/* A record's cost values in the graph's event order (ncols words). */
-void vgraph_record_costs(const struct vgraph *g, size_t k, const uint64_t *cost, uint64_t *out);
 void vgraph_release(struct vgraph *g);
 
 /* A cost word as a number. */
@@ -89,6 +86,11 @@ static inline int vgraph_arc_recursive(const struct vgraph *g, size_t a)
 }
 /* The arc from node u to node w, or SIZE_MAX. */
 size_t vgraph_find_arc(const struct vgraph *g, uint32_t u, uint32_t w);
+/* The inclusive cost of every arc's calls in event e, into out[narcs]
+ * (one pass over the packed records). Returns 0, or -1 with err when a
+ * cost does not fit in 64 bits. */
+int vgraph_event_arc_costs(const struct vgraph *g, size_t e, uint64_t *out,
+                           struct tally_error *err);
 /* The inclusive cost of arc a's calls, every event, into out[ncols]. */
 void vgraph_arc_costs(const struct vgraph *g, size_t a, tally_wide *out);
 

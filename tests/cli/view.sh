@@ -129,6 +129,19 @@ else
     diag <"$TMP/v.log"
 fi
 
+# one file of two parts, read on two threads (a small split threshold) with
+# each part packed as it is read: the same parts
+cat "$TMP/rec.out" "$TMP/rec12.out" >"$TMP/both.out"
+TALLY_READ_SPLIT=1 start_view "$TMP/v.log" "$TMP/both.out"
+if [ -n "$URL" ]; then
+    checks "parts of one file" python3 "$ROOT/tests/tools/viewcheck.py" parts "$URL" "$TMP/rec.json" \
+        "$TMP/rec12.json" "$TMP/sum.json"
+    stop_view "view of one file of two parts"
+else
+    not_ok "tally view of one file of two parts"
+    diag <"$TMP/v.log"
+fi
+
 # --base: the change from another run (chain renamed in the base: a function only it has)
 sed 's/^fn=\(([0-9]*)\) chain$/fn=\1 chain_old/; s/^cfn=\(([0-9]*)\) chain$/cfn=\1 chain_old/' \
     "$TMP/rec12.out" >"$TMP/base.out"

@@ -24,7 +24,8 @@ struct g1 {
 
 static void run(const struct g1 *g, struct incl_result *r)
 {
-    struct incl_graph ig = {g->n, 1, g->self, NULL, g->na, g->from, g->to, g->cost, NULL, 0, NULL};
+    struct incl_graph ig = {g->n,  1,       g->self, NULL, g->na, g->from,
+                            g->to, g->cost, NULL,    0,    NULL,  NULL};
     struct tally_error err;
     assert_int_equal(incl_compute(&ig, r, &err), 0);
 }
@@ -260,7 +261,8 @@ static void test_truth_from_executions(void **state)
         if (g.na >= 16) continue; /* more arcs than struct g1 holds */
         /* tally record's arcs: every function exact, none an estimate */
         struct incl_result r;
-        struct incl_graph ig = {g.n, 1, g.self, NULL, g.na, g.from, g.to, g.cost, NULL, 1, NULL};
+        struct incl_graph ig = {g.n,  1,      g.self, NULL, g.na, g.from,
+                                g.to, g.cost, NULL,   1,    NULL, NULL};
         struct tally_error err;
         assert_int_equal(incl_compute(&ig, &r, &err), 0);
         for (int f = 0; f < NF; f++) {
@@ -329,7 +331,7 @@ static void test_deep_chain(void **state)
         to[i] = (i + 1) % N;
         cost[i] = 1;
     }
-    struct incl_graph ig = {N, 1, self, NULL, N, from, to, cost, NULL, 0, NULL};
+    struct incl_graph ig = {N, 1, self, NULL, N, from, to, cost, NULL, 0, NULL, NULL};
     struct incl_result r;
     struct tally_error err;
     assert_int_equal(incl_compute(&ig, &r, &err), 0);
@@ -350,13 +352,51 @@ static void test_deep_chain(void **state)
     free(cost);
 }
 
+/* A cycle nothing outside calls, two events: by the first, member 0 is at
+ * the bottom (its own cost most exceeds its calls in), by the second alone
+ * member 1 would be. Computed one event at a time with the first
+ * computation's choice (incl_graph.bottom), the second event's costs are
+ * those of the two-event computation, and differ from its own choice. */
+static void test_bottom_kept(void **state)
+{
+    (void)state;
+    /* 0 <-> 1; self (event 0, event 1): 0 = (10, 1), 1 = (1, 10);
+       calls 0->1 cost (2, 3), 1->0 cost (3, 2) */
+    tally_wide self2[4] = {10, 1, 1, 10};
+    uint32_t from[2] = {0, 1}, to[2] = {1, 0};
+    tally_wide cost2[4] = {2, 3, 3, 2};
+    struct incl_graph both = {2, 2, self2, NULL, 2, from, to, cost2, NULL, 0, NULL, NULL};
+    struct incl_result rb, r0, r1, ralone;
+    struct tally_error err;
+    assert_int_equal(incl_compute(&both, &rb, &err), 0);
+    assert_int_equal(rb.ncycles, 1);
+    assert_int_equal(rb.bottom[0], 0);
+    tally_wide self_e0[2] = {10, 1}, cost_e0[2] = {2, 3};
+    tally_wide self_e1[2] = {1, 10}, cost_e1[2] = {3, 2};
+    struct incl_graph g0 = {2, 1, self_e0, NULL, 2, from, to, cost_e0, NULL, 0, NULL, NULL};
+    assert_int_equal(incl_compute(&g0, &r0, &err), 0);
+    assert_int_equal(r0.bottom[0], 0);
+    struct incl_graph g1 = {2, 1, self_e1, NULL, 2, from, to, cost_e1, NULL, 0, NULL, r0.bottom};
+    assert_int_equal(incl_compute(&g1, &r1, &err), 0);
+    for (int v = 0; v < 2; v++)
+        assert_true(r1.incl[v] == rb.incl[v * 2 + 1]);
+    g1.bottom = NULL; /* its own choice: member 1 at the bottom, another answer */
+    assert_int_equal(incl_compute(&g1, &ralone, &err), 0);
+    assert_int_equal(ralone.bottom[0], 1);
+    assert_true(ralone.incl[0] != r1.incl[0] || ralone.incl[1] != r1.incl[1]);
+    incl_result_release(&rb);
+    incl_result_release(&r0);
+    incl_result_release(&r1);
+    incl_result_release(&ralone);
+}
+
 static void test_overflow(void **state)
 {
     (void)state;
     /* sums are 128-bit: one past its largest value is refused */
     tally_wide top = (tally_wide)(((unsigned __int128)1 << 127) - 1);
     struct g1 g = {3, 2, {0, 0, 0}, {0, 1}, {2, 2}, {top, 1}};
-    struct incl_graph ig = {g.n, 1, g.self, NULL, g.na, g.from, g.to, g.cost, NULL, 0, NULL};
+    struct incl_graph ig = {g.n, 1, g.self, NULL, g.na, g.from, g.to, g.cost, NULL, 0, NULL, NULL};
     struct incl_result r;
     struct tally_error err;
     assert_int_equal(incl_compute(&ig, &r, &err), -1);
@@ -464,7 +504,7 @@ static void test_funcs_rows(void **state)
         self[i] = func_row_self(&ft, i)[0];
     uint32_t from = func_arc_caller(&ft, 0), to = func_arc_callee(&ft, 0);
     tally_wide cost = func_arc_cost(&ft, 0)[0];
-    struct incl_graph ig = {n, 1, self, NULL, 1, &from, &to, &cost, NULL, 0, NULL};
+    struct incl_graph ig = {n, 1, self, NULL, 1, &from, &to, &cost, NULL, 0, NULL, NULL};
     struct incl_result r;
     assert_int_equal(incl_compute(&ig, &r, &err), 0);
     assert_int_equal(r.incl[rm], 15 + 20);
@@ -551,7 +591,7 @@ int main(void)
         cmocka_unit_test(test_deep_chain),          cmocka_unit_test(test_truth_from_executions),
         cmocka_unit_test(test_level_flags),         cmocka_unit_test(test_overflow),
         cmocka_unit_test(test_funcs_rows),          cmocka_unit_test(test_funcs_named_rows),
-        cmocka_unit_test(test_fgraph_scc),
+        cmocka_unit_test(test_fgraph_scc),          cmocka_unit_test(test_bottom_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
