@@ -142,6 +142,33 @@ else
     diag <"$TMP/v.log"
 fi
 
+# a threaded program recorded with --separate-threads=yes: one part per
+# thread, labelled with its thread, each as its own file, summed by default
+if gcc -O1 -g -pthread -o "$TMP/threads" "$ROOT/tests/peer/cacheuse/threads.c" 2>"$TMP/cc.err"; then
+    env -i PATH="$PATH" "$ROOT/build/tally" record --separate-threads=yes --out-file="$TMP/th.out" \
+        -- "$TMP/threads" >"$TMP/rec.log" 2>&1 || { not_ok "tally record of threads"; diag <"$TMP/rec.log"; }
+    set -- "$TMP"/th.out-*
+    jsons=""
+    for f in "$@"; do
+        "$TALLY" convert --to=json -o "$f.json" "$f" || not_ok "the JSON export of $f"
+        jsons="$jsons $f.json"
+    done
+    "$TALLY" convert --to=json -o "$TMP/th.sum.json" "$@" || not_ok "the JSON export of the threads' sum"
+    start_view "$TMP/v.log" "$@"
+    if [ -n "$URL" ] && [ $# -ge 2 ]; then
+        # shellcheck disable=SC2086
+        checks "threads" python3 "$ROOT/tests/tools/viewcheck.py" threads "$URL" $jsons \
+            "$TMP/th.sum.json" "$@"
+        stop_view "view of a thread set"
+    else
+        not_ok "tally view of a thread set ($# files)"
+        diag <"$TMP/v.log"
+    fi
+else
+    not_ok "threads.c builds"
+    diag <"$TMP/cc.err"
+fi
+
 # --base: the change from another run (chain renamed in the base: a function only it has)
 sed 's/^fn=\(([0-9]*)\) chain$/fn=\1 chain_old/; s/^cfn=\(([0-9]*)\) chain$/cfn=\1 chain_old/' \
     "$TMP/rec12.out" >"$TMP/base.out"

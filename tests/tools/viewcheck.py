@@ -10,6 +10,8 @@
     viewcheck.py parts URL A.json B.json SUM.json
         the parts of two inputs: each part alone and their sum (the
         default) against the JSON export of each input and of their sum.
+    viewcheck.py threads URL T1.json .. Tn.json SUM.json T1 .. Tn
+        the same, and the parts' labels from the profiles' headers.
     viewcheck.py complexity URL COMPLEXITY.json NAME
         the complexity of routine NAME against tally complexity's JSON.
     viewcheck.py compare URL NEW.json BASE.json
@@ -301,10 +303,14 @@ def check_hostile(srv):
     report(st == 200, "the server still answers")
 
 
-def check_parts(srv, jsons):
-    """jsons: the JSON export of each input, then of their sum."""
+def check_parts(srv, jsons, labels=None):
+    """jsons: the JSON export of each input, then of their sum; labels:
+    the parts' labels, when the test knows them."""
     profs = [json.load(open(j)) for j in jsons]
     meta = srv.api("meta")
+    if labels is not None:
+        report([p["label"] for p in meta["parts"]] == labels, "the parts' labels",
+               [p["label"] for p in meta["parts"]])
     report(len(meta["parts"]) == len(profs) - 1 and meta["selected"] == "all",
            "one per input, every part selected", (meta["parts"], meta["selected"]))
     for i, prof in enumerate(profs):
@@ -403,6 +409,23 @@ def main():
         check_complexity(srv, json.load(open(sys.argv[3])), sys.argv[4])
     elif sys.argv[1] == "parts":
         check_parts(srv, sys.argv[3:])
+    elif sys.argv[1] == "threads":
+        # PROFILE.json ... SUM.json, then the profiles: their thread:, part:
+        # and pid: lines make the labels ("thread 2, part 1, pid 42")
+        files = sys.argv[3:]
+        n = (len(files) - 1) // 2
+        labels = []
+        for f in files[n + 1:]:
+            head = {}
+            for line in open(f, errors="replace"):
+                m = re.match(r"(thread|part|pid):\s*(\d+)", line)
+                if m and m.group(1) not in head:
+                    head[m.group(1)] = m.group(2)
+                if line.startswith("fn="):
+                    break
+            labels.append(", ".join("%s %s" % (k, head[k]) for k in ("thread", "part", "pid")
+                                    if k in head))
+        check_parts(srv, files[:n + 1], labels)
     else:
         check_hostile(srv)
     sys.exit(1 if failures else 0)
