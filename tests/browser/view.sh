@@ -11,9 +11,10 @@
 # 1024x700 go to build/test-logs/view-*.png. The profiles: a small one
 # written here (its source file beside it), the same with a second part
 # (the parts selector) and against that part as a base (--base), isort
-# with its aprof report (the complexity pane), a C++ program under
-# Callgrind when valgrind and g++ are installed, and 114,000 functions
-# (virtual scrolling).
+# with its aprof report (the complexity pane), a C++ program and Debian's
+# sqlite3 under Callgrind when valgrind, g++ and sqlite3 are installed, a
+# threaded program under tally record, and 114,000 functions (virtual
+# scrolling).
 # Selenium through tests/browser/browser.py, with Debian's /usr/bin/python3
 # ($BROWSER_PY). Without chromium, chromedriver or python3-selenium the test
 # says SKIP loudly (sh scripts/install-deps.sh).
@@ -243,6 +244,38 @@ EOF
     fi
 else
     ok "a C++ program under Callgrind # SKIP no valgrind or g++"
+fi
+
+# sqlite3 (Debian's, stripped) under Callgrind: a real program nobody here wrote
+if command -v valgrind >/dev/null 2>&1 && command -v sqlite3 >/dev/null 2>&1; then
+    if valgrind --tool=callgrind --callgrind-out-file="$TMP/sqlite.out" sqlite3 :memory: \
+            'create table t(a, b); with recursive c(x) as (select 1 union all select x + 1 from c where x < 2000) insert into t select x, x * x from c; select count(*), sum(b) from t where a % 7 = 3;' \
+            >"$TMP/vg.out" 2>"$TMP/vg.err"; then
+        export VIEW_REAL_LABEL=sqlite3 VIEW_REAL_FN=sqlite3_exec
+        run_view sqlite3 real "$TMP/sqlite.out"
+        unset VIEW_REAL_LABEL VIEW_REAL_FN
+    else
+        not_ok "sqlite3 under Callgrind"
+        tail -n 5 "$TMP/vg.err" | diag
+    fi
+else
+    ok "sqlite3 under Callgrind # SKIP no valgrind or sqlite3"
+fi
+
+# a threaded program under tally record (its threads summed)
+if [ -x "$ROOT/build/valgrind/lib/tally-amd64-linux" ] &&
+        gcc -O1 -g -pthread -o "$TMP/threads" "$ROOT/tests/peer/cacheuse/threads.c" 2>"$TMP/cc.err"; then
+    if env -i PATH="$PATH" "$ROOT/build/tally" record --out-file="$TMP/threads.out" -- "$TMP/threads" \
+            >"$TMP/rec.log" 2>&1; then
+        export VIEW_REAL_LABEL="threaded program"
+        run_view threads real "$TMP/threads.out"
+        unset VIEW_REAL_LABEL
+    else
+        not_ok "tally record of a threaded program"
+        tail -n 5 "$TMP/rec.log" | diag
+    fi
+else
+    ok "a threaded program # SKIP no Valgrind tool, or threads.c does not build"
 fi
 
 # 114,000 functions: a tree of calls (each function calls the next three)
