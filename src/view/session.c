@@ -110,7 +110,8 @@ static char *parts_key(const struct view_session *s, const char *parts, char **o
         errno = 0;
         unsigned long long i = strtoull(c, &end, 10);
         if (errno || i >= n) {
-            tally_error_set(err, NULL, 0, "no part %.20s (the profile has %zu)", c, n);
+            tally_error_set(err, NULL, 0, "no part %.*s (the profile has %zu)",
+                            (int)(end - c > 20 ? 20 : end - c), c, n);
             return NULL;
         }
         count += !on[i];

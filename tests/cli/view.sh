@@ -169,6 +169,25 @@ else
     diag <"$TMP/cc.err"
 fi
 
+# a program built with -pg and its gmon.out: gprof's analysis, as tally
+# convert reads it (one part: the checks of the parts with the one JSON)
+if (cd "$TMP" && gcc -O1 -pg -o pgprog "$ROOT/examples/recurse.c" 2>"$TMP/cc.err" && ./pgprog 22 >/dev/null) &&
+        [ -s "$TMP/gmon.out" ]; then
+    "$TALLY" convert --to=json -o "$TMP/gmon.json" "$TMP/pgprog" "$TMP/gmon.out" ||
+        not_ok "the JSON export of the gmon profile"
+    start_view "$TMP/v.log" "$TMP/pgprog" "$TMP/gmon.out"
+    if [ -n "$URL" ]; then
+        checks "gmon" python3 "$ROOT/tests/tools/viewcheck.py" parts "$URL" "$TMP/gmon.json" "$TMP/gmon.json"
+        stop_view "view of a gmon profile"
+    else
+        not_ok "tally view of a program and its gmon.out"
+        diag <"$TMP/v.log"
+    fi
+else
+    not_ok "a -pg program runs and writes gmon.out"
+    diag <"$TMP/cc.err"
+fi
+
 # --base: the change from another run (chain renamed in the base: a function only it has)
 sed 's/^fn=\(([0-9]*)\) chain$/fn=\1 chain_old/; s/^cfn=\(([0-9]*)\) chain$/cfn=\1 chain_old/' \
     "$TMP/rec12.out" >"$TMP/base.out"

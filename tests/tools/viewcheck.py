@@ -334,9 +334,10 @@ def check_parts(srv, jsons, labels=None):
     report(st == 400 and b"no part" in b, "parts=9: 400", b)
     st, _, b = srv.get("/api/meta", {"parts": "0;1"})
     report(st == 400, "parts=0;1: 400", b)
-    a = srv.api("functions", parts="1,0", limit=5)
-    b2 = srv.api("functions", parts="0,1", limit=5)
-    report(a == b2, "parts=1,0 is parts=0,1")
+    if len(meta["parts"]) >= 2:
+        a = srv.api("functions", parts="1,0", limit=5)
+        b2 = srv.api("functions", parts="0,1", limit=5)
+        report(a == b2, "parts=1,0 is parts=0,1")
 
 
 def check_complexity(srv, cx, name):
