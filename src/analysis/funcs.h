@@ -14,8 +14,9 @@
  * leading base events were present on the cost lines summed. The callgrind format lets a writer
  * drop trailing zero counts, and callgrind_annotate prints
  * "." (not "0") for a count no cost line gave; a column is "defined" when
- * one of its base events is below ndef. For the cachegrind format every
- * count is written, so ndef is always the number of events.
+ * one of its base events is below ndef. A part whose every line gave every
+ * count (struct part: counts_complete; cachegrind files usually) sets
+ * `all_defined`: ndef is then always the number of events.
  *
  * File names are made canonical first: `strip` (e.g. the current directory
  * with a trailing '/') is removed from the front of each file name, so

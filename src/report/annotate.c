@@ -930,7 +930,7 @@ int annotate_report(FILE *out, const struct profile *p, const struct annotate_op
     if (setup_columns(&r, err)) goto done;
     /* per-line tables are made later, for the source files found (annrep_sources()) */
     /* a part whose every line gave every count has no undefined count (funcs.h) */
-    int all_defined = r.cg || r.pt->counts_complete;
+    int all_defined = r.pt->counts_complete;
     struct func_options fo = {r.ncols, r.cols, r.cg ? NULL : o->cwd, 0, all_defined, o->mod_file,
                               o->mod_fn, /* arcs only for a view that shows calls */
                               !o->inclusive && !o->tree_caller && !o->tree_calling,
