@@ -394,11 +394,16 @@ static int body_line(struct cg_reader *r, const char *s, size_t len)
         if (s[1] == 'n' || s[1] == 'l') {
             if (check_no_nul(r, s, len)) return -1;
             uint32_t id = profile_intern(r->p, s + 3, len - 3);
-            if (s[1] == 'n')
+            if (s[1] == 'n') {
+                /* the function exists from its fn= line, counts or not:
+                   cg_annotate lists one without counts (--threshold=0) */
                 r->name = id;
-            else
+                r->fn = profile_function(r->p, 0, r->file, r->name);
+                r->fn_ok = 1;
+            } else {
                 r->file = id;
-            r->fn_ok = 0;
+                r->fn_ok = 0;
+            }
             return 0;
         }
     }

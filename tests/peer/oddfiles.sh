@@ -6,32 +6,40 @@
 # the same once the deliberate difference of the case (docs/tally-annotate.md,
 # "Differences") is applied by its filter.
 #
-# The inputs are in tests/peer/oddfiles/ (one per class of difference that
-# the differential harness, tests/peer/gendiff.sh, found); sources get an
-# old mtime and profiles a newer one.
+# The inputs are in tests/peer/oddfiles/ (the minimised files of each class
+# of difference that the differential harness, tests/peer/gendiff.sh,
+# found); sources get an old mtime and profiles a newer one. Commands run
+# in a copy of that folder, with $TALLY in the environment.
 . "$(dirname "$0")/../lib.sh"
 DATA="$ROOT/tests/peer/oddfiles"
 
 for t in callgrind_annotate cg_annotate cg_merge cg_diff; do
     command -v $t >/dev/null || { echo "ok 1 - # SKIP $t not installed"; exit 0; }
 done
+export TALLY
 
-# NAME|ORIGINAL COMMAND|TALLY COMMAND (after "$TALLY")|FILTER (sed script on the original's output, or empty)
-CASES='cg-dots|cg_annotate --auto=no dots.cg|annotate --auto=no dots.cg|
-cg-dots-source|cg_annotate dots.cg|annotate dots.cg|
-cg-dots-mixed|cg_annotate mixdots.cg|annotate mixdots.cg|
-cg-dots-mixed-t0|cg_annotate --threshold=0 --auto=no mixdots.cg|annotate --threshold=0 --auto=no mixdots.cg|'
+# NAME|ORIGINAL (shell)|TALLY (shell)|FILTER (sed script applied to both outputs, or empty)
+CASES='cg-dots|cg_annotate --auto=no dots.cg|$TALLY annotate --auto=no dots.cg|
+cg-dots-source|cg_annotate dots.cg|$TALLY annotate dots.cg|
+cg-dots-mixed|cg_annotate mixdots.cg|$TALLY annotate mixdots.cg|
+cg-bare-fl|cg_annotate --auto=no fl-named.cg|$TALLY annotate --auto=no fl.cg|s/fl-named.cg/fl.cg/
+cg-bare-fl-diff|cg_diff old.cg fl-named.cg >d.cg && cg_annotate --auto=no d.cg|$TALLY diff -o d.cg old.cg fl.cg && $TALLY annotate --auto=no d.cg|s/fl-named.cg/fl.cg/
+clg-fi-empty|callgrind_annotate --auto=no --threshold=100 emptyfi.out|$TALLY annotate --auto=no --threshold=100 emptyfi.out|/^\.  *h\.h:main$/d
+clg-fi-empty-tree|callgrind_annotate --auto=no --inclusive=yes --tree=caller --threshold=100 emptyfi.out|$TALLY annotate --auto=no --inclusive=yes --tree=caller --threshold=100 emptyfi.out|/h\.h:main$/,/^$/d
+clg-fn-inlined|callgrind_annotate --auto=no --inclusive=yes inl.out|$TALLY annotate --auto=no --inclusive=yes inl.out|
+clg-fn-inlined-tree|callgrind_annotate --auto=no --tree=both --threshold=100 inl.out|$TALLY annotate --auto=no --tree=both --threshold=100 inl.out|
+cg-dots-mixed-t0|cg_annotate --threshold=0 --auto=no mixdots.cg|$TALLY annotate --threshold=0 --auto=no mixdots.cg|
+cg-emptyfn|cg_annotate --threshold=0 --auto=no emptyfn.cg|$TALLY annotate --threshold=0 --auto=no emptyfn.cg|
+cg-emptyfn-merge|cg_merge -o m.cg emptyfn.cg && cat m.cg|$TALLY merge -o - emptyfn.cg|/^fl=/d;s/  */ /g;s/ $//'
 
 rm -rf "$TMP/w" && cp -r "$DATA" "$TMP/w"
 touch -d '2020-01-01 00:00:00' "$TMP"/w/*.c
 for f in "$TMP"/w/*; do case $f in *.c) ;; *) touch -d '2021-01-01 00:00:00' "$f" ;; esac; done
 
 echo "$CASES" | while IFS='|' read -r name orig mine filter; do
-    # shellcheck disable=SC2086
-    (cd "$TMP/w" && $orig) >"$TMP/$name.orig" 2>"$TMP/$name.orig.err"
-    # shellcheck disable=SC2086
-    (cd "$TMP/w" && "$TALLY" $mine) >"$TMP/$name.tally" 2>"$TMP/$name.tally.err"
+    (cd "$TMP/w" && sh -c "$orig") >"$TMP/$name.orig" 2>"$TMP/$name.orig.err"
+    (cd "$TMP/w" && sh -c "$mine") >"$TMP/$name.tally" 2>"$TMP/$name.tally.err"
     if [ ! -s "$TMP/$name.orig" ]; then not_ok "$name: $orig printed nothing"; continue; fi
-    [ -n "$filter" ] && sed -i "$filter" "$TMP/$name.orig"
-    same_text "$name: tally $mine = $orig" "$TMP/$name.orig" "$TMP/$name.tally"
+    [ -n "$filter" ] && sed -i "$filter" "$TMP/$name.orig" "$TMP/$name.tally"
+    same_text "$name: tally = $orig" "$TMP/$name.orig" "$TMP/$name.tally"
 done
