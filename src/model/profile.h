@@ -192,7 +192,8 @@ struct function profile_function_at(const struct profile *p, uint32_t fn);
  * FILE:FUNCTION row that functions of several objects share (code without
  * symbols is named by its offset, every library has an `_init`) with the
  * object of the last `fn=` line of that row, and tally annotate does the
- * same (analysis/funcs.c).
+ * same (analysis/funcs.c). part_accumulate() of another profile carries
+ * its mentions over, numbered after the destination's.
  */
 void profile_mention_function(struct profile *p, uint32_t fn);
 uint64_t profile_function_mention(const struct profile *p, uint32_t fn);

@@ -28,6 +28,8 @@ clg-fi-empty|callgrind_annotate --auto=no --threshold=100 emptyfi.out|$TALLY ann
 clg-fi-empty-tree|callgrind_annotate --auto=no --inclusive=yes --tree=caller --threshold=100 emptyfi.out|$TALLY annotate --auto=no --inclusive=yes --tree=caller --threshold=100 emptyfi.out|/h\.h:main$/,/^$/d
 clg-fn-inlined|callgrind_annotate --auto=no --inclusive=yes inl.out|$TALLY annotate --auto=no --inclusive=yes inl.out|
 clg-fn-inlined-tree|callgrind_annotate --auto=no --tree=both --threshold=100 inl.out|$TALLY annotate --auto=no --tree=both --threshold=100 inl.out|
+clg-sum-label-lean|callgrind_annotate --auto=no --threshold=100 labels.out|$TALLY annotate --auto=no --threshold=100 empty.out labels.out|1,/file:function/d
+clg-sum-label-full|callgrind_annotate --auto=yes --threshold=100 labels.out|$TALLY annotate --auto=yes --threshold=100 empty.out labels.out|1,/file:function/d
 cg-dots-mixed-t0|cg_annotate --threshold=0 --auto=no mixdots.cg|$TALLY annotate --threshold=0 --auto=no mixdots.cg|
 cg-emptyfn|cg_annotate --threshold=0 --auto=no emptyfn.cg|$TALLY annotate --threshold=0 --auto=no emptyfn.cg|
 cg-emptyfn-merge|cg_merge -o m.cg emptyfn.cg && cat m.cg|$TALLY merge -o - emptyfn.cg|/^fl=/d;s/  */ /g;s/ $//'
