@@ -587,7 +587,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
         r->sums.tot_or = acc;
     }
     uint64_t *cost = r->cost;
-    if (n && n < r->nev) r->pt->counts_complete = 0;
+    if (n < r->nev) r->pt->counts_complete = 0; /* no costs (n 0) too: `.` */
     if (r->fn_dirty && resolve_fn(r)) return -1;
     struct position p;
     make_pos(r, pos, r->src, &p);
@@ -602,7 +602,10 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     }
     int sg = r->p->signed_costs;
     if (r->pending == PEND_NONE) {
-        if (!n) return 0;
+        if (!n) { /* a position without costs: a line with no cost, as for callgrind_annotate */
+            part_cost_vector(r->fold.dst, r->fn, &p);
+            return 0;
+        }
         if (sg) return signed_cost(r, &p, cost, n);
         if (!sumbound_holds(r->lineno, r->sums.tot_or) && totals_exact(r, cost, n)) return -1;
         uint64_t *v = part_cost_vector(r->fold.dst, r->fn, &p);
@@ -635,6 +638,9 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     if (!zero && !sg && part_add_cost(r->p, r->fold.dst, r->fn, &p, cost, n))
         return rd_fail(r, "costs overflow 64 bits when added up");
     if (!zero && !sg && r->fold.direct) add_psum(r, cost, n);
+    /* the source line is one of the function's lines (a line of no cost for
+       callgrind_annotate): the jump keeps it, or when jumps are dropped a record */
+    if (zero && r->opt->drop_jumps) part_cost_vector(r->fold.dst, r->fn, &p);
     if (!r->opt->drop_jumps && part_add_jump(r->p, r->fold.dst, r->fn, &p, r->jtarget_fn,
                                              &r->target, r->jcond, r->jexec, r->jtaken))
         return rd_fail(r, "jump counts overflow 64 bits when added up");
@@ -683,10 +689,10 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
         last[SP_LINE] = pos[SP_LINE];
         s = eol + 1;
         if (n < nmin) { /* no costs, or the first line that leaves some out */
-            if (!n) continue;
             r->pt->counts_complete = 0;
             nmin = 1;
         }
+        /* a line of no costs (n 0) still makes its record: a line with no cost */
         uint64_t addr = drop_addr ? 0 : pos[SP_ADDR];
         uint64_t line = drop_line ? 0 : pos[SP_LINE];
         if (!vec || line != vec_line || addr != vec_addr) {

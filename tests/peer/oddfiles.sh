@@ -30,6 +30,11 @@ clg-fn-inlined|callgrind_annotate --auto=no --inclusive=yes inl.out|$TALLY annot
 clg-fn-inlined-tree|callgrind_annotate --auto=no --tree=both --threshold=100 inl.out|$TALLY annotate --auto=no --tree=both --threshold=100 inl.out|
 clg-sum-label-lean|callgrind_annotate --auto=no --threshold=100 labels.out|$TALLY annotate --auto=no --threshold=100 empty.out labels.out|1,/file:function/d
 clg-sum-label-full|callgrind_annotate --auto=yes --threshold=100 labels.out|$TALLY annotate --auto=yes --threshold=100 empty.out labels.out|1,/file:function/d
+clg-nocost|callgrind_annotate nocost.out|$TALLY annotate nocost.out|
+clg-nocost-context|callgrind_annotate --context=2 --inclusive=yes nocost.out|$TALLY annotate --context=2 --inclusive=yes nocost.out|
+clg-nocost-bogus|callgrind_annotate nocost-bogus.out|$TALLY annotate nocost-bogus.out|
+clg-jump-source|callgrind_annotate jump.out|$TALLY annotate jump.out|
+clg-jump-source-tree|callgrind_annotate --tree=both --context=1 jump.out|$TALLY annotate --tree=both --context=1 jump.out|
 cg-dots-mixed-t0|cg_annotate --threshold=0 --auto=no mixdots.cg|$TALLY annotate --threshold=0 --auto=no mixdots.cg|
 cg-emptyfn|cg_annotate --threshold=0 --auto=no emptyfn.cg|$TALLY annotate --threshold=0 --auto=no emptyfn.cg|
 cg-emptyfn-merge|cg_merge -o m.cg emptyfn.cg && cat m.cg|$TALLY merge -o - emptyfn.cg|/^fl=/d;s/  */ /g;s/ $//'

@@ -463,7 +463,12 @@ static void test_jumps(void **state)
     struct read_options opt = {.drop_jumps = 1};
     p = rd_opt(text, &opt);
     assert_int_equal(part_njumps(p->parts[0]), 0);
-    assert_int_equal(part_ncosts(p->parts[0]), 2);
+    /* the jumps' source lines stay lines of the function: records of no cost */
+    assert_int_equal(part_ncosts(p->parts[0]), 5);
+    f = fn_of(p, "", "a.c", "f");
+    expect_costs(cost_at(p, 0, f, "a.c", 5, 0x12), 1, (uint64_t[]){0});
+    expect_costs(cost_at(p, 0, f, "a.c", 6, 0x13), 1, (uint64_t[]){0});
+    expect_costs(cost_at(p, 0, f, "a.c", 6, 0x14), 1, (uint64_t[]){1});
     profile_free(p);
 }
 
