@@ -35,6 +35,11 @@ clg-nocost-context|callgrind_annotate --context=2 --inclusive=yes nocost.out|$TA
 clg-nocost-bogus|callgrind_annotate nocost-bogus.out|$TALLY annotate nocost-bogus.out|
 clg-jump-source|callgrind_annotate jump.out|$TALLY annotate jump.out|
 clg-jump-source-tree|callgrind_annotate --tree=both --context=1 jump.out|$TALLY annotate --tree=both --context=1 jump.out|
+clg-pct-exact99|callgrind_annotate --auto=no exact99.out|$TALLY annotate --auto=no exact99.out|
+clg-pct-big99|callgrind_annotate --auto=no big99.out|$TALLY annotate --auto=no big99.out|
+clg-pct-big50|callgrind_annotate --auto=no --threshold=50 big50.out|$TALLY annotate --auto=no --threshold=50 big50.out|
+clg-pct-big50-incl|callgrind_annotate --auto=no --threshold=50 --inclusive=yes big50.out|$TALLY annotate --auto=no --threshold=50 --inclusive=yes big50.out|
+cg-pct-5|cg_annotate --auto=no --threshold=5 cache5.out|$TALLY annotate --auto=no --threshold=5 cache5.out|
 cg-dots-mixed-t0|cg_annotate --threshold=0 --auto=no mixdots.cg|$TALLY annotate --threshold=0 --auto=no mixdots.cg|
 cg-emptyfn|cg_annotate --threshold=0 --auto=no emptyfn.cg|$TALLY annotate --threshold=0 --auto=no emptyfn.cg|
 cg-emptyfn-merge|cg_merge -o m.cg emptyfn.cg && cat m.cg|$TALLY merge -o - emptyfn.cg|/^fl=/d;s/  */ /g;s/ $//'
