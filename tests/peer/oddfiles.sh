@@ -40,6 +40,9 @@ clg-pct-big99|callgrind_annotate --auto=no big99.out|$TALLY annotate --auto=no b
 clg-pct-big50|callgrind_annotate --auto=no --threshold=50 big50.out|$TALLY annotate --auto=no --threshold=50 big50.out|
 clg-pct-big50-incl|callgrind_annotate --auto=no --threshold=50 --inclusive=yes big50.out|$TALLY annotate --auto=no --threshold=50 --inclusive=yes big50.out|
 cg-pct-5|cg_annotate --auto=no --threshold=5 cache5.out|$TALLY annotate --auto=no --threshold=5 cache5.out|
+clg-concat-creator|callgrind_annotate --auto=no concat.out|$TALLY annotate --auto=no concat.out|
+clg-concat-header|callgrind_annotate --auto=no concat2.out|$TALLY annotate --auto=no concat2.out|
+clg-concat-split|callgrind_annotate --auto=no concat.out|TALLY_READ_SPLIT=64 $TALLY annotate --auto=no concat.out|
 cg-dots-mixed-t0|cg_annotate --threshold=0 --auto=no mixdots.cg|$TALLY annotate --threshold=0 --auto=no mixdots.cg|
 cg-emptyfn|cg_annotate --threshold=0 --auto=no emptyfn.cg|$TALLY annotate --threshold=0 --auto=no emptyfn.cg|
 cg-emptyfn-merge|cg_merge -o m.cg emptyfn.cg && cat m.cg|$TALLY merge -o - emptyfn.cg|/^fl=/d;s/  */ /g;s/ $//'
