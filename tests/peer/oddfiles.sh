@@ -43,6 +43,12 @@ cg-pct-5|cg_annotate --auto=no --threshold=5 cache5.out|$TALLY annotate --auto=n
 clg-concat-creator|callgrind_annotate --auto=no concat.out|$TALLY annotate --auto=no concat.out|
 clg-concat-header|callgrind_annotate --auto=no concat2.out|$TALLY annotate --auto=no concat2.out|
 clg-concat-split|callgrind_annotate --auto=no concat.out|TALLY_READ_SPLIT=64 $TALLY annotate --auto=no concat.out|
+clg-name-blanks|sed "s/ *\$//" trailing.out >n.out && callgrind_annotate --auto=no n.out|$TALLY annotate --auto=no trailing.out|s/n\.out/trailing.out/
+clg-file-blanks|sed "s/ *\$//" trailfile.out >n.out && callgrind_annotate --auto=no n.out|$TALLY annotate --auto=no trailfile.out|s/n\.out/trailfile.out/
+cg-name-blanks|cg_annotate --auto=no trail.cg|$TALLY annotate --auto=no trail.cg|
+clg-header-values|sed "s/ *\$//;s/0042/42/;s/0x7/7/;s/03/3/" hdr.out >n.out && callgrind_annotate --auto=no n.out|$TALLY annotate --auto=no hdr.out|s/n\.out/hdr.out/
+clg-summary-value|sed "s/summary: 0100/summary: 100/" summary0.out >n.out && callgrind_annotate --auto=no n.out|$TALLY annotate --auto=no summary0.out|s/n\.out/summary0.out/
+cg-summary-value|sed "s/summary: 0100/summary: 100/" summary0.cg >n.cg && cg_annotate --auto=no n.cg|$TALLY annotate --auto=no summary0.cg|s/n\.cg/summary0.cg/
 cg-dots-mixed-t0|cg_annotate --threshold=0 --auto=no mixdots.cg|$TALLY annotate --threshold=0 --auto=no mixdots.cg|
 cg-emptyfn|cg_annotate --threshold=0 --auto=no emptyfn.cg|$TALLY annotate --threshold=0 --auto=no emptyfn.cg|
 cg-emptyfn-merge|cg_merge -o m.cg emptyfn.cg && cat m.cg|$TALLY merge -o - emptyfn.cg|/^fl=/d;s/  */ /g;s/ $//'
