@@ -1,4 +1,4 @@
-line 1
-line 2
-line 3
-line 4
+int a1;
+int a2;
+int a3;
+int a4;
