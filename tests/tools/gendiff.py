@@ -171,6 +171,15 @@ def normalise(text, cut):
             out += normalise_table(lines[i + 2:j], t, cut)
             i = j
             continue
+        if x.startswith("User annotated:") and x[len("User annotated:"):].strip():
+            # the files given, in name order (the originals: Perl's hash order)
+            j = i + 1
+            while j < len(lines) and lines[j].startswith(" " * 18) and lines[j].strip():
+                j += 1
+            names = sorted([x[len("User annotated:"):].strip()] + [y.strip() for y in lines[i + 1:j]])
+            out += ["User annotated: " + " ".join(names)]
+            i = j
+            continue
         if x.startswith("The following files chosen for auto-annotation could not be found"):
             out += [x, lines[i + 1]]
             j = i + 2
@@ -285,6 +294,8 @@ class Harness:
             o.append("--context=%d" % rnd.choice([0, 1, 2, 8, 20]))
         if rnd.random() < 0.2:
             o.append("--show-percs=" + rnd.choice(["yes", "no"]))
+        if sh.include and rnd.random() < 0.7:
+            o.append("--include=" + sh.include)
         return o
 
     def check_annotate(self, seed, kind):
@@ -302,10 +313,18 @@ class Harness:
             name = os.path.basename(path)
             os.utime(path, (1609459200, 1609459200))
             opts = self.annotate_opts(rnd, sh, kind == "cachegrind")
-            rc1, o1, e1 = run([orig] + opts + [name], d)
-            rc2, o2, e2 = run([self.tally, "annotate"] + opts + [name], d)
+            # source files named after the profile (user-annotated), found or not
+            # (that exist: the originals stop at one they cannot find)
+            user = []
+            if sh.sources and rnd.random() < 0.2:
+                user = rnd.sample(sh.sources, rnd.randint(1, len(sh.sources)))
+                if sh.include and any(os.path.exists(os.path.join(d, sh.include, u)) for u in user):
+                    if not any(o.startswith("--include=") for o in opts):
+                        opts.append("--include=" + sh.include)
+            rc1, o1, e1 = run([orig] + opts + [name] + user, d)
+            rc2, o2, e2 = run([self.tally, "annotate"] + opts + [name] + user, d)
             self.counts[check][0] += 1
-            cmd = " ".join(opts + [name])
+            cmd = " ".join(opts + [name] + user)
             if rc1 != 0:
                 self.fail(check, seed, d, "the original failed: " + e1.strip()[:200], o1, o2, cmd)
                 return

@@ -62,6 +62,8 @@ class Shape:
         self.calls = False
         self.files = []
         self.total_key = "summary"
+        self.include = None  # a folder of sources (for --include)
+        self.sources = []  # the file names that have a source file
 
 
 def counts(rnd, nev, big, scale):
@@ -82,12 +84,18 @@ def counts(rnd, nev, big, scale):
     return out
 
 
-def write_sources(rnd, d, files, maxline):
-    """Source files for some of the names (old mtime); some shorter than the lines costed."""
+def write_sources(rnd, d, files, maxline, sh):
+    """Source files for some of the names (old mtime); some shorter than the lines
+    costed; some in a folder `srcdir` (sh.include) that annotate must be told of."""
+    if rnd.random() < 0.3:
+        sh.include = "srcdir"
     for f in files:
         if f == "???" or rnd.random() < 0.25:
             continue
         path = os.path.join(d, f)
+        if sh.include and rnd.random() < 0.5:
+            path = os.path.join(d, sh.include, f)
+        sh.sources.append(f)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         n = maxline.get(f, 10) + rnd.choice([0, 3, 20]) if rnd.random() < 0.85 else max(1, maxline.get(f, 10) // 2)
         with open(path, "w") as fp:
@@ -261,7 +269,7 @@ def callgrind(rnd, d, oracle=False, size=4000):
     path = os.path.join(d, "prof.out")
     with open(path, "w") as fp:
         fp.write("\n".join(lines) + "\n")
-    write_sources(rnd, d, files, maxline)
+    write_sources(rnd, d, files, maxline, sh)
     return path, sh
 
 
@@ -343,7 +351,7 @@ def cachegrind(rnd, d, oracle=False, size=3000, events=None, name="prof.cg", pla
     path = os.path.join(d, name)
     with open(path, "w") as fp:
         fp.write("\n".join(lines) + "\n")
-    write_sources(rnd, d, files, maxline)
+    write_sources(rnd, d, files, maxline, sh)
     return path, sh
 
 
