@@ -57,9 +57,8 @@ static int perl_integer(tally_wide x)
  * would round it); otherwise the doubles are divided. So an exact 99% of
  * counts past 2^53 is 99, not 98.99999999999999.
  */
-double textfmt_percent(tally_wide v, tally_wide total)
+static __attribute__((noinline)) double percent_wide(tally_wide v, tally_wide total)
 {
-    if (total == 0) return 0.0;
     tally_wide num = v * 100; /* |v| < 2^126: no overflow */
     if (!perl_integer(num)) return ((double)v * 100.0) / (double)total;
     if (perl_integer(total)) {
@@ -72,6 +71,16 @@ double textfmt_percent(tally_wide v, tally_wide total)
         }
     }
     return (double)num / (double)total;
+}
+
+double textfmt_percent(tally_wide v, tally_wide total)
+{
+    if (total == 0) return 0.0;
+    /* the usual case: both within 2^53, where Perl divides the doubles */
+    const tally_wide exact = (tally_wide)1 << 53;
+    if (v >= -exact / 100 && v <= exact / 100 && total >= -exact && total <= exact)
+        return (double)(int64_t)(v * 100) / (double)(int64_t)total;
+    return percent_wide(v, total);
 }
 
 /*
