@@ -267,7 +267,7 @@ static int annotate_one(struct annrep *r, const char *name, int user, struct str
                     const tally_wide *v = line_cost(r, r->lsorted[k], &nd);
                     annrep_print_cc(r, v, nd, w);
                     if (sum_into(r->printed, v, nc)) rc = -1;
-                    if (nd > r->printed_ndef) r->printed_ndef = nd;
+                    r->printed_ndef = func_ndef_join(&r->ft, r->printed_ndef, nd);
                     k++;
                 } else {
                     annrep_print_cc(r, NULL, 0, w);

@@ -49,6 +49,9 @@ cg-name-blanks|cg_annotate --auto=no trail.cg|$TALLY annotate --auto=no trail.cg
 clg-header-values|sed "s/ *\$//;s/0042/42/;s/0x7/7/;s/03/3/" hdr.out >n.out && callgrind_annotate --auto=no n.out|$TALLY annotate --auto=no hdr.out|s/n\.out/hdr.out/
 clg-summary-value|sed "s/summary: 0100/summary: 100/" summary0.out >n.out && callgrind_annotate --auto=no n.out|$TALLY annotate --auto=no summary0.out|s/n\.out/summary0.out/
 cg-summary-value|sed "s/summary: 0100/summary: 100/" summary0.cg >n.cg && cg_annotate --auto=no n.cg|$TALLY annotate --auto=no summary0.cg|s/n\.cg/summary0.cg/
+cg-dots-middle|cg_annotate middots.cg|$TALLY annotate middots.cg|
+cg-dots-middle-show|cg_annotate --show=Dr,Bc --sort=Bc middots.cg|$TALLY annotate --show=Dr,Bc --sort=Bc middots.cg|
+cg-dots-middle-t0|cg_annotate --threshold=0 --show-percs=no middots.cg|$TALLY annotate --threshold=0 --show-percs=no middots.cg|
 cg-dots-mixed-t0|cg_annotate --threshold=0 --auto=no mixdots.cg|$TALLY annotate --threshold=0 --auto=no mixdots.cg|
 cg-emptyfn|cg_annotate --threshold=0 --auto=no emptyfn.cg|$TALLY annotate --threshold=0 --auto=no emptyfn.cg|
 cg-emptyfn-merge|cg_merge -o m.cg emptyfn.cg && cat m.cg|$TALLY merge -o - emptyfn.cg|/^fl=/d;s/  */ /g;s/ $//'
