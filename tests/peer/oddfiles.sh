@@ -52,6 +52,9 @@ cg-summary-value|sed "s/summary: 0100/summary: 100/" summary0.cg >n.cg && cg_ann
 cg-dots-middle|cg_annotate middots.cg|$TALLY annotate middots.cg|
 cg-dots-middle-show|cg_annotate --show=Dr,Bc --sort=Bc middots.cg|$TALLY annotate --show=Dr,Bc --sort=Bc middots.cg|
 cg-dots-middle-t0|cg_annotate --threshold=0 --show-percs=no middots.cg|$TALLY annotate --threshold=0 --show-percs=no middots.cg|
+cg-file-no-lines|cg_annotate --threshold=0 --auto=no nolines.cg lines.c|$TALLY annotate --threshold=0 --auto=no nolines.cg lines.c|
+cg-file-no-lines-auto|mv a.c a.h && cg_annotate --threshold=0 nolines.cg; mv a.h a.c|mv a.c a.h && $TALLY annotate --threshold=0 nolines.cg; mv a.h a.c|
+clg-file-no-lines-user|callgrind_annotate --auto=no nolines.out lines.c|$TALLY annotate --auto=no nolines.out lines.c|
 cg-dots-mixed-t0|cg_annotate --threshold=0 --auto=no mixdots.cg|$TALLY annotate --threshold=0 --auto=no mixdots.cg|
 cg-emptyfn|cg_annotate --threshold=0 --auto=no emptyfn.cg|$TALLY annotate --threshold=0 --auto=no emptyfn.cg|
 cg-emptyfn-merge|cg_merge -o m.cg emptyfn.cg && cat m.cg|$TALLY merge -o - emptyfn.cg|/^fl=/d;s/  */ /g;s/ $//'
