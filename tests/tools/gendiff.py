@@ -430,7 +430,9 @@ class Harness:
         rnd = random.Random(seed)
         d = tempfile.mkdtemp(dir=self.work)
         try:
-            size = rnd.choice([2000, 20000, 200000])
+            # now and then a file of several MB (the split read, the sort and
+            # printing on two CPUs)
+            size = rnd.choice([2000, 20000, 200000]) if rnd.random() < 0.99 else 8000000
             if rnd.random() < 0.6:
                 path, sh = profgen.callgrind(rnd, d, False, size)
             else:
@@ -449,7 +451,7 @@ class Harness:
                 gz.write(data)
             with open(os.path.join(d, "crlf"), "wb") as fp:
                 fp.write(data.replace(b"\n", b"\r\n"))
-            split = str(rnd.choice([1024, 4096, 65536]))
+            split = str(rnd.choice([1024, 4096, 65536, "off"]))
             roads = [
                 ("split read (TALLY_READ_SPLIT=%s)" % split, base + [name], {"TALLY_READ_SPLIT": split}, None, None),
                 ("one CPU (taskset -c 0)", ["taskset", "-c", "0"] + base + [name], None, None, None),

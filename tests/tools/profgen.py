@@ -140,7 +140,7 @@ def callgrind(rnd, d, oracle=False, size=4000):
     names = Names(rnd, rnd.random() < 0.6)
     nparts = 1 if oracle or rnd.random() < 0.7 else rnd.randint(2, 3)
     sh.parts = nparts
-    nfn = max(2, min(60, size // 300 + rnd.randint(0, 4)))
+    nfn = max(2, size // 300 + rnd.randint(0, 4))
     objs = rnd.sample(OBJS, rnd.randint(1, len(OBJS)))
     files = rnd.sample(FILES, rnd.randint(1, len(FILES)))
     sh.files = files
@@ -244,7 +244,7 @@ def callgrind(rnd, d, oracle=False, size=4000):
                     lines.append(("* *" if instr else "*") if rnd.random() < 0.5 else
                                  position(rnd, instr, ln, last_line, addr, last_addr, oracle))
                 if sh.calls and not tied and cur_file == fl and rnd.random() < 0.35:
-                    callees = [j for j in range(nfn)
+                    callees = [j for j in (rnd.randrange(nfn) for _ in range(6))
                                if rank[fns[j][1], fns[j][2]] > rank[fl, name]]
                     if callees:
                         j = rnd.choice(callees)
@@ -318,7 +318,7 @@ def cachegrind(rnd, d, oracle=False, size=3000, events=None, name="prof.cg", pla
     lines.append("events: " + " ".join(events))
     sums = [0] * nev
     maxline = {}
-    nblocks = max(1, min(200, size // 200))
+    nblocks = max(1, size // 200)
     for b in range(nblocks):
         fl = rnd.choice(files)
         fn = rnd.choice(fnames)
