@@ -8,7 +8,8 @@
 #   make man        the man pages, build/man/*.1, from docs/*.md (needs lowdown)
 #   make demo       install what the demo needs, build, profile examples/ and show it
 #   make asan       build the unit tests with ASan+UBSan
-#   make fuzz       run every fuzzer for longer (FUZZ_SECONDS, default 300)
+#   make fuzz       run every fuzzer for longer (FUZZ_SECONDS, default 300), and
+#                   the differential harness (tests/peer/gendiff.sh) as long
 #   make bench      speed and memory against the peer tools
 #   make interop    tally's files in KCachegrind (screenshots) and callgrind_annotate
 #   make format     reformat the sources with clang-format
@@ -154,6 +155,8 @@ fuzz-build: $(FUZZBIN)
 FUZZ_SECONDS ?= 300
 fuzz: deps fuzz-build
 	@for f in $(FUZZBIN); do sh tests/fuzz/run-fuzzer.sh $$f $(FUZZ_SECONDS) || exit 1; done
+	@$(MAKE) -s all
+	@GENDIFF_SECONDS=$(FUZZ_SECONDS) sh tests/peer/gendiff.sh
 
 # --- tests ----------------------------------------------------------------
 examples:

@@ -200,6 +200,7 @@ struct diff *diff_new(const struct diff_options *opt)
     d->r->format = PROFILE_FORMAT_CACHEGRIND;
     d->rpt = profile_add_part(d->r);
     d->rpt->positions = POS_LINE;
+    d->rpt->counts_complete = 1; /* every count is written, as cg_diff writes them */
     return d;
 }
 

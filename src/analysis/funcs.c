@@ -96,6 +96,12 @@ static int add_wide(tally_wide *dst, const tally_wide *src, size_t n)
 static uint32_t record_ndef(const struct func_table *ft, const uint64_t *cost, int all_defined)
 {
     if (all_defined) return (uint32_t)ft->nbase;
+    if (ft->ndef_mask) {
+        uint32_t m = 0;
+        for (size_t i = 0; i < ft->nbase; i++)
+            m |= (uint32_t)(cost[i] != 0) << i;
+        return m;
+    }
     size_t k = ft->nbase;
     while (k > 0 && cost[k - 1] == 0)
         k--;
@@ -137,17 +143,17 @@ static size_t reserve_cap(size_t n)
     return n < ((size_t)1 << 18) ? n : (size_t)1 << 18;
 }
 
-static void max_into(uint64_t *slot, uint32_t ndef)
+static void max_into(const struct func_table *ft, uint64_t *slot, uint32_t ndef)
 {
-    if (*slot < ndef) *slot = ndef;
+    *slot = func_ndef_join(ft, (uint32_t)*slot, ndef);
 }
 
 /* A row's flags (FUNC_ROW_*) in its first value word, above its ndef. */
 #define ROW_FLAG(f) ((uint64_t)(f) << 32)
 
-static void row_ndef_max(uint64_t *v, uint32_t ndef)
+static void row_ndef_max(const struct func_table *ft, uint64_t *v, uint32_t ndef)
 {
-    if ((uint32_t)v[0] < ndef) v[0] = (v[0] >> 32 << 32) | ndef;
+    v[0] = (v[0] >> 32 << 32) | func_ndef_join(ft, (uint32_t)v[0], ndef);
 }
 
 /* Can the rows share the profile's cost records (func_options.share_costs)? */
@@ -269,6 +275,13 @@ int func_table_build(struct func_table *ft, const struct profile *p, const struc
             if (opt->cols[c].terms[t].event < m) m = (uint32_t)opt->cols[c].terms[t].event;
         ft->col_min_event[c] = m;
     }
+    if (p->nparts > 0 && opt->ndef_mask && p->parts[0]->events.n <= 32) {
+        ft->ndef_mask = 1;
+        ft->col_mask = xcalloc(nc ? nc : 1, sizeof(uint32_t));
+        for (size_t c = 0; c < nc; c++)
+            for (size_t t = 0; t < opt->cols[c].nterms; t++)
+                ft->col_mask[c] |= (uint32_t)1 << opt->cols[c].terms[t].event;
+    }
     if (p->nparts == 0) return 0;
     const struct part *pt = p->parts[0];
     ft->nbase = pt->events.n;
@@ -303,7 +316,7 @@ int func_table_build(struct func_table *ft, const struct profile *p, const struc
         int own;
         size_t ri = row_in(ft, fnrow, cr.fn, &fn, file, &own);
         uint64_t *v = rectab_val(&ft->rows, ri);
-        row_ndef_max(v, nd);
+        row_ndef_max(ft, v, nd);
         if (own) v[1] = (uint64_t)fn.obj + 1;
         v[0] |= ROW_FLAG(FUNC_ROW_LISTED);
         rc =
@@ -334,7 +347,7 @@ int func_table_build(struct func_table *ft, const struct profile *p, const struc
         uint64_t ak = (uint64_t)cr_i << 32 | ce_i;
         uint64_t *av = rectab_get(&ft->arcs, &ak, NULL);
         if (__builtin_add_overflow(av[0], *cl.count, &av[0])) rc = -1;
-        max_into(&av[1], nd);
+        max_into(ft, &av[1], nd);
         if (!rc) rc = add_wide((tally_wide *)(av + 2), tmp, nc);
     }
     /*
@@ -402,7 +415,7 @@ int func_table_lines(struct func_table *ft, const struct func_options *opt,
         }
         uint64_t lk[2] = {file, cr.pos.line};
         uint64_t *lv = rectab_get(&ft->lines, lk, NULL);
-        max_into(&lv[0], nd);
+        max_into(ft, &lv[0], nd);
         rc = add_wide((tally_wide *)(lv + 1), tmp, nc);
     }
     /* arcs that func_table_build() left out (no_arcs) are made now: the
@@ -430,14 +443,14 @@ int func_table_lines(struct func_table *ft, const struct func_options *opt,
         if (arcs_too) {
             uint64_t *av = rectab_get(&ft->arcs, &ak, NULL);
             if (__builtin_add_overflow(av[0], *cl.count, &av[0])) rc = -1;
-            max_into(&av[1], nd);
+            max_into(ft, &av[1], nd);
             if (!rc) rc = add_wide((tally_wide *)(av + 2), tmp, nc);
             if (rc || !WANTED(sfile)) continue;
         }
         uint64_t lk[3] = {sfile, cl.site.line, ak};
         uint64_t *lv = rectab_get(&ft->line_calls, lk, NULL);
         if (__builtin_add_overflow(lv[0], *cl.count, &lv[0])) rc = -1;
-        max_into(&lv[1], nd);
+        max_into(ft, &lv[1], nd);
         if (!rc) rc = add_wide((tally_wide *)(lv + 2), tmp, nc);
     }
 #undef WANTED
@@ -456,6 +469,7 @@ void func_table_release(struct func_table *ft)
     rectab_release(&ft->lines);
     rectab_release(&ft->line_calls);
     free(ft->col_min_event);
+    free(ft->col_mask);
     free(ft->canon);
     free(ft->fnmap);
     free(ft->sums);

@@ -14,8 +14,9 @@
  * leading base events were present on the cost lines summed. The callgrind format lets a writer
  * drop trailing zero counts, and callgrind_annotate prints
  * "." (not "0") for a count no cost line gave; a column is "defined" when
- * one of its base events is below ndef. For the cachegrind format every
- * count is written, so ndef is always the number of events.
+ * one of its base events is below ndef. A part whose every line gave every
+ * count (struct part: counts_complete; cachegrind files usually) sets
+ * `all_defined`: ndef is then always the number of events.
  *
  * File names are made canonical first: `strip` (e.g. the current directory
  * with a trailing '/') is removed from the front of each file name, so
@@ -95,6 +96,7 @@ struct func_options {
     const struct rename *mod_fn;   /* --mod-funcname, or NULL */
     int no_arcs;                   /* build neither arcs nor per-line calls (see below) */
     int share_costs;               /* rows of one cost record point at it (see above) */
+    int ndef_mask;                 /* ndef is a mask of events, not a count (see below) */
 };
 
 /*
@@ -113,6 +115,8 @@ struct func_table {
     struct strtab names; /* canonical names the profile lacks: id pnames + i is names' i */
     size_t ncols, nbase;
     uint32_t *col_min_event; /* [ncols] smallest base event a column uses */
+    int ndef_mask;           /* ndefs are masks (func_options.ndef_mask) */
+    uint32_t *col_mask;      /* [ncols] (ndef_mask) the base events a column uses, as a mask */
     int shared;              /* rows point at the cost records they are (share_costs) */
     int is_signed;           /* the profile's costs are signed */
     tally_wide *sums;        /* (shared) the vectors of rows of several records, ncols each */
@@ -250,10 +254,28 @@ static inline const tally_wide *func_arc_cost(const struct func_table *ft, size_
     return (const tally_wide *)(rectab_val(&ft->arcs, a) + 2);
 }
 
+/*
+ * With `ndef_mask` (a cachegrind file that writes `.` or leaves counts out,
+ * of at most 32 events), an ndef is the mask of the base events that a
+ * record gave as non-zero, and a sum's is the union of its records': so a
+ * column is defined when one of its events is, as cg_annotate keeps each
+ * column apart (`5 . 3`: the second is `.`). Otherwise it is the count of
+ * leading events given, and a sum's is the largest.
+ */
 /* Is column c defined for a cost whose ndef is `ndef`? */
 static inline int func_col_defined(const struct func_table *ft, size_t c, uint32_t ndef)
 {
-    return ft->col_min_event[c] < ndef;
+    return ft->ndef_mask ? (ndef & ft->col_mask[c]) != 0 : ft->col_min_event[c] < ndef;
+}
+/* The ndef of the sum of two costs of ndefs a and b. */
+static inline uint32_t func_ndef_join(const struct func_table *ft, uint32_t a, uint32_t b)
+{
+    return ft->ndef_mask ? a | b : a > b ? a : b;
+}
+/* The ndef of a cost whose every count is given. */
+static inline uint32_t func_ndef_all(const struct func_table *ft)
+{
+    return ft->ndef_mask ? (uint32_t)(((uint64_t)1 << ft->nbase) - 1) : (uint32_t)ft->nbase;
 }
 
 /* "file:name" of row r (caller frees). */

@@ -144,6 +144,7 @@ static int parse_counts(struct cg_reader *r, const char *s, const char *end, uin
         int neg = 0;
         if (*s == '.') {
             s++;
+            r->pt->counts_complete = 0; /* a count the line leaves undefined */
         } else {
             if (*s == '-') {
                 neg = 1;
@@ -281,6 +282,7 @@ static int count_line(struct cg_reader *r, const char *s, const char *end)
         for (size_t i = 0; i < k; i++)
             r->tot_or |= r->costs[i];
     }
+    if (k < r->nev) r->pt->counts_complete = 0; /* the missing counts are undefined */
     if (!r->fn_ok) {
         r->fn = profile_function(r->p, 0, r->file, r->name);
         r->fn_ok = 1;
@@ -320,6 +322,7 @@ static int start_body(struct cg_reader *r)
     r->tot = xcalloc(r->nev ? r->nev : 1, sizeof(*r->tot));
     r->sum = xcalloc(r->nev ? r->nev : 1, sizeof(*r->sum));
     r->state = CG_BODY;
+    r->pt->counts_complete = 1; /* until a line leaves a count out or gives '.' */
     /* a mapped file's size says about how many lines it has (real files:
        55 bytes a line with 9 events): no growing of the table on the way */
     if (!r->unindexed && r->in->kind == INPUT_MAP && r->in->size / 48 > 1024) {
@@ -391,11 +394,16 @@ static int body_line(struct cg_reader *r, const char *s, size_t len)
         if (s[1] == 'n' || s[1] == 'l') {
             if (check_no_nul(r, s, len)) return -1;
             uint32_t id = profile_intern(r->p, s + 3, len - 3);
-            if (s[1] == 'n')
+            if (s[1] == 'n') {
+                /* the function exists from its fn= line, counts or not:
+                   cg_annotate lists one without counts (--threshold=0) */
                 r->name = id;
-            else
+                r->fn = profile_function(r->p, 0, r->file, r->name);
+                r->fn_ok = 1;
+            } else {
                 r->file = id;
-            r->fn_ok = 0;
+                r->fn_ok = 0;
+            }
             return 0;
         }
     }

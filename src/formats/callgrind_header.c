@@ -382,8 +382,8 @@ int rd_header_line(struct rd *r, const char *line, size_t len)
     if (KEY("creator")) {
         if (r->pt && r->body && rd_finish_part(r)) return -1;
         rd_trim(&v, &vl);
-        free(r->p->creator);
-        r->p->creator = xstrndup(v, vl);
+        /* the first dump's, as its cmd: and pid: are (concatenated files) */
+        if (!r->p->creator) r->p->creator = xstrndup(v, vl);
         return 0;
     }
     if (KEY("pid") || KEY("thread") || KEY("part")) {

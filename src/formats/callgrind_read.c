@@ -569,6 +569,17 @@ static int signed_cost(struct rd *r, const struct position *p, const uint64_t *c
 }
 
 /*
+ * A position without costs (`30`), or a jump's source line when jumps are
+ * dropped: a line of the function all the same, of no cost (callgrind_annotate
+ * annotates it). Returns 0.
+ */
+static __attribute__((cold, noinline)) int no_cost_line(struct rd *r, const struct position *p)
+{
+    part_cost_vector(r->fold.dst, r->fn, p);
+    return 0;
+}
+
+/*
  * A cost line (or the line after calls=/jump=): subpositions then costs.
  * Parses from s up to the end of the line ('\n' before lim) and returns
  * the position of that end in *next.
@@ -587,7 +598,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
         r->sums.tot_or = acc;
     }
     uint64_t *cost = r->cost;
-    if (n && n < r->nev) r->pt->counts_complete = 0;
+    if (n < r->nev) r->pt->counts_complete = 0; /* no costs (n 0) too: `.` */
     if (r->fn_dirty && resolve_fn(r)) return -1;
     struct position p;
     make_pos(r, pos, r->src, &p);
@@ -602,7 +613,7 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     }
     int sg = r->p->signed_costs;
     if (r->pending == PEND_NONE) {
-        if (!n) return 0;
+        if (!n) return no_cost_line(r, &p);
         if (sg) return signed_cost(r, &p, cost, n);
         if (!sumbound_holds(r->lineno, r->sums.tot_or) && totals_exact(r, cost, n)) return -1;
         uint64_t *v = part_cost_vector(r->fold.dst, r->fn, &p);
@@ -635,6 +646,9 @@ static int cost_line(struct rd *r, const char *s, const char *lim, const char **
     if (!zero && !sg && part_add_cost(r->p, r->fold.dst, r->fn, &p, cost, n))
         return rd_fail(r, "costs overflow 64 bits when added up");
     if (!zero && !sg && r->fold.direct) add_psum(r, cost, n);
+    /* the source line is one of the function's lines (a line of no cost for
+       callgrind_annotate): the jump keeps it, or when jumps are dropped a record */
+    if (zero && r->opt->drop_jumps) no_cost_line(r, &p);
     if (!r->opt->drop_jumps && part_add_jump(r->p, r->fold.dst, r->fn, &p, r->jtarget_fn,
                                              &r->target, r->jcond, r->jexec, r->jtaken))
         return rd_fail(r, "jump counts overflow 64 bits when added up");
@@ -678,15 +692,15 @@ static const char *cost_run(struct rd *r, const char *s, const char *tail)
         size_t n;
         const char *eol;
         if (fast_cost_line(r, s, tail, last, pos, &n, &eol, &acc, stop)) break;
+        if (n < nmin) {    /* no costs, or the first line that leaves some out */
+            if (!n) break; /* left to cost_line(): its record is a line of no cost */
+            r->pt->counts_complete = 0;
+            nmin = 1;
+        }
         lineno++;
         last[SP_ADDR] = pos[SP_ADDR];
         last[SP_LINE] = pos[SP_LINE];
         s = eol + 1;
-        if (n < nmin) { /* no costs, or the first line that leaves some out */
-            if (!n) continue;
-            r->pt->counts_complete = 0;
-            nmin = 1;
-        }
         uint64_t addr = drop_addr ? 0 : pos[SP_ADDR];
         uint64_t line = drop_line ? 0 : pos[SP_LINE];
         if (!vec || line != vec_line || addr != vec_addr) {

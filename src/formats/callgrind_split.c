@@ -473,10 +473,7 @@ static int merge_parts(struct rd *r, struct half *h, uint32_t *nm)
     }
     free(fnmap);
     if (bad) return -1; /* cannot happen: the sums were checked */
-    if (q->creator) {
-        free(p->creator);
-        p->creator = xstrdup(q->creator);
-    }
+    if (q->creator && !p->creator) p->creator = xstrdup(q->creator); /* the first dump's */
     if (q->version) p->version = q->version;
     r->had_total = xgrow(r->had_total, &r->had_cap, r->nread + s->nread, 1);
     memcpy(r->had_total + r->nread, s->had_total, s->nread);

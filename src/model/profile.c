@@ -574,6 +574,17 @@ static int accumulate(struct profile *dp, struct part *dst, const struct profile
                              *j.executed, *j.taken);
     }
 done:
+    if (!bad && dp != sp && !fnmap && (what & PART_ACC_META) && sp->mentions) {
+        /* the functions sp's reader saw named (fn= lines), after those of
+           dp, in sp's order: a sum labels shared rows as its last file does */
+        uint64_t base = dp->mentions;
+        size_t nfn = profile_nfunctions(sp);
+        for (size_t f = 0; f < nfn; f++) {
+            uint64_t m = profile_function_mention(sp, (uint32_t)f);
+            if (m) profile_raise_mention(dp, MAP_FN((uint32_t)f), base + m);
+        }
+        dp->mentions = base + sp->mentions;
+    }
     free(tmp);
     free(map);
     free(ids.name);

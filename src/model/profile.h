@@ -127,7 +127,9 @@ struct part {
      * zeros out. callgrind_annotate prints a zero that a line gave as `0`
      * and a count that no line gave as `.` (analysis/funcs.h: ndef), so with
      * this set every sum of at least one record is shown in full. The
-     * callgrind reader sets it; other readers leave it 0. A sum of parts
+     * callgrind and cachegrind readers set it (a cachegrind line that leaves
+     * counts out or gives `.` clears it, as cg_annotate shows those as `.`),
+     * and so does a diff (every count written); other readers leave it 0. A sum of parts
      * keeps it only when every part added has it.
      */
     int counts_complete;
@@ -190,7 +192,8 @@ struct function profile_function_at(const struct profile *p, uint32_t fn);
  * FILE:FUNCTION row that functions of several objects share (code without
  * symbols is named by its offset, every library has an `_init`) with the
  * object of the last `fn=` line of that row, and tally annotate does the
- * same (analysis/funcs.c).
+ * same (analysis/funcs.c). part_accumulate() of another profile carries
+ * its mentions over, numbered after the destination's.
  */
 void profile_mention_function(struct profile *p, uint32_t fn);
 uint64_t profile_function_mention(const struct profile *p, uint32_t fn);

@@ -342,7 +342,7 @@ static int setup_summary(struct annrep *r, struct tally_error *err)
     else if (!r->cg && r->pt->totals && !base_is_zero(r, r->pt->totals))
         base = r->pt->totals;
     if (base) {
-        r->summary_ndef = (uint32_t)r->nbase;
+        r->summary_ndef = func_ndef_all(&r->ft);
         if (eval_base(r, base, r->summary))
             return tally_error_set(err, r->p->path, 0, "summary too large");
         return 0;
@@ -353,7 +353,7 @@ static int setup_summary(struct annrep *r, struct tally_error *err)
         for (size_t c = 0; c < r->ncols; c++)
             if (__builtin_add_overflow(r->summary[c], func_row_cost(&r->ft, i, c), &r->summary[c]))
                 return tally_error_set(err, r->p->path, 0, "total cost too large");
-        if (func_row_ndef(&r->ft, i) > r->summary_ndef) r->summary_ndef = func_row_ndef(&r->ft, i);
+        r->summary_ndef = func_ndef_join(&r->ft, r->summary_ndef, func_row_ndef(&r->ft, i));
     }
     return 0;
 }
@@ -585,7 +585,7 @@ static void print_cycle_tree(struct annrep *r, size_t cy, int dir)
             uint64_t key = other;
             uint64_t *val = rectab_get(&agg, &key, NULL);
             val[0] += func_arc_count(&r->ft, a);
-            if (val[1] < func_arc_ndef(&r->ft, a)) val[1] = func_arc_ndef(&r->ft, a);
+            val[1] = func_ndef_join(&r->ft, (uint32_t)val[1], func_arc_ndef(&r->ft, a));
             const tally_wide *c = func_arc_cost(&r->ft, a);
             tally_wide *d = (tally_wide *)(val + 2);
             for (size_t i = 0; i < nc; i++)
@@ -935,13 +935,15 @@ int annotate_report(FILE *out, const struct profile *p, const struct annotate_op
     if (setup_columns(&r, err)) goto done;
     /* per-line tables are made later, for the source files found (annrep_sources()) */
     /* a part whose every line gave every count has no undefined count (funcs.h) */
-    int all_defined = r.cg || r.pt->counts_complete;
+    int all_defined = r.pt->counts_complete;
     struct func_options fo = {r.ncols, r.cols, r.cg ? NULL : o->cwd, 0, all_defined, o->mod_file,
                               o->mod_fn, /* arcs only for a view that shows calls */
                               !o->inclusive && !o->tree_caller && !o->tree_calling,
                               /* rows point at their cost records unless inclusive costs are
                                  computed from them */
-                              !o->inclusive};
+                              !o->inclusive,
+                              /* cachegrind's `.`: each column apart (funcs.h) */
+                              r.cg && !all_defined && !o->inclusive};
     if (func_table_build(&r.ft, p, &fo, err)) goto done;
     r.have_ft = 1;
     r.fo = &fo;

@@ -179,6 +179,18 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
     return a + b < a ? UINT64_MAX : a + b;
 }
 
+/*
+ * Whether canonical file fid is a function's file (an `fl=` before `fn=`):
+ * the originals know such a file even when no cost line is in it.
+ */
+static int file_named(struct annrep *r, uint32_t fid)
+{
+    size_t nfn = profile_nfunctions(r->p);
+    for (size_t f = 0; f < nfn; f++)
+        if (func_canon_file(&r->ft, profile_function_at(r->p, (uint32_t)f).file) == fid) return 1;
+    return 0;
+}
+
 static int annotate_one(struct annrep *r, const char *name, int user, struct strlist *unfound,
                         int *did)
 {
@@ -203,7 +215,17 @@ static int annotate_one(struct annrep *r, const char *name, int user, struct str
         file_range(&r->ft.line_calls, r->csorted, fid, &clo, &chi);
     }
     if (lo == hi) {
-        fprintf(out, "  No information has been collected for %s\n\n", name);
+        if (fid != UINT32_MAX && file_named(r, fid)) {
+            /* a file of the profile with no line: the originals print the header alone */
+            size_t *w = xmalloc((r->ncols ? r->ncols : 1) * sizeof(size_t));
+            annrep_widths_init(r, w);
+            annrep_print_events(r, w);
+            fputs("\n\n\n", out);
+            free(w);
+            *did = 1; /* and the count of annotated events follows */
+        } else {
+            fprintf(out, "  No information has been collected for %s\n\n", name);
+        }
         srcfile_text_release(&src);
         free(opened);
         free(shown);
@@ -267,7 +289,7 @@ static int annotate_one(struct annrep *r, const char *name, int user, struct str
                     const tally_wide *v = line_cost(r, r->lsorted[k], &nd);
                     annrep_print_cc(r, v, nd, w);
                     if (sum_into(r->printed, v, nc)) rc = -1;
-                    if (nd > r->printed_ndef) r->printed_ndef = nd;
+                    r->printed_ndef = func_ndef_join(&r->ft, r->printed_ndef, nd);
                     k++;
                 } else {
                     annrep_print_cc(r, NULL, 0, w);

@@ -44,15 +44,43 @@ size_t textfmt_count_width(tally_wide v, int show_percs)
     return len + (len - 1) / 3 + (show_percs ? 9 : 0);
 }
 
+/* Whether Perl holds x as an integer (an IV or a UV) rather than a double. */
+static int perl_integer(tally_wide x)
+{
+    return x >= INT64_MIN && x <= (tally_wide)UINT64_MAX;
+}
+
+/*
+ * As Perl computes `$v * 100 / $total`: the product is an exact integer
+ * when it fits in 64 bits, else a double; the quotient of two integers is
+ * exact when the division is, and one of them is past 2^53 (where a double
+ * would round it); otherwise the doubles are divided. So an exact 99% of
+ * counts past 2^53 is 99, not 98.99999999999999.
+ */
+static __attribute__((noinline)) double percent_wide(tally_wide v, tally_wide total)
+{
+    tally_wide num = v * 100; /* |v| < 2^126: no overflow */
+    if (!perl_integer(num)) return ((double)v * 100.0) / (double)total;
+    if (perl_integer(total)) {
+        unsigned __int128 l = num < 0 ? -(unsigned __int128)num : (unsigned __int128)num;
+        unsigned __int128 d = total < 0 ? -(unsigned __int128)total : (unsigned __int128)total;
+        const unsigned __int128 exact = (unsigned __int128)1 << 53;
+        if (l >= d && (l > exact || d > exact) && l % d == 0) {
+            double q = (double)(l / d);
+            return (num < 0) != (total < 0) ? -q : q;
+        }
+    }
+    return (double)num / (double)total;
+}
+
 double textfmt_percent(tally_wide v, tally_wide total)
 {
     if (total == 0) return 0.0;
-    double num;
-    if (v > INT64_MAX / 100 || v < INT64_MIN / 100)
-        num = (double)v * 100.0;
-    else
-        num = (double)(v * 100);
-    return num / (double)total;
+    /* the usual case: both within 2^53, where Perl divides the doubles */
+    const tally_wide exact = (tally_wide)1 << 53;
+    if (v >= -exact / 100 && v <= exact / 100 && total >= -exact && total <= exact)
+        return (double)(int64_t)(v * 100) / (double)(int64_t)total;
+    return percent_wide(v, total);
 }
 
 /*

@@ -38,8 +38,10 @@ size_t textfmt_plain_len(tally_wide v);
 size_t textfmt_count_width(tally_wide v, int show_percs);
 
 /*
- * v as a percentage of total, as the originals compute it (the product
- * v * 100 first, in floating point only when it does not fit an integer);
+ * v as a percentage of total, as the originals compute it in Perl: the
+ * product v * 100 first, in floating point only when it does not fit 64
+ * bits; an exact quotient of integers past 2^53 exactly, others as the
+ * quotient of two doubles (so the threshold stops where theirs does);
  * 0 when total is 0.
  */
 double textfmt_percent(tally_wide v, tally_wide total);

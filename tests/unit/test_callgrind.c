@@ -463,7 +463,12 @@ static void test_jumps(void **state)
     struct read_options opt = {.drop_jumps = 1};
     p = rd_opt(text, &opt);
     assert_int_equal(part_njumps(p->parts[0]), 0);
-    assert_int_equal(part_ncosts(p->parts[0]), 2);
+    /* the jumps' source lines stay lines of the function: records of no cost */
+    assert_int_equal(part_ncosts(p->parts[0]), 5);
+    f = fn_of(p, "", "a.c", "f");
+    expect_costs(cost_at(p, 0, f, "a.c", 5, 0x12), 1, (uint64_t[]){0});
+    expect_costs(cost_at(p, 0, f, "a.c", 6, 0x13), 1, (uint64_t[]){0});
+    expect_costs(cost_at(p, 0, f, "a.c", 6, 0x14), 1, (uint64_t[]){1});
     profile_free(p);
 }
 
@@ -1223,7 +1228,7 @@ static void test_write_signed(void **state)
 /* Real files named by TALLY_CG_FILES: round trip, and compressed copies. */
 /* Each fn= line records which function it named last (annotate labels a
  * row shared by several objects with the last one); cfn= lines do not,
- * and functions made by accumulating into another profile have none. */
+ * and accumulating into another profile carries them, after its own. */
 static void test_fn_mentions(void **state)
 {
     (void)state;
@@ -1245,8 +1250,14 @@ static void test_fn_mentions(void **state)
     tally_error_clear(&err);
     profile_add_part(q);
     assert_int_equal(part_accumulate(q, q->parts[0], p, p->parts[0], &err), 0);
-    for (size_t i = 0; i < profile_nfunctions(q); i++)
-        assert_int_equal(profile_function_mention(q, (uint32_t)i), 0);
+    assert_int_equal(profile_function_mention(q, fn_of(q, "a", "f.c", "x")), 3);
+    assert_int_equal(profile_function_mention(q, fn_of(q, "b", "f.c", "x")), 2);
+    assert_int_equal(profile_function_mention(q, fn_of(q, "c", "g.c", "z")), 4);
+    assert_int_equal(profile_function_mention(q, fn_of(q, "c", "f.c", "z")), 0);
+    /* a second time: after the first one's */
+    assert_int_equal(part_accumulate(q, q->parts[0], p, p->parts[0], &err), 0);
+    assert_int_equal(profile_function_mention(q, fn_of(q, "a", "f.c", "x")), 4 + 3);
+    assert_int_equal(profile_function_mention(q, fn_of(q, "b", "f.c", "x")), 4 + 2);
     profile_free(q);
     profile_free(p);
 }

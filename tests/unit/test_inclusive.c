@@ -468,7 +468,7 @@ static void test_funcs_rows(void **state)
     struct event_term terms[2] = {{1, 0}, {2, 1}};
     cols[2].nterms = 2;
     cols[2].terms = terms;
-    struct func_options fo = {3, cols, "/cwd/", 1, 0, NULL, NULL, 0, 0};
+    struct func_options fo = {3, cols, "/cwd/", 1, 0, NULL, NULL, 0, 0, 0};
     struct func_table ft;
     assert_int_equal(func_table_build(&ft, p, &fo, &err), 0);
 
@@ -540,7 +540,7 @@ static void test_funcs_named_rows(void **state)
     assert_int_equal(part_add_call(p, pt, k, &h7, c, &t3, 1, one, 1), 0);
     struct event_expr col;
     assert_int_equal(eventset_lookup(&pt->events, "Ir", &col), 0);
-    struct func_options fo = {1, &col, NULL, 0, 0, NULL, NULL, 0, 0};
+    struct func_options fo = {1, &col, NULL, 0, 0, NULL, NULL, 0, 0, 0};
     struct func_table ft;
     assert_int_equal(func_table_build(&ft, p, &fo, &err), 0);
     size_t own = row_of(&ft, "t.c", "k"), inl = row_of(&ft, "t.h", "k");

@@ -187,7 +187,7 @@ static void build(struct func_table *ft, struct profile *p, struct event_expr *c
     assert_int_equal(eventset_lookup(es, "Ir", &cols[0]), 0);
     assert_int_equal(eventset_lookup(es, "Dr", &cols[1]), 0);
     /* the lean table shares the rows' costs with the records (as annotate's does) */
-    struct func_options fo = {2, cols, "/src/", 0, 0, NULL, NULL, lean, lean};
+    struct func_options fo = {2, cols, "/src/", 0, 0, NULL, NULL, lean, lean, 0};
     struct tally_error err;
     assert_int_equal(func_table_build(ft, p, &fo, &err), 0);
 }

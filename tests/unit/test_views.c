@@ -237,7 +237,7 @@ static void test_tables_then_report(void **state)
     size_t nrows = 0;
     /* bit 0: lines, bit 1: no arcs, bit 2: costs shared with the records */
     for (int k = 0; k < 8; k++) {
-        struct func_options fo = {2, cols, strip, k & 1, 0, NULL, NULL, k >> 1 & 1, k >> 2};
+        struct func_options fo = {2, cols, strip, k & 1, 0, NULL, NULL, k >> 1 & 1, k >> 2, 0};
         struct func_table ft;
         struct tally_error err;
         assert_int_equal(func_table_build(&ft, p, &fo, &err), 0);

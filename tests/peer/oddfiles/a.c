@@ -1,0 +1,4 @@
+int a1;
+int a2;
+int a3;
+int a4;
