@@ -770,15 +770,13 @@ static void gather_part(Bool final)
     }
 }
 
-/* Before a zeroing (--cacheuse): the use events of the instrs whose block
- * has not run since the last dump are held, as before a dump, and come
- * back after it (sim_give_back): Callgrind's zeroing spares the blocks
- * that have not run, and their held use with them. */
-void dump_hold_for_zero(void)
+/* For each thread with --separate-threads (else once, tid 0): its
+ * counts alone in the counters, then `part(tid)`; the counters hold the
+ * sum again after. */
+static void each_thread_part(void (*part)(UInt tid))
 {
-    gather_part(False);
     if (!clo_separate) {
-        sim_hold_unrun(0);
+        part(0);
         return;
     }
     for (UInt k = 0; k < calls_n_threads; k++)
@@ -786,7 +784,7 @@ void dump_hold_for_zero(void)
             clear_counters();
             clear_jumps();
             unstash(calls_threads[k], False);
-            sim_hold_unrun(calls_threads[k]->tid);
+            part(calls_threads[k]->tid);
         }
     clear_counters();
     clear_jumps();
@@ -794,28 +792,29 @@ void dump_hold_for_zero(void)
         if (calls_threads[k]) unstash(calls_threads[k], True);
 }
 
+/* Before a zeroing (--cacheuse): the use events of the instrs whose block
+ * has not run since the last dump are held, as before a dump, and come
+ * back after it (sim_give_back): Callgrind's zeroing spares the blocks
+ * that have not run, and their held use with them. */
+void dump_hold_for_zero(void)
+{
+    gather_part(False);
+    each_thread_part(sim_hold_unrun);
+}
+
+/* One part's file (the use of blocks that did not run held back first). */
+static void write_part(UInt tid)
+{
+    sim_hold_unrun(tid);
+    write_callgrind(tid);
+}
+
 /* Write the gathered counts: one part, or with --separate-threads one
  * part per thread, each in its own file (then the counters hold the sum,
  * for the cachegrind file). */
 static void write_parts(void)
 {
-    if (!clo_separate) {
-        sim_hold_unrun(0);
-        write_callgrind(0);
-        return;
-    }
-    for (UInt k = 0; k < calls_n_threads; k++)
-        if (calls_threads[k]) {
-            clear_counters();
-            clear_jumps();
-            unstash(calls_threads[k], False);
-            sim_hold_unrun(calls_threads[k]->tid);
-            write_callgrind(calls_threads[k]->tid);
-        }
-    clear_counters();
-    clear_jumps();
-    for (UInt k = 0; k < calls_n_threads; k++)
-        if (calls_threads[k]) unstash(calls_threads[k], True);
+    each_thread_part(write_part);
 }
 
 /* The cachegrind file has no parts, so it holds the whole run: before a
