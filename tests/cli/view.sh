@@ -221,6 +221,40 @@ fi
 run_tally 1 "" "aprof report alone" view --no-browser "$TMP/is.aprof"
 [ -z "$why" ] && ok "an aprof report alone: refused" || not_ok "an aprof report alone: $why"
 
+# a profile of differences (signed costs): the tables, and no flame graph
+# (a stack tree of signed costs means nothing) but a 422 that says so
+"$TALLY" diff "$TMP/rec.out" "$TMP/rec12.out" >"$TMP/d.out" 2>"$TMP/d.err" || not_ok "tally diff"
+start_view "$TMP/v.log" "$TMP/d.out"
+if [ -n "$URL" ]; then
+    tok=${URL##*t=}
+    b=${URL%%/\?t=*}
+    python3 - "$b" "$tok" >"$TMP/d.check" 2>&1 <<'PY'
+import json, sys, urllib.request, urllib.error
+base, tok = sys.argv[1], sys.argv[2]
+def get(q):
+    try:
+        with urllib.request.urlopen("%s/api/%s&t=%s" % (base, q, tok)) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+st, rows = get("functions?limit=5000&sort=self")
+neg = [r for r in rows["rows"] if str(r["self"][0]).startswith("-")]
+print("rows", st, len(rows["rows"]), "negative", len(neg))
+st, fl = get("flame?ev=0")
+print("flame", st, fl.get("error", ""))
+PY
+    if grep -q "^rows 200 [1-9][0-9]* negative [1-9]" "$TMP/d.check" && grep -q "^flame 422 .*signed" "$TMP/d.check"; then
+        ok "a profile of differences: rows with negative costs; the flame graph refused with why"
+    else
+        not_ok "a profile of differences"
+        diag <"$TMP/d.check"
+    fi
+    stop_view "view of a profile of differences"
+else
+    not_ok "tally view of a profile of differences"
+    diag <"$TMP/v.log"
+fi
+
 # --address: another numeric address is honoured, a name is refused
 start_view "$TMP/v6.log" --address=::1 "$TMP/rec.out"
 case $URL in
