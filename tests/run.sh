@@ -37,7 +37,7 @@ add() { # name command...
 # The programs that take longest, started first (the order matters only
 # for the run's length, never for its result).
 long_first="browser/view.sh peer/vgsuite.sh peer/callgraph.sh peer/record.sh asan-cli/record.sh cli/record.sh
-    asan-cli/convert.sh peer/stacks.sh peer/vgsuite.sh cli/convert.sh asan-cli/flame.sh hostile/sweep.sh
+    asan-cli/convert.sh peer/stacks.sh cli/convert.sh asan-cli/flame.sh hostile/sweep.sh
     peer/gprof.sh cli/flame.sh"
 
 groups=${1:+"$*"}
