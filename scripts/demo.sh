@@ -166,4 +166,5 @@ echo "plots: $PICS/complexity/index.html"
 
 step "Done" \
     "Next: 'tally --help' for every command, docs/tally.md for the manual;" \
-    "the pictures of steps 8 and 9 are in build/demo/."
+    "the pictures of steps 8 and 9 are in build/demo/;" \
+    "'tally view PROFILE' explores any profile in the browser (docs/tally-view.md)."
