@@ -393,14 +393,17 @@ static void arc_list(FILE *fp, const struct view_sel *s, const size_t *start, co
                      uint32_t v, int callers)
 {
     const struct vgraph *g = &s->g;
-    tally_wide *c = xmalloc(g->ncols * sizeof(*c));
+    size_t n = start[v + 1] - start[v];
+    tally_wide *c = xmalloc((callers ? 1 : n ? n : 1) * g->ncols * sizeof(*c));
+    if (!callers) vgraph_out_costs(g, v, c); /* the callees' costs in one pass */
     for (size_t i = start[v]; i < start[v + 1]; i++) {
         uint32_t a = arcs[i], w = callers ? g->from[a] : g->to[a];
+        const tally_wide *cost = callers ? c : c + (i - start[v]) * g->ncols;
         fputs(i > start[v] ? ",\n  {" : "\n  {", fp);
         api_names(fp, s, w);
         fprintf(fp, ", \"calls\": %" PRIu64 ", \"incl\": ", g->count[a]);
-        vgraph_arc_costs(g, a, c);
-        api_costs(fp, c, g->ncols);
+        if (callers) vgraph_arc_costs(g, a, c);
+        api_costs(fp, cost, g->ncols);
         if (s->base_of) {
             /* the same calls in the base */
             const struct view_session *ses = s->ses;
