@@ -12,12 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void strlist_copy(struct strlist *dst, const struct strlist *src)
-{
-    for (size_t i = 0; i < src->n; i++)
-        strlist_push(dst, src->items[i]);
-}
-
 /* Free what a selection computed. */
 static void sel_release(struct view_sel *x)
 {
@@ -328,12 +322,12 @@ struct view_session *view_session_new(struct profile *p, const struct view_confi
     s->cfg.title = cfg->title ? xstrdup(cfg->title) : NULL;
     s->cfg.editor = cfg->editor ? xstrdup(cfg->editor) : NULL;
     s->cfg.dot_timeout_ms = cfg->dot_timeout_ms ? cfg->dot_timeout_ms : 10000;
-    strlist_copy(&s->cfg.inputs, &cfg->inputs);
-    strlist_copy(&s->cfg.include, &cfg->include);
+    strlist_append(&s->cfg.inputs, &cfg->inputs);
+    strlist_append(&s->cfg.include, &cfg->include);
     s->cfg.isprof = cfg->isprof;
     s->cfg.complexity = cfg->complexity;
     s->cfg.base = cfg->base;
-    strlist_copy(&s->cfg.base_inputs, &cfg->base_inputs);
+    strlist_append(&s->cfg.base_inputs, &cfg->base_inputs);
     s->stores = xcalloc(s->nparts, sizeof(*s->stores));
     for (size_t i = 0; cfg->packed && i < cfg->packed->n && i < s->nparts; i++) {
         s->stores[i] = cfg->packed->st[i];
