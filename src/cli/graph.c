@@ -160,10 +160,14 @@ static int graph_parse_args(int argc, char **argv, struct graph_options *o)
     return 0;
 }
 
-int cli_event_column(const struct profile *p, const char *event, struct event_expr *out,
+int cli_event_column(struct profile *p, const char *event, struct event_expr *out,
                      const char **name, struct tally_error *err)
 {
     const struct eventset *es = &p->parts[0]->events;
+    if (event && strchr(event, '=')) {
+        if (cli_define_events(p, &event, 1, err)) return -1;
+        event = es->derived[es->nderived - 1].name;
+    }
     if (!event) {
         if (es->n == 0) return tally_error_set(err, p->path, 0, "the profile counts no events");
         event = es->names[0];
