@@ -36,7 +36,9 @@ static void usage(FILE *fp)
           "otherwise; every argument after \"--\" is a source file.\n"
           "\n"
           "Options (defaults in brackets):\n"
-          "  --show=EV,...          events to show, base or derived [all base events]\n"
+          "  --show=EV,...          events to show, base, derived or built-in (CEst, ...)\n"
+          "                         [all base events, then those of --event]\n"
+          "  --event=NAME=FORMULA   define the event NAME (repeatable; see below)\n"
           "  --sort=EV[:PCT],...    sort by these events; PCT sets a threshold per event\n"
           "                         and replaces --threshold [the shown order]\n"
           "  --threshold=PCT        callgrind: stop listing functions once they add up\n"
@@ -57,8 +59,11 @@ static void usage(FILE *fp)
           "  --mod-funcname=s/RE/REPL/[gi]  rename functions before grouping\n"
           "  -h, --help             show this help\n"
           "\n"
-          "See docs/tally-annotate.md for the differences from the Valgrind tools.\n",
+          "\n"
+          "See docs/tally-annotate.md for the differences from the Valgrind tools.\n"
+          "\n",
           fp);
+    fputs(cli_formula_help, fp);
 }
 
 /* "yes"/"no" -> 1/0, else -1 */
@@ -187,7 +192,7 @@ int cmd_annotate(int argc, char **argv)
 {
     struct annotate_options o;
     annotate_options_init(&o);
-    struct strlist positional = {0}, after_dashes = {0};
+    struct strlist positional = {0}, after_dashes = {0}, defs = {0};
     const char *mod_file = NULL, *mod_fn = NULL;
     char *thr_text = NULL;
     struct tally_error err0;
@@ -211,8 +216,8 @@ int cmd_annotate(int argc, char **argv)
             goto out;
         }
         static const char *const valued[] = {
-            "--show", "--sort",    "--threshold", "--show-percs",   "--inclusive",   "--auto",
-            "--tree", "--context", "--include",   "--mod-filename", "--mod-funcname"};
+            "--show", "--sort",    "--threshold", "--show-percs",   "--inclusive",    "--auto",
+            "--tree", "--context", "--include",   "--mod-filename", "--mod-funcname", "--event"};
         const char *name = NULL;
         for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]) && !name; k++)
             if (option(argc, argv, &i, valued[k], &v, &missing)) name = valued[k];
@@ -284,6 +289,12 @@ int cmd_annotate(int argc, char **argv)
             o.context = n;
         } else if (!strcmp(name, "--include")) {
             add_include(&o, v);
+        } else if (!strcmp(name, "--event")) {
+            if (event_definition_check(v, &err0)) {
+                rc = cli_bad_usage("annotate", "--event: %s", err0.msg);
+                goto out;
+            }
+            strlist_push(&defs, v);
         } else if (!strcmp(name, "--mod-filename")) {
             mod_file = v;
         } else {
@@ -377,6 +388,24 @@ int cmd_annotate(int argc, char **argv)
         cli_error(&err);
         goto out;
     }
+    if (cli_define_events(p, (const char *const *)defs.items, defs.n, &err)) {
+        cli_error(&err);
+        profile_free(p);
+        rc = 2;
+        goto out;
+    }
+    if (defs.n && !o.show.n && p->nparts) {
+        /* the defined events are shown (and sort) after the base events, as if the file had them */
+        const struct eventset *es = &p->parts[0]->events;
+        for (size_t k = 0; k < es->n + defs.n; k++)
+            strlist_push(&o.show, k < es->n ? es->names[k]
+                                            : es->derived[es->nderived - es->n - defs.n + k].name);
+        if (!o.sort.n)
+            for (size_t k = 0; k < o.show.n; k++) {
+                strlist_push(&o.sort, o.show.items[k]);
+                strlist_push(&o.sort_thresh, "");
+            }
+    }
     if (annotate_check_events(p, &o, &err)) {
         fputs("tally: annotate: ", stderr);
         fprintf(stderr, "%s\n", err.msg);
@@ -405,6 +434,7 @@ out:
     free(thr_text);
     strlist_release(&positional);
     strlist_release(&after_dashes);
+    strlist_release(&defs);
     annotate_options_release(&o);
     return rc;
 }

@@ -271,8 +271,7 @@ const char cli_formula_help[] =
     "D1mw, L2m = I2mr + D2mr + D2mw, LLm = ILmr + DLmr + DLmw, Bm = Bim + Bcm;\n"
     "an event they name that the profile lacks counts 0.\n";
 
-int cli_define_events(struct profile *p, const char *const *defs, size_t n,
-                      struct tally_error *err)
+int cli_define_events(struct profile *p, const char *const *defs, size_t n, struct tally_error *err)
 {
     for (size_t k = 0; k < p->nparts; k++)
         for (size_t i = 0; i < n; i++)

@@ -333,11 +333,15 @@ static int parse_text(struct fparse *fp, const char *text, struct lin *out)
 
 /* The form of `formula` as an expression of es's base events. */
 static int formula_expr(const struct eventset *es, const char *what, const char *formula,
-                        int lenient, struct strlist *absent, struct event_expr *out,
-                        size_t *known, struct tally_error *err)
+                        int lenient, struct strlist *absent, struct event_expr *out, size_t *known,
+                        struct tally_error *err)
 {
-    struct fparse fp = {.es = es, .nf = es ? es->n : 1, .what = what, .lenient = lenient,
-                        .absent = absent, .err = err};
+    struct fparse fp = {.es = es,
+                        .nf = es ? es->n : 1,
+                        .what = what,
+                        .lenient = lenient,
+                        .absent = absent,
+                        .err = err};
     struct lin l;
     lin_init(&fp, &l);
     memset(out, 0, sizeof(*out));
