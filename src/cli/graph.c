@@ -56,7 +56,8 @@ static void graph_usage(FILE *fp)
           "                       name (.dot, .gv) gets DOT text; default: DOT text on\n"
           "                       standard output; OUT may not be one of the inputs\n"
           "  --format=dot|svg|png|pdf  choose the output kind whatever OUT is called\n"
-          "  --event=EV           the event (base or derived) to draw; default: the\n"
+          "  --event=EV           the event to draw: base, derived, built-in (CEst,\n"
+          "                       ...) or NAME=FORMULA (see below); default: the\n"
           "                       first event of the profile\n"
           "  --node-thres=PCT     hide functions whose inclusive share is below PCT\n"
           "                       percent (default 0.5)\n"
@@ -75,8 +76,10 @@ static void graph_usage(FILE *fp)
           "\n"
           "Exit status: 0 on success, 1 when an input cannot be read, a regex matches\n"
           "nothing, 'dot' is missing or fails, or the output cannot be written;\n"
-          "2 on a usage error.\n",
+          "2 on a usage error.\n"
+          "\n",
           fp);
+    fputs(cli_formula_help, fp);
 }
 
 /* A percentage in [0, 100]. Returns 0, or -1. */

@@ -69,8 +69,9 @@ static void report_usage(FILE *fp)
           "Options:\n"
           "  -o, --output=DIR       the directory to write (created when missing);\n"
           "                         a name ending in .html is one file instead\n"
-          "  --event=EV             the event of the flame and call graphs (default:\n"
-          "                         the first event)\n"
+          "  --event=EV             the event of the flame and call graphs: an event\n"
+          "                         of the profile, a built-in one (CEst, ...) or\n"
+          "                         NAME=FORMULA (see below); default: the first event\n"
           "  --max-functions=N      ship the N functions with the largest inclusive\n"
           "                         share (over every event) and the calls between\n"
           "                         them (default 2000)\n"
@@ -83,8 +84,10 @@ static void report_usage(FILE *fp)
           "  -h, --help             show this help\n"
           "\n"
           "Exit status: 0 on success (a missing 'dot' only warns), 1 when an input\n"
-          "cannot be read or the page cannot be written, 2 on a usage error.\n",
+          "cannot be read or the page cannot be written, 2 on a usage error.\n"
+          "\n",
           fp);
+    fputs(cli_formula_help, fp);
 }
 
 static int parse_count(const char *s, size_t *out)
@@ -220,18 +223,13 @@ fail:
     return NULL;
 }
 
-/* The flame graph as inline SVG, or NULL with a note. */
-static char *make_flame(const struct profile *p, const char *evname, char **note)
+/* The flame graph as inline SVG (of the column col, named evname), or NULL with a note. */
+static char *make_flame(const struct profile *p, const struct event_expr *col, const char *evname,
+                        char **note)
 {
     struct tally_error err;
     tally_error_clear(&err);
     int ev = eventset_index(&p->parts[0]->events, evname);
-    if (ev < 0) {
-        *note = xasprintf("No flame graph: '%s' is a derived event; flame graphs show base "
-                          "events (use --event).",
-                          evname);
-        return NULL;
-    }
     if (p->signed_costs) {
         *note = xstrdup("No flame graph: the profile holds differences (signed costs).");
         return NULL;
@@ -243,6 +241,12 @@ static char *make_flame(const struct profile *p, const char *evname, char **note
         .part = 0, .event = ev, .prune = 1.0 / 1180.0, .max_nodes = REPORT_FLAME_MAX_NODES};
     if (stacks_build(&t, p, &so, &err)) {
         *note = xasprintf("No flame graph: %s", err.msg);
+        return NULL;
+    }
+    /* a derived event: the stacks of every event, combined */
+    if (ev < 0 && stacks_derive(&t, col, evname, &err)) {
+        stacks_release(&t);
+        *note = xasprintf("No flame graph: %s.", err.msg);
         return NULL;
     }
     struct flame_options fo;
@@ -419,7 +423,7 @@ int cmd_report(int argc, char **argv)
             goto fail;
         }
         if (!o.no_callgraph) callgraph_svg = make_callgraph(p, &col, evname, &callgraph_note);
-        if (!o.no_flame) fl = make_flame(p, evname, &flnote);
+        if (!o.no_flame) fl = make_flame(p, &col, evname, &flnote);
     }
     if (naprof) {
         int failed = 0;

@@ -117,3 +117,76 @@ expect_run "annotate: a name the profile has: exit 2" 2 "" \
 printf 'events: Ir\nfl=a.c\nfn=f\n1 5\n' >"$TMP/t/ir.out"
 expect_run "annotate: a built-in whose events the profile lacks: exit 2" 2 "" \
     "^tally: annotate: --show event 'L1m' did not appear in input" annotate --show=L1m ir.out
+
+# --- graph, flame, convert, report: the derived numbers against arithmetic on JSON --------------
+# expect_fn FUNCTION SELF INCLUSIVE for CEst, worked out from the base events of
+# `tally convert --to=json` with the weights of $CEST above
+(cd "$TMP/t" && "$TALLY" convert --to=json p.out) >"$TMP/p.json" 2>"$TMP/json.err"
+python3 - "$TMP/p.json" "$CEST" >"$TMP/want" <<'EOF_PY'
+import json, sys
+prof = json.load(open(sys.argv[1]))
+names = [e["name"] for e in prof["events"]]
+w = dict(kv.split(":") for kv in sys.argv[2].split("=", 1)[1].split(","))
+def cest(v):
+    return sum(int(w.get(n, 0)) * x for n, x in zip(names, v))
+for f in prof["functions"]:
+    print(f["name"], cest(f["self"]), cest(f["inclusive"]))
+print("TOTAL", cest(prof["totals"]), cest(prof["totals"]))
+EOF_PY
+if [ "$(wc -l <"$TMP/want")" = 5 ]; then ok "convert --to=json: four functions and the total for the oracle"; else
+    not_ok "convert --to=json: four functions and the total for the oracle"; diag <"$TMP/want"; fi
+
+# graph: every node's tooltip says "inclusive: N (...)\nself: N (...)"
+(cd "$TMP/t" && "$TALLY" graph --event=CEst p.out) >"$TMP/graph.dot" 2>"$TMP/graph.err"
+[ "${FORMULAS_REGEN:-0}" = 1 ] && cp "$TMP/graph.dot" "$DATA/graph-cest.expected"
+same_text "graph --event=CEst: the golden DOT" "$DATA/graph-cest.expected" "$TMP/graph.dot"
+sed -n 's/.*tooltip="\([^\\]*\)\\n.*inclusive: \([0-9,]*\) .*self: \([0-9,]*\) .*/\1 \3 \2/p' "$TMP/graph.dot" |
+    tr -d , | sort >"$TMP/graph.got"
+grep -v TOTAL "$TMP/want" | sort >"$TMP/want.fn"
+same_text "graph --event=CEst: each function's self and inclusive CEst from the JSON's events" \
+    "$TMP/want.fn" "$TMP/graph.got"
+(cd "$TMP/t" && "$TALLY" graph --event='Cyc2=2*(Ir+Dr+Dw-D1mr-D1mw)' p.out) >"$TMP/graph2.dot" 2>&1
+want=$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); n=[e["name"] for e in p["events"]]; t=dict(zip(n,p["totals"])); print(format(2*(t["Ir"]+t["Dr"]+t["Dw"]-t["D1mr"]-t["D1mw"]), ","))' "$TMP/p.json")
+check "graph --event=NAME=FORMULA: the total is the formula of the JSON's totals ($want)" \
+    grep -q "event Cyc2, total ${want:-none}\\\\n" "$TMP/graph2.dot"
+
+# flame (and report's flame): one frame per function here (no function has two callers;
+# rec's recursion is folded), so a frame's width is the function's inclusive cost
+frames() { sed -n 's/.*data-name="\([^"]*\)" data-x="[0-9]*" data-w="\([0-9]*\)" data-self="\([0-9]*\)".*/\1 \3 \2/p' "$1" | grep -v '^all ' | sort; }
+(cd "$TMP/t" && "$TALLY" flame --event=CEst -o f.svg p.out) 2>"$TMP/flame.err"
+frames "$TMP/t/f.svg" >"$TMP/flame.got"
+same_text "flame --event=CEst: each frame's self and total CEst from the JSON's events" "$TMP/want.fn" "$TMP/flame.got"
+[ "${FORMULAS_REGEN:-0}" = 1 ] && cp "$TMP/t/f.svg" "$DATA/flame-cest.expected"
+same_text "flame --event=CEst: the golden SVG" "$DATA/flame-cest.expected" "$TMP/t/f.svg"
+(cd "$TMP/t" && "$TALLY" report --event='C=Ir+10*Bm+10*L1m+100*LLm' -o rep p.out) >"$TMP/rep.out" 2>&1
+frames "$TMP/t/rep/index.html" >"$TMP/report.got"
+same_text "report --event=NAME=FORMULA: its flame graph's frames from the JSON's events" "$TMP/want.fn" "$TMP/report.got"
+
+# convert --to=folded: a stack's count is its frame's self cost
+(cd "$TMP/t" && "$TALLY" convert --to=folded --event=CEst p.out) >"$TMP/folded" 2>"$TMP/folded.err"
+[ "${FORMULAS_REGEN:-0}" = 1 ] && cp "$TMP/folded" "$DATA/folded-cest.expected"
+same_text "convert --to=folded --event=CEst: the golden stacks" "$DATA/folded-cest.expected" "$TMP/folded"
+awk '{ n = split($1, f, ";"); print f[n], $2 }' "$TMP/folded" | sort >"$TMP/folded.got"
+awk '{ print $1, $2 }' "$TMP/want.fn" >"$TMP/want.self"
+same_text "convert --to=folded --event=CEst: each stack's count is the JSON's self CEst" "$TMP/want.self" "$TMP/folded.got"
+# callgrind output keeps a definition as an event: line, which tally reads back
+(cd "$TMP/t" && "$TALLY" convert --to=callgrind --event='M=2*(Dr+Dw)' -o m.out p.out) 2>"$TMP/m.err"
+check "convert --to=callgrind --event=NAME=FORMULA: an 'event:' line" grep -qx 'event: M = 2\*(Dr+Dw)' "$TMP/t/m.out"
+(cd "$TMP/t" && "$TALLY" annotate --show=M --auto=no m.out) >"$TMP/m.ann" 2>&1
+(cd "$TMP/t" && "$TALLY" annotate --event='M=2*Dr+2*Dw' --show=M --auto=no p.out) >"$TMP/p.ann" 2>&1
+sed -i '/^Profile data file\|^Events recorded/d' "$TMP/m.ann" "$TMP/p.ann"
+same_text "convert --to=callgrind: the kept event reads back with the same costs" "$TMP/p.ann" "$TMP/m.ann"
+
+# --- where a derived event cannot go: a clear message, exit 2 --------------------------------
+expect_run "flame: a formula with a negative factor: exit 2" 2 "" \
+    "^tally: event 'H' has a negative factor: a flame graph or a stack needs costs" \
+    flame --event='H=Ir-Dr' -o h.svg p.out
+expect_run "convert --to=pprof with a derived event: exit 2" 2 "" \
+    "^tally: convert: --event=CEst: a derived event is drawn by --to=folded" convert --to=pprof -o x.pb --event=CEst p.out
+expect_run "convert --to=cachegrind with a definition: exit 2" 2 "" \
+    "only callgrind files keep a derived event" convert --to=cachegrind --event='M=Dr' p.out
+expect_run "graph: a formula naming no event: exit 2" 2 "" "^tally: p.out: event 'X': no event 'Nope'" \
+    graph --event='X=Nope' p.out
+total=$(awk '$1 == "TOTAL" { print $2 }' "$TMP/want")
+expect_run "check: the built-in CEst's total is the JSON's ($total)" 0 "\"event\": \"CEst\", .*\"base\": $total, \"new\": $total," "" \
+    check --format=json --limit=CEst=+0% -q p.out p.out
