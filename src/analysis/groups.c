@@ -164,6 +164,53 @@ static int add_wide(tally_wide *a, const tally_wide *b, size_t n)
     return 0;
 }
 
+/*
+ * incl_compute() on the graph of fg's nodes mapped to node[v] (nn nodes, self costs self):
+ * the calls between different nodes, summed per pair. Returns 0, or -1 with err.
+ */
+static int group_incl(const struct fgraph *fg, const uint32_t *node, size_t nn,
+                      const tally_wide *self, size_t ncols, struct incl_result *ir,
+                      const char *path, struct tally_error *err)
+{
+    struct garc *ga = xcalloc(fg->narcs ? fg->narcs : 1, sizeof(*ga));
+    size_t na = 0;
+    for (size_t a = 0; a < fg->narcs; a++)
+        if (node[fg->from[a]] != node[fg->to[a]])
+            ga[na++] = (struct garc){node[fg->from[a]], node[fg->to[a]], a};
+    qsort(ga, na, sizeof(*ga), by_ends);
+    uint32_t *from = xcalloc(na ? na : 1, sizeof(uint32_t));
+    uint32_t *to = xcalloc(na ? na : 1, sizeof(uint32_t));
+    tally_wide *cost = xcalloc((na ? na : 1) * (ncols ? ncols : 1), sizeof(tally_wide));
+    size_t m = 0;
+    int rc = 0;
+    for (size_t k = 0; k < na && !rc; k++) {
+        if (!m || from[m - 1] != ga[k].from || to[m - 1] != ga[k].to) {
+            from[m] = ga[k].from;
+            to[m] = ga[k].to;
+            m++;
+        }
+        if (add_wide(cost + (m - 1) * ncols, fg->cost + ga[k].arc * ncols, ncols))
+            rc = tally_error_set(err, path, 0, "the cost of a group's calls does not fit");
+    }
+    free(ga);
+    memset(ir, 0, sizeof(*ir));
+    if (!rc) {
+        struct incl_graph ig = {.nnodes = nn,
+                                .ncols = ncols,
+                                .self = self,
+                                .narcs = m,
+                                .from = from,
+                                .to = to,
+                                .cost = cost};
+        rc = incl_compute(&ig, ir, err);
+        if (rc) incl_result_release(ir);
+    }
+    free(from);
+    free(to);
+    free(cost);
+    return rc;
+}
+
 int group_table_build(struct group_table *g, const struct profile *p, const struct part *pt,
                       enum group_kind kind, const struct event_expr *cols, size_t ncols,
                       struct tally_error *err)
@@ -212,52 +259,48 @@ int group_table_build(struct group_table *g, const struct profile *p, const stru
             goto out;
         }
     }
-    /* the calls between groups, summed per pair of groups */
-    struct garc *ga = xcalloc(fg.narcs ? fg.narcs : 1, sizeof(*ga));
-    size_t na = 0;
-    for (size_t a = 0; a < fg.narcs; a++)
-        if (grp[fg.from[a]] != grp[fg.to[a]])
-            ga[na++] = (struct garc){grp[fg.from[a]], grp[fg.to[a]], a};
-    qsort(ga, na, sizeof(*ga), by_ends);
-    uint32_t *from = xcalloc(na ? na : 1, sizeof(uint32_t)), *to = xcalloc(na ? na : 1, sizeof(uint32_t));
-    tally_wide *cost = xcalloc((na ? na : 1) * (ncols ? ncols : 1), sizeof(tally_wide));
-    size_t m = 0;
-    for (size_t k = 0; k < na; k++) {
-        if (!m || from[m - 1] != ga[k].from || to[m - 1] != ga[k].to) {
-            from[m] = ga[k].from;
-            to[m] = ga[k].to;
-            m++;
-        }
-        if (add_wide(cost + (m - 1) * ncols, fg.cost + ga[k].arc * ncols, ncols)) {
-            tally_error_set(err, p->path, 0, "the cost of a group's calls does not fit");
-            free(ga);
-            free(from);
-            free(to);
-            free(cost);
+    /* the groups' inclusive costs; the functions of (none) have nothing in common, so for the
+       other groups each of them is a node of its own (no false cycle through it), and
+       (none)'s own row comes from the graph where it is one node */
+    int none = -1;
+    for (size_t k = 0; k < ng; k++)
+        if (!strcmp(g->names[k], GROUP_NONE)) none = (int)k;
+    struct incl_result r1, r2;
+    memset(&r2, 0, sizeof(r2));
+    if (group_incl(&fg, grp, ng, g->self, ncols, &r1, p->path, err)) goto out;
+    if (none >= 0) {
+        size_t nn = ng;
+        uint32_t *node = xcalloc(n ? n : 1, sizeof(uint32_t));
+        for (size_t v = 0; v < n; v++)
+            node[v] = grp[v] == (uint32_t)none ? (uint32_t)nn++ : grp[v];
+        tally_wide *self = xcalloc(nn * (ncols ? ncols : 1), sizeof(tally_wide));
+        for (size_t v = 0; v < n; v++)
+            if (node[v] != grp[v] || grp[v] != (uint32_t)none)
+                memcpy(self + (size_t)node[v] * ncols,
+                       node[v] < ng ? g->self + (size_t)node[v] * ncols : fg.self + v * ncols,
+                       ncols * sizeof(tally_wide));
+        int bad = group_incl(&fg, node, nn, self, ncols, &r2, p->path, err);
+        free(node);
+        free(self);
+        if (bad) {
+            incl_result_release(&r1);
             goto out;
         }
     }
-    free(ga);
-    struct incl_graph ig = {.nnodes = ng, .ncols = ncols, .self = g->self, .narcs = m,
-                            .from = from, .to = to, .cost = cost};
-    struct incl_result ir;
-    if (incl_compute(&ig, &ir, err) == 0) {
-        g->incl = ir.incl;
-        ir.incl = NULL;
-        g->cycle = ir.cycle;
-        ir.cycle = NULL;
-        g->ncycles = ir.ncycles;
-        g->estimated = xcalloc(ng ? ng : 1, 1);
-        for (size_t k = 0; k < ng; k++)
-            g->estimated[k] = g->cycle[k] != 0;
-        incl_result_release(&ir);
-        rc = 0;
-    } else {
-        incl_result_release(&ir);
+    g->incl = xcalloc((ng ? ng : 1) * (ncols ? ncols : 1), sizeof(tally_wide));
+    g->cycle = xcalloc(ng ? ng : 1, sizeof(uint32_t));
+    g->estimated = xcalloc(ng ? ng : 1, 1);
+    const struct incl_result *rg = none >= 0 ? &r2 : &r1;
+    for (size_t k = 0; k < ng; k++) {
+        const struct incl_result *r = (int)k == none ? &r1 : rg;
+        memcpy(g->incl + k * ncols, r->incl + k * ncols, ncols * sizeof(tally_wide));
+        g->estimated[k] = r->cycle[k] != 0;
+        if ((int)k != none) g->cycle[k] = r->cycle[k];
     }
-    free(from);
-    free(to);
-    free(cost);
+    g->ncycles = rg->ncycles;
+    incl_result_release(&r1);
+    incl_result_release(&r2);
+    rc = 0;
 out:
     for (size_t v = 0; v < n; v++)
         free(own[v]);

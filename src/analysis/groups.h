@@ -14,7 +14,13 @@
  * group and comes back to it, the calls into it never nest and the cost
  * is exact (as for the functions: given the arcs' costs); groups that
  * call each other round are a cycle, whose members' costs are estimates
- * (`estimated`), as for functions in recursion.
+ * (`estimated`), as for functions in recursion. The functions of the
+ * group GROUP_NONE (no object, no file, no class: C functions) have
+ * nothing in common: for the other groups' costs each of them is a node
+ * of its own, so a group is not in a cycle merely because it calls one C
+ * function and another calls it; GROUP_NONE's own cost is computed with
+ * it as one node (and is mostly an estimate: C functions call and are
+ * called by everything).
  *
  * Everything in a group_table belongs to it (group_table_release()). The
  * profile is only read. Errors: -1 with err when a sum overflows.
@@ -44,7 +50,8 @@ struct group_table {
     size_t *nfuncs;           /* [ngroups] functions with a cost or a call */
     tally_wide *self;         /* [ngroups * ncols] */
     tally_wide *incl;         /* [ngroups * ncols] */
-    uint32_t *cycle;          /* [ngroups] 0, or the 1-based cycle of groups it is in */
+    uint32_t *cycle;          /* [ngroups] 0, or the 1-based cycle of groups it is in (never
+                                 GROUP_NONE's: its cost comes from another graph) */
     unsigned char *estimated; /* [ngroups] the inclusive cost is an estimate */
     size_t ncycles;
 };

@@ -269,8 +269,8 @@ int cmd_annotate(int argc, char **argv)
                 goto out;
             }
         } else if (!strcmp(name, "--auto")) {
-            source_opt = "--auto";
-            if ((o.auto_annotate = yes_no(v)) < 0) {
+            if ((o.auto_annotate = yes_no(v)) == 1) source_opt = "--auto=yes";
+            if (o.auto_annotate < 0) {
                 rc = cli_bad_usage("annotate", "--auto takes yes or no, not '%s'", v);
                 goto out;
             }

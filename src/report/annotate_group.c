@@ -84,7 +84,8 @@ int annrep_groups(struct annrep *r, struct tally_error *err)
     widths(r, &g, g.self, rows, n, "", ws);
     widths(r, &g, g.incl, rows, n, " incl", wi);
     FILE *out = r->out;
-    fprintf(out, RULE "-- Functions grouped by %s: the self cost of the group, then its inclusive\n"
+    fprintf(out,
+            RULE "-- Functions grouped by %s: the self cost of the group, then its inclusive\n"
                  "-- cost (while any of its functions is on the stack, counted once)\n" RULE,
             group_kind_name(o->group_kind));
     heads(r, ws, "");
@@ -99,12 +100,15 @@ int annrep_groups(struct annrep *r, struct tally_error *err)
         if (g.cycle[i]) {
             fprintf(out, " <cycle %u>", g.cycle[i]);
             cycles = 1;
+        } else if (g.estimated[i]) {
+            fputs(" (estimate)", out);
+            cycles = 1;
         }
         putc('\n', out);
     }
     if (cycles)
         fputs("\n<cycle N>: groups that call each other round; their inclusive costs are "
-              "estimates.\n",
+              "estimates,\nas is one marked (estimate).\n",
               out);
     putc('\n', out);
     free(ws);

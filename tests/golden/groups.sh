@@ -23,7 +23,7 @@ rows() {
     awk '/^-- Functions grouped by/ { t = 1; next } t && /^-+$/ { n++; next }
          t && n >= 2 && NF == 0 { exit }
          t && n >= 2 && NF >= 3 { gsub(",", "", $1); gsub(",", "", $2); name = $3
-             for (i = 4; i <= NF && $i != "<cycle"; i++) name = name " " $i
+             for (i = 4; i <= NF && $i != "<cycle" && $i != "(estimate)"; i++) name = name " " $i
              print name, $1, $2 }' "$1" | sort
 }
 
