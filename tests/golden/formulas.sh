@@ -20,7 +20,7 @@ DATA="$ROOT/tests/golden/formulas"
 
 # augment FILE OUT NAME=WEIGHTS...: WEIGHTS like "Ir:1,Bcm:10"; events not named weigh 0
 augment() {
-    in=$1 out=$2
+    a_in=$1 a_out=$2
     shift 2
     awk -v defs="$*" '
         BEGIN { nd = split(defs, d, " ")
@@ -43,35 +43,41 @@ augment() {
                      s = $0; for (k = 1; k <= nd; k++) s = s " " dn[k]; print s; next }
         /^(summary|totals):/ { print padded(2) extra(2); next }
         /^[0-9+*-]/ { print padded(np + 1) extra(np + 1); next }
-        { print }' "$in" >"$out"
+        { print }' "$a_in" >"$a_out"
 }
 
 CEST="CEst=Ir:1,Bcm:10,Bim:10,I1mr:10,D1mr:10,D1mw:10,ILmr:100,DLmr:100,DLmw:100"
 HIT="Hit=Dr:1,Dw:1,D1mr:-1,D1mw:-1"
 CYC2="Cyc2=Ir:2,Dr:2,Dw:2,D1mr:-2,D1mw:-2"
 
-# annotate: NAME|ORACLE DEFINITIONS|ORACLE OPTIONS|TALLY OPTIONS
+# annotate: NAME|ORACLE DEFINITIONS|ORACLE OPTIONS|TALLY OPTIONS (on p.out, oracle
+# callgrind_annotate; the cases named cg-* are on tests/golden/annotate/c1.out, a
+# cachegrind file with negative counts, and their oracle is cg_annotate)
 CASES="cest-inclusive|$CEST|--show=Ir,CEst --sort=Ir,CEst --inclusive=yes|--show=Ir,CEst --sort=Ir,CEst --inclusive=yes
 cest-tree|$CEST|--show=CEst,Ir --sort=CEst --tree=both --context=1|--show=CEst,Ir --sort=CEst --tree=both --context=1
 defined|$HIT $CYC2|--sort=Cyc2 --auto=no|--event=Hit=Dr+Dw-D1mr-D1mw --event=Cyc2=2*(Ir+Hit) --sort=Cyc2 --auto=no
-defined-default|$HIT|--context=0|--event=Hit=Dr+Dw-D1mr-D1mw --context=0"
+defined-default|$HIT|--context=0|--event=Hit=Dr+Dw-D1mr-D1mw --context=0
+cg-defined|W=Ir:1,Dr:3|--context=1|--event=W=Ir+3*Dr --context=1"
 
 have_ca=0
-command -v callgrind_annotate >"$TMP/which" 2>&1 && have_ca=1
+command -v callgrind_annotate >"$TMP/which" 2>&1 && command -v cg_annotate >"$TMP/which" 2>&1 &&
+    have_ca=1
 mkdir -p "$TMP/t" "$TMP/o"
-cp "$DATA/p.c" "$DATA/p.out" "$TMP/t/"
-cp "$DATA/p.c" "$TMP/o/"
-touch -d '2020-01-01 00:00:00' "$TMP/t/p.c" "$TMP/o/p.c"
+cp "$DATA/p.c" "$DATA/p.out" "$ROOT/tests/golden/annotate/c1.c" "$ROOT/tests/golden/annotate/c1.out" "$TMP/t/"
+cp "$DATA/p.c" "$ROOT/tests/golden/annotate/c1.c" "$TMP/o/"
+touch -d '2020-01-01 00:00:00' "$TMP/t/p.c" "$TMP/o/p.c" "$TMP/t/c1.c" "$TMP/o/c1.c"
+touch -d '2021-01-01 00:00:00' "$TMP/t/p.out" "$TMP/t/c1.out"
 while IFS='|' read -r name defs oopts topts; do
+    case $name in cg-*) in=c1.out tool=cg_annotate ;; *) in=p.out tool=callgrind_annotate ;; esac
     # shellcheck disable=SC2086
-    (cd "$TMP/t" && "$TALLY" annotate $topts p.out) >"$TMP/$name.raw" 2>"$TMP/$name.err"
+    (cd "$TMP/t" && "$TALLY" annotate $topts $in) >"$TMP/$name.raw" 2>"$TMP/$name.err"
     grep -v '^Events recorded:' "$TMP/$name.raw" >"$TMP/$name.out"
     if [ "$have_ca" = 1 ]; then
         # shellcheck disable=SC2086
-        augment "$DATA/p.out" "$TMP/o/p.out" $defs
-        touch -d '2021-01-01 00:00:00' "$TMP/o/p.out"
+        augment "$TMP/t/$in" "$TMP/o/$in" $defs
+        touch -d '2021-01-01 00:00:00' "$TMP/o/$in"
         # shellcheck disable=SC2086
-        (cd "$TMP/o" && callgrind_annotate $oopts p.out) 2>&1 | grep -v '^Events recorded:' >"$TMP/$name.ca"
+        (cd "$TMP/o" && $tool $oopts $in) 2>&1 | grep -v '^Events recorded:' >"$TMP/$name.ca"
         # Two differences are known and left out of the comparison: where an event
         # has no count in any line of a function, tally prints "." as callgrind_annotate
         # does, but the augmented file has zeros there (the extra column needs every
@@ -82,7 +88,7 @@ while IFS='|' read -r name defs oopts topts; do
             sed -e 's/ \.$/ 0/' -e ':a' -e 's/ \. / 0 /' -e 'ta' "$TMP/$name.$f" |
                 if [ "$name" = cest-inclusive ]; then grep -v 'p.c:rec \['; else cat; fi >"$TMP/$name.$f.n"
         done
-        same_text "annotate $name: callgrind_annotate on the file with the formula worked out per line" \
+        same_text "annotate $name: $tool on the file with the formula worked out per line" \
             "$TMP/$name.ca.n" "$TMP/$name.out.n"
     fi
     # FORMULAS_REGEN=1 keeps tally's output as the expected one (after the comparison above)
