@@ -69,9 +69,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *again = malloc(cap);
     len += (size_t)snprintf(again + len, cap - len, "Again=0*Ir");
     for (size_t k = 0; k < d->expr.nterms; k++)
-        len += (size_t)snprintf(again + len, cap - len, "+(%lld)*%s",
-                                (long long)d->expr.terms[k].factor,
-                                es.names[d->expr.terms[k].event]);
+        len +=
+            (size_t)snprintf(again + len, cap - len, "+(%lld)*%s",
+                             (long long)d->expr.terms[k].factor, es.names[d->expr.terms[k].event]);
     if (eventset_add_definition(&es, again, &err)) abort();
     if (!same_expr(&es.derived[nd + 1].expr, &d->expr, es.n)) abort();
     free(again);
