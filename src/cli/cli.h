@@ -274,12 +274,12 @@ int cli_split_two_inputs(const char *const *files, int nfiles);
 const char **cli_thread_sets(const char **files, int *nfiles);
 /*
  * (graph.c) The column of part 0 for --event=EVENT (base, derived or
- * built-in; NULL = the first base event), and its name. EVENT may be a
- * definition NAME=FORMULA: NAME is then defined in every part first
- * (cli_define_events) and is the column. Returns 0, or -1 with err naming
- * the events the profile has.
+ * built-in; NULL = the first base event), and its name. Returns 0, or -1
+ * with err naming the events the profile has; a definition NAME=FORMULA
+ * is refused (a command that takes one defines NAME with
+ * cli_define_events() and passes NAME).
  */
-int cli_event_column(struct profile *p, const char *event, struct event_expr *out,
+int cli_event_column(const struct profile *p, const char *event, struct event_expr *out,
                      const char **name, struct tally_error *err);
 
 #endif

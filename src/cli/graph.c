@@ -163,14 +163,15 @@ static int graph_parse_args(int argc, char **argv, struct graph_options *o)
     return 0;
 }
 
-int cli_event_column(struct profile *p, const char *event, struct event_expr *out,
+int cli_event_column(const struct profile *p, const char *event, struct event_expr *out,
                      const char **name, struct tally_error *err)
 {
     const struct eventset *es = &p->parts[0]->events;
-    if (event && strchr(event, '=')) {
-        if (cli_define_events(p, &event, 1, err)) return -1;
-        event = es->derived[es->nderived - 1].name;
-    }
+    if (event && strchr(event, '='))
+        return tally_error_set(err, NULL, 0,
+                               "--event=%s defines an event (NAME=FORMULA), which is not one "
+                               "this command can show: name an event of the profile",
+                               event);
     if (!event) {
         if (es->n == 0) return tally_error_set(err, p->path, 0, "the profile counts no events");
         event = es->names[0];
@@ -262,8 +263,17 @@ int cmd_graph(int argc, char **argv)
     p = cli_read_inputs((const char *const *)o.files, o.nfiles, &in, &err);
     cli_progress_stop();
     if (!p) goto fail;
-    const char *evname;
-    if (cli_event_column(p, o.event, &col, &evname, &err)) {
+    /* --event=NAME=FORMULA: NAME defined in every part, then drawn */
+    const char *evname, *event = o.event;
+    if (event && strchr(event, '=')) {
+        if (cli_define_events(p, &event, 1, &err)) {
+            status = 2;
+            goto fail;
+        }
+        const struct eventset *es = &p->parts[0]->events;
+        event = es->derived[es->nderived - 1].name;
+    }
+    if (cli_event_column(p, event, &col, &evname, &err)) {
         if (o.event) status = 2; /* --event names no event of the input: usage */
         goto fail;
     }

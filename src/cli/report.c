@@ -417,8 +417,16 @@ int cmd_report(int argc, char **argv)
         p = cli_read_inputs(profs, nprof, &in, &err);
         cli_progress_stop();
         if (!p) goto fail;
-        const char *evname;
-        if (cli_event_column(p, o.event, &col, &evname, &err)) {
+        const char *evname, *event = o.event;
+        if (event && strchr(event, '=')) { /* --event=NAME=FORMULA: NAME defined, then drawn */
+            if (cli_define_events(p, &event, 1, &err)) {
+                status = 2;
+                goto fail;
+            }
+            const struct eventset *es = &p->parts[0]->events;
+            event = es->derived[es->nderived - 1].name;
+        }
+        if (cli_event_column(p, event, &col, &evname, &err)) {
             if (o.event) status = 2; /* --event names no event of the input: usage */
             goto fail;
         }
