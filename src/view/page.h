@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * page.h - the one HTML document of tally view's page (assets/view*): as
+ * the server answers it, or with a snapshot of answers embedded (the
+ * page then answers its own questions from it, for `tally report`).
+ */
+#ifndef TALLY_VIEW_PAGE_H
+#define TALLY_VIEW_PAGE_H
+#include <stddef.h>
+
+/*
+ * The document (malloc'd, its length in *len). `snapshot`, when not NULL,
+ * is JSON text put in <script type="application/json" id="tally-snapshot">
+ * before the page's script; it must hold no '<' (view_snapshot() writes
+ * none).
+ */
+char *view_page(const char *snapshot, size_t *len);
+
+#endif
