@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * snapshot.h - the answers of tally view's API for a page that has no
+ * server: `tally report` embeds them (page.h), and the page answers its
+ * own questions from them (docs/internals/view.md, "Snapshots").
+ *
+ * A snapshot is JSON: {"note": TEXT, "answers": {KEY: ANSWER, ...},
+ * "svg": {KEY: SVG TEXT, ...}}. KEY is the question without "api/" and
+ * the token: the path, then "?" and the arguments sorted by name, joined
+ * by "&" (no argument: the path alone), e.g. "function?id=12",
+ * "graph?down=2&ev=0&id=12&up=2". "functions" holds the rows of every
+ * function shipped (the page sorts and searches them itself); meta gains
+ * "snapshot": what was shipped out of how much.
+ *
+ * What is shipped: the max_functions functions with the largest
+ * inclusive cost of the first event, their function answers; the source
+ * of the first max_source of them; the call graph of the first
+ * max_graphs; their flame graph under them and sandwich for the first
+ * max_trees; the flame graph of every event; their complexity when there
+ * is an aprof report. Every '<' of the text is written \u003c, so it can
+ * sit in a <script> element.
+ */
+#ifndef TALLY_VIEW_SNAPSHOT_H
+#define TALLY_VIEW_SNAPSHOT_H
+#include <stddef.h>
+#include "session.h"
+
+struct view_snapshot_options {
+    size_t max_functions; /* 0 = 2000 */
+    size_t max_source;    /* SIZE_MAX = 300 */
+    size_t max_graphs;    /* SIZE_MAX = 50 (0 with no_graph) */
+    size_t max_trees;     /* SIZE_MAX = 200 */
+    int no_graph, no_flame;
+};
+
+/* The snapshot of the session's default selection (malloc'd text), or NULL
+ * with err. */
+char *view_snapshot(struct view_session *s, const struct view_snapshot_options *o,
+                    struct tally_error *err);
+
+#endif
