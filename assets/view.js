@@ -52,9 +52,72 @@ var TV = (function () {
     if (TV.state.parts) u += '&parts=' + TV.state.parts.join(',');
     return u;
   };
+  /* ---- a page without a server (tally report): the answers are embedded ---- */
+  var SNAP = null;
+  (function () {
+    var el = document.getElementById('tally-snapshot');
+    if (el) SNAP = JSON.parse(el.textContent);
+  })();
+  TV.snapshot = SNAP;
+  /* the key of a question in the snapshot: path, then the arguments sorted by name */
+  function snapKey(path, params) {
+    var ks = Object.keys(params || {}).filter(function (k) {
+      var v = params[k];
+      return v !== null && v !== undefined && v !== '';
+    }).sort();
+    return path + (ks.length ? '?' + ks.map(function (k) { return k + '=' + params[k]; }).join('&') : '');
+  }
+  /* the function table of the shipped rows, sorted and searched here as the server would */
+  function snapFunctions(params) {
+    var all = SNAP.answers.functions.rows, ev = +(params.ev || 0);
+    var sort = params.sort || 'incl', desc = params.dir ? params.dir === 'desc' : /^(incl|self|calls|change)$/.test(sort);
+    var rows = all;
+    if (params.q) {
+      var q = String(params.q), flags = '';
+      if (q.indexOf('(?i)') === 0) { q = q.slice(4); flags = 'i'; }
+      var re;
+      try { re = new RegExp(q, flags); } catch (e) {
+        var err = new Error('bad regex: ' + e.message + ' (HTTP 400)');
+        err.status = 400;
+        return Promise.reject(err);
+      }
+      rows = rows.filter(function (r) { return re.test(r.name); });
+    }
+    var key = {
+      incl: function (r) { return TV.num(r.incl[ev]); }, self: function (r) { return TV.num(r.self[ev]); },
+      calls: function (r) { return r.calls; },
+      change: function (r) { return TV.num(r.incl[ev]) - TV.num(r.base_incl ? r.base_incl[ev] : 0); }
+    }[sort];
+    var str = { name: 'name', obj: 'obj', file: 'file' }[sort];
+    rows = rows.slice().sort(function (a, b) {
+      var d = key ? key(a) - key(b) : (a[str] < b[str] ? -1 : a[str] > b[str] ? 1 : 0);
+      if (desc) d = -d;
+      if (!d) d = a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+      return d || a.id - b.id;
+    });
+    var off = +(params.offset || 0), lim = +(params.limit || 200);
+    var ms = SNAP.answers.meta.events.map(function (e, k) {
+      return rows.reduce(function (s, r) { return s + TV.num(r.self[k]); }, 0);
+    });
+    return Promise.resolve({ total: rows.length, all: SNAP.answers.meta.nfunctions, offset: off,
+                             match_self: ms, rows: rows.slice(off, off + lim) });
+  }
+  function snapAnswer(path, params, asText) {
+    if (path === 'functions') return snapFunctions(params || {});
+    var k = snapKey(path, params);
+    var a = asText ? SNAP.svg[k] : SNAP.answers[k];
+    if (a === undefined) {
+      var err = new Error('not in this report: ' + SNAP.note + ' (HTTP 404)');
+      err.status = 404;
+      return Promise.reject(err);
+    }
+    return Promise.resolve(a);
+  }
+
   /* fetch api/PATH: resolves with the JSON (or text when asText), rejects with an Error whose
      message is the server's {"error"} text, or says the server could not be reached */
   TV.api = function (path, params, asText) {
+    if (SNAP) return snapAnswer(path, params, asText);
     return fetch(TV.url(path, params), { cache: 'no-store' }).then(function (r) {
       if (r.ok) return asText ? r.text() : r.json();
       return r.text().then(function (body) {
