@@ -93,13 +93,15 @@ static void walk(struct around *w, uint32_t v, unsigned levels, int up)
 }
 
 /* The name folded for a box: template arguments and parameter lists
- * become "<…>" and "(…)", and the rest is cut at NAME_MAX_SHOWN bytes. */
+ * become "<…>" and "(…)" (not a bracket that starts the name), and the
+ * rest is cut at NAME_MAX_SHOWN bytes. */
 static void short_name(struct bytebuf *b, const char *name)
 {
     int depth = 0;
     size_t start = b->n;
     for (const char *c = name; *c; c++) {
-        if (*c == '<' || *c == '(') {
+        /* a name that is all brackets ("(below main)", "<signal 11>") stays whole */
+        if ((*c == '<' || *c == '(') && c > name) {
             if (depth++ == 0) bytebuf_add(b, *c == '<' ? "<\xe2\x80\xa6" : "(\xe2\x80\xa6", 4);
         } else if ((*c == '>' || *c == ')') && depth > 0) {
             if (--depth == 0) bytebuf_addc(b, *c);

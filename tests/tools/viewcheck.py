@@ -222,6 +222,9 @@ def check_api(srv, prof, fname):
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", box.group(1)) if box else []
     report(len(texts) == 3 and texts[0] == fname and "?" not in "".join(texts),
            "graph: a box's lines (name, shares, calls) are lines of their own", texts)
+    mid = next(i for i, f in funcs.items() if f["name"] == "main")
+    svg = srv.api("graph", id=mid, ev=0, up=1, down=0)
+    report(">(below main)<" in svg, "graph: a name in brackets is not folded ((below main))")
 
 
 def check_hostile(srv):
