@@ -283,8 +283,7 @@ static struct profile *sorted_copy(const struct profile *u)
     eventset_copy(&pt->events, &up->events);
     pt->positions = up->positions;
     pt->cmd = up->cmd ? xstrdup(up->cmd) : NULL;
-    for (size_t i = 0; i < up->desc.n; i++)
-        strlist_push(&pt->desc, up->desc.items[i]);
+    strlist_append(&pt->desc, &up->desc);
     for (size_t i = 0; i < nrec; i++) {
         struct cost_rec c;
         part_cost_get(up, items[i].rec, &c);

@@ -431,8 +431,7 @@ int cmd_report(int argc, char **argv)
     }
     for (int i = 0; i < o.nfiles; i++)
         strlist_push(&ho.inputs, o.files[i]);
-    for (size_t i = 0; i < o.include.n; i++)
-        strlist_push(&ho.include, o.include.items[i]);
+    strlist_append(&ho.include, &o.include);
     ho.title = o.title;
     ho.max_functions = o.max_functions;
     ho.max_source = o.max_source;

@@ -180,8 +180,7 @@ int cmd_view(int argc, char **argv)
         cfg.base = cli_read_inputs((const char *const *)o.base.items, (int)o.base.n, &bin, &err);
         cli_progress_stop();
         if (!cfg.base) goto read_done;
-        for (size_t i = 0; i < o.base.n; i++)
-            strlist_push(&cfg.base_inputs, o.base.items[i]);
+        cfg.base_inputs = o.base; /* the session copies it */
     }
     if (!nprof) {
         tally_error_set(&err, aprofs[0], 0,
@@ -212,7 +211,6 @@ int cmd_view(int argc, char **argv)
 read_done:
     view_packer_release(cfg.packed);
     profile_free(cfg.base);
-    strlist_release(&cfg.base_inputs);
     strlist_release(&o.base);
     if (cfg.complexity) complexity_release(cfg.complexity);
     free(cfg.complexity);

@@ -150,6 +150,12 @@ void strlist_push(struct strlist *l, const char *s)
     l->items[l->n++] = xstrdup(s);
 }
 
+void strlist_append(struct strlist *l, const struct strlist *src)
+{
+    for (size_t i = 0; i < src->n; i++)
+        strlist_push(l, src->items[i]);
+}
+
 void strlist_pushf(struct strlist *l, const char *fmt, ...)
 {
     va_list ap;

@@ -73,6 +73,8 @@ struct strlist {
     size_t n, cap;
 };
 void strlist_push(struct strlist *l, const char *s);
+/* Push a copy of every string of src, in order. */
+void strlist_append(struct strlist *l, const struct strlist *src);
 void strlist_pushf(struct strlist *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strlist_release(struct strlist *l);
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * api.c - the API of `tally view`: routing, arguments, and the answers
- * that are tables (meta, functions, function, source). The pictures'
- * answers are in api_pictures.c. See api.h.
+ * that are tables (meta, functions, function). The others are in
+ * api_source.c, api_graph.c, api_trees.c and api_complexity.c. See api.h.
  */
 #include "api.h"
 #include "api_impl.h"
@@ -35,24 +35,29 @@ static int hexval(int c)
     return -1;
 }
 
-/* Decode %XX and '+' of s in place. Returns 0, or -1 on a bad escape. */
-static int url_decode(char *s)
+size_t view_unescape(char *s)
 {
     char *o = s;
-    for (; *s; s++) {
-        if (*s == '+') {
-            *o++ = ' ';
-        } else if (*s == '%') {
-            int h = hexval((unsigned char)s[1]), l = h < 0 ? -1 : hexval((unsigned char)s[2]);
-            if (l < 0) return -1;
+    for (const char *p = s; *p; p++) {
+        int h = *p == '%' ? hexval((unsigned char)p[1]) : -1;
+        int l = h < 0 ? -1 : hexval((unsigned char)p[2]);
+        if (l >= 0 && (h || l)) {
             *o++ = (char)(h * 16 + l);
-            s += 2;
+            p += 2;
         } else {
-            *o++ = *s;
+            *o++ = *p;
         }
     }
     *o = 0;
-    return 0;
+    return (size_t)(o - s);
+}
+
+/* A query string's '+' is a blank; then the %HH escapes. */
+static void query_decode(char *s)
+{
+    for (char *p = s; *p; p++)
+        if (*p == '+') *p = ' ';
+    view_unescape(s);
 }
 
 int view_args_parse(char *buf, struct view_args *a)
@@ -65,7 +70,8 @@ int view_args_parse(char *buf, struct view_args *a)
             if (a->n == VIEW_MAX_ARGS) return -1;
             char *eq = strchr(p, '=');
             if (eq) *eq = 0;
-            if (url_decode(p) || (eq && url_decode(eq + 1))) return -1;
+            query_decode(p);
+            if (eq) query_decode(eq + 1);
             a->key[a->n] = p;
             a->val[a->n++] = eq ? eq + 1 : "";
         }
@@ -393,14 +399,17 @@ static void arc_list(FILE *fp, const struct view_sel *s, const size_t *start, co
                      uint32_t v, int callers)
 {
     const struct vgraph *g = &s->g;
-    tally_wide *c = xmalloc(g->ncols * sizeof(*c));
+    size_t n = start[v + 1] - start[v];
+    tally_wide *c = xmalloc((callers ? 1 : n ? n : 1) * g->ncols * sizeof(*c));
+    if (!callers) vgraph_out_costs(g, v, c); /* the callees' costs in one pass */
     for (size_t i = start[v]; i < start[v + 1]; i++) {
         uint32_t a = arcs[i], w = callers ? g->from[a] : g->to[a];
+        const tally_wide *cost = callers ? c : c + (i - start[v]) * g->ncols;
         fputs(i > start[v] ? ",\n  {" : "\n  {", fp);
         api_names(fp, s, w);
         fprintf(fp, ", \"calls\": %" PRIu64 ", \"incl\": ", g->count[a]);
-        vgraph_arc_costs(g, a, c);
-        api_costs(fp, c, g->ncols);
+        if (callers) vgraph_arc_costs(g, a, c);
+        api_costs(fp, cost, g->ncols);
         if (s->base_of) {
             /* the same calls in the base */
             const struct view_session *ses = s->ses;

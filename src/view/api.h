@@ -27,9 +27,17 @@ struct view_args {
 const char *view_arg(const struct view_args *a, const char *key);
 
 /*
- * Split a raw query string ("a=1&b=x%20y") into args, decoding %XX and
- * '+' in place in `buf` (a writable copy of the string). Returns 0, or -1
- * when it has more than VIEW_MAX_ARGS arguments or a bad %-escape.
+ * Decode the %HH escapes of s in place, as the server decodes paths and
+ * arguments: not %00 (a NUL would end the string early, and
+ * "/api/meta%00junk" must not be "/api/meta"), and a '%' that starts no
+ * escape stays. Returns the new length.
+ */
+size_t view_unescape(char *s);
+
+/*
+ * Split a raw query string ("a=1&b=x%20y") into args, decoding '+' and
+ * %HH (view_unescape()) in place in `buf` (a writable copy of the
+ * string). Returns 0, or -1 when it has more than VIEW_MAX_ARGS arguments.
  */
 int view_args_parse(char *buf, struct view_args *a);
 

@@ -52,7 +52,8 @@ static int cmp_arc_cost(const void *a, const void *b)
 static void walk(struct around *w, uint32_t v, unsigned levels, int up)
 {
     const struct vgraph *g = w->g;
-    tally_wide *all = xmalloc(g->ncols * sizeof(*all));
+    tally_wide *all = NULL;
+    size_t all_cap = 0;
     uint32_t *front = xmalloc(GRAPH_MAX_NODES * sizeof(*front)),
              *next = xmalloc(GRAPH_MAX_NODES * sizeof(*next));
     size_t nf = 1, nn;
@@ -67,9 +68,11 @@ static void walk(struct around *w, uint32_t v, unsigned levels, int up)
             const uint32_t *list = up ? g->in_arcs : g->out_arcs;
             size_t k = start[u + 1] - start[u];
             arcs = xgrow(arcs, &cap, k + 1, sizeof(*arcs));
+            all = xgrow(all, &all_cap, (k + 1) * g->ncols, sizeof(*all));
+            if (!up) vgraph_out_costs(g, u, all); /* every callee's in one pass */
             for (size_t j = 0; j < k; j++) {
-                vgraph_arc_costs(g, list[start[u] + j], all);
-                arcs[j] = (struct arc_cost){list[start[u] + j], all[w->ev]};
+                if (up) vgraph_arc_costs(g, list[start[u] + j], all + j * g->ncols);
+                arcs[j] = (struct arc_cost){list[start[u] + j], all[j * g->ncols + w->ev]};
             }
             qsort(arcs, k, sizeof(*arcs), cmp_arc_cost);
             size_t taken = 0, fanout = GRAPH_FANOUT >> l < 2 ? 2 : GRAPH_FANOUT >> l;
@@ -143,7 +146,6 @@ static char *graph_dot(const struct view_sel *s, const struct around *w, uint32_
 {
     const struct vgraph *g = &s->g;
     size_t ev = w->ev;
-    tally_wide *all = xmalloc(g->ncols * sizeof(*all));
     char *text = NULL;
     FILE *fp = open_memstream(&text, len);
     if (!fp) xalloc_failed(0);
@@ -206,16 +208,20 @@ static char *graph_dot(const struct view_sel *s, const struct around *w, uint32_
             if (g->cycle[w->nodes[j]] == c) fprintf(fp, "    n%" PRIu32 ";\n", w->nodes[j]);
         fputs("  }\n", fp);
     }
+    tally_wide *out = NULL;
+    size_t out_cap = 0;
     for (size_t i = 0; i < w->n; i++) {
         uint32_t x = w->nodes[i];
-        for (size_t k = g->out_start[x]; k < g->out_start[x + 1]; k++) {
+        size_t first = g->out_start[x];
+        out = xgrow(out, &out_cap, (g->out_start[x + 1] - first + 1) * g->ncols, sizeof(*out));
+        vgraph_out_costs(g, x, out); /* the costs of x's calls, in one pass */
+        for (size_t k = first; k < g->out_start[x + 1]; k++) {
             uint32_t a = g->out_arcs[k], y = g->to[a];
             if (!w->in[y]) continue;
             int rec = vgraph_arc_recursive(g, a);
             b.n = 0;
             if (!rec) {
-                vgraph_arc_costs(g, a, all);
-                put_share(&b, vgraph_share(g, ev, all[ev]));
+                put_share(&b, vgraph_share(g, ev, out[(k - first) * g->ncols + ev]));
                 bytebuf_add(&b, "\n", 1);
             }
             bytebuf_printf(&b, "%" PRIu64 "\xc3\x97", g->count[a]);
@@ -226,7 +232,7 @@ static char *graph_dot(const struct view_sel *s, const struct around *w, uint32_
     }
     fputs("}\n", fp);
     free(b.s);
-    free(all);
+    free(out);
     if (fclose(fp)) xalloc_failed(*len);
     return text;
 }

@@ -56,8 +56,8 @@ static void wide_of(const struct view_sel *s, const uint64_t *w, tally_wide *out
 struct line_sum {
     uint64_t line;
     tally_wide *self, *incl; /* [ncols] */
-    int has_self, has_calls;
-    size_t first, end; /* its entries */
+    int has_self;            /* a cost entry is on the line (else only calls) */
+    size_t first, end;       /* its entries */
 };
 
 static void put_line(FILE *fp, struct view_sel *s, const struct ent *e, const struct line_sum *ls,
@@ -123,17 +123,14 @@ static size_t sum_lines(struct view_sel *s, const struct ent *e, size_t b, size_
         l->line = e[i].line;
         l->self = pool + 2 * n * nc;
         l->incl = l->self + nc;
-        l->has_self = l->has_calls = 0;
+        l->has_self = 0;
         l->first = i;
         for (; i < end && e[i].line == l->line; i++) {
             wide_of(s, e[i].cost, one);
             tally_wide *into = e[i].callee == VIEW_NO_NODE ? l->self : l->incl;
             for (size_t k = 0; k < nc; k++)
                 into[k] += one[k];
-            if (e[i].callee == VIEW_NO_NODE)
-                l->has_self = 1;
-            else
-                l->has_calls = 1;
+            if (e[i].callee == VIEW_NO_NODE) l->has_self = 1;
         }
         for (size_t k = 0; k < nc; k++)
             l->incl[k] += l->self[k];

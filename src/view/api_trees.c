@@ -218,7 +218,8 @@ static void answer_trees(struct view_sel *s, const struct view_args *a, struct v
     if ((sandwich || view_arg(a, "id")) && (v = api_node_arg(s, a, r)) == VIEW_NO_NODE) return;
     const struct stack_tree *t = tree_arg(s, a, &ev, r);
     if (!t) return;
-    struct names_map nm = {xcalloc(s->nfn ? s->nfn : 1, sizeof(int32_t)), NULL, 0, 0};
+    size_t nfn = profile_nfunctions(s->p);
+    struct names_map nm = {xcalloc(nfn ? nfn : 1, sizeof(int32_t)), NULL, 0, 0};
     struct mtree m[2] = {{0}, {0}};
     int ntrees = sandwich ? 2 : 1;
     if (v == VIEW_NO_NODE) {

@@ -166,34 +166,12 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
     return send_reply(c, r.status, r.type, r.body, r.len);
 }
 
-/* %HH escapes of the path and arguments decoded, but not %00: a NUL would
-   end the C string early ("/api/meta%00junk" must not be "/api/meta"). */
+/* MHD_OPTION_UNESCAPE_CALLBACK: view_unescape() (api.h) */
 static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 {
     (void)cls;
     (void)c;
-    char *o = s;
-    for (const char *p = s; *p; p++) {
-        int h = -1, l = -1;
-        if (*p == '%' && p[1] && p[2]) {
-            h = p[1] >= '0' && p[1] <= '9'   ? p[1] - '0'
-                : p[1] >= 'a' && p[1] <= 'f' ? p[1] - 'a' + 10
-                : p[1] >= 'A' && p[1] <= 'F' ? p[1] - 'A' + 10
-                                             : -1;
-            l = p[2] >= '0' && p[2] <= '9'   ? p[2] - '0'
-                : p[2] >= 'a' && p[2] <= 'f' ? p[2] - 'a' + 10
-                : p[2] >= 'A' && p[2] <= 'F' ? p[2] - 'A' + 10
-                                             : -1;
-        }
-        if (h >= 0 && l >= 0 && (h || l)) {
-            *o++ = (char)(h * 16 + l);
-            p += 2;
-        } else {
-            *o++ = *p;
-        }
-    }
-    *o = 0;
-    return (size_t)(o - s);
+    return view_unescape(s);
 }
 
 /* ---- start and stop ---------------------------------------------------------------- */

@@ -12,12 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void strlist_copy(struct strlist *dst, const struct strlist *src)
-{
-    for (size_t i = 0; i < src->n; i++)
-        strlist_push(dst, src->items[i]);
-}
-
 /* Free what a selection computed. */
 static void sel_release(struct view_sel *x)
 {
@@ -35,7 +29,6 @@ static void sel_release(struct view_sel *x)
         free(x->blobs[i].key);
         free(x->blobs[i].body);
     }
-    free(x->node_of);
     free(x->base_of);
     vgraph_release(&x->g);
     free(x->parts);
@@ -58,20 +51,14 @@ static int sel_build(struct view_session *s, struct view_sel *x, const char *on,
         sel_release(x);
         return -1;
     }
-    x->nfn = profile_nfunctions(s->p);
-    x->node_of = xmalloc((x->nfn ? x->nfn : 1) * sizeof(*x->node_of));
-    for (size_t f = 0; f < x->nfn; f++)
-        x->node_of[f] = VIEW_NO_NODE;
-    for (size_t v = 0; v < x->g.nnodes; v++)
-        x->node_of[x->g.fn[v]] = (uint32_t)v;
-    size_t nev = x->g.ncols;
+    size_t nev = x->g.ncols, nfn = x->g.nfn;
     if (s->cfg.base) {
         x->base_of = xmalloc((x->g.nnodes ? x->g.nnodes : 1) * sizeof(*x->base_of));
-        uint32_t *bnode = xmalloc((x->nfn ? x->nfn : 1) * sizeof(*bnode));
-        for (size_t f = 0; f < x->nfn; f++)
+        uint32_t *bnode = xmalloc((nfn ? nfn : 1) * sizeof(*bnode));
+        for (size_t f = 0; f < nfn; f++)
             bnode[f] = VIEW_NO_NODE;
         for (size_t b = 0; b < s->base_g.nnodes; b++)
-            bnode[s->base_fn[b]] = (uint32_t)b;
+            bnode[s->base_map[s->base_g.fn[b]]] = (uint32_t)b;
         for (size_t v = 0; v < x->g.nnodes; v++)
             x->base_of[v] = bnode[x->g.fn[v]];
         free(bnode);
@@ -226,8 +213,9 @@ static int base_setup(struct view_session *s, struct tally_error *err)
         for (size_t k = 0; k < be->n; k++)
             if (!strcmp(pe->names[e], be->names[k])) s->base_ev[e] = k;
     }
-    size_t nb = s->base_g.nnodes, nf = profile_nfunctions(p);
-    s->base_fn = xmalloc((nb ? nb : 1) * sizeof(*s->base_fn));
+    size_t nb = s->base_g.nnodes, nf = profile_nfunctions(p), nbf = profile_nfunctions(b);
+    s->base_map = xmalloc((nbf ? nbf : 1) * sizeof(*s->base_map));
+    memset(s->base_map, 0xff, (nbf ? nbf : 1) * sizeof(*s->base_map));
     for (size_t v = 0; v < nb; v++) {
         struct function f = profile_function_at(b, s->base_g.fn[v]);
         const char *o = profile_str(b, f.obj), *fl = profile_str(b, f.file),
@@ -235,16 +223,11 @@ static int base_setup(struct view_session *s, struct tally_error *err)
         uint32_t id =
             profile_function(p, profile_intern(p, o, strlen(o)), profile_intern(p, fl, strlen(fl)),
                              profile_intern(p, nm, strlen(nm)));
-        s->base_fn[v] = id;
+        s->base_map[s->base_g.fn[v]] = id;
         if (id < nf) continue; /* the profile has it */
         s->extra = xrealloc(s->extra, (s->nextra + 1) * sizeof(*s->extra));
         s->extra[s->nextra++] = id;
     }
-    size_t nbf = profile_nfunctions(b);
-    s->base_map = xmalloc((nbf ? nbf : 1) * sizeof(*s->base_map));
-    memset(s->base_map, 0xff, (nbf ? nbf : 1) * sizeof(*s->base_map));
-    for (size_t v = 0; v < nb; v++)
-        s->base_map[s->base_g.fn[v]] = s->base_fn[v];
     s->base_stacks = xcalloc(s->base_g.ncols ? s->base_g.ncols : 1, sizeof(*s->base_stacks));
     s->base_stacks_built = xcalloc(s->base_g.ncols ? s->base_g.ncols : 1, 1);
     return 0;
@@ -339,12 +322,12 @@ struct view_session *view_session_new(struct profile *p, const struct view_confi
     s->cfg.title = cfg->title ? xstrdup(cfg->title) : NULL;
     s->cfg.editor = cfg->editor ? xstrdup(cfg->editor) : NULL;
     s->cfg.dot_timeout_ms = cfg->dot_timeout_ms ? cfg->dot_timeout_ms : 10000;
-    strlist_copy(&s->cfg.inputs, &cfg->inputs);
-    strlist_copy(&s->cfg.include, &cfg->include);
+    strlist_append(&s->cfg.inputs, &cfg->inputs);
+    strlist_append(&s->cfg.include, &cfg->include);
     s->cfg.isprof = cfg->isprof;
     s->cfg.complexity = cfg->complexity;
     s->cfg.base = cfg->base;
-    strlist_copy(&s->cfg.base_inputs, &cfg->base_inputs);
+    strlist_append(&s->cfg.base_inputs, &cfg->base_inputs);
     s->stores = xcalloc(s->nparts, sizeof(*s->stores));
     for (size_t i = 0; cfg->packed && i < cfg->packed->n && i < s->nparts; i++) {
         s->stores[i] = cfg->packed->st[i];
@@ -380,7 +363,6 @@ void view_session_free(struct view_session *s)
     free(s->base_stacks_built);
     vgraph_release(&s->base_g);
     free(s->base_ev);
-    free(s->base_fn);
     free(s->base_map);
     free(s->extra);
     for (size_t i = 0; s->stores && i < s->nparts; i++)
@@ -403,7 +385,7 @@ void view_session_free(struct view_session *s)
 
 uint32_t view_node(const struct view_sel *s, uint64_t id)
 {
-    return id < s->nfn ? s->node_of[id] : VIEW_NO_NODE;
+    return id < s->g.nfn ? s->g.node_of[id] : VIEW_NO_NODE;
 }
 
 /* ---- sorted tables -------------------------------------------------------- */

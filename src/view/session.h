@@ -91,8 +91,6 @@ struct view_sel {
     size_t *parts; /* their indexes in p->parts */
     size_t nparts;
     struct vgraph g;   /* their sum; one column per base event of the first */
-    size_t nfn;        /* functions of the profile */
-    uint32_t *node_of; /* [nfn] graph node of each function, or VIEW_NO_NODE */
     uint32_t *base_of; /* [nnodes] the node of the same function in the base, or
                           VIEW_NO_NODE; NULL without a base */
     /* the stack tree of each event, built at first use */
@@ -113,13 +111,12 @@ struct view_session {
     uint64_t clock;
     /* with a base: its graph, the base event of each event (SIZE_MAX when
        the base has none of that name), the function of the profile of
-       each base node, and the base's stack trees */
+       each base function, and the base's stack trees */
     struct vstore base_store;
     uint32_t *extra; /* the functions only the base has: nodes of every selection */
     size_t nextra;
     struct vgraph base_g;
     size_t *base_ev;
-    uint32_t *base_fn;
     uint32_t *base_map; /* [base functions] the profile's function of each (UINT32_MAX: none) */
     struct stack_tree *base_stacks;
     char *base_stacks_built;

@@ -29,6 +29,7 @@ void vgraph_release(struct vgraph *g)
     free(g->out_arcs);
     free(g->in_arcs);
     free(g->stores);
+    free(g->node_of);
     for (size_t k = 0; g->colmap && k < g->nparts; k++)
         free(g->colmap[k]);
     free(g->colmap);
@@ -51,7 +52,8 @@ static int to_word(const struct vgraph *g, tally_wide v, uint64_t *out)
     return 0;
 }
 
-size_t vgraph_find_arc(const struct vgraph *g, uint32_t u, uint32_t w)
+/* Where the arc from u to w is among u's callees (out_arcs), or SIZE_MAX. */
+static size_t out_pos(const struct vgraph *g, uint32_t u, uint32_t w)
 {
     size_t lo = g->out_start[u], hi = g->out_start[u + 1];
     while (lo < hi) { /* a node's callees are sorted by node */
@@ -61,7 +63,37 @@ size_t vgraph_find_arc(const struct vgraph *g, uint32_t u, uint32_t w)
         else
             hi = mid;
     }
-    return lo < g->out_start[u + 1] && g->to[g->out_arcs[lo]] == w ? g->out_arcs[lo] : SIZE_MAX;
+    return lo < g->out_start[u + 1] && g->to[g->out_arcs[lo]] == w ? lo : SIZE_MAX;
+}
+
+size_t vgraph_find_arc(const struct vgraph *g, uint32_t u, uint32_t w)
+{
+    size_t k = out_pos(g, u, w);
+    return k == SIZE_MAX ? SIZE_MAX : g->out_arcs[k];
+}
+
+void vgraph_out_costs(const struct vgraph *g, uint32_t u, tally_wide *out)
+{
+    size_t first = g->out_start[u], n = g->out_start[u + 1] - first;
+    memset(out, 0, n * g->ncols * sizeof(*out));
+    for (size_t k = 0; k < g->nparts; k++) {
+        const struct vstore *st = g->stores[k];
+        size_t i = vstore_find(st, g->fn[u]);
+        if (i == SIZE_MAX) continue;
+        uint64_t *c = xmalloc((st->ncols ? st->ncols : 1) * sizeof(*c));
+        struct vstore_entry e = {.cost = c};
+        const unsigned char *q = st->call + st->call_at[i], *end = st->call + st->call_at[i + 1];
+        while (q < end) {
+            q = vstore_next_call(st, q, &e);
+            uint32_t w = e.callee < g->nfn ? g->node_of[e.callee] : UINT32_MAX;
+            size_t pos = w == UINT32_MAX ? SIZE_MAX : out_pos(g, u, w);
+            if (pos == SIZE_MAX) continue;
+            tally_wide *to = out + (pos - first) * g->ncols;
+            for (size_t x = 0; x < g->ncols; x++)
+                to[x] += vgraph_val(g, c[g->colmap[k][x]]);
+        }
+        free(c);
+    }
 }
 
 void vgraph_arc_costs(const struct vgraph *g, size_t a, tally_wide *out)
@@ -87,11 +119,8 @@ void vgraph_arc_costs(const struct vgraph *g, size_t a, tally_wide *out)
 
 int vgraph_event_arc_costs(const struct vgraph *g, size_t e, uint64_t *out, struct tally_error *err)
 {
-    size_t nf = profile_nfunctions(g->p);
-    uint32_t *node = xmalloc((nf ? nf : 1) * sizeof(*node));
-    memset(node, 0xff, (nf ? nf : 1) * sizeof(*node));
-    for (size_t v = 0; v < g->nnodes; v++)
-        node[g->fn[v]] = (uint32_t)v;
+    size_t nf = g->nfn;
+    const uint32_t *node = g->node_of;
     memset(out, 0, g->narcs * sizeof(*out));
     int rc = 0;
     for (size_t k = 0; k < g->nparts && !rc; k++) {
@@ -116,7 +145,6 @@ int vgraph_event_arc_costs(const struct vgraph *g, size_t e, uint64_t *out, stru
         }
         free(c);
     }
-    free(node);
     return rc;
 }
 
@@ -128,7 +156,7 @@ static int cmp_by_to(const void *a, const void *b, void *arg)
 }
 
 /* The nodes and arcs of every part, summed as they are found: one pass
-   of the graph (the columns the fgraphs of the parts were built with). */
+   of the graph (the one event it computes). */
 struct pass {
     size_t ncols;            /* 1: the event computed */
     tally_wide *self, *cost; /* [nodes * ncols], [arcs * ncols] */
@@ -309,8 +337,9 @@ int vgraph_build(struct vgraph *g, const struct profile *p, const size_t *parts,
     if (map_events(g, err)) return -1;
     g->total = xcalloc(g->ncols, sizeof(*g->total));
     size_t nf = profile_nfunctions(p), cap_n = 0, cap_a = 0;
-    uint32_t *node = xmalloc((nf ? nf : 1) * sizeof(*node));
+    uint32_t *node = g->node_of = xmalloc((nf ? nf : 1) * sizeof(*node));
     memset(node, 0xff, (nf ? nf : 1) * sizeof(*node));
+    g->nfn = nf;
     struct rectab arcs;
     rectab_init(&arcs, 1, 0);
     /* room for every function and for an arc per call entry from the
@@ -399,7 +428,6 @@ int vgraph_build(struct vgraph *g, const struct profile *p, const size_t *parts,
         free(ps.cost);
         xtrim(); /* each pass's arrays go back before the next pass takes its own */
     }
-    free(node);
     free(levels);
     free(bottom);
     return rc ? -1 : 0;

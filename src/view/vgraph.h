@@ -39,6 +39,8 @@ struct vgraph {
     size_t nnodes, ncols;         /* ncols = the first part's base events */
     int is_signed;
     uint32_t *fn;       /* [nnodes] */
+    size_t nfn;         /* the profile's functions when the graph was made */
+    uint32_t *node_of;  /* [nfn] the node of each function, or UINT32_MAX */
     uint64_t *self;     /* [nnodes * ncols] */
     uint64_t *incl;     /* [nnodes * ncols] */
     uint64_t *calls;    /* [nnodes] calls into it from outside its recursion */
@@ -91,6 +93,10 @@ size_t vgraph_find_arc(const struct vgraph *g, uint32_t u, uint32_t w);
  * cost does not fit in 64 bits. */
 int vgraph_event_arc_costs(const struct vgraph *g, size_t e, uint64_t *out,
                            struct tally_error *err);
+/* The inclusive costs of the calls of node u into each of its callees, in
+ * out_arcs order: out[(out_start[u] + j - out_start[u]) * ncols ..] for the
+ * j-th, every event (one pass over u's call entries). */
+void vgraph_out_costs(const struct vgraph *g, uint32_t u, tally_wide *out);
 /* The inclusive cost of arc a's calls, every event, into out[ncols]. */
 void vgraph_arc_costs(const struct vgraph *g, size_t a, tally_wide *out);
 
