@@ -10,9 +10,10 @@
 
 /*
  * The document (malloc'd, its length in *len). `snapshot`, when not NULL,
- * is JSON text put in <script type="application/json" id="tally-snapshot">
- * before the page's script; it must hold no '<' (view_snapshot() writes
- * none).
+ * is JSON text put gzip-compressed, in base64, in <script
+ * type="application/octet-stream" id="tally-snapshot"
+ * data-encoding="gzip-base64"> before the page's script (the page unpacks
+ * it with the browser's DecompressionStream; JSON of 15 MB takes 2 MB).
  */
 char *view_page(const char *snapshot, size_t *len);
 

@@ -6,6 +6,7 @@
 #include "snapshot.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,12 +49,12 @@ struct shot {
     int na, nsvg;
 };
 
-static void take(struct shot *h, const char *path, const char *const *kv, size_t n)
+static int take(struct shot *h, const char *path, const char *const *kv, size_t n)
 {
     struct view_reply r;
     if (ask(h->s, path, kv, n, &r)) {
         free(r.body);
-        return;
+        return 0;
     }
     int is_svg = !strncmp(r.type, "image/svg", 9);
     FILE *fp = is_svg ? h->svg : h->answers;
@@ -65,6 +66,44 @@ static void take(struct shot *h, const char *path, const char *const *kv, size_t
     else
         fwrite(r.body, 1, r.len && r.body[r.len - 1] == '\n' ? r.len - 1 : r.len, fp);
     free(r.body);
+    return 1;
+}
+
+/* A node and its largest inclusive share over every event. */
+struct ranked {
+    double share;
+    uint32_t node;
+};
+
+static int by_share(const void *a, const void *b)
+{
+    const struct ranked *x = a, *y = b;
+    if (x->share != y->share) return x->share > y->share ? -1 : 1;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* The nodes of the selection, the largest inclusive share first (malloc'd). */
+static uint32_t *rank_nodes(const struct view_sel *sel)
+{
+    const struct vgraph *g = &sel->g;
+    struct ranked *r = xcalloc(g->nnodes ? g->nnodes : 1, sizeof(*r));
+    for (size_t v = 0; v < g->nnodes; v++) {
+        double best = 0;
+        for (size_t e = 0; e < g->ncols; e++) {
+            double sh = fabs(vgraph_share(g, e, vgraph_incl(g, v, e)));
+            if (sel->base_of && sel->base_of[v] != VIEW_NO_NODE) {
+                double b = fabs(vgraph_share(g, e, view_base_incl(sel->ses, sel->base_of[v], e)));
+                if (b > sh) sh = b;
+            }
+            if (sh > best) best = sh;
+        }
+        r[v] = (struct ranked){best, (uint32_t)v};
+    }
+    qsort(r, g->nnodes, sizeof(*r), by_share);
+    uint32_t *out = (uint32_t *)r; /* packed in place: each node read before its slot is written */
+    for (size_t i = 0; i < g->nnodes; i++)
+        out[i] = r[i].node;
+    return out;
 }
 
 char *view_snapshot(struct view_session *s, const struct view_snapshot_options *o,
@@ -76,9 +115,12 @@ char *view_snapshot(struct view_session *s, const struct view_snapshot_options *
     size_t ntree = o->no_flame ? 0 : o->max_trees == SIZE_MAX ? 200 : o->max_trees;
     struct view_sel *sel = view_select(s, NULL, err);
     if (!sel) return NULL;
-    const struct view_order *ord = view_order_get(sel, 0, 0, 1, NULL, err);
-    if (!ord) return NULL;
-    size_t n = ord->n < nf ? ord->n : nf;
+    if (o->ev >= sel->g.ncols) {
+        tally_error_set(err, NULL, 0, "the profile has no event %zu", o->ev);
+        return NULL;
+    }
+    uint32_t *nodes = rank_nodes(sel);
+    size_t n = sel->g.nnodes < nf ? sel->g.nnodes : nf;
     char *abuf = NULL, *sbuf = NULL;
     size_t alen = 0, slen = 0;
     struct shot h = {s, open_memstream(&abuf, &alen), open_memstream(&sbuf, &slen), 0, 0};
@@ -89,31 +131,34 @@ char *view_snapshot(struct view_session *s, const struct view_snapshot_options *
             n, sel->g.nnodes);
     for (size_t i = 0; i < n; i++) {
         if (i) fputs(",\n", h.answers);
-        api_row(h.answers, sel, ord->nodes[i]);
+        api_row(h.answers, sel, nodes[i]);
     }
     fputs("]}", h.answers);
     char evs[32], id[32];
-    for (size_t e = 0; e < sel->g.ncols && !o->no_flame; e++) {
-        snprintf(evs, sizeof(evs), "%zu", e);
-        const char *kv[] = {"ev", evs};
+    size_t got_src = 0, got_graph = 0, got_tree = 0; /* answers shipped */
+    snprintf(evs, sizeof(evs), "%zu", o->ev);
+    for (size_t e = 0; e < sel->g.ncols && ntree; e++) {
+        char one[32];
+        snprintf(one, sizeof(one), "%zu", e);
+        const char *kv[] = {"ev", one};
         take(&h, "flame", kv, 1);
     }
     for (size_t i = 0; i < n; i++) {
-        snprintf(id, sizeof(id), "%" PRIu32, sel->g.fn[ord->nodes[i]]);
+        snprintf(id, sizeof(id), "%" PRIu32, sel->g.fn[nodes[i]]);
         const char *one[] = {"id", id};
         take(&h, "function", one, 1);
-        if (i < nsrc) take(&h, "source", one, 1);
+        if (i < nsrc) got_src += take(&h, "source", one, 1);
         if (s->cfg.complexity) take(&h, "complexity", one, 1);
         if (i < ngraph) {
-            const char *kv[] = {"down", "2", "ev", "0", "id", id, "up", "2"};
-            take(&h, "graph", kv, 4);
+            const char *kv[] = {"down", "2", "ev", evs, "id", id, "up", "2"};
+            got_graph += take(&h, "graph", kv, 4);
         }
         if (i < ntree) {
-            const char *kv[] = {"ev", "0", "id", id};
-            take(&h, "flame", kv, 2);
-            take(&h, "sandwich", kv, 2);
+            const char *kv[] = {"ev", evs, "id", id};
+            got_tree += take(&h, "flame", kv, 2) & take(&h, "sandwich", kv, 2);
         }
     }
+    free(nodes);
     /* meta, with what the snapshot holds */
     struct view_reply r;
     ask(s, "meta", NULL, 0, &r);
@@ -123,10 +168,21 @@ char *view_snapshot(struct view_session *s, const struct view_snapshot_options *
     fputs(h.na++ ? ",\n" : "\n", h.answers);
     fputs("\"meta\": ", h.answers);
     fwrite(r.body, 1, ml, h.answers);
+    /* the default selection: every part, or part 0 when they count different events */
+    char parts[128];
+    if (s->nparts <= 1)
+        snprintf(parts, sizeof(parts), "the whole profile");
+    else if (sel->nparts == s->nparts)
+        snprintf(parts, sizeof(parts), "the sum of its %zu parts", s->nparts);
+    else
+        snprintf(parts, sizeof(parts), "part %zu of %zu (the parts count different events)",
+                 sel->parts[0], s->nparts);
     fprintf(h.answers,
             ", \"snapshot\": {\"functions\": %zu, \"all\": %zu, \"source\": %zu, \"graphs\": %zu, "
-            "\"trees\": %zu}}",
-            n, sel->g.nnodes, n < nsrc ? n : nsrc, n < ngraph ? n : ngraph, n < ntree ? n : ntree);
+            "\"trees\": %zu, \"ev\": %zu, \"parts\": ",
+            n, sel->g.nnodes, got_src, got_graph, got_tree, o->ev);
+    jsonstr_puts(h.answers, parts, JSONSTR_SCRIPT);
+    fputs("}}", h.answers);
     free(r.body);
     if (fclose(h.answers) || fclose(h.svg)) xalloc_failed(alen + slen);
     /* the whole, with every '<' of the answers written \u003c (only strings hold one) */
@@ -134,13 +190,22 @@ char *view_snapshot(struct view_session *s, const struct view_snapshot_options *
     size_t olen = 0;
     FILE *fp = open_memstream(&out, &olen);
     if (!fp) xalloc_failed(0);
-    char note[256];
-    snprintf(note, sizeof(note),
-             "this page holds %zu of the %zu functions, with the source of %zu and the call graph "
-             "of %zu; tally view shows every one",
-             n, sel->g.nnodes, n < nsrc ? n : nsrc, n < ngraph ? n : ngraph);
+    char *note = NULL;
+    size_t nlen = 0;
+    FILE *np = open_memstream(&note, &nlen);
+    if (!np) xalloc_failed(0);
+    fprintf(np, "this page holds %zu of the %zu functions", n, sel->g.nnodes);
+    fprintf(np, ", the source of %zu", got_src);
+    if (!o->no_graph) fprintf(np, ", the call graph of %zu", got_graph);
+    if (ntree) fprintf(np, ", the flame graph and sandwich of %zu", got_tree);
+    fprintf(np, "; the pictures are of %s", s->p->parts[0]->events.names[o->ev]);
+    if (o->graph_note) fprintf(np, "; %s", o->graph_note);
+    if (o->flame_note) fprintf(np, "; %s", o->flame_note);
+    fputs("; tally view shows everything", np);
+    if (fclose(np)) xalloc_failed(nlen);
     fputs("{\"note\": ", fp);
     jsonstr_puts(fp, note, JSONSTR_SCRIPT);
+    free(note);
     fputs(", \"answers\": {", fp);
     for (size_t i = 0; i < alen; i++)
         if (abuf[i] == '<')
