@@ -63,6 +63,8 @@ static const char *const view_asset_css[] = {
     "var(--err);\n",
     "            padding: 6px 12px; white-space: pre-wrap; }\n",
     "#v-banner::before { content: \"Error: \"; font-weight: 600; }\n",
+    "#v-snapnote { padding: 3px 12px; background: var(--alt); border-bottom: 1px solid "
+    "var(--line); font-size: 12px; }\n",
     "\n",
     "#v-main { flex: 1; min-height: 0; display: grid; grid-template-columns: minmax(0, 11fr) "
     "minmax(0, 9fr); }\n",
@@ -236,6 +238,7 @@ static const char *const view_asset_body[] = {
     "<span id=\"v-info\" class=\"muted\"></span>\n",
     "</header>\n",
     "<div id=\"v-banner\" role=\"alert\" hidden></div>\n",
+    "<div id=\"v-snapnote\" role=\"note\" hidden></div>\n",
     "<main id=\"v-main\">\n",
     "<section id=\"v-left\" aria-label=\"Functions\">\n",
     "<div id=\"v-thead\" class=\"vrow vhead\" role=\"row\">\n",

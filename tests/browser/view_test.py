@@ -6,7 +6,8 @@ starts the server and writes the inputs). Prints TAP lines ("ok - ..." / "not ok
 
 URL is the address the server printed; JSON is `tally convert --to=json --lines` of PROFILE,
 where every expected number comes from (the call sites of the small profile are read from
-PROFILE itself). MODE: small (every view, in depth), parts (the parts selector; the JSON of
+PROFILE itself). With VIEW_REPORT=1 in the environment, URL is a page written by tally report
+(file://...), which must do the same from the answers it holds. MODE: small (every view, in depth), parts (the parts selector; the JSON of
 the second part alone in $VIEW_PART_JSON), base (a comparison with that part as the base),
 complexity (a profile with its aprof report), real (a program's profile), many (the virtual
 scrolling of a big table).
@@ -29,6 +30,8 @@ TABS = ["graph", "source", "flame", "icicle", "sandwich"]
 
 
 PREFIX = [""]  # the profile's label: every line names it
+# URL is a page of tally report (file://): the same application, its answers in the page
+REPORT = bool(os.environ.get("VIEW_REPORT"))
 
 
 def check(name, cond, detail=None):
@@ -531,8 +534,12 @@ def small(p, url, ex, profile, prefix):
     wid = p.js("return TV.state.fn")
     up_ids = set("f%d" % r["id"] for r in p.rows() if r["name"] in
                  set(ex.funcs[c["caller"]]["name"] for c in ex.callers[work["id"]]))
-    check("callees 0: the call graph shows work and its callers only (%s)" % ids,
-          ids and set(ids) == up_ids | {"f%d" % wid}, "want %s" % sorted(up_ids | {"f%d" % wid}))
+    if REPORT:  # the page holds the graphs of 2 levels up and down only, and says so
+        msg = p.js("return (document.querySelector('#g-body .err')||{}).textContent")
+        check("callees 0: 'not in this report' (%r)" % msg, msg and "not in this report" in msg)
+    else:
+        check("callees 0: the call graph shows work and its callers only (%s)" % ids,
+              ids and set(ids) == up_ids | {"f%d" % wid}, "want %s" % sorted(up_ids | {"f%d" % wid}))
     check("the levels are in the address (down=0)", p.state().get("down") == "0")
     check_flame(p, ex, 0, w, "work")
     # the flame graph under the selected function (api/flame?id=): its root is work's cost
@@ -612,7 +619,32 @@ def small(p, url, ex, profile, prefix):
     shots(p, prefix, w, TABS)
     errs = p.errors()
     check("no console errors", not errs, "\n".join(errs))
-    errors_shown(p, url)
+    if REPORT:
+        report_left_out(p, ex)
+    else:
+        errors_shown(p, url)
+
+
+def report_left_out(p, ex):
+    """a page of tally report says what it holds, and what it left out where it is asked for
+    (the page was written with --max-graphs=2: the call graphs of the two costliest functions)"""
+    note_text = p.js("var n = document.getElementById('v-snapnote'); return n.hidden ? '' : n.textContent")
+    check("the page says what it holds (%r)" % note_text,
+          ("holds %d of the %d functions" % (len(ex.funcs), len(ex.funcs))) in note_text and
+          "the call graph of 2" in note_text)
+    rows = p.rows()
+    first, other = rows[0], rows[-1]
+    p.js("TV.set({up: 2, down: 2}, 'push')")
+    p.tab("graph")
+    p.js("TV.select(%d, 'push')" % other["id"])
+    ok = p.wait("(document.querySelector('#g-body .err')||{}).textContent", 10, "the graph left out")
+    check("a call graph left out: 'not in this report' where it was asked for (%r)" % ok,
+          bool(ok) and "not in this report" in ok)
+    p.js("TV.select(%d, 'push')" % first["id"])
+    ok = p.wait("document.querySelector('#g-body svg g.node#f%d')" % first["id"], 10, "the graph shipped")
+    check("the call graph of %s is in the page" % first["name"], bool(ok))
+    errs = p.errors()
+    check("no console errors", not errs, "\n".join(errs))
 
 
 def errors_shown(p, url):
@@ -856,6 +888,8 @@ def main():
     PREFIX[0] = {"small": "small", "parts": "parts", "base": "base", "complexity": "complexity",
                  "real": os.environ.get("VIEW_REAL_LABEL", "C++ program"),
                  "many": "114,000 functions"}[mode]
+    if REPORT:
+        PREFIX[0] = "report of " + PREFIX[0]
     try:
         p = Page(*SIZES[0])
     except browser.Missing as e:
