@@ -11,10 +11,10 @@
 # 1024x700 go to build/test-logs/view-*.png. The profiles: a small one
 # written here (its source file beside it), the same with a second part
 # (the parts selector) and against that part as a base (--base), isort
-# with its aprof report (the complexity pane), a C++ program and Debian's
-# sqlite3 under Callgrind when valgrind, g++ and sqlite3 are installed, a
-# threaded program under tally record, and 114,000 functions (virtual
-# scrolling). The pages tally report writes of the small profile and of the
+# with its aprof report (the complexity pane), a C++ program, Debian's
+# sqlite3 and gcc's cc1 under Callgrind when valgrind, g++ and sqlite3 are
+# installed, a threaded program under tally record, and 114,000 functions
+# (virtual scrolling). The pages tally report writes of the small profile and of the
 # C++ program go through the same checks from file:// (VIEW_REPORT=1), and
 # must say what they left out where it is asked for (report-*.png).
 # Selenium through tests/browser/browser.py, with Debian's /usr/bin/python3
@@ -285,6 +285,25 @@ if command -v valgrind >/dev/null 2>&1 && command -v sqlite3 >/dev/null 2>&1; th
     fi
 else
     ok "sqlite3 under Callgrind # SKIP no valgrind or sqlite3"
+fi
+
+# gcc's cc1 (Debian's) under Callgrind compiling a small file: a big C++
+# program with thousands of functions, nobody here wrote it
+CC1=$(gcc -print-prog-name=cc1 2>/dev/null)
+if command -v valgrind >/dev/null 2>&1 && [ -x "$CC1" ]; then
+    printf 'static int sq(int x) { return x * x; }\nint f(int n) { int s = 0; for (int i = 0; i < n; i++) s += sq(i); return s; }\n' \
+        >"$TMP/cc1in.c"
+    if (cd "$TMP" && valgrind --tool=callgrind --callgrind-out-file="$TMP/cc1.out" "$CC1" -quiet -O2 cc1in.c \
+            -o cc1in.s >"$TMP/vg.out" 2>"$TMP/vg.err"); then
+        export VIEW_REAL_LABEL=cc1 VIEW_REAL_FN=main
+        run_view cc1 real "$TMP/cc1.out"
+        unset VIEW_REAL_LABEL VIEW_REAL_FN
+    else
+        not_ok "cc1 under Callgrind"
+        tail -n 5 "$TMP/vg.err" | diag
+    fi
+else
+    ok "cc1 under Callgrind # SKIP no valgrind or no cc1"
 fi
 
 # a threaded program under tally record (its threads summed)
