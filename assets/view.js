@@ -13,7 +13,7 @@ var TV = (function () {
   var hooks = {};
   TV.meta = null;
   /* the state the address keeps (#fn=..&ev=..): see hashOf/readHash */
-  TV.state = { fn: null, ev: 0, tab: 'graph', sort: 'incl', dir: 'desc', q: '', parts: null,
+  TV.state = { fn: null, ev: 0, tab: 'graph', map: 'callee', sort: 'incl', dir: 'desc', q: '', parts: null,
                up: 2, down: 2, fq: '', ff: null };
 
   TV.$ = function (id) { return document.getElementById(id); };
@@ -282,8 +282,8 @@ var TV = (function () {
   };
 
   /* ---- state and address ---- */
-  var KEYS = ['fn', 'ev', 'tab', 'sort', 'dir', 'q', 'parts', 'up', 'down', 'fq', 'ff'];
-  var TABS = ['graph', 'source', 'flame', 'icicle', 'sandwich', 'complexity'];
+  var KEYS = ['fn', 'ev', 'tab', 'map', 'sort', 'dir', 'q', 'parts', 'up', 'down', 'fq', 'ff'];
+  var TABS = ['graph', 'source', 'flame', 'icicle', 'sandwich', 'maps', 'complexity'];
   var SORTS = ['incl', 'self', 'calls', 'name', 'obj', 'file', 'change'];
   TV.hashOf = function (s) {
     var p = new URLSearchParams();
@@ -301,7 +301,7 @@ var TV = (function () {
   }
   TV.readHash = function () {
     var p = new URLSearchParams(location.hash.replace(/^#/, ''));
-    var s = { fn: null, ev: 0, tab: 'graph', sort: 'incl', dir: 'desc', q: '', parts: null,
+    var s = { fn: null, ev: 0, tab: 'graph', map: 'callee', sort: 'incl', dir: 'desc', q: '', parts: null,
               up: 2, down: 2, fq: '', ff: null };
     var ne = TV.meta ? TV.meta.events.length : 1;
     if (p.has('fn')) s.fn = int(p.get('fn'), 0, 1e15, null);
@@ -310,6 +310,7 @@ var TV = (function () {
     s.ev = int(p.get('ev'), 0, ne - 1, ev0);
     if (TABS.indexOf(p.get('tab')) >= 0) s.tab = p.get('tab');
     if (s.tab === 'complexity' && !(TV.meta && TV.meta.complexity)) s.tab = 'graph';
+    if (p.get('map') === 'caller') s.map = 'caller';
     if (SORTS.indexOf(p.get('sort')) >= 0) s.sort = p.get('sort');
     if (s.sort === 'change' && !(TV.meta && TV.meta.base)) s.sort = 'incl';
     if (p.get('dir') === 'asc' || p.get('dir') === 'desc') s.dir = p.get('dir');

@@ -27,7 +27,7 @@ if command -v clang-format >/dev/null 2>&1; then
     v=$ROOT/src/view
     if sh "$ROOT/assets/embed.sh" --stdout-view >"$TMP/assets.h" &&
             cat "$v/view_assets.h" "$v/view.js.inc" "$v/view_table.js.inc" "$v/view_panes.js.inc" \
-                "$v/view_flame.js.inc" | cmp -s - "$TMP/assets.h"; then
+                "$v/view_flame.js.inc" "$v/view_maps.js.inc" | cmp -s - "$TMP/assets.h"; then
         ok "src/view/view_assets.h and view*.js.inc match assets/view* (sh assets/embed.sh)"
     else not_ok "src/view/view_assets.h and view*.js.inc match assets/view* (sh assets/embed.sh)"; fi
 fi

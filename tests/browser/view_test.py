@@ -26,7 +26,7 @@ By = None  # selenium's locator names, imported once the browser is there
 
 FAILED = []
 SIZES = [(1400, 900), (1024, 700)]
-TABS = ["graph", "source", "flame", "icicle", "sandwich"]
+TABS = ["graph", "source", "flame", "icicle", "sandwich", "maps"]
 
 
 PREFIX = [""]  # the profile's label: every line names it
@@ -318,6 +318,99 @@ def flame_tree_share(data, rx):
     return 100.0 * hit[0] / root if root else 0
 
 
+def check_maps(p, ex, f, what):
+    """the callee map and the caller map of f: boxes inside their parent, siblings apart, each
+    child's area its share of the parent's inner box (the parent's own cost left empty), names
+    from the JSON's callees and callers, one colour per object, a click selects"""
+    p.tab("maps")
+    fid = p.js("return TV.state.fn")
+    for side in ("callee", "caller"):
+        p.js("var s = document.getElementById('m-which'); s.value = '%s'; s.dispatchEvent(new Event('change'))"
+             % side)
+        ok = p.wait("TV.state.map === '%s' && document.querySelector('#m-body svg.tmap g.tm')" % side, 20,
+                    "the %s map" % side)
+        p.idle()
+        time.sleep(0.2)
+        boxes = p.js("""return Array.from(document.querySelectorAll('#m-body svg.tmap g.tm')).map(g => {
+            var r = g.querySelector('rect');
+            return {i: +g.dataset.i, d: +g.dataset.d, t: +g.dataset.t, id: g.dataset.id === undefined ? null :
+                    +g.dataset.id, obj: g.dataset.obj || null, fill: r.getAttribute('fill'),
+                    x: +r.getAttribute('x'), y: +r.getAttribute('y'), w: +r.getAttribute('width'),
+                    h: +r.getAttribute('height')}; })""") or []
+        if not check("%s: the %s map of %s is drawn (%d boxes)" % (what, side, f["name"], len(boxes)),
+                     ok and boxes and boxes[0]["id"] == fid, boxes[:3]):
+            continue
+        # the parent of each box: the nearest box before it one level up (the drawing order is depth first)
+        parent, stack = {}, []
+        for b in boxes:
+            while stack and stack[-1]["d"] >= b["d"]:
+                stack.pop()
+            parent[b["i"]] = stack[-1] if stack else None
+            stack.append(b)
+        pad, head = p.js("return [TV.maps.PAD, TV.maps.HEAD]")
+        eps = 0.2
+        bad_in, bad_area, bad_overlap = [], [], []
+        kids = {}
+        for b in boxes:
+            q = parent[b["i"]]
+            if q is None:
+                continue
+            kids.setdefault(q["i"], []).append(b)
+            if not (b["x"] >= q["x"] + pad - eps and b["y"] >= q["y"] + pad + head - eps and
+                    b["x"] + b["w"] <= q["x"] + q["w"] - pad + eps and b["y"] + b["h"] <= q["y"] + q["h"] - pad + eps):
+                bad_in.append((b, q))
+            inner = (q["w"] - 2 * pad) * (q["h"] - 2 * pad - head)
+            # rectangles are written with one decimal: an error of 0.05 on each side
+            tol = 0.06 * (b["w"] + b["h"]) + 0.01 * b["w"] * b["h"]
+            if abs(b["w"] * b["h"] - inner * b["t"] / q["t"]) > tol:
+                bad_area.append((b["w"] * b["h"], inner * b["t"] / q["t"]))
+        for sib in kids.values():
+            for a in range(len(sib)):
+                for c in range(a + 1, len(sib)):
+                    x, y = sib[a], sib[c]
+                    if (min(x["x"] + x["w"], y["x"] + y["w"]) - max(x["x"], y["x"]) > eps and
+                            min(x["y"] + x["h"], y["y"] + y["h"]) - max(x["y"], y["y"]) > eps):
+                        bad_overlap.append((x["i"], y["i"]))
+        check("%s, %s map: every box inside its parent's inner box" % (what, side), not bad_in, bad_in[:3])
+        check("%s, %s map: siblings do not overlap" % (what, side), not bad_overlap, bad_overlap[:3])
+        check("%s, %s map: each box's area is its cost's share of its parent's inner box (%d boxes)" % (
+            what, side, len(boxes) - 1), not bad_area, bad_area[:3])
+        first = [ex.funcs[b["id"]]["name"] for b in kids.get(boxes[0]["i"], []) if b["id"] is not None]
+        near = set(ex.funcs[c["callee" if side == "callee" else "caller"]]["name"]
+                   for c in (ex.callees if side == "callee" else ex.callers)[f["id"]])
+        check("%s, %s map: the boxes inside %s are its %ss (%s)" % (what, side, f["name"], side, first[:5]),
+              set(first) <= near, "not %s" % sorted(near)[:10])
+        objs = {}
+        for b in boxes:
+            if b["id"] is not None:
+                objs.setdefault(b["obj"], set()).add(re.sub(r",\d+%\)$", ")", b["fill"]))
+        want_obj = all(b["obj"] == (ex.funcs[b["id"]]["object"] or "(no object)")
+                       for b in boxes if b["id"] is not None)
+        hues = [list(v) for v in objs.values()]
+        check("%s, %s map: boxes carry their function's object, one hue per object (%d objects)" % (
+            what, side, len(objs)), want_obj and all(len(h) == 1 for h in hues) and
+            len(set(h[0] for h in hues)) == len(hues), objs)
+        legend = p.js("return Array.from(document.querySelectorAll('#m-body .tm-legend span')).map(s => s.textContent)")
+        check("%s, %s map: the legend names the objects drawn" % (what, side),
+              sorted(legend) == sorted(o or "(no object)" for o in objs), legend)
+    # a click on a box with none inside selects its function
+    target = p.js("var gs = Array.from(document.querySelectorAll('#m-body g.tm')); var g = gs.find("
+                  "(g, j) => g.dataset.id !== undefined && +g.dataset.id !== TV.state.fn && "
+                  "(j + 1 === gs.length || +gs[j + 1].dataset.d <= +g.dataset.d) && "
+                  "g.querySelector('rect').getAttribute('width') > 20 && "
+                  "g.querySelector('rect').getAttribute('height') > 12); return g ? +g.dataset.id : null")
+    if target is not None:
+        el = [e for e in p.d.find_elements(By.CSS_SELECTOR, "#m-body g.tm[data-id='%d'] > rect" % target)][-1]
+        p.js("arguments[0].scrollIntoView({block: 'center'})", el)
+        el.click()
+        check("%s: a click on a box selects its function (%s)" % (what, ex.funcs[target]["name"]),
+              p.wait("TV.state.fn === %d" % target, 10))
+        p.d.back()
+        p.wait("TV.state.fn === %d" % fid, 10)
+    p.js("var s = document.getElementById('m-which'); s.value = 'callee'; s.dispatchEvent(new Event('change'))")
+    check("%s: the map is in the address (map=callee)" % what, p.state().get("map") == "callee")
+
+
 def check_flame(p, ex, ev, what, focus_name, shots=None):
     for tab in ("flame", "icicle"):
         p.tab(tab)
@@ -542,6 +635,7 @@ def small(p, url, ex, profile, prefix):
               ids and set(ids) == up_ids | {"f%d" % wid}, "want %s" % sorted(up_ids | {"f%d" % wid}))
     check("the levels are in the address (down=0)", p.state().get("down") == "0")
     check_flame(p, ex, 0, w, "work")
+    check_maps(p, ex, work, w)
     # the flame graph under the selected function (api/flame?id=): its root is work's cost
     select_name(p, "work")
     p.tab("flame")
@@ -805,6 +899,7 @@ def real(p, url, ex, profile, prefix):
     p.d.back()
     check("back restores %s" % fname, select_name(p, fname))
     check_flame(p, ex, 0, w, fname)
+    check_maps(p, ex, main, w)
     p.tab("graph")
     p.idle()
     check_url_copy(p, url, w, {"name": fname, "tab": "graph", "sort": "incl", "dir": "desc", "ev": 0,
