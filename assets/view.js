@@ -13,7 +13,7 @@ var TV = (function () {
   var hooks = {};
   TV.meta = null;
   /* the state the address keeps (#fn=..&ev=..): see hashOf/readHash */
-  TV.state = { fn: null, ev: 0, tab: 'graph', sort: 'incl', dir: 'desc', q: '', parts: null,
+  TV.state = { fn: null, ev: 0, tab: 'graph', map: 'callee', sort: 'incl', dir: 'desc', q: '', parts: null,
                up: 2, down: 2, fq: '', ff: null };
 
   TV.$ = function (id) { return document.getElementById(id); };
@@ -52,9 +52,90 @@ var TV = (function () {
     if (TV.state.parts) u += '&parts=' + TV.state.parts.join(',');
     return u;
   };
+  /* ---- a page without a server (tally report): the answers are embedded ---- */
+  var SNAP = null, snapReady = null;
+  (function () {
+    var el = document.getElementById('tally-snapshot');
+    if (!el) return;
+    if (el.getAttribute('data-encoding') !== 'gzip-base64') {
+      SNAP = JSON.parse(el.textContent);
+      snapReady = Promise.resolve(SNAP);
+      return;
+    }
+    /* tally report writes it gzip-compressed, in base64: unpacked by the browser */
+    if (typeof DecompressionStream === 'undefined') {
+      snapReady = Promise.reject(new Error('this browser cannot unpack the report\'s data (no ' +
+        'DecompressionStream: Chromium 80, Firefox 113, Safari 16.4 or newer can)'));
+      return;
+    }
+    var bin = atob(el.textContent.replace(/\s+/g, '')), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var text = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    snapReady = new Response(text).text().then(function (t) {
+      SNAP = JSON.parse(t);
+      el.textContent = ''; /* the packed copy is not needed any more */
+      return SNAP;
+    });
+  })();
+  /* the key of a question in the snapshot: path, then the arguments sorted by name */
+  function snapKey(path, params) {
+    var ks = Object.keys(params || {}).filter(function (k) {
+      var v = params[k];
+      return v !== null && v !== undefined && v !== '';
+    }).sort();
+    return path + (ks.length ? '?' + ks.map(function (k) { return k + '=' + params[k]; }).join('&') : '');
+  }
+  /* the function table of the shipped rows, sorted and searched here as the server would */
+  function snapFunctions(params) {
+    var all = SNAP.answers.functions.rows, ev = +(params.ev || 0);
+    var sort = params.sort || 'incl', desc = params.dir ? params.dir === 'desc' : /^(incl|self|calls|change)$/.test(sort);
+    var rows = all;
+    if (params.q) {
+      var q = String(params.q), flags = '';
+      if (q.indexOf('(?i)') === 0) { q = q.slice(4); flags = 'i'; }
+      var re;
+      try { re = new RegExp(q, flags); } catch (e) {
+        var err = new Error('bad regex: ' + e.message + ' (HTTP 400)');
+        err.status = 400;
+        return Promise.reject(err);
+      }
+      rows = rows.filter(function (r) { return re.test(r.name); });
+    }
+    var key = {
+      incl: function (r) { return TV.num(r.incl[ev]); }, self: function (r) { return TV.num(r.self[ev]); },
+      calls: function (r) { return r.calls; },
+      change: function (r) { return TV.num(r.incl[ev]) - TV.num(r.base_incl ? r.base_incl[ev] : 0); }
+    }[sort];
+    var str = { name: 'name', obj: 'obj', file: 'file' }[sort];
+    rows = rows.slice().sort(function (a, b) {
+      var d = key ? key(a) - key(b) : (a[str] < b[str] ? -1 : a[str] > b[str] ? 1 : 0);
+      if (desc) d = -d;
+      if (!d) d = a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+      return d || a.id - b.id;
+    });
+    var off = +(params.offset || 0), lim = +(params.limit || 200);
+    var ms = SNAP.answers.meta.events.map(function (e, k) {
+      return rows.reduce(function (s, r) { return s + TV.num(r.self[k]); }, 0);
+    });
+    return Promise.resolve({ total: rows.length, all: SNAP.answers.meta.nfunctions, offset: off,
+                             match_self: ms, rows: rows.slice(off, off + lim) });
+  }
+  function snapAnswer(path, params, asText) {
+    if (path === 'functions') return snapFunctions(params || {});
+    var k = snapKey(path, params);
+    var a = asText ? SNAP.svg[k] : SNAP.answers[k];
+    if (a === undefined) {
+      var err = new Error('not in this report: ' + SNAP.note + ' (HTTP 404)');
+      err.status = 404;
+      return Promise.reject(err);
+    }
+    return Promise.resolve(a);
+  }
+
   /* fetch api/PATH: resolves with the JSON (or text when asText), rejects with an Error whose
      message is the server's {"error"} text, or says the server could not be reached */
   TV.api = function (path, params, asText) {
+    if (snapReady) return snapReady.then(function () { return snapAnswer(path, params, asText); });
     return fetch(TV.url(path, params), { cache: 'no-store' }).then(function (r) {
       if (r.ok) return asText ? r.text() : r.json();
       return r.text().then(function (body) {
@@ -201,8 +282,8 @@ var TV = (function () {
   };
 
   /* ---- state and address ---- */
-  var KEYS = ['fn', 'ev', 'tab', 'sort', 'dir', 'q', 'parts', 'up', 'down', 'fq', 'ff'];
-  var TABS = ['graph', 'source', 'flame', 'icicle', 'sandwich', 'complexity'];
+  var KEYS = ['fn', 'ev', 'tab', 'map', 'sort', 'dir', 'q', 'parts', 'up', 'down', 'fq', 'ff'];
+  var TABS = ['graph', 'source', 'flame', 'icicle', 'sandwich', 'maps', 'complexity'];
   var SORTS = ['incl', 'self', 'calls', 'name', 'obj', 'file', 'change'];
   TV.hashOf = function (s) {
     var p = new URLSearchParams();
@@ -220,13 +301,16 @@ var TV = (function () {
   }
   TV.readHash = function () {
     var p = new URLSearchParams(location.hash.replace(/^#/, ''));
-    var s = { fn: null, ev: 0, tab: 'graph', sort: 'incl', dir: 'desc', q: '', parts: null,
+    var s = { fn: null, ev: 0, tab: 'graph', map: 'callee', sort: 'incl', dir: 'desc', q: '', parts: null,
               up: 2, down: 2, fq: '', ff: null };
     var ne = TV.meta ? TV.meta.events.length : 1;
     if (p.has('fn')) s.fn = int(p.get('fn'), 0, 1e15, null);
-    s.ev = int(p.get('ev'), 0, ne - 1, 0);
+    /* a report opens on the event its pictures were made for */
+    var ev0 = SNAP && TV.meta && TV.meta.snapshot ? TV.meta.snapshot.ev : 0;
+    s.ev = int(p.get('ev'), 0, ne - 1, ev0);
     if (TABS.indexOf(p.get('tab')) >= 0) s.tab = p.get('tab');
     if (s.tab === 'complexity' && !(TV.meta && TV.meta.complexity)) s.tab = 'graph';
+    if (p.get('map') === 'caller') s.map = 'caller';
     if (SORTS.indexOf(p.get('sort')) >= 0) s.sort = p.get('sort');
     if (s.sort === 'change' && !(TV.meta && TV.meta.base)) s.sort = 'incl';
     if (p.get('dir') === 'asc' || p.get('dir') === 'desc') s.dir = p.get('dir');
@@ -287,7 +371,11 @@ var TV = (function () {
       document.body.classList.add('cmp');
     }
     TV.$('v-info').textContent = info;
-    if (m.parts.length > 1) {
+    if (SNAP) { /* a report: what it holds, and the parts summed in it (no other choice) */
+      var n = TV.$('v-snapnote');
+      n.hidden = false;
+      n.textContent = 'Report: ' + SNAP.note + (m.parts.length > 1 ? ' (' + m.snapshot.parts + ')' : '');
+    } else if (m.parts.length > 1) {
       TV.$('v-parts').hidden = false;
       var list = TV.$('v-parts-list');
       m.parts.forEach(function (p) {

@@ -16,8 +16,9 @@
 # through Graphviz's dot when it is installed), tally report (the HTML page)
 # and tally convert to folded stacks and to pprof. With Chromium installed
 # (and chromium-driver and python3-selenium, which drive it), the page that
-# tally report wrote is also opened headless, and its load time is measured
-# (tests/browser/report_test.py, run by Debian's /usr/bin/python3).
+# tally report wrote is also opened headless, and the time until its table
+# and a selected function show is measured (bench/report_load.py, run by
+# Debian's /usr/bin/python3).
 # Printed per command: wall and CPU seconds, MB of profile read per CPU
 # second, peak memory, the size of what it wrote; then the targets of the
 # project: each command finishes in a few seconds (<= 5 s of CPU time) and
@@ -100,7 +101,7 @@ view "tally report -o DIR" "$CG" "$TMP/cg-report" "$TALLY" report -o "$TMP/cg-re
 load=""
 if [ -f "$TMP/report/index.html" ] && { command -v chromium >/dev/null || command -v chromium-browser >/dev/null; } &&
     [ -x /usr/bin/chromedriver ] && /usr/bin/python3 -c 'import selenium.webdriver' >/dev/null 2>&1; then
-    /usr/bin/python3 tests/browser/report_test.py load "$TMP/report/index.html" "$TMP/shot.png" 2 >"$TMP/load.log" 2>&1
+    /usr/bin/python3 bench/report_load.py "$TMP/report/index.html" "$TMP/shot.png" >"$TMP/load.log" 2>&1
     load=$(sed -n 's/^# page .* loaded in \([0-9.]*\) s$/\1/p' "$TMP/load.log" | head -n 1)
     again=$(sed -n 's/^# again: \([0-9.]*\) s$/\1/p' "$TMP/load.log")
     [ -n "$again" ] && load=$(awk -v a="$load" -v b="$again" 'BEGIN { print (b < a ? b : a) }')

@@ -125,8 +125,9 @@ mkdir -p "$PICS" || die "cannot create $PICS"
 step "8. Exact stacks, and pictures" \
     "With --contexts=yes tally record also keeps every distinct stack of" \
     "calls (the calling-context tree), so the flame graph is exact, not" \
-    "guessed from caller/callee pairs. tally report writes one HTML page" \
-    "(function table, callers and callees, source, flame and call graph);" \
+    "guessed from caller/callee pairs. tally report writes tally view's page" \
+    "as one HTML file (table, callers and callees, source, flame and call" \
+    "graphs; tally view FILE serves the same page for a profile of any size);" \
     "given both files of the recording it joins them: exact stacks, and" \
     "source lines from the callgrind file;" \
     "tally graph draws the call graph with Graphviz. Open the files in a" \

@@ -281,5 +281,20 @@ const char **cli_thread_sets(const char **files, int *nfiles);
  */
 int cli_event_column(const struct profile *p, const char *event, struct event_expr *out,
                      const char **name, struct tally_error *err);
+/*
+ * (viewload.c) The session of tally view's application from the inputs:
+ * profiles read with their parts kept, packed as they are read; aprof
+ * reports among them analysed for the complexity view; `base`, when it
+ * holds files, read as the profile compared with. The options' strings
+ * are copied. Returns the session, or NULL with err.
+ */
+struct view_session;
+struct cli_view_load {
+    const char *title, *editor;
+    struct strlist include;
+    const struct strlist *base; /* NULL or empty: no comparison */
+};
+struct view_session *cli_view_load(const char *const *files, int nfiles,
+                                   const struct cli_view_load *o, struct tally_error *err);
 
 #endif

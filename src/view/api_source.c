@@ -268,7 +268,7 @@ void api_source(struct view_sel *s, const struct view_args *a, struct view_reply
     uint64_t *pool;
     struct ent *e = gather(s, v, &m, &pool);
     struct src_ctx c = {s, v, profile_function_at(s->p, s->g.fn[v]).file};
-    qsort_r(e, m, sizeof(*e), cmp_ent, &c);
+    if (m) qsort_r(e, m, sizeof(*e), cmp_ent, &c); /* e is NULL when the function has no record */
     struct api_out o;
     api_open(&o);
     fputs("{\"files\": [", o.fp);

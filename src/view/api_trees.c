@@ -196,7 +196,28 @@ static void put_names(FILE *fp, const struct view_sel *s, const struct names_map
     fputs("], \"ids\": [", fp);
     for (size_t i = 0; i < nm->n; i++)
         fprintf(fp, i ? ",%" PRIu32 : "%" PRIu32, nm->ids[i]);
+    /* the object of each name, as an index into "objects" (few: searched) */
+    uint32_t *seen = NULL;
+    size_t nobj = 0, cap = 0;
+    fputs("], \"objs\": [", fp);
+    for (size_t i = 0; i < nm->n; i++) {
+        uint32_t o = profile_function_at(s->p, nm->ids[i]).obj;
+        size_t k = 0;
+        while (k < nobj && seen[k] != o)
+            k++;
+        if (k == nobj) {
+            seen = xgrow(seen, &cap, nobj + 1, sizeof(*seen));
+            seen[nobj++] = o;
+        }
+        fprintf(fp, i ? ",%zu" : "%zu", k);
+    }
+    fputs("], \"objects\": [", fp);
+    for (size_t k = 0; k < nobj; k++) {
+        if (k) fputc(',', fp);
+        jsonstr_puts(fp, profile_str(s->p, seen[k]), 0);
+    }
     fputs("]", fp);
+    free(seen);
 }
 
 /* The stack tree of the event, or an answer saying why not. */

@@ -16,7 +16,7 @@
 
 #include "../io/bytebuf.h"
 #include "api.h"
-#include "view_assets.h"
+#include "page.h"
 
 #define MAX_CONNECTIONS 256
 #define CONNECTION_MEMORY (64 * 1024) /* a request's headers must fit */
@@ -52,26 +52,9 @@ int view_random_hex(char *buf, size_t n)
     return 0;
 }
 
-static void add_lines(struct bytebuf *b, const char *const *lines)
-{
-    for (; *lines; lines++)
-        bytebuf_add(b, *lines, strlen(*lines));
-}
-
 static void make_page(struct view_server *v)
 {
-    struct bytebuf b = {0};
-    bytebuf_printf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                       "<meta name=\"viewport\" content=\"width=device-width\">\n"
-                       "<link rel=\"icon\" href=\"data:,\">\n<title>tally view</title>\n<style>\n");
-    add_lines(&b, view_asset_css);
-    bytebuf_printf(&b, "</style>\n</head>\n<body>\n");
-    add_lines(&b, view_asset_body);
-    bytebuf_printf(&b, "<script>\n");
-    add_lines(&b, view_asset_js);
-    bytebuf_printf(&b, "</script>\n</body>\n</html>\n");
-    v->page = b.s;
-    v->page_len = b.n;
+    v->page = view_page(NULL, &v->page_len);
 }
 
 /* ---- one request ------------------------------------------------------------------ */

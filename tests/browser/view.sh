@@ -11,10 +11,12 @@
 # 1024x700 go to build/test-logs/view-*.png. The profiles: a small one
 # written here (its source file beside it), the same with a second part
 # (the parts selector) and against that part as a base (--base), isort
-# with its aprof report (the complexity pane), a C++ program and Debian's
-# sqlite3 under Callgrind when valgrind, g++ and sqlite3 are installed, a
-# threaded program under tally record, and 114,000 functions (virtual
-# scrolling).
+# with its aprof report (the complexity pane), a C++ program, Debian's
+# sqlite3 and gcc's cc1 under Callgrind when valgrind, g++ and sqlite3 are
+# installed, a threaded program under tally record, and 114,000 functions
+# (virtual scrolling). The pages tally report writes of the small profile and of the
+# C++ program go through the same checks from file:// (VIEW_REPORT=1), and
+# must say what they left out where it is asked for (report-*.png).
 # Selenium through tests/browser/browser.py, with Debian's /usr/bin/python3
 # ($BROWSER_PY). Without chromium, chromedriver or python3-selenium the test
 # says SKIP loudly (sh scripts/install-deps.sh).
@@ -25,7 +27,7 @@ if command -v clang-format >/dev/null 2>&1; then
     v=$ROOT/src/view
     if sh "$ROOT/assets/embed.sh" --stdout-view >"$TMP/assets.h" &&
             cat "$v/view_assets.h" "$v/view.js.inc" "$v/view_table.js.inc" "$v/view_panes.js.inc" \
-                "$v/view_flame.js.inc" | cmp -s - "$TMP/assets.h"; then
+                "$v/view_flame.js.inc" "$v/view_maps.js.inc" | cmp -s - "$TMP/assets.h"; then
         ok "src/view/view_assets.h and view*.js.inc match assets/view* (sh assets/embed.sh)"
     else not_ok "src/view/view_assets.h and view*.js.inc match assets/view* (sh assets/embed.sh)"; fi
 fi
@@ -74,6 +76,22 @@ stop_view() {
 }
 trap 'stop_view; rm -rf "$TMP"' EXIT
 
+# relay STATUS NAME: view_test.py's lines ("ok - x" / "not ok - x") in
+# $TMP/py.out numbered as this test's, and its end when it failed silently
+relay() {
+    while IFS= read -r line; do
+        case $line in
+        "ok - "*) ok "${line#ok - }" ;;
+        "not ok - "*) not_ok "${line#not ok - }" ;;
+        *) echo "$line" ;;
+        esac
+    done <"$TMP/py.out"
+    if [ "$1" != 0 ] && ! grep -q '^not ok' "$TMP/py.out"; then
+        not_ok "$2: view_test.py ended with status $1"
+        tail -n 30 "$TMP/py.err" | diag
+    fi
+}
+
 # run_view NAME MODE PROFILE [OPTION...]: the browser checks of MODE against
 # the server of PROFILE, started with the OPTIONs (its TAP lines are this test's)
 run_view() {
@@ -88,24 +106,29 @@ run_view() {
     [ -n "$URL" ] || return
     "$PY" "$ROOT/tests/browser/view_test.py" "$mode" "$URL" "$TMP/$name.json" "$prof" \
         "$SHOTS/view-$name" >"$TMP/py.out" 2>"$TMP/py.err"
-    rc=$?
-    # the script's lines ("ok - x" / "not ok - x") numbered as this test's
-    while IFS= read -r line; do
-        case $line in
-        "ok - "*) ok "${line#ok - }" ;;
-        "not ok - "*) not_ok "${line#not ok - }" ;;
-        *) echo "$line" ;;
-        esac
-    done <"$TMP/py.out"
-    if [ "$rc" != 0 ] && ! grep -q '^not ok' "$TMP/py.out"; then
-        not_ok "$name: view_test.py ended with status $rc"
-        tail -n 30 "$TMP/py.err" | diag
-    fi
+    relay $? "$name"
     if ! kill -0 "$VIEW_PID" 2>/dev/null; then
         not_ok "$name: the server still runs after the browser checks"
         tail -n 10 "$TMP/view-$name.err" | diag
     fi
     stop_view
+}
+
+# run_report NAME MODE PROFILE [OPTION...]: the same browser checks on the page
+# tally report writes with the OPTIONs (file://, no server)
+run_report() {
+    name=$1 mode=$2 prof=$3
+    shift 3
+    if ! "$TALLY" convert --to=json --lines -o "$TMP/$name.json" "$prof" 2>"$TMP/conv.err" ||
+            ! "$TALLY" report -o "$TMP/report-$name.html" "$@" "$prof" 2>"$TMP/rep.err"; then
+        not_ok "tally convert --to=json and tally report of the $name profile"
+        diag <"$TMP/conv.err"
+        diag <"$TMP/rep.err"
+        return
+    fi
+    VIEW_REPORT=1 "$PY" "$ROOT/tests/browser/view_test.py" "$mode" "file://$TMP/report-$name.html" \
+        "$TMP/$name.json" "$prof" "$SHOTS/report-$name" >"$TMP/py.out" 2>"$TMP/py.err"
+    relay $? "report of $name"
 }
 
 # the small profile: a source file found through its absolute path, two
@@ -175,6 +198,7 @@ fn=evil</script><b>x</b>
 1 1 0
 EOF
 run_view small small "$TMP/small.out" --editor='vscode://file/{path}:{line}'
+run_report small small "$TMP/small.out" --editor='vscode://file/{path}:{line}' --max-graphs=2
 
 # two parts in one file: the second is the small profile with main's own
 # line costing more; the part selector must show each part alone (its
@@ -238,6 +262,7 @@ EOF
             valgrind --tool=callgrind --callgrind-out-file="$TMP/cpp.out" "$TMP/prog" \
                 >"$TMP/vg.out" 2>"$TMP/vg.err"; then
         run_view cpp real "$TMP/cpp.out"
+        run_report cpp real "$TMP/cpp.out"
     else
         not_ok "a C++ program built and run under Callgrind"
         tail -n 5 "$TMP/gxx.err" "$TMP/vg.err" | diag
@@ -260,6 +285,25 @@ if command -v valgrind >/dev/null 2>&1 && command -v sqlite3 >/dev/null 2>&1; th
     fi
 else
     ok "sqlite3 under Callgrind # SKIP no valgrind or sqlite3"
+fi
+
+# gcc's cc1 (Debian's) under Callgrind compiling a small file: a big C++
+# program with thousands of functions, nobody here wrote it
+CC1=$(gcc -print-prog-name=cc1 2>/dev/null)
+if command -v valgrind >/dev/null 2>&1 && [ -x "$CC1" ]; then
+    printf 'static int sq(int x) { return x * x; }\nint f(int n) { int s = 0; for (int i = 0; i < n; i++) s += sq(i); return s; }\n' \
+        >"$TMP/cc1in.c"
+    if (cd "$TMP" && valgrind --tool=callgrind --callgrind-out-file="$TMP/cc1.out" "$CC1" -quiet -O2 cc1in.c \
+            -o cc1in.s >"$TMP/vg.out" 2>"$TMP/vg.err"); then
+        export VIEW_REAL_LABEL=cc1 VIEW_REAL_FN=main
+        run_view cc1 real "$TMP/cc1.out"
+        unset VIEW_REAL_LABEL VIEW_REAL_FN
+    else
+        not_ok "cc1 under Callgrind"
+        tail -n 5 "$TMP/vg.err" | diag
+    fi
+else
+    ok "cc1 under Callgrind # SKIP no valgrind or no cc1"
 fi
 
 # a threaded program under tally record (its threads summed)

@@ -6,7 +6,8 @@ starts the server and writes the inputs). Prints TAP lines ("ok - ..." / "not ok
 
 URL is the address the server printed; JSON is `tally convert --to=json --lines` of PROFILE,
 where every expected number comes from (the call sites of the small profile are read from
-PROFILE itself). MODE: small (every view, in depth), parts (the parts selector; the JSON of
+PROFILE itself). With VIEW_REPORT=1 in the environment, URL is a page written by tally report
+(file://...), which must do the same from the answers it holds. MODE: small (every view, in depth), parts (the parts selector; the JSON of
 the second part alone in $VIEW_PART_JSON), base (a comparison with that part as the base),
 complexity (a profile with its aprof report), real (a program's profile), many (the virtual
 scrolling of a big table).
@@ -25,10 +26,12 @@ By = None  # selenium's locator names, imported once the browser is there
 
 FAILED = []
 SIZES = [(1400, 900), (1024, 700)]
-TABS = ["graph", "source", "flame", "icicle", "sandwich"]
+TABS = ["graph", "source", "flame", "icicle", "sandwich", "maps"]
 
 
 PREFIX = [""]  # the profile's label: every line names it
+# URL is a page of tally report (file://): the same application, its answers in the page
+REPORT = bool(os.environ.get("VIEW_REPORT"))
 
 
 def check(name, cond, detail=None):
@@ -315,6 +318,99 @@ def flame_tree_share(data, rx):
     return 100.0 * hit[0] / root if root else 0
 
 
+def check_maps(p, ex, f, what):
+    """the callee map and the caller map of f: boxes inside their parent, siblings apart, each
+    child's area its share of the parent's inner box (the parent's own cost left empty), names
+    from the JSON's callees and callers, one colour per object, a click selects"""
+    p.tab("maps")
+    fid = p.js("return TV.state.fn")
+    for side in ("callee", "caller"):
+        p.js("var s = document.getElementById('m-which'); s.value = '%s'; s.dispatchEvent(new Event('change'))"
+             % side)
+        ok = p.wait("TV.state.map === '%s' && document.querySelector('#m-body svg.tmap g.tm')" % side, 20,
+                    "the %s map" % side)
+        p.idle()
+        time.sleep(0.2)
+        boxes = p.js("""return Array.from(document.querySelectorAll('#m-body svg.tmap g.tm')).map(g => {
+            var r = g.querySelector('rect');
+            return {i: +g.dataset.i, d: +g.dataset.d, t: +g.dataset.t, id: g.dataset.id === undefined ? null :
+                    +g.dataset.id, obj: g.dataset.obj || null, fill: r.getAttribute('fill'),
+                    x: +r.getAttribute('x'), y: +r.getAttribute('y'), w: +r.getAttribute('width'),
+                    h: +r.getAttribute('height')}; })""") or []
+        if not check("%s: the %s map of %s is drawn (%d boxes)" % (what, side, f["name"], len(boxes)),
+                     ok and boxes and boxes[0]["id"] == fid, boxes[:3]):
+            continue
+        # the parent of each box: the nearest box before it one level up (the drawing order is depth first)
+        parent, stack = {}, []
+        for b in boxes:
+            while stack and stack[-1]["d"] >= b["d"]:
+                stack.pop()
+            parent[b["i"]] = stack[-1] if stack else None
+            stack.append(b)
+        pad, head = p.js("return [TV.maps.PAD, TV.maps.HEAD]")
+        eps = 0.2
+        bad_in, bad_area, bad_overlap = [], [], []
+        kids = {}
+        for b in boxes:
+            q = parent[b["i"]]
+            if q is None:
+                continue
+            kids.setdefault(q["i"], []).append(b)
+            if not (b["x"] >= q["x"] + pad - eps and b["y"] >= q["y"] + pad + head - eps and
+                    b["x"] + b["w"] <= q["x"] + q["w"] - pad + eps and b["y"] + b["h"] <= q["y"] + q["h"] - pad + eps):
+                bad_in.append((b, q))
+            inner = (q["w"] - 2 * pad) * (q["h"] - 2 * pad - head)
+            # rectangles are written with one decimal: an error of 0.05 on each side
+            tol = 0.06 * (b["w"] + b["h"]) + 0.01 * b["w"] * b["h"]
+            if abs(b["w"] * b["h"] - inner * b["t"] / q["t"]) > tol:
+                bad_area.append((b["w"] * b["h"], inner * b["t"] / q["t"]))
+        for sib in kids.values():
+            for a in range(len(sib)):
+                for c in range(a + 1, len(sib)):
+                    x, y = sib[a], sib[c]
+                    if (min(x["x"] + x["w"], y["x"] + y["w"]) - max(x["x"], y["x"]) > eps and
+                            min(x["y"] + x["h"], y["y"] + y["h"]) - max(x["y"], y["y"]) > eps):
+                        bad_overlap.append((x["i"], y["i"]))
+        check("%s, %s map: every box inside its parent's inner box" % (what, side), not bad_in, bad_in[:3])
+        check("%s, %s map: siblings do not overlap" % (what, side), not bad_overlap, bad_overlap[:3])
+        check("%s, %s map: each box's area is its cost's share of its parent's inner box (%d boxes)" % (
+            what, side, len(boxes) - 1), not bad_area, bad_area[:3])
+        first = [ex.funcs[b["id"]]["name"] for b in kids.get(boxes[0]["i"], []) if b["id"] is not None]
+        near = set(ex.funcs[c["callee" if side == "callee" else "caller"]]["name"]
+                   for c in (ex.callees if side == "callee" else ex.callers)[f["id"]])
+        check("%s, %s map: the boxes inside %s are its %ss (%s)" % (what, side, f["name"], side, first[:5]),
+              set(first) <= near, "not %s" % sorted(near)[:10])
+        objs = {}
+        for b in boxes:
+            if b["id"] is not None:
+                objs.setdefault(b["obj"], set()).add(re.sub(r",\d+%\)$", ")", b["fill"]))
+        want_obj = all(b["obj"] == (ex.funcs[b["id"]]["object"] or "(no object)")
+                       for b in boxes if b["id"] is not None)
+        hues = [list(v) for v in objs.values()]
+        check("%s, %s map: boxes carry their function's object, one hue per object (%d objects)" % (
+            what, side, len(objs)), want_obj and all(len(h) == 1 for h in hues) and
+            len(set(h[0] for h in hues)) == len(hues), objs)
+        legend = p.js("return Array.from(document.querySelectorAll('#m-body .tm-legend span')).map(s => s.textContent)")
+        check("%s, %s map: the legend names the objects drawn" % (what, side),
+              sorted(legend) == sorted(o or "(no object)" for o in objs), legend)
+    # a click on a box with none inside selects its function
+    target = p.js("var gs = Array.from(document.querySelectorAll('#m-body g.tm')); var g = gs.find("
+                  "(g, j) => g.dataset.id !== undefined && +g.dataset.id !== TV.state.fn && "
+                  "(j + 1 === gs.length || +gs[j + 1].dataset.d <= +g.dataset.d) && "
+                  "g.querySelector('rect').getAttribute('width') > 20 && "
+                  "g.querySelector('rect').getAttribute('height') > 12); return g ? +g.dataset.id : null")
+    if target is not None:
+        el = [e for e in p.d.find_elements(By.CSS_SELECTOR, "#m-body g.tm[data-id='%d'] > rect" % target)][-1]
+        p.js("arguments[0].scrollIntoView({block: 'center'})", el)
+        el.click()
+        check("%s: a click on a box selects its function (%s)" % (what, ex.funcs[target]["name"]),
+              p.wait("TV.state.fn === %d" % target, 10))
+        p.d.back()
+        p.wait("TV.state.fn === %d" % fid, 10)
+    p.js("var s = document.getElementById('m-which'); s.value = 'callee'; s.dispatchEvent(new Event('change'))")
+    check("%s: the map is in the address (map=callee)" % what, p.state().get("map") == "callee")
+
+
 def check_flame(p, ex, ev, what, focus_name, shots=None):
     for tab in ("flame", "icicle"):
         p.tab(tab)
@@ -531,10 +627,15 @@ def small(p, url, ex, profile, prefix):
     wid = p.js("return TV.state.fn")
     up_ids = set("f%d" % r["id"] for r in p.rows() if r["name"] in
                  set(ex.funcs[c["caller"]]["name"] for c in ex.callers[work["id"]]))
-    check("callees 0: the call graph shows work and its callers only (%s)" % ids,
-          ids and set(ids) == up_ids | {"f%d" % wid}, "want %s" % sorted(up_ids | {"f%d" % wid}))
+    if REPORT:  # the page holds the graphs of 2 levels up and down only, and says so
+        msg = p.js("return (document.querySelector('#g-body .err')||{}).textContent")
+        check("callees 0: 'not in this report' (%r)" % msg, msg and "not in this report" in msg)
+    else:
+        check("callees 0: the call graph shows work and its callers only (%s)" % ids,
+              ids and set(ids) == up_ids | {"f%d" % wid}, "want %s" % sorted(up_ids | {"f%d" % wid}))
     check("the levels are in the address (down=0)", p.state().get("down") == "0")
     check_flame(p, ex, 0, w, "work")
+    check_maps(p, ex, work, w)
     # the flame graph under the selected function (api/flame?id=): its root is work's cost
     select_name(p, "work")
     p.tab("flame")
@@ -612,7 +713,32 @@ def small(p, url, ex, profile, prefix):
     shots(p, prefix, w, TABS)
     errs = p.errors()
     check("no console errors", not errs, "\n".join(errs))
-    errors_shown(p, url)
+    if REPORT:
+        report_left_out(p, ex)
+    else:
+        errors_shown(p, url)
+
+
+def report_left_out(p, ex):
+    """a page of tally report says what it holds, and what it left out where it is asked for
+    (the page was written with --max-graphs=2: the call graphs of the two costliest functions)"""
+    note_text = p.js("var n = document.getElementById('v-snapnote'); return n.hidden ? '' : n.textContent")
+    check("the page says what it holds (%r)" % note_text,
+          ("holds %d of the %d functions" % (len(ex.funcs), len(ex.funcs))) in note_text and
+          "the call graph of 2" in note_text)
+    rows = p.rows()
+    first, other = rows[0], rows[-1]
+    p.js("TV.set({up: 2, down: 2}, 'push')")
+    p.tab("graph")
+    p.js("TV.select(%d, 'push')" % other["id"])
+    ok = p.wait("(document.querySelector('#g-body .err')||{}).textContent", 10, "the graph left out")
+    check("a call graph left out: 'not in this report' where it was asked for (%r)" % ok,
+          bool(ok) and "not in this report" in ok)
+    p.js("TV.select(%d, 'push')" % first["id"])
+    ok = p.wait("document.querySelector('#g-body svg g.node#f%d')" % first["id"], 10, "the graph shipped")
+    check("the call graph of %s is in the page" % first["name"], bool(ok))
+    errs = p.errors()
+    check("no console errors", not errs, "\n".join(errs))
 
 
 def errors_shown(p, url):
@@ -773,6 +899,7 @@ def real(p, url, ex, profile, prefix):
     p.d.back()
     check("back restores %s" % fname, select_name(p, fname))
     check_flame(p, ex, 0, w, fname)
+    check_maps(p, ex, main, w)
     p.tab("graph")
     p.idle()
     check_url_copy(p, url, w, {"name": fname, "tab": "graph", "sort": "incl", "dir": "desc", "ev": 0,
@@ -856,6 +983,8 @@ def main():
     PREFIX[0] = {"small": "small", "parts": "parts", "base": "base", "complexity": "complexity",
                  "real": os.environ.get("VIEW_REAL_LABEL", "C++ program"),
                  "many": "114,000 functions"}[mode]
+    if REPORT:
+        PREFIX[0] = "report of " + PREFIX[0]
     try:
         p = Page(*SIZES[0])
     except browser.Missing as e:

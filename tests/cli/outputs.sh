@@ -41,10 +41,6 @@ check "page.html is the page" grep -q '<html' "$TMP/page.html"
 check "no directory page.html/" test ! -d "$TMP/page.html"
 expect_run "report -o DIR still makes DIR/index.html" 0 "" "" report --no-callgraph -o rep a.out
 check "rep/index.html" test -f "$TMP/rep/index.html"
-if [ -f "$ROOT/tests/golden/complexity/r1.aprof" ]; then
-    cp "$ROOT/tests/golden/complexity/r1.aprof" "$TMP/r1.aprof"
-    expect_run "report -o x.html of an aprof report is one file" 0 "" "" report -o ap.html r1.aprof
-    if [ -f "$TMP/ap.html" ] && [ ! -e "$TMP/ap.html/index.html" ] && [ ! -e "$TMP/complexity" ]; then
-        ok "report -o x.html of an aprof report writes no directory"
-    else not_ok "report -o x.html of an aprof report writes no directory"; fi
-fi
+expect_run "report -o x.html is refused for an aprof report alone" 1 "" "aprof report alone" \
+    report -o ap.html "$ROOT/tests/golden/complexity/r1.aprof"
+check "... and nothing is written" test ! -e "$TMP/ap.html"

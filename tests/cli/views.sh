@@ -53,13 +53,9 @@ import re, sys
 for m in re.finditer(r"tooltip=\"([^\"\\]*)\\nfile:.*?\\ninclusive: ([0-9,]+)", open(sys.argv[1]).read()):
     print(m.group(1), m.group(2).replace(",", ""))' "$TMP/tl.dot" >"$TMP/graph.txt"
 (cd "$TMP" && "$TALLY" report --no-callgraph --no-flame -o rep tl.out >/dev/null 2>&1) &&
-    python3 -c '
-import json, re, sys
-page = open(sys.argv[1]).read()
-i = page.index("\"funcs\":[")
-funcs, _ = json.JSONDecoder().raw_decode(page, i + len("\"funcs\":"))
-for f in funcs:
-    print(f["n"], f["i"][0])' "$TMP/rep/index.html" >"$TMP/report.txt"
+    python3 "$ROOT/tests/tools/reportcheck.py" eval "$TMP/rep/index.html" \
+        '"\n".join("%s %s" % (r["name"], r["incl"][0]) for r in s["answers"]["functions"]["rows"])' \
+        >"$TMP/report.txt"
 # tally check --inclusive=yes: every function beyond an absolute limit of
 # 0 is listed with its value (the loader is left out by default, so
 # nothing of it is named here)

@@ -211,6 +211,12 @@ def check_api(srv, prof, fname):
     sw = srv.api("sandwich", id=fid, ev=0)
     report(sw["callees"][1] == sw["callers"][1] and sw["callees"][0] == sw["names"].index(fname),
            "sandwich of %s: callers and callees trees of one cost, rooted at it" % fname)
+    for what, ans in (("flame", fl), ("sandwich", sw)):
+        bad = [(n, o) for n, i, o in zip(ans["names"], ans["ids"], ans["objs"])
+               if ans["objects"][o] != funcs[i]["object"] or funcs[i]["name"] != n]
+        report(not bad and len(ans["objs"]) == len(ans["ids"]) and
+               len(set(ans["objects"])) == len(ans["objects"]),
+               "%s: each name's object (objs into objects, once each) as the JSON export's" % what, bad[:5])
     svg = srv.api("graph", id=fid, ev=0, up=1, down=1)
     ids = {int(x) for x in re.findall(r'<g id="f(\d+)" class="node', svg)}
     want = {fid} | {a["caller"] for a in callers.get(fid, [])} | \

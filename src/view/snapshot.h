@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * snapshot.h - the answers of tally view's API for a page that has no
+ * server: `tally report` embeds them (page.h), and the page answers its
+ * own questions from them (docs/internals/view.md, "Snapshots").
+ *
+ * A snapshot is JSON: {"note": TEXT, "answers": {KEY: ANSWER, ...},
+ * "svg": {KEY: SVG TEXT, ...}}. KEY is the question without "api/" and
+ * the token: the path, then "?" and the arguments sorted by name, joined
+ * by "&" (no argument: the path alone), e.g. "function?id=12",
+ * "graph?down=2&ev=0&id=12&up=2". "functions" holds the rows of every
+ * function shipped (the page sorts and searches them itself); meta gains
+ * "snapshot": what was shipped out of how much.
+ *
+ * What is shipped, for the session's default selection (every part
+ * summed, or part 0 when the parts count different events): the
+ * max_functions functions with the largest inclusive share, taking each
+ * function's largest share over every event (and over the base's costs in
+ * a comparison), and their function answers; the source of the first
+ * max_source of them; the call graph of the first max_graphs; their flame
+ * graph under them and sandwich for the first max_trees; the flame graph
+ * of every event; their complexity when there is an aprof report. The
+ * pictures are those of event `ev`, the event the page opens on. Every
+ * '<' of the text is written \u003c, so it can sit in a <script> element.
+ */
+#ifndef TALLY_VIEW_SNAPSHOT_H
+#define TALLY_VIEW_SNAPSHOT_H
+#include <stddef.h>
+#include "session.h"
+
+struct view_snapshot_options {
+    size_t ev;            /* the event of the pictures and of the page at first */
+    size_t max_functions; /* 0 = 2000 */
+    size_t max_source;    /* SIZE_MAX = 300 */
+    size_t max_graphs;    /* SIZE_MAX = 50 (0 with no_graph) */
+    size_t max_trees;     /* SIZE_MAX = 200 (0 with no_flame) */
+    int no_graph, no_flame;
+    /* why the call graphs or the flame graphs are left out (the page says
+       it), or NULL */
+    const char *graph_note, *flame_note;
+};
+
+/* The snapshot of the session's default selection (malloc'd text), or NULL
+ * with err. */
+char *view_snapshot(struct view_session *s, const struct view_snapshot_options *o,
+                    struct tally_error *err);
+
+#endif
