@@ -67,7 +67,6 @@ static void usage(FILE *fp)
           "                         inclusive cost with --inclusive=yes\n"
           "  -h, --help             show this help\n"
           "\n"
-          "\n"
           "See docs/tally-annotate.md for the differences from the Valgrind tools.\n"
           "\n",
           fp);
