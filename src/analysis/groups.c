@@ -11,6 +11,7 @@
 #include "../symbols/demangle.h"
 #include "fgraph.h"
 #include "inclusive.h"
+#include "stacks.h"
 
 int group_kind_parse(const char *s, enum group_kind *kind)
 {
@@ -211,6 +212,73 @@ static int group_incl(const struct fgraph *fg, const uint32_t *node, size_t nn,
     return rc;
 }
 
+/*
+ * The exact inclusive costs from the recorded stacks (p->cct): each stack
+ * node's total is added to its function's group unless the group is
+ * already on the path above it. Returns 1 when done, 0 when the stacks
+ * cannot give them (no tree, estimated, cut, signed costs, a function
+ * without a group): the graph's estimate is made then.
+ */
+static int exact_incl(struct group_table *g, const struct profile *p, const struct fgraph *fg,
+                      const uint32_t *grp, const struct event_expr *cols, size_t ncols)
+{
+    if (!p->cct || p->signed_costs) return 0;
+    struct stack_tree t;
+    struct tally_error e2;
+    struct stack_options so = {.part = 0, .event = -1, .max_depth = UINT32_MAX / 2};
+    if (stacks_build(&t, p, &so, &e2)) return 0;
+    size_t nf = profile_nfunctions(p), ng = g->ngroups;
+    uint32_t *fgrp = xmalloc((nf ? nf : 1) * sizeof(uint32_t));
+    memset(fgrp, 0xff, (nf ? nf : 1) * sizeof(uint32_t));
+    for (size_t v = 0; v < fg->nnodes; v++)
+        fgrp[fg->fn[v]] = grp[v];
+    uint32_t *onpath = xcalloc(ng ? ng : 1, sizeof(uint32_t));
+    tally_wide *incl = xcalloc((ng ? ng : 1) * (ncols ? ncols : 1), sizeof(tally_wide));
+    int ok = t.kind == STACKS_EXACT && !t.truncated;
+    /* depth first: enter a node (its group's count on the path goes up), then its children,
+       then leave it */
+    uint32_t v = ok ? t.nodes[0].first_child : 0;
+    while (v && ok) {
+        uint32_t gi = t.nodes[v].fn < nf ? fgrp[t.nodes[v].fn] : UINT32_MAX;
+        if (gi == UINT32_MAX) {
+            ok = 0;
+            break;
+        }
+        if (onpath[gi]++ == 0)
+            for (size_t c = 0; c < ncols && ok; c++) {
+                tally_wide x;
+                ok = !event_expr_eval(&cols[c], stack_total(&t, v), 0, &x) &&
+                     !__builtin_add_overflow(incl[gi * ncols + c], x, &incl[gi * ncols + c]);
+            }
+        if (t.nodes[v].first_child) {
+            v = t.nodes[v].first_child;
+            continue;
+        }
+        while (v) {
+            onpath[fgrp[t.nodes[v].fn]]--;
+            if (t.nodes[v].next_sibling) {
+                v = t.nodes[v].next_sibling;
+                break;
+            }
+            v = t.nodes[v].parent;
+        }
+    }
+    if (ok) {
+        free(g->incl);
+        g->incl = incl;
+        memset(g->cycle, 0, ng * sizeof(uint32_t));
+        memset(g->estimated, 0, ng);
+        g->ncycles = 0;
+        g->exact = 1;
+    } else {
+        free(incl);
+    }
+    free(onpath);
+    free(fgrp);
+    stacks_release(&t);
+    return ok;
+}
+
 int group_table_build(struct group_table *g, const struct profile *p, const struct part *pt,
                       enum group_kind kind, const struct event_expr *cols, size_t ncols,
                       struct tally_error *err)
@@ -300,6 +368,7 @@ int group_table_build(struct group_table *g, const struct profile *p, const stru
     g->ncycles = rg->ncycles;
     incl_result_release(&r1);
     incl_result_release(&r2);
+    exact_incl(g, p, &fg, grp, cols, ncols);
     rc = 0;
 out:
     for (size_t v = 0; v < n; v++)

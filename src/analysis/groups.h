@@ -22,6 +22,10 @@
  * it as one node (and is mostly an estimate: C functions call and are
  * called by everything).
  *
+ * With the recorded stacks (a contexts file: p->cct, whole stacks) the
+ * inclusive costs are exact instead: each stack's cost counts once for
+ * every group on it (`exact`).
+ *
  * Everything in a group_table belongs to it (group_table_release()). The
  * profile is only read. Errors: -1 with err when a sum overflows.
  */
@@ -54,6 +58,7 @@ struct group_table {
                                  GROUP_NONE's: its cost comes from another graph) */
     unsigned char *estimated; /* [ngroups] the inclusive cost is an estimate */
     size_t ncycles;
+    int exact; /* the inclusive costs come from the recorded stacks: no estimate */
 };
 
 /*

@@ -409,9 +409,9 @@ int cmd_annotate(int argc, char **argv)
                                    .drop_line = no_lines,
                                    .call_counts_only = no_lines && !o.inclusive && !o.group &&
                                                        !o.tree_caller && !o.tree_calling,
-                                   .no_stacks = 1,
-                                   .drop_index = 1, /* the report reads records in order */
-                                   .pair_runs = CLI_PAIR_CALLGRIND};
+                                   .no_stacks = !o.group, /* exact group costs from stacks */
+                                   .drop_index = 1,       /* the report reads records in order */
+                                   .pair_runs = o.group ? CLI_PAIR_JOIN : CLI_PAIR_CALLGRIND};
     struct tally_error err;
     tally_error_clear(&err);
     cli_progress_start((const char *const *)o.inputs.items, (int)o.inputs.n);

@@ -106,7 +106,9 @@ int annrep_groups(struct annrep *r, struct tally_error *err)
         }
         putc('\n', out);
     }
-    if (cycles)
+    if (g.exact)
+        fputs("\nInclusive costs from the recorded stacks: exact.\n", out);
+    else if (cycles)
         fputs("\n<cycle N>: groups that call each other round; their inclusive costs are "
               "estimates,\nas is one marked (estimate).\n",
               out);

@@ -139,3 +139,44 @@ for kind in class object file; do
     same_text "recorded --group=$kind: each group's self Ir is the sum of its functions' in the JSON" \
         "$TMP/j.self" "$TMP/g.self"
 done
+
+# --- 4: the same program with its stacks recorded (--contexts=yes): exact inclusive costs ----
+# The oracle: the exact stacks of `tally convert --to=folded` of the contexts file; a group's
+# inclusive cost is the sum of the counts of the stacks that hold any of its functions (each
+# stack once, however many of its functions it holds), the functions assigned to classes by
+# the test's own reading of their names.
+(cd "$TMP" && "$TALLY" record -q --contexts=yes --out-file=grc.out --contexts-out-file=grc.ctx ./gr) \
+    >"$TMP/rec2.out" 2>&1
+if [ ! -s "$TMP/grc.ctx" ]; then not_ok "tally record --contexts=yes gr"; diag <"$TMP/rec2.out"; exit 0; fi
+"$TALLY" convert --to=folded --event=Ir -q "$TMP/grc.ctx" >"$TMP/grc.folded" 2>"$TMP/folded.err"
+python3 - "$TMP/grc.folded" >"$TMP/grc.want" <<'EOF_PY'
+import re, sys
+def cls(name):
+    name = re.sub(r"\(([^()]|\([^()]*\))*\)( const)?$", "", name)
+    depth, last = 0, -1
+    for i, c in enumerate(name):
+        depth += c in "<({" ; depth -= c in ">)}"
+        if depth == 0 and name.startswith("::", i): last = i
+    if last < 0: return "(none)"
+    scope, out, d = name[:last].split(" ")[-1], "", 0
+    for c in scope:
+        if c == "<":
+            if d == 0: out += "<...>"
+            d += 1
+        elif c == ">": d -= 1
+        elif d == 0: out += c
+    return out
+incl = {}
+for line in open(sys.argv[1]):
+    stack, count = line.rstrip("\n").rsplit(" ", 1)
+    for g in {cls(f) for f in stack.split(";")}:
+        incl[g] = incl.get(g, 0) + int(count)
+for g, v in sorted(incl.items()):
+    print(g, v)
+EOF_PY
+"$TALLY" annotate --group=class --show=Ir --show-percs=no "$TMP/grc.out" "$TMP/grc.ctx" >"$TMP/gx.out" 2>&1
+rows "$TMP/gx.out" | awk '{ print $1, $3 }' | sort >"$TMP/gx.got"
+same_text "recorded with stacks: every class's inclusive Ir equals the sum of the stacks that hold it" \
+    "$TMP/grc.want" "$TMP/gx.got"
+check "recorded with stacks: the table says its inclusive costs are exact" \
+    grep -q '^Inclusive costs from the recorded stacks: exact\.' "$TMP/gx.out"
