@@ -15,25 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* KCachegrind's names for sums of cache and branch events, and its cycle estimate. */
-static const struct {
-    const char *name, *formula;
-} builtins[] = {
-    {"L1m", "I1mr + D1mr + D1mw"},
-    {"LLm", "ILmr + DLmr + DLmw"},
-    {"Bm", "Bim + Bcm"},
-    {"Cyc", "Ir + 10*Bm + 10*L1m + 100*LLm"},
-    {"CEst", "Ir + 10*Bm + 10*L1m + 100*LLm"},
-};
-enum { NBUILTINS = sizeof builtins / sizeof builtins[0] };
-
-const char *check_builtin_formula(const char *name)
-{
-    for (size_t i = 0; i < NBUILTINS; i++)
-        if (!strcmp(builtins[i].name, name)) return builtins[i].formula;
-    return NULL;
-}
-
 static int is_name_char(int c)
 {
     return isalnum((unsigned char)c) || c == '_';
@@ -117,159 +98,46 @@ void check_limit_release(struct check_limit *l)
     memset(l, 0, sizeof(*l));
 }
 
-int check_event_parse(const char *text, struct check_event *out, struct tally_error *err)
+/* ---- an event name as an expression of base events ------------------ */
+
+/* Ge and the L2 events of Valgrind before 3.6: KCachegrind's estimate names them, no tool of today
+   counts them, a note about them would only be noise */
+static int quiet_absent(const char *name)
 {
-    memset(out, 0, sizeof(*out));
-    const char *p = text;
-    while (isspace((unsigned char)*p))
-        p++;
-    size_t n = 0;
-    while (is_name_char(p[n]))
-        n++;
-    const char *q = p + n;
-    while (isspace((unsigned char)*q))
-        q++;
-    if (n == 0 || *q != '=') goto bad;
-    out->name = xstrndup(p, n);
-    q++;
-    size_t cap = 0;
-    int first = 1;
-    for (;;) {
-        while (isspace((unsigned char)*q))
-            q++;
-        if (!*q) break;
-        int64_t sign = 1;
-        if (*q == '+' || *q == '-') {
-            sign = *q == '-' ? -1 : 1;
-            q++;
-            while (isspace((unsigned char)*q))
-                q++;
-        } else if (!first) {
-            goto bad;
-        }
-        int64_t factor = 1;
-        if (isdigit((unsigned char)*q)) {
-            char *end;
-            errno = 0;
-            long long f = strtoll(q, &end, 10);
-            if (errno || f > 1000000000LL) goto bad;
-            factor = f;
-            q = end;
-            while (isspace((unsigned char)*q))
-                q++;
-            if (*q == '*') q++;
-            while (isspace((unsigned char)*q))
-                q++;
-        }
-        size_t m = 0;
-        while (is_name_char(q[m]))
-            m++;
-        if (m == 0 || isdigit((unsigned char)q[0])) goto bad;
-        out->terms = xgrow(out->terms, &cap, out->nterms + 1, sizeof(*out->terms));
-        out->terms[out->nterms].factor = sign * factor;
-        out->terms[out->nterms].name = xstrndup(q, m);
-        out->nterms++;
-        q += m;
-        first = 0;
-    }
-    if (!out->nterms) goto bad;
-    return 0;
-bad:
-    check_event_release(out);
-    return tally_error_set(err, NULL, 0,
-                           "event '%s': write NAME=EXPR, a sum of [N*]EVENT terms "
-                           "(e.g. 'Cyc=Ir+10*I1mr+100*ILmr')",
-                           text);
+    return !strcmp(name, "Ge") || !strcmp(name, "I2mr") || !strcmp(name, "D2mr") ||
+           !strcmp(name, "D2mw");
 }
-
-void check_event_release(struct check_event *e)
-{
-    for (size_t i = 0; i < e->nterms; i++)
-        free(e->terms[i].name);
-    free(e->terms);
-    free(e->name);
-    memset(e, 0, sizeof(*e));
-}
-
-/* ---- resolving an event name to factors of base events ------------------ */
-
-struct resolver {
-    const struct eventset *es;
-    const struct check_options *opt;
-    int64_t *factors;        /* [es->n] */
-    struct strlist *missing; /* base events a built-in formula names that are absent */
-    const char *label;       /* the side's first file, for errors */
-};
 
 /*
- * Add `mult` times event `name` to r->factors: a user event, else an event
- * of the profile, else a built-in one (its formula parsed on each use:
- * they are tiny). Returns 0, or -1 with err.
+ * The column `name` for one side, whose event set `es` holds the user's
+ * definitions: an event of the set, else a built-in (the events it names
+ * that the set lacks are added to `missing`). Returns 0, or -1 with err.
  */
-static int resolve(struct resolver *r, const char *name, int64_t mult, int depth, int in_builtin,
-                   struct tally_error *err)
+static int column_expr(const struct eventset *es, const char *name, const char *label,
+                       struct strlist *missing, struct event_expr *out, struct tally_error *err)
 {
-    for (size_t i = 0; i < r->opt->nevents; i++) {
-        const struct check_event *ue = &r->opt->events[i];
-        if (strcmp(ue->name, name) != 0) continue;
-        if (depth > 16)
-            return tally_error_set(err, NULL, 0, "event '%s': the definitions loop", name);
-        for (size_t t = 0; t < ue->nterms; t++)
-            if (resolve(r, ue->terms[t].name, mult * ue->terms[t].factor, depth + 1, 0, err))
-                return -1;
-        return 0;
+    int own = eventset_index(es, name) >= 0;
+    for (size_t i = 0; i < es->nderived && !own; i++)
+        own = !strcmp(es->derived[i].name, name);
+    if (!own) {
+        struct strlist absent = {0};
+        if (eventset_builtin_expr(es, name, out, &absent) == 0) {
+            for (size_t i = 0; i < absent.n; i++) {
+                size_t k = 0;
+                while (k < missing->n && strcmp(missing->items[k], absent.items[i]))
+                    k++;
+                if (k == missing->n && !quiet_absent(absent.items[i]))
+                    strlist_push(missing, absent.items[i]);
+            }
+            strlist_release(&absent);
+            return 0;
+        }
     }
-    struct event_expr e;
-    if (eventset_lookup(r->es, name, &e) == 0) {
-        for (size_t t = 0; t < e.nterms; t++)
-            r->factors[e.terms[t].event] += mult * e.terms[t].factor;
-        event_expr_release(&e);
-        return 0;
-    }
-    const char *f = check_builtin_formula(name);
-    if (f) {
-        struct check_event be;
-        char *text = xasprintf("%s=%s", name, f);
-        int rc = check_event_parse(text, &be, err);
-        free(text);
-        if (rc) return -1;
-        for (size_t t = 0; t < be.nterms && !rc; t++)
-            rc = resolve(r, be.terms[t].name, mult * be.terms[t].factor, depth + 1, 1, err);
-        check_event_release(&be);
-        return rc;
-    }
-    if (in_builtin && strcmp(name, "Ir") != 0) {
-        /* a cache or branch event the recording did not simulate counts 0 */
-        for (size_t i = 0; i < r->missing->n; i++)
-            if (!strcmp(r->missing->items[i], name)) return 0;
-        strlist_push(r->missing, name);
-        return 0;
-    }
-    char *all = eventset_join_brief(r->es);
-    tally_error_set(err, r->label, 0, "no event '%s' (the profile has: %s)", name, all);
+    if (eventset_lookup(es, name, out) == 0) return 0;
+    char *all = eventset_join_brief(es);
+    tally_error_set(err, label, 0, "no event '%s' (the profile has: %s)", name, all);
     free(all);
     return -1;
-}
-
-/* The column `name` for the events of one side, as an event_expr. */
-static int column_expr(const struct eventset *es, const char *name, const char *label,
-                       const struct check_options *opt, struct strlist *missing,
-                       struct event_expr *out, struct tally_error *err)
-{
-    struct resolver r = {es, opt, xcalloc(es->n + 1, sizeof(int64_t)), missing, label};
-    int rc = resolve(&r, name, 1, 0, 0, err);
-    memset(out, 0, sizeof(*out));
-    if (!rc) {
-        out->terms = xcalloc(es->n + 1, sizeof(*out->terms));
-        for (size_t i = 0; i < es->n; i++)
-            if (r.factors[i]) {
-                out->terms[out->nterms].factor = r.factors[i];
-                out->terms[out->nterms].event = i;
-                out->nterms++;
-            }
-    }
-    free(r.factors);
-    return rc;
 }
 
 /* ---- per-function sums ------------------------------------------------- */
@@ -470,47 +338,36 @@ int check_compute(const struct profile *base, const struct profile *new_,
         add_column(res, opt->columns[i], &cap);
     if (!res->ncols) return tally_error_set(err, NULL, 0, "no limit and no event to show");
     size_t nc = res->ncols;
+    /* each side's events with the user's definitions added (opt->events, in order) */
+    struct eventset es[2];
+    for (int sd = 0; sd < 2; sd++) {
+        if (sides[sd]->nparts)
+            eventset_copy(&es[sd], &sides[sd]->parts[0]->events);
+        else
+            eventset_init(&es[sd]);
+    }
     res->formulas = xcalloc(nc, sizeof(char *));
     for (size_t k = 0; k < nc; k++) {
+        /* user formulas shown as given, built-in ones as KCachegrind writes them */
         const char *f = NULL;
-        for (size_t u = 0; u < opt->nevents && !f; u++)
-            if (!strcmp(opt->events[u].name, res->cols[k])) f = "user";
-        if (!f && eventset_index(&base->parts[0]->events, res->cols[k]) < 0) {
-            struct event_expr e;
-            if (eventset_lookup(&base->parts[0]->events, res->cols[k], &e) == 0) {
-                event_expr_release(&e);
-                f = "";
-            } else {
-                f = check_builtin_formula(res->cols[k]);
-            }
+        for (size_t u = 0; u < opt->nevents && !f; u++) {
+            char *nm;
+            if (event_definition_name(opt->events[u], &nm)) continue;
+            if (!strcmp(nm, res->cols[k])) f = strchr(opt->events[u], '=') + 1;
+            free(nm);
         }
+        const struct eventset *bes = &es[0];
+        int own = eventset_index(bes, res->cols[k]) >= 0;
+        for (size_t d = 0; d < bes->nderived && !own; d++)
+            own = !strcmp(bes->derived[d].name, res->cols[k]);
+        for (size_t i = 0; !f && !own; i++) {
+            const char *bn, *bf = eventset_builtin_formula(i, &bn, NULL);
+            if (!bf) break;
+            if (!strcmp(bn, res->cols[k])) f = bf;
+        }
+        while (f && (*f == ' ' || *f == '\t'))
+            f++;
         res->formulas[k] = xstrdup(f ? f : "");
-    }
-    /* user formulas shown as given */
-    for (size_t k = 0; k < nc; k++) {
-        if (strcmp(res->formulas[k], "user") != 0) continue;
-        for (size_t u = 0; u < opt->nevents; u++) {
-            if (strcmp(opt->events[u].name, res->cols[k]) != 0) continue;
-            size_t len = 0;
-            char *s = xcalloc(1, 1);
-            for (size_t t = 0; t < opt->events[u].nterms; t++) {
-                const struct check_term *tm = &opt->events[u].terms[t];
-                long long f = tm->factor < 0 ? -(long long)tm->factor : (long long)tm->factor;
-                char num[32] = "";
-                if (f != 1) snprintf(num, sizeof num, "%lld*", f);
-                char *piece = xasprintf("%s%s%s%s", t ? " " : "",
-                                        tm->factor < 0 ? "- "
-                                        : t            ? "+ "
-                                                       : "",
-                                        num, tm->name);
-                s = xrealloc(s, len + strlen(piece) + 1);
-                memcpy(s + len, piece, strlen(piece) + 1);
-                len += strlen(piece);
-                free(piece);
-            }
-            free(res->formulas[k]);
-            res->formulas[k] = s;
-        }
     }
 
     void *ignore = NULL;
@@ -529,9 +386,13 @@ int check_compute(const struct profile *base, const struct profile *new_,
             rc = tally_error_set(err, labels[s], 0, "the profile holds no data");
             goto out;
         }
+        for (size_t u = 0; u < opt->nevents; u++)
+            if (eventset_add_definition(&es[s], opt->events[u], err)) {
+                snprintf(err->file, sizeof err->file, "%s", labels[s]);
+                goto out;
+            }
         for (size_t k = 0; k < nc; k++)
-            if (column_expr(&sides[s]->parts[0]->events, res->cols[k], labels[s], opt, &missing[s],
-                            &cols[s][k], err))
+            if (column_expr(&es[s], res->cols[k], labels[s], &missing[s], &cols[s][k], err))
                 goto out;
     }
     rc = -1; /* from here on, what is wrong is in the input */
@@ -647,9 +508,8 @@ out:
         free(sf[s]);
         free(sfcost[s]);
         free(sfincl[s]);
-        for (size_t m = 0; m < missing[s].n; m++)
-            free(missing[s].items[m]);
-        free(missing[s].items);
+        strlist_release(&missing[s]);
+        eventset_release(&es[s]);
     }
     if (ignore) pcre2_code_free(ignore);
     if (rc) check_result_release(res);

@@ -9,8 +9,10 @@
  *   EVENT<=N               the total of EVENT in NEW may be at most N (5e9 is fine)
  *   REGEX:EVENT=...        the same for every function whose name matches the
  *   REGEX:EVENT<=N         Perl-compatible REGEX (anchored neither end), one by one
- * EVENT is a base or derived event of the profiles, an event defined with
- * check_event_parse(), or a built-in one (check_builtin_formula()).
+ * EVENT is a base or derived event of the profiles, an event the options
+ * define (`NAME=FORMULA`, eventset_add_definition()), or a built-in one
+ * (eventset_builtin_expr(); the events it names that a profile lacks count
+ * 0, and a note says so).
  *
  * check_compute() adds up each profile's self (or, with `inclusive`,
  * inclusive) costs per function name (the
@@ -42,30 +44,10 @@ struct check_limit {
 int check_limit_parse(const char *text, struct check_limit *out, struct tally_error *err);
 void check_limit_release(struct check_limit *l);
 
-/* A user-defined event: NAME=[N*]EV {(+|-) [N*]EV}, e.g. Cyc=Ir+10*I1mr. */
-struct check_term {
-    int64_t factor;
-    char *name;
-};
-struct check_event {
-    char *name;
-    size_t nterms;
-    struct check_term *terms;
-};
-int check_event_parse(const char *text, struct check_event *out, struct tally_error *err);
-void check_event_release(struct check_event *e);
-
-/*
- * The built-in events, as KCachegrind names them: "L1m", "LLm", "Bm" and
- * "Cyc" (also "CEst"). Returns the formula text (for documentation and
- * notes), or NULL when `name` is not built in.
- */
-const char *check_builtin_formula(const char *name);
-
 struct check_options {
     const struct check_limit *limits;
     size_t nlimits;
-    const struct check_event *events; /* user-defined events */
+    const char *const *events; /* user-defined events: "NAME=FORMULA" (eventset.h) */
     size_t nevents;
     const char *const *columns; /* events to show besides those of the limits */
     size_t ncolumns;

@@ -272,3 +272,39 @@ int stacks_build(struct stack_tree *t, const struct profile *p, const struct sta
     sort_children(t);
     return 0;
 }
+
+int stacks_derive(struct stack_tree *t, const struct event_expr *e, const char *name,
+                  struct tally_error *err)
+{
+    for (size_t k = 0; k < e->nterms; k++) {
+        if (e->terms[k].event >= t->nev)
+            return tally_error_set(err, NULL, 0, "event '%s': no such column in the stacks", name);
+        if (e->terms[k].factor < 0)
+            return tally_error_set(err, NULL, 0,
+                                   "event '%s' has a negative factor: a flame graph or a stack "
+                                   "needs costs that cannot be below 0",
+                                   name);
+    }
+    uint64_t *self = xcalloc(t->n ? t->n : 1, sizeof(uint64_t));
+    uint64_t *total = xcalloc(t->n ? t->n : 1, sizeof(uint64_t));
+    for (size_t i = 0; i < t->n; i++) {
+        tally_wide s, u;
+        if (event_expr_eval(e, t->self + i * t->nev, 0, &s) ||
+            event_expr_eval(e, t->total + i * t->nev, 0, &u) || s > (tally_wide)UINT64_MAX ||
+            u > (tally_wide)UINT64_MAX) {
+            free(self);
+            free(total);
+            return tally_error_set(err, NULL, 0, "event '%s': a stack's cost does not fit 64 bits",
+                                   name);
+        }
+        self[i] = (uint64_t)s;
+        total[i] = (uint64_t)u;
+    }
+    free(t->self);
+    free(t->total);
+    t->self = self;
+    t->total = total;
+    t->nev = 1;
+    t->ev_names[0] = name;
+    return 0;
+}

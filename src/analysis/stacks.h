@@ -131,6 +131,18 @@ int stacks_build(struct stack_tree *t, const struct profile *p, const struct sta
                  struct tally_error *err);
 void stacks_release(struct stack_tree *t);
 
+/*
+ * Make t, built for every event (stack_options.event = -1), a tree of one
+ * event: the expression `e` of its events (a derived or defined event,
+ * model/eventset.h), named `name` (which must outlive the tree). Each
+ * node's self and total are e of the node's; with factors of no sign the
+ * tree's rules (total >= self + children) still hold. Pruning was done on
+ * the first event when the tree was built. Returns 0, or -1 with err (a
+ * negative factor, a sum past 2^64-1) and t unchanged.
+ */
+int stacks_derive(struct stack_tree *t, const struct event_expr *e, const char *name,
+                  struct tally_error *err);
+
 static inline const uint64_t *stack_self(const struct stack_tree *t, uint32_t i)
 {
     return t->self + (size_t)i * t->nev;

@@ -36,7 +36,9 @@ static void usage(FILE *fp)
           "otherwise; every argument after \"--\" is a source file.\n"
           "\n"
           "Options (defaults in brackets):\n"
-          "  --show=EV,...          events to show, base or derived [all base events]\n"
+          "  --show=EV,...          events to show, base, derived or built-in (CEst, ...)\n"
+          "                         [all base events, then those of --event]\n"
+          "  --event=NAME=FORMULA   define the event NAME (repeatable; see below)\n"
           "  --sort=EV[:PCT],...    sort by these events; PCT sets a threshold per event\n"
           "                         and replaces --threshold [the shown order]\n"
           "  --threshold=PCT        callgrind: stop listing functions once they add up\n"
@@ -55,10 +57,20 @@ static void usage(FILE *fp)
           "                         -IDIR and -I=DIR work as well)\n"
           "  --mod-filename=s/RE/REPL/[gi]  rename source files before grouping\n"
           "  --mod-funcname=s/RE/REPL/[gi]  rename functions before grouping\n"
+          "  --group=object|file|class\n"
+          "                         list groups of functions instead of functions and\n"
+          "                         sources: by ELF object, by source file, or by C++\n"
+          "                         class or namespace (templates' instances together,\n"
+          "                         C functions in (none)); each with its self cost and\n"
+          "                         its inclusive cost (while any of its functions is on\n"
+          "                         the stack, counted once); sorted by self cost, or by\n"
+          "                         inclusive cost with --inclusive=yes\n"
           "  -h, --help             show this help\n"
           "\n"
-          "See docs/tally-annotate.md for the differences from the Valgrind tools.\n",
+          "See docs/tally-annotate.md for the differences from the Valgrind tools.\n"
+          "\n",
           fp);
+    fputs(cli_formula_help, fp);
 }
 
 /* "yes"/"no" -> 1/0, else -1 */
@@ -187,7 +199,9 @@ int cmd_annotate(int argc, char **argv)
 {
     struct annotate_options o;
     annotate_options_init(&o);
-    struct strlist positional = {0}, after_dashes = {0};
+    struct strlist positional = {0}, after_dashes = {0}, defs = {0};
+    /* the options that say what the function table and the source files show, for --group */
+    const char *source_opt = NULL;
     const char *mod_file = NULL, *mod_fn = NULL;
     char *thr_text = NULL;
     struct tally_error err0;
@@ -211,8 +225,9 @@ int cmd_annotate(int argc, char **argv)
             goto out;
         }
         static const char *const valued[] = {
-            "--show", "--sort",    "--threshold", "--show-percs",   "--inclusive",   "--auto",
-            "--tree", "--context", "--include",   "--mod-filename", "--mod-funcname"};
+            "--show",         "--sort",  "--threshold", "--show-percs", "--inclusive",
+            "--auto",         "--tree",  "--context",   "--include",    "--mod-filename",
+            "--mod-funcname", "--event", "--group"};
         const char *name = NULL;
         for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]) && !name; k++)
             if (option(argc, argv, &i, valued[k], &v, &missing)) name = valued[k];
@@ -253,7 +268,8 @@ int cmd_annotate(int argc, char **argv)
                 goto out;
             }
         } else if (!strcmp(name, "--auto")) {
-            if ((o.auto_annotate = yes_no(v)) < 0) {
+            if ((o.auto_annotate = yes_no(v)) == 1) source_opt = "--auto=yes";
+            if (o.auto_annotate < 0) {
                 rc = cli_bad_usage("annotate", "--auto takes yes or no, not '%s'", v);
                 goto out;
             }
@@ -282,8 +298,22 @@ int cmd_annotate(int argc, char **argv)
                 goto out;
             }
             o.context = n;
+            source_opt = "--context";
         } else if (!strcmp(name, "--include")) {
             add_include(&o, v);
+            source_opt = "-I";
+        } else if (!strcmp(name, "--group")) {
+            if (group_kind_parse(v, &o.group_kind)) {
+                rc = cli_bad_usage("annotate", "--group takes object, file or class, not '%s'", v);
+                goto out;
+            }
+            o.group = 1;
+        } else if (!strcmp(name, "--event")) {
+            if (event_definition_check(v, &err0)) {
+                rc = cli_bad_usage("annotate", "--event: %s", err0.msg);
+                goto out;
+            }
+            strlist_push(&defs, v);
         } else if (!strcmp(name, "--mod-filename")) {
             mod_file = v;
         } else {
@@ -291,6 +321,7 @@ int cmd_annotate(int argc, char **argv)
         }
         if (name) continue;
         if (!strncmp(a, "-I", 2)) {
+            source_opt = "-I";
             if (a[2] == '=')
                 add_include(&o, a + 3);
             else if (a[2])
@@ -348,6 +379,20 @@ int cmd_annotate(int argc, char **argv)
     }
     for (size_t k = 0; k < after_dashes.n; k++)
         strlist_push(&o.user_files, after_dashes.items[k]);
+    if (o.group) {
+        /* the groups' table takes the place of the function table and the source files */
+        if (!source_opt && (o.tree_caller || o.tree_calling)) source_opt = "--tree";
+        if (!source_opt && thr_text) source_opt = "--threshold";
+        if (!source_opt && o.user_files.n) source_opt = "a source file";
+        if (source_opt) {
+            rc = cli_bad_usage("annotate",
+                               "--group shows every group and no function nor source file: "
+                               "%s does not apply",
+                               source_opt);
+            goto out;
+        }
+        o.auto_annotate = 0;
+    }
     rc = 1;
     for (size_t k = 0; k < o.user_files.n; k++)
         if (!source_found(&o, o.user_files.items[k])) {
@@ -362,11 +407,11 @@ int cmd_annotate(int argc, char **argv)
     struct cli_input_options in = {.drop_addr = 1,
                                    .drop_jumps = 1,
                                    .drop_line = no_lines,
-                                   .call_counts_only = no_lines && !o.inclusive && !o.tree_caller &&
-                                                       !o.tree_calling,
-                                   .no_stacks = 1,
-                                   .drop_index = 1, /* the report reads records in order */
-                                   .pair_runs = CLI_PAIR_CALLGRIND};
+                                   .call_counts_only = no_lines && !o.inclusive && !o.group &&
+                                                       !o.tree_caller && !o.tree_calling,
+                                   .no_stacks = !o.group, /* exact group costs from stacks */
+                                   .drop_index = 1,       /* the report reads records in order */
+                                   .pair_runs = o.group ? CLI_PAIR_JOIN : CLI_PAIR_CALLGRIND};
     struct tally_error err;
     tally_error_clear(&err);
     cli_progress_start((const char *const *)o.inputs.items, (int)o.inputs.n);
@@ -376,6 +421,24 @@ int cmd_annotate(int argc, char **argv)
     if (!p) {
         cli_error(&err);
         goto out;
+    }
+    if (cli_define_events(p, (const char *const *)defs.items, defs.n, &err)) {
+        cli_error(&err);
+        profile_free(p);
+        rc = 2;
+        goto out;
+    }
+    if (defs.n && !o.show.n && p->nparts) {
+        /* the defined events are shown (and sort) after the base events, as if the file had them */
+        const struct eventset *es = &p->parts[0]->events;
+        for (size_t k = 0; k < es->n + defs.n; k++)
+            strlist_push(&o.show, k < es->n ? es->names[k]
+                                            : es->derived[es->nderived - es->n - defs.n + k].name);
+        if (!o.sort.n)
+            for (size_t k = 0; k < o.show.n; k++) {
+                strlist_push(&o.sort, o.show.items[k]);
+                strlist_push(&o.sort_thresh, "");
+            }
     }
     if (annotate_check_events(p, &o, &err)) {
         fputs("tally: annotate: ", stderr);
@@ -405,6 +468,7 @@ out:
     free(thr_text);
     strlist_release(&positional);
     strlist_release(&after_dashes);
+    strlist_release(&defs);
     annotate_options_release(&o);
     return rc;
 }

@@ -20,10 +20,8 @@ const char check_options_help[] =
     "                         REGEX:EVENT=...   the same for each function whose\n"
     "                                           name matches REGEX (PCRE2)\n"
     "                       default: Ir=+10% (the first event when there is no Ir)\n"
-    "  --event=NAME=EXPR    define an event, e.g. 'Cyc=Ir+10*I1mr+100*ILmr';\n"
-    "                       built in: Cyc (also CEst) = Ir + 10*Bm + 10*L1m +\n"
-    "                       100*LLm, L1m = I1mr + D1mr + D1mw, LLm = ILmr + DLmr +\n"
-    "                       DLmw, Bm = Bim + Bcm (absent events count 0)\n"
+    "  --event=NAME=FORMULA define an event (see Cost formulas below), e.g.\n"
+    "                       'Cyc=Ir+10*I1mr+100*ILmr'; built in: CEst (also Cyc)\n"
     "  --show=EV[,EV...]    also show these events\n"
     "  --format=text|markdown|json\n"
     "                       the output (default text)\n"
@@ -70,8 +68,9 @@ static void check_usage(FILE *fp)
             "  tally check --limit=Ir=+2%% --limit='parse_.*:Ir=+5%%' old.out new.out\n"
             "\n"
             "Exit status: 0 within the limits, 3 when a limit is exceeded, 1 for bad or\n"
-            "unreadable input, 2 for bad usage. Documentation: docs/tally-check.md.\n",
-            check_options_help);
+            "unreadable input, 2 for bad usage. Documentation: docs/tally-check.md.\n"
+            "\n%s",
+            check_options_help, cli_formula_help);
 }
 
 void check_cli_init(struct check_cli *o)
@@ -86,8 +85,6 @@ void check_cli_release(struct check_cli *o)
     for (size_t i = 0; i < o->nlimits; i++)
         check_limit_release(&o->limits[i]);
     free(o->limits);
-    for (size_t i = 0; i < o->nevents; i++)
-        check_event_release(&o->events[i]);
     free(o->events);
     free(o->show);
     free(o->ignore_object);
@@ -110,11 +107,11 @@ enum cli_opt check_cli_option(void *ctx, int argc, char **argv, int *i, int *mis
         o->nlimits++;
     } else if (!*missing && (v = cli_optval(argc, argv, i, "--event", missing))) {
         o->events = xgrow(o->events, &o->events_cap, o->nevents + 1, sizeof(*o->events));
-        if (check_event_parse(v, &o->events[o->nevents], &err)) {
+        if (event_definition_check(v, &err)) {
             cli_errorf("check: --event: %s", err.msg);
             return CLI_OPT_BAD;
         }
-        o->nevents++;
+        o->events[o->nevents++] = v;
     } else if (!*missing && (v = cli_optval(argc, argv, i, "--show", missing))) {
         /* the names point into argv: split on commas in place */
         char *s = (char *)v;

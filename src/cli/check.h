@@ -15,7 +15,7 @@
 struct check_cli {
     struct check_limit *limits;
     size_t nlimits, limits_cap;
-    struct check_event *events;
+    const char **events; /* --event definitions (point into argv) */
     size_t nevents, events_cap;
     const char **show; /* --show events */
     size_t nshow, show_cap;

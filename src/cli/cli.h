@@ -119,6 +119,15 @@ const char *cli_shortval(int argc, char **argv, int *i, const char *name, int *m
  * argv[*i] is one of them (its value stored in *event or *title), else 0
  * (*missing set when the option has no value).
  */
+/*
+ * Cost formulas (--event=NAME=FORMULA, eventset.h): add the definitions
+ * defs[0..n) to the event set of every part of p, in order. Returns 0, or
+ * -1 with err (the file, the event, what is wrong: a usage error).
+ * cli_formula_help is the paragraph every command's --help ends with.
+ */
+int cli_define_events(struct profile *p, const char *const *defs, size_t n,
+                      struct tally_error *err);
+extern const char cli_formula_help[];
 int cli_event_title(int argc, char **argv, int *i, int *missing, const char **event,
                     const char **title);
 /*
@@ -264,9 +273,11 @@ int cli_split_two_inputs(const char *const *files, int nfiles);
  */
 const char **cli_thread_sets(const char **files, int *nfiles);
 /*
- * (graph.c) The column of part 0 for --event=EVENT (base or derived; NULL
- * = the first base event), and its name. Returns 0, or -1 with err naming
- * the events the profile has.
+ * (graph.c) The column of part 0 for --event=EVENT (base, derived or
+ * built-in; NULL = the first base event), and its name. Returns 0, or -1
+ * with err naming the events the profile has; a definition NAME=FORMULA
+ * is refused (a command that takes one defines NAME with
+ * cli_define_events() and passes NAME).
  */
 int cli_event_column(const struct profile *p, const char *event, struct event_expr *out,
                      const char **name, struct tally_error *err);

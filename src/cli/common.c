@@ -263,6 +263,26 @@ char *cli_find_program(const char *prog)
     return NULL;
 }
 
+const char cli_formula_help[] =
+    "Cost formulas: --event='NAME=FORMULA' defines the event NAME from sums and\n"
+    "products of events and whole numbers, e.g. 'Cyc=Ir+10*I1mr+100*ILmr'; NAME\n"
+    "may then be named wherever an event is. Built in (KCachegrind's): CEst (also\n"
+    "Cyc) = Ir + 10 Bm + 10 L1m + 20 Ge + 100 L2m + 100 LLm, L1m = I1mr + D1mr +\n"
+    "D1mw, L2m = I2mr + D2mr + D2mw, LLm = ILmr + DLmr + DLmw, Bm = Bim + Bcm;\n"
+    "an event they name that the profile lacks counts 0.\n";
+
+int cli_define_events(struct profile *p, const char *const *defs, size_t n, struct tally_error *err)
+{
+    for (size_t k = 0; k < p->nparts; k++)
+        for (size_t i = 0; i < n; i++)
+            if (eventset_add_definition(&p->parts[k]->events, defs[i], err)) {
+                snprintf(err->file, sizeof err->file, "%s", p->path ? p->path : "");
+                err->line = 0;
+                return -1;
+            }
+    return 0;
+}
+
 int cli_event_title(int argc, char **argv, int *i, int *missing, const char **event,
                     const char **title)
 {

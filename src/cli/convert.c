@@ -72,14 +72,18 @@ static void convert_usage(FILE *fp)
           "                     pprof output is binary and never goes to a terminal;\n"
           "                     OUT may not be one of the inputs\n"
           "  --event=EV         the event of a one-event format (folded; the default\n"
-          "                     sample type of pprof): one of the input's events\n"
-          "                     (not a derived one); default: the first event\n"
+          "                     sample type of pprof): one of the input's events;\n"
+          "                     for folded also a built-in one (CEst, ...) or\n"
+          "                     NAME=FORMULA (see below), which callgrind output\n"
+          "                     keeps as an 'event:' line; default: the first event\n"
           "  --lines            json: add per-line self costs to each function\n"
           "  -h, --help         show this help\n"
           "\n"
           "Exit status: 0 on success, 1 when an input cannot be read or the output\n"
-          "cannot be written, 2 on a usage error.\n",
+          "cannot be written, 2 on a usage error.\n"
+          "\n",
           fp);
+    fputs(cli_formula_help, fp);
 }
 
 /* "callgrind, cachegrind, ... or pprof": every name --to takes (malloc'd). */
@@ -169,16 +173,22 @@ static int convert_stacks(struct stack_tree *t, const struct profile *p, int eve
 }
 
 /* Write an exporter's view, with the stack tree it needs. */
-static int convert_export(const struct convert_options *o, struct profile *p, int event, FILE *fp,
+static int convert_export(const struct convert_options *o, struct profile *p, int event,
+                          const struct event_expr *derived, const char *name, FILE *fp,
                           struct tally_error *err)
 {
     const struct exporter *x = o->exporter;
-    struct export_options eo = {
-        .event = (size_t)event, .lines = o->lines, .exporter = "tally " TALLY_VERSION};
+    struct export_options eo = {.event = (size_t)(event < 0 ? 0 : event),
+                                .lines = o->lines,
+                                .exporter = "tally " TALLY_VERSION};
     if (x->needs_stacks == EXPORT_NO_STACKS) return x->write(p, NULL, &eo, fp, err);
     struct stack_tree t;
-    if (convert_stacks(&t, p, x->needs_stacks == EXPORT_STACKS_ONE_EVENT ? event : -1, err))
+    int one = x->needs_stacks == EXPORT_STACKS_ONE_EVENT;
+    if (convert_stacks(&t, p, one && event >= 0 ? event : -1, err)) return -1;
+    if (one && event < 0 && stacks_derive(&t, derived, name, err)) {
+        stacks_release(&t);
         return -1;
+    }
     int rc = x->write(p, &t, &eo, fp, err);
     stacks_release(&t);
     return rc;
@@ -219,15 +229,46 @@ int cmd_convert(int argc, char **argv)
         free(o.files);
         return 1;
     }
-    if (o.event) {
-        event = eventset_index(&p->parts[0]->events, o.event);
-        if (event < 0) {
-            char *names = eventset_join(&p->parts[0]->events);
-            cli_errorf("convert: no event '%s' in the input (its events: %s)", o.event, names);
-            free(names);
+    /* --event=NAME=FORMULA: NAME is an event of every part (callgrind output keeps it as an
+       `event:` line) and the event of the one-event formats */
+    const char *evname = o.event;
+    struct event_expr derived = {0, NULL};
+    if (o.event && strchr(o.event, '=')) {
+        if (cli_define_events(p, &o.event, 1, &err)) {
+            cli_error(&err);
             profile_free(p);
             free(o.files);
-            return 2; /* --event names no event of the input: usage */
+            return 2;
+        }
+        const struct eventset *es = &p->parts[0]->events;
+        evname = es->derived[es->nderived - 1].name;
+    }
+    if (evname) {
+        const struct eventset *es = &p->parts[0]->events;
+        event = eventset_index(es, evname);
+        const char *bad = NULL;
+        if (event < 0 && eventset_lookup(es, evname, &derived) == 0) {
+            event = -1; /* a derived event: the one-event formats draw it */
+            if (o.exporter && o.exporter->needs_stacks != EXPORT_STACKS_ONE_EVENT)
+                bad = "a derived event is drawn by --to=folded (the sample types of pprof "
+                      "and speedscope, the columns of json, are the profile's own events)";
+            else if (!o.exporter && !strchr(o.event, '='))
+                bad = "a derived event is kept in a file only when --event defines it "
+                      "(NAME=FORMULA)";
+            else if (!o.exporter && strcmp(o.format->name, "callgrind") != 0)
+                bad = "only callgrind files keep a derived event (an 'event:' line)";
+        } else if (event < 0) {
+            char *names = eventset_join(es);
+            cli_errorf("convert: no event '%s' in the input (its events: %s)", evname, names);
+            free(names);
+            bad = "";
+        }
+        if (bad) {
+            if (*bad) cli_errorf("convert: --event=%s: %s", o.event, bad);
+            event_expr_release(&derived);
+            profile_free(p);
+            free(o.files);
+            return 2; /* --event names no event the output can have: usage */
         }
     }
     if (o.format) {
@@ -236,7 +277,7 @@ int cmd_convert(int argc, char **argv)
         struct outfile of;
         if (outfile_open(&of, o.output, &err))
             rc = 1;
-        else if (convert_export(&o, p, event, of.fp, &err)) {
+        else if (convert_export(&o, p, event, &derived, evname, of.fp, &err)) {
             outfile_abort(&of);
             /* what the input holds and the format cannot (pprof's signed values): name it */
             if (!err.file[0] && o.nfiles == 1)
@@ -246,6 +287,7 @@ int cmd_convert(int argc, char **argv)
             rc = 1;
     }
     if (rc) cli_error(&err);
+    event_expr_release(&derived);
     profile_free(p);
     free(o.files);
     return rc;

@@ -56,8 +56,9 @@ static void flame_usage(FILE *fp)
           "Options:\n"
           "  -o, --output=OUT     write the SVG to OUT (atomically); default: standard\n"
           "                       output; OUT may not be one of the inputs\n"
-          "  --event=EV           the event to draw (a base event of the profile);\n"
-          "                       default: the first one\n"
+          "  --event=EV           the event to draw: an event of the profile, a built-in\n"
+          "                       one (CEst, ...) or NAME=FORMULA (see below; no\n"
+          "                       negative factor); default: the first event\n"
           "  --icicle             top-down: the root at the top, callees below\n"
           "  --minwidth=PX|PCT%   leave out boxes narrower than PX pixels or PCT percent\n"
           "                       of the total (default 0.1 pixels)\n"
@@ -74,8 +75,10 @@ static void flame_usage(FILE *fp)
           "                       shows the shades\n"
           "  --negate             with --diff: widths from OLD, so stacks NEW lost are\n"
           "                       seen (colours still say how NEW differs from OLD)\n"
-          "  -h, --help           this text\n",
+          "  -h, --help           this text\n"
+          "\n",
           fp);
+    fputs(cli_formula_help, fp);
 }
 
 static int parse_count(const char *v, const char *opt, unsigned *out)
@@ -202,16 +205,33 @@ static struct profile *read_inputs(const char **files, int n, struct tally_error
     return sum;
 }
 
+/*
+ * The event to draw: a base event (its index), or a derived, built-in or
+ * defined one (-2, its expression in *e). Returns -1 with err when p has
+ * no such event.
+ */
 static int event_index(const struct profile *p, const char *event, const char *file,
-                       struct tally_error *err)
+                       struct event_expr *e, struct tally_error *err)
 {
     const struct eventset *es = &p->parts[0]->events;
     if (!event) return es->n ? 0 : -1;
     int k = eventset_index(es, event);
     if (k >= 0) return k;
+    if (eventset_lookup(es, event, e) == 0) return -2;
     char *all = eventset_join(es);
     tally_error_set(err, file, 0, "no event '%s' (the profile has: %s)", event, all);
     free(all);
+    return -1;
+}
+
+/* Build the tree of event `ev` (-2: the expression e, named name) of p. */
+static int build_tree(struct stack_tree *t, const struct profile *p, struct stack_options so,
+                      int ev, const struct event_expr *e, const char *name, struct tally_error *err)
+{
+    so.event = ev >= 0 ? ev : -1;
+    if (stacks_build(t, p, &so, err)) return -1;
+    if (ev >= 0 || !stacks_derive(t, e, name, err)) return 0;
+    stacks_release(t);
     return -1;
 }
 
@@ -252,6 +272,7 @@ int cmd_flame(int argc, char **argv)
     tally_error_clear(&err);
     struct profile *newp = NULL, *oldp = NULL;
     struct stack_tree tnew, told;
+    struct event_expr expr = {0, NULL}, oexpr = {0, NULL};
     int have_new = 0, have_old = 0;
     rc = 1;
     cli_progress_start(o.files, o.nfiles);
@@ -279,24 +300,36 @@ int cmd_flame(int argc, char **argv)
     double prune = fo.minwidth_frac > 0 ? fo.minwidth_frac
                    : fo.minwidth_px > 0 ? fo.minwidth_px / draww
                                         : 0.1 / draww;
-    int ev = event_index(newp, o.event, newfile, &err);
-    if (ev < 0) {
+    /* --event=NAME=FORMULA defines NAME in both profiles, then draws it */
+    const char *evname = o.event;
+    if (o.event && strchr(o.event, '=')) {
+        if (cli_define_events(newp, &o.event, 1, &err) ||
+            (oldp && cli_define_events(oldp, &o.event, 1, &err))) {
+            rc = 2;
+            goto out;
+        }
+        const struct eventset *nes = &newp->parts[0]->events;
+        evname = nes->derived[nes->nderived - 1].name;
+    }
+    int ev = event_index(newp, evname, newfile, &expr, &err);
+    if (ev == -1) {
         if (!err.msg[0]) tally_error_set(&err, newfile, 0, "the profile has no events");
         if (o.event) rc = 2; /* --event names no event of the input: usage */
         goto out;
     }
-    struct stack_options so = {.part = -1, .event = ev, .max_depth = o.depth, .prune = prune};
-    if (stacks_build(&tnew, newp, &so, &err)) goto out;
+    if (!evname) evname = newp->parts[0]->events.names[ev];
+    struct stack_options so = {.part = -1, .max_depth = o.depth, .prune = prune};
+    if (build_tree(&tnew, newp, so, ev, &expr, evname, &err)) {
+        if (ev < 0) rc = 2; /* a derived event that cannot be drawn: usage */
+        goto out;
+    }
     have_new = 1;
     if (oldp) {
-        const char *evname = newp->parts[0]->events.names[ev];
-        int oev = event_index(oldp, evname, oldfile, &err);
-        if (oev < 0) goto out;
+        int oev = event_index(oldp, evname, oldfile, &oexpr, &err);
+        if (oev == -1) goto out;
         struct stack_options so2 = so;
-        so2.event = oev;
         so2.prune = prune / 100; /* stacks of NEW should find their OLD cost */
-        so2.max_depth = o.depth;
-        if (stacks_build(&told, oldp, &so2, &err)) goto out;
+        if (build_tree(&told, oldp, so2, oev, &oexpr, evname, &err)) goto out;
         have_old = 1;
         fo.old = &told;
     }
@@ -307,6 +340,8 @@ out:
     if (rc) cli_error(&err);
     if (have_new) stacks_release(&tnew);
     if (have_old) stacks_release(&told);
+    event_expr_release(&expr);
+    event_expr_release(&oexpr);
     profile_free(newp);
     profile_free(oldp);
     free(o.files);

@@ -56,7 +56,8 @@ static void graph_usage(FILE *fp)
           "                       name (.dot, .gv) gets DOT text; default: DOT text on\n"
           "                       standard output; OUT may not be one of the inputs\n"
           "  --format=dot|svg|png|pdf  choose the output kind whatever OUT is called\n"
-          "  --event=EV           the event (base or derived) to draw; default: the\n"
+          "  --event=EV           the event to draw: base, derived, built-in (CEst,\n"
+          "                       ...) or NAME=FORMULA (see below); default: the\n"
           "                       first event of the profile\n"
           "  --node-thres=PCT     hide functions whose inclusive share is below PCT\n"
           "                       percent (default 0.5)\n"
@@ -75,8 +76,10 @@ static void graph_usage(FILE *fp)
           "\n"
           "Exit status: 0 on success, 1 when an input cannot be read, a regex matches\n"
           "nothing, 'dot' is missing or fails, or the output cannot be written;\n"
-          "2 on a usage error.\n",
+          "2 on a usage error.\n"
+          "\n",
           fp);
+    fputs(cli_formula_help, fp);
 }
 
 /* A percentage in [0, 100]. Returns 0, or -1. */
@@ -164,6 +167,11 @@ int cli_event_column(const struct profile *p, const char *event, struct event_ex
                      const char **name, struct tally_error *err)
 {
     const struct eventset *es = &p->parts[0]->events;
+    if (event && strchr(event, '='))
+        return tally_error_set(err, NULL, 0,
+                               "--event=%s defines an event (NAME=FORMULA), which is not one "
+                               "this command can show: name an event of the profile",
+                               event);
     if (!event) {
         if (es->n == 0) return tally_error_set(err, p->path, 0, "the profile counts no events");
         event = es->names[0];
@@ -255,8 +263,17 @@ int cmd_graph(int argc, char **argv)
     p = cli_read_inputs((const char *const *)o.files, o.nfiles, &in, &err);
     cli_progress_stop();
     if (!p) goto fail;
-    const char *evname;
-    if (cli_event_column(p, o.event, &col, &evname, &err)) {
+    /* --event=NAME=FORMULA: NAME defined in every part, then drawn */
+    const char *evname, *event = o.event;
+    if (event && strchr(event, '=')) {
+        if (cli_define_events(p, &event, 1, &err)) {
+            status = 2;
+            goto fail;
+        }
+        const struct eventset *es = &p->parts[0]->events;
+        event = es->derived[es->nderived - 1].name;
+    }
+    if (cli_event_column(p, event, &col, &evname, &err)) {
         if (o.event) status = 2; /* --event names no event of the input: usage */
         goto fail;
     }

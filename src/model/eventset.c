@@ -200,64 +200,6 @@ static void expr_add(struct event_expr *e, int64_t factor, size_t event)
     e->nterms++;
 }
 
-/* Expand derived event `d` into base terms, times `mult`; depth guards loops. */
-static int expand(const struct eventset *es, size_t d, int64_t mult, struct event_expr *out,
-                  int depth, struct tally_error *err)
-{
-    const struct derived_event *de = &es->derived[d];
-    if (depth > (int)es->nderived)
-        return tally_error_set(err, NULL, 0, "event '%s' is defined in terms of itself", de->name);
-    const char *p = de->formula, *end = p + strlen(p);
-    for (;;) {
-        while (p < end && is_space(*p))
-            p++;
-        int64_t factor = 1;
-        if (p < end && *p >= '0' && *p <= '9') {
-            factor = 0;
-            while (p < end && *p >= '0' && *p <= '9') {
-                if (factor > (INT64_MAX - 9) / 10)
-                    return tally_error_set(err, NULL, 0, "factor too large in event '%s'",
-                                           de->name);
-                factor = factor * 10 + (*p++ - '0');
-            }
-            while (p < end && is_space(*p))
-                p++;
-            if (p < end && *p == '*') p++;
-            while (p < end && is_space(*p))
-                p++;
-        }
-        const char *w = p;
-        while (p < end && !is_space(*p) && *p != '+' && *p != '*')
-            p++;
-        if (p == w)
-            return tally_error_set(err, NULL, 0, "bad formula '%s' for event '%s'", de->formula,
-                                   de->name);
-        size_t wl = (size_t)(p - w);
-        int base = -1;
-        for (size_t i = 0; i < es->n; i++)
-            if (strlen(es->names[i]) == wl && !memcmp(es->names[i], w, wl)) base = (int)i;
-        int64_t f;
-        if (__builtin_mul_overflow(factor, mult, &f))
-            return tally_error_set(err, NULL, 0, "factor too large in event '%s'", de->name);
-        if (base >= 0) {
-            expr_add(out, f, (size_t)base);
-        } else {
-            int sub = derived_index(es, w, wl);
-            if (sub < 0)
-                return tally_error_set(err, NULL, 0, "event '%s' uses unknown event '%.*s'",
-                                       de->name, (int)wl, w);
-            if (expand(es, (size_t)sub, f, out, depth + 1, err)) return -1;
-        }
-        while (p < end && is_space(*p))
-            p++;
-        if (p == end) return 0;
-        if (*p != '+')
-            return tally_error_set(err, NULL, 0, "bad formula '%s' for event '%s'", de->formula,
-                                   de->name);
-        p++;
-    }
-}
-
 int eventset_finish(struct eventset *es, struct tally_error *err)
 {
     for (size_t i = 0; i < es->pending_names.n; i++) {
@@ -274,7 +216,7 @@ int eventset_finish(struct eventset *es, struct tally_error *err)
             return tally_error_set(err, NULL, 0, "derived event '%s' is also a base event",
                                    d->name);
         event_expr_release(&d->expr);
-        if (expand(es, i, 1, &d->expr, 0, err)) return -1;
+        if (eventset_formula_expr(es, d->name, d->formula, &d->expr, err)) return -1;
     }
     return 0;
 }
@@ -296,7 +238,7 @@ int eventset_lookup(const struct eventset *es, const char *name, struct event_ex
         return 0;
     }
     int d = derived_index(es, name, strlen(name));
-    if (d < 0) return -1;
+    if (d < 0) return eventset_builtin_expr(es, name, out, NULL);
     const struct event_expr *e = &es->derived[d].expr;
     for (size_t i = 0; i < e->nterms; i++)
         expr_add(out, e->terms[i].factor, e->terms[i].event);

@@ -4,9 +4,20 @@
  *
  * Base events are the ones cost lines carry, in `events:` order; a cost
  * vector holds one unsigned 64-bit count per base event. Derived events
- * (`event: Sum = Ir + 2 Dr`) are computed from base events with integer
- * factors; they are never stored. Any event may have a long name
- * (`event: Ir : Instruction Fetches`).
+ * (`event: Sum = Ir + 2 Dr`, or a command's `--event 'Cyc=Ir+10*I1mr'`)
+ * are computed from base events with integer factors; they are never
+ * stored. Any event may have a long name (`event: Ir : Instruction Fetches`).
+ *
+ * Formulas (formula.c, the one parser): sums, differences and products of
+ * events and whole numbers, with parentheses; a product may be written
+ * without '*' (`10 I1mr`, as callgrind files do). A formula must come out
+ * as a weighted sum of events (no product of two events, no number left
+ * alone), the only kind of cost that adds up over lines and calls. A
+ * formula names base events, derived events of the set, or built-in
+ * events: KCachegrind's L1m, L2m, LLm, Bm and CEst (its cycle estimate),
+ * and Cyc (the same as CEst). In a built-in formula an event the profile
+ * lacks counts 0, and a built-in exists only when the profile has at least
+ * one of its events (KCachegrind's rule).
  *
  * Building: eventset_define() for each `event:` line (any order), then
  * eventset_set_base() with the `events:` names, then eventset_finish() to
@@ -73,8 +84,8 @@ int eventset_index(const struct eventset *es, const char *name);
 int eventset_same(const struct eventset *a, const struct eventset *b);
 
 /*
- * Express the named event (base or derived) as a sum of base events.
- * Returns 0, or -1 if no such event. `out` must be released with
+ * Express the named event (base, derived or built-in) as a sum of base
+ * events. Returns 0, or -1 if no such event. `out` must be released with
  * event_expr_release().
  */
 int eventset_lookup(const struct eventset *es, const char *name, struct event_expr *out);
@@ -99,6 +110,42 @@ char *tally_wide_str(tally_wide v, char *buf);
  */
 int event_expr_eval(const struct event_expr *e, const uint64_t *costs, int is_signed,
                     tally_wide *out);
+
+/*
+ * The formula of event `name` (for messages) as a sum of es's base events.
+ * Returns 0, or -1 with err (syntax, a product of events, an unknown event,
+ * a loop, a factor past 2^63). `out` is released by the caller on success.
+ */
+int eventset_formula_expr(const struct eventset *es, const char *name, const char *formula,
+                          struct event_expr *out, struct tally_error *err);
+
+/*
+ * The built-in event `name` for es: 0 and its expression, or -1 when it is
+ * no built-in or es has none of its events. The events it names that es
+ * lacks (counted 0) are appended to `absent` (may be NULL).
+ */
+int eventset_builtin_expr(const struct eventset *es, const char *name, struct event_expr *out,
+                          struct strlist *absent);
+
+/* The i-th built-in: its formula, name and long name; NULL past the last. */
+const char *eventset_builtin_formula(size_t i, const char **name, const char **long_name);
+
+/*
+ * A definition `NAME=FORMULA` (a command's --event): has it a name and a
+ * formula? (The formula itself is read against the profile's events, by
+ * eventset_add_definition().) Returns 0, or -1 with err.
+ * event_definition_name() gives NAME (caller frees), or -1 when text is no
+ * definition.
+ */
+int event_definition_check(const char *text, struct tally_error *err);
+int event_definition_name(const char *text, char **name);
+
+/*
+ * Add the definition `NAME=FORMULA` to es as a derived event (after
+ * eventset_finish()). NAME must not be an event of es already (a built-in
+ * may be redefined). Returns 0, or -1 with err and es unchanged.
+ */
+int eventset_add_definition(struct eventset *es, const char *text, struct tally_error *err);
 
 /* All base names joined by single spaces (caller frees). */
 char *eventset_join(const struct eventset *es);

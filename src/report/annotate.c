@@ -825,18 +825,13 @@ static void entry_widths(const struct annrep *r, size_t *w)
     free(any);
 }
 
-static void print_function_table(struct annrep *r)
+void annrep_print_totals(struct annrep *r)
 {
     FILE *out = r->out;
-    const struct annotate_options *o = r->o;
     size_t nc = r->ncols;
     size_t *sw = xmalloc((nc ? nc : 1) * sizeof(size_t));
     annrep_widths_init(r, sw);
     annrep_widths_add(r, sw, r->summary, r->summary_ndef);
-    r->fnw = xmalloc((nc ? nc : 1) * sizeof(size_t));
-    annrep_widths_init(r, r->fnw);
-    entry_widths(r, r->fnw);
-
     fputs(RULE, out);
     annrep_print_events(r, sw);
     fputs("\n" RULE, out);
@@ -845,7 +840,17 @@ static void print_function_table(struct annrep *r)
     if (r->summary_calculated) fputs(" (calculated)", out);
     fputs("\n\n", out);
     free(sw);
+}
 
+static void print_function_table(struct annrep *r)
+{
+    FILE *out = r->out;
+    const struct annotate_options *o = r->o;
+    size_t nc = r->ncols;
+    r->fnw = xmalloc((nc ? nc : 1) * sizeof(size_t));
+    annrep_widths_init(r, r->fnw);
+    entry_widths(r, r->fnw);
+    annrep_print_totals(r);
     fputs(RULE, out);
     annrep_print_events(r, r->fnw);
     fputs(" file:function\n" RULE, out);
@@ -950,8 +955,13 @@ int annotate_report(FILE *out, const struct profile *p, const struct annotate_op
     if (setup_summary(&r, err) || setup_entries(&r, err)) goto done;
     r.file_printed = xcalloc(func_nnames(&r.ft) + 1, 1);
     print_header(&r);
-    print_function_table(&r);
-    if (annrep_sources(&r, err)) goto done;
+    if (o->group) {
+        annrep_print_totals(&r);
+        if (annrep_groups(&r, err)) goto done;
+    } else {
+        print_function_table(&r);
+        if (annrep_sources(&r, err)) goto done;
+    }
     if (textfmt_finish(out, "report", err)) goto done;
     rc = 0;
 done:

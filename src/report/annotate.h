@@ -25,6 +25,7 @@
 
 #include <stdio.h>
 
+#include "../analysis/groups.h"
 #include "../model/error.h"
 #include "../model/profile.h"
 
@@ -46,6 +47,11 @@ struct annotate_options {
     struct strlist inputs;                  /* profile file names, for the header */
     const char *cwd;                        /* "DIR/" stripped from file names, or NULL */
     const struct rename *mod_file, *mod_fn; /* --mod-filename/--mod-funcname, or NULL */
+    /* --group: the groups' table (self and inclusive costs, sorted by the
+       sort events' self costs, or inclusive with `inclusive`) in the place
+       of the function table and the source files */
+    int group;
+    enum group_kind group_kind;
 };
 
 /* Defaults: percentages, auto-annotation and context 8 on; the rest off. */

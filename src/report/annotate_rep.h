@@ -103,6 +103,12 @@ void annrep_print_events(const struct annrep *r, const size_t *w);
 /* qsort_r order of caller/callee lines (ctx: the struct annrep). */
 int annrep_cmp_varcs(const void *pa, const void *pb, void *ctx);
 
+/* PROGRAM TOTALS, with the rules around it. */
+void annrep_print_totals(struct annrep *r);
+/* --group's table of groups in the place of the function table
+ * (annotate_group.c). Returns 0, or -1 with err when a sum overflows. */
+int annrep_groups(struct annrep *r, struct tally_error *err);
+
 /* The annotated source files (user's, then those of printed functions) and
  * the count of annotated events (annotate_src.c). Returns 0, or -1 with
  * err when an annotated cost overflows. */

@@ -113,7 +113,7 @@ expect "a bad regex is a usage error" 2 "" "check: --limit: function regex '\\('
 
 # --- derived events ---------------------------------------------------------------
 x_b=$((bI + 2 * bD)) x_n=$((nI + 2 * nD))
-expect "user event X=Ir+2*Dr: totals derived" 0 "\"event\": \"X\", \"formula\": \"Ir \\+ 2\\*Dr\", \"base\": $x_b, \"new\": $x_n, \"delta\": $((x_n - x_b))" "" \
+expect "user event X=Ir+2*Dr: totals derived" 0 "\"event\": \"X\", \"formula\": \"Ir\\+2\\*Dr\", \"base\": $x_b, \"new\": $x_n, \"delta\": $((x_n - x_b))" "" \
     --format=json --event='X=Ir+2*Dr' --limit=X=+10% a.out b.out
 expect "user event with a minus term" 0 "\"event\": \"Y\", .*\"base\": $((bI - bD)), \"new\": $((nI - nD))," "" \
     --format=json --event='Y = Ir - Dr' --limit=Y=+50% a.out b.out
@@ -127,12 +127,12 @@ fn=work
 2 9000 1 1 800 40 30 200 9 8 500 30 10 3
 EOF
 sed 's/^2 9000 1 1 800 40 30/2 9100 1 1 800 90 60/' "$TMP/cache-a.out" >"$TMP/cache-b.out"
-cyc() { # FILE: Ir + 10 (Bim + Bcm) + 10 (I1mr + D1mr + D1mw) + 100 (ILmr + DLmr + DLmw)
+cyc() { # FILE: Ir + 10 (Bim + Bcm) + 10 (I1mr + D1mr + D1mw) + 100 (ILmr + DLmr + DLmw); no Ge, no L2 events
     awk '/^[0-9]/ { s += $2 + 10 * ($14 + $12) + 10 * ($3 + $6 + $9) + 100 * ($4 + $7 + $10) } END { print s }' "$1"
 }
 cb=$(cyc "$TMP/cache-a.out") cn=$(cyc "$TMP/cache-b.out")
 expect "built-in Cyc (KCachegrind's estimate) from the cache and branch events" 3 \
-    "\"event\": \"Cyc\", \"formula\": \"Ir \\+ 10\\*Bm \\+ 10\\*L1m \\+ 100\\*LLm\", \"base\": $cb, \"new\": $cn," "" \
+    "\"event\": \"Cyc\", \"formula\": \"Ir \\+ 10 Bm \\+ 10 L1m \\+ 20 Ge \\+ 100 L2m \\+ 100 LLm\", \"base\": $cb, \"new\": $cn," "" \
     --format=json --limit=Cyc=+1% cache-a.out cache-b.out
 expect "Cyc on a profile without cache events: Ir, and a note" 0 \
     "note: a.out has no Bim Bcm I1mr D1mr D1mw ILmr DLmr DLmw: the built-in events count them as 0" "" \
@@ -243,10 +243,12 @@ expect "no profile: exit 2" 2 "" "check: give BASE and NEW" --limit=Ir=+1%
 expect "a limit without %: exit 2" 2 "" "limit 'Ir=\\+2': '\\+2' is not a percentage" --limit=Ir=+2 a.out b.out
 expect "a limit without an operator: exit 2" 2 "" "limit 'Ir': write EVENT=" --limit=Ir a.out b.out
 expect "a negative hard limit: exit 2" 2 "" "is not a count" --limit='Ir<=-5' a.out b.out
-expect "a bad --event: exit 2" 2 "" "check: --event: event 'Cyc=Ir\\+\\+2': write NAME=EXPR" --event='Cyc=Ir++2' a.out b.out
+expect "a bad --event: exit 2" 2 "" "check: --event: 'Cyc' is no definition: write NAME=FORMULA" --event='Cyc' a.out b.out
+expect "a bad formula: exit 2" 2 "" "^tally: a.out: event 'Cyc': an event or a number is missing before '\\*' in 'Ir\\+\\*2'" \
+    --event='Cyc=Ir+*2' --limit=Cyc=+1% a.out b.out
 expect "a limit on an event the profiles lack: exit 2" 2 "" "^tally: a.out: no event 'Bogus' \\(the profile has: Ir Dr\\)" \
     --limit=Bogus=+1% a.out b.out
-expect "an event defined in terms of itself: exit 2" 2 "" "event 'X': the definitions loop" \
+expect "an event defined in terms of itself: exit 2" 2 "" "event 'X' is defined in terms of itself" \
     --event='X=Ir+X' --limit=X=+1% a.out b.out
 expect "a bad --ignore-object regex: exit 2" 2 "" "--ignore-object '.*': missing closing parenthesis" --ignore-object='(' a.out b.out
 expect "a bad --format: exit 2" 2 "" "check: --format takes text, markdown or json, not 'xml'" --format=xml a.out b.out

@@ -48,25 +48,15 @@ static void test_limit_errors(void **state)
     }
 }
 
+/* --event definitions: the shape is checked early, the formula per side (model/formula.c) */
 static void test_events(void **state)
 {
     (void)state;
     struct tally_error err;
-    struct check_event e;
-    assert_int_equal(check_event_parse("Cyc = Ir + 10*I1mr - 2 * Dr+ILmr", &e, &err), 0);
-    assert_string_equal(e.name, "Cyc");
-    assert_int_equal(e.nterms, 4);
-    assert_int_equal(e.terms[0].factor, 1);
-    assert_int_equal(e.terms[1].factor, 10);
-    assert_string_equal(e.terms[1].name, "I1mr");
-    assert_int_equal(e.terms[2].factor, -2);
-    assert_string_equal(e.terms[3].name, "ILmr");
-    check_event_release(&e);
-    static const char *const bad[] = {"Cyc", "Cyc=", "=Ir", "Cyc=Ir++Dr", "Cyc=Ir Dr", "Cyc=10*"};
+    assert_int_equal(event_definition_check("Cyc = Ir + 10*I1mr - 2 * Dr+ILmr", &err), 0);
+    static const char *const bad[] = {"Cyc", "Cyc=", "=Ir", "Cyc = "};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        if (check_event_parse(bad[i], &e, &err) == 0) fail_msg("'%s' was accepted", bad[i]);
-    assert_non_null(check_builtin_formula("Cyc"));
-    assert_null(check_builtin_formula("Ir"));
+        if (event_definition_check(bad[i], &err) == 0) fail_msg("'%s' was accepted", bad[i]);
 }
 
 static void test_percent(void **state)
@@ -88,7 +78,8 @@ static const char *new_text = "events: Dr Ir\n"
                               "fl=b.c\nfn=f\n3 1 1000\nfn=g\n4 0 7\n";
 
 /* compare the two profiles above with the given limits */
-static int run(const char *const *limits, size_t n, const char *ignore, struct check_result *res)
+static int run_events(const char *const *limits, size_t n, const char *ignore,
+                      const char *const *events, size_t nevents, struct check_result *res)
 {
     struct tally_error err;
     tally_error_clear(&err);
@@ -99,7 +90,8 @@ static int run(const char *const *limits, size_t n, const char *ignore, struct c
     struct check_limit *l = calloc(n, sizeof(*l));
     for (size_t i = 0; i < n; i++)
         assert_int_equal(check_limit_parse(limits[i], &l[i], &err), 0);
-    struct check_options o = {.limits = l, .nlimits = n, .ignore_object = ignore};
+    struct check_options o = {
+        .limits = l, .nlimits = n, .ignore_object = ignore, .events = events, .nevents = nevents};
     int rc = check_compute(b, nw, &o, res, &err);
     for (size_t i = 0; i < n; i++)
         check_limit_release(&l[i]);
@@ -107,6 +99,11 @@ static int run(const char *const *limits, size_t n, const char *ignore, struct c
     profile_free(b);
     profile_free(nw);
     return rc;
+}
+
+static int run(const char *const *limits, size_t n, const char *ignore, struct check_result *res)
+{
+    return run_events(limits, n, ignore, NULL, 0, res);
 }
 
 static void test_compare(void **state)
@@ -142,6 +139,17 @@ static void test_compare(void **state)
     assert_int_equal(run(lim3, 1, NULL, &r), -2);
     /* a bad ignore regex */
     assert_int_equal(run(lim2, 1, "(", &r), -2);
+    /* a user event, on each side's own event order: X = Ir - 3 Dr + 2 (Dr + Ir) = 3 Ir - Dr;
+       base 3*2100 - 12, new 3*2127 - 12 (ld.so ignored) */
+    const char *const ev[] = {"Y = Dr + Ir", "X=Ir - 3*Dr + 2 Y"};
+    const char *const lim4[] = {"X=+10%"};
+    assert_int_equal(run_events(lim4, 1, "ld-linux", ev, 2, &r), 0);
+    assert_true(r.base_total[0] == 3 * 2100 - 12 && r.new_total[0] == 3 * 2127 - 12);
+    assert_string_equal(r.formulas[0], "Ir - 3*Dr + 2 Y");
+    check_result_release(&r);
+    /* a definition naming an event the profiles lack is a usage error */
+    const char *const ev2[] = {"X=Ir+Bogus"};
+    assert_int_equal(run_events(lim4, 1, NULL, ev2, 1, &r), -2);
 }
 
 /*

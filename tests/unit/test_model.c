@@ -461,24 +461,91 @@ static void expect_formula_error(const char *defs, const char *needle)
     if (!strstr(err.msg, needle)) fail_msg("'%s': message '%s' lacks '%s'", defs, err.msg, needle);
 }
 
+/* Formulas: the grammar, built-in events and definitions (formula.c). */
+static void test_eventset_formulas(void **state)
+{
+    (void)state;
+    struct eventset es;
+    struct tally_error err;
+    eventset_init(&es);
+    set_base(&es, "Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw");
+    assert_int_equal(eventset_finish(&es, &err), 0);
+    uint64_t c[9] = {1000, 300, 200, 7, 11, 13, 2, 3, 5};
+    /* each value below is the formula worked out by hand from c */
+    assert_int_equal(eventset_add_definition(&es, "A=Ir - Dr", &err), 0);
+    assert_int_equal(eval_named(&es, "A", c), 700);
+    assert_int_equal(eventset_add_definition(&es, " B = 2*(Dr+Dw)*3 + Ir*2 ", &err), 0);
+    assert_int_equal(eval_named(&es, "B", c), 2 * 500 * 3 + 2000);
+    assert_int_equal(eventset_add_definition(&es, "C=-A + 10 I1mr", &err), 0);
+    assert_int_equal(eval_named(&es, "C", c), -700 + 70);
+    /* built-ins: L1m = 7+11+13, LLm = 2+3+5; Bm, Ge and L2m absent count 0 */
+    assert_int_equal(eval_named(&es, "L1m", c), 31);
+    assert_int_equal(eval_named(&es, "CEst", c), 1000 + 10 * 31 + 100 * 10);
+    assert_int_equal(eval_named(&es, "Cyc", c), 1000 + 10 * 31 + 100 * 10);
+    struct event_expr e;
+    assert_int_equal(eventset_lookup(&es, "Bm", &e), -1); /* none of Bim, Bcm */
+    struct strlist absent = {0};
+    assert_int_equal(eventset_builtin_expr(&es, "CEst", &e, &absent), 0);
+    event_expr_release(&e);
+    assert_int_equal(absent.n, 6); /* Bim Bcm Ge I2mr D2mr D2mw */
+    strlist_release(&absent);
+    /* a definition may use a built-in and redefine one */
+    assert_int_equal(eventset_add_definition(&es, "D=CEst+Dr", &err), 0);
+    assert_int_equal(eval_named(&es, "D", c), 2310 + 300);
+    assert_int_equal(eventset_add_definition(&es, "L1m=I1mr", &err), 0);
+    assert_int_equal(eval_named(&es, "L1m", c), 7);
+    /* refused, the set unchanged */
+    size_t nd = es.nderived;
+    assert_int_equal(eventset_add_definition(&es, "Ir=Dr", &err), -1);
+    assert_non_null(strstr(err.msg, "already an event"));
+    assert_int_equal(eventset_add_definition(&es, "E=Ir*Dr", &err), -1);
+    assert_non_null(strstr(err.msg, "a product of two events"));
+    assert_int_equal(eventset_add_definition(&es, "E=Ir+Foo", &err), -1);
+    assert_non_null(strstr(err.msg, "no event 'Foo'"));
+    assert_int_equal(eventset_add_definition(&es, "Ir+Dr", &err), -1);
+    assert_non_null(strstr(err.msg, "NAME=FORMULA"));
+    assert_int_equal(es.nderived, nd);
+    /* the shape alone, before any profile is read */
+    assert_int_equal(event_definition_check("X=Anything + 3*Other", &err), 0);
+    assert_int_equal(event_definition_check("X= ", &err), -1);
+    assert_non_null(strstr(err.msg, "empty"));
+    assert_int_equal(event_definition_check("=Ir", &err), -1);
+    assert_int_equal(event_definition_check("Ir", &err), -1);
+    eventset_release(&es);
+
+    /* names that are no identifiers: the profile's names are matched first */
+    eventset_init(&es);
+    set_base(&es, "Time_(10ns) L1-miss");
+    assert_int_equal(eventset_finish(&es, &err), 0);
+    uint64_t t[2] = {50, 4};
+    assert_int_equal(eventset_add_definition(&es, "T=Time_(10ns)+2*L1-miss", &err), 0);
+    assert_int_equal(eval_named(&es, "T", t), 58);
+    assert_int_equal(eventset_lookup(&es, "CEst", &e), -1); /* no Ir, no cache event */
+    eventset_release(&es);
+}
+
 static void test_eventset_formula_errors(void **state)
 {
     (void)state;
     struct tally_error err;
     assert_int_equal(finish_with("S = A + B\nT = S + 4 S", &err), 0);
-    expect_formula_error("S = A + C", "unknown event 'C'");
+    expect_formula_error("S = A + C", "no event 'C'");
     expect_formula_error("S = T\nT = S", "in terms of itself");
     expect_formula_error("S = S + A", "in terms of itself");
-    expect_formula_error("S = A +", "bad formula");
-    expect_formula_error("S = A B", "bad formula");
-    expect_formula_error("S = A - B", "bad formula");
+    expect_formula_error("S = A +", "missing at the end");
+    expect_formula_error("S = A B", "a product of two events");
+    expect_formula_error("S = A * (B + 1)", "a product of two events");
+    expect_formula_error("S = A + 3", "a number alone");
+    expect_formula_error("S = (A + B", "not closed");
+    expect_formula_error("S = A + B)", "has no '('");
+    expect_formula_error("S = 1.5 A", "whole numbers");
     expect_formula_error("S =   ", "empty formula");
     expect_formula_error("S = A\nS = B", "defined twice");
     expect_formula_error("A = B", "also a base event");
     expect_formula_error("= A", "bad event name");
-    expect_formula_error("S = 99999999999999999999 A", "factor too large");
+    expect_formula_error("S = 99999999999999999999 A", "too large");
     /* factors multiply through nested events: 2^32 * 2^32 overflows */
-    expect_formula_error("S = 4294967296 A\nT = 4294967296 S", "factor too large");
+    expect_formula_error("S = 4294967296 A\nT = 4294967296 S", "too large");
 }
 
 static void test_eventset_same(void **state)
@@ -1171,6 +1238,7 @@ int main(void)
         cmocka_unit_test(test_eventset_base),
         cmocka_unit_test(test_eventset_derived),
         cmocka_unit_test(test_eventset_eval_overflow),
+        cmocka_unit_test(test_eventset_formulas),
         cmocka_unit_test(test_eventset_formula_errors),
         cmocka_unit_test(test_eventset_same),
         cmocka_unit_test(test_profile_functions),
