@@ -55,6 +55,14 @@ static void usage(FILE *fp)
           "                         -IDIR and -I=DIR work as well)\n"
           "  --mod-filename=s/RE/REPL/[gi]  rename source files before grouping\n"
           "  --mod-funcname=s/RE/REPL/[gi]  rename functions before grouping\n"
+          "  --asm[=RE]             after the source, the machine code of every listed\n"
+          "                         function (with =RE: of every function whose name\n"
+          "                         the PCRE2 regex RE matches), disassembled from its\n"
+          "                         object, with the costs, source lines, calls and\n"
+          "                         jumps of each instruction; needs a profile recorded\n"
+          "                         with --dump-instr=yes (and --collect-jumps=yes for\n"
+          "                         jump counts)\n"
+          "  --asm-syntax=intel|att instruction syntax of --asm [intel]\n"
           "  -h, --help             show this help\n"
           "\n"
           "See docs/tally-annotate.md for the differences from the Valgrind tools.\n",
@@ -210,9 +218,19 @@ int cmd_annotate(int argc, char **argv)
             rc = 0;
             goto out;
         }
-        static const char *const valued[] = {
-            "--show", "--sort",    "--threshold", "--show-percs",   "--inclusive",   "--auto",
-            "--tree", "--context", "--include",   "--mod-filename", "--mod-funcname"};
+        if (!strcmp(a, "--asm") || !strncmp(a, "--asm=", 6)) {
+            o.asm_code = 1;
+            o.asm_regex = a[5] ? a + 6 : NULL;
+            if (o.asm_regex && annotate_asm_regex_check(o.asm_regex, &err0)) {
+                rc = cli_bad_usage("annotate", "%s", err0.msg);
+                goto out;
+            }
+            continue;
+        }
+        static const char *const valued[] = {"--show",         "--sort",         "--threshold",
+                                             "--show-percs",   "--inclusive",    "--auto",
+                                             "--tree",         "--context",      "--include",
+                                             "--mod-filename", "--mod-funcname", "--asm-syntax"};
         const char *name = NULL;
         for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]) && !name; k++)
             if (option(argc, argv, &i, valued[k], &v, &missing)) name = valued[k];
@@ -282,6 +300,12 @@ int cmd_annotate(int argc, char **argv)
                 goto out;
             }
             o.context = n;
+        } else if (!strcmp(name, "--asm-syntax")) {
+            if (strcmp(v, "intel") && strcmp(v, "att")) {
+                rc = cli_bad_usage("annotate", "--asm-syntax takes intel or att, not '%s'", v);
+                goto out;
+            }
+            o.asm_att = !strcmp(v, "att");
         } else if (!strcmp(name, "--include")) {
             add_include(&o, v);
         } else if (!strcmp(name, "--mod-filename")) {
@@ -356,11 +380,11 @@ int cmd_annotate(int argc, char **argv)
             goto out;
         }
 
-    /* no addresses, no jumps, no stacks; no lines when no source is annotated, and then
-       call counts only when no call is shown (no --inclusive, no --tree) */
-    int no_lines = !o.auto_annotate && !o.user_files.n;
-    struct cli_input_options in = {.drop_addr = 1,
-                                   .drop_jumps = 1,
+    /* no addresses, no jumps (unless --asm shows them), no stacks; no lines when no source is
+       annotated, and then call counts only when no call is shown (no --inclusive, no --tree) */
+    int no_lines = !o.auto_annotate && !o.user_files.n && !o.asm_code;
+    struct cli_input_options in = {.drop_addr = !o.asm_code,
+                                   .drop_jumps = !o.asm_code,
                                    .drop_line = no_lines,
                                    .call_counts_only = no_lines && !o.inclusive && !o.tree_caller &&
                                                        !o.tree_calling,
@@ -375,6 +399,12 @@ int cmd_annotate(int argc, char **argv)
     cli_progress_stop();
     if (!p) {
         cli_error(&err);
+        goto out;
+    }
+    if (o.asm_code && annotate_asm_check_profile(p, &err)) {
+        cli_error(&err);
+        profile_free(p);
+        rc = 1;
         goto out;
     }
     if (annotate_check_events(p, &o, &err)) {
