@@ -265,7 +265,7 @@ static int gather(struct asm_state *s, struct tally_error *err)
     free(sec_of);
     free(sel);
     if (rc) return tally_error_set(err, r->p->path, 0, "a function's cost is too large");
-    qsort_r(s->secs, s->nsecs, sizeof(*s->secs), cmp_secs, r);
+    if (s->nsecs > 1) qsort_r(s->secs, s->nsecs, sizeof(*s->secs), cmp_secs, r);
     return 0;
 }
 

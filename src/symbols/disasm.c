@@ -80,7 +80,7 @@ static void read_sections(struct disasm_object *o)
         o->secs = xgrow(o->secs, &cap, o->nsecs + 1, sizeof(*o->secs));
         o->secs[o->nsecs++] = (struct dsec){sh.sh_addr, sh.sh_addr + sh.sh_size, d->d_buf};
     }
-    qsort(o->secs, o->nsecs, sizeof(*o->secs), cmp_secs);
+    if (o->nsecs > 1) qsort(o->secs, o->nsecs, sizeof(*o->secs), cmp_secs);
 }
 
 /* The sized function symbols of the first table of type `type`; 0 when none. */
@@ -110,7 +110,7 @@ static size_t read_symbols(struct disasm_object *o, unsigned type)
         }
         break;
     }
-    qsort(o->syms, o->nsyms, sizeof(*o->syms), cmp_syms);
+    if (o->nsyms > 1) qsort(o->syms, o->nsyms, sizeof(*o->syms), cmp_syms);
     return o->nsyms;
 }
 
