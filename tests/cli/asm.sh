@@ -215,5 +215,4 @@ expect_run "--asm-syntax=att: AT&T operands" 0 "^ +[0-9,]+ .* [0-9a-f]+:  movl +
     annotate --asm=main --asm-syntax=att --auto=no loops.cg
 expect_run "--asm without a regex: the functions listed, main among them" 0 \
     "^-- Machine code: .*loops.c:main \[.*/loops\]" "" annotate --asm --auto=no loops.cg
-[ -n "$KEEP" ] && cp -r "$TMP" /tmp/asmkeep
 echo "1..$TESTN"
