@@ -227,10 +227,21 @@ int cmd_annotate(int argc, char **argv)
             }
             continue;
         }
-        static const char *const valued[] = {"--show",         "--sort",         "--threshold",
-                                             "--show-percs",   "--inclusive",    "--auto",
-                                             "--tree",         "--context",      "--include",
-                                             "--mod-filename", "--mod-funcname", "--asm-syntax"};
+        if (option(argc, argv, &i, "--asm-syntax", &v, &missing)) {
+            if (missing) {
+                rc = cli_bad_usage("annotate", "option '%s' needs a value", a);
+                goto out;
+            }
+            if (strcmp(v, "intel") && strcmp(v, "att")) {
+                rc = cli_bad_usage("annotate", "--asm-syntax takes intel or att, not '%s'", v);
+                goto out;
+            }
+            o.asm_att = !strcmp(v, "att");
+            continue;
+        }
+        static const char *const valued[] = {
+            "--show", "--sort",    "--threshold", "--show-percs",   "--inclusive",   "--auto",
+            "--tree", "--context", "--include",   "--mod-filename", "--mod-funcname"};
         const char *name = NULL;
         for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]) && !name; k++)
             if (option(argc, argv, &i, valued[k], &v, &missing)) name = valued[k];
@@ -300,12 +311,6 @@ int cmd_annotate(int argc, char **argv)
                 goto out;
             }
             o.context = n;
-        } else if (!strcmp(name, "--asm-syntax")) {
-            if (strcmp(v, "intel") && strcmp(v, "att")) {
-                rc = cli_bad_usage("annotate", "--asm-syntax takes intel or att, not '%s'", v);
-                goto out;
-            }
-            o.asm_att = !strcmp(v, "att");
         } else if (!strcmp(name, "--include")) {
             add_include(&o, v);
         } else if (!strcmp(name, "--mod-filename")) {
