@@ -21,15 +21,24 @@ __attribute__((noinline)) static int collatz(unsigned long n)
 __attribute__((noinline)) static long classify(int x)
 {
     switch (x % 9) {
-    case 0: return x * 3;
-    case 1: return x + 7;
-    case 2: return x - 1;
-    case 3: return x ^ 5;
-    case 4: return x << 2;
-    case 5: return x / 3;
-    case 6: return x % 5;
-    case 7: return -x;
-    default: return x & 3;
+    case 0:
+        return x * 3;
+    case 1:
+        return x + 7;
+    case 2:
+        return x - 1;
+    case 3:
+        return x ^ 5;
+    case 4:
+        return x << 2;
+    case 5:
+        return x / 3;
+    case 6:
+        return x % 5;
+    case 7:
+        return -x;
+    default:
+        return x & 3;
     }
 }
 

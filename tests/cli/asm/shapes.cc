@@ -7,7 +7,8 @@
 #include <cstdlib>
 #include <vector>
 
-namespace geo {
+namespace geo
+{
 struct Shape {
     virtual ~Shape() {}
     virtual long area() const = 0;
@@ -15,12 +16,18 @@ struct Shape {
 struct Rect : Shape {
     long w, h;
     Rect(long a, long b) : w(a), h(b) {}
-    long area() const override { return w * h; }
+    long area() const override
+    {
+        return w * h;
+    }
 };
 struct Tri : Shape {
     long b, h;
     Tri(long x, long y) : b(x), h(y) {}
-    long area() const override { return b * h / 2; }
+    long area() const override
+    {
+        return b * h / 2;
+    }
 };
 } // namespace geo
 
@@ -35,7 +42,8 @@ template <typename T> __attribute__((noinline)) T total(const std::vector<T> &v)
 __attribute__((noinline)) long areas(const std::vector<geo::Shape *> &shapes)
 {
     long s = 0;
-    for (const geo::Shape *p : shapes) s += p->area();
+    for (const geo::Shape *p : shapes)
+        s += p->area();
     return s;
 }
 
@@ -53,7 +61,8 @@ int main(int argc, char **argv)
     }
     std::sort(v.begin(), v.end());
     long s = total(v) + areas(shapes);
-    for (geo::Shape *p : shapes) delete p;
+    for (geo::Shape *p : shapes)
+        delete p;
     printf("%ld\n", s);
     return 0;
 }
