@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../symbols/demangle.h"
 #include "../symbols/disasm.h"
 #include "annotate_rep.h"
 #include "srcfile.h"
@@ -504,7 +505,9 @@ struct arow {
     uint64_t addr; /* in the object (the profile's, less the bias) */
     int decoded;
     struct disasm_insn insn;
-    size_t ins; /* index into s->ins, or SIZE_MAX */
+    size_t ins;         /* index into s->ins, or SIZE_MAX */
+    int range;          /* the first row of a range of code decoded (disassemble()) */
+    const char *symbol; /* then the symbol of that range, or NULL */
 };
 
 struct alist {
@@ -592,7 +595,8 @@ static void disassemble(struct asm_state *s, struct disasm_object *o, struct ali
                                (unsigned long long)addrs[j]);
             break;
         }
-        int sym = disasm_function_at(o, addrs[j], &lo, &hi, NULL);
+        const char *symname = NULL;
+        int sym = disasm_function_at(o, addrs[j], &lo, &hi, &symname);
         if (!sym) { /* no symbol: the run of close addresses */
             lo = addrs[j];
             size_t k = j;
@@ -604,6 +608,7 @@ static void disassemble(struct asm_state *s, struct disasm_object *o, struct ali
         if (l->n && lo < l->rows[l->n - 1].addr + l->rows[l->n - 1].insn.size)
             lo = addrs[j]; /* overlapping symbols: go on from the address */
         uint64_t pc = lo;
+        size_t first = l->n;
         while (pc < hi && (sym || pc <= last)) {
             struct disasm_insn insn;
             if (j < na && addrs[j] < pc) break; /* skipped: inside the instruction before */
@@ -624,6 +629,10 @@ static void disassemble(struct asm_state *s, struct disasm_object *o, struct ali
             add_row(l, pc, &insn);
             if (j < na && addrs[j] == pc) j++;
             pc += insn.size;
+        }
+        if (first < l->n) {
+            l->rows[first].range = 1;
+            l->rows[first].symbol = sym ? symname : NULL;
         }
         if (!l->why && j < na && addrs[j] < pc)
             l->why =
@@ -797,6 +806,16 @@ static void print_section(struct asm_state *s, const struct asec *a)
     s->last_line = 0;
     for (size_t i = 0; i < l.n; i++) {
         const struct arow *w = &l.rows[i];
+        if (w->range && i) { /* code of another symbol, or after a gap */
+            annrep_print_cc(r, NULL, 0, s->w);
+            if (w->symbol) {
+                char *dm = demangle_or_copy(w->symbol, DEMANGLE_AUTO, DEMANGLE_DEFAULT);
+                fprintf(out, " -- <%s>\n", dm);
+                free(dm);
+            } else
+                fputs(" -- ...\n", out);
+            s->last_name = NULL;
+        }
         print_source_line(s, w, o);
         const struct ains *in = w->ins != SIZE_MAX ? &s->ins[w->ins] : NULL;
         annrep_print_cc(r, in ? in->cost : NULL, in ? in->ndef : 0, s->w);

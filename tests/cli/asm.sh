@@ -26,7 +26,7 @@ LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
 E="env -i PATH=/usr/bin:/bin"
 cp "$ROOT/tests/cli/asm/loops.c" "$ROOT/tests/cli/asm/shapes.cc" "$TMP/"
-if ! (cd "$TMP" && gcc -O1 -g -o loops loops.c && g++ -O1 -g -o shapes shapes.cc) 2>"$TMP/cc.err"; then
+if ! (cd "$TMP" && gcc -O1 -freorder-blocks-and-partition -g -o loops loops.c && g++ -O1 -g -o shapes shapes.cc) 2>"$TMP/cc.err"; then
     not_ok "the test programs build"
     diag <"$TMP/cc.err"
     exit 1
@@ -132,6 +132,16 @@ if grep -q '^-- Machine code: .*classify.* \[' "$TMP/loops.cg.asm" &&
 else
     not_ok "the listings have source lines, calls, jumps and C++ functions"
     head -n 40 "$TMP/loops.cg.asm" | diag
+fi
+
+# a function whose code is in two symbols: Callgrind charges main's loop after the jump back
+# from main.cold to main.cold (the frame's function), so its listing is main.cold, then <main>
+if awk '/^-- Machine code: .*:main.cold \[/ {on = 1; next} /^-- Machine code: / {on = 0}
+        on && /^ +\. +-- <main>$/ {found = 1} END {exit !found}' "$TMP/loops.cg.asm"; then
+    ok "a function in two ranges of code: the second one named (-- <main>)"
+else
+    not_ok "a function in two ranges of code: the second one named (-- <main>)"
+    grep -A12 '^-- Machine code: .*:main.cold' "$TMP/loops.cg.asm" | diag
 fi
 
 # --- a stripped program --------------------------------------------------------

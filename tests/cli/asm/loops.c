@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // tests/cli/asm.sh: a C program with loops, branches, a switch that
 // compiles to a jump table (an indirect jump with several targets), calls
-// through a function pointer and recursion, for annotate --asm.
+// through a function pointer, recursion and a cold block that goes to
+// main.cold (two ranges of code in one function), for annotate --asm.
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -47,6 +48,12 @@ __attribute__((noinline)) static long fib(int n)
     return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
 
+/* cold: its caller's block goes to main.cold (-freorder-blocks-and-partition) */
+__attribute__((cold, noinline)) static void note(long v)
+{
+    printf("at 1000: %ld\n", v);
+}
+
 static long twice(long v)
 {
     return 2 * v;
@@ -61,6 +68,10 @@ int main(int argc, char **argv)
         sum += collatz((unsigned long)i);
         sum += classify(i);
         if (i % 100 == 0) sum += op(i);
+        if (__builtin_expect(i == 1000, 0)) {
+            sum += 3;
+            note(sum);
+        }
     }
     sum += fib(15);
     printf("%ld\n", sum);
