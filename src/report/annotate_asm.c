@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "../symbols/demangle.h"
 #include "../symbols/disasm.h"
@@ -449,6 +450,40 @@ static void mark_hot(struct asm_state *s, const struct asec *a)
 
 /* ------------------------------------------------------------ objects */
 
+/*
+ * The size and modification time the profile gives for object `path`: a
+ * `desc: Option: object SIZE SEC.NSEC PATH` line, which tally record writes
+ * with --dump-instr=yes. Returns 1 when there is one.
+ */
+static int recorded_object(const struct part *pt, const char *path, uint64_t *size, uint64_t *sec,
+                           uint64_t *nsec)
+{
+    for (size_t i = 0; i < pt->desc.n; i++) {
+        const char *d = pt->desc.items[i];
+        unsigned long long a, b, c;
+        int n = 0;
+        if (strncmp(d, "Option: object ", 15) != 0 ||
+            sscanf(d + 15, "%llu %llu.%llu %n", &a, &b, &c, &n) != 3 || !n ||
+            strcmp(d + 15 + n, path) != 0)
+            continue;
+        *size = a;
+        *sec = b;
+        *nsec = c;
+        return 1;
+    }
+    return 0;
+}
+
+/* "YYYY-MM-DD HH:MM:SS.NNNNNNNNN UTC" into buf[64]. */
+static const char *utc_time(uint64_t sec, uint64_t nsec, char *buf)
+{
+    time_t t = (time_t)sec;
+    struct tm tm;
+    size_t n = gmtime_r(&t, &tm) ? strftime(buf, 40, "%Y-%m-%d %H:%M:%S", &tm) : 0;
+    snprintf(buf + n, 64 - n, ".%09llu UTC", (unsigned long long)nsec);
+    return buf;
+}
+
 static struct aobj *object_of(struct asm_state *s, uint32_t id)
 {
     for (size_t i = 0; i < s->nobjs; i++)
@@ -467,10 +502,24 @@ static struct aobj *object_of(struct asm_state *s, uint32_t id)
         ob->why = xasprintf("object %s cannot be read: %s", path, e.msg);
         return ob;
     }
-    if (!disasm_object_decodes(ob->o))
+    struct stat st;
+    uint64_t size, sec, nsec;
+    int recorded = recorded_object(s->r->pt, path, &size, &sec, &nsec);
+    if (!disasm_object_decodes(ob->o)) {
         ob->why = xasprintf("no disassembler for the machine of %s", path);
-    else if (s->have_mtime) {
-        struct stat st;
+    } else if (recorded) {
+        if (stat(path, &st) == 0 &&
+            ((uint64_t)st.st_size != size || (uint64_t)st.st_mtim.tv_sec != sec ||
+             (uint64_t)st.st_mtim.tv_nsec != nsec)) {
+            char then[64], now[64];
+            ob->why =
+                xasprintf("%s changed since the run (%llu bytes, modified %s then; %llu "
+                          "bytes, modified %s now)",
+                          path, (unsigned long long)size, utc_time(sec, nsec, then),
+                          (unsigned long long)st.st_size,
+                          utc_time((uint64_t)st.st_mtim.tv_sec, (uint64_t)st.st_mtim.tv_nsec, now));
+        }
+    } else if (s->have_mtime) {
         if (stat(path, &st) == 0 && (st.st_mtim.tv_sec > s->prof_mtime.tv_sec ||
                                      (st.st_mtim.tv_sec == s->prof_mtime.tv_sec &&
                                       st.st_mtim.tv_nsec > s->prof_mtime.tv_nsec)))

@@ -16,7 +16,8 @@
 #  - a stripped program (functions named by address, no symbol sizes);
 #  - a program rebuilt after the run, another program put in its place
 #    with an older time, a missing program: a message, and the costs by
-#    address (the file's);
+#    address (the file's); tally record's size and time of each object,
+#    which tell a program touched back to an older time;
 #  - errors: a profile without instruction addresses, a bad regex, a bad
 #    syntax; a regex that matches nothing; AT&T syntax.
 . "$(dirname "$0")/../lib.sh"
@@ -205,6 +206,29 @@ rm "$TMP/re/loops"
 (cd "$TMP" && "$TALLY" annotate '--asm=^main$' --auto=no --show-percs=no re.cg >re.asm 2>re.err)
 byaddr "missing program: said so, and the costs by address" \
     "object .*re/loops cannot be read: No such file or directory: costs by address"
+
+# tally record writes each object's size and time (desc: Option: object SIZE SEC.NSEC PATH): a
+# program touched back to an older time is "changed", which the time of the profile cannot tell
+mkdir "$TMP/re2"
+cp "$TMP/loops" "$TMP/re2/loops"
+tl re2/loops "$TMP/re2.tl"
+want="desc: Option: object $(stat -c '%s %.9Y' "$TMP/re2/loops") $TMP/re2/loops"
+if grep -qxF "$want" "$TMP/re2.tl"; then
+    ok "tally record gives the program's size and time as stat does"
+else
+    not_ok "tally record gives the program's size and time as stat does"
+    { echo "want: $want"; grep '^desc: Option: object' "$TMP/re2.tl"; } | diag
+fi
+(cd "$TMP" && "$TALLY" annotate '--asm=^main$' --auto=no re2.tl >re2.asm 2>&1)
+touch -d '2001-01-01' "$TMP/re2/loops"
+(cd "$TMP" && "$TALLY" annotate '--asm=^main$' --auto=no re2.tl >re2b.asm 2>&1)
+if grep -q '^-- [0-9]* instructions' "$TMP/re2.asm" &&
+    grep -Eq "^-- .*re2/loops changed since the run \([0-9]+ bytes, modified .* then; [0-9]+ bytes, modified 2001-01-01 00:00:00.000000000 UTC now\): costs by address" "$TMP/re2b.asm"; then
+    ok "tally record's profile: the same program is disassembled, one touched is changed"
+else
+    not_ok "tally record's profile: the same program is disassembled, one touched is changed"
+    grep -h -A1 '^-- Machine code: .*:main \[' "$TMP/re2.asm" "$TMP/re2b.asm" | diag
+fi
 
 # --- errors and options ------------------------------------------------------------
 (cd "$TMP" && $E VALGRIND_LIB="$LIB" valgrind --tool=callgrind --callgrind-out-file=noinstr.cg \
