@@ -98,7 +98,7 @@ struct asm_state {
     int have_noaddr;
     size_t *w;
     int addr_width;
-    uint32_t last_file;
+    size_t cpos, jpos; /* the first call and jump not yet passed (print_arcs()) */
     const char *last_name;
     uint64_t last_line;
 };
@@ -318,7 +318,7 @@ static void free_section_data(struct asm_state *s)
     s->calls = NULL;
     s->jumps = NULL;
     s->noaddr = NULL;
-    s->nins = s->ncalls = s->njumps = 0;
+    s->nins = s->ncalls = s->njumps = s->cpos = s->jpos = 0;
     s->have_noaddr = 0;
 }
 
@@ -778,17 +778,20 @@ static void print_arcs(struct asm_state *s, uint64_t addr, uint64_t bias, uint32
     FILE *out = s->r->out;
     char num[64], num2[64];
     int indent = s->addr_width + 5;
-    for (size_t i = 0; i < s->ncalls; i++) {
-        if (s->calls[i].addr != addr) continue;
+    /* rows come in address order, and calls and jumps are sorted by address */
+    while (s->cpos < s->ncalls && s->calls[s->cpos].addr < addr)
+        s->cpos++;
+    while (s->jpos < s->njumps && s->jumps[s->jpos].src < addr)
+        s->jpos++;
+    for (size_t i = s->cpos; i < s->ncalls && s->calls[i].addr == addr; i++) {
         annrep_print_cc(s->r, s->calls[i].cost, s->calls[i].ndef, s->w);
         char *nm = fn_display(s->r, s->calls[i].callee);
         fprintf(out, " %*s=> %s (%sx)\n", indent, "", nm,
                 textfmt_commify((tally_wide)s->calls[i].count, num));
         free(nm);
     }
-    for (size_t i = 0; i < s->njumps; i++) {
+    for (size_t i = s->jpos; i < s->njumps && s->jumps[i].src == addr; i++) {
         const struct ajump *j = &s->jumps[i];
-        if (j->src != addr) continue;
         annrep_print_cc(s->r, NULL, 0, s->w);
         uint64_t t = j->target_fn == fn && j->target >= bias ? j->target - bias : j->target;
         fprintf(out, " %*s-> 0x%llx", indent, "", (unsigned long long)t);
