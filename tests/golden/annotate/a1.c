@@ -1,7 +1,6 @@
 int step(int x)
 {
-    if (x & 1)
-        return 3 * x + 1;
+    if (x & 1) return 3 * x + 1;
     return x / 2;
 }
 
