@@ -18,7 +18,7 @@ CC       ?= gcc
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 BASEFLAGS := -std=c17 -D_GNU_SOURCE -MMD -MP $(WARN)
-LIBS     := -lpthread -lmicrohttpd -ldw -lelf -liberty -lpcre2-8 -lzstd -lz -lm
+LIBS     := -lpthread -lmicrohttpd -lcapstone -ldw -lelf -liberty -lpcre2-8 -lzstd -lz -lm
 
 B        := build
 LIBSRC   := $(sort $(wildcard src/model/*.c src/io/*.c src/formats/*.c src/symbols/*.c \

@@ -9,7 +9,7 @@
 #     all    demo, plus what the tests and the benchmark use (default)
 set -e
 BUILD="gcc make pkg-config valgrind python3 zlib1g-dev libzstd-dev libpcre2-dev libelf-dev libdw-dev \
-libiberty-dev libmicrohttpd-dev lowdown"
+libiberty-dev libmicrohttpd-dev libcapstone-dev lowdown"
 DEMO="$BUILD graphviz gzip"
 ALL="$DEMO g++ clang clang-format libclang-rt-14-dev perl binutils libcmocka-dev zstd time bzip2 \
 chromium protobuf-compiler golang-go sqlite3 jq man-db php-cli php-xdebug \

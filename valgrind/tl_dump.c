@@ -266,6 +266,42 @@ static void write_cmd(VgFile *f)
     VG_(fprintf)(f, "\n");
 }
 
+static Int cmp_istr_names(const void *a, const void *b)
+{
+    return VG_(strcmp)((*(const istr *const *)a)->s, (*(const istr *const *)b)->s);
+}
+
+/* With --dump-instr: "desc: Option: object SIZE MTIME PATH" for each object
+ * whose code ran (SIZE in bytes, MTIME seconds.nanoseconds), as the file is
+ * when its part is written: what tally annotate --asm checks the object on
+ * disk against before it reads its code (the "Option:" prefix keeps
+ * callgrind_annotate and tally annotate from printing the line). */
+static void write_objects(VgFile *f)
+{
+    UWord n = 0, cap = 16;
+    istr **v = VG_(malloc)("tl.objs", cap * sizeof *v);
+    for (UWord k = 0; k < cc_lines.nslots; k++)
+        for (linecc *l = cc_lines.slot[k]; l; l = l->next) {
+            UWord j = 0;
+            while (j < n && v[j] != l->obj)
+                j++;
+            if (j < n || l->obj->s[0] != '/') continue; /* "???", "[vdso]" */
+            if (n == cap) {
+                cap *= 2;
+                v = VG_(realloc)("tl.objs", v, cap * sizeof *v);
+            }
+            v[n++] = l->obj;
+        }
+    VG_(ssort)(v, n, sizeof *v, cmp_istr_names);
+    for (UWord j = 0; j < n; j++) {
+        struct vg_stat st;
+        if (sr_isError(VG_(stat)(v[j]->s, &st))) continue;
+        VG_(fprintf)(f, "desc: Option: object %lld %llu.%09llu %s\n", st.size, st.mtime,
+                     st.mtime_nsec, v[j]->s);
+    }
+    VG_(free)(v);
+}
+
 static void write_desc(VgFile *f, const HChar *gap)
 {
     const cache_cfg *c[3] = {&sim_I1, &sim_D1, &sim_LL};
@@ -663,6 +699,7 @@ static void write_callgrind(UInt tid)
      * function add up to its time on the stack, counted once */
     if (clo_calls) VG_(fprintf)(f, "desc: Option: call costs: outermost activations\n");
     VG_(fprintf)(f, "desc: Trigger: %s\n", trigger ? trigger : "Program termination");
+    if (clo_dump_instr) write_objects(f);
     VG_(fprintf)(f, "positions: %s\nevents:",
                  !clo_dump_instr ? "line" : clo_dump_line ? "instr line" : "instr");
     for (Int k = 0; k < n_out_ev; k++)

@@ -48,7 +48,7 @@ static uint32_t renamed(struct func_table *ft, const struct rename *rn, uint32_t
     return r;
 }
 
-static uint32_t canon_name(struct func_table *ft, uint32_t name)
+uint32_t func_canon_name(struct func_table *ft, uint32_t name)
 {
     if (!ft->mod_fn) return name;
     map_reserve(&ft->fnmap, &ft->nfnmap, name);
@@ -93,7 +93,7 @@ static int add_wide(tally_wide *dst, const tally_wide *src, size_t n)
     return 0;
 }
 
-static uint32_t record_ndef(const struct func_table *ft, const uint64_t *cost, int all_defined)
+uint32_t func_record_ndef(const struct func_table *ft, const uint64_t *cost, int all_defined)
 {
     if (all_defined) return (uint32_t)ft->nbase;
     if (ft->ndef_mask) {
@@ -133,7 +133,7 @@ static int call_cols(const struct func_table *ft, const struct func_options *opt
         *nd = 0;
         return 0;
     }
-    *nd = record_ndef(ft, cl->cost, opt->all_defined);
+    *nd = func_record_ndef(ft, cl->cost, opt->all_defined);
     return eval_cols(opt, cl->cost, is_signed, out);
 }
 
@@ -210,7 +210,8 @@ static void label_shared_rows(struct func_table *ft, const struct profile *p, co
         size_t r = fnrow[f];
         if (r == UINT32_MAX) {
             /* a function whose own row was not looked up: it may have none */
-            uint64_t key = (uint64_t)func_canon_file(ft, fn.file) << 32 | canon_name(ft, fn.name);
+            uint64_t key =
+                (uint64_t)func_canon_file(ft, fn.file) << 32 | func_canon_name(ft, fn.name);
             if (!rectab_find(&ft->rows, &key)) continue;
             r = rectab_get_index(&ft->rows, &key, NULL);
         }
@@ -229,7 +230,7 @@ static void label_shared_rows(struct func_table *ft, const struct profile *p, co
 static size_t own_row(struct func_table *ft, uint32_t *fnrow, uint32_t f, const struct function *fn)
 {
     if (fnrow[f] != UINT32_MAX) return fnrow[f];
-    uint64_t key = (uint64_t)func_canon_file(ft, fn->file) << 32 | canon_name(ft, fn->name);
+    uint64_t key = (uint64_t)func_canon_file(ft, fn->file) << 32 | func_canon_name(ft, fn->name);
     size_t i = rectab_get_index(&ft->rows, &key, NULL);
     fnrow[f] = (uint32_t)i;
     return i;
@@ -244,7 +245,7 @@ static size_t row_in(struct func_table *ft, uint32_t *fnrow, uint32_t f, const s
 {
     *own = file == func_canon_file(ft, fn->file);
     if (*own) return own_row(ft, fnrow, f, fn);
-    uint64_t key = (uint64_t)file << 32 | canon_name(ft, fn->name);
+    uint64_t key = (uint64_t)file << 32 | func_canon_name(ft, fn->name);
     return rectab_get_index(&ft->rows, &key, NULL);
 }
 
@@ -308,7 +309,7 @@ int func_table_build(struct func_table *ft, const struct profile *p, const struc
         struct function fn = profile_function_at(p, cr.fn);
         seen[cr.fn] = 1;
         uint32_t file = func_canon_file(ft, cr.pos.file);
-        uint32_t nd = record_ndef(ft, cr.cost, opt->all_defined);
+        uint32_t nd = func_record_ndef(ft, cr.cost, opt->all_defined);
         if (!ft->shared && eval_cols(opt, cr.cost, is_signed, tmp)) {
             rc = -1;
             break;
@@ -408,7 +409,7 @@ int func_table_lines(struct func_table *ft, const struct func_options *opt,
         part_cost_get(pt, i, &cr);
         uint32_t file = func_canon_file(ft, cr.pos.file);
         if (!WANTED(file)) continue;
-        uint32_t nd = record_ndef(ft, cr.cost, opt->all_defined);
+        uint32_t nd = func_record_ndef(ft, cr.cost, opt->all_defined);
         if (eval_cols(opt, cr.cost, is_signed, tmp)) {
             rc = -1;
             break;
@@ -429,9 +430,9 @@ int func_table_lines(struct func_table *ft, const struct func_options *opt,
         if (!WANTED(sfile) && !arcs_too) continue;
         struct function caller = profile_function_at(p, cl.caller);
         struct function callee = profile_function_at(p, cl.callee);
-        uint64_t ck = (uint64_t)sfile << 32 | canon_name(ft, caller.name);
+        uint64_t ck = (uint64_t)sfile << 32 | func_canon_name(ft, caller.name);
         uint64_t ek =
-            (uint64_t)func_canon_file(ft, callee.file) << 32 | canon_name(ft, callee.name);
+            (uint64_t)func_canon_file(ft, callee.file) << 32 | func_canon_name(ft, callee.name);
         /* the rows exist: func_table_build() made them from the same records */
         uint64_t ak = (uint64_t)rectab_get_index(&ft->rows, &ck, NULL) << 32 |
                       rectab_get_index(&ft->rows, &ek, NULL);

@@ -156,6 +156,12 @@ void func_table_release(struct func_table *ft);
 /* The canonical id of a file name id. */
 uint32_t func_canon_file(struct func_table *ft, uint32_t file);
 
+/* The canonical id of a function name id (after --mod-funcname). */
+uint32_t func_canon_name(struct func_table *ft, uint32_t name);
+
+/* The ndef of one cost record's values (all_defined: the part's counts_complete). */
+uint32_t func_record_ndef(const struct func_table *ft, const uint64_t *cost, int all_defined);
+
 /* The name of a row's file or name id (the profile's or the table's own). */
 static inline const char *func_str(const struct func_table *ft, uint32_t id)
 {

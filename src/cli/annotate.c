@@ -65,6 +65,14 @@ static void usage(FILE *fp)
           "                         its inclusive cost (while any of its functions is on\n"
           "                         the stack, counted once); sorted by self cost, or by\n"
           "                         inclusive cost with --inclusive=yes\n"
+          "  --asm[=RE]             after the source, the machine code of every listed\n"
+          "                         function (with =RE: of every function whose name\n"
+          "                         the PCRE2 regex RE matches), disassembled from its\n"
+          "                         object, with the costs, source lines, calls and\n"
+          "                         jumps of each instruction; needs a profile recorded\n"
+          "                         with --dump-instr=yes (and --collect-jumps=yes for\n"
+          "                         jump counts)\n"
+          "  --asm-syntax=intel|att instruction syntax of --asm [intel]\n"
           "  -h, --help             show this help\n"
           "\n"
           "See docs/tally-annotate.md for the differences from the Valgrind tools.\n"
@@ -223,6 +231,27 @@ int cmd_annotate(int argc, char **argv)
             usage(stdout);
             rc = 0;
             goto out;
+        }
+        if (!strcmp(a, "--asm") || !strncmp(a, "--asm=", 6)) {
+            o.asm_code = 1;
+            o.asm_regex = a[5] ? a + 6 : NULL;
+            if (o.asm_regex && annotate_asm_regex_check(o.asm_regex, &err0)) {
+                rc = cli_bad_usage("annotate", "%s", err0.msg);
+                goto out;
+            }
+            continue;
+        }
+        if (option(argc, argv, &i, "--asm-syntax", &v, &missing)) {
+            if (missing) {
+                rc = cli_bad_usage("annotate", "option '%s' needs a value", a);
+                goto out;
+            }
+            if (strcmp(v, "intel") && strcmp(v, "att")) {
+                rc = cli_bad_usage("annotate", "--asm-syntax takes intel or att, not '%s'", v);
+                goto out;
+            }
+            o.asm_att = !strcmp(v, "att");
+            continue;
         }
         static const char *const valued[] = {
             "--show",         "--sort",  "--threshold", "--show-percs", "--inclusive",
@@ -401,11 +430,11 @@ int cmd_annotate(int argc, char **argv)
             goto out;
         }
 
-    /* no addresses, no jumps, no stacks; no lines when no source is annotated, and then
-       call counts only when no call is shown (no --inclusive, no --tree) */
-    int no_lines = !o.auto_annotate && !o.user_files.n;
-    struct cli_input_options in = {.drop_addr = 1,
-                                   .drop_jumps = 1,
+    /* no addresses, no jumps (unless --asm shows them), no stacks; no lines when no source is
+       annotated, and then call counts only when no call is shown (no --inclusive, no --tree) */
+    int no_lines = !o.auto_annotate && !o.user_files.n && !o.asm_code;
+    struct cli_input_options in = {.drop_addr = !o.asm_code,
+                                   .drop_jumps = !o.asm_code,
                                    .drop_line = no_lines,
                                    .call_counts_only = no_lines && !o.inclusive && !o.group &&
                                                        !o.tree_caller && !o.tree_calling,
@@ -439,6 +468,12 @@ int cmd_annotate(int argc, char **argv)
                 strlist_push(&o.sort, o.show.items[k]);
                 strlist_push(&o.sort_thresh, "");
             }
+    }
+    if (o.asm_code && annotate_asm_check_profile(p, &err)) {
+        cli_error(&err);
+        profile_free(p);
+        rc = 1;
+        goto out;
     }
     if (annotate_check_events(p, &o, &err)) {
         fputs("tally: annotate: ", stderr);

@@ -26,7 +26,7 @@ struct subcommand {
 };
 
 static const struct subcommand commands[] = {
-    {"annotate", cmd_annotate, "function table, call trees and annotated source of a profile"},
+    {"annotate", cmd_annotate, "function table, call trees, annotated source and machine code"},
     {"merge", cmd_merge, "add profiles together into one file"},
     {"diff", cmd_diff, "subtract one profile from another"},
     {"gprof", cmd_gprof, "gprof's reports from a -pg program and its gmon.out"},

@@ -859,6 +859,7 @@ static void print_function_table(struct annrep *r)
     int tree = o->tree_caller || o->tree_calling;
     if (tree) setup_adjacency(r);
     size_t stop = table_stop(r);
+    r->nlisted = stop;
     if (tree || stop < PRINT_TWO_CPUS || print_rows_two_cpus(r, stop)) {
         struct bytebuf line = {0};
         for (size_t k = 0; k < stop; k++) {
@@ -961,6 +962,7 @@ int annotate_report(FILE *out, const struct profile *p, const struct annotate_op
     } else {
         print_function_table(&r);
         if (annrep_sources(&r, err)) goto done;
+        if (o->asm_code && annrep_asm(&r, err)) goto done;
     }
     if (textfmt_finish(out, "report", err)) goto done;
     rc = 0;

@@ -52,6 +52,9 @@ struct annotate_options {
        of the function table and the source files */
     int group;
     enum group_kind group_kind;
+    int asm_code;          /* --asm: machine code with costs (annotate_asm.c) */
+    const char *asm_regex; /* --asm=RE: of the functions RE matches, or NULL */
+    int asm_att;           /* --asm-syntax=att (else Intel) */
 };
 
 /* Defaults: percentages, auto-annotation and context 8 on; the rest off. */
@@ -64,6 +67,19 @@ void annotate_options_release(struct annotate_options *o);
  */
 int annotate_check_events(const struct profile *p, const struct annotate_options *o,
                           struct tally_error *err);
+
+/*
+ * Check a --asm regex (PCRE2). Returns 0, or -1 with a message giving
+ * PCRE2's reason and the offset.
+ */
+int annotate_asm_regex_check(const char *re, struct tally_error *err);
+
+/*
+ * Whether the profile can show machine code: its part 0 has instruction
+ * addresses (`positions: instr ...`). Returns 0, or -1 with a message
+ * (file = the profile) saying how to record them.
+ */
+int annotate_asm_check_profile(const struct profile *p, struct tally_error *err);
 
 /* Write the report. Returns 0, or -1 with err (overflow, write error). */
 int annotate_report(FILE *out, const struct profile *p, const struct annotate_options *o,

@@ -83,6 +83,7 @@ struct annrep {
        without trees, inclusive costs or source prints only the listed
        functions): entries compare and print "file:name" from its pieces */
     int row_names_joined;
+    size_t nlisted; /* entries the function table printed (the first ones of ent) */
 };
 
 /* The display name of an entry, or NULL for a row when row_names_joined. */
@@ -113,5 +114,9 @@ int annrep_groups(struct annrep *r, struct tally_error *err);
  * the count of annotated events (annotate_src.c). Returns 0, or -1 with
  * err when an annotated cost overflows. */
 int annrep_sources(struct annrep *r, struct tally_error *err);
+
+/* With --asm: the machine code of the functions shown (annotate_asm.c). Returns 0, or -1 with
+ * err when a cost overflows. */
+int annrep_asm(struct annrep *r, struct tally_error *err);
 
 #endif

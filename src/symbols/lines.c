@@ -243,15 +243,18 @@ void line_table_close(struct line_table *lt)
 
 int line_table_open(struct line_table *lt, const struct elf_image *img, struct tally_error *err)
 {
+    return line_table_open_elf(lt, img->elf, img->big_endian, err);
+}
+
+int line_table_open_elf(struct line_table *lt, Elf *elf, bool big_endian, struct tally_error *err)
+{
     memset(lt, 0, sizeof(*lt));
     strtab_init(&lt->names);
-    Elf *elf = img->elf;
     if (!elf) return 0;
     collect_elf_syms(lt, elf);
     Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
     if (!dw) return 0; /* no (usable) DWARF: no line information */
-    struct collect c = {
-        .lt = lt, .dl = {.names = &lt->names}, .sec = {.big_endian = img->big_endian}};
+    struct collect c = {.lt = lt, .dl = {.names = &lt->names}, .sec = {.big_endian = big_endian}};
     dwarf_line_sections_find(&c.sec, elf);
     Dwarf_CU *cu = NULL;
     Dwarf_Half version;

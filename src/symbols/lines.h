@@ -74,6 +74,15 @@ struct line_table {
  * gives an empty table and returns 0.
  */
 int line_table_open(struct line_table *lt, const struct elf_image *img, struct tally_error *err);
+struct Elf; /* libelf's Elf */
+/*
+ * The same for an ELF file opened by the caller with libelf (an `Elf *`,
+ * which must stay open while the table is built; the table keeps no
+ * pointer into it): what the disassembler (disasm.h) uses, whose objects
+ * need no gprof symbol table.
+ */
+int line_table_open_elf(struct line_table *lt, struct Elf *elf, bool big_endian,
+                        struct tally_error *err);
 void line_table_close(struct line_table *lt);
 
 /* What gprof's get_src_info (bfd_find_nearest_line) reports for an address. */

@@ -5,7 +5,11 @@
 # and their sources. Each expected file was produced by callgrind_annotate
 # or cg_annotate 3.19 on the same input and options, and kept as is except
 # where a difference is deliberate (noted in CASES and in
-# docs/tally-annotate.md).
+# docs/tally-annotate.md). The a1 cases are --asm, which the Valgrind tools
+# do not have: a1.out's object is not on disk, so the layout of its
+# sections by address is pinned here (tests/cli/asm.sh checks the
+# disassembly against objdump); their expected files are tally's, read
+# line by line against a1.out.
 #
 # Sources get an old mtime and profiles a newer one, so that the
 # "more recent than input file" warning appears only where a case asks
@@ -24,7 +28,9 @@ g1-auto-off|0|--auto=no --threshold=50 g1.out g1.c
 c1-default|0|c1.out
 c1-nopercs|0|--show-percs=no --context=1 c1.out
 c1-sort|0|--sort=Dr:50,Ir c1.out
-c1-newer|1|--auto=yes c1.out'
+c1-newer|1|--auto=yes c1.out
+a1-asm|0|--asm --auto=no --show-percs=no --threshold=100 a1.out
+a1-asm-main|0|--asm=^main$ a1.out'
 
 run_case() { # DIR NEWER ARGS...
     dir=$1; newer=$2; shift 2
