@@ -109,10 +109,11 @@ static int is_op(char c)
 
 /*
  * The length of the event name at s: the longest name of the set that s
- * starts with and that an operator or the end follows (so `Time_(10ns)`
- * and `L1-miss` work), else the run of characters up to an operator.
+ * starts with and that an operator or the end follows (so `Time_(10ns)`,
+ * `L1-miss` and `1stLevel` work: known_len()), else the run of characters
+ * up to an operator.
  */
-static size_t name_len(const struct eventset *es, const char *s)
+static size_t known_len(const struct eventset *es, const char *s)
 {
     size_t best = 0;
     if (es) {
@@ -122,6 +123,12 @@ static size_t name_len(const struct eventset *es, const char *s)
             if (l > best && !strncmp(s, nm, l) && is_op(s[l])) best = l;
         }
     }
+    return best;
+}
+
+static size_t name_len(const struct eventset *es, const char *s)
+{
+    size_t best = known_len(es, s);
     if (best) return best;
     while (!is_op(s[best]))
         best++;
@@ -205,6 +212,11 @@ static int parse_primary(struct fparse *fp, struct lin *out)
 {
     skip_space(fp);
     const char *s = fp->p;
+    size_t known = known_len(fp->es, s); /* a name of the set first: `1stLevel`, `Time_(10ns)` */
+    if (known) {
+        fp->p += known;
+        return resolve(fp, s, known, out);
+    }
     if (*s == '(') {
         fp->p++;
         if (parse_sum(fp, out)) return -1;
