@@ -120,7 +120,8 @@ static size_t known_len(const struct eventset *es, const char *s)
         for (size_t i = 0; i < es->n + es->nderived; i++) {
             const char *nm = i < es->n ? es->names[i] : es->derived[i - es->n].name;
             size_t l = strlen(nm);
-            if (l > best && !strncmp(s, nm, l) && is_op(s[l])) best = l;
+            if (l > best && !strncmp(s, nm, l) && is_op(s[l]) && strspn(nm, "0123456789") < l)
+                best = l; /* (a name of digits alone is read as the number) */
         }
     }
     return best;
@@ -411,6 +412,7 @@ static int split_definition(const char *text, size_t *nb, size_t *ne, const char
     if (b == e) return -1;
     for (size_t i = b; i < e; i++)
         if (is_op(text[i]) || text[i] == ':' || text[i] == ',') return -1;
+    if (strspn(text + b, "0123456789") >= e - b) return -1; /* a number is no name */
     *nb = b;
     *ne = e;
     *formula = eq + 1;

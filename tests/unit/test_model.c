@@ -511,6 +511,7 @@ static void test_eventset_formulas(void **state)
     assert_non_null(strstr(err.msg, "empty"));
     assert_int_equal(event_definition_check("=Ir", &err), -1);
     assert_int_equal(event_definition_check("Ir", &err), -1);
+    assert_int_equal(event_definition_check("10=Ir", &err), -1); /* a number is no name */
     eventset_release(&es);
 
     /* names that are no identifiers: the profile's names are matched first */
