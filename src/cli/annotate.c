@@ -413,6 +413,8 @@ int cmd_annotate(int argc, char **argv)
         if (!source_opt && (o.tree_caller || o.tree_calling)) source_opt = "--tree";
         if (!source_opt && thr_text) source_opt = "--threshold";
         if (!source_opt && o.user_files.n) source_opt = "a source file";
+        if (!source_opt && mod_file) source_opt = "--mod-filename";
+        if (!source_opt && mod_fn) source_opt = "--mod-funcname";
         if (source_opt) {
             rc = cli_bad_usage("annotate",
                                "--group shows every group and no function nor source file: "

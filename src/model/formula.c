@@ -109,19 +109,27 @@ static int is_op(char c)
 
 /*
  * The length of the event name at s: the longest name of the set that s
- * starts with and that an operator or the end follows (so `Time_(10ns)`
- * and `L1-miss` work), else the run of characters up to an operator.
+ * starts with and that an operator or the end follows (so `Time_(10ns)`,
+ * `L1-miss` and `1stLevel` work: known_len()), else the run of characters
+ * up to an operator.
  */
-static size_t name_len(const struct eventset *es, const char *s)
+static size_t known_len(const struct eventset *es, const char *s)
 {
     size_t best = 0;
     if (es) {
         for (size_t i = 0; i < es->n + es->nderived; i++) {
             const char *nm = i < es->n ? es->names[i] : es->derived[i - es->n].name;
             size_t l = strlen(nm);
-            if (l > best && !strncmp(s, nm, l) && is_op(s[l])) best = l;
+            if (l > best && !strncmp(s, nm, l) && is_op(s[l]) && strspn(nm, "0123456789") < l)
+                best = l; /* (a name of digits alone is read as the number) */
         }
     }
+    return best;
+}
+
+static size_t name_len(const struct eventset *es, const char *s)
+{
+    size_t best = known_len(es, s);
     if (best) return best;
     while (!is_op(s[best]))
         best++;
@@ -205,6 +213,11 @@ static int parse_primary(struct fparse *fp, struct lin *out)
 {
     skip_space(fp);
     const char *s = fp->p;
+    size_t known = known_len(fp->es, s); /* a name of the set first: `1stLevel`, `Time_(10ns)` */
+    if (known) {
+        fp->p += known;
+        return resolve(fp, s, known, out);
+    }
     if (*s == '(') {
         fp->p++;
         if (parse_sum(fp, out)) return -1;
@@ -399,6 +412,7 @@ static int split_definition(const char *text, size_t *nb, size_t *ne, const char
     if (b == e) return -1;
     for (size_t i = b; i < e; i++)
         if (is_op(text[i]) || text[i] == ':' || text[i] == ',') return -1;
+    if (strspn(text + b, "0123456789") >= e - b) return -1; /* a number is no name */
     *nb = b;
     *ne = e;
     *formula = eq + 1;

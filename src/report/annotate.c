@@ -516,9 +516,14 @@ static void print_header(struct annrep *r)
     fputs("\nEvent sort order:", out);
     for (size_t i = 0; i < r->nsort; i++)
         fprintf(out, " %s", r->colnames[r->sort[i]]);
-    fputs("\nThresholds:      ", out);
-    for (size_t i = 0; i < r->nsort; i++)
-        fprintf(out, " %s", r->thr_text[i]);
+    if (o->group) {
+        /* every group is listed: no threshold */
+        fprintf(out, "\nGrouped by:       %s", group_kind_name(o->group_kind));
+    } else {
+        fputs("\nThresholds:      ", out);
+        for (size_t i = 0; i < r->nsort; i++)
+            fprintf(out, " %s", r->thr_text[i]);
+    }
     fprintf(out, "\nInclude dirs:     %s\n", o->include_dirs.n ? o->include_dirs.items[0] : "");
     for (size_t i = 1; i < o->include_dirs.n; i++)
         fprintf(out, "                  %s\n", o->include_dirs.items[i]);

@@ -98,6 +98,8 @@ expect_run "--group with --tree: exit 2" 2 "" "^tally: annotate: --group shows e
     annotate --group=file --tree=both cpp.out
 expect_run "--group with a source file: exit 2" 2 "" "a source file does not apply" \
     annotate --group=file cpp.out -- gr.cc
+expect_run "--group with --mod-funcname: exit 2" 2 "" "--mod-funcname does not apply" \
+    annotate --group=class --mod-funcname='s/a/b/' cpp.out
 RUN_DIR=
 
 # --- 3: a recorded C++ program --------------------------------------------------------------

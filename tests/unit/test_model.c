@@ -511,15 +511,18 @@ static void test_eventset_formulas(void **state)
     assert_non_null(strstr(err.msg, "empty"));
     assert_int_equal(event_definition_check("=Ir", &err), -1);
     assert_int_equal(event_definition_check("Ir", &err), -1);
+    assert_int_equal(event_definition_check("10=Ir", &err), -1); /* a number is no name */
     eventset_release(&es);
 
     /* names that are no identifiers: the profile's names are matched first */
     eventset_init(&es);
-    set_base(&es, "Time_(10ns) L1-miss");
+    set_base(&es, "Time_(10ns) L1-miss 1stLevel");
     assert_int_equal(eventset_finish(&es, &err), 0);
-    uint64_t t[2] = {50, 4};
+    uint64_t t[3] = {50, 4, 3};
     assert_int_equal(eventset_add_definition(&es, "T=Time_(10ns)+2*L1-miss", &err), 0);
     assert_int_equal(eval_named(&es, "T", t), 58);
+    assert_int_equal(eventset_add_definition(&es, "U=10 1stLevel-1stLevel", &err), 0);
+    assert_int_equal(eval_named(&es, "U", t), 27);
     assert_int_equal(eventset_lookup(&es, "CEst", &e), -1); /* no Ir, no cache event */
     eventset_release(&es);
 }
