@@ -16,7 +16,7 @@
 peer_start
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
-E="env -i PATH=/usr/bin:/bin VALGRIND_LIB=$LIB"
+E="env -i PATH=$PEER_PATH VALGRIND_LIB=$LIB"
 SRC=$ROOT/tests/peer/cacheopts
 for p in stream stores alias; do
     peer_build "$p" "$SRC/$p.c"

@@ -23,7 +23,7 @@ make -s -C "$ROOT/examples" >/dev/null || { not_ok "examples build"; exit 1; }
 
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" cachegrind
-E="env -i PATH=/usr/bin:/bin"
+E="env -i PATH=$PEER_PATH"
 
 # An awk function for the programs below: nm(v) resolves a compressed name
 # ("(id) name" defines it, "(id)" refers to it).
@@ -729,7 +729,7 @@ if ${CC:-cc} -O0 -g -o "$TMP/jm" "$TMP/jm.c" 2>"$TMP/cc.err"; then
     # once: Callgrind says 1/1). Every Callgrind record (all functions, by
     # line pair, line 0 left out) has tally's taken count and no more
     # executions than tally's.
-    ln -sf /usr/libexec/valgrind/callgrind-amd64-linux "$LIB/"
+    ln -sf "$VG_LIBEXEC/callgrind-amd64-linux" "$LIB/"
     (cd "$TMP" && $E TALLY_VALGRIND_LIB="$LIB" "$TALLY" record -q --cache-sim=no --collect-jumps=yes \
         --out-file="$TMP/ej.t" "$ROOT/examples/recurse" >/dev/null 2>&1)
     (cd "$TMP" && $E VALGRIND_LIB="$LIB" valgrind -q --tool=callgrind --collect-jumps=yes --separate-recs=1 \
