@@ -12,6 +12,8 @@ VG_LIBEXEC=${VALGRIND_PREFIX:+$VALGRIND_PREFIX/libexec/valgrind}
 VG_LIBEXEC=${VG_LIBEXEC:-/usr/libexec/valgrind}
 TOOL_LIB=${TALLY_TOOL_LIB:-$ROOT/build/valgrind/lib}
 PEER_PATH=${VALGRIND_PREFIX:+$VALGRIND_PREFIX/bin:}/usr/bin:/bin
+# (a plain `tally record` of a test then finds that tool too)
+[ -n "${TALLY_TOOL_LIB:-}" ] && export TALLY_VALGRIND_LIB="$TALLY_TOOL_LIB"
 TESTN=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tally-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT

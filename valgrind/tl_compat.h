@@ -40,4 +40,15 @@ static inline UChar *tl_fresh_pages(SizeT n, const HChar *who)
 #endif
 }
 
+/* The labels of the end-of-run summary's first lines: Cachegrind 3.21
+ * wrote "I refs:" and "D refs:" where 3.19 and 3.20 wrote "I   refs:" and
+ * "D   refs:" (the numbers stay in the same column). */
+#if TL_VG_AT_LEAST(3, 21)
+#define TL_SUMMARY_I_REFS "I refs:"
+#define TL_SUMMARY_D_REFS "D refs:"
+#else
+#define TL_SUMMARY_I_REFS "I   refs:"
+#define TL_SUMMARY_D_REFS "D   refs:"
+#endif
+
 #endif
