@@ -14,18 +14,24 @@ cd "$ROOT" || exit 1
 P=${1:-}
 [ -n "$P" ] && shift
 case $P in /*) ;; "") ;; *) P=$PWD/$P ;; esac
-if [ -z "$P" ] || [ ! -x "$P/bin/valgrind" ] || [ ! -f "$P/lib/pkgconfig/valgrind.pc" ]; then
+# its pkg-config file: DIR/lib/pkgconfig, or Debian's multiarch place (/usr)
+PC=""
+for d in "$P/lib/pkgconfig" "$P"/lib/*/pkgconfig; do
+    [ -f "$d/valgrind.pc" ] && { PC=$d; break; }
+done
+if [ -z "$P" ] || [ ! -x "$P/bin/valgrind" ] || [ -z "$PC" ]; then
     echo "check-valgrind: VALGRIND_PREFIX must name an installed Valgrind (DIR/bin/valgrind and" >&2
-    echo "DIR/lib/pkgconfig/valgrind.pc); scripts/valgrind-build.sh trixie|sid builds one" >&2
+    echo "DIR/lib/pkgconfig/valgrind.pc); scripts/valgrind-build.sh trixie|sid builds one," >&2
+    echo "/usr is Debian's" >&2
     exit 2
 fi
-version=$(PKG_CONFIG_LIBDIR=$P/lib/pkgconfig pkg-config --modversion valgrind)
+version=$(PKG_CONFIG_LIBDIR=$PC pkg-config --modversion valgrind)
 B=$ROOT/build/vgtool/$version
 LOGS=$B/logs
 mkdir -p "$LOGS"
 echo "== tally's tool against Valgrind $version ($P)"
 # the tool, with the compiler's warnings kept: it must build with none
-if ! PKG_CONFIG_LIBDIR=$P/lib/pkgconfig make -s -C valgrind B="$B" VGLIBEXEC="$P/libexec/valgrind" \
+if ! PKG_CONFIG_LIBDIR=$PC make -s -C valgrind B="$B" VGLIBEXEC="$P/libexec/valgrind" \
     >"$LOGS/build.log" 2>&1; then
     cat "$LOGS/build.log"
     echo "0 passed, 1 failed"
