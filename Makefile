@@ -37,7 +37,7 @@ ASANTALLY := $(B)/asan/tally
 FUZZBIN  := $(FUZZSRC:tests/fuzz/%.c=$(B)/fuzz/%)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps check unit asan tsan fuzz fuzz-build bench hostile demo format format-check clean examples \
+.PHONY: all deps check unit asan tsan fuzz fuzz-build bench hostile check-valgrind demo format format-check clean examples \
 	tool man install uninstall interop
 
 all: $(B)/tally tool
@@ -167,6 +167,11 @@ NPROC    := $(shell nproc 2>/dev/null || echo 1)
 check: deps
 	@$(MAKE) -s -j$(NPROC) all unit asan tsan fuzz-build examples
 	@bash tests/run.sh
+
+# tally's tool against another Valgrind: VALGRIND_PREFIX=DIR names its
+# install (scripts/valgrind-build.sh trixie|sid makes one); not part of check
+check-valgrind: deps all examples
+	@sh tests/check-valgrind.sh "$(VALGRIND_PREFIX)"
 
 # the long mutation sweep of tests/hostile (make check runs 40 mutants)
 SWEEP_MUTANTS ?= 1500

@@ -11,6 +11,9 @@
 #                        copy of these, from binutils 2.45 on)
 #     SUITE    bookworm (default), trixie or sid
 #   scripts/peer-sources.sh [SUITE]   the same as `valgrind SUITE`
+#   scripts/peer-sources.sh PACKAGE SUITE all
+#              the whole tarball, unpacked into build/peer-src/SUITE/all/
+#              (scripts/valgrind-build.sh builds Valgrind from it)
 #
 # Nothing of these packages is kept in tally's tree: the tests get it here
 # at test time. apt-get does the work with a private sources list (deb-src
@@ -30,8 +33,10 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 case ${1:-bookworm} in bookworm | trixie | sid) set -- valgrind "$@" ;; esac
 PKG=$1
 SUITE=${2:-bookworm}
-usage() { echo "usage: scripts/peer-sources.sh PACKAGE [bookworm|trixie|sid] (PACKAGE: valgrind, glibc)" >&2; exit 2; }
+WHOLE=${3:-}
+usage() { echo "usage: scripts/peer-sources.sh PACKAGE [bookworm|trixie|sid] [all] (PACKAGE: valgrind, glibc)" >&2; exit 2; }
 case $SUITE in bookworm | trixie | sid) ;; *) usage ;; esac
+case $WHOLE in "" | all) ;; *) usage ;; esac
 # what the tests use, relative to the tarball's top folder
 case $PKG in
 valgrind) MEMBERS="callgrind/tests cachegrind/tests callgrind/callgrind.h include/valgrind.h
@@ -50,11 +55,18 @@ if command -v flock >/dev/null 2>&1; then
     flock 9 || fail "cannot lock $BASE/lock"
 fi
 
+# the whole tarball goes to a folder of its own
+TREES=$BASE
+if [ -n "$WHOLE" ]; then
+    MEMBERS=""
+    TREES=$BASE/all
+    mkdir -p "$TREES" || fail "cannot create $TREES"
+fi
 # done before: the stamp names the unpacked folder and what it holds (a
 # new list of members unpacks again, from the download kept)
-stamp=$(printf '%s\n' "$MEMBERS")
-if [ -f "$BASE/$PKG.tree" ] && tree=$(head -n 1 "$BASE/$PKG.tree") && [ -d "$tree" ] &&
-    [ "$(tail -n +2 "$BASE/$PKG.tree")" = "$stamp" ]; then
+stamp=$(printf '%s\n' "${MEMBERS:-(all)}")
+if [ -f "$TREES/$PKG.tree" ] && tree=$(head -n 1 "$TREES/$PKG.tree") && [ -d "$tree" ] &&
+    [ "$(tail -n +2 "$TREES/$PKG.tree")" = "$stamp" ]; then
     echo "$tree"
     exit 0
 fi
@@ -94,8 +106,13 @@ EOF
     # the index (some 30 MB with apt's caches) is not needed any more
     rm -rf "$BASE/lists" "$BASE/cache"
 fi
-set -- "$BASE/dl-$PKG/${PKG}"_*.orig.tar.*
-[ -f "$1" ] && [ $# = 1 ] || fail "expected one ${PKG}_*.orig.tar.* in $BASE/dl-$PKG after apt-get source"
+# the tarball (not its detached signature, .asc, which apt-get fetches too)
+set --
+for f in "$BASE/dl-$PKG/${PKG}"_*.orig.tar.xz "$BASE/dl-$PKG/${PKG}"_*.orig.tar.bz2 \
+    "$BASE/dl-$PKG/${PKG}"_*.orig.tar.gz; do
+    [ -f "$f" ] && set -- "$@" "$f"
+done
+[ $# = 1 ] || fail "expected one ${PKG}_*.orig.tar.* in $BASE/dl-$PKG after apt-get source"
 tarball=$1
 case $tarball in
 *.xz) unz=-J need=xz ;;
@@ -113,6 +130,7 @@ rm -rf "$tmp"
 mkdir -p "$tmp" || fail "cannot create $tmp"
 list=""
 for m in $MEMBERS; do list="$list $top/$m"; done
+[ -n "$WHOLE" ] && list=$top
 # shellcheck disable=SC2086
 if ! tar -x $unz -f "$tarball" -C "$tmp" $list 2>"$tmp.err"; then
     cat "$tmp.err" >&2
@@ -120,7 +138,7 @@ if ! tar -x $unz -f "$tarball" -C "$tmp" $list 2>"$tmp.err"; then
     fail "cannot unpack $list from $tarball"
 fi
 rm -f "$tmp.err"
-rm -rf "${BASE:?}/$top"
-mv "$tmp/$top" "$BASE/$top" && rmdir "$tmp" || fail "cannot move the unpacked tree to $BASE/$top"
-printf '%s\n%s\n' "$BASE/$top" "$stamp" >"$BASE/$PKG.tree"
-echo "$BASE/$top"
+rm -rf "${TREES:?}/$top"
+mv "$tmp/$top" "$TREES/$top" && rmdir "$tmp" || fail "cannot move the unpacked tree to $TREES/$top"
+printf '%s\n%s\n' "$TREES/$top" "$stamp" >"$TREES/$PKG.tree"
+echo "$TREES/$top"

@@ -4,6 +4,16 @@
 # TALLY is the binary under test (set by tests/run.sh, else build/tally).
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TALLY=${TALLY:-$ROOT/build/tally}
+# The Valgrind the peer tests run tally's tool against: Debian's, or the
+# install VALGRIND_PREFIX names, with tally's tool built against it in
+# TALLY_TOOL_LIB (make check-valgrind). PEER_PATH is the PATH of their
+# `env -i` runs: that Valgrind's bin first.
+VG_LIBEXEC=${VALGRIND_PREFIX:+$VALGRIND_PREFIX/libexec/valgrind}
+VG_LIBEXEC=${VG_LIBEXEC:-/usr/libexec/valgrind}
+TOOL_LIB=${TALLY_TOOL_LIB:-$ROOT/build/valgrind/lib}
+PEER_PATH=${VALGRIND_PREFIX:+$VALGRIND_PREFIX/bin:}/usr/bin:/bin
+# (a plain `tally record` of a test then finds that tool too)
+[ -n "${TALLY_TOOL_LIB:-}" ] && export TALLY_VALGRIND_LIB="$TALLY_TOOL_LIB"
 TESTN=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tally-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
@@ -318,8 +328,8 @@ peer_valgrind_lib() {
     d=$1
     shift
     mkdir -p "$d"
-    for f in "$ROOT"/build/valgrind/lib/*; do ln -s "$f" "$d/"; done
-    for t in "$@"; do ln -s "/usr/libexec/valgrind/$t-amd64-linux" "$d/"; done
+    for f in "$TOOL_LIB"/*; do ln -s "$f" "$d/"; done
+    for t in "$@"; do ln -s "$VG_LIBEXEC/$t-amd64-linux" "$d/"; done
 }
 
 # peer_build OUT SRC : SRC compiled with gcc -O1 -g into $TMP/OUT, or a
@@ -343,8 +353,8 @@ peer_start() {
             exit 0
         fi
     done
-    if [ ! -x "$ROOT/build/valgrind/lib/tally-amd64-linux" ]; then
-        not_ok "tally's Valgrind tool is built (build/valgrind/lib/tally-amd64-linux)"
+    if [ ! -x "$TOOL_LIB/tally-amd64-linux" ]; then
+        not_ok "tally's Valgrind tool is built ($TOOL_LIB/tally-amd64-linux)"
         exit 1
     fi
 }

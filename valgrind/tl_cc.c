@@ -16,6 +16,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
 
+#include "tl_arch.h"
 #include "tl_global.h"
 
 htab cc_strs, cc_lines, cc_instrs;
@@ -331,18 +332,6 @@ instrcc *get_instrcc(Addr a, UInt len, Addr entry, const linecc *owner, Bool fol
     return new_instrcc(a, len, l);
 }
 
-/* A PLT entry by its code: [endbr64] [bnd] jmp *disp32(%rip), the shape of
- * the stubs of `.plt.sec` and `.plt.got`, which Valgrind does not mark as
- * PLT code (it knows only `.plt`). Only code without a symbol qualifies. */
-static Bool stub_code(Addr a)
-{
-    if (!VG_(am_is_valid_for_client)(a, 8, VKI_PROT_READ | VKI_PROT_EXEC)) return False;
-    const UChar *p = (const UChar *)a;
-    if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa) p += 4;
-    if (p[0] == 0xf2) p++;
-    return p[0] == 0xff && p[1] == 0x25;
-}
-
 /* Code of a PLT section or a PLT-style stub: transparent in the call graph. */
 Bool is_plt(Addr a)
 {
@@ -351,7 +340,7 @@ Bool is_plt(Addr a)
     DiEpoch ep = VG_(current_DiEpoch)();
     if (!text_di(ep, a) && VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT) return True;
     const HChar *name;
-    return !VG_(get_fnname_raw)(ep, a, &name) && stub_code(a);
+    return !VG_(get_fnname_raw)(ep, a, &name) && arch_plt_stub(a);
 }
 
 /* Add every seg's runs into its instr counters (before writing, and at a

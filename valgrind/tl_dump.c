@@ -20,6 +20,7 @@
 #include "pub_tool_vkiscnums.h"
 #include "pub_tool_xarray.h"
 
+#include "tl_compat.h"
 #include "tl_global.h"
 
 #include "rms.h" /* --input-sensitive (tl_input.c) */
@@ -997,7 +998,7 @@ static void print_summary(void)
     Int l2 = comma_width(Dr > Bc ? Dr : Bc);
     Int l3 = comma_width(Dw > Bi ? Dw : Bi);
 
-    VG_(umsg)("%-14s %'*llu\n", "I   refs:", l1, t[EV_Ir]);
+    VG_(umsg)("%-14s %'*llu\n", TL_SUMMARY_I_REFS, l1, t[EV_Ir]);
     if (clo_cache_sim) {
         ULong Ir = t[EV_Ir];
         VG_(umsg)("%-14s %'*llu\n", "I1  misses:", l1, t[EV_I1mr]);
@@ -1008,7 +1009,7 @@ static void print_summary(void)
         ULong D1m = t[EV_D1mr] + t[EV_D1mw], DLm = t[EV_DLmr] + t[EV_DLmw];
         ULong Dr1 = Dr ? Dr : 1, Dw1 = Dw ? Dw : 1, D1 = Dr + Dw ? Dr + Dw : 1;
         VG_(umsg)
-        ("%-14s %'*llu  (%'*llu rd   + %'*llu wr)\n", "D   refs:", l1, Dr + Dw, l2, Dr, l3, Dw);
+        ("%-14s %'*llu  (%'*llu rd   + %'*llu wr)\n", TL_SUMMARY_D_REFS, l1, Dr + Dw, l2, Dr, l3, Dw);
         VG_(umsg)
         ("%-14s %'*llu  (%'*llu rd   + %'*llu wr)\n", "D1  misses:", l1, D1m, l2, t[EV_D1mr], l3,
          t[EV_D1mw]);

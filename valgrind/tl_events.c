@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tl_events.c - Callgrind's events beyond the caches and branches:
- * --collect-systime (below) and --collect-bus=yes (event Ge: one per compare-and-swap, i.e. per locked
- * instruction on amd64, and per store-conditional, as Callgrind counts
+ * --collect-systime (below) and --collect-bus=yes (event Ge: one per compare-and-swap (a locked
+ * instruction on amd64) and per store-conditional, as Callgrind counts
  * them; tl_instrument queues it as a static event of the instruction, so
  * the block's seg counts it).
  *
@@ -18,6 +18,7 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_tooliface.h"
 
+#include "tl_arch.h"
 #include "tl_global.h"
 
 Bool clo_collect_bus = False;
@@ -64,16 +65,9 @@ Int clo_systime = SYSTIME_NO;
  * to the thread. */
 static instrcc *sys_site;
 
-static Bool is_syscall(IRJumpKind jk)
-{
-    return jk == Ijk_Sys_syscall || jk == Ijk_Sys_int32 || jk == Ijk_Sys_int128 ||
-           jk == Ijk_Sys_int129 || jk == Ijk_Sys_int130 || jk == Ijk_Sys_int145 ||
-           jk == Ijk_Sys_int210 || jk == Ijk_Sys_sysenter;
-}
-
 void note_syscall(tlstate *st, instrcc *ins, IRJumpKind jk)
 {
-    if (!is_syscall(jk)) return;
+    if (!arch_is_syscall(jk)) return;
     addStmtToIRSB(st->sbOut, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&sys_site),
                                           ins_atom(st, ins, st->idx)));
 }

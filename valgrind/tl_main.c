@@ -47,6 +47,7 @@
 #include "pub_tool_xarray.h"
 
 #include "tally.h"
+#include "tl_arch.h"
 #include "tl_global.h"
 #include "tl_out.h"
 
@@ -713,7 +714,8 @@ static linecc *block_owner(Addr start)
     UInt d = t->depth;
     if (x) {
         Addr sp = VG_(get_SP)(t->tid);
-        while (d > 0 && t->stack[d - 1].sp < sp && !alt_shields(&t->stack[d - 1], x, sp))
+        while (d > 0 && arch_frame_returned(t->stack[d - 1].sp, sp, x->kind == K_RET) &&
+               !alt_shields(&t->stack[d - 1], x, sp))
             d--;
         if (x->kind == K_RET && d == t->depth && d > 0 && !t->stack[d - 1].sig)
             return NULL; /* a stack switch calls it (enter_block) */
@@ -765,7 +767,7 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
     }
     /* a parked goroutine resumes (gogo's jump) */
     if (UNLIKELY(sw_n_parked) && x->kind == K_JUMP && !t->n_alt && sw_resume(t, sb, sp)) {
-        while (t->depth > 0 && t->stack[t->depth - 1].sp < sp)
+        while (t->depth > 0 && arch_frame_returned(t->stack[t->depth - 1].sp, sp, False))
             pop_call(t);
         t->plt_site = NULL;
         return;
@@ -778,7 +780,7 @@ static void enter_block(thread *t, exitinfo *x, sbinfo *sb, UWord sp)
         return;
     }
     Bool popped = back;
-    while (t->depth > 0 && t->stack[t->depth - 1].sp < sp &&
+    while (t->depth > 0 && arch_frame_returned(t->stack[t->depth - 1].sp, sp, x->kind == K_RET) &&
            !alt_shields(&t->stack[t->depth - 1], x, sp)) {
         pop_call(t);
         popped = True;

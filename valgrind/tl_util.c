@@ -10,6 +10,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 
+#include "tl_compat.h"
 #include "tl_util.h"
 
 void *tl_arena_alloc(tl_arena *a, SizeT n)
@@ -18,8 +19,7 @@ void *tl_arena_alloc(tl_arena *a, SizeT n)
     if (n > (SizeT)(a->end - a->cur)) {
         /* fresh anonymous pages: zero already, no memset per record */
         SizeT sz = n > a->chunk ? (n + 4095) & ~(SizeT)4095 : a->chunk;
-        a->cur = VG_(am_shadow_alloc)(sz);
-        if (!a->cur) VG_(out_of_memory_NORETURN)(a->cc, sz);
+        a->cur = tl_fresh_pages(sz, a->cc);
         a->end = a->cur + sz;
     }
     void *p = a->cur;

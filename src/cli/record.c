@@ -213,6 +213,13 @@ static int program_exists(const char *prog)
     return ok;
 }
 
+/* The tool's file: Valgrind names a tool TOOL-ARCH-OS (valgrind/Makefile) */
+#if defined(__aarch64__)
+#define TOOL_FILE "tally-arm64-linux"
+#else
+#define TOOL_FILE "tally-amd64-linux"
+#endif
+
 /*
  * The directory holding tally's Valgrind tool: $TALLY_VALGRIND_LIB when
  * set, else the first of DIR/valgrind/lib (the build tree) and
@@ -224,8 +231,8 @@ static char *find_tool_dir(void)
 {
     const char *env_lib = getenv("TALLY_VALGRIND_LIB");
     if (env_lib && *env_lib) {
-        char *tool = xmalloc(strlen(env_lib) + sizeof "/tally-amd64-linux");
-        sprintf(tool, "%s/tally-amd64-linux", env_lib);
+        char *tool = xmalloc(strlen(env_lib) + sizeof "/" TOOL_FILE);
+        sprintf(tool, "%s/" TOOL_FILE, env_lib);
         int ok = access(tool, R_OK | X_OK) == 0;
         if (!ok)
             cli_errorf("record: tally's Valgrind tool is missing: %s (TALLY_VALGRIND_LIB is set to "
@@ -252,15 +259,15 @@ static char *find_tool_dir(void)
     char *cand[NPLACES];
     char *found = NULL;
     for (int k = 0; k < NPLACES; k++) {
-        cand[k] = xmalloc(blen[k] + strlen(places[k]) + sizeof "/tally-amd64-linux");
-        sprintf(cand[k], "%.*s%s/tally-amd64-linux", (int)blen[k], bases[k], places[k]);
+        cand[k] = xmalloc(blen[k] + strlen(places[k]) + sizeof "/" TOOL_FILE);
+        sprintf(cand[k], "%.*s%s/" TOOL_FILE, (int)blen[k], bases[k], places[k]);
         if (!found && access(cand[k], R_OK | X_OK) == 0) {
             found = xstrdup(cand[k]);
             *strrchr(found, '/') = '\0';
         }
     }
     if (!found)
-        cli_errorf("record: tally's Valgrind tool (tally-amd64-linux) is missing; looked for %s "
+        cli_errorf("record: tally's Valgrind tool (" TOOL_FILE ") is missing; looked for %s "
                    "(build tree) and %s (installed); build it with 'make' (it needs Valgrind's "
                    "development files: apt-get install valgrind pkg-config), reinstall with 'make "
                    "install', or set TALLY_VALGRIND_LIB to the directory holding it",

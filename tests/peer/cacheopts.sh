@@ -16,7 +16,7 @@
 peer_start
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
-E="env -i PATH=/usr/bin:/bin VALGRIND_LIB=$LIB"
+E="env -i PATH=$PEER_PATH VALGRIND_LIB=$LIB"
 SRC=$ROOT/tests/peer/cacheopts
 for p in stream stores alias; do
     peer_build "$p" "$SRC/$p.c"
@@ -84,14 +84,17 @@ run() { # name prog LL options...
     grep -v '^TOTAL\|^main ' "$TMP/cl.sums" >"$TMP/cl.fns"
     grep -v '^TOTAL\|^main ' "$TMP/tl.sums" >"$TMP/tl.fns"
     same_text "$name: self costs of the program's functions but main" "$TMP/cl.fns" "$TMP/tl.fns"
-    # main: Callgrind gives it 2 more D1 and LL misses than tally, with the
-    # plain model too (--simulate-wb=no below): not the models' doing
+    # main: Callgrind gives it 2 (Valgrind 3.19) or 3 (3.27.1) more D1 and
+    # LL misses than tally, with the plain model too (--simulate-wb=no
+    # below): not the models' doing, but the first runs of the PLT stubs of
+    # main's calls, which tally charges to the callee and Callgrind to the
+    # caller (docs/tally-record.md); the totals are equal (below)
     if paste -d' ' "$TMP/cl.sums" "$TMP/tl.sums" | awk '$1 == "main" {
-            for (i = 2; i <= 7; i++) { d = $i - $(i + 7); if (d > 2 || d < 0) exit 1 }
+            for (i = 2; i <= 7; i++) { d = $i - $(i + 7); if (d > 3 || d < 0) exit 1 }
         }'; then
-        ok "$name: main's self cost (within 2 misses)"
+        ok "$name: main's self cost (within 3 misses)"
     else
-        not_ok "$name: main's self cost (within 2 misses)"
+        not_ok "$name: main's self cost (within 3 misses)"
         paste "$TMP/cl.sums" "$TMP/tl.sums" | grep '^main' | diag
     fi
     tot=$(grep '^TOTAL' "$TMP/tl.sums")

@@ -35,7 +35,7 @@
 peer_start callgrind_annotate
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
-E="env -i PATH=/usr/bin:/bin VALGRIND_LIB=$LIB"
+E="env -i PATH=$PEER_PATH VALGRIND_LIB=$LIB"
 SRC=$ROOT/tests/peer
 # -fno-plt: the program calls libc through its GOT, so no PLT stub runs in
 # its functions (Callgrind charges a stub's costs to the call site, tally

@@ -33,7 +33,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
     ok "skipped: no Valgrind"
     exit 0
 fi
-if [ ! -x "$ROOT/build/valgrind/lib/tally-amd64-linux" ]; then
+if [ ! -x "$TOOL_LIB/tally-amd64-linux" ]; then
     not_ok "tally's Valgrind tool is built"
     exit 1
 fi
@@ -41,7 +41,7 @@ SRC="$ROOT/tests/peer/callgraph"
 CHECK="python3 $ROOT/tests/tools/cgcheck.py"
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
-E="env -i PATH=/usr/bin:/bin PYTHONHASHSEED=0 PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0"
+E="env -i PATH=$PEER_PATH PYTHONHASHSEED=0 PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0"
 # the loader's entry has no symbol and no caller: the root of the process
 LD=$(readlink -f /lib64/ld-linux-x86-64.so.2)
 LDENTRY=$(readelf -h "$LD" | awk '/Entry point/ { printf "0x%016x", strtonum($NF) }' 2>/dev/null)

@@ -13,7 +13,7 @@
 peer_start
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
-E="env -i PATH=/usr/bin:/bin VALGRIND_LIB=$LIB"
+E="env -i PATH=$PEER_PATH VALGRIND_LIB=$LIB"
 peer_build ev "$ROOT/tests/peer/events/ev.c"
 
 # self EVENT FILE: "FUNCTION COST" for each function with a non-zero self

@@ -22,7 +22,7 @@ if ! command -v valgrind >/dev/null 2>&1 || ! command -v g++ >/dev/null 2>&1; th
 fi
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
-E="env -i PATH=/usr/bin:/bin"
+E="env -i PATH=$PEER_PATH"
 if ! g++ -O0 -g -o "$TMP/shop" "$ROOT/tests/peer/fnpat/shop.cc" 2>"$TMP/ccerr"; then
     not_ok "the test program builds"
     diag <"$TMP/ccerr"

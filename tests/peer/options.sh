@@ -18,7 +18,7 @@
 peer_start
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
-E="env -i PATH=/usr/bin:/bin"
+E="env -i PATH=$PEER_PATH"
 CHECK="python3 $ROOT/tests/tools/cgcheck.py"
 if ! cc -O1 -g -fno-inline -o "$TMP/opts" "$ROOT/tests/peer/options/opts.c" 2>"$TMP/ccerr"; then
     not_ok "the test program builds"

@@ -16,8 +16,8 @@ command -v valgrind >/dev/null 2>&1 || {
     echo "ok 1 - real programs # SKIP valgrind is not installed"
     exit 0
 }
-export TALLY_VALGRIND_LIB="${TALLY_VALGRIND_LIB:-$ROOT/build/valgrind/lib}"
-E="env -i PATH=/usr/bin:/bin PYTHONHASHSEED=0"
+export TALLY_VALGRIND_LIB="${TALLY_VALGRIND_LIB:-$TOOL_LIB}"
+E="env -i PATH=$PEER_PATH PYTHONHASHSEED=0"
 SQL="create table t(a,b); with recursive c(x) as (select 1 union all select x+1 from c where x<5000) \
 insert into t select x, x*7%1000 from c; create index i on t(b); \
 select b, count(*), sum(a) from t group by b order by 2 desc limit 3;"

@@ -20,7 +20,7 @@
 peer_start gcc
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
-E="env -i PATH=/usr/bin:/bin VALGRIND_LIB=$LIB"
+E="env -i PATH=$PEER_PATH VALGRIND_LIB=$LIB"
 peer_build loops "$ROOT/tests/peer/runcost/loops.c"
 
 # costs FILE: "call CALLER -> CALLEE Ir Dr Dw" for every call of light,

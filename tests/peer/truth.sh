@@ -48,7 +48,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
     echo "1..$TESTN"
     exit 0
 fi
-if [ ! -x "$ROOT/build/valgrind/lib/tally-amd64-linux" ]; then
+if [ ! -x "$TOOL_LIB/tally-amd64-linux" ]; then
     not_ok "tally's Valgrind tool is built (build/valgrind/lib/tally-amd64-linux)"
     echo "1..$TESTN"
     exit 1
@@ -57,7 +57,7 @@ SRC=$ROOT/tests/peer/truth
 TOL=0.5
 LIB=$TMP/lib
 peer_valgrind_lib "$LIB" callgrind
-E="env -i PATH=/usr/bin:/bin"
+E="env -i PATH=$PEER_PATH"
 
 # incl_rows NAME FILE: "NAME COST" for the rows of tally annotate
 # --inclusive=yes (shown as --show=Ir --show-percs=no) whose source file
