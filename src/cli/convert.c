@@ -71,8 +71,9 @@ static void convert_usage(FILE *fp)
           "  -o, --output=OUT   write to OUT (atomically) instead of standard output;\n"
           "                     pprof output is binary and never goes to a terminal;\n"
           "                     OUT may not be one of the inputs\n"
-          "  --event=EV         the event of a one-event format (folded; the default\n"
-          "                     sample type of pprof): one of the input's events;\n"
+          "  --event=EV         the event of folded output, or the default sample\n"
+          "                     type of pprof (other formats hold every event and\n"
+          "                     refuse it): one of the input's events;\n"
           "                     for folded also a built-in one (CEst, ...) or\n"
           "                     NAME=FORMULA (see below), which callgrind output\n"
           "                     keeps as an 'event:' line; default: the first event\n"
@@ -257,6 +258,12 @@ int cmd_convert(int argc, char **argv)
                       "(NAME=FORMULA)";
             else if (!o.exporter && strcmp(o.format->name, "callgrind") != 0)
                 bad = "only callgrind files keep a derived event (an 'event:' line)";
+        } else if (event >= 0 && !strchr(o.event, '=') &&
+                   !(o.exporter && (o.exporter->needs_stacks == EXPORT_STACKS_ONE_EVENT ||
+                                    !strcmp(o.exporter->name, "pprof")))) {
+            /* a base event chooses nothing in a format that holds every event */
+            bad = "--event chooses the event of --to=folded and the default sample type of "
+                  "--to=pprof; this format holds every event";
         } else if (event < 0) {
             char *names = eventset_join(es);
             cli_errorf("convert: no event '%s' in the input (its events: %s)", evname, names);

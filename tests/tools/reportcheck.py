@@ -125,7 +125,7 @@ def main():
     what = sys.argv[1]
     if what == "eval":
         s, html = snapshot(sys.argv[2])
-        print(eval(sys.argv[3], {"s": s, "html": html, "re": re}))
+        print(eval(sys.argv[3], {"s": s, "html": html, "re": re, "json": json}))
         return
     if what == "server":
         s, _ = snapshot(sys.argv[3])
