@@ -5,7 +5,10 @@
 # and their sources. Each expected file was produced by callgrind_annotate
 # or cg_annotate 3.19 on the same input and options, and kept as is except
 # where a difference is deliberate (noted in CASES and in
-# docs/tally-annotate.md).
+# docs/tally-annotate.md). The c1-321-* cases (--layout=3.21) were printed
+# by cg_annotate 3.27.1 (python3, from Debian sid's valgrind source) with
+# the same arguments less --layout=3.21, its Invocation: line naming
+# tally's command instead; tests/peer/cga321.sh runs that oracle itself.
 #
 # Sources get an old mtime and profiles a newer one, so that the
 # "more recent than input file" warning appears only where a case asks
@@ -24,7 +27,12 @@ g1-auto-off|0|--auto=no --threshold=50 g1.out g1.c
 c1-default|0|c1.out
 c1-nopercs|0|--show-percs=no --context=1 c1.out
 c1-sort|0|--sort=Dr:50,Ir c1.out
-c1-newer|1|--auto=yes c1.out'
+c1-newer|1|--auto=yes c1.out
+c1-321-default|0|--layout=3.21 c1.out
+c1-321-newer|1|--layout=3.21 --context=1 c1.out
+c1-321-options|0|--layout=3.21 --threshold=0 --no-show-percs --show=Dr,Ir --sort=Dr --context 0 c1.out
+c1-321-diff|0|--layout=3.21 --diff --mod-funcname=s/loop/main/ c1.out c1.out
+c1-321-merge|1|--layout=3.21 --auto=no c1.out c1.out'
 
 run_case() { # DIR NEWER ARGS...
     dir=$1; newer=$2; shift 2
