@@ -44,6 +44,7 @@ void cga_free(struct cga *a)
     strlist_release(&a->cmds);
     strlist_release(&a->paths);
     free(a->mtime);
+    free(a->listed);
     free(a);
 }
 
