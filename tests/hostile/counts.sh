@@ -121,7 +121,8 @@ printf 'desc: x\ncmd: y\nevents: Ir\nfl=a.c\nfn=f\n1 %s\nfn=g\n2 %s\nsummary: %s
     "$HALF" "$HALF1" "$MAX" >near.cgr
 printf 'desc: x\ncmd: y\nevents: Ir\nfl=a.c\nfn=f\n1 %s\nfn=g\n2 %s\nsummary: %s\n' \
     "$HALF" "$HALF" "$MAX" >over.cgr
-for cmd in "annotate" "merge" "flame" "graph" "convert --to=json" "report -o rep3.html"; do
+for cmd in "annotate" "annotate --layout=3.21" "merge" "flame" "graph" "convert --to=json" \
+    "report -o rep3.html"; do
     if "$TALLY" $cmd near.cgr >out.txt 2>err.txt && [ ! -s err.txt ]; then
         ok "$cmd accepts a cachegrind file whose costs sum to 2^64-1"
     else not_ok "$cmd accepts a cachegrind file whose costs sum to 2^64-1"; diag <err.txt; fi
