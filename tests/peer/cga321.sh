@@ -21,6 +21,8 @@
 #     Cachegrind (tests/peer/profiles.sh), on a profile of differences
 #     written by `tally diff`, with options of every kind, several files
 #     merged and --diff: same stdout (but the invocation), same exit status.
+#     Then generated files: tests/tools/profgen.py --oracle (CGA321_SEEDS,
+#     20) and tests/tools/cga321gen.py (CGA321_GEN, 50).
 #  3. Bad input: both refuse a callgrind file, profiles with other events
 #     and a `summary:` line that is not the sum of the costs (tally with its
 #     own message, exit 1).
@@ -140,7 +142,7 @@ if make_profiles; then
     compare "--diff with --mod-funcname and --mod-filename" "$E" --diff \
         '--mod-funcname=s/([a-z]+)_[a-z]+/\1/g' '--mod-filename=s/^\/.*\//lib\//' \
         "$P/cache.wordfreq2.out" "$P/cache.wordfreq.out"
-    compare "--mod-filename merging two names of one file" "$E" '--mod-filename=s/word/WORD/i' \
+    compare "--mod-filename renaming the program's source (read under its recorded name)" "$E" '--mod-filename=s/word/WORD/i' \
         "$P/cache.wordfreq.out"
     if "$TALLY" diff "$P/cache.wordfreq.out" "$P/cache.wordfreq2.out" -o "$TMP/d.out" 2>"$TMP/d.err"; then
         compare "a profile of differences by tally diff" "$E" "$TMP/d.out"
@@ -195,6 +197,39 @@ while [ $s -le "$GENS" ]; do
     s=$((s + 1))
 done
 [ $bad = 0 ] && ok "$GENS generated cachegrind files (profgen.py --oracle), options from the seed: same as cg_annotate $VER"
+
+# 2c. small files of tests/tools/cga321gen.py: the shapes this layout
+# treats apart (bare fl=, line 0, lines past the end, renamed files with the
+# same bytes or not, missing files, ???, several profiles, --diff, sources
+# with \r\n, \r or no last line end, sources newer than the profiles),
+# options from the seed
+GENS=${CGA321_GEN:-50}
+bad=0
+s=1
+while [ $s -le "$GENS" ]; do
+    d=$TMP/small$s
+    if ! args=$(python3 "$ROOT/tests/tools/cga321gen.py" $s "$d" 2>"$TMP/gen.err"); then
+        not_ok "cga321gen.py $s"
+        diag <"$TMP/gen.err"
+        bad=$((bad + 1))
+        s=$((s + 1))
+        continue
+    fi
+    # shellcheck disable=SC2086
+    (cd "$d" && $CGA $args) >"$d/o.out" 2>"$d/o.err"
+    orc=$?
+    # shellcheck disable=SC2086
+    (cd "$d" && "$TALLY" annotate --layout=3.21 $args) >"$d/t.out" 2>"$d/t.err"
+    trc=$?
+    fix_inv "$d/o.out" "$W/cachegrind/cg_annotate " "tally annotate --layout=3.21 " >"$d/o.fixed"
+    if [ $orc != 0 ] || [ $trc != 0 ] || [ -s "$d/t.err" ] || ! cmp -s "$d/o.fixed" "$d/t.out"; then
+        not_ok "cga321gen.py seed $s ($args): same as cg_annotate $VER (exit $orc and $trc)"
+        { diff "$d/o.fixed" "$d/t.out" | head -n 30; head -n 5 "$d/o.err" "$d/t.err"; } | diag
+        bad=$((bad + 1))
+    fi
+    s=$((s + 1))
+done
+[ $bad = 0 ] && ok "$GENS files of cga321gen.py, options from the seed: same as cg_annotate $VER"
 
 # 3. bad input: both refuse
 refuse() { # NAME DIR PATTERN ARGS...
