@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../formats/format.h"
 #include "../io/bytebuf.h"
 #include "../report/annotate_cg321.h"
 #include "cli.h"
@@ -56,6 +57,14 @@ static int check_events(const struct part *pt, const struct annotate_options *o)
     return 0;
 }
 
+static int not_cachegrind(const char *path)
+{
+    cli_errorf("%s: not a cachegrind profile: --layout=3.21 is cg_annotate's, which reads "
+               "cachegrind files only (leave --layout out for other profiles)",
+               path);
+    return 1;
+}
+
 int annotate_cg321(const struct cga_cli *x)
 {
     const struct annotate_options *o = x->o;
@@ -92,6 +101,13 @@ int annotate_cg321(const struct cga_cli *x)
     struct tally_error err;
     tally_error_clear(&err);
     int rc = 0;
+    /* other formats are refused before anything is read (a stream, after) */
+    for (size_t i = 0; i < x->profiles->n && !rc; i++) {
+        enum profile_format f;
+        enum format_class k = format_classify_path(x->profiles->items[i], &f);
+        if ((k == FORMAT_PROFILE && f != PROFILE_FORMAT_CACHEGRIND) || k == FORMAT_PROGRAM)
+            rc = not_cachegrind(x->profiles->items[i]);
+    }
     for (size_t i = 0; i < x->profiles->n && !rc; i++) {
         const char *path = x->profiles->items[i];
         struct cli_input_options in = {.drop_addr = 1,
@@ -106,10 +122,7 @@ int annotate_cg321(const struct cga_cli *x)
             break;
         }
         if (p->format != PROFILE_FORMAT_CACHEGRIND) {
-            cli_errorf("%s: not a cachegrind profile: --layout=3.21 is cg_annotate's, which "
-                       "reads cachegrind files only (leave --layout out for other profiles)",
-                       path);
-            rc = 1;
+            rc = not_cachegrind(path);
         } else if (i == 0 && p->nparts && check_events(p->parts[0], o)) {
             rc = 2;
         } else if (cga_add(a, p, path, &err)) {
