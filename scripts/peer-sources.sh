@@ -6,6 +6,7 @@
 #
 #   scripts/peer-sources.sh PACKAGE [SUITE]
 #     PACKAGE  valgrind: callgrind/tests, cachegrind/tests and what they include
+#                        (trixie and sid: also cg_annotate.in, cg_diff.in, cg_merge.in)
 #              glibc:    gmon/ (the tst-gmon programs and the scripts that check
 #                        gprof's output on them; binutils' gprof/testsuite is a
 #                        copy of these, from binutils 2.45 on)
@@ -40,7 +41,10 @@ case $WHOLE in "" | all) ;; *) usage ;; esac
 # what the tests use, relative to the tarball's top folder
 case $PKG in
 valgrind) MEMBERS="callgrind/tests cachegrind/tests callgrind/callgrind.h include/valgrind.h
-tests/true.c tests/filter_stderr_basic tests/filter_libc memcheck/tests/wrap5.c" ;;
+tests/true.c tests/filter_stderr_basic tests/filter_libc memcheck/tests/wrap5.c"
+    # Valgrind 3.21+ (trixie, sid): the Python cg_annotate, cg_diff and cg_merge,
+    # which tests/peer/cga321.sh runs as oracles (3.19 has no cg_merge.in)
+    [ "$SUITE" = bookworm ] || MEMBERS="$MEMBERS cachegrind/cg_annotate.in cachegrind/cg_diff.in cachegrind/cg_merge.in" ;;
 glibc) MEMBERS="gmon" ;;
 *) usage ;;
 esac

@@ -16,6 +16,7 @@
 #include "../formats/format.h"
 #include "../report/annotate.h"
 #include "../report/srcfile.h"
+#include "annotate_cg321.h"
 
 static void usage(FILE *fp)
 {
@@ -29,13 +30,22 @@ static void usage(FILE *fp)
           "contexts; plain, gzip or zstd), as is a program built with -pg followed by\n"
           "its gmon.out files; several profiles with the same events are added together.\n"
           "A callgrind profile is shown as callgrind_annotate shows it, a cachegrind\n"
-          "profile as cg_annotate (Valgrind 3.19) does.\n"
+          "profile as cg_annotate (Valgrind 3.19) does; with --layout=3.21, a\n"
+          "cachegrind profile as cg_annotate 3.21 and later do.\n"
           "\n"
           "Arguments: the first argument is always a profile. Later arguments are\n"
           "inputs when their content is one tally reads, source files to annotate\n"
           "otherwise; every argument after \"--\" is a source file.\n"
           "\n"
           "Options (defaults in brackets):\n"
+          "  --layout=3.19|3.21     cg_annotate's layout of that Valgrind version [3.19];\n"
+          "                         3.21 (since Valgrind 3.21; as 3.27.1) reads cachegrind\n"
+          "                         profiles only, every argument is one, and they are\n"
+          "                         added together (File:function and Function:file\n"
+          "                         tables, source of the listed files, a threshold\n"
+          "                         of 0 to 100 [0.1]); no inclusive costs, call trees,\n"
+          "                         include directories nor source file arguments\n"
+          "  --diff                 (3.21) the second profile minus the first\n"
           "  --show=EV,...          events to show, base, derived or built-in (CEst, ...)\n"
           "                         [all base events, then those of --event]\n"
           "  --event=NAME=FORMULA   define the event NAME (repeatable; see below)\n"
@@ -46,16 +56,19 @@ static void usage(FILE *fp)
           "                         cachegrind: list functions having at least PCT% of\n"
           "                         it [0.1]\n"
           "  --show-percs=yes|no    show a percentage after each count [yes]\n"
+          "                         (--show-percs, --no-show-percs: the same)\n"
           "  --inclusive=yes|no     inclusive costs (callees included), with recursion\n"
           "                         and <cycle N> entries for mutual recursion [no]\n"
           "  --tree=none|caller|calling|both\n"
           "                         list each function's callers (<) and/or callees (>)\n"
           "                         with call counts [none]\n"
           "  --auto=yes|no          annotate the source of every listed function [yes]\n"
+          "                         (--annotate, --no-annotate: the same)\n"
           "  --context=N            lines shown around each line with a count [8]\n"
           "  -I DIR, --include=DIR  look for source files in DIR too (repeatable;\n"
           "                         -IDIR and -I=DIR work as well)\n"
-          "  --mod-filename=s/RE/REPL/[gi]  rename source files before grouping\n"
+          "  --mod-filename=s/RE/REPL/[gi]  rename source files before grouping (3.21:\n"
+          "                         the source is read from the file's own name)\n"
           "  --mod-funcname=s/RE/REPL/[gi]  rename functions before grouping\n"
           "  --group=object|file|class\n"
           "                         list groups of functions instead of functions and\n"
@@ -208,10 +221,13 @@ int cmd_annotate(int argc, char **argv)
     struct annotate_options o;
     annotate_options_init(&o);
     struct strlist positional = {0}, after_dashes = {0}, defs = {0};
+    const char *asm_syntax = NULL; /* --asm-syntax as given */
     /* the options that say what the function table and the source files show, for --group */
     const char *source_opt = NULL;
     const char *mod_file = NULL, *mod_fn = NULL;
     char *thr_text = NULL;
+    const char *thr_raw = NULL; /* --threshold as given: each layout reads it its way */
+    int layout321 = 0, diff = 0;
     struct tally_error err0;
     int rc = 2;
     for (int i = 1; i < argc; i++) {
@@ -251,12 +267,24 @@ int cmd_annotate(int argc, char **argv)
                 goto out;
             }
             o.asm_att = !strcmp(v, "att");
+            asm_syntax = a;
+            continue;
+        }
+        /* the flags of cg_annotate 3.21+ (--show-percs takes yes or no after it too) */
+        int pv = i + 1 < argc && (!strcmp(argv[i + 1], "yes") || !strcmp(argv[i + 1], "no"));
+        if (!strcmp(a, "--diff") || !strcmp(a, "--annotate") || !strcmp(a, "--no-annotate") ||
+            !strcmp(a, "--no-show-percs") || (!strcmp(a, "--show-percs") && !pv)) {
+            if (!strcmp(a, "--diff")) diff = 1;
+            if (!strcmp(a, "--annotate")) o.auto_annotate = 1;
+            if (!strcmp(a, "--no-annotate")) o.auto_annotate = 0;
+            if (!strcmp(a, "--show-percs")) o.show_percs = 1;
+            if (!strcmp(a, "--no-show-percs")) o.show_percs = 0;
             continue;
         }
         static const char *const valued[] = {
             "--show",         "--sort",  "--threshold", "--show-percs", "--inclusive",
             "--auto",         "--tree",  "--context",   "--include",    "--mod-filename",
-            "--mod-funcname", "--event", "--group"};
+            "--mod-funcname", "--event", "--group",     "--layout"};
         const char *name = NULL;
         for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]) && !name; k++)
             if (option(argc, argv, &i, valued[k], &v, &missing)) name = valued[k];
@@ -278,14 +306,13 @@ int cmd_annotate(int argc, char **argv)
                 goto out;
             }
         } else if (!strcmp(name, "--threshold")) {
-            free(thr_text);
-            thr_text = NULL;
-            if (parse_pct(v, &thr_text)) {
-                rc = cli_bad_usage("annotate",
-                                   "bad --threshold value '%s' (a percentage, 0 to 100)", v);
+            thr_raw = v;
+        } else if (!strcmp(name, "--layout")) {
+            if (strcmp(v, "3.19") && strcmp(v, "3.21")) {
+                rc = cli_bad_usage("annotate", "--layout takes 3.19 or 3.21, not '%s'", v);
                 goto out;
             }
-            o.threshold = thr_text;
+            layout321 = !strcmp(v, "3.21");
         } else if (!strcmp(name, "--show-percs")) {
             if ((o.show_percs = yes_no(v)) < 0) {
                 rc = cli_bad_usage("annotate", "--show-percs takes yes or no, not '%s'", v);
@@ -369,6 +396,19 @@ int cmd_annotate(int argc, char **argv)
             goto out;
         }
     }
+    if (thr_raw && !layout321) {
+        if (parse_pct(thr_raw, &thr_text)) {
+            rc = cli_bad_usage("annotate", "bad --threshold value '%s' (a percentage, 0 to 100)",
+                               thr_raw);
+            goto out;
+        }
+        o.threshold = thr_text;
+    }
+    if (diff && !layout321) {
+        rc = cli_bad_usage("annotate", "--diff is part of --layout=3.21 (%s)",
+                           "or make a profile of differences with tally diff");
+        goto out;
+    }
     if (mod_file && !(o.mod_file = rename_compile(mod_file, &err0))) {
         rc = cli_bad_usage("annotate", "--mod-filename: %s", err0.msg);
         goto out;
@@ -397,6 +437,22 @@ int cmd_annotate(int argc, char **argv)
         const char *newest = cli_newest_profile("annotate");
         if (!newest) goto out;
         strlist_push(&positional, newest);
+    }
+    if (asm_syntax && !o.asm_code) {
+        rc = cli_bad_usage("annotate", "%s goes with --asm", asm_syntax);
+        goto out;
+    }
+    if (layout321) {
+        struct cga_cli x = {.o = &o,
+                            .threshold = thr_raw,
+                            .diff = diff,
+                            .profiles = &positional,
+                            .source_files = after_dashes.n > 0,
+                            .defines = defs.n > 0,
+                            .argc = argc,
+                            .argv = argv};
+        rc = annotate_cg321(&x);
+        goto out;
     }
     /* profiles, then source files */
     strlist_push(&o.inputs, positional.items[0]);

@@ -202,6 +202,9 @@ struct cli_input_options {
     int drop_line;        /* source lines too: costs and calls per function and file */
     int call_counts_only; /* calls without their costs (read_options.callgrind) */
     int no_stacks;        /* calling-context trees (for views that show no stack) */
+    /* cachegrind files read by cg_annotate 3.21+'s rule for counts after `fl=`
+       (read_options.cachegrind.fl_unspecified) */
+    int cg_unspecified;
     /* with keep_parts and one callgrind input: called as each of its parts
        is read whole (read_options.part_done) */
     void (*part_done)(void *ctx, struct profile *p, size_t part);

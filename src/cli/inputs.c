@@ -166,6 +166,7 @@ struct profile *cli_read_inputs(const char *const *files, int nfiles, struct cli
     ro.callgrind.call_counts_only = o && o->call_counts_only;
     ro.callgrind.split_min = cli_read_split;
     ro.cachegrind.unindexed = 1; /* every input after the first is only added into the sum */
+    ro.cachegrind.fl_unspecified = o && o->cg_unspecified;
     if (o) o->mixed = 0;
     if (!failed && ngmons && !(sum = read_gmon(exe, gmons, ngmons, err))) failed = -1;
     /* the next input is read on the second processor while this one is added */

@@ -33,6 +33,8 @@ struct cg_reader {
     uint32_t file, name; /* current fl= and fn= ids */
     uint32_t fn;         /* function of (file, name), valid when fn_ok */
     int fn_ok;
+    /* opt->cachegrind.fl_unspecified: the id of "<unspecified>", else 0 */
+    uint32_t unspecified;
     int drop_line;   /* opt->drop_line: every line counts as line 0 */
     int unindexed;   /* opt->cachegrind.unindexed: cost records appended, not looked up */
     uint64_t *costs; /* [nev] scratch for one count line */
@@ -400,6 +402,12 @@ static int body_line(struct cg_reader *r, const char *s, size_t len)
                 r->name = id;
                 r->fn = profile_function(r->p, 0, r->file, r->name);
                 r->fn_ok = 1;
+            } else if (r->unspecified) {
+                /* cg_annotate 3.21+: the file's "<unspecified>" function until fn= */
+                r->file = id;
+                r->name = r->unspecified;
+                r->fn = profile_function(r->p, 0, r->file, r->name);
+                r->fn_ok = 1;
             } else {
                 r->file = id;
                 r->fn_ok = 0;
@@ -438,6 +446,8 @@ int cachegrind_read(struct input *in, struct profile *p, const struct read_optio
     r.pt->positions = POS_LINE;
     p->format = PROFILE_FORMAT_CACHEGRIND;
     r.file = r.name = profile_intern(p, "???", 3);
+    if (opt && opt->cachegrind.fl_unspecified)
+        r.unspecified = profile_intern(p, "<unspecified>", 13);
     r.tot_or = SUMBOUND_OR_8DIGITS;
     int rc = 0;
     for (;;) {

@@ -55,6 +55,10 @@ struct callgrind_read_options {
 struct cachegrind_read_options {
     int unindexed; /* the profile is only added into a sum (profile_sum()): its cost
                       records may repeat a position, as they are appended without a lookup */
+    /* cg_annotate 3.21+'s rule: a `fl=` line starts the function "<unspecified>"
+       of that file (made at once, counts or not), which the next `fn=` ends;
+       without it, counts after `fl=` stay with the function in force (3.19) */
+    int fl_unspecified;
 };
 
 struct read_options {

@@ -215,8 +215,8 @@ static int fold_part(struct vgraph *g, struct pass *ps, size_t k, const size_t *
                                         : __builtin_add_overflow(to[x], v, &to[x]);
                 if (over)
                     rc = tally_error_set(err, g->p->path, 0,
-                                         "a function's cost does not fit in 64 bits: tally view "
-                                         "cannot show it (tally annotate can)");
+                                         "a function's cost does not fit in 64 bits: tally view and "
+                                         "tally report cannot show it (tally annotate can)");
             }
         }
         q = st->call + st->call_at[i];
@@ -418,8 +418,8 @@ int vgraph_build(struct vgraph *g, const struct profile *p, const size_t *parts,
         for (size_t v = 0; !rc && v < g->nnodes; v++) {
             if (to_word(g, r.incl[v], &g->incl[v * g->ncols + e]))
                 rc = tally_error_set(err, p->path, 0,
-                                     "a function's cost does not fit in 64 bits: tally view "
-                                     "cannot show it (tally annotate can)");
+                                     "a function's cost does not fit in 64 bits: tally view and "
+                                     "tally report cannot show it (tally annotate can)");
             else
                 g->total[e] += vgraph_self(g, v, e);
         }

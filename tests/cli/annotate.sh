@@ -10,7 +10,7 @@ cd "$G" || exit 1
 expect_run "--help" 0 '^usage: tally annotate ' '' annotate --help
 expect_run "-h" 0 '--inclusive=yes\|no' '' annotate -h
 expect_run "help annotate" 0 '--tree=none\|caller\|calling\|both' '' help annotate
-for opt in --threshold --context --include --mod-filename; do
+for opt in --threshold --context --include --mod-filename --layout --diff --no-annotate; do
     expect_run "--help documents $opt" 0 "$opt" '' annotate --help
 done
 
@@ -31,6 +31,48 @@ expect_run "--show unknown event" 2 '' "--show event 'Bogus' did not appear in i
     annotate --show=Bogus g1.out
 expect_run "--sort unknown event" 2 '' "--sort event 'Nope' did not appear in input" \
     annotate --sort=Nope g1.out
+
+# --layout=3.21 (cg_annotate 3.21+): its usage rules
+expect_run "--layout bad" 2 '' "--layout takes 3.19 or 3.21, not '4'" annotate --layout=4 c1.out
+expect_run "--diff without --layout=3.21" 2 '' '--diff is part of --layout=3.21' annotate --diff c1.out c1.out
+for o in --group=class --asm --event=X=Ir+Dr; do
+    expect_run "--layout=3.21 refuses $o" 2 '' "${o%%=*}.* is not part of cg_annotate 3\.21\+'s layout" \
+        annotate --layout=3.21 "$o" c1.out
+done
+expect_run "--asm-syntax without --asm" 2 '' '--asm-syntax=att goes with --asm' \
+    annotate --asm-syntax=att c1.out
+expect_run "--layout=3.21 --diff of one profile" 2 '' '--diff needs exactly two profiles' \
+    annotate --layout=3.21 --diff c1.out
+expect_run "--layout=3.21 --diff of three profiles" 2 '' '--diff needs exactly two profiles' \
+    annotate --layout=3.21 --diff c1.out c1.out c1.out
+expect_run "--layout=3.21 --inclusive=yes" 2 '' "--inclusive=yes is not part of cg_annotate 3.21" \
+    annotate --layout=3.21 --inclusive=yes c1.out
+expect_run "--layout=3.21 --tree" 2 '' "--tree is not part" annotate --layout=3.21 --tree=both c1.out
+expect_run "--layout=3.21 -I" 2 '' "-I/--include is not part" annotate --layout=3.21 -I inc c1.out
+expect_run "--layout=3.21 --sort=EV:PCT" 2 '' "--sort=EVENT:PERCENT is not part" \
+    annotate --layout=3.21 --sort=Ir:5 c1.out
+expect_run "--layout=3.21 source after --" 2 '' 'source files after "--" is not part' \
+    annotate --layout=3.21 c1.out -- c1.c
+expect_run "--layout=3.21 --threshold not a number" 2 '' "bad --threshold value 'x1'" \
+    annotate --layout=3.21 --threshold=x1 c1.out
+expect_run "--layout=3.21 --threshold over 100" 2 '' "bad --threshold value '101'" \
+    annotate --layout=3.21 --threshold=101 c1.out
+expect_run "--layout=3.21 --threshold=5e-1 prints 0.5" 0 '^Threshold:        0\.5%$' '' \
+    annotate --layout=3.21 --threshold=5e-1 --no-annotate c1.out
+expect_run "--layout=3.21 --show unknown event" 2 '' "--show event 'Nope' is not in the 'events:' line" \
+    annotate --layout=3.21 --show=Nope c1.out
+expect_run "--layout=3.21 a callgrind file" 1 '' "^tally: g1.out: not a cachegrind profile" \
+    annotate --layout=3.21 g1.out
+expect_run "--layout=3.21 a source file as a profile" 1 '' "^tally: c1.c" annotate --layout=3.21 c1.c
+printf 'cmd: x\nevents: Ir Dr\nfl=a.c\nfn=f\n1 2 3\nsummary: 2 4\n' >"$TMP/badsum.cg"
+expect_run "--layout=3.21 summary: not the sum: FILE:LINE" 1 '' \
+    "^tally: $TMP/badsum.cg:6: 'summary:' line gives Dr = 4, but the costs add up to 3" \
+    annotate --layout=3.21 "$TMP/badsum.cg"
+printf 'cmd: x\nevents: Dr Ir\nfl=a.c\nfn=f\n1 2 3\nsummary: 2 3\n' >"$TMP/other.cg"
+expect_run "--layout=3.21 other events" 1 '' "its events are not those of c1.out" \
+    annotate --layout=3.21 c1.out "$TMP/other.cg"
+expect_run "--layout=3.21 --show-percs yes (value after a space)" 0 'PROGRAM TOTALS' '' \
+    annotate --layout=3.21 --show-percs yes c1.out
 
 # bad input: exit 1 with FILE[:LINE]
 expect_run "missing profile" 1 '' '^tally: no-such\.out' annotate no-such.out

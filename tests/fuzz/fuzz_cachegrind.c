@@ -3,9 +3,14 @@
  * libFuzzer harness for the cachegrind reader and writer: read the input;
  * when it is accepted, write it to memory, read that back, and check that
  * nothing was lost (same totals, same number of records, and writing the
- * re-read profile gives the same text).
+ * re-read profile gives the same text). The reader's options must not
+ * change what it accepts: unindexed (check_unindexed) and fl_unspecified
+ * (check_unspecified: cg_annotate 3.21+'s <unspecified> functions). What
+ * the reader accepts with fl_unspecified, `annotate --layout=3.21`'s report
+ * prints without an error (check_cg321; no source is annotated).
  */
 #include "formats/format.h"
+#include "report/annotate_cg321.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -79,6 +84,60 @@ static void check_unindexed(const uint8_t *data, size_t size)
     profile_free(u);
 }
 
+/*
+ * The cg_annotate 3.21+ report of the profile, and of its difference with
+ * itself (--diff): cga_add() refuses only a summary: that is not the sum of
+ * the counts (the reader's warning); cga_print() then never fails.
+ */
+static void check_cg321(struct profile *u, double threshold)
+{
+    for (int diff = 0; diff < 2; diff++) {
+        struct cga_options o = {
+            .threshold = threshold, .show_percs = 1, .context = 8, .diff = diff};
+        struct cga *a = cga_new(&o);
+        struct tally_error e;
+        int rc = cga_add(a, u, "fuzz", &e);
+        if (!rc && diff) rc = cga_add(a, u, "fuzz", &e);
+        if (rc && !u->warnings.n && u->parts[0]->events.n) abort();
+        if (!rc) {
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *fp = open_memstream(&buf, &len);
+            if (!fp) abort();
+            if (cga_print(fp, a, &e)) abort();
+            fclose(fp);
+            free(buf);
+        }
+        cga_free(a);
+    }
+}
+
+/*
+ * read_options.cachegrind.fl_unspecified (annotate --layout=3.21) only
+ * charges counts after a bare fl= to another function: it fails where the
+ * default reader fails, with the same message, and keeps the same totals.
+ */
+static void check_unspecified(const uint8_t *data, size_t size)
+{
+    static const struct read_options un = {.cachegrind.fl_unspecified = 1};
+    struct tally_error e1, e2;
+    struct profile *a = read_opt(data, size, NULL, &e1), *u = read_opt(data, size, &un, &e2);
+    if (!a != !u) abort();
+    if (!a) {
+        if (e1.line != e2.line || strcmp(e1.msg, e2.msg) != 0) abort();
+        return;
+    }
+    size_t n = a->parts[0]->events.n;
+    uint64_t *t1 = calloc(n ? n : 1, sizeof(uint64_t)), *t2 = calloc(n ? n : 1, sizeof(uint64_t));
+    int r1 = part_self_total(a, a->parts[0], t1), r2 = part_self_total(u, u->parts[0], t2);
+    if (r1 != r2 || (r1 == 0 && memcmp(t1, t2, n * sizeof(uint64_t)) != 0)) abort();
+    free(t1);
+    free(t2);
+    check_cg321(u, size % 2 ? 0 : 0.1);
+    profile_free(a);
+    profile_free(u);
+}
+
 static char *write_mem(const struct profile *p, size_t *len)
 {
     char *buf = NULL;
@@ -97,6 +156,7 @@ static char *write_mem(const struct profile *p, size_t *len)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     check_unindexed(data, size);
+    check_unspecified(data, size);
     struct profile *p = read_mem(data, size);
     if (!p) return 0;
     size_t n = p->parts[0]->events.n;

@@ -11,6 +11,11 @@
 # disassembly against objdump); their expected files are tally's, read
 # line by line against a1.out.
 #
+# The c1-321-* cases (--layout=3.21) were printed
+# by cg_annotate 3.27.1 (python3, from Debian sid's valgrind source) with
+# the same arguments less --layout=3.21, its Invocation: line naming
+# tally's command instead; tests/peer/cga321.sh runs that oracle itself.
+#
 # Sources get an old mtime and profiles a newer one, so that the
 # "more recent than input file" warning appears only where a case asks
 # for it (NEWER=1 touches the sources after the profile).
@@ -30,7 +35,12 @@ c1-nopercs|0|--show-percs=no --context=1 c1.out
 c1-sort|0|--sort=Dr:50,Ir c1.out
 c1-newer|1|--auto=yes c1.out
 a1-asm|0|--asm --auto=no --show-percs=no --threshold=100 a1.out
-a1-asm-main|0|--asm=^main$ a1.out'
+a1-asm-main|0|--asm=^main$ a1.out
+c1-321-default|0|--layout=3.21 c1.out
+c1-321-newer|1|--layout=3.21 --context=1 c1.out
+c1-321-options|0|--layout=3.21 --threshold=0 --no-show-percs --show=Dr,Ir --sort=Dr --context 0 c1.out
+c1-321-diff|0|--layout=3.21 --diff --mod-funcname=s/loop/main/ c1.out c1.out
+c1-321-merge|1|--layout=3.21 --auto=no c1.out c1.out'
 
 run_case() { # DIR NEWER ARGS...
     dir=$1; newer=$2; shift 2

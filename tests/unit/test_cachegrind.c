@@ -211,6 +211,38 @@ static void test_unknown_names(void **state)
     profile_free(p);
 }
 
+/*
+ * read_options.cachegrind.fl_unspecified (cg_annotate 3.21+'s rule): after
+ * a bare fl= the counts belong to "<unspecified>" of that file, a function
+ * made at the fl= line even when no count follows; fn= ends it.
+ */
+static void test_fl_unspecified(void **state)
+{
+    (void)state;
+    const char *text = "cmd: x\nevents: Ir\nfl=a.c\nfn=f\n1 5\nfl=b.c\n2 7\nfn=g\n3 1\n"
+                       "fl=c.c\nfn=h\n4 2\nsummary: 15\n";
+    struct read_options un = {.cachegrind.fl_unspecified = 1};
+    struct tally_error err;
+    struct profile *u = test_read_string(text, &un, &err);
+    assert_non_null(u);
+    assert_int_equal(u->warnings.n, 0);
+    assert_int_equal(cost_at(u, "a.c", "f", 1, 0), 5);
+    assert_int_equal(cost_at(u, "b.c", "<unspecified>", 2, 0), 7);
+    assert_int_equal(cost_at(u, "b.c", "g", 3, 0), 1);
+    assert_int_equal(cost_at(u, "c.c", "h", 4, 0), 2);
+    /* one <unspecified> per fl=, with counts or not */
+    assert_true(has_function(u, "a.c", "<unspecified>"));
+    assert_true(has_function(u, "c.c", "<unspecified>"));
+    assert_int_equal(cost_at(u, "c.c", "<unspecified>", UINT64_MAX, 0), 0);
+    assert_int_equal(profile_nfunctions(u), 6);
+    profile_free(u);
+    /* without it, the counts after fl=b.c stay with f (3.19's rule) */
+    struct profile *p = read_ok(text);
+    assert_int_equal(cost_at(p, "b.c", "f", 2, 0), 7);
+    assert_false(has_function(p, "b.c", "<unspecified>"));
+    profile_free(p);
+}
+
 static void test_summary_mismatch_warns(void **state)
 {
     (void)state;
@@ -622,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_blank_comment_crlf),
         cmocka_unit_test(test_unknown_names),
         cmocka_unit_test(test_summary_mismatch_warns),
+        cmocka_unit_test(test_fl_unspecified),
         cmocka_unit_test(test_negative_counts),
         cmocka_unit_test(test_unindexed),
         cmocka_unit_test(test_count_widths),
