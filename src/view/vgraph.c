@@ -214,9 +214,10 @@ static int fold_part(struct vgraph *g, struct pass *ps, size_t k, const size_t *
                                                                  (int64_t *)&to[x])
                                         : __builtin_add_overflow(to[x], v, &to[x]);
                 if (over)
-                    rc = tally_error_set(err, g->p->path, 0,
-                                         "a function's cost does not fit in 64 bits: tally view and "
-                                         "tally report cannot show it (tally annotate can)");
+                    rc =
+                        tally_error_set(err, g->p->path, 0,
+                                        "a function's cost does not fit in 64 bits: tally view and "
+                                        "tally report cannot show it (tally annotate can)");
             }
         }
         q = st->call + st->call_at[i];
