@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pcre2.h>
+#include "regex.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,14 +24,10 @@ static int is_name_char(int c)
 /* A regex compiled for matching function names. */
 static void *compile_regex(const char *re, const char *what, struct tally_error *err)
 {
-    int ec;
-    PCRE2_SIZE eo;
-    pcre2_code *code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
-    if (!code) {
-        char msg[256];
-        pcre2_get_error_message(ec, (PCRE2_UCHAR *)msg, sizeof msg);
-        tally_error_set(err, NULL, 0, "%s '%s': %s at offset %zu", what, re, msg, (size_t)eo);
-    }
+    char msg[256];
+    size_t eo;
+    pcre2_code *code = regex_compile(re, 0, msg, sizeof(msg), &eo);
+    if (!code) tally_error_set(err, NULL, 0, "%s '%s': %s at offset %zu", what, re, msg, eo);
     return code;
 }
 

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <pcre2.h>
+#include "regex.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,17 +36,12 @@ struct pattern {
 
 static int pattern_compile(struct pattern *p, const char *expr, struct tally_error *err)
 {
-    int ec;
-    PCRE2_SIZE eo;
+    char msg[256];
+    size_t eo;
     memset(p, 0, sizeof(*p));
-    p->code = pcre2_compile((PCRE2_SPTR)expr, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
-    if (!p->code) {
-        char msg[256];
-        if (pcre2_get_error_message(ec, (PCRE2_UCHAR *)msg, sizeof(msg)) < 0)
-            snprintf(msg, sizeof(msg), "error %d", ec);
-        return tally_error_set(err, NULL, 0, "bad pattern '%s': %s at offset %zu", expr, msg,
-                               (size_t)eo);
-    }
+    p->code = regex_compile(expr, 0, msg, sizeof(msg), &eo);
+    if (!p->code)
+        return tally_error_set(err, NULL, 0, "bad pattern '%s': %s at offset %zu", expr, msg, eo);
     p->md = pcre2_match_data_create_from_pattern(p->code, NULL);
     p->mctx = pcre2_match_context_create(NULL);
     if (!p->md || !p->mctx) {
@@ -72,8 +68,7 @@ static int pattern_match(struct pattern *p, const char *s, const char *expr,
     if (rc >= 0) return 1;
     if (rc == PCRE2_ERROR_NOMATCH) return 0;
     char msg[256];
-    if (pcre2_get_error_message(rc, (PCRE2_UCHAR *)msg, sizeof(msg)) < 0)
-        snprintf(msg, sizeof(msg), "error %d", rc);
+    regex_message(rc, msg, sizeof(msg));
     return tally_error_set(err, NULL, 0, "pattern '%s' on '%s': %s", expr, s, msg);
 }
 

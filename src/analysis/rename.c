@@ -11,6 +11,7 @@
 #include "rename.h"
 
 #include <pcre2.h>
+#include "regex.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,12 +112,6 @@ static void translate_repl(const char *s, size_t n, struct bytebuf *out, unsigne
     }
 }
 
-static void pcre_message(int code, char *buf, size_t size)
-{
-    if (pcre2_get_error_message(code, (PCRE2_UCHAR *)buf, size) < 0)
-        snprintf(buf, size, "PCRE2 error %d", code);
-}
-
 /* Run the replacement once against an empty match to catch syntax errors. */
 static int check_repl(const struct rename *r, struct tally_error *err)
 {
@@ -133,7 +128,7 @@ static int check_repl(const struct rename *r, struct tally_error *err)
     pcre2_code_free(empty);
     if (rc >= 0 || rc == PCRE2_ERROR_NOMEMORY) return 0;
     char msg[256];
-    pcre_message(rc, msg, sizeof(msg));
+    regex_message(rc, msg, sizeof(msg));
     return fail(err, r->expr, "bad replacement: %s", msg);
 }
 
@@ -173,7 +168,7 @@ struct rename *rename_compile(const char *expr, struct tally_error *err)
     r->code = pcre2_compile((PCRE2_SPTR)regex.s, regex.n, copt, &ec, &eo, NULL);
     if (!r->code) {
         char msg[256];
-        pcre_message(ec, msg, sizeof(msg));
+        regex_message(ec, msg, sizeof(msg));
         fail(err, expr, "bad regex: %s (at offset %zu of '%.100s')", msg, (size_t)eo, regex.s);
         goto bad;
     }
@@ -223,7 +218,7 @@ char *rename_apply(const struct rename *r, const char *name, struct tally_error 
             continue;
         }
         char msg[256];
-        pcre_message(rc, msg, sizeof(msg));
+        regex_message(rc, msg, sizeof(msg));
         tally_error_set(err, NULL, 0, "substitution '%s' failed on '%.200s': %s", r->expr, name,
                         msg);
         return NULL;

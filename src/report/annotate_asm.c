@@ -12,6 +12,7 @@
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include "../analysis/regex.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -105,17 +106,20 @@ struct asm_state {
 
 /* ------------------------------------------------------------- checks */
 
+/* --asm=RE compiled, or NULL with err */
+static pcre2_code *asm_regex(const char *re, struct tally_error *err)
+{
+    char msg[256];
+    size_t eo;
+    pcre2_code *code = regex_compile(re, 0, msg, sizeof(msg), &eo);
+    if (!code) tally_error_set(err, NULL, 0, "--asm regex '%s': %s at offset %zu", re, msg, eo);
+    return code;
+}
+
 int annotate_asm_regex_check(const char *re, struct tally_error *err)
 {
-    int ec;
-    PCRE2_SIZE eo;
-    pcre2_code *code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
-    if (!code) {
-        char msg[256];
-        pcre2_get_error_message(ec, (PCRE2_UCHAR *)msg, sizeof msg);
-        return tally_error_set(err, NULL, 0, "--asm regex '%s': %s at offset %zu", re, msg,
-                               (size_t)eo);
-    }
+    pcre2_code *code = asm_regex(re, err);
+    if (!code) return -1;
     pcre2_code_free(code);
     return 0;
 }
@@ -173,11 +177,8 @@ static int select_functions(struct annrep *r, unsigned char *sel, struct tally_e
 {
     size_t nfn = profile_nfunctions(r->p);
     if (r->o->asm_regex) {
-        int ec;
-        PCRE2_SIZE eo;
-        pcre2_code *code =
-            pcre2_compile((PCRE2_SPTR)r->o->asm_regex, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
-        if (!code) return annotate_asm_regex_check(r->o->asm_regex, err);
+        pcre2_code *code = asm_regex(r->o->asm_regex, err);
+        if (!code) return -1;
         pcre2_match_data *md = pcre2_match_data_create_from_pattern(code, NULL);
         for (size_t f = 0; f < nfn; f++) {
             const char *s = fn_name(r, (uint32_t)f);

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pcre2.h>
+#include "../analysis/regex.h"
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -68,15 +69,10 @@ static void cap_nodes(const struct callgraph *g, const struct dot_options *o, co
 
 static pcre2_code *compile_re(const char *re, struct tally_error *err)
 {
-    int ec;
-    PCRE2_SIZE eo;
-    pcre2_code *code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
-    if (!code) {
-        char msg[256];
-        if (pcre2_get_error_message(ec, (PCRE2_UCHAR *)msg, sizeof(msg)) < 0)
-            snprintf(msg, sizeof(msg), "PCRE2 error %d", ec);
-        tally_error_set(err, NULL, 0, "bad regex '%s': %s (at offset %zu)", re, msg, (size_t)eo);
-    }
+    char msg[256];
+    size_t eo;
+    pcre2_code *code = regex_compile(re, 0, msg, sizeof(msg), &eo);
+    if (!code) tally_error_set(err, NULL, 0, "bad regex '%s': %s (at offset %zu)", re, msg, eo);
     return code;
 }
 

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <pcre2.h>
+#include "../analysis/regex.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -450,16 +451,10 @@ static int filter_rows(const struct view_sel *s, const char *q, struct view_orde
             o->nodes[o->n++] = (uint32_t)v;
         return 0;
     }
-    int ec;
-    PCRE2_SIZE eo;
-    pcre2_code *re = pcre2_compile((PCRE2_SPTR)q, PCRE2_ZERO_TERMINATED,
-                                   PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &ec, &eo, NULL);
-    if (!re) {
-        char msg[256];
-        if (pcre2_get_error_message(ec, (PCRE2_UCHAR *)msg, sizeof(msg)) < 0)
-            snprintf(msg, sizeof(msg), "PCRE2 error %d", ec);
-        return tally_error_set(err, NULL, 0, "bad regex: %s (at offset %zu)", msg, (size_t)eo);
-    }
+    char msg[256];
+    size_t eo;
+    pcre2_code *re = regex_compile(q, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, msg, sizeof(msg), &eo);
+    if (!re) return tally_error_set(err, NULL, 0, "bad regex: %s (at offset %zu)", msg, eo);
     pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
     pcre2_match_context *mc = pcre2_match_context_create(NULL);
     /* a hostile pattern must not hold the server: bound the work per name */
