@@ -29,28 +29,13 @@ rows() {
 
 # json_groups JSON KIND EVENT: "NAME SELF" per group, summed from the JSON's functions
 json_groups() {
-    python3 - "$1" "$2" "$3" <<'EOF_PY'
-import json, re, sys
+    python3 - "$1" "$2" "$3" "$DATA" <<'EOF_PY'
+import json, sys
+sys.path.insert(0, sys.argv[4])
+from classof import cls
 prof = json.load(open(sys.argv[1]))
 kind, ev = sys.argv[2], sys.argv[3]
 col = [e["name"] for e in prof["events"]].index(ev)
-def cls(name):
-    # the test's own reading: the scope before the last top-level "::" of the
-    # name without its parameters, each <...> folded; no scope: (none)
-    name = re.sub(r"\(([^()]|\([^()]*\))*\)( const)?$", "", name)
-    depth, last = 0, -1
-    for i, c in enumerate(name):
-        depth += c in "<({" ; depth -= c in ">)}"
-        if depth == 0 and name.startswith("::", i): last = i
-    if last < 0: return "(none)"
-    scope, out, d = name[:last].split(" ")[-1], "", 0
-    for c in scope:
-        if c == "<":
-            if d == 0: out += "<...>"
-            d += 1
-        elif c == ">": d -= 1
-        elif d == 0: out += c
-    return out
 sums = {}
 for f in prof["functions"]:
     key = {"object": f.get("object") or "(none)", "file": f.get("file") or "(none)",
@@ -151,23 +136,10 @@ done
     >"$TMP/rec2.out" 2>&1
 if [ ! -s "$TMP/grc.ctx" ]; then not_ok "tally record --contexts=yes gr"; diag <"$TMP/rec2.out"; exit 0; fi
 "$TALLY" convert --to=folded --event=Ir -q "$TMP/grc.ctx" >"$TMP/grc.folded" 2>"$TMP/folded.err"
-python3 - "$TMP/grc.folded" >"$TMP/grc.want" <<'EOF_PY'
-import re, sys
-def cls(name):
-    name = re.sub(r"\(([^()]|\([^()]*\))*\)( const)?$", "", name)
-    depth, last = 0, -1
-    for i, c in enumerate(name):
-        depth += c in "<({" ; depth -= c in ">)}"
-        if depth == 0 and name.startswith("::", i): last = i
-    if last < 0: return "(none)"
-    scope, out, d = name[:last].split(" ")[-1], "", 0
-    for c in scope:
-        if c == "<":
-            if d == 0: out += "<...>"
-            d += 1
-        elif c == ">": d -= 1
-        elif d == 0: out += c
-    return out
+python3 - "$TMP/grc.folded" "$DATA" >"$TMP/grc.want" <<'EOF_PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+from classof import cls
 incl = {}
 for line in open(sys.argv[1]):
     stack, count = line.rstrip("\n").rsplit(" ", 1)
