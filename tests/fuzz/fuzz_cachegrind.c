@@ -49,6 +49,23 @@ static struct profile *read_mem(const uint8_t *data, size_t size)
 static char *write_mem(const struct profile *p, size_t *len);
 
 /*
+ * The input read by the default reader (*a) and with the options o (*u):
+ * 0 when both read it; -1 when both refused it, at the same line with the
+ * same message; a difference aborts.
+ */
+static int read_both(const uint8_t *data, size_t size, const struct read_options *o,
+                     struct profile **a, struct profile **u)
+{
+    struct tally_error e1, e2;
+    *a = read_opt(data, size, NULL, &e1);
+    *u = read_opt(data, size, o, &e2);
+    if (!*a != !*u) abort();
+    if (*a) return 0;
+    if (e1.line != e2.line || strcmp(e1.msg, e2.msg) != 0) abort();
+    return -1;
+}
+
+/*
  * read_options.cachegrind.unindexed (merge inputs after the first) must fail where
  * the indexed reader fails, with the same message, warn the same, and add
  * into a sum exactly as the indexed profile does.
@@ -56,13 +73,8 @@ static char *write_mem(const struct profile *p, size_t *len);
 static void check_unindexed(const uint8_t *data, size_t size)
 {
     static const struct read_options un = {.cachegrind.unindexed = 1};
-    struct tally_error e1, e2;
-    struct profile *a = read_opt(data, size, NULL, &e1), *u = read_opt(data, size, &un, &e2);
-    if (!a != !u) abort();
-    if (!a) {
-        if (e1.line != e2.line || strcmp(e1.msg, e2.msg) != 0) abort();
-        return;
-    }
+    struct profile *a, *u;
+    if (read_both(data, size, &un, &a, &u)) return;
     if (a->warnings.n != u->warnings.n) abort();
     for (size_t i = 0; i < a->warnings.n; i++)
         if (strcmp(a->warnings.items[i], u->warnings.items[i]) != 0) abort();
@@ -120,13 +132,8 @@ static void check_cg321(struct profile *u, double threshold)
 static void check_unspecified(const uint8_t *data, size_t size)
 {
     static const struct read_options un = {.cachegrind.fl_unspecified = 1};
-    struct tally_error e1, e2;
-    struct profile *a = read_opt(data, size, NULL, &e1), *u = read_opt(data, size, &un, &e2);
-    if (!a != !u) abort();
-    if (!a) {
-        if (e1.line != e2.line || strcmp(e1.msg, e2.msg) != 0) abort();
-        return;
-    }
+    struct profile *a, *u;
+    if (read_both(data, size, &un, &a, &u)) return;
     size_t n = a->parts[0]->events.n;
     uint64_t *t1 = calloc(n ? n : 1, sizeof(uint64_t)), *t2 = calloc(n ? n : 1, sizeof(uint64_t));
     int r1 = part_self_total(a, a->parts[0], t1), r2 = part_self_total(u, u->parts[0], t2);
