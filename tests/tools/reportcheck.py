@@ -19,22 +19,14 @@
 Each check prints "PASS name" or "FAIL name: why"."""
 import base64
 import gzip
-import http.client
 import json
+import os
 import re
 import sys
-import urllib.parse
 
-failures = 0
-
-
-def report(ok, name, why=""):
-    global failures
-    if ok:
-        print("PASS " + name)
-    else:
-        failures += 1
-        print("FAIL %s: %s" % (name, why))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import viewcheck  # noqa: E402  (its Server and its PASS/FAIL lines)
+from viewcheck import report  # noqa: E402
 
 
 def snapshot(page):
@@ -46,31 +38,23 @@ def snapshot(page):
     return json.loads(gzip.decompress(base64.b64decode("".join(m.group(1).split())))), html
 
 
-def get(url, path, params):
-    u = urllib.parse.urlsplit(url)
-    q = dict(params)
-    q["t"] = urllib.parse.parse_qs(u.query)["t"][0]
-    c = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
-    c.request("GET", "/api/" + path + "?" + urllib.parse.urlencode(q))
-    r = c.getresponse()
-    body = r.read()
-    c.close()
-    return r.status, r.getheader("Content-Type", ""), body
-
-
 def split_key(key):
     path, _, q = key.partition("?")
     return path, dict(kv.split("=", 1) for kv in q.split("&")) if q else {}
 
 
 def check_server(url, s):
+    srv = viewcheck.Server(url)
+
+    def get(path, params):
+        return srv.get("/api/" + path, params)
     kinds = {}
     for store in ("answers", "svg"):
         for key, want in s[store].items():
             path, params = split_key(key)
             if path == "functions":
                 continue
-            st, ty, body = get(url, path, params)
+            st, ty, body = get(path, params)
             if path == "meta":
                 got = json.loads(body)
                 want = dict(want)
@@ -89,7 +73,7 @@ def check_server(url, s):
     # the rows: each one as the server's table has it
     rows, off = {}, 0
     while True:
-        st, ty, body = get(url, "functions", {"offset": off, "limit": 5000})
+        st, ty, body = get("functions", {"offset": off, "limit": 5000})
         page = json.loads(body)
         for r in page["rows"]:
             rows[r["id"]] = r
@@ -133,7 +117,7 @@ def main():
     elif what == "rank":
         s, _ = snapshot(sys.argv[2])
         check_rank(s, json.load(open(sys.argv[3])))
-    sys.exit(1 if failures else 0)
+    sys.exit(1 if viewcheck.failures else 0)
 
 
 main()
