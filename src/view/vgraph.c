@@ -72,10 +72,14 @@ size_t vgraph_find_arc(const struct vgraph *g, uint32_t u, uint32_t w)
     return k == SIZE_MAX ? SIZE_MAX : g->out_arcs[k];
 }
 
-void vgraph_out_costs(const struct vgraph *g, uint32_t u, tally_wide *out)
+/*
+ * The costs of the calls of node u, every part's: per callee into out in
+ * out_arcs order, or with `only` (a function) that callee's alone into
+ * out[0 .. ncols). Adds to out.
+ */
+static void sum_calls(const struct vgraph *g, uint32_t u, uint32_t only, tally_wide *out)
 {
-    size_t first = g->out_start[u], n = g->out_start[u + 1] - first;
-    memset(out, 0, n * g->ncols * sizeof(*out));
+    size_t first = g->out_start[u];
     for (size_t k = 0; k < g->nparts; k++) {
         const struct vstore *st = g->stores[k];
         size_t i = vstore_find(st, g->fn[u]);
@@ -85,10 +89,15 @@ void vgraph_out_costs(const struct vgraph *g, uint32_t u, tally_wide *out)
         const unsigned char *q = st->call + st->call_at[i], *end = st->call + st->call_at[i + 1];
         while (q < end) {
             q = vstore_next_call(st, q, &e);
-            uint32_t w = e.callee < g->nfn ? g->node_of[e.callee] : UINT32_MAX;
-            size_t pos = w == UINT32_MAX ? SIZE_MAX : out_pos(g, u, w);
-            if (pos == SIZE_MAX) continue;
-            tally_wide *to = out + (pos - first) * g->ncols;
+            tally_wide *to = out;
+            if (only != UINT32_MAX) {
+                if (e.callee != only) continue;
+            } else {
+                uint32_t w = e.callee < g->nfn ? g->node_of[e.callee] : UINT32_MAX;
+                size_t pos = w == UINT32_MAX ? SIZE_MAX : out_pos(g, u, w);
+                if (pos == SIZE_MAX) continue;
+                to = out + (pos - first) * g->ncols;
+            }
             for (size_t x = 0; x < g->ncols; x++)
                 to[x] += vgraph_val(g, c[g->colmap[k][x]]);
         }
@@ -96,25 +105,16 @@ void vgraph_out_costs(const struct vgraph *g, uint32_t u, tally_wide *out)
     }
 }
 
+void vgraph_out_costs(const struct vgraph *g, uint32_t u, tally_wide *out)
+{
+    memset(out, 0, (g->out_start[u + 1] - g->out_start[u]) * g->ncols * sizeof(*out));
+    sum_calls(g, u, UINT32_MAX, out);
+}
+
 void vgraph_arc_costs(const struct vgraph *g, size_t a, tally_wide *out)
 {
     memset(out, 0, g->ncols * sizeof(*out));
-    uint32_t caller = g->fn[g->from[a]], callee = g->fn[g->to[a]];
-    for (size_t k = 0; k < g->nparts; k++) {
-        const struct vstore *st = g->stores[k];
-        size_t i = vstore_find(st, caller);
-        if (i == SIZE_MAX) continue;
-        uint64_t *c = xmalloc((st->ncols ? st->ncols : 1) * sizeof(*c));
-        struct vstore_entry e = {.cost = c};
-        const unsigned char *q = st->call + st->call_at[i], *end = st->call + st->call_at[i + 1];
-        while (q < end) {
-            q = vstore_next_call(st, q, &e);
-            if (e.callee != callee) continue;
-            for (size_t x = 0; x < g->ncols; x++)
-                out[x] += vgraph_val(g, c[g->colmap[k][x]]);
-        }
-        free(c);
-    }
+    sum_calls(g, g->from[a], g->fn[g->to[a]], out);
 }
 
 int vgraph_event_arc_costs(const struct vgraph *g, size_t e, uint64_t *out, struct tally_error *err)
