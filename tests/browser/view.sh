@@ -271,37 +271,38 @@ else
     ok "a C++ program under Callgrind # SKIP no valgrind or g++"
 fi
 
-# sqlite3 (Debian's, stripped) under Callgrind: a real program nobody here wrote
-if command -v valgrind >/dev/null 2>&1 && command -v sqlite3 >/dev/null 2>&1; then
-    if valgrind --tool=callgrind --callgrind-out-file="$TMP/sqlite.out" sqlite3 :memory: \
-            'create table t(a, b); with recursive c(x) as (select 1 union all select x + 1 from c where x < 2000) insert into t select x, x * x from c; select count(*), sum(b) from t where a % 7 = 3;' \
-            >"$TMP/vg.out" 2>"$TMP/vg.err"; then
-        export VIEW_REAL_LABEL=sqlite3 VIEW_REAL_FN=sqlite3_exec
-        run_view sqlite3 real "$TMP/sqlite.out"
+# view_real NAME FN PROG ARG...: PROG (a real program nobody here wrote) run
+# under Callgrind in $TMP, then the browser checks of a real program on its
+# profile, FN the function they search and follow
+view_real() {
+    name=$1 fn=$2
+    shift 2
+    if (cd "$TMP" && valgrind --tool=callgrind --callgrind-out-file="$TMP/$name.out" "$@" \
+            >"$TMP/vg.out" 2>"$TMP/vg.err"); then
+        export VIEW_REAL_LABEL=$name VIEW_REAL_FN=$fn
+        run_view "$name" real "$TMP/$name.out"
         unset VIEW_REAL_LABEL VIEW_REAL_FN
     else
-        not_ok "sqlite3 under Callgrind"
+        not_ok "$name under Callgrind"
         tail -n 5 "$TMP/vg.err" | diag
     fi
+}
+
+# sqlite3 (Debian's, stripped) under Callgrind
+if command -v valgrind >/dev/null 2>&1 && command -v sqlite3 >/dev/null 2>&1; then
+    view_real sqlite3 sqlite3_exec sqlite3 :memory: \
+        'create table t(a, b); with recursive c(x) as (select 1 union all select x + 1 from c where x < 2000) insert into t select x, x * x from c; select count(*), sum(b) from t where a % 7 = 3;'
 else
     ok "sqlite3 under Callgrind # SKIP no valgrind or sqlite3"
 fi
 
 # gcc's cc1 (Debian's) under Callgrind compiling a small file: a big C++
-# program with thousands of functions, nobody here wrote it
+# program with thousands of functions
 CC1=$(gcc -print-prog-name=cc1 2>/dev/null)
 if command -v valgrind >/dev/null 2>&1 && [ -x "$CC1" ]; then
     printf 'static int sq(int x) { return x * x; }\nint f(int n) { int s = 0; for (int i = 0; i < n; i++) s += sq(i); return s; }\n' \
         >"$TMP/cc1in.c"
-    if (cd "$TMP" && valgrind --tool=callgrind --callgrind-out-file="$TMP/cc1.out" "$CC1" -quiet -O2 cc1in.c \
-            -o cc1in.s >"$TMP/vg.out" 2>"$TMP/vg.err"); then
-        export VIEW_REAL_LABEL=cc1 VIEW_REAL_FN=main
-        run_view cc1 real "$TMP/cc1.out"
-        unset VIEW_REAL_LABEL VIEW_REAL_FN
-    else
-        not_ok "cc1 under Callgrind"
-        tail -n 5 "$TMP/vg.err" | diag
-    fi
+    view_real cc1 main "$CC1" -quiet -O2 cc1in.c -o cc1in.s
 else
     ok "cc1 under Callgrind # SKIP no valgrind or no cc1"
 fi
