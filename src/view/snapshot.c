@@ -38,7 +38,7 @@ static void put_key(FILE *fp, const char *path, const char *const *kv, size_t n)
     for (size_t i = 0; i < n && k < sizeof(key); i++)
         k += (size_t)snprintf(key + k, sizeof(key) - k, "%s%s=%s", i ? "&" : "?", kv[2 * i],
                               kv[2 * i + 1]);
-    jsonstr_puts(fp, key, JSONSTR_SCRIPT);
+    jsonstr_puts(fp, key, 0);
 }
 
 /* An answer of the API into the "answers" object (JSON as it is) or,
@@ -62,7 +62,7 @@ static int take(struct shot *h, const char *path, const char *const *kv, size_t 
     put_key(fp, path, kv, n);
     fputs(": ", fp);
     if (is_svg)
-        jsonstr_write(fp, r.body, r.len, JSONSTR_SCRIPT);
+        jsonstr_write(fp, r.body, r.len, 0);
     else
         fwrite(r.body, 1, r.len && r.body[r.len - 1] == '\n' ? r.len - 1 : r.len, fp);
     free(r.body);
@@ -181,11 +181,11 @@ char *view_snapshot(struct view_session *s, const struct view_snapshot_options *
             ", \"snapshot\": {\"functions\": %zu, \"all\": %zu, \"source\": %zu, \"graphs\": %zu, "
             "\"trees\": %zu, \"ev\": %zu, \"parts\": ",
             n, sel->g.nnodes, got_src, got_graph, got_tree, o->ev);
-    jsonstr_puts(h.answers, parts, JSONSTR_SCRIPT);
+    jsonstr_puts(h.answers, parts, 0);
     fputs("}}", h.answers);
     free(r.body);
     if (fclose(h.answers) || fclose(h.svg)) xalloc_failed(alen + slen);
-    /* the whole, with every '<' of the answers written \u003c (only strings hold one) */
+    /* the whole */
     char *out = NULL;
     size_t olen = 0;
     FILE *fp = open_memstream(&out, &olen);
@@ -204,14 +204,10 @@ char *view_snapshot(struct view_session *s, const struct view_snapshot_options *
     fputs("; tally view shows everything", np);
     if (fclose(np)) xalloc_failed(nlen);
     fputs("{\"note\": ", fp);
-    jsonstr_puts(fp, note, JSONSTR_SCRIPT);
+    jsonstr_puts(fp, note, 0);
     free(note);
     fputs(", \"answers\": {", fp);
-    for (size_t i = 0; i < alen; i++)
-        if (abuf[i] == '<')
-            fputs("\\u003c", fp);
-        else
-            fputc(abuf[i], fp);
+    fwrite(abuf, 1, alen, fp);
     fputs("}, \"svg\": {", fp);
     fwrite(sbuf, 1, slen, fp);
     fputs("}}", fp);

@@ -20,8 +20,8 @@
  * max_source of them; the call graph of the first max_graphs; their flame
  * graph under them and sandwich for the first max_trees; the flame graph
  * of every event; their complexity when there is an aprof report. The
- * pictures are those of event `ev`, the event the page opens on. Every
- * '<' of the text is written \u003c, so it can sit in a <script> element.
+ * pictures are those of event `ev`, the event the page opens on. The page
+ * embeds it packed (page.h), so the text needs no escaping for HTML.
  */
 #ifndef TALLY_VIEW_SNAPSHOT_H
 #define TALLY_VIEW_SNAPSHOT_H
