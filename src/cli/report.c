@@ -199,9 +199,7 @@ static int write_page(FILE *fp, void *ctx, struct tally_error *err)
 
 int cmd_report(int argc, char **argv)
 {
-    struct report_options o;
-    memset(&o, 0, sizeof(o));
-    o.snap.max_source = o.snap.max_graphs = o.snap.max_trees = SIZE_MAX;
+    struct report_options o = {.snap = VIEW_SNAPSHOT_OPTIONS_INIT};
     int status = report_parse_args(argc, argv, &o);
     if (status) {
         free(o.files);

@@ -109,10 +109,8 @@ static uint32_t *rank_nodes(const struct view_sel *sel)
 char *view_snapshot(struct view_session *s, const struct view_snapshot_options *o,
                     struct tally_error *err)
 {
-    size_t nf = o->max_functions ? o->max_functions : 2000;
-    size_t nsrc = o->max_source == SIZE_MAX ? 300 : o->max_source;
-    size_t ngraph = o->no_graph ? 0 : o->max_graphs == SIZE_MAX ? 50 : o->max_graphs;
-    size_t ntree = o->no_flame ? 0 : o->max_trees == SIZE_MAX ? 200 : o->max_trees;
+    size_t nf = o->max_functions, nsrc = o->max_source;
+    size_t ngraph = o->no_graph ? 0 : o->max_graphs, ntree = o->no_flame ? 0 : o->max_trees;
     struct view_sel *sel = view_select(s, NULL, err);
     if (!sel) return NULL;
     if (o->ev >= sel->g.ncols) {

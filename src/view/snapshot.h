@@ -29,16 +29,21 @@
 #include "session.h"
 
 struct view_snapshot_options {
-    size_t ev;            /* the event of the pictures and of the page at first */
-    size_t max_functions; /* 0 = 2000 */
-    size_t max_source;    /* SIZE_MAX = 300 */
-    size_t max_graphs;    /* SIZE_MAX = 50 (0 with no_graph) */
-    size_t max_trees;     /* SIZE_MAX = 200 (0 with no_flame) */
+    size_t ev; /* the event of the pictures and of the page at first */
+    size_t max_functions, max_source;
+    size_t max_graphs; /* none with no_graph */
+    size_t max_trees;  /* none with no_flame */
     int no_graph, no_flame;
     /* why the call graphs or the flame graphs are left out (the page says
        it), or NULL */
     const char *graph_note, *flame_note;
 };
+
+/* tally report's defaults */
+#define VIEW_SNAPSHOT_OPTIONS_INIT                                                                 \
+    {                                                                                              \
+        .max_functions = 2000, .max_source = 300, .max_graphs = 50, .max_trees = 200               \
+    }
 
 /* The snapshot of the session's default selection (malloc'd text), or NULL
  * with err. */
