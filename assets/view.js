@@ -33,6 +33,12 @@ var TV = (function () {
     }
     return e;
   };
+  /* a name's hash (a positive 31-bit number), for colours that stay with a name */
+  TV.hash = function (name) {
+    var h = 0;
+    for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) | 0;
+    return Math.abs(h);
+  };
   TV.esc = function (s) {
     return String(s).replace(/[&<>"']/g, function (c) {
       return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];

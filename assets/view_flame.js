@@ -39,9 +39,7 @@
   }
 
   function hue(name) {
-    var h = 0;
-    for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) | 0;
-    h = Math.abs(h);
+    var h = TV.hash(name);
     /* warm: orange to yellow; blue is kept for the search's highlight */
     return 'hsl(' + (18 + (h % 34)) + ',' + (62 + (h >> 6) % 25) + '%,' + (60 + (h >> 11) % 16) + '%)';
   }

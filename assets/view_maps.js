@@ -17,9 +17,7 @@
   /* the colour of a box: the hue of its object (number k: hues spread around the circle), the
      lightness of its name (neighbours of one object stay apart) */
   function objColour(k, name) {
-    var h = 0;
-    for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) | 0;
-    return 'hsl(' + ((k * 137.508 + 25) % 360).toFixed(0) + ',52%,' + (70 + Math.abs(h) % 17) + '%)';
+    return 'hsl(' + ((k * 137.508 + 25) % 360).toFixed(0) + ',52%,' + (70 + TV.hash(name) % 17) + '%)';
   }
 
   /*
@@ -69,7 +67,6 @@
          stays whole (nested boxes without names are noise) */
       if (w < 40 || h < HEAD + 2 * MIN + 2 * PAD) return;
       var ix = x + PAD, iy = y + PAD + HEAD, iw = w - 2 * PAD, ih = h - 2 * PAD - HEAD;
-      if (iw < MIN || ih < MIN) return;
       /* the function's own cost keeps its share of the box, left empty */
       var items = kids.map(function (c) { return { v: TV.num(c[1]), n: c }; });
       var kidSum = items.reduce(function (a, b) { return a + b.v; }, 0);
